@@ -1,0 +1,71 @@
+"""A short-lived, bounded cache of built contexts that can never serve stale data.
+
+Entries live ``ttl`` seconds and at most ``max_entries`` are kept (least
+recently used go first). The store drops a session's entries when it writes
+to that session, and passes SQLite's ``PRAGMA data_version`` as the ``stamp``
+of every lookup: that number changes whenever another connection or process
+commits to the file, and a changed stamp empties the cache. Not thread-safe
+by itself; the store calls it under its lock.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from typing import Generic, TypeVar
+
+V = TypeVar("V")
+
+
+class TTLCache(Generic[V]):
+    """Entries keyed by a tuple whose first item is the session id."""
+
+    def __init__(
+        self, ttl: float, max_entries: int, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.ttl = ttl
+        self.max_entries = max_entries
+        self._clock = clock
+        self._entries: OrderedDict[tuple, tuple[float, V]] = OrderedDict()
+        self._stamp: Hashable = None
+        self.hits = 0
+        self.misses = 0
+
+    @property
+    def enabled(self) -> bool:
+        return self.ttl > 0 and self.max_entries > 0
+
+    def get(self, key: tuple, stamp: Hashable) -> V | None:
+        """The live entry for ``key``, or None. A new ``stamp`` empties the cache first."""
+        if stamp != self._stamp:
+            self._entries.clear()
+            self._stamp = stamp
+        entry = self._entries.get(key)
+        if entry is not None:
+            if entry[0] > self._clock():
+                self._entries.move_to_end(key)
+                self.hits += 1
+                return entry[1]
+            del self._entries[key]
+        self.misses += 1
+        return None
+
+    def put(self, key: tuple, stamp: Hashable, value: V) -> None:
+        if not self.enabled or stamp != self._stamp:
+            return
+        self._entries[key] = (self._clock() + self.ttl, value)
+        self._entries.move_to_end(key)
+        while len(self._entries) > self.max_entries:
+            self._entries.popitem(last=False)
+
+    def drop_session(self, session_id: str) -> None:
+        """Forget every entry of one session (after the store wrote to it)."""
+        for key in [k for k in self._entries if k[0] == session_id]:
+            del self._entries[key]
+
+    def clear(self) -> None:
+        self._entries.clear()
+
+    def __len__(self) -> int:
+        return len(self._entries)

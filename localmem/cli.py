@@ -1,0 +1,176 @@
+"""The ``localmem`` command line. The library raises; this module prints.
+
+Every command takes ``--db PATH`` (default ``$LOCALMEM_DB``, else the per-user
+data directory) and turns a :class:`~localmem.errors.LocalMemError` into one
+line on stderr and exit code 1.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import click
+
+from .config import default_db_path
+from .context import MemoryContext
+from .demo import DEMO_CONVERSATION, DEMO_MODEL, DEMO_PINS, DEMO_SESSION_ID, DEMO_TITLE
+from .errors import LocalMemError, SessionNotFound
+from .store import MemoryStore
+
+
+def with_store(func: Callable[..., Any]) -> Callable[..., Any]:
+    """Add ``--db`` to a command and hand it an open store; report errors in one line."""
+
+    @click.option(
+        "--db",
+        "db_path",
+        type=click.Path(dir_okay=False, path_type=Path),
+        default=None,
+        help="Database file [default: $LOCALMEM_DB, else the user data directory's memory.db].",
+    )
+    @functools.wraps(func)
+    def wrapper(db_path: Path | None, **kwargs: Any) -> Any:
+        try:
+            with MemoryStore(db_path) as store:
+                return func(store, **kwargs)
+        except LocalMemError as exc:
+            raise click.ClickException(str(exc)) from None
+
+    return wrapper
+
+
+@click.group()
+@click.version_option(package_name="localmem")
+def cli() -> None:
+    """localmem: an assistant's memory in one SQLite file on this machine."""
+
+
+@cli.command()
+@click.option("--max-tokens", type=click.IntRange(min=0), default=None, help="Token budget.")
+@with_store
+def demo(store: MemoryStore, max_tokens: int | None) -> None:
+    """Store a demo conversation (session 'demo') and print its context."""
+    try:
+        store.delete_session(DEMO_SESSION_ID)
+    except SessionNotFound:
+        pass
+    session = store.create_session(model=DEMO_MODEL, title=DEMO_TITLE, session_id=DEMO_SESSION_ID)
+    store.add_messages(session.id, [{"role": r, "text": t} for r, t in DEMO_CONVERSATION])
+    for content, importance in DEMO_PINS:
+        store.pin(session.id, content, importance=importance)
+    click.echo(
+        f"Stored {len(DEMO_CONVERSATION)} messages and {len(DEMO_PINS)} pins "
+        f"in session {session.id!r} of {store.path}"
+    )
+    click.echo(f"Tokens counted with {store.tokenizer_name}.\n")
+    _print_context(store.build_context(session.id, max_tokens=max_tokens))
+
+
+@cli.command()
+@click.option("--model", default=None, help="The chat model this session uses.")
+@click.option("--title", default=None, help="A title for the session.")
+@click.option("--id", "session_id", default=None, help="The session id [default: random].")
+@with_store
+def new(store: MemoryStore, model: str | None, title: str | None, session_id: str | None) -> None:
+    """Create a session and print its id."""
+    click.echo(store.create_session(model=model, title=title, session_id=session_id).id)
+
+
+@cli.command()
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@with_store
+def sessions(store: MemoryStore, as_json: bool) -> None:
+    """List sessions, most recently updated first."""
+    rows = store.list_sessions()
+    if as_json:
+        click.echo(json.dumps([s.model_dump() for s in rows], indent=2, ensure_ascii=False))
+        return
+    for s in rows:
+        click.echo(f"{s.id}\t{s.updated_at}\t{s.model or '-'}\t{s.title or ''}")
+
+
+@cli.command()
+@click.argument("session")
+@click.argument("role", type=click.Choice(["system", "user", "assistant", "tool"]))
+@click.argument("text")
+@with_store
+def add(store: MemoryStore, session: str, role: str, text: str) -> None:
+    """Add a message to SESSION and print its id, tokens and importance."""
+    m = store.add_message(session, role, text)
+    click.echo(f"{m.id}\ttokens={m.token_count}\timportance={m.importance_score}")
+
+
+@cli.command()
+@click.argument("session")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.option("--limit", type=click.IntRange(min=0), default=None, help="At most this many.")
+@with_store
+def messages(store: MemoryStore, session: str, as_json: bool, limit: int | None) -> None:
+    """Print a session's messages, oldest first."""
+    rows = store.get_messages(session, limit=limit)
+    if as_json:
+        click.echo(json.dumps([m.model_dump() for m in rows], indent=2, ensure_ascii=False))
+        return
+    for m in rows:
+        click.echo(f"#{m.id} {m.role} ({m.token_count} tokens, importance {m.importance_score}): {m.text}")
+
+
+@cli.command()
+@click.argument("session")
+@click.argument("text")
+@click.option("--importance", type=click.FloatRange(0, 1), default=0.8, show_default=True)
+@click.option("--source", "source_message_id", type=int, default=None, help="Source message id.")
+@with_store
+def pin(
+    store: MemoryStore, session: str, text: str, importance: float, source_message_id: int | None
+) -> None:
+    """Pin a fact to SESSION; it is shown in every context of that session."""
+    p = store.pin(session, text, source_message_id=source_message_id, importance=importance)
+    click.echo(f"{p.id}\ttokens={p.token_count}\timportance={p.importance_score}")
+
+
+@cli.command()
+@click.argument("session")
+@click.option("--max-tokens", type=click.IntRange(min=0), default=None, help="Token budget.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@with_store
+def context(store: MemoryStore, session: str, max_tokens: int | None, as_json: bool) -> None:
+    """Print the context SESSION's next model call would get, and its token breakdown."""
+    ctx = store.build_context(session, max_tokens=max_tokens)
+    if as_json:
+        data = ctx.model_dump()
+        data["messages"] = ctx.to_messages()
+        click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+        return
+    _print_context(ctx)
+
+
+@cli.command()
+@with_store
+def schema(store: MemoryStore) -> None:
+    """Print the database's schema as SQL."""
+    click.echo(store.schema(), nl=False)
+
+
+@cli.command()
+def path() -> None:
+    """Print the default database path."""
+    click.echo(default_db_path())
+
+
+def _print_context(ctx: MemoryContext) -> None:
+    for message in ctx.to_messages():
+        click.secho(f"── {message['role']} ", bold=True)
+        click.echo(message["content"])
+    parts = ", ".join(f"{name} {tokens}" for name, tokens in ctx.breakdown.items())
+    click.echo(f"\n{ctx.total_tokens} of {ctx.max_tokens} tokens ({parts})")
+    if ctx.clipped:
+        click.echo("A message was clipped to fit the budget.")
+
+
+def main() -> None:
+    cli(prog_name="localmem")

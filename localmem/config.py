@@ -1,0 +1,117 @@
+"""Configuration: named defaults, the environment that overrides them, and
+the one function that finds the per-user data directory.
+
+``MemoryConfig`` is a pydantic model with ``extra="forbid"``: a misspelt
+option is an error, not a silent no-op. Its defaults follow the product's
+origin (8 recent messages, 5 pins, 3 summaries, a 3,000-token budget, a
+summary every 15 messages, a 5-second context cache).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import platformdirs
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from .errors import InvalidInput
+
+APP_NAME = "localmem"
+DB_ENV_VAR = "LOCALMEM_DB"
+DEFAULT_DB_FILENAME = "memory.db"
+
+DEFAULT_CONTEXT_TOKEN_LIMIT = 3000
+DEFAULT_RECENT_MESSAGES = 8
+DEFAULT_TOP_PINS = 5
+DEFAULT_RECENT_SUMMARIES = 3
+DEFAULT_MIN_RECENT_MESSAGES = 3
+DEFAULT_SUMMARY_THRESHOLD = 15
+DEFAULT_CACHE_TTL = 5.0
+DEFAULT_CACHE_SIZE = 256
+DEFAULT_OLLAMA_TIMEOUT = 60.0
+DEFAULT_ENCODING = "cl100k_base"
+DEFAULT_BUSY_TIMEOUT = 30.0
+DEFAULT_PIN_IMPORTANCE = 0.8
+
+
+class MemoryConfig(BaseModel):
+    """Tunable behaviour of a :class:`~localmem.MemoryStore`.
+
+    Every field has a safe desktop default; pass only what you change::
+
+        MemoryConfig(context_token_limit=2000, summary_model="llama3.2")
+    """
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    context_token_limit: int = Field(DEFAULT_CONTEXT_TOKEN_LIMIT, ge=0)
+    """Token budget of ``build_context`` when the call gives none."""
+    recent_messages: int = Field(DEFAULT_RECENT_MESSAGES, ge=0)
+    """How many of the newest messages the context may carry."""
+    top_pins: int = Field(DEFAULT_TOP_PINS, ge=0)
+    """How many pins, by importance, the context may carry."""
+    recent_summaries: int = Field(DEFAULT_RECENT_SUMMARIES, ge=0)
+    """How many of the newest summaries the context may carry."""
+    min_recent_messages: int = Field(DEFAULT_MIN_RECENT_MESSAGES, ge=0)
+    """The newest messages that take the budget first (clipped rather than dropped)."""
+    summary_threshold: int = Field(DEFAULT_SUMMARY_THRESHOLD, ge=2)
+    """Uncovered messages that make a session need a summary; also the size of one range."""
+    cache_ttl: float = Field(DEFAULT_CACHE_TTL, ge=0, allow_inf_nan=False)
+    """Seconds a built context is served from the cache (0 disables the cache)."""
+    cache_size: int = Field(DEFAULT_CACHE_SIZE, ge=0)
+    """Most contexts kept in the cache at once."""
+    summary_model: str | None = None
+    """A local Ollama model for summaries when the session's own model is not local."""
+    auto_summarize: bool = False
+    """Summarize in the background after writes, never blocking them."""
+    ollama_timeout: float = Field(DEFAULT_OLLAMA_TIMEOUT, gt=0, allow_inf_nan=False)
+    """Seconds one call to the local model may take; never unbounded."""
+    ollama_host: str | None = None
+    """The Ollama server; None reads ``OLLAMA_HOST`` like the ollama client does."""
+    allow_remote_ollama: bool = False
+    """Allow an Ollama host that is not on the loopback (a conversation then leaves the machine)."""
+    auto_query: bool = False
+    """Use the newest user message as the query of a query-aware context."""
+    encoding: str = DEFAULT_ENCODING
+    """tiktoken encoding used to count tokens."""
+    busy_timeout: float = Field(DEFAULT_BUSY_TIMEOUT, gt=0, allow_inf_nan=False)
+    """Seconds a write waits for another process's write to finish."""
+    synchronous: str = Field("NORMAL", pattern="^(OFF|NORMAL|FULL|EXTRA)$")
+    """SQLite ``synchronous`` pragma: NORMAL survives an app crash; FULL also a power cut."""
+
+
+def make_config(config: MemoryConfig | dict | None) -> MemoryConfig:
+    """Coerce ``None``, a dict or a ``MemoryConfig`` into a ``MemoryConfig``.
+
+    Raises :class:`InvalidInput` for unknown keys or out-of-range values.
+    """
+    if config is None:
+        return MemoryConfig()
+    if isinstance(config, MemoryConfig):
+        return config
+    if isinstance(config, dict):
+        try:
+            return MemoryConfig(**config)
+        except ValidationError as exc:
+            raise InvalidInput(f"invalid configuration: {_first_error(exc)}") from None
+    raise InvalidInput(f"config must be a MemoryConfig or a dict, not {type(config).__name__}")
+
+
+def _first_error(exc: ValidationError) -> str:
+    err = exc.errors()[0]
+    where = ".".join(str(part) for part in err["loc"]) or "value"
+    return f"{where}: {err['msg']}"
+
+
+def user_data_dir() -> Path:
+    """The per-user directory localmem keeps its default database in."""
+    return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
+
+
+def default_db_path() -> Path:
+    """``$LOCALMEM_DB`` if set, else ``user_data_dir()/memory.db``."""
+    env = os.environ.get(DB_ENV_VAR)
+    if env:
+        return Path(env).expanduser()
+    return user_data_dir() / DEFAULT_DB_FILENAME

@@ -1,0 +1,51 @@
+"""Errors raised by localmem.
+
+Every error the library raises derives from :class:`LocalMemError`, so a host
+application can catch one type. Docstrings read as the messages' meaning; the
+CLI turns these into a one-line message and a non-zero exit code.
+"""
+
+from __future__ import annotations
+
+
+class LocalMemError(Exception):
+    """Something went wrong inside localmem."""
+
+
+class InvalidInput(LocalMemError, ValueError):
+    """An argument was rejected before anything was written."""
+
+
+class SessionNotFound(LocalMemError, KeyError):
+    """No session with this id exists in the database."""
+
+    def __init__(self, session_id: object) -> None:
+        super().__init__(session_id)
+        self.session_id = session_id
+
+    def __str__(self) -> str:
+        return f"no session with id {self.session_id!r}"
+
+
+class NotFound(LocalMemError, KeyError):
+    """No row of this kind with this id exists in the database."""
+
+    def __init__(self, kind: str, item_id: object) -> None:
+        super().__init__(kind, item_id)
+        self.kind = kind
+        self.item_id = item_id
+
+    def __str__(self) -> str:
+        return f"no {self.kind} with id {self.item_id!r}"
+
+
+class DatabaseError(LocalMemError):
+    """The database file could not be opened, read or written."""
+
+
+class NotALocalMemDatabase(DatabaseError):
+    """The file exists but is not a localmem database; it was left untouched."""
+
+
+class SchemaTooNew(DatabaseError):
+    """The file was written by a newer localmem; upgrade localmem to open it."""

@@ -1,0 +1,71 @@
+"""The schema, as named, append-only migrations applied when a file is opened.
+
+``PRAGMA user_version`` holds how many migrations a file has; opening an
+older file applies the missing ones in one transaction. Never edit a
+migration that has shipped: add the next one, with a comment saying why.
+``schema.sql`` at the top of the repository is the schema of a fresh file,
+and a test fails the moment it and these migrations drift apart.
+
+``PRAGMA application_id`` marks a file as localmem's, so another
+application's SQLite file is recognised and left untouched.
+"""
+
+from __future__ import annotations
+
+APPLICATION_ID = 0x4C4D454D  # "LMEM"
+
+# m001_initial: sessions, their messages, summaries of message ranges and pins.
+# Messages are ordered by id, never by timestamp; every hot query has an index.
+M001_INITIAL = (
+    """CREATE TABLE sessions (
+    id TEXT PRIMARY KEY,
+    title TEXT,
+    model TEXT,
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+)""",
+    """CREATE TABLE messages (
+    id INTEGER PRIMARY KEY,
+    session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+    role TEXT NOT NULL CHECK (role IN ('system', 'user', 'assistant', 'tool')),
+    text TEXT NOT NULL,
+    model_id TEXT,
+    token_count INTEGER NOT NULL CHECK (token_count >= 0),
+    importance_score REAL NOT NULL,
+    created_at TEXT NOT NULL
+)""",
+    "CREATE INDEX messages_session_id ON messages (session_id, id)",
+    """CREATE TABLE summaries (
+    id INTEGER PRIMARY KEY,
+    session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+    text TEXT NOT NULL,
+    start_message_id INTEGER NOT NULL,
+    end_message_id INTEGER NOT NULL,
+    message_count INTEGER NOT NULL,
+    level INTEGER NOT NULL DEFAULT 1 CHECK (level IN (1, 2)),
+    source TEXT NOT NULL,
+    importance_score REAL NOT NULL DEFAULT 0.7,
+    token_count INTEGER NOT NULL CHECK (token_count >= 0),
+    created_at TEXT NOT NULL,
+    CHECK (start_message_id <= end_message_id)
+)""",
+    # Unique: two processes summarizing one session can never store the same range twice.
+    "CREATE UNIQUE INDEX summaries_session_range ON summaries (session_id, level, start_message_id)",
+    "CREATE INDEX summaries_session_end ON summaries (session_id, level, end_message_id)",
+    """CREATE TABLE semantic_pins (
+    id INTEGER PRIMARY KEY,
+    session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+    content TEXT NOT NULL,
+    source_message_id INTEGER REFERENCES messages(id) ON DELETE SET NULL,
+    importance_score REAL NOT NULL CHECK (importance_score BETWEEN 0 AND 1),
+    kind TEXT NOT NULL CHECK (kind IN ('manual', 'auto')),
+    token_count INTEGER NOT NULL CHECK (token_count >= 0),
+    created_at TEXT NOT NULL
+)""",
+    """CREATE INDEX semantic_pins_session_importance
+    ON semantic_pins (session_id, importance_score DESC, id DESC)""",
+    "CREATE INDEX semantic_pins_source_message ON semantic_pins (source_message_id)",
+)
+
+MIGRATIONS: tuple[tuple[str, tuple[str, ...]], ...] = (("m001_initial", M001_INITIAL),)
+SCHEMA_VERSION = len(MIGRATIONS)

@@ -1,0 +1,414 @@
+"""``MemoryStore``: the one front door, owning the connection to one SQLite file.
+
+Everything a host application does goes through a store: sessions, messages,
+pins and the context built before each model call. Each logical write is one
+transaction; a rejected argument raises :class:`~localmem.errors.LocalMemError`
+before anything is written.
+
+Thread safety: one store may be shared by threads. Its methods serialise on
+an internal lock (SQLite serialises writers anyway); contexts and records it
+returns are immutable snapshots. Several processes may open the same file:
+WAL lets readers run beside a writer, writers wait up to ``busy_timeout``,
+and the context cache notices their commits through ``PRAGMA data_version``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import math
+import sqlite3
+import threading
+import uuid
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from . import db
+from .cache import TTLCache
+from .config import DEFAULT_PIN_IMPORTANCE, MemoryConfig, default_db_path, make_config
+from .context import Costs, MemoryContext, pack
+from .errors import DatabaseError, InvalidInput, NotFound, SessionNotFound
+from .models import PIN_KINDS, Message, NewMessage, Pin, Session, Summary
+from .scoring import Scorer, score_importance
+from .tokens import Tokenizer
+
+logger = logging.getLogger("localmem")
+
+Clock = Callable[[], datetime]
+
+
+def utc_now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def iso(moment: datetime) -> str:
+    """ISO-8601 UTC with milliseconds, e.g. ``2026-11-22T12:43:00.123Z``."""
+    return moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
+
+
+class MemoryStore:
+    """The memory of an assistant, in one SQLite file.
+
+    ``path`` defaults to ``$LOCALMEM_DB``, else the per-user data directory's
+    ``memory.db``; ``":memory:"`` keeps everything in RAM. ``config`` is a
+    :class:`MemoryConfig` or a dict of its fields. ``tokenizer``, ``scorer``
+    and ``clock`` replace the default policies (tests swap them in).
+    """
+
+    def __init__(
+        self,
+        path: str | Path | None = None,
+        config: MemoryConfig | Mapping[str, Any] | None = None,
+        *,
+        tokenizer: Tokenizer | None = None,
+        scorer: Scorer = score_importance,
+        clock: Clock = utc_now,
+    ) -> None:
+        self.config = make_config(dict(config) if isinstance(config, Mapping) else config)
+        self.path = Path(path).expanduser() if path not in (None, db.MEMORY) else path
+        if self.path is None:
+            self.path = default_db_path()
+        self.tokenizer = tokenizer or Tokenizer(self.config.encoding)
+        self._score = scorer
+        self._clock = clock
+        self._lock = threading.RLock()
+        self._conn = db.connect(
+            self.path, busy_timeout=self.config.busy_timeout, synchronous=self.config.synchronous
+        )
+        self._cache: TTLCache[MemoryContext] = TTLCache(self.config.cache_ttl, self.config.cache_size)
+        self._costs: Costs | None = None
+
+    # --- lifecycle -----------------------------------------------------------
+
+    def close(self) -> None:
+        """Close the connection. The store cannot be used afterwards."""
+        with self._locked():
+            self._conn.close()
+
+    def __enter__(self) -> MemoryStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"MemoryStore({str(self.path)!r})"
+
+    @property
+    def tokenizer_name(self) -> str:
+        """The token counter in use: an encoding name, or the estimate's name."""
+        return self.tokenizer.name
+
+    def schema(self) -> str:
+        """The file's schema as SQL."""
+        with self._locked():
+            return db.schema(self._conn)
+
+    @contextlib.contextmanager
+    def _locked(self) -> Iterator[sqlite3.Connection]:
+        """Hold the store's lock; SQLite's own errors leave as :class:`DatabaseError`."""
+        with self._lock:
+            try:
+                yield self._conn
+            except sqlite3.Error as exc:
+                raise DatabaseError(f"{self.path}: {exc}") from exc
+
+    @contextlib.contextmanager
+    def _write(self, session_id: str | None = None) -> Iterator[sqlite3.Connection]:
+        """Lock, one transaction, then forget the cached contexts it made stale."""
+        with self._locked() as conn:
+            try:
+                with db.transaction(conn):
+                    yield conn
+            finally:
+                if session_id is None:
+                    self._cache.clear()
+                else:
+                    self._cache.drop_session(session_id)
+
+    def _now(self) -> str:
+        return iso(self._clock())
+
+    # --- sessions ------------------------------------------------------------
+
+    def create_session(
+        self, model: str | None = None, title: str | None = None, session_id: str | None = None
+    ) -> Session:
+        """Create a session; ``session_id`` defaults to a new random id.
+
+        Raises :class:`InvalidInput` if the id is taken or an argument is not text.
+        """
+        for name, value in (("model", model), ("title", title), ("session_id", session_id)):
+            if value is not None:
+                _check_text(name, value)
+        session_id = session_id if session_id is not None else uuid.uuid4().hex
+        if not session_id:
+            raise InvalidInput("session_id must not be empty")
+        with self._write(session_id):
+            if db.get_session(self._conn, session_id) is not None:
+                raise InvalidInput(f"a session with id {session_id!r} already exists")
+            return db.insert_session(self._conn, session_id, title, model, self._now())
+
+    def get_session(self, session_id: str) -> Session:
+        """The session; raises :class:`SessionNotFound` if there is none."""
+        _check_id(session_id)
+        with self._locked():
+            session = db.get_session(self._conn, session_id)
+        if session is None:
+            raise SessionNotFound(session_id)
+        return session
+
+    def list_sessions(self) -> list[Session]:
+        """Every session, most recently updated first."""
+        with self._locked():
+            return db.list_sessions(self._conn)
+
+    def delete_session(self, session_id: str) -> None:
+        """Delete a session and everything that belongs to it."""
+        _check_id(session_id)
+        with self._write(session_id):
+            if not db.delete_session(self._conn, session_id):
+                raise SessionNotFound(session_id)
+
+    # --- messages ------------------------------------------------------------
+
+    def _message_row(self, session_id: str, item: object, now: str) -> db.MessageRow:
+        """Validate one message, count its tokens and score it (no I/O)."""
+        try:
+            new = item if isinstance(item, NewMessage) else NewMessage.model_validate(item)
+        except ValidationError as exc:
+            raise InvalidInput(f"invalid message: {_describe(exc)}") from None
+        _check_text("text", new.text)
+        return (
+            session_id,
+            new.role,
+            new.text,
+            new.model_id,
+            self.tokenizer.count(new.text),
+            self._score(new.role, new.text),
+            now,
+        )
+
+    def add_message(
+        self, session_id: str, role: str, text: str, model_id: str | None = None
+    ) -> Message:
+        """Store one message (role: system, user, assistant or tool) and return it.
+
+        Its tokens are counted and its importance scored now, once. Raises
+        :class:`SessionNotFound` or :class:`InvalidInput`; nothing is written then.
+        """
+        _check_id(session_id)
+        row = self._message_row(session_id, {"role": role, "text": text, "model_id": model_id}, "")
+        with self._write(session_id):
+            now = self._now()
+            if not db.touch_session(self._conn, session_id, now):
+                raise SessionNotFound(session_id)
+            return db.insert_message(self._conn, (*row[:-1], now))
+
+    def add_messages(
+        self, session_id: str, messages: Iterable[Mapping[str, Any] | NewMessage]
+    ) -> list[Message]:
+        """Store several messages in one transaction, in order: all of them or none."""
+        _check_id(session_id)
+        if isinstance(messages, (str, bytes, Mapping)):
+            raise InvalidInput("messages must be a list of {'role': ..., 'text': ...} items")
+        try:
+            items = list(messages)
+        except TypeError:
+            raise InvalidInput("messages must be a list of {'role': ..., 'text': ...} items") from None
+        rows = [self._message_row(session_id, item, "") for item in items]
+        with self._write(session_id):
+            now = self._now()
+            if not db.touch_session(self._conn, session_id, now):
+                raise SessionNotFound(session_id)
+            return db.insert_messages(self._conn, [(*row[:-1], now) for row in rows])
+
+    def get_messages(
+        self, session_id: str, after_id: int | None = None, limit: int | None = None
+    ) -> list[Message]:
+        """A session's messages, oldest first, optionally after an id and at most ``limit``."""
+        _check_id(session_id)
+        after = 0 if after_id is None else _check_int("after_id", after_id)
+        count = -1 if limit is None else _check_int("limit", limit)
+        with self._locked():
+            rows = db.messages_after(self._conn, session_id, after, count)
+            if not rows:
+                self._require_session(session_id)
+        return rows
+
+    def _require_session(self, session_id: str) -> None:
+        if db.get_session(self._conn, session_id) is None:
+            raise SessionNotFound(session_id)
+
+    # --- pins ----------------------------------------------------------------
+
+    def pin(
+        self,
+        session_id: str,
+        content: str,
+        source_message_id: int | None = None,
+        importance: float = DEFAULT_PIN_IMPORTANCE,
+        kind: str = "manual",
+    ) -> Pin:
+        """Pin a fact to a session: it is shown in every context, by importance.
+
+        ``importance`` is between 0 and 1; ``kind`` is ``manual`` or ``auto``;
+        ``source_message_id``, if given, must be a message of the same session.
+        """
+        _check_id(session_id)
+        _check_text("content", content)
+        if not content.strip():
+            raise InvalidInput("a pin's content must not be empty")
+        importance = _check_importance(importance)
+        if kind not in PIN_KINDS:
+            raise InvalidInput(f"kind must be one of {', '.join(PIN_KINDS)}, not {kind!r}")
+        if source_message_id is not None:
+            _check_int("source_message_id", source_message_id)
+        tokens = self.tokenizer.count(content)
+        with self._write(session_id):
+            now = self._now()
+            if not db.touch_session(self._conn, session_id, now):
+                raise SessionNotFound(session_id)
+            if source_message_id is not None:
+                owner = db.message_session(self._conn, source_message_id)
+                if owner != session_id:
+                    raise InvalidInput(
+                        f"message {source_message_id} is not a message of session {session_id!r}"
+                    )
+            return db.insert_pin(
+                self._conn, session_id, content, source_message_id, importance, kind, tokens, now
+            )
+
+    def get_pins(self, session_id: str) -> list[Pin]:
+        """A session's pins, highest importance first, newest first on ties."""
+        _check_id(session_id)
+        with self._locked():
+            self._require_session(session_id)
+            return db.top_pins(self._conn, session_id, -1)
+
+    def unpin(self, pin_id: int) -> None:
+        """Remove a pin; raises :class:`NotFound` if there is none with this id."""
+        _check_int("pin_id", pin_id)
+        with self._locked():
+            session_id = db.pin_session(self._conn, pin_id)
+            if session_id is None:
+                raise NotFound("pin", pin_id)
+            with self._write(session_id):
+                db.delete_pin(self._conn, pin_id)
+
+    # --- summaries -----------------------------------------------------------
+
+    def get_summaries(self, session_id: str) -> list[Summary]:
+        """A session's summaries, oldest range first."""
+        _check_id(session_id)
+        with self._locked():
+            self._require_session(session_id)
+            return list(reversed(db.recent_summaries(self._conn, session_id, -1)))
+
+    # --- context -------------------------------------------------------------
+
+    def count_tokens(self, text: str) -> int:
+        """Tokens in ``text`` with the store's tokenizer (cl100k_base by default)."""
+        _check_text("text", text)
+        return self.tokenizer.count(text)
+
+    def build_context(
+        self, session_id: str, max_tokens: int | None = None, query: str | None = None
+    ) -> MemoryContext:
+        """The context for the session's next model call, within ``max_tokens``.
+
+        Read-only. Served from the cache while nothing changed and the entry
+        is younger than ``cache_ttl``. Raises :class:`SessionNotFound`.
+        """
+        _check_id(session_id)
+        budget = (
+            self.config.context_token_limit
+            if max_tokens is None
+            else _check_int("max_tokens", max_tokens)
+        )
+        if query is not None:
+            _check_text("query", query)
+        key = (session_id, budget, query)
+        with self._locked():
+            stamp = db.data_version(self._conn)
+            cached = self._cache.get(key, stamp)
+            if cached is not None:
+                return cached
+            context = self._build_context(session_id, budget)
+            self._cache.put(key, stamp, context)
+            return context
+
+    def _build_context(self, session_id: str, budget: int) -> MemoryContext:
+        cfg = self.config
+        with db.read_snapshot(self._conn):
+            recent = db.recent_messages(self._conn, session_id, cfg.recent_messages)
+            if not recent:
+                self._require_session(session_id)
+            pins = db.top_pins(self._conn, session_id, cfg.top_pins)
+            summaries = db.recent_summaries(self._conn, session_id, cfg.recent_summaries)
+        if self._costs is None:
+            self._costs = Costs.measure(self.tokenizer.count)
+        return pack(
+            session_id,
+            recent,
+            pins,
+            summaries,
+            max_tokens=budget,
+            min_recent=cfg.min_recent_messages,
+            costs=self._costs,
+            clip=self.tokenizer.tail,
+            count=self.tokenizer.count,
+        )
+
+    def cache_stats(self) -> dict[str, int]:
+        """Hits, misses and live entries of the context cache."""
+        with self._locked():
+            return {"hits": self._cache.hits, "misses": self._cache.misses, "size": len(self._cache)}
+
+
+# --- argument checks -----------------------------------------------------------
+
+
+def _check_text(name: str, value: object) -> str:
+    if not isinstance(value, str):
+        raise InvalidInput(f"{name} must be a string, not {type(value).__name__}")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise InvalidInput(
+            f"{name} is not valid Unicode: a lone surrogate at position {exc.start} "
+            "(decode text with errors='replace' or 'surrogateescape' before storing it)"
+        ) from None
+    return value
+
+
+def _check_id(session_id: object) -> str:
+    if not isinstance(session_id, str):
+        raise InvalidInput(f"session_id must be a string, not {type(session_id).__name__}")
+    return session_id
+
+
+def _check_int(name: str, value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidInput(f"{name} must be an integer, not {type(value).__name__}")
+    if value < 0:
+        raise InvalidInput(f"{name} must not be negative, got {value}")
+    return value
+
+
+def _check_importance(value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise InvalidInput(f"importance must be a number, not {type(value).__name__}")
+    if math.isnan(value) or not 0.0 <= value <= 1.0:
+        raise InvalidInput(f"importance must be between 0 and 1, got {value}")
+    return float(value)
+
+
+def _describe(exc: ValidationError) -> str:
+    err = exc.errors()[0]
+    where = ".".join(str(part) for part in err["loc"])
+    return f"{where}: {err['msg']}" if where else err["msg"]

@@ -1,0 +1,98 @@
+"""Token counting: exact, offline, computed once when a row is written.
+
+The default :class:`Tokenizer` uses tiktoken's ``cl100k_base``, loaded from
+the copy shipped in localmem's wheel (see ``tiktoken_ext/localmem_encodings.py``),
+so counting works with no network. Text is encoded as ordinary text:
+``<|endoftext|>`` typed by a user is counted, never treated as a control token.
+
+Only if the encoder truly cannot load does the tokenizer fall back to the
+documented estimate of one token per four characters (rounded up); ``name``
+and ``exact`` say which one is active, and the store reports it.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import threading
+
+import tiktoken
+
+logger = logging.getLogger("localmem")
+
+ESTIMATE_CHARS_PER_TOKEN = 4
+ESTIMATE_NAME = "estimate (1 token per 4 characters)"
+# Encodings whose files ship with localmem, by tiktoken name -> plugin name.
+SHIPPED_ENCODINGS = {"cl100k_base": "localmem_cl100k_base"}
+
+
+def estimate_tokens(text: str) -> int:
+    """The fallback estimate: ``ceil(len(text) / 4)``."""
+    return math.ceil(len(text) / ESTIMATE_CHARS_PER_TOKEN)
+
+
+class Tokenizer:
+    """Counts tokens with a tiktoken encoding, loaded on first use.
+
+    Thread-safe. ``name`` is the encoding in use, or ``ESTIMATE_NAME`` when
+    the encoder could not load; ``exact`` tells the two apart.
+    """
+
+    def __init__(self, encoding: str = "cl100k_base") -> None:
+        self.encoding = encoding
+        self._enc: tiktoken.Encoding | None = None
+        self._loaded = False
+        self._lock = threading.Lock()
+
+    def _encoder(self) -> tiktoken.Encoding | None:
+        if self._loaded:
+            return self._enc
+        with self._lock:
+            if not self._loaded:
+                try:
+                    self._enc = tiktoken.get_encoding(
+                        SHIPPED_ENCODINGS.get(self.encoding, self.encoding)
+                    )
+                except Exception as exc:  # noqa: BLE001 - any failure means "no encoder"
+                    logger.warning(
+                        "tiktoken encoding %r could not load (%s); counting tokens by estimate",
+                        self.encoding,
+                        exc,
+                    )
+                self._loaded = True
+        return self._enc
+
+    @property
+    def exact(self) -> bool:
+        """True when counts come from tiktoken, False when they are estimates."""
+        return self._encoder() is not None
+
+    @property
+    def name(self) -> str:
+        """The encoding in use, e.g. ``cl100k_base``, or the estimate's name."""
+        return self.encoding if self.exact else ESTIMATE_NAME
+
+    def count(self, text: str) -> int:
+        """The number of tokens in ``text``."""
+        enc = self._enc if self._loaded else self._encoder()
+        if enc is None:
+            return estimate_tokens(text)
+        return len(enc.encode_ordinary(text))
+
+    def tail(self, text: str, max_tokens: int) -> str:
+        """The longest end of ``text`` that counts at most ``max_tokens`` tokens."""
+        if max_tokens <= 0 or not text:
+            return ""
+        enc = self._encoder()
+        if enc is None:
+            return text[-max_tokens * ESTIMATE_CHARS_PER_TOKEN :]
+        ids = enc.encode_ordinary(text)
+        keep = min(max_tokens, len(ids))
+        # A cut can split a multi-byte character, and decoded text may
+        # re-tokenize differently: shrink until the count really fits.
+        while keep > 0:
+            piece = enc.decode(ids[-keep:]).lstrip("\ufffd")
+            if self.count(piece) <= max_tokens:
+                return piece
+            keep -= 1
+        return ""

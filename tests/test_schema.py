@@ -1,0 +1,140 @@
+"""The file itself: schema, migrations, pragmas, permissions, indexes, and
+files that are not ours."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sqlite3
+import stat
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from localmem import MemoryStore, db
+from localmem.errors import NotALocalMemDatabase, SchemaTooNew
+from localmem.migrations import APPLICATION_ID, SCHEMA_VERSION
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_schema_sql_is_the_schema_of_a_fresh_file(store: MemoryStore) -> None:
+    assert (ROOT / "schema.sql").read_text() == store.schema(), (
+        "schema.sql drifted from the migrations: run `localmem schema --db /tmp/x.db > schema.sql`"
+    )
+
+
+def test_pragmas_of_a_fresh_file(store: MemoryStore, db_path: Path) -> None:
+    conn = store._conn
+    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert conn.execute("PRAGMA foreign_keys").fetchone()[0] == 1
+    assert conn.execute("PRAGMA busy_timeout").fetchone()[0] == 30_000
+    raw = sqlite3.connect(db_path)
+    assert raw.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    assert raw.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
+    tables = {r[0] for r in raw.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    assert {"sessions", "messages", "summaries", "semantic_pins"} <= tables
+
+
+def test_file_and_its_wal_are_private(store: MemoryStore, session, db_path: Path) -> None:
+    store.add_message(session.id, "user", "a private conversation")
+    for suffix in ("", "-wal", "-shm"):
+        path = Path(str(db_path) + suffix)
+        assert path.exists(), path
+        assert stat.S_IMODE(path.stat().st_mode) == 0o600, path
+
+
+def test_an_empty_file_is_migrated(tmp_path: Path) -> None:
+    path = tmp_path / "empty.db"
+    path.touch()
+    with MemoryStore(path) as store:
+        assert store.create_session().id
+
+
+def test_an_older_file_is_migrated_in_place(tmp_path: Path) -> None:
+    # A file at version 0 with our application id: an interrupted first open.
+    path = tmp_path / "old.db"
+    conn = sqlite3.connect(path)
+    conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+    conn.close()
+    with MemoryStore(path) as store:
+        store.create_session()
+    assert sqlite3.connect(path).execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+
+
+def _snapshot(path: Path) -> bytes:
+    return path.read_bytes()
+
+
+def test_files_that_are_not_ours_are_refused_and_untouched(tmp_path: Path) -> None:
+    text = tmp_path / "notes.txt"
+    text.write_text("just some notes\n" * 100)
+    other = tmp_path / "other-app.db"
+    conn = sqlite3.connect(other)
+    conn.execute("CREATE TABLE photos (id INTEGER PRIMARY KEY, path TEXT)")
+    conn.execute("INSERT INTO photos (path) VALUES ('a.jpg')")
+    conn.commit()
+    conn.close()
+    for path in (text, other):
+        before = _snapshot(path)
+        with pytest.raises(NotALocalMemDatabase, match="left untouched"):
+            MemoryStore(path)
+        assert _snapshot(path) == before
+        assert not Path(str(path) + "-wal").exists()
+
+
+def test_a_newer_file_is_refused_and_untouched(tmp_path: Path) -> None:
+    path = tmp_path / "future.db"
+    MemoryStore(path).close()
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA journal_mode = DELETE")
+    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    conn.close()
+    before = _snapshot(path)
+    with pytest.raises(SchemaTooNew, match="upgrade localmem"):
+        MemoryStore(path)
+    assert _snapshot(path) == before
+
+
+HOT_QUERIES = [
+    (db.RECENT_MESSAGES_SQL, ("s", 8)),
+    (db.MESSAGES_AFTER_SQL, ("s", 0, 10)),
+    (db.TOP_PINS_SQL, ("s", 5)),
+    (db.RECENT_SUMMARIES_SQL, ("s", 1, 3)),
+    (db.GET_SESSION_SQL, ("s",)),
+    (db.TOUCH_SESSION_SQL, ("t", "s")),
+    (db.MESSAGE_SESSION_SQL, (1,)),
+    (db.PIN_SESSION_SQL, (1,)),
+    ("DELETE FROM messages WHERE id = ?", (1,)),  # the pin cascade (ON DELETE SET NULL)
+]
+
+
+@pytest.mark.parametrize(("sql", "params"), HOT_QUERIES, ids=[q[0][:50] for q in HOT_QUERIES])
+def test_hot_queries_use_an_index(store: MemoryStore, sql: str, params: tuple) -> None:
+    plan = store._conn.execute("EXPLAIN QUERY PLAN " + sql, params).fetchall()
+    details = [row[3] for row in plan]
+    scans = [d for d in details if d.startswith("SCAN") and "USING INDEX" not in d and "USING COVERING INDEX" not in d]
+    assert not scans, details
+    assert not any("USE TEMP B-TREE" in d for d in details), details
+
+
+def test_sqlite3_tool_and_sqlite_utils_read_the_file(store: MemoryStore, session, db_path: Path) -> None:
+    store.add_message(session.id, "user", "readable by anyone with the file")
+    import sqlite_utils
+
+    sdb = sqlite_utils.Database(db_path)
+    assert {"sessions", "messages", "summaries", "semantic_pins"} <= set(sdb.table_names())
+    assert list(sdb["messages"].rows)[0]["text"] == "readable by anyone with the file"
+    sqlite3_tool = shutil.which("sqlite3")
+    if sqlite3_tool is None:
+        if os.environ.get("CI"):
+            pytest.fail("CI must install Debian's sqlite3 tool (.ci/run does)")
+        pytest.skip("the sqlite3 command-line tool is not installed")
+    out = subprocess.run(
+        [sqlite3_tool, str(db_path), "SELECT role, text, token_count FROM messages"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert out.strip() == "user|readable by anyone with the file|7"

@@ -1,0 +1,93 @@
+"""Exact token counts from tiktoken's cl100k_base, loaded with no network."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from localmem import MemoryStore
+from localmem.tokens import ESTIMATE_NAME, Tokenizer, estimate_tokens
+
+# Published cl100k_base counts (OpenAI's tiktoken cookbook and README).
+KNOWN = [("tiktoken is great!", 6), ("hello world", 2), ("", 0), ("antidisestablishmentarianism", 6)]
+
+
+@pytest.mark.parametrize(("text", "tokens"), KNOWN)
+def test_exact_cl100k_counts(text: str, tokens: int) -> None:
+    tk = Tokenizer()
+    assert tk.count(text) == tokens
+    assert tk.exact and tk.name == "cl100k_base"
+
+
+def test_same_counts_as_tiktoken_itself() -> None:
+    import tiktoken
+
+    # tiktoken's own encoding object, built from our shipped ranks: identical vocabulary
+    ours = tiktoken.get_encoding("localmem_cl100k_base")
+    sample = "Grandma takes lisinopril 10 mg 💊 every morning; <|endoftext|> is just text."
+    assert ours.n_vocab == 100277
+    assert Tokenizer().count(sample) == len(ours.encode_ordinary(sample))
+
+
+def test_special_token_text_is_counted_as_text() -> None:
+    assert Tokenizer().count("<|endoftext|>") > 1
+
+
+OFFLINE_PROBE = textwrap.dedent(
+    """
+    import sys
+    attempts = []
+    def deny_network(event, args):
+        if event in ("socket.connect", "socket.getaddrinfo", "urllib.Request"):
+            attempts.append(event)
+            raise OSError("network is unreachable in this test")
+    sys.addaudithook(deny_network)
+    from localmem import MemoryStore
+    with MemoryStore(sys.argv[1]) as store:
+        s = store.create_session()
+        m = store.add_message(s.id, "user", "tiktoken is great!")
+        print(store.tokenizer_name, m.token_count, len(attempts))
+    """
+)
+
+
+def test_encoder_loads_with_the_network_unreachable(tmp_path: Path) -> None:
+    """A fresh process, an empty tiktoken cache, every socket refused (and, where
+    the machine allows, no network namespace at all): counts are still exact."""
+    cache = tmp_path / "empty-cache"
+    cache.mkdir()
+    env = {**os.environ, "TIKTOKEN_CACHE_DIR": str(cache)}
+    cmd = [sys.executable, "-c", OFFLINE_PROBE, str(tmp_path / "offline.db")]
+    unshare = shutil.which("unshare")
+    if unshare and subprocess.run([unshare, "-n", "true"], capture_output=True).returncode == 0:
+        cmd = [unshare, "-n", *cmd]
+    out = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["cl100k_base", "6", "0"]
+    assert list(cache.iterdir()) == []  # nothing was downloaded or cached
+
+
+def test_estimate_only_when_the_encoder_cannot_load(tmp_path: Path) -> None:
+    tk = Tokenizer("no_such_encoding")
+    assert tk.count("abcdefghi") == estimate_tokens("abcdefghi") == 3
+    assert not tk.exact and tk.name == ESTIMATE_NAME
+    with MemoryStore(tmp_path / "est.db", config={"encoding": "no_such_encoding"}) as store:
+        assert store.tokenizer_name == ESTIMATE_NAME
+        s = store.create_session()
+        assert store.add_message(s.id, "user", "x" * 10).token_count == 3
+
+
+def test_tail_keeps_the_end_within_the_limit() -> None:
+    tk = Tokenizer()
+    text = "first part of the message, then the important end"
+    tail = tk.tail(text, 4)
+    assert text.endswith(tail) and 0 < tk.count(tail) <= 4
+    assert tk.tail(text, 0) == "" and tk.tail(text, 1000) == text
+    emoji = "👩‍👩‍👧" * 5
+    assert tk.count(tk.tail(emoji, 3)) <= 3
