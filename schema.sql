@@ -53,3 +53,8 @@ CREATE INDEX semantic_pins_session_importance
     ON semantic_pins (session_id, importance_score DESC, id DESC);
 
 CREATE INDEX semantic_pins_source_message ON semantic_pins (source_message_id);
+
+CREATE TRIGGER messages_touch_session AFTER INSERT ON messages
+BEGIN
+    UPDATE sessions SET updated_at = NEW.created_at WHERE id = NEW.session_id;
+END;

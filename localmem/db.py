@@ -169,6 +169,7 @@ def data_version(conn: sqlite3.Connection) -> int:
 # --- sessions ----------------------------------------------------------------
 
 SESSION_COLUMNS = "id, title, model, created_at, updated_at"
+_SESSION_FIELDS = tuple(SESSION_COLUMNS.split(", "))
 INSERT_SESSION_SQL = (
     "INSERT INTO sessions (id, title, model, created_at, updated_at) VALUES (?, ?, ?, ?, ?)"
 )
@@ -179,9 +180,7 @@ DELETE_SESSION_SQL = "DELETE FROM sessions WHERE id = ?"
 
 
 def _session(row: tuple) -> Session:
-    return Session.model_construct(
-        id=row[0], title=row[1], model=row[2], created_at=row[3], updated_at=row[4]
-    )
+    return Session.model_validate(dict(zip(_SESSION_FIELDS, row)))
 
 
 def insert_session(
@@ -213,6 +212,7 @@ def delete_session(conn: sqlite3.Connection, session_id: str) -> bool:
 # --- messages ----------------------------------------------------------------
 
 MESSAGE_COLUMNS = "id, session_id, role, text, model_id, token_count, importance_score, created_at"
+_MESSAGE_FIELDS = tuple(MESSAGE_COLUMNS.split(", "))
 INSERT_MESSAGE_SQL = """INSERT INTO messages
     (session_id, role, text, model_id, token_count, importance_score, created_at)
     VALUES (?, ?, ?, ?, ?, ?, ?)"""
@@ -227,21 +227,20 @@ MessageRow = tuple[str, str, str, "str | None", int, float, str]
 
 
 def _message(row: tuple) -> Message:
-    return Message.model_construct(
-        id=row[0],
-        session_id=row[1],
-        role=row[2],
-        text=row[3],
-        model_id=row[4],
-        token_count=row[5],
-        importance_score=row[6],
-        created_at=row[7],
-    )
+    return Message.model_validate(dict(zip(_MESSAGE_FIELDS, row)))
 
 
-def insert_message(conn: sqlite3.Connection, row: MessageRow) -> Message:
-    """Insert one message row (session_id, role, text, model_id, tokens, importance, created_at)."""
-    cur = conn.execute(INSERT_MESSAGE_SQL, row)
+def insert_message(conn: sqlite3.Connection, row: MessageRow) -> Message | None:
+    """Insert one message row (session_id, role, text, model_id, tokens, importance, created_at).
+
+    Returns None when the session does not exist (the foreign key refused the row).
+    """
+    try:
+        cur = conn.execute(INSERT_MESSAGE_SQL, row)
+    except sqlite3.IntegrityError as exc:
+        if "FOREIGN KEY" in str(exc):
+            return None
+        raise
     return _message((cur.lastrowid, *row))
 
 
@@ -276,6 +275,7 @@ def messages_after(
 PIN_COLUMNS = (
     "id, session_id, content, source_message_id, importance_score, kind, token_count, created_at"
 )
+_PIN_FIELDS = tuple(PIN_COLUMNS.split(", "))
 INSERT_PIN_SQL = """INSERT INTO semantic_pins
     (session_id, content, source_message_id, importance_score, kind, token_count, created_at)
     VALUES (?, ?, ?, ?, ?, ?, ?)"""
@@ -287,16 +287,7 @@ PIN_SESSION_SQL = "SELECT session_id FROM semantic_pins WHERE id = ?"
 
 
 def _pin(row: tuple) -> Pin:
-    return Pin.model_construct(
-        id=row[0],
-        session_id=row[1],
-        content=row[2],
-        source_message_id=row[3],
-        importance_score=row[4],
-        kind=row[5],
-        token_count=row[6],
-        created_at=row[7],
-    )
+    return Pin.model_validate(dict(zip(_PIN_FIELDS, row)))
 
 
 def insert_pin(
@@ -339,24 +330,13 @@ SUMMARY_COLUMNS = (
     "id, session_id, text, start_message_id, end_message_id, message_count, level, source, "
     "importance_score, token_count, created_at"
 )
+_SUMMARY_FIELDS = tuple(SUMMARY_COLUMNS.split(", "))
 RECENT_SUMMARIES_SQL = f"""SELECT {SUMMARY_COLUMNS} FROM summaries
     WHERE session_id = ? AND level = ? ORDER BY end_message_id DESC LIMIT ?"""
 
 
 def _summary(row: tuple) -> Summary:
-    return Summary.model_construct(
-        id=row[0],
-        session_id=row[1],
-        text=row[2],
-        start_message_id=row[3],
-        end_message_id=row[4],
-        message_count=row[5],
-        level=row[6],
-        source=row[7],
-        importance_score=row[8],
-        token_count=row[9],
-        created_at=row[10],
-    )
+    return Summary.model_validate(dict(zip(_SUMMARY_FIELDS, row)))
 
 
 def recent_summaries(

@@ -35,6 +35,11 @@ M001_INITIAL = (
     created_at TEXT NOT NULL
 )""",
     "CREATE INDEX messages_session_id ON messages (session_id, id)",
+    # A message is one INSERT (one transaction); SQLite keeps updated_at, not Python.
+    """CREATE TRIGGER messages_touch_session AFTER INSERT ON messages
+BEGIN
+    UPDATE sessions SET updated_at = NEW.created_at WHERE id = NEW.session_id;
+END""",
     """CREATE TABLE summaries (
     id INTEGER PRIMARY KEY,
     session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,

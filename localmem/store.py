@@ -47,7 +47,9 @@ def utc_now() -> datetime:
 
 def iso(moment: datetime) -> str:
     """ISO-8601 UTC with milliseconds, e.g. ``2026-11-22T12:43:00.123Z``."""
-    return moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
+    if moment.utcoffset():
+        moment = moment.astimezone(timezone.utc)
+    return moment.isoformat(timespec="milliseconds")[:23] + "Z"
 
 
 class MemoryStore:
@@ -118,12 +120,30 @@ class MemoryStore:
                 raise DatabaseError(f"{self.path}: {exc}") from exc
 
     @contextlib.contextmanager
-    def _write(self, session_id: str | None = None) -> Iterator[sqlite3.Connection]:
-        """Lock, one transaction, then forget the cached contexts it made stale."""
-        with self._locked() as conn:
+    def _write(
+        self, session_id: str | None = None, *, single_statement: bool = False
+    ) -> Iterator[sqlite3.Connection]:
+        """Lock, one transaction, then forget the cached contexts it made stale.
+
+        The transaction is ``BEGIN IMMEDIATE`` ... ``COMMIT``, or, for a write
+        that is a single statement, that statement itself (SQLite runs it
+        atomically). SQLite's errors leave as :class:`DatabaseError`.
+        """
+        conn = self._conn
+        with self._lock:
             try:
-                with db.transaction(conn):
+                if single_statement:
                     yield conn
+                    return
+                conn.execute("BEGIN IMMEDIATE")
+                try:
+                    yield conn
+                except BaseException:
+                    conn.execute("ROLLBACK")
+                    raise
+                conn.execute("COMMIT")
+            except sqlite3.Error as exc:
+                raise DatabaseError(f"{self.path}: {exc}") from exc
             finally:
                 if session_id is None:
                     self._cache.clear()
@@ -203,11 +223,11 @@ class MemoryStore:
         """
         _check_id(session_id)
         row = self._message_row(session_id, {"role": role, "text": text, "model_id": model_id}, "")
-        with self._write(session_id):
-            now = self._now()
-            if not db.touch_session(self._conn, session_id, now):
-                raise SessionNotFound(session_id)
-            return db.insert_message(self._conn, (*row[:-1], now))
+        with self._write(session_id, single_statement=True) as conn:
+            message = db.insert_message(conn, (*row[:-1], self._now()))
+        if message is None:
+            raise SessionNotFound(session_id)
+        return message
 
     def add_messages(
         self, session_id: str, messages: Iterable[Mapping[str, Any] | NewMessage]
@@ -221,11 +241,11 @@ class MemoryStore:
         except TypeError:
             raise InvalidInput("messages must be a list of {'role': ..., 'text': ...} items") from None
         rows = [self._message_row(session_id, item, "") for item in items]
-        with self._write(session_id):
-            now = self._now()
-            if not db.touch_session(self._conn, session_id, now):
+        with self._write(session_id) as conn:
+            if db.get_session(conn, session_id) is None:
                 raise SessionNotFound(session_id)
-            return db.insert_messages(self._conn, [(*row[:-1], now) for row in rows])
+            now = self._now()
+            return db.insert_messages(conn, [(*row[:-1], now) for row in rows])
 
     def get_messages(
         self, session_id: str, after_id: int | None = None, limit: int | None = None
