@@ -43,6 +43,21 @@ CREATE TABLE semantic_pins (
     created_at TEXT NOT NULL
 );
 
+CREATE TABLE summary_cache (
+    key TEXT PRIMARY KEY,
+    model TEXT NOT NULL,
+    text TEXT NOT NULL,
+    created_at TEXT NOT NULL
+);
+
+CREATE TABLE model_token_stats (
+    model TEXT PRIMARY KEY,
+    local_tokens INTEGER NOT NULL CHECK (local_tokens > 0),
+    model_tokens INTEGER NOT NULL CHECK (model_tokens > 0),
+    calls INTEGER NOT NULL,
+    updated_at TEXT NOT NULL
+);
+
 CREATE INDEX messages_session_id ON messages (session_id, id);
 
 CREATE UNIQUE INDEX summaries_session_range ON summaries (session_id, level, start_message_id);

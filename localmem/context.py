@@ -40,8 +40,9 @@ class MemoryContext(BaseModel):
     """A context built for one model call; a read-only snapshot.
 
     ``recent_messages`` read oldest to newest; ``pins`` by importance;
-    ``summaries`` oldest to newest. ``breakdown`` gives the tokens each
-    section takes (they add up to ``total_tokens``); ``clipped`` says a
+    ``summaries`` oldest to newest (a level-2 rollup first). Token figures are
+    cl100k counts: ``breakdown`` gives each section's share of
+    ``total_tokens``, which never exceeds ``max_tokens``; ``clipped`` says a
     message's text was cut to fit.
     """
 
@@ -55,6 +56,9 @@ class MemoryContext(BaseModel):
     max_tokens: int
     breakdown: dict[str, int]
     clipped: bool = False
+    token_ratio: float = 1.0
+    """The session model's tokens per cl100k token (1.0 until measured); the
+    budget asked for was ``max_tokens * token_ratio`` of the model's tokens."""
 
     def memory_text(self) -> str:
         """The system content: the summaries, then the pins, each under its header."""
@@ -115,6 +119,7 @@ def pack(
     costs: Costs,
     clip: Clipper,
     count: Callable[[str], int],
+    token_ratio: float = 1.0,
 ) -> MemoryContext:
     """Fill ``max_tokens`` in priority order. ``recent`` and ``summaries`` come newest first."""
     left = max_tokens
@@ -172,6 +177,7 @@ def pack(
         max_tokens=max_tokens,
         breakdown=breakdown,
         clipped=clipped,
+        token_ratio=token_ratio,
     )
 
 

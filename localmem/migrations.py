@@ -72,5 +72,29 @@ END""",
     "CREATE INDEX semantic_pins_source_message ON semantic_pins (source_message_id)",
 )
 
-MIGRATIONS: tuple[tuple[str, tuple[str, ...]], ...] = (("m001_initial", M001_INITIAL),)
+# m002_summarizer: what the summarizer learns, kept in the file so that no
+# process repeats a model call for a span it has already summarized
+# (summary_cache, by content hash) and so that budgets can be stated in a
+# model's own tokens (model_token_stats: its prompt_eval_count against our
+# cl100k count of the same prompts).
+M002_SUMMARIZER = (
+    """CREATE TABLE summary_cache (
+    key TEXT PRIMARY KEY,
+    model TEXT NOT NULL,
+    text TEXT NOT NULL,
+    created_at TEXT NOT NULL
+)""",
+    """CREATE TABLE model_token_stats (
+    model TEXT PRIMARY KEY,
+    local_tokens INTEGER NOT NULL CHECK (local_tokens > 0),
+    model_tokens INTEGER NOT NULL CHECK (model_tokens > 0),
+    calls INTEGER NOT NULL,
+    updated_at TEXT NOT NULL
+)""",
+)
+
+MIGRATIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("m001_initial", M001_INITIAL),
+    ("m002_summarizer", M002_SUMMARIZER),
+)
 SCHEMA_VERSION = len(MIGRATIONS)

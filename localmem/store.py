@@ -34,11 +34,14 @@ from .context import Costs, MemoryContext, pack
 from .errors import DatabaseError, InvalidInput, NotFound, SessionNotFound
 from .models import PIN_KINDS, Message, NewMessage, Pin, Session, Summary
 from .scoring import Scorer, score_importance
+from .summarizer import OllamaBackend, Outcome, Summarizer
+from .summarizer.background import BackgroundSummarizer
 from .tokens import Tokenizer
 
 logger = logging.getLogger("localmem")
 
 Clock = Callable[[], datetime]
+SUMMARY_IMPORTANCE = 0.7  # the origin's fixed importance of a summary
 
 
 def utc_now() -> datetime:
@@ -69,6 +72,7 @@ class MemoryStore:
         tokenizer: Tokenizer | None = None,
         scorer: Scorer = score_importance,
         clock: Clock = utc_now,
+        summarizer: Summarizer | None = None,
     ) -> None:
         self.config = make_config(dict(config) if isinstance(config, Mapping) else config)
         self.path = Path(path).expanduser() if path not in (None, db.MEMORY) else path
@@ -83,11 +87,22 @@ class MemoryStore:
         )
         self._cache: TTLCache[MemoryContext] = TTLCache(self.config.cache_ttl, self.config.cache_size)
         self._costs: Costs | None = None
+        self._summarizer = summarizer
+        self._background = (
+            BackgroundSummarizer(self._summarize_due) if self.config.auto_summarize else None
+        )
 
     # --- lifecycle -----------------------------------------------------------
 
     def close(self) -> None:
-        """Close the connection. The store cannot be used afterwards."""
+        """Finish queued background summaries, then close the connection.
+
+        The store cannot be used afterwards.
+        """
+        if self._background is not None:
+            self._background.close()
+        if self._summarizer is not None:
+            self._summarizer.backend.close()
         with self._locked():
             self._conn.close()
 
@@ -227,6 +242,8 @@ class MemoryStore:
             message = db.insert_message(conn, (*row[:-1], self._now()))
         if message is None:
             raise SessionNotFound(session_id)
+        if self._background is not None:
+            self._background.notify(session_id)
         return message
 
     def add_messages(
@@ -245,7 +262,10 @@ class MemoryStore:
             if db.get_session(conn, session_id) is None:
                 raise SessionNotFound(session_id)
             now = self._now()
-            return db.insert_messages(conn, [(*row[:-1], now) for row in rows])
+            stored = db.insert_messages(conn, [(*row[:-1], now) for row in rows])
+        if self._background is not None:
+            self._background.notify(session_id)
+        return stored
 
     def get_messages(
         self, session_id: str, after_id: int | None = None, limit: int | None = None
@@ -323,18 +343,158 @@ class MemoryStore:
     # --- summaries -----------------------------------------------------------
 
     def get_summaries(self, session_id: str) -> list[Summary]:
-        """A session's summaries, oldest range first."""
+        """A session's summaries: level 1 in range order, then its rollups (level 2)."""
         _check_id(session_id)
-        with self._locked():
+        with self._locked() as conn:
             self._require_session(session_id)
-            return list(reversed(db.recent_summaries(self._conn, session_id, -1)))
+            return [
+                s
+                for level in (1, 2)
+                for s in reversed(db.recent_summaries(conn, session_id, -1, level))
+            ]
+
+    def needs_summarization(self, session_id: str) -> bool:
+        """True once ``summary_threshold`` messages are not yet covered by a summary."""
+        _check_id(session_id)
+        threshold = self.config.summary_threshold
+        with self._locked() as conn:
+            self._require_session(session_id)
+            after = db.last_covered(conn, session_id)
+            return db.uncovered_count(conn, session_id, after, threshold) >= threshold
+
+    def summarize(self, session_id: str) -> Summary | None:
+        """Summarize the next ``summary_threshold`` uncovered messages, oldest first.
+
+        Returns the new level-1 summary, or None when fewer messages are
+        uncovered (or another process covered them first). The local model
+        writes it when it can be trusted; otherwise a deterministic summary
+        does, and ``Summary.source`` says which (``fallback``, ``offline``).
+        Model failures never raise; an unknown session raises
+        :class:`SessionNotFound`. Rolls older summaries into a level-2
+        summary when more pile up than the context shows.
+        """
+        _check_id(session_id)
+        threshold = self.config.summary_threshold
+        with self._locked() as conn:
+            session = db.get_session(conn, session_id)
+            if session is None:
+                raise SessionNotFound(session_id)
+            after = db.last_covered(conn, session_id)
+            span = db.messages_after(conn, session_id, after, threshold)
+        if len(span) < threshold:
+            return None
+        outcome = self._get_summarizer().summarize(
+            [(m.role, m.text) for m in span],
+            session.model,
+            ratio=self._model_ratio(session.model),
+            lookup=self._cached_summary,
+        )
+        summary = self._store_summary(
+            session_id, outcome, span[0].id, span[-1].id, len(span), level=1
+        )
+        if summary is not None:
+            self._rollup(session)
+        return summary
+
+    def _summarize_due(self, session_id: str) -> None:
+        """The background worker's job: every range of the session that is due."""
+        try:
+            while self.needs_summarization(session_id) and self.summarize(session_id):
+                pass
+        except SessionNotFound:
+            pass  # deleted since it was queued
+
+    def _rollup(self, session: Session) -> Summary | None:
+        """Roll the oldest level-1 summaries into a level-2 one when too many are uncovered.
+
+        The context shows ``recent_summaries`` level-1 summaries and the newest
+        rollup; once more pile up, the oldest ones (all but the newest
+        ``recent_summaries - 1``) are rolled, together with the previous
+        rollup's text, so the newest rollup always reaches back to the start.
+        Its range is the message ids of the summaries it rolled.
+        """
+        keep = self.config.recent_summaries
+        if keep == 0:
+            return None
+        with self._locked() as conn:
+            previous = db.recent_summaries(conn, session.id, 1, level=2)
+            rolled_to = previous[0].end_message_id if previous else 0
+            pending = db.summaries_after(conn, session.id, 1, rolled_to)
+        if len(pending) <= keep:
+            return None
+        batch = pending[: len(pending) - (keep - 1)]
+        texts = [previous[0].text] if previous else []
+        texts += [s.text for s in batch]
+        outcome = self._get_summarizer().rollup(
+            texts,
+            session.model,
+            ratio=self._model_ratio(session.model),
+            lookup=self._cached_summary,
+        )
+        return self._store_summary(
+            session.id,
+            outcome,
+            batch[0].start_message_id,
+            batch[-1].end_message_id,
+            sum(s.message_count for s in batch),
+            level=2,
+        )
+
+    def _store_summary(
+        self, session_id: str, outcome: Outcome, start: int, end: int, count: int, level: int
+    ) -> Summary | None:
+        """Store a summary and what its call taught us, in one transaction."""
+        tokens = self.tokenizer.count(outcome.text)
+        with self._write(session_id) as conn:
+            now = self._now()
+            if db.get_session(conn, session_id) is None:
+                return None  # deleted while the model was thinking
+            summary = db.insert_summary(
+                conn, session_id, outcome.text, start, end, count, level, outcome.source,
+                SUMMARY_IMPORTANCE, tokens, now,
+            )
+            if outcome.cache_key and outcome.from_model and not outcome.cached:
+                db.cache_summary(conn, outcome.cache_key, outcome.source, outcome.text, now)
+            if outcome.model and outcome.local_tokens and outcome.model_tokens:
+                db.record_tokens(conn, outcome.model, outcome.local_tokens, outcome.model_tokens, now)
+        if summary is None:
+            logger.info("summary of messages %d-%d skipped: already covered", start, end)
+        return summary
+
+    def _cached_summary(self, key: str) -> str | None:
+        with self._locked() as conn:
+            return db.cached_summary(conn, key)
+
+    def _model_ratio(self, model: str | None) -> float:
+        if model is None:
+            return 1.0
+        with self._locked() as conn:
+            return db.model_ratio(conn, model) or 1.0
+
+    def _get_summarizer(self) -> Summarizer:
+        if self._summarizer is None:
+            cfg = self.config
+            backend = OllamaBackend(
+                cfg.ollama_host, timeout=cfg.ollama_timeout, allow_remote=cfg.allow_remote_ollama
+            )
+            self._summarizer = Summarizer(backend, self.tokenizer, cfg.summary_model)
+        return self._summarizer
 
     # --- context -------------------------------------------------------------
 
-    def count_tokens(self, text: str) -> int:
-        """Tokens in ``text`` with the store's tokenizer (cl100k_base by default)."""
+    def count_tokens(self, text: str, model: str | None = None) -> int:
+        """Tokens in ``text`` with the store's tokenizer (cl100k_base by default).
+
+        With ``model``, the count is corrected by what that local model's
+        server reported for earlier prompts (``prompt_eval_count`` against our
+        count of the same prompts), so it estimates the model's own tokens.
+        """
         _check_text("text", text)
-        return self.tokenizer.count(text)
+        tokens = self.tokenizer.count(text)
+        if model is None:
+            return tokens
+        _check_text("model", model)
+        return math.ceil(tokens * self._model_ratio(model))
 
     def build_context(
         self, session_id: str, max_tokens: int | None = None, query: str | None = None
@@ -364,20 +524,25 @@ class MemoryStore:
 
     def _build_context(self, session_id: str, budget: int) -> MemoryContext:
         cfg = self.config
-        with db.read_snapshot(self._conn):
-            recent = db.recent_messages(self._conn, session_id, cfg.recent_messages)
-            if not recent:
-                self._require_session(session_id)
-            pins = db.top_pins(self._conn, session_id, cfg.top_pins)
-            summaries = db.recent_summaries(self._conn, session_id, cfg.recent_summaries)
+        conn = self._conn
+        with db.read_snapshot(conn):
+            exists, ratio = db.session_ratio(conn, session_id)
+            if not exists:
+                raise SessionNotFound(session_id)
+            recent = db.recent_messages(conn, session_id, cfg.recent_messages)
+            pins = db.top_pins(conn, session_id, cfg.top_pins)
+            summaries = db.context_summaries(conn, session_id, cfg.recent_summaries)
         if self._costs is None:
             self._costs = Costs.measure(self.tokenizer.count)
+        # A budget is in the session model's own tokens once its ratio is known.
+        ratio = ratio or 1.0
         return pack(
             session_id,
             recent,
             pins,
             summaries,
-            max_tokens=budget,
+            max_tokens=math.floor(budget / ratio),
+            token_ratio=ratio,
             min_recent=cfg.min_recent_messages,
             costs=self._costs,
             clip=self.tokenizer.tail,

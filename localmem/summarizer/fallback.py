@@ -1,0 +1,152 @@
+"""Deterministic summaries for when no model summary can be stored.
+
+Two situations, two wordings, both from the origin:
+
+- :func:`keyword_summary` — a model answered but its output was rejected by validation, or the
+  server answered with an HTTP error. The origin's keyword topic table names what the user's
+  messages were about (``Conversation with 15 messages (8 user, 7 assistant) about:
+  programming, database, troubleshooting.``); with no topic it quotes the first and the last
+  user message (``Conversation with 15 messages. Started with: "How do I create a REST API..."
+  Recent topic: "Can you explain JWT authent..."``).
+- :func:`offline_summary` — no model is reachable (or none is installed): the message count,
+  the topics if any, and samples of the first and last messages (``Offline summary: 15
+  messages. Started: "..." Recent: "..."``). The origin's leading emoji is dropped: the stored
+  ``source`` column already says ``offline``.
+
+Both are pure functions of their input: the same messages always give the same text, in well
+under a millisecond for a 15-message range. They never raise on any ``str`` input (empty
+lists, empty or huge strings, any unicode, lone surrogates included) and always return at most
+:data:`~localmem.summarizer.validation.DEFAULT_MAX_SUMMARY_CHARS` characters of valid UTF-8.
+
+Differences from the origin, on purpose: keywords match at the start of a word (the origin's
+plain substring test found "API" in "therapist" and "database" in "vegetables"); a sample
+ends with "..." only when it was cut; "1 message" is singular; an empty range says so.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from typing import Final
+
+from localmem.summarizer.validation import DEFAULT_MAX_SUMMARY_CHARS
+
+DEFAULT_TOPIC_LIMIT: Final = 3
+DEFAULT_SAMPLE_CHARS: Final = 30
+"""Characters quoted from a user message in a keyword summary (the origin's 30)."""
+DEFAULT_OFFLINE_SAMPLE_CHARS: Final = 50
+"""Characters quoted from a message in an offline summary (the origin's 50)."""
+NO_MESSAGES_SUMMARY: Final = "No messages to summarize."
+ELLIPSIS: Final = "..."
+
+TOPIC_KEYWORDS: Final[tuple[tuple[str, tuple[str, ...]], ...]] = (
+    # Technical topics
+    ("programming", (r"code", r"coding", r"programming", r"function")),
+    ("database", (r"database", r"\w*sql", r"table")),
+    ("API", (r"apis?(?![^\W\d_])", r"endpoint", r"request")),
+    ("troubleshooting", (r"bug", r"debug", r"error", r"fix")),
+    # Creative topics
+    ("poetry", (r"poetry", r"poem", r"verse")),
+    ("creative writing", (r"story", r"stories", r"narrative", r"character")),
+    ("music", (r"song", r"lyrics", r"music")),
+    # General topics
+    ("help/explanation", (r"help", r"how to", r"explain")),
+    ("project work", (r"project", r"build", r"create")),
+    ("Q&A", (r"question", r"what is", r"why\b")),
+)
+"""The origin's keyword -> topic table, in its order (which is also the output order).
+Each keyword is a regex matched case-insensitively at the start of a word."""
+
+_TOPIC_PATTERNS: Final = tuple(
+    (topic, re.compile(r"\b(?:" + "|".join(keywords) + ")", re.IGNORECASE))
+    for topic, keywords in TOPIC_KEYWORDS
+)
+_NON_SPACE = re.compile(r"\S")
+
+
+def extract_topics(text: str, limit: int = DEFAULT_TOPIC_LIMIT) -> list[str]:
+    """Topics of :data:`TOPIC_KEYWORDS` that ``text`` mentions: at most ``limit``, table order."""
+    topics: list[str] = []
+    for topic, pattern in _TOPIC_PATTERNS:
+        if len(topics) >= limit:
+            break
+        if pattern.search(text):
+            topics.append(topic)
+    return topics
+
+
+def keyword_summary(messages: Sequence[tuple[str, str]]) -> str:
+    """The origin's fallback summary: user topics if any, else first/last user samples."""
+    if not messages:
+        return NO_MESSAGES_SUMMARY
+    user_texts = [text for role, text in messages if _is_role(role, "user")]
+    assistant_count = sum(1 for role, _ in messages if _is_role(role, "assistant"))
+    count = _count_phrase(len(messages))
+    topics = extract_topics("\n".join(user_texts))
+    if topics:
+        return _clip(
+            f"Conversation with {count} ({len(user_texts)} user, {assistant_count} assistant)"
+            f" about: {', '.join(topics)}."
+        )
+    sampled = user_texts or [text for _, text in messages]
+    first, last = _first_and_last(sampled, DEFAULT_SAMPLE_CHARS)
+    return _clip(f'Conversation with {count}. Started with: "{first}" Recent topic: "{last}"')
+
+
+def offline_summary(messages: Sequence[tuple[str, str]]) -> str:
+    """Summary written when no model is reachable: count, topics, first and last samples."""
+    if not messages:
+        return NO_MESSAGES_SUMMARY
+    topics = extract_topics("\n".join(text for role, text in messages if _is_role(role, "user")))
+    about = f" about: {', '.join(topics)}" if topics else ""
+    first, last = _first_and_last([text for _, text in messages], DEFAULT_OFFLINE_SAMPLE_CHARS)
+    return _clip(
+        f"Offline summary: {_count_phrase(len(messages))}{about}."
+        f' Started: "{first}" Recent: "{last}"'
+    )
+
+
+def _is_role(role: str, name: str) -> bool:
+    return role.strip().casefold() == name
+
+
+def _count_phrase(count: int) -> str:
+    return f"{count} message" if count == 1 else f"{count} messages"
+
+
+def _first_and_last(texts: Sequence[str], limit: int) -> tuple[str, str]:
+    """Samples of the first and the last text that is not blank ("N/A" when none is)."""
+    first = _first_sample(texts, limit)
+    last = _first_sample(reversed(texts), limit)
+    return first, last
+
+
+def _first_sample(texts: Iterable[str], limit: int) -> str:
+    for text in texts:
+        sample = _sample(text, limit)
+        if sample:
+            return sample
+    return "N/A"
+
+
+def _sample(text: str, limit: int) -> str:
+    """The first ``limit`` characters of ``text`` on one line, "..." appended when cut.
+
+    Only a small window of ``text`` is read, so a huge message costs no more than a short one.
+    Lone surrogates become "?" so the sample is always valid UTF-8.
+    """
+    start = _NON_SPACE.search(text)
+    if start is None:
+        return ""
+    end = start.start() + 4 * limit
+    words = " ".join(text[start.start() : end].split())
+    cut = len(words) > limit or _NON_SPACE.search(text, end) is not None
+    sample = words[:limit].rstrip() + ELLIPSIS if cut else words
+    return sample.encode("utf-8", "replace").decode("utf-8")
+
+
+def _clip(summary: str) -> str:
+    """A last guard: summaries are built short, but never exceed the stored maximum."""
+    if len(summary) <= DEFAULT_MAX_SUMMARY_CHARS:
+        return summary
+    return summary[: DEFAULT_MAX_SUMMARY_CHARS - len(ELLIPSIS)] + ELLIPSIS

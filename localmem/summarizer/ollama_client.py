@@ -1,0 +1,470 @@
+"""The only network code of localmem: a thin, pessimistic wrapper of the ``ollama`` client.
+
+:class:`OllamaBackend` talks to the local Ollama server through the real ``ollama.Client``
+and turns every way that can go wrong into one of two errors:
+
+- :class:`OllamaUnavailable` — no usable connection: refused, DNS failure, timeout, the
+  connection dropped before a complete answer, a host outside this machine refused by policy,
+  an ``OLLAMA_HOST`` that cannot be parsed. The summarizer writes an *offline* summary.
+- :class:`OllamaModelError` — the server answered, but not usefully: an HTTP error status
+  (4xx/5xx, "model not found"), a redirect, invalid or unexpected JSON, a body or a reply too
+  large. The summarizer writes a *fallback* summary.
+
+Rules kept here, in one place:
+
+- **Loopback only.** A conversation never leaves the machine. Unless ``allow_remote`` is set,
+  a host that is not ``localhost``, ``127.0.0.0/8`` or ``::1`` gets no traffic at all, and
+  the transport checks every request's host again. Redirects are not followed (a local
+  server could redirect elsewhere) and proxy environment variables are ignored (a proxy
+  would see the conversation).
+- **Bounded time.** The timeout is always explicit (the ``ollama`` client's default is none):
+  it bounds connecting and every read, and the transport also enforces it as a deadline for
+  the whole answer, so a server that dribbles bytes is cut off too. A request therefore ends
+  within about twice the timeout. Not covered: a server that dribbles its *headers* byte by
+  byte (httpx has no total timeout; each byte restarts the read timeout, up to httpcore's
+  100 KB header limit).
+- **Bounded memory.** The ``ollama`` client reads the whole body and parses it; it offers no
+  size limit. The transport therefore stops reading past :data:`DEFAULT_MAX_RESPONSE_BYTES`
+  and refuses compressed bodies (which could expand without bound); a reply text over
+  :data:`DEFAULT_MAX_REPLY_CHARS` is refused as well.
+- **Nothing at import.** ``ollama`` itself creates a client when imported, so it is imported
+  only when the first request is made; the backend's own client is created then too.
+- **Cheap when offline.** The list of local models is cached for ``models_ttl`` seconds and a
+  failure for a few seconds, so a machine without Ollama is not probed on every call.
+
+Nothing here logs message text: requests are logged at DEBUG by endpoint, model and time.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import logging
+import math
+import os
+import socket
+import threading
+import time
+import urllib.parse
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Final, TypeVar
+
+import httpx
+
+from localmem.errors import InvalidInput, LocalMemError
+
+if TYPE_CHECKING:
+    import ollama
+
+logger = logging.getLogger("localmem")
+
+T = TypeVar("T")
+
+OLLAMA_HOST_ENV: Final = "OLLAMA_HOST"
+DEFAULT_OLLAMA_HOST: Final = "http://127.0.0.1:11434"
+DEFAULT_OLLAMA_PORT: Final = 11434
+DEFAULT_TIMEOUT: Final = 60.0
+DEFAULT_MODELS_TTL: Final = 30.0
+DEFAULT_FAILURE_TTL: Final = 5.0
+"""Seconds a failed model listing is remembered (never longer than ``models_ttl``)."""
+DEFAULT_MAX_RESPONSE_BYTES: Final = 4 * 1024 * 1024
+"""Largest body read from the server; /api/show answers carry licenses and templates."""
+DEFAULT_MAX_REPLY_CHARS: Final = 1_000_000
+DEFAULT_NUM_PREDICT: Final = 100
+DEFAULT_TEMPERATURE: Final = 0.1
+
+_UNSPECIFIED_HOSTS: Final = {"0.0.0.0": "127.0.0.1", "::": "::1"}
+"""A server told to listen on every interface is reached through loopback."""
+_ERROR_TEXT_CHARS: Final = 200
+
+
+class OllamaUnavailable(LocalMemError):
+    """The local Ollama server could not be reached (refused, timed out, or not allowed)."""
+
+
+class OllamaModelError(LocalMemError):
+    """The Ollama server answered, but not with a usable answer (HTTP error, bad JSON...)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ChatResult:
+    """One non-streamed ``/api/chat`` answer.
+
+    ``prompt_eval_count`` is the number of prompt tokens the model read: lower than the
+    prompt's size means Ollama truncated the prompt to ``num_ctx``. ``done_reason`` is
+    ``"stop"`` for a finished answer and ``"length"`` when ``num_predict`` cut it.
+    """
+
+    text: str
+    model: str
+    prompt_eval_count: int | None
+    eval_count: int | None
+    done_reason: str | None
+
+
+def resolve_host(host: str | None = None) -> str:
+    """The Ollama base URL to use: ``host``, else ``$OLLAMA_HOST``, else the default.
+
+    Normalized the way the ``ollama`` client does (``"127.0.0.1:11434"`` ->
+    ``"http://127.0.0.1:11434"``, ``"localhost"`` -> ``"http://localhost:11434"``), except
+    that the "every interface" addresses ``0.0.0.0`` and ``::`` (a common server setting of
+    ``OLLAMA_HOST``) become their loopback address. Raises :class:`InvalidInput` when the
+    value cannot be parsed (a bad port, for instance). Reads the environment, nothing else.
+    """
+    raw = (host or "").strip() or os.environ.get(OLLAMA_HOST_ENV, "").strip()
+    try:
+        return _normalize_host(raw)
+    except ValueError as exc:
+        raise InvalidInput(f"cannot use Ollama host {raw!r}: {exc}") from None
+
+
+def _normalize_host(raw: str) -> str:
+    """Mirror of ``ollama._client._parse_host`` (a private function, so not imported)."""
+    scheme, hostname, port, path = _split_host(raw)
+    hostname = _UNSPECIFIED_HOSTS.get(hostname, hostname)
+    if ":" in hostname and _ip_address(hostname) is not None:
+        hostname = f"[{hostname}]"
+    base = f"{scheme}://{hostname}:{port}"
+    return f"{base}/{path}" if path else base
+
+
+def _split_host(raw: str) -> tuple[str, str, int, str]:
+    """Scheme, host name, port and path of an ``OLLAMA_HOST``-style value (ValueError if bad)."""
+    port = DEFAULT_OLLAMA_PORT
+    scheme, _, hostport = raw.partition("://")
+    if not hostport:
+        scheme, hostport = "http", raw
+    elif scheme == "http":
+        port = 80
+    elif scheme == "https":
+        port = 443
+    split = urllib.parse.urlsplit(f"{scheme}://{hostport}")
+    return scheme, split.hostname or "127.0.0.1", split.port or port, split.path.strip("/")
+
+
+def is_loopback_host(host: str) -> bool:
+    """True if ``host`` names this machine's loopback interface; never looks anything up.
+
+    ``host`` may be a host name, an IP address (IPv6 with or without brackets) or a URL as
+    ``OLLAMA_HOST`` takes it. True for ``localhost``, ``127.0.0.0/8``, ``::1`` and IPv4-mapped
+    loopback addresses; False for anything else, including names that would need DNS and the
+    "every interface" address ``0.0.0.0`` (:func:`resolve_host` maps that one to loopback).
+    """
+    candidate = host.strip()
+    if not candidate:
+        return False
+    address = _ip_address(candidate.strip("[]"))
+    if address is None:
+        try:
+            candidate = _split_host(candidate)[1]
+        except ValueError:
+            return False
+        address = _ip_address(candidate)
+    if address is None:
+        return candidate.casefold().rstrip(".") == "localhost"
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        address = address.ipv4_mapped
+    return address.is_loopback
+
+
+def _ip_address(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    try:
+        return ipaddress.ip_address(text)
+    except ValueError:
+        return None
+
+
+class _BoundedStream(httpx.SyncByteStream):
+    """A response body that stops at a size limit and at the request's deadline."""
+
+    def __init__(self, inner: httpx.SyncByteStream, max_bytes: int, deadline: float) -> None:
+        self._inner = inner
+        self._max_bytes = max_bytes
+        self._deadline = deadline
+
+    def __iter__(self) -> Iterator[bytes]:
+        received = 0
+        for chunk in self._inner:
+            received += len(chunk)
+            if received > self._max_bytes:
+                raise OllamaModelError(f"answer larger than {self._max_bytes} bytes")
+            if time.monotonic() > self._deadline:
+                raise OllamaUnavailable("answer not complete before the timeout")
+            yield chunk
+
+    def close(self) -> None:
+        self._inner.close()
+
+
+class _GuardedTransport(httpx.BaseTransport):
+    """httpx transport enforcing the host policy, a body size limit and a total deadline."""
+
+    def __init__(self, *, allow_remote: bool, max_bytes: int, timeout: float) -> None:
+        # TCP_NODELAY: httpcore writes a POST's headers and body separately; with Nagle the
+        # body waits for the server's delayed ACK, 40 ms on every new connection.
+        self._inner = httpx.HTTPTransport(
+            trust_env=False, socket_options=[(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)]
+        )
+        self._allow_remote = allow_remote
+        self._max_bytes = max_bytes
+        self._timeout = timeout
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        if not self._allow_remote and not is_loopback_host(request.url.host):
+            raise OllamaUnavailable("refusing to send a request outside this machine")
+        deadline = time.monotonic() + self._timeout
+        response = self._inner.handle_request(request)
+        encoding = response.headers.get("content-encoding", "identity").strip().lower()
+        declared = response.headers.get("content-length", "")
+        if encoding not in ("", "identity"):
+            response.close()
+            raise OllamaModelError(f"compressed answer ({encoding}) refused")
+        if declared.isdigit() and int(declared) > self._max_bytes:
+            response.close()
+            raise OllamaModelError(f"answer larger than {self._max_bytes} bytes")
+        if not isinstance(response.stream, httpx.SyncByteStream):  # not with HTTPTransport
+            response.close()
+            raise OllamaModelError("unexpected response stream")
+        response.stream = _BoundedStream(response.stream, self._max_bytes, deadline)
+        return response
+
+    def close(self) -> None:
+        self._inner.close()
+
+
+@dataclass(frozen=True, slots=True)
+class _ModelsEntry:
+    expires: float
+    models: frozenset[str]
+    error: LocalMemError | None
+
+
+class OllamaBackend:
+    """The local Ollama server, as the summarizer sees it.
+
+    ``host`` follows :func:`resolve_host` (``None``: ``$OLLAMA_HOST``, else the default).
+    ``timeout`` (seconds, finite and positive) bounds every request. With ``allow_remote``
+    False (the default) a host outside this machine is refused: every call raises
+    :class:`OllamaUnavailable` and nothing is sent. ``models_ttl`` is how long the list of
+    local models is trusted. ``clock`` is injectable for tests of the cache.
+
+    Every method raises :class:`OllamaUnavailable` or :class:`OllamaModelError` and nothing
+    else (any other exception from the client becomes :class:`OllamaModelError`). The object
+    is thread-safe; :meth:`close` (or ``with``) releases the connection pool.
+    """
+
+    def __init__(
+        self,
+        host: str | None = None,
+        timeout: float = DEFAULT_TIMEOUT,
+        allow_remote: bool = False,
+        models_ttl: float = DEFAULT_MODELS_TTL,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
+    ) -> None:
+        if not (isinstance(timeout, (int, float)) and math.isfinite(timeout) and timeout > 0):
+            raise InvalidInput(f"the Ollama timeout must be a positive number, not {timeout!r}")
+        self.timeout = float(timeout)
+        self.allow_remote = allow_remote
+        self.models_ttl = models_ttl
+        self._clock = clock
+        self._max_response_bytes = max_response_bytes
+        self._lock = threading.Lock()
+        self._client: ollama.Client | None = None
+        self._models: _ModelsEntry | None = None
+        self._context_lengths: dict[str, int | None] = {}
+        self._refusal: str | None = None
+        try:
+            self.host = resolve_host(host)
+        except InvalidInput as exc:
+            self.host = (host or os.environ.get(OLLAMA_HOST_ENV, "")).strip()
+            self._refusal = str(exc)
+        else:
+            if not allow_remote and not is_loopback_host(self.host):
+                self._refusal = f"Ollama host {self.host} is not on this machine"
+        if self._refusal is not None:
+            logger.info("Ollama disabled: %s", self._refusal)
+
+    def __repr__(self) -> str:
+        return f"OllamaBackend(host={self.host!r}, timeout={self.timeout!r})"
+
+    def __enter__(self) -> OllamaBackend:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Close the HTTP connections, if any; the backend reconnects on its next call."""
+        with self._lock:
+            client, self._client = self._client, None
+        if client is not None:
+            client.close()
+
+    def local_models(self) -> frozenset[str]:
+        """Full names of the installed models (``/api/tags``), cached for ``models_ttl`` s."""
+        now = self._clock()
+        with self._lock:
+            entry = self._models
+        if entry is not None and now < entry.expires:
+            if entry.error is not None:
+                raise type(entry.error)(*entry.error.args)
+            return entry.models
+        try:
+            listing = self._call("tags", None, lambda client: client.list())
+            models = frozenset(item.model for item in listing.models if item.model)
+        except (OllamaUnavailable, OllamaModelError) as exc:
+            failure_ttl = min(DEFAULT_FAILURE_TTL, self.models_ttl)
+            self._store_models(_ModelsEntry(now + failure_ttl, frozenset(), exc))
+            raise
+        self._store_models(_ModelsEntry(now + self.models_ttl, models, None))
+        return models
+
+    def resolve_model(self, name: str | None) -> str | None:
+        """The installed model's full name for ``name``, or None if it is not installed.
+
+        ``"llama3.2"`` matches ``"llama3.2:latest"``; a name with a tag matches that tag only;
+        case is ignored. Raises like :meth:`local_models` when the server cannot tell.
+        """
+        if name is None or not name.strip():
+            return None
+        wanted = name.strip()
+        models = self.local_models()
+        if wanted in models:
+            return wanted
+        key = _tagged(wanted).casefold()
+        return next((model for model in sorted(models) if _tagged(model).casefold() == key), None)
+
+    def context_length(self, model: str) -> int | None:
+        """The model's trained context length (``/api/show`` model_info), cached per model.
+
+        None when the server does not report one.
+        """
+        with self._lock:
+            if model in self._context_lengths:
+                return self._context_lengths[model]
+        shown = self._call("show", model, lambda client: client.show(model))
+        length = _context_length_from(shown.modelinfo or {})
+        with self._lock:
+            self._context_lengths[model] = length
+        return length
+
+    def chat(
+        self,
+        model: str,
+        messages: Sequence[Mapping[str, str]],
+        *,
+        num_ctx: int | None,
+        num_predict: int = DEFAULT_NUM_PREDICT,
+        temperature: float = DEFAULT_TEMPERATURE,
+        format: str | None = None,
+        think: bool | None = None,
+    ) -> ChatResult:
+        """One non-streamed ``/api/chat`` call; ``num_ctx=None`` keeps the server's default.
+
+        ``think`` is passed on when not None (False stops a reasoning model from spending
+        ``num_predict`` on thoughts). Raises :class:`OllamaModelError` for a reply over
+        :data:`DEFAULT_MAX_REPLY_CHARS` characters.
+        """
+        options: dict[str, Any] = {"temperature": temperature, "num_predict": num_predict}
+        if num_ctx is not None:
+            options["num_ctx"] = num_ctx
+        response = self._call(
+            "chat",
+            model,
+            lambda client: client.chat(
+                model=model,
+                messages=[dict(message) for message in messages],
+                stream=False,
+                options=options,
+                format=format,
+                think=think,
+            ),
+        )
+        text = response.message.content or ""
+        if len(text) > DEFAULT_MAX_REPLY_CHARS:
+            raise OllamaModelError(f"reply longer than {DEFAULT_MAX_REPLY_CHARS} characters")
+        return ChatResult(
+            text=text,
+            model=response.model or model,
+            prompt_eval_count=response.prompt_eval_count,
+            eval_count=response.eval_count,
+            done_reason=response.done_reason,
+        )
+
+    def _store_models(self, entry: _ModelsEntry) -> None:
+        with self._lock:
+            self._models = entry
+
+    def _get_client(self) -> ollama.Client:
+        if self._refusal is not None:
+            raise OllamaUnavailable(self._refusal)
+        with self._lock:
+            if self._client is None:
+                import ollama  # imported late: importing it creates a module-level client
+
+                self._client = ollama.Client(
+                    host=self.host,
+                    timeout=self.timeout,
+                    follow_redirects=False,
+                    trust_env=False,
+                    transport=_GuardedTransport(
+                        allow_remote=self.allow_remote,
+                        max_bytes=self._max_response_bytes,
+                        timeout=self.timeout,
+                    ),
+                )
+            return self._client
+
+    def _call(self, endpoint: str, model: str | None, request: Callable[[ollama.Client], T]) -> T:
+        """Run one client request and map whatever it raises to the two errors above."""
+        client = self._get_client()
+        import ollama
+
+        started = time.monotonic()
+        try:
+            result = request(client)
+        except Exception as exc:
+            error = _map_error(exc, endpoint, ollama.ResponseError)
+            logger.debug(
+                "ollama %s %s failed after %.3fs: %s",
+                endpoint, model or "", time.monotonic() - started, type(error).__name__,
+            )
+            raise error from exc
+        logger.debug("ollama %s %s took %.3fs", endpoint, model or "", time.monotonic() - started)
+        return result
+
+
+def _map_error(
+    exc: Exception, endpoint: str, response_error: type[Exception]
+) -> OllamaUnavailable | OllamaModelError:
+    """The one place deciding "unavailable" versus "bad answer"."""
+    if isinstance(exc, (OllamaUnavailable, OllamaModelError)):
+        return exc
+    if isinstance(exc, response_error):
+        status = getattr(exc, "status_code", -1)
+        detail = str(getattr(exc, "error", ""))[:_ERROR_TEXT_CHARS]
+        return OllamaModelError(f"Ollama /api/{endpoint} answered HTTP {status}: {detail}")
+    if isinstance(exc, (httpx.TransportError, OSError)):
+        # ollama maps httpx.ConnectError to the builtin ConnectionError (an OSError) and lets
+        # every other httpx error through: timeouts, resets, a body cut short.
+        return OllamaUnavailable(f"Ollama /api/{endpoint} unreachable: {type(exc).__name__}")
+    return OllamaModelError(f"Ollama /api/{endpoint} gave an unusable answer: {type(exc).__name__}")
+
+
+def _tagged(name: str) -> str:
+    """``name`` with Ollama's implicit ``:latest`` tag (a ``:`` before a ``/`` is a port)."""
+    return name if ":" in name.rsplit("/", 1)[-1] else f"{name}:latest"
+
+
+def _context_length_from(model_info: Mapping[str, Any]) -> int | None:
+    """``<architecture>.context_length``, else the first ``*.context_length`` key."""
+    architecture = model_info.get("general.architecture")
+    keys = [f"{architecture}.context_length"] if isinstance(architecture, str) else []
+    keys += sorted(key for key in model_info if key.endswith(".context_length"))
+    for key in keys:
+        value = model_info.get(key)
+        if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+            return value
+    return None

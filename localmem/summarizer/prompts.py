@@ -1,0 +1,86 @@
+"""The strict local prompts the summarizer sends to a local Ollama model.
+
+Small local models asked to "summarize" a conversation about poems tend to write a poem. The
+origin's answer, kept here, is a strict task prompt: say only what was discussed, in one or two
+sentences, and create nothing new (no poems, stories, titles or lists). The model's output is
+then checked by :mod:`localmem.summarizer.validation` against the same conversation text that
+:func:`format_conversation` renders, so the prompt and the check always agree on what "the
+conversation" was.
+
+Everything here is a pure function of its input: no I/O, no model, no clock.
+
+- :func:`format_conversation` renders ``(role, text)`` pairs as ``role: text`` lines.
+- :func:`build_summary_messages` gives the chat messages for a level-1 summary (messages).
+- :func:`format_summaries` and :func:`build_rollup_messages` do the same for a level-2 summary
+  (several level-1 summaries rolled into one).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+SUMMARY_SYSTEM_PROMPT = """\
+TASK: Create a brief summary of the conversation below. Focus ONLY on what was discussed, \
+not generating new content.
+
+FORMAT: 1-2 sentences describing the key topics and outcomes.
+EXAMPLE: User asked about poetry types, discussed sonnets and free verse, then collaborated \
+on writing original poems with simple themes.
+
+DO NOT: Create new poems, stories, titles, lists or any other content. Only summarize what \
+was already discussed."""
+
+SUMMARY_INPUT_PROMPT = """\
+Conversation to summarize:
+{conversation}
+
+Provide only the summary:"""
+
+ROLLUP_SYSTEM_PROMPT = """\
+TASK: Combine the summaries below, oldest first, into one brief summary of the whole \
+conversation. Focus ONLY on what was discussed, not generating new content.
+
+FORMAT: 1-2 sentences describing the key topics and outcomes.
+
+DO NOT: Create new poems, stories, titles, lists or any other content. Only summarize what \
+was already discussed."""
+
+ROLLUP_INPUT_PROMPT = """\
+Summaries to combine (oldest first):
+{summaries}
+
+Provide only the combined summary:"""
+
+
+def format_conversation(messages: Sequence[tuple[str, str]]) -> str:
+    """Render ``(role, text)`` pairs as ``role: text`` lines, oldest first.
+
+    This is the conversation text the model sees and the text validation compares its answer
+    against. An empty sequence gives an empty string.
+    """
+    return "\n".join(f"{role}: {text}" for role, text in messages)
+
+
+def format_summaries(summaries: Sequence[str]) -> str:
+    """Render level-1 summaries one per line, oldest first (the rollup's "conversation")."""
+    return "\n".join(summaries)
+
+
+def build_summary_messages(messages: Sequence[tuple[str, str]]) -> list[dict[str, str]]:
+    """The ``/api/chat`` messages asking for a level-1 summary of ``messages``."""
+    return _chat_messages(
+        SUMMARY_SYSTEM_PROMPT,
+        SUMMARY_INPUT_PROMPT.format(conversation=format_conversation(messages)),
+    )
+
+
+def build_rollup_messages(summaries: Sequence[str]) -> list[dict[str, str]]:
+    """The ``/api/chat`` messages asking to roll several level-1 summaries into one."""
+    return _chat_messages(
+        ROLLUP_SYSTEM_PROMPT,
+        ROLLUP_INPUT_PROMPT.format(summaries=format_summaries(summaries)),
+    )
+
+
+def _chat_messages(system: str, user: str) -> list[dict[str, str]]:
+    return [{"role": "system", "content": system}, {"role": "user", "content": user}]

@@ -1,0 +1,213 @@
+"""validate_summary: what a local model's answer must look like before it is stored."""
+
+from __future__ import annotations
+
+import timeit
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from localmem.summarizer.prompts import (
+    ROLLUP_SYSTEM_PROMPT,
+    SUMMARY_SYSTEM_PROMPT,
+    build_rollup_messages,
+    build_summary_messages,
+    format_conversation,
+    format_summaries,
+)
+from localmem.summarizer.validation import DEFAULT_MAX_SUMMARY_CHARS, validate_summary
+
+MEDICATION_CHAT = [
+    ("user", "What medications does grandma take? She has blood pressure problems."),
+    (
+        "assistant",
+        "Your grandmother is currently taking Lisinopril 10mg for blood pressure, once daily "
+        "in the morning. A weekly pill organizer helps her keep track.",
+    ),
+    ("user", "What time should she take it, and what about side effects?"),
+    (
+        "assistant",
+        "The Lisinopril should be taken once daily at 8am. Watch for dizziness, a dry cough "
+        "or swelling, and note any side effects in a notebook for her doctor.",
+    ),
+    ("user", "Can we set up a medication schedule with reminders on her phone?"),
+]
+FIFTEEN_MESSAGES = (MEDICATION_CHAT * 3)[:15]
+CONVERSATION = format_conversation(FIFTEEN_MESSAGES)
+
+GOOD_SUMMARY = (
+    "User asked about medication management for grandma's blood pressure. Discussed taking "
+    "Lisinopril at 8am, tracking side effects like dizziness, and a pill organizer schedule."
+)
+POEM = """Title: A Spring Day
+
+In fields where flowers gently sway,
+The sun shines bright on this spring day.
+With colors vibrant, nature's art,
+Brings warmth and joy to every heart."""
+
+
+@pytest.mark.parametrize(
+    "summary",
+    [
+        GOOD_SUMMARY,
+        "User discussed medication schedule for grandmother's blood pressure pills.",
+        "Summary: grandma takes Lisinopril 10mg each morning; side effects are noted.",
+        '"Grandma takes Lisinopril at 8am; reminders on her phone were discussed."',
+        "  Grandma's Lisinopril schedule and side effects were discussed.\n",
+        "The user asked when grandma should take her Lisinopril.\n"
+        "The assistant suggested 8am and a pill organizer.",
+        "In a time-sensitive exchange, grandma's Lisinopril schedule was set for 8am.",
+    ],
+)
+def test_a_good_summary_passes(summary: str) -> None:
+    assert validate_summary(summary, CONVERSATION) is None
+
+
+@pytest.mark.parametrize(
+    ("summary", "reason_word"),
+    [
+        ("", "empty"),
+        ("   \n\t ", "empty"),
+        ("Lisinopril " * 40, "300 characters"),
+        (POEM, "title"),
+        ("In fields of green where flowers bloom, nature's beauty fills the room", "words"),
+        (
+            "Grandma's pills in morning light,\nLisinopril keeps her pressure right,\n"
+            "A dizzy spell, a cough at night,\nThe doctor's notebook holds it tight.",
+            "poem",
+        ),
+        ("Grandma takes her pills each day\nto keep the pressure far away", "poem"),
+        ("Sure! Grandma takes Lisinopril at 8am.", "assistant reply"),
+        ("Here is a summary of the medication discussion.", "assistant reply"),
+        ("Here's a summary: grandma takes Lisinopril.", "assistant reply"),
+        ("Here\u2019s what grandma takes: Lisinopril.", "assistant reply"),
+        ("As an AI, I note grandma takes Lisinopril.", "assistant reply"),
+        ("I'd be happy to summarize: grandma takes Lisinopril.", "assistant reply"),
+        ("Certainly. Grandma takes Lisinopril at 8am.", "assistant reply"),
+        ("Let me summarize: grandma takes Lisinopril.", "assistant reply"),
+        ('"Grandma\'s Pills"\nShe takes Lisinopril at 8am.', "title"),
+        ("**Grandma's Medication**\nLisinopril at 8am.", "title"),
+        ("Grandma takes **Lisinopril** at 8am.", "bold"),
+        ("Once upon a time, grandma took Lisinopril.", "story"),
+        ("In a world where pills rule, grandma takes Lisinopril.", "story"),
+        ("Chapter 1: grandma's medication schedule.", "story"),
+        ("[Chorus]\nLisinopril, Lisinopril", "song"),
+        ("```\nschedule = '8am'\n```", "code"),
+        ("# Medication\nGrandma takes Lisinopril at 8am.", "heading"),
+        ("1. Lisinopril at 8am\n2. Pill organizer", "numbered list"),
+        ("- Lisinopril at 8am\n- Pill organizer", "list"),
+        ("\u2022 Lisinopril at 8am", "list"),
+        ("User: what does grandma take?\nAssistant: Lisinopril.", "script"),
+        ("GRANDMA: Where are my pills?", "script"),
+        ("Grandma: where are my pills?\nNurse: in the organizer.", "script"),
+        ("<think>The user wants a summary.</think> Grandma takes Lisinopril.", "reasoning"),
+        ("It was discussed.", "content words"),
+    ],
+)
+def test_generated_content_is_rejected_with_a_reason(summary: str, reason_word: str) -> None:
+    reason = validate_summary(summary, CONVERSATION)
+    assert reason is not None
+    assert reason_word in reason
+    assert len(reason) < 80
+
+
+def test_the_reason_never_quotes_the_summary() -> None:
+    reason = validate_summary("Once upon a time Lisinopril", CONVERSATION)
+    assert reason is not None and "Lisinopril" not in reason
+
+
+@pytest.mark.parametrize(("length", "accepted"), [(150, True), (151, False)])
+def test_a_summary_may_be_at_most_30_percent_of_the_conversation(
+    length: int, accepted: bool
+) -> None:
+    conversation = format_conversation([("user", "a" * 494)])
+    assert len(conversation) == 500
+    reason = validate_summary("a" * length, conversation)
+    assert (reason is None) is accepted
+    if not accepted:
+        assert reason is not None and "30%" in reason
+
+
+def test_a_short_conversation_is_held_to_the_ratio_too() -> None:
+    """As in the origin: a summary that does not compress is not stored."""
+    short = format_conversation([("user", "Does grandma take Lisinopril?"), ("assistant", "Yes.")])
+    assert validate_summary("Grandma takes Lisinopril daily, the user asked.", short) is not None
+
+
+@pytest.mark.parametrize(
+    "summary",
+    [
+        "User asked why __init__ runs twice; the fix was calling super().__init__ once.",
+        "User asked how **kwargs reach __init__; explained unpacking into the call.",
+        "Explained that 3.5 hours between doses of __init__ code is not a schedule.",
+    ],
+)
+def test_code_names_are_not_mistaken_for_markdown(summary: str) -> None:
+    conversation = format_conversation(
+        [
+            ("user", "Why does my __init__ run twice? I pass **kwargs to super().__init__."),
+            ("assistant", "You call super().__init__(**kwargs) twice; call it once. The fix "
+             "is removing the second call. Unpacking passes kwargs into the call. Doses of "
+             "3.5 hours are unrelated, this is code not a schedule."),
+        ]
+        * 3
+    )
+    assert validate_summary(summary, conversation) is None
+
+
+def test_overlap_counts_plain_word_forms() -> None:
+    assert validate_summary("Medications for grandmothers were reviewed.", CONVERSATION) is None
+
+
+def test_overlap_handles_text_without_spaces() -> None:
+    conversation = format_conversation(
+        [
+            ("user", "祖母吃什么药物？她有血压问题。"),
+            ("assistant", "她每天早上服用降压药物，注意头晕等副作用。"),
+        ]
+    )
+    assert validate_summary("祖母的血压药物。", conversation) is None
+    assert validate_summary("春天的花朵在田野里。", conversation) is not None
+
+
+@given(summary=st.text(max_size=400), conversation=st.text(max_size=2000))
+def test_any_text_gets_a_deterministic_answer(summary: str, conversation: str) -> None:
+    first = validate_summary(summary, conversation)
+    assert first is None or (isinstance(first, str) and first)
+    assert validate_summary(summary, conversation) == first
+
+
+def test_validation_is_fast() -> None:
+    summary = (GOOD_SUMMARY + " " + GOOD_SUMMARY)[:DEFAULT_MAX_SUMMARY_CHARS]
+    runs = 500
+    best = min(
+        timeit.repeat(lambda: validate_summary(summary, CONVERSATION), number=runs, repeat=5)
+    )
+    assert best / runs < 0.0002
+
+
+def test_format_conversation_renders_role_lines() -> None:
+    assert format_conversation([("user", "hi"), ("assistant", "hello")]) == (
+        "user: hi\nassistant: hello"
+    )
+    assert format_conversation([]) == ""
+
+
+def test_summary_messages_carry_the_strict_prompt_and_the_conversation() -> None:
+    messages = build_summary_messages(FIFTEEN_MESSAGES)
+    assert [m["role"] for m in messages] == ["system", "user"]
+    assert messages[0]["content"] == SUMMARY_SYSTEM_PROMPT
+    assert "DO NOT" in SUMMARY_SYSTEM_PROMPT and "poems" in SUMMARY_SYSTEM_PROMPT
+    assert CONVERSATION in messages[1]["content"]
+    assert messages[1]["content"].endswith("Provide only the summary:")
+
+
+def test_rollup_messages_carry_every_summary_in_order() -> None:
+    summaries = ["Grandma's Lisinopril schedule.", "Phone reminders {with braces}."]
+    messages = build_rollup_messages(summaries)
+    assert messages[0] == {"role": "system", "content": ROLLUP_SYSTEM_PROMPT}
+    assert format_summaries(summaries) in messages[1]["content"]
+    content = messages[1]["content"]
+    assert content.index(summaries[0]) < content.index(summaries[1])
