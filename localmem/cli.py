@@ -150,6 +150,44 @@ def context(store: MemoryStore, session: str, max_tokens: int | None, as_json: b
 
 
 @cli.command()
+@click.argument("session")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@with_store
+def summarize(store: MemoryStore, session: str, as_json: bool) -> None:
+    """Summarize every range of SESSION that is due (with the local model when it can)."""
+    made = []
+    while (summary := store.summarize(session)) is not None:
+        made.append(summary)
+    if as_json:
+        click.echo(json.dumps([s.model_dump() for s in made], indent=2, ensure_ascii=False))
+        return
+    if not made:
+        click.echo(f"Nothing to summarize: fewer than {store.config.summary_threshold} new messages.")
+    _print_summaries(store.get_summaries(session) if made else [])
+
+
+@cli.command()
+@click.argument("session")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@with_store
+def summaries(store: MemoryStore, session: str, as_json: bool) -> None:
+    """List SESSION's summaries with their message range, level and source."""
+    rows = store.get_summaries(session)
+    if as_json:
+        click.echo(json.dumps([s.model_dump() for s in rows], indent=2, ensure_ascii=False))
+        return
+    _print_summaries(rows)
+
+
+def _print_summaries(rows: list) -> None:
+    for s in rows:
+        click.echo(
+            f"#{s.id} level {s.level} messages {s.start_message_id}-{s.end_message_id} "
+            f"({s.message_count}) source={s.source}: {s.text}"
+        )
+
+
+@cli.command()
 @with_store
 def schema(store: MemoryStore) -> None:
     """Print the database's schema as SQL."""

@@ -44,3 +44,6 @@ def store(db_path: Path):
 @pytest.fixture
 def session(store: MemoryStore):
     return store.create_session(model="llama3.2", title="test")
+
+
+from tests.ollama_fixtures import dead_ollama_host, fake_ollama  # noqa: E402,F401  (fixtures)

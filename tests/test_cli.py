@@ -75,3 +75,16 @@ def test_python_dash_m_works(tmp_path: Path) -> None:
         text=True,
     )
     assert out.returncode == 0, out.stderr
+
+
+def test_summarize_and_summaries(tmp_path: Path, dead_ollama_host: str, monkeypatch) -> None:
+    monkeypatch.setenv("OLLAMA_HOST", dead_ollama_host)
+    db = str(tmp_path / "cli.db")
+    run("demo", "--db", db)
+    code, out = run("summarize", "demo", "--db", db)
+    assert code == 0 and "level 1 messages 1-15 (15) source=offline" in out
+    code, out = run("summarize", "demo", "--db", db)
+    assert "Nothing to summarize" in out
+    code, out = run("summaries", "demo", "--db", db, "--json")
+    (summary,) = json.loads(out)
+    assert summary["start_message_id"] == 1 and summary["end_message_id"] == 15

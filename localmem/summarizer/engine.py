@@ -45,7 +45,7 @@ from .prompts import (
     format_conversation,
     format_summaries,
 )
-from .validation import validate_summary
+from .validation import DEFAULT_MAX_SUMMARY_RATIO, validate_summary
 
 logger = logging.getLogger("localmem")
 
@@ -189,7 +189,7 @@ class Summarizer:
             logger.warning("%s: %s; fallback summary", model, reason)
             return span.fallback(reason, model)
         text = result.text.strip()
-        reason = validate_summary(text, span.conversation())
+        reason = validate_summary(text, span.conversation(), span.max_ratio)
         if reason is not None:
             logger.info("%s's summary rejected: %s; fallback summary", model, reason)
             return span.fallback(reason, model, local_tokens=local_tokens, model_tokens=used)
@@ -218,6 +218,11 @@ class _Span:
         if self.pairs:
             return build_summary_messages(self.pairs)
         return build_rollup_messages(self.texts)
+
+    @property
+    def max_ratio(self) -> float | None:
+        # Rolling three 300-character summaries into one is already a 3x cut.
+        return DEFAULT_MAX_SUMMARY_RATIO if self.pairs else None
 
     def conversation(self) -> str:
         return format_conversation(self.pairs) if self.pairs else format_summaries(self.texts)

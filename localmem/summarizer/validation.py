@@ -150,23 +150,33 @@ SUMMARY_WORDS: Final = frozenset(
 """Words any summary uses whatever was discussed; they prove nothing about overlap."""
 
 
-def validate_summary(summary: str, conversation: str) -> str | None:
-    """Return ``None`` if ``summary`` may be stored for ``conversation``, else the reason."""
+def validate_summary(
+    summary: str, conversation: str, max_ratio: float | None = DEFAULT_MAX_SUMMARY_RATIO
+) -> str | None:
+    """Return ``None`` if ``summary`` may be stored for ``conversation``, else the reason.
+
+    ``max_ratio`` bounds the summary's length against the conversation's; a
+    rollup of a few summaries (already short) passes None to keep only the
+    300-character cap.
+    """
     text = summary.strip()
     if not text:
         return "empty"
-    for check in (_check_length, _check_shape, _check_poem):
+    reason = _check_length(text, conversation, max_ratio)
+    if reason is not None:
+        return reason
+    for check in (_check_shape, _check_poem):
         reason = check(text, conversation)
         if reason is not None:
             return reason
     return _check_overlap(text, conversation)
 
 
-def _check_length(text: str, conversation: str) -> str | None:
+def _check_length(text: str, conversation: str, max_ratio: float | None) -> str | None:
     if len(text) > DEFAULT_MAX_SUMMARY_CHARS:
         return f"longer than {DEFAULT_MAX_SUMMARY_CHARS} characters"
-    if len(text) > DEFAULT_MAX_SUMMARY_RATIO * len(conversation):
-        return f"longer than {DEFAULT_MAX_SUMMARY_RATIO:.0%} of the conversation"
+    if max_ratio is not None and len(text) > max_ratio * len(conversation):
+        return f"longer than {max_ratio:.0%} of the conversation"
     return None
 
 
