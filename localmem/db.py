@@ -13,16 +13,20 @@ localmem is refused and left byte-for-byte as it was.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import sqlite3
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 from .errors import DatabaseError, NotALocalMemDatabase, SchemaTooNew
 from .migrations import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION
 from .models import Message, Pin, Session, Summary
 
 SQLITE_HEADER = b"SQLite format 3\x00"
+ROW_MEMO_SIZE = 4096
+ROW_MEMO_MAX_CHARS = 8192
 MEMORY = ":memory:"
 
 # --- opening -----------------------------------------------------------------
@@ -176,10 +180,33 @@ def data_version(conn: sqlite3.Connection) -> int:
     return conn.execute(DATA_VERSION_SQL).fetchone()[0]
 
 
+class _RowModels:
+    """Rows of one table as frozen pydantic models, memoized by the row's content.
+
+    A context is rebuilt after every write, yet most of its rows are the same
+    as last time; models are immutable and the memo is keyed by the whole row
+    (id, text and all), so a hit can never be stale. Long texts are not kept.
+    """
+
+    def __init__(self, model: type, columns: str, text_column: str | None) -> None:
+        self.fields = tuple(columns.split(", "))
+        self._validate = model.__pydantic_validator__.validate_python  # type: ignore[attr-defined]
+        self._text = self.fields.index(text_column) if text_column else None
+        self._memo = functools.lru_cache(maxsize=ROW_MEMO_SIZE)(self._build)
+
+    def _build(self, row: tuple) -> Any:
+        return self._validate(dict(zip(self.fields, row)))
+
+    def __call__(self, row: tuple) -> Any:
+        if self._text is None or len(row[self._text]) > ROW_MEMO_MAX_CHARS:
+            return self._build(row)
+        return self._memo(row)
+
+
 # --- sessions ----------------------------------------------------------------
 
 SESSION_COLUMNS = "id, title, model, created_at, updated_at"
-_SESSION_FIELDS = tuple(SESSION_COLUMNS.split(", "))
+_SESSION_ROWS = _RowModels(Session, SESSION_COLUMNS, None)
 INSERT_SESSION_SQL = (
     "INSERT INTO sessions (id, title, model, created_at, updated_at) VALUES (?, ?, ?, ?, ?)"
 )
@@ -190,7 +217,7 @@ DELETE_SESSION_SQL = "DELETE FROM sessions WHERE id = ?"
 
 
 def _session(row: tuple) -> Session:
-    return Session.model_validate(dict(zip(_SESSION_FIELDS, row)))
+    return _SESSION_ROWS(row)
 
 
 def insert_session(
@@ -222,7 +249,7 @@ def delete_session(conn: sqlite3.Connection, session_id: str) -> bool:
 # --- messages ----------------------------------------------------------------
 
 MESSAGE_COLUMNS = "id, session_id, role, text, model_id, token_count, importance_score, created_at"
-_MESSAGE_FIELDS = tuple(MESSAGE_COLUMNS.split(", "))
+_MESSAGE_ROWS = _RowModels(Message, MESSAGE_COLUMNS, "text")
 INSERT_MESSAGE_SQL = """INSERT INTO messages
     (session_id, role, text, model_id, token_count, importance_score, created_at)
     VALUES (?, ?, ?, ?, ?, ?, ?)"""
@@ -237,7 +264,7 @@ MessageRow = tuple[str, str, str, "str | None", int, float, str]
 
 
 def _message(row: tuple) -> Message:
-    return Message.model_validate(dict(zip(_MESSAGE_FIELDS, row)))
+    return _MESSAGE_ROWS(row)
 
 
 def insert_message(conn: sqlite3.Connection, row: MessageRow) -> Message | None:
@@ -285,7 +312,7 @@ def messages_after(
 PIN_COLUMNS = (
     "id, session_id, content, source_message_id, importance_score, kind, token_count, created_at"
 )
-_PIN_FIELDS = tuple(PIN_COLUMNS.split(", "))
+_PIN_ROWS = _RowModels(Pin, PIN_COLUMNS, "content")
 INSERT_PIN_SQL = """INSERT INTO semantic_pins
     (session_id, content, source_message_id, importance_score, kind, token_count, created_at)
     VALUES (?, ?, ?, ?, ?, ?, ?)"""
@@ -297,7 +324,7 @@ PIN_SESSION_SQL = "SELECT session_id FROM semantic_pins WHERE id = ?"
 
 
 def _pin(row: tuple) -> Pin:
-    return Pin.model_validate(dict(zip(_PIN_FIELDS, row)))
+    return _PIN_ROWS(row)
 
 
 def insert_pin(
@@ -340,7 +367,7 @@ SUMMARY_COLUMNS = (
     "id, session_id, text, start_message_id, end_message_id, message_count, level, source, "
     "importance_score, token_count, created_at"
 )
-_SUMMARY_FIELDS = tuple(SUMMARY_COLUMNS.split(", "))
+_SUMMARY_ROWS = _RowModels(Summary, SUMMARY_COLUMNS, "text")
 RECENT_SUMMARIES_SQL = f"""SELECT {SUMMARY_COLUMNS} FROM summaries
     WHERE session_id = ? AND level = ? ORDER BY end_message_id DESC LIMIT ?"""
 # The context's summaries in one statement: the newest rollup (level 2, which
@@ -381,7 +408,7 @@ SESSION_RATIO_SQL = "SELECT s.model, coalesce({}, {}) FROM sessions s WHERE s.id
 
 
 def _summary(row: tuple) -> Summary:
-    return Summary.model_validate(dict(zip(_SUMMARY_FIELDS, row)))
+    return _SUMMARY_ROWS(row)
 
 
 def recent_summaries(
