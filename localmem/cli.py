@@ -20,6 +20,13 @@ from .context import MemoryContext
 from .demo import DEMO_CONVERSATION, DEMO_MODEL, DEMO_PINS, DEMO_SESSION_ID, DEMO_TITLE
 from .errors import LocalMemError, SessionNotFound
 from .store import MemoryStore
+from .summarizer import FALLBACK, OFFLINE
+
+
+SUMMARY_SOURCES = {
+    OFFLINE: "offline (no local Ollama server answered): a deterministic summary",
+    FALLBACK: "by the keyword fallback (no usable local model answer)",
+}
 
 
 def with_store(func: Callable[..., Any]) -> Callable[..., Any]:
@@ -66,7 +73,12 @@ def demo(store: MemoryStore, max_tokens: int | None) -> None:
         f"Stored {len(DEMO_CONVERSATION)} messages and {len(DEMO_PINS)} pins "
         f"in session {session.id!r} of {store.path}"
     )
-    click.echo(f"Tokens counted with {store.tokenizer_name}.\n")
+    click.echo(f"Tokens counted with {store.tokenizer_name}.")
+    summary = store.summarize(session.id)
+    if summary is not None:
+        how = SUMMARY_SOURCES.get(summary.source, f"by the local model {summary.source}")
+        click.echo(f"Messages {summary.start_message_id}-{summary.end_message_id} summarized {how}.")
+    click.echo()
     _print_context(store.build_context(session.id, max_tokens=max_tokens))
 
 

@@ -80,11 +80,14 @@ def test_python_dash_m_works(tmp_path: Path) -> None:
 def test_summarize_and_summaries(tmp_path: Path, dead_ollama_host: str, monkeypatch) -> None:
     monkeypatch.setenv("OLLAMA_HOST", dead_ollama_host)
     db = str(tmp_path / "cli.db")
-    run("demo", "--db", db)
+    code, out = run("demo", "--db", db)
+    assert "Messages 1-15 summarized offline" in out
+    assert "[Earlier in this conversation, summarized]" in out
     code, out = run("summarize", "demo", "--db", db)
-    assert code == 0 and "level 1 messages 1-15 (15) source=offline" in out
+    assert code == 0 and "Nothing to summarize" in out
+    for i in range(10):
+        run("add", "demo", "user", f"follow-up question {i}?", "--db", db)
     code, out = run("summarize", "demo", "--db", db)
-    assert "Nothing to summarize" in out
+    assert code == 0 and "level 1 messages 16-30 (15) source=offline" in out
     code, out = run("summaries", "demo", "--db", db, "--json")
-    (summary,) = json.loads(out)
-    assert summary["start_message_id"] == 1 and summary["end_message_id"] == 15
+    assert [(s["start_message_id"], s["end_message_id"]) for s in json.loads(out)] == [(1, 15), (16, 30)]

@@ -99,7 +99,9 @@ def offline_summary(messages: Sequence[tuple[str, str]]) -> str:
         return NO_MESSAGES_SUMMARY
     topics = extract_topics("\n".join(text for role, text in messages if _is_role(role, "user")))
     about = f" about: {', '.join(topics)}" if topics else ""
-    first, last = _first_and_last([text for _, text in messages], DEFAULT_OFFLINE_SAMPLE_CHARS)
+    # A system prompt says how to talk, not what was talked about.
+    turns = [text for role, text in messages if not _is_role(role, "system")]
+    first, last = _first_and_last(turns or [text for _, text in messages], DEFAULT_OFFLINE_SAMPLE_CHARS)
     return _clip(
         f"Offline summary: {_count_phrase(len(messages))}{about}."
         f' Started: "{first}" Recent: "{last}"'
