@@ -72,7 +72,8 @@ class MemoryConfig(BaseModel):
     allow_remote_ollama: bool = False
     """Allow an Ollama host that is not on the loopback (a conversation then leaves the machine)."""
     auto_query: bool = False
-    """Use the newest user message as the query of a query-aware context."""
+    """Reserved: use the newest user message as the query of a query-aware context
+    (not used until full-text search lands)."""
     encoding: str = DEFAULT_ENCODING
     """tiktoken encoding used to count tokens."""
     busy_timeout: float = Field(DEFAULT_BUSY_TIMEOUT, gt=0, allow_inf_nan=False)

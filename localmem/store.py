@@ -503,6 +503,8 @@ class MemoryStore:
 
         Read-only. Served from the cache while nothing changed and the entry
         is younger than ``cache_ttl``. Raises :class:`SessionNotFound`.
+        ``query`` is validated and keys the cache, but this version has no
+        query-aware section yet (it comes with full-text search).
         """
         _check_id(session_id)
         budget = (
