@@ -88,13 +88,27 @@ def _create_private_file(path: Path) -> None:
 
 
 def _check_header(path: Path) -> None:
+    """Refuse, before SQLite touches it, a file that is not SQLite or is cut short."""
     try:
         with path.open("rb") as f:
-            head = f.read(len(SQLITE_HEADER))
+            head = f.read(100)
+        size = path.stat().st_size
     except OSError as exc:
         raise DatabaseError(f"cannot read {path}: {exc.strerror or exc}") from None
-    if head and head != SQLITE_HEADER:
+    if not head:
+        return  # an empty file becomes a new database
+    if head[: len(SQLITE_HEADER)] != SQLITE_HEADER or len(head) < 100:
         raise NotALocalMemDatabase(f"{path} is not an SQLite database; it was left untouched")
+    # The header's page size and page count (valid when the two change
+    # counters agree) say how long the file must be at least.
+    page_size = int.from_bytes(head[16:18], "big")
+    page_size = 65536 if page_size == 1 else page_size
+    pages = int.from_bytes(head[28:32], "big")
+    counters_agree = head[24:28] == head[92:96]
+    if counters_agree and size < pages * page_size:
+        raise NotALocalMemDatabase(
+            f"{path} is truncated ({size} of {pages * page_size} bytes); it was left untouched"
+        )
 
 
 def _identify(conn: sqlite3.Connection, path: str | Path) -> int:

@@ -41,6 +41,7 @@ from .tokens import Tokenizer
 logger = logging.getLogger("localmem")
 
 Clock = Callable[[], datetime]
+MAX_SQLITE_INTEGER = 2**63 - 1
 SUMMARY_IMPORTANCE = 0.7  # the origin's fixed importance of a summary
 
 
@@ -574,16 +575,14 @@ def _check_text(name: str, value: object) -> str:
 
 
 def _check_id(session_id: object) -> str:
-    if not isinstance(session_id, str):
-        raise InvalidInput(f"session_id must be a string, not {type(session_id).__name__}")
-    return session_id
+    return _check_text("session_id", session_id)
 
 
 def _check_int(name: str, value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise InvalidInput(f"{name} must be an integer, not {type(value).__name__}")
-    if value < 0:
-        raise InvalidInput(f"{name} must not be negative, got {value}")
+    if not 0 <= value <= MAX_SQLITE_INTEGER:
+        raise InvalidInput(f"{name} must be between 0 and {MAX_SQLITE_INTEGER}, got {value}")
     return value
 
 

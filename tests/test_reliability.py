@@ -1,0 +1,164 @@
+"""Concurrent writers, killed writers, full and read-only disks, bad files.
+
+The long versions are marked ``slow``; ``.ci/run`` runs them with the counts
+below. Every process here is a real process on a real file.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import textwrap
+import time
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+
+from localmem import MemoryStore
+from localmem.errors import DatabaseError, NotALocalMemDatabase
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def worker(*args: str, **kwargs) -> subprocess.Popen:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.Popen(
+        [sys.executable, "-m", "tests.stress_worker", *args],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        **kwargs,
+    )
+
+
+def integrity(path: Path) -> str:
+    return sqlite3.connect(path).execute("PRAGMA integrity_check").fetchone()[0]
+
+
+@pytest.mark.parametrize(
+    "writers,count",
+    [pytest.param(4, 200, id="4x200"), pytest.param(4, 2500, id="4x2500", marks=pytest.mark.slow)],
+)
+def test_concurrent_writers_and_a_reader(db_path: Path, writers: int, count: int) -> None:
+    with MemoryStore(db_path) as store:
+        sessions = [store.create_session(session_id=f"w{n}").id for n in range(writers)]
+    procs = [worker("writer", str(db_path), s, str(count)) for s in sessions]
+    reader = worker("reader", str(db_path), "1.0", *sessions)
+    for p in [*procs, reader]:
+        out, err = p.communicate(timeout=600)
+        assert p.returncode == 0, err  # no "database is locked" ever reached a caller
+    assert int(out) > 0
+    with MemoryStore(db_path) as store:
+        for s in sessions:
+            texts = [m.text for m in store.get_messages(s)]
+            assert texts == [f"{s}:{i}" for i in range(count)]  # all there, in send order
+    assert integrity(db_path) == "ok"
+
+
+@pytest.mark.parametrize(
+    "kills", [pytest.param(3, id="3-kills"), pytest.param(30, id="30-kills", marks=pytest.mark.slow)]
+)
+def test_a_killed_writer_loses_no_batch_and_corrupts_nothing(
+    db_path: Path, dead_ollama_host: str, monkeypatch, kills: int
+) -> None:
+    monkeypatch.setenv("OLLAMA_HOST", dead_ollama_host)
+    with MemoryStore(db_path) as store:
+        session = store.create_session(model="llama3.2").id
+    rng = random.Random(7)
+    for _ in range(kills):
+        p = worker("batches", str(db_path), session)
+        assert p.stdout.readline().strip() == "writing", p.stderr.read()
+        time.sleep(rng.uniform(0.0, 0.3))
+        p.send_signal(signal.SIGKILL)
+        p.wait()
+        assert integrity(db_path) == "ok"
+    conn = sqlite3.connect(db_path)
+    batches: dict[str, list[int]] = defaultdict(list)
+    for (text,) in conn.execute("SELECT text FROM messages ORDER BY id"):
+        tag, i = text.split(":")
+        batches[tag].append(int(i))
+    assert batches and all(items == list(range(50)) for items in batches.values())
+    ids = {row[0] for row in conn.execute("SELECT id FROM messages")}
+    for start, end, count, level in conn.execute(
+        "SELECT start_message_id, end_message_id, message_count, level FROM summaries"
+    ):
+        assert start in ids and end in ids
+        if level == 1:
+            assert count == sum(1 for i in ids if start <= i <= end) == 15
+
+
+def test_a_truncated_copy_is_refused_and_untouched(tmp_path: Path, store: MemoryStore, session) -> None:
+    store.add_messages(session.id, [{"role": "user", "text": "x" * 2000} for _ in range(200)])
+    store._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    copy = tmp_path / "copy.db"
+    data = Path(store.path).read_bytes()
+    copy.write_bytes(data[: len(data) // 2])
+    before = copy.read_bytes()
+    with pytest.raises(NotALocalMemDatabase, match="truncated"):
+        MemoryStore(copy)
+    assert copy.read_bytes() == before
+
+
+FULL_DISK_SCRIPT = textwrap.dedent(
+    """
+    import os, sqlite3, subprocess, sys
+    from localmem import MemoryStore
+    from localmem.errors import DatabaseError
+    mnt = sys.argv[1]
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=400k", "tmpfs", mnt], check=True)
+    path = os.path.join(mnt, "memory.db")
+    store = MemoryStore(path)
+    s = store.create_session().id
+    batches = 0
+    try:
+        while True:
+            store.add_messages(s, [{"role": "user", "text": f"{batches}:{i} " + "x" * 500} for i in range(20)])
+            batches += 1
+    except DatabaseError as exc:
+        print("error:", exc)
+    store.close()
+    conn = sqlite3.connect(path)
+    print("integrity:", conn.execute("PRAGMA integrity_check").fetchone()[0])
+    print("complete:", conn.execute("SELECT count(*) FROM messages").fetchone()[0] == 20 * batches)
+    conn.close()
+    subprocess.run(["mount", "-o", "remount,ro", mnt], check=True)
+    try:
+        MemoryStore(path).add_message(s, "user", "on a read-only disk")
+    except DatabaseError as exc:
+        print("readonly:", exc)
+    """
+)
+
+
+def _can_mount() -> bool:
+    unshare = shutil.which("unshare")
+    if not unshare or os.geteuid() != 0:
+        return False
+    probe = subprocess.run([unshare, "-m", "mount", "-t", "tmpfs", "tmpfs", "/mnt"], capture_output=True)
+    return probe.returncode == 0
+
+
+@pytest.mark.skipif(not _can_mount(), reason="needs root and mount namespaces for a tiny tmpfs")
+def test_a_full_disk_and_a_read_only_disk_give_clear_errors(tmp_path: Path) -> None:
+    mnt = tmp_path / "mnt"
+    mnt.mkdir()
+    out = subprocess.run(
+        ["unshare", "-m", sys.executable, "-c", FULL_DISK_SCRIPT, str(mnt)],
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert any(line.startswith("error:") and "full" in line for line in lines), lines
+    assert "integrity: ok" in lines and "complete: True" in lines
+    assert any(line.startswith("readonly:") and "readonly" in line.replace("-", "") for line in lines), lines
