@@ -162,3 +162,20 @@ def test_a_full_disk_and_a_read_only_disk_give_clear_errors(tmp_path: Path) -> N
     assert any(line.startswith("error:") and "full" in line for line in lines), lines
     assert "integrity: ok" in lines and "complete: True" in lines
     assert any(line.startswith("readonly:") and "readonly" in line.replace("-", "") for line in lines), lines
+
+
+@pytest.mark.parametrize("mode", ["ok", "poem", "error500", "hang"])
+def test_logs_never_carry_message_text(db_path: Path, fake_ollama, caplog, mode) -> None:
+    import logging
+
+    fake_ollama.mode = mode
+    secret = "Rosa's bank PIN is 4921"
+    with caplog.at_level(logging.INFO, logger="localmem"):
+        with MemoryStore(db_path, config={"ollama_timeout": 0.5}) as store:
+            s = store.create_session(model="llama3.2")
+            store.add_messages(s.id, [{"role": "user", "text": f"{secret} ({i})"} for i in range(15)])
+            store.pin(s.id, secret)
+            store.summarize(s.id)
+            store.build_context(s.id)
+    assert caplog.records  # something was logged at INFO or above...
+    assert all("4921" not in r.getMessage() for r in caplog.records)  # ...but never the text
