@@ -22,7 +22,7 @@ from typing import Any
 
 from .errors import DatabaseError, NotALocalMemDatabase, SchemaTooNew
 from .migrations import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION
-from .models import Message, Pin, Session, Summary
+from .models import Item, Message, Pin, Session, Summary
 
 SQLITE_HEADER = b"SQLite format 3\x00"
 ROW_MEMO_SIZE = 4096
@@ -318,6 +318,74 @@ def messages_after(
     """Messages with id > ``after_id``, oldest first; ``limit`` -1 means all."""
     return [
         _message(row) for row in conn.execute(MESSAGES_AFTER_SQL, (session_id, after_id, limit))
+    ]
+
+
+CLEAR_SUMMARIES_SQL = "DELETE FROM summaries WHERE session_id = ?"
+CLEAR_MESSAGES_SQL = "DELETE FROM messages WHERE session_id = ?"
+DELETE_MESSAGE_SQL = "DELETE FROM messages WHERE id = ?"
+# Summaries (of either level) whose range holds a message that is deleted.
+DELETE_COVERING_SUMMARIES_SQL = """DELETE FROM summaries
+    WHERE session_id = ?1 AND start_message_id <= ?2 AND end_message_id >= ?2"""
+
+
+def clear_messages(conn: sqlite3.Connection, session_id: str) -> int:
+    """Delete a session's messages (their items with them) and its summaries; return how many.
+
+    Pins stay, their ``source_message_id`` set to NULL by the foreign key.
+    """
+    conn.execute(CLEAR_SUMMARIES_SQL, (session_id,))
+    return conn.execute(CLEAR_MESSAGES_SQL, (session_id,)).rowcount
+
+
+def delete_message(conn: sqlite3.Connection, session_id: str, message_id: int) -> None:
+    """Delete one message (and its item), and the summaries whose range holds it.
+
+    A summary that covered it no longer says what the session holds; dropping
+    it makes its messages uncovered again, so the next summary is written
+    from what is left (even when SQLite hands the freed id to a new message).
+    """
+    conn.execute(DELETE_COVERING_SUMMARIES_SQL, (session_id, message_id))
+    conn.execute(DELETE_MESSAGE_SQL, (message_id,))
+
+
+# --- items -------------------------------------------------------------------
+
+ITEM_COLUMNS = "message_id, session_id, kind, data"
+_ITEM_ROWS = _RowModels(Item, ITEM_COLUMNS, "data")
+INSERT_ITEM_SQL = "INSERT INTO items (message_id, session_id, kind, data) VALUES (?, ?, ?, ?)"
+ITEMS_AFTER_SQL = f"""SELECT {ITEM_COLUMNS} FROM items
+    WHERE session_id = ? AND kind = ? AND message_id > ? ORDER BY message_id"""
+NEWEST_ITEMS_SQL = f"""SELECT {ITEM_COLUMNS} FROM items
+    WHERE session_id = ? AND kind = ? AND message_id > ? ORDER BY message_id DESC LIMIT ?"""
+
+
+def _item(row: tuple) -> Item:
+    return _ITEM_ROWS(row)
+
+
+def insert_items(
+    conn: sqlite3.Connection,
+    session_id: str,
+    kind: str,
+    messages: Sequence[Message],
+    data: Sequence[str],
+) -> None:
+    """Insert one item per message just inserted, in the same order."""
+    conn.executemany(INSERT_ITEM_SQL, [(m.id, session_id, kind, d) for m, d in zip(messages, data)])
+
+
+def items_after(conn: sqlite3.Connection, session_id: str, kind: str, after_id: int) -> list[Item]:
+    """A session's items of ``kind`` after message ``after_id``, oldest first."""
+    return [_item(row) for row in conn.execute(ITEMS_AFTER_SQL, (session_id, kind, after_id))]
+
+
+def newest_items(
+    conn: sqlite3.Connection, session_id: str, kind: str, after_id: int, limit: int
+) -> list[Item]:
+    """The newest ``limit`` items of ``kind`` after message ``after_id``, newest first."""
+    return [
+        _item(row) for row in conn.execute(NEWEST_ITEMS_SQL, (session_id, kind, after_id, limit))
     ]
 
 

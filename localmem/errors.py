@@ -49,3 +49,11 @@ class NotALocalMemDatabase(DatabaseError):
 
 class SchemaTooNew(DatabaseError):
     """The file was written by a newer localmem; upgrade localmem to open it."""
+
+
+class Closed(LocalMemError, RuntimeError):
+    """This object was closed and cannot be used any more; open a new one."""
+
+
+class MissingExtra(LocalMemError, ImportError):
+    """An integration needs a framework that is not installed: install localmem's extra for it."""

@@ -93,8 +93,26 @@ M002_SUMMARIZER = (
 )""",
 )
 
+# m003_items: agent frameworks (the OpenAI Agents SDK's session items,
+# LangChain's chat messages) need their own records back exactly as they gave
+# them: an item's JSON is kept verbatim here, next to the message that carries
+# its readable text, so that text is still counted, scored, summarized and
+# shown like any other message. One item per message, keyed by the message id
+# (deleting the message deletes its item); ``kind`` names the framework, and
+# the index serves "a session's items of one kind, in order".
+M003_ITEMS = (
+    """CREATE TABLE items (
+    message_id INTEGER PRIMARY KEY REFERENCES messages(id) ON DELETE CASCADE,
+    session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+    kind TEXT NOT NULL,
+    data TEXT NOT NULL
+)""",
+    "CREATE INDEX items_session_kind ON items (session_id, kind, message_id)",
+)
+
 MIGRATIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("m001_initial", M001_INITIAL),
     ("m002_summarizer", M002_SUMMARIZER),
+    ("m003_items", M003_ITEMS),
 )
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -3,7 +3,8 @@
 Field names are the table columns (``Message.text``, ``Pin.content``,
 ``Summary.source`` ...). Rows read from the file become these models in
 ``localmem.db``; they are frozen snapshots: changing one changes nothing in
-the database. ``NewMessage`` validates what a caller asks to write.
+the database. ``NewMessage`` validates what a caller asks to write. An
+``Item`` is an agent framework's own record of a message, stored beside it.
 """
 
 from __future__ import annotations
@@ -77,6 +78,20 @@ class Pin(_Record):
     kind: PinKind
     token_count: int
     created_at: str
+
+
+class Item(_Record):
+    """A framework's own record of one message, kept verbatim as JSON text.
+
+    ``message_id`` is the message that carries the item's readable text (and
+    orders a session's items); ``kind`` names the framework that wrote it
+    (``openai-agents``, ``langchain``).
+    """
+
+    message_id: int
+    session_id: str
+    kind: str
+    data: str
 
 
 class NewMessage(BaseModel):

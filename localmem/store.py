@@ -32,7 +32,7 @@ from .cache import TTLCache
 from .config import DEFAULT_PIN_IMPORTANCE, MemoryConfig, default_db_path, make_config
 from .context import Costs, MemoryContext, pack
 from .errors import DatabaseError, InvalidInput, NotFound, SessionNotFound
-from .models import PIN_KINDS, Message, NewMessage, Pin, Session, Summary
+from .models import PIN_KINDS, Item, Message, NewMessage, Pin, Session, Summary
 from .scoring import Scorer, score_importance
 from .summarizer import OllamaBackend, Outcome, Summarizer
 from .summarizer.background import BackgroundSummarizer
@@ -42,6 +42,7 @@ logger = logging.getLogger("localmem")
 
 Clock = Callable[[], datetime]
 MAX_SQLITE_INTEGER = 2**63 - 1
+RATIO_MEMO_SIZE = 4096
 SUMMARY_IMPORTANCE = 0.7  # the origin's fixed importance of a summary
 
 
@@ -88,6 +89,8 @@ class MemoryStore:
         )
         self._cache: TTLCache[MemoryContext] = TTLCache(self.config.cache_ttl, self.config.cache_size)
         self._costs: Costs | None = None
+        self._ratios: dict[str, float] = {}
+        self._ratios_stamp: int | None = None
         self._summarizer = summarizer
         self._background = (
             BackgroundSummarizer(self._summarize_due) if self.config.auto_summarize else None
@@ -207,6 +210,7 @@ class MemoryStore:
         """Delete a session and everything that belongs to it."""
         _check_id(session_id)
         with self._write(session_id):
+            self._ratios.pop(session_id, None)
             if not db.delete_session(self._conn, session_id):
                 raise SessionNotFound(session_id)
 
@@ -284,6 +288,103 @@ class MemoryStore:
     def _require_session(self, session_id: str) -> None:
         if db.get_session(self._conn, session_id) is None:
             raise SessionNotFound(session_id)
+
+    def clear_messages(self, session_id: str) -> int:
+        """Delete every message of a session, their items and its summaries; return how many.
+
+        One transaction. The session itself and its pins stay (a pin's
+        ``source_message_id`` becomes None). Raises :class:`SessionNotFound`.
+        """
+        _check_id(session_id)
+        with self._write(session_id) as conn:
+            self._require_session(session_id)
+            return db.clear_messages(conn, session_id)
+
+    # --- items ---------------------------------------------------------------
+
+    def add_items(
+        self,
+        session_id: str,
+        kind: str,
+        items: Iterable[tuple[Mapping[str, Any] | NewMessage, str]],
+        *,
+        create_session: bool = False,
+    ) -> list[Message]:
+        """Store an agent framework's records, each beside the message carrying its text.
+
+        Each entry is ``(message, data)``: the message (``{"role": ..., "text":
+        ...}``) is stored, counted and scored like any other; ``data``, the
+        framework's record as JSON text, is kept verbatim as an :class:`Item`
+        of ``kind``. One transaction, in order: all of them or none. A missing
+        session is created (no model, no title) when ``create_session`` is
+        true, else :class:`SessionNotFound` is raised. Raises
+        :class:`InvalidInput` before anything is written.
+        """
+        _check_id(session_id)
+        _check_kind(kind)
+        if isinstance(items, (str, bytes, Mapping)):
+            raise InvalidInput("items must be a list of (message, data) pairs")
+        try:
+            entries = list(items)
+        except TypeError:
+            raise InvalidInput("items must be a list of (message, data) pairs") from None
+        rows: list[db.MessageRow] = []
+        data: list[str] = []
+        for entry in entries:
+            if not isinstance(entry, tuple) or len(entry) != 2:
+                raise InvalidInput("items must be a list of (message, data) pairs")
+            rows.append(self._message_row(session_id, entry[0], ""))
+            data.append(_check_text("item data", entry[1]))
+        with self._write(session_id) as conn:
+            now = self._now()
+            if db.get_session(conn, session_id) is None:
+                if not create_session:
+                    raise SessionNotFound(session_id)
+                db.insert_session(conn, session_id, None, None, now)
+            stored = db.insert_messages(conn, [(*row[:-1], now) for row in rows])
+            db.insert_items(conn, session_id, kind, stored, data)
+        if self._background is not None and stored:
+            self._background.notify(session_id)
+        return stored
+
+    def get_items(
+        self,
+        session_id: str,
+        kind: str,
+        *,
+        newest: int | None = None,
+        after_id: int | None = None,
+    ) -> list[Item]:
+        """A session's items of ``kind``, oldest first.
+
+        All of them, or those whose message id is above ``after_id``; with
+        ``newest``, only the newest that many. Read-only. A session that does
+        not exist has no items: the result is empty, not an error.
+        """
+        _check_id(session_id)
+        _check_kind(kind)
+        after = 0 if after_id is None else _check_int("after_id", after_id)
+        with self._locked() as conn:
+            if newest is None:
+                return db.items_after(conn, session_id, kind, after)
+            count = _check_int("newest", newest)
+            return db.newest_items(conn, session_id, kind, after, count)[::-1]
+
+    def pop_item(self, session_id: str, kind: str) -> Item | None:
+        """Delete the session's newest item of ``kind`` with its message; return it.
+
+        None when the session has no such item (or does not exist). One
+        transaction. A summary whose range held the message is deleted with
+        it: it would otherwise describe a message that is gone.
+        """
+        _check_id(session_id)
+        _check_kind(kind)
+        with self._write(session_id) as conn:
+            newest = db.newest_items(conn, session_id, kind, 0, 1)
+            if not newest:
+                return None
+            db.delete_message(conn, session_id, newest[0].message_id)
+            return newest[0]
 
     # --- pins ----------------------------------------------------------------
 
@@ -458,6 +559,7 @@ class MemoryStore:
                 db.cache_summary(conn, outcome.cache_key, outcome.source, outcome.text, now)
             if outcome.model and outcome.local_tokens and outcome.model_tokens:
                 db.record_tokens(conn, outcome.model, outcome.local_tokens, outcome.model_tokens, now)
+                self._ratios.clear()
         if summary is None:
             logger.info("summary of messages %d-%d skipped: already covered", start, end)
         return summary
@@ -521,24 +623,38 @@ class MemoryStore:
             cached = self._cache.get(key, stamp)
             if cached is not None:
                 return cached
-            context = self._build_context(session_id, budget)
+            context = self._build_context(session_id, budget, stamp)
             self._cache.put(key, stamp, context)
             return context
 
-    def _build_context(self, session_id: str, budget: int) -> MemoryContext:
+    def _session_ratio(self, session_id: str, stamp: int) -> float:
+        """The session model's token ratio (1.0 until measured); SessionNotFound if none.
+
+        Memoized until another connection commits (``stamp``) or this store
+        deletes the session or learns a new ratio.
+        """
+        if stamp != self._ratios_stamp or len(self._ratios) > RATIO_MEMO_SIZE:
+            self._ratios.clear()
+            self._ratios_stamp = stamp
+        ratio = self._ratios.get(session_id)
+        if ratio is None:
+            exists, measured = db.session_ratio(self._conn, session_id)
+            if not exists:
+                raise SessionNotFound(session_id)
+            ratio = self._ratios[session_id] = measured or 1.0
+        return ratio
+
+    def _build_context(self, session_id: str, budget: int, stamp: int) -> MemoryContext:
         cfg = self.config
         conn = self._conn
         with db.read_snapshot(conn):
-            exists, ratio = db.session_ratio(conn, session_id)
-            if not exists:
-                raise SessionNotFound(session_id)
+            ratio = self._session_ratio(session_id, stamp)
             recent = db.recent_messages(conn, session_id, cfg.recent_messages)
             pins = db.top_pins(conn, session_id, cfg.top_pins)
             summaries = db.context_summaries(conn, session_id, cfg.recent_summaries)
         if self._costs is None:
             self._costs = Costs.measure(self.tokenizer.count)
         # A budget is in the session model's own tokens once its ratio is known.
-        ratio = ratio or 1.0
         return pack(
             session_id,
             recent,
@@ -576,6 +692,13 @@ def _check_text(name: str, value: object) -> str:
 
 def _check_id(session_id: object) -> str:
     return _check_text("session_id", session_id)
+
+
+def _check_kind(kind: object) -> str:
+    text = _check_text("kind", kind)
+    if not text:
+        raise InvalidInput("kind must not be empty")
+    return text
 
 
 def _check_int(name: str, value: object) -> int:

@@ -200,3 +200,15 @@ def test_cache_can_be_disabled(db_path) -> None:
     with MemoryStore(db_path, config=MemoryConfig(cache_ttl=0)) as store:
         s = store.create_session()
         assert store.build_context(s.id) is not store.build_context(s.id)
+
+
+def test_a_session_deleted_by_another_connection_is_gone(db_path) -> None:
+    from localmem import SessionNotFound
+
+    with MemoryStore(db_path) as app, MemoryStore(db_path) as cli:
+        s = app.create_session()
+        app.add_message(s.id, "user", "hello")
+        app.build_context(s.id)
+        cli.delete_session(s.id)
+        with pytest.raises(SessionNotFound):
+            app.build_context(s.id)

@@ -116,6 +116,12 @@ HOT_QUERIES = [
     (db.MESSAGE_SESSION_SQL, (1,)),
     (db.PIN_SESSION_SQL, (1,)),
     ("DELETE FROM messages WHERE id = ?", (1,)),  # the pin cascade (ON DELETE SET NULL)
+    (db.ITEMS_AFTER_SQL, ("s", "k", 0)),
+    (db.NEWEST_ITEMS_SQL, ("s", "k", 0, 20)),
+    (db.DELETE_MESSAGE_SQL, (1,)),
+    (db.DELETE_COVERING_SUMMARIES_SQL, ("s", 15)),
+    (db.CLEAR_MESSAGES_SQL, ("s",)),
+    (db.CLEAR_SUMMARIES_SQL, ("s",)),
 ]
 
 

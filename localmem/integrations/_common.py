@@ -1,0 +1,68 @@
+"""What both framework adapters share: opening the store and writing items.
+
+No framework is imported here.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from ..config import MemoryConfig
+from ..errors import InvalidInput
+from ..store import MemoryStore
+
+
+def open_store(
+    db_path: str | Path | None,
+    store: MemoryStore | None,
+    config: MemoryConfig | Mapping[str, Any] | None,
+    *,
+    default_path: str | Path | None,
+) -> tuple[MemoryStore, bool]:
+    """The store to use and whether the adapter owns it (and so closes it).
+
+    An adapter is given a ``store`` (shared, left open) or a ``db_path`` and
+    an optional ``config`` (its own store); giving both is an error.
+    """
+    if store is not None:
+        if not isinstance(store, MemoryStore):
+            raise InvalidInput(f"store must be a MemoryStore, not {type(store).__name__}")
+        if config is not None or (db_path is not None and str(db_path) != str(default_path)):
+            raise InvalidInput("give either store or db_path/config, not both")
+        return store, False
+    return MemoryStore(db_path, config), True
+
+
+def check_session_id(session_id: object) -> str:
+    if not isinstance(session_id, str) or not session_id:
+        raise InvalidInput(f"session_id must be a non-empty string, not {session_id!r}")
+    return session_id
+
+
+def to_json(record: Any, what: str) -> str:
+    """A framework record as JSON text: readable UTF-8 when it can be, else ASCII escapes.
+
+    A record holding a lone surrogate cannot be stored as UTF-8; its escaped
+    form (``\\ud800``) still reads back to the same record.
+    """
+    try:
+        text = json.dumps(record, ensure_ascii=False)
+    except (TypeError, ValueError) as exc:
+        raise InvalidInput(f"{what} is not JSON-serializable: {exc}") from None
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = json.dumps(record)
+    return text
+
+
+def clean_text(text: str) -> str:
+    """Text fit for a message: a lone surrogate (not valid UTF-8) becomes U+FFFD."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    return text
