@@ -58,6 +58,13 @@ CREATE TABLE model_token_stats (
     updated_at TEXT NOT NULL
 );
 
+CREATE TABLE items (
+    message_id INTEGER PRIMARY KEY REFERENCES messages(id) ON DELETE CASCADE,
+    session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+    kind TEXT NOT NULL,
+    data TEXT NOT NULL
+);
+
 CREATE INDEX messages_session_id ON messages (session_id, id);
 
 CREATE UNIQUE INDEX summaries_session_range ON summaries (session_id, level, start_message_id);
@@ -68,6 +75,8 @@ CREATE INDEX semantic_pins_session_importance
     ON semantic_pins (session_id, importance_score DESC, id DESC);
 
 CREATE INDEX semantic_pins_source_message ON semantic_pins (source_message_id);
+
+CREATE INDEX items_session_kind ON items (session_id, kind, message_id);
 
 CREATE TRIGGER messages_touch_session AFTER INSERT ON messages
 BEGIN

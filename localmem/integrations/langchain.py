@@ -34,7 +34,6 @@ from typing import Any
 
 from ..config import MemoryConfig
 from ..errors import Closed, InvalidInput, MissingExtra, SessionNotFound
-from ..models import Message
 from ..store import MemoryStore
 from ._common import check_session_id, clean_text, open_store, to_json
 
@@ -52,8 +51,13 @@ logger = logging.getLogger("localmem")
 
 KIND = "langchain"
 ROLES = {"human": "user", "ai": "assistant", "system": "system", "tool": "tool", "function": "tool"}
-CHAT_ROLES = {"user": "user", "human": "user", "assistant": "assistant", "ai": "assistant",
-              "system": "system", "developer": "system", "tool": "tool", "function": "tool"}
+CHAT_ROLES = {  # ChatMessage.role is free text
+    **{role: role for role in ("user", "assistant", "system", "tool")},
+    "human": "user",
+    "ai": "assistant",
+    "developer": "system",
+    "function": "tool",
+}
 
 
 class LocalMemChatMessageHistory(BaseChatMessageHistory):
@@ -124,21 +128,16 @@ class LocalMemChatMessageHistory(BaseChatMessageHistory):
             pass
 
     async def aget_messages(self) -> list[BaseMessage]:
+        """``messages``, read in a worker thread."""
         return await asyncio.to_thread(lambda: self.messages)
 
     async def aadd_messages(self, messages: Sequence[BaseMessage]) -> None:
+        """``add_messages``, written in a worker thread."""
         await asyncio.to_thread(self.add_messages, list(messages))
 
     async def aclear(self) -> None:
+        """``clear``, in a worker thread."""
         await asyncio.to_thread(self.clear)
-
-    def get_stored_messages(self) -> list[Message]:
-        """The localmem messages carrying this history's text (with tokens and importance)."""
-        self._check_open()
-        try:
-            return self.store.get_messages(self.session_id)
-        except SessionNotFound:
-            return []
 
     def close(self) -> None:
         """Close the history (and the store, if the history opened it). Idempotent."""

@@ -71,8 +71,13 @@ logger = logging.getLogger("localmem")
 
 KIND = "openai-agents"
 MEMORY = ":memory:"
-ROLES = {"user": "user", "assistant": "assistant", "system": "system", "developer": "system",
-         "tool": "tool"}
+ROLES = {
+    "user": "user",
+    "assistant": "assistant",
+    "system": "system",
+    "developer": "system",
+    "tool": "tool",
+}
 GENERIC_TEXT_LIMIT = 1000  # characters of an unfamiliar item's readable text
 
 T = TypeVar("T")
@@ -179,14 +184,15 @@ class LocalMemSession:
     def _newest(self, limit: int) -> list[dict[str, Any]]:
         # A row that no longer decodes (edited by hand) is skipped, and the
         # window widened, so ``limit`` counts items, as SQLiteSession does.
+        if limit == 0:
+            return []
         window = limit
-        while limit:
+        while True:
             rows = self.store.get_items(self.session_id, KIND, newest=window)
             items = _decode(rows)
             if len(items) >= limit or len(rows) < window:
                 return items[-limit:]
             window *= 2
-        return []
 
     def _add(self, items: list[Any]) -> list[Message]:
         names: dict[str, str] = {}
