@@ -77,8 +77,3 @@ CREATE INDEX semantic_pins_session_importance
 CREATE INDEX semantic_pins_source_message ON semantic_pins (source_message_id);
 
 CREATE INDEX items_session_kind ON items (session_id, kind, message_id);
-
-CREATE TRIGGER messages_touch_session AFTER INSERT ON messages
-BEGIN
-    UPDATE sessions SET updated_at = NEW.created_at WHERE id = NEW.session_id;
-END;

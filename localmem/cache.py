@@ -28,6 +28,7 @@ class TTLCache(Generic[V]):
         self.max_entries = max_entries
         self._clock = clock
         self._entries: OrderedDict[tuple, tuple[float, V]] = OrderedDict()
+        self._by_session: dict[object, set[tuple]] = {}
         self._stamp: Hashable = None
         self.hits = 0
         self.misses = 0
@@ -39,7 +40,7 @@ class TTLCache(Generic[V]):
     def get(self, key: tuple, stamp: Hashable) -> V | None:
         """The live entry for ``key``, or None. A new ``stamp`` empties the cache first."""
         if stamp != self._stamp:
-            self._entries.clear()
+            self.clear()
             self._stamp = stamp
         entry = self._entries.get(key)
         if entry is not None:
@@ -47,7 +48,7 @@ class TTLCache(Generic[V]):
                 self._entries.move_to_end(key)
                 self.hits += 1
                 return entry[1]
-            del self._entries[key]
+            self._forget(key)
         self.misses += 1
         return None
 
@@ -56,16 +57,26 @@ class TTLCache(Generic[V]):
             return
         self._entries[key] = (self._clock() + self.ttl, value)
         self._entries.move_to_end(key)
+        self._by_session.setdefault(key[0], set()).add(key)
         while len(self._entries) > self.max_entries:
-            self._entries.popitem(last=False)
+            self._forget(next(iter(self._entries)))
 
     def drop_session(self, session_id: str) -> None:
         """Forget every entry of one session (after the store wrote to it)."""
-        for key in [k for k in self._entries if k[0] == session_id]:
+        for key in self._by_session.pop(session_id, ()):
             del self._entries[key]
+
+    def _forget(self, key: tuple) -> None:
+        del self._entries[key]
+        keys = self._by_session.get(key[0])
+        if keys is not None:
+            keys.discard(key)
+            if not keys:
+                del self._by_session[key[0]]
 
     def clear(self) -> None:
         self._entries.clear()
+        self._by_session.clear()
 
     def __len__(self) -> int:
         return len(self._entries)

@@ -154,6 +154,13 @@ def migrate(conn: sqlite3.Connection) -> int:
     return SCHEMA_VERSION
 
 
+# Transaction control, for the store's hot paths that inline it.
+BEGIN_READ_SQL = "BEGIN"
+BEGIN_WRITE_SQL = "BEGIN IMMEDIATE"
+COMMIT_SQL = "COMMIT"
+ROLLBACK_SQL = "ROLLBACK"
+
+
 @contextlib.contextmanager
 def transaction(conn: sqlite3.Connection) -> Iterator[None]:
     """One write transaction: ``BEGIN IMMEDIATE`` ... ``COMMIT``, or rollback on error.
@@ -161,23 +168,13 @@ def transaction(conn: sqlite3.Connection) -> Iterator[None]:
     IMMEDIATE takes the write lock up front, so a busy file makes the
     writer wait (up to the busy timeout) instead of failing mid-way.
     """
-    conn.execute("BEGIN IMMEDIATE")
+    conn.execute(BEGIN_WRITE_SQL)
     try:
         yield
     except BaseException:
-        conn.execute("ROLLBACK")
+        conn.execute(ROLLBACK_SQL)
         raise
-    conn.execute("COMMIT")
-
-
-@contextlib.contextmanager
-def read_snapshot(conn: sqlite3.Connection) -> Iterator[None]:
-    """Several reads that see one consistent state of the file."""
-    conn.execute("BEGIN")
-    try:
-        yield
-    finally:
-        conn.execute("COMMIT")
+    conn.execute(COMMIT_SQL)
 
 
 SCHEMA_SQL = """SELECT sql FROM sqlite_master
@@ -210,14 +207,15 @@ class _RowModels:
         self.fields = tuple(columns.split(", "))
         self._validate = model.__pydantic_validator__.validate_python  # type: ignore[attr-defined]
         self._text = self.fields.index(text_column) if text_column else None
-        self._memo = functools.lru_cache(maxsize=ROW_MEMO_SIZE)(self._build)
+        self._memo = functools.lru_cache(maxsize=ROW_MEMO_SIZE)(self.build)
 
-    def _build(self, row: tuple) -> Any:
+    def build(self, row: tuple) -> Any:
+        """The model of a row, bypassing the memo (for rows just written)."""
         return self._validate(dict(zip(self.fields, row)))
 
     def __call__(self, row: tuple) -> Any:
         if self._text is None or len(row[self._text]) > ROW_MEMO_MAX_CHARS:
-            return self._build(row)
+            return self.build(row)
         return self._memo(row)
 
 
@@ -228,8 +226,15 @@ _SESSION_ROWS = _RowModels(Session, SESSION_COLUMNS, None)
 INSERT_SESSION_SQL = (
     "INSERT INTO sessions (id, title, model, created_at, updated_at) VALUES (?, ?, ?, ?, ?)"
 )
-GET_SESSION_SQL = f"SELECT {SESSION_COLUMNS} FROM sessions WHERE id = ?"
-LIST_SESSIONS_SQL = f"SELECT {SESSION_COLUMNS} FROM sessions ORDER BY updated_at DESC, id"
+# updated_at as read: the later of the session's own record and its newest message.
+_LAST_ACTIVITY = """max(s.updated_at, coalesce((SELECT m.created_at FROM messages m
+    WHERE m.session_id = s.id ORDER BY m.id DESC LIMIT 1), ''))"""
+GET_SESSION_SQL = (
+    f"SELECT s.id, s.title, s.model, s.created_at, {_LAST_ACTIVITY} FROM sessions s WHERE s.id = ?"
+)
+LIST_SESSIONS_SQL = f"""SELECT s.id, s.title, s.model, s.created_at, {_LAST_ACTIVITY} AS activity
+    FROM sessions s ORDER BY activity DESC, s.id"""
+EXISTS_SESSION_SQL = "SELECT 1 FROM sessions WHERE id = ?"
 TOUCH_SESSION_SQL = "UPDATE sessions SET updated_at = ? WHERE id = ?"
 DELETE_SESSION_SQL = "DELETE FROM sessions WHERE id = ?"
 
@@ -248,6 +253,10 @@ def insert_session(
 def get_session(conn: sqlite3.Connection, session_id: str) -> Session | None:
     row = conn.execute(GET_SESSION_SQL, (session_id,)).fetchone()
     return _session(row) if row else None
+
+
+def session_exists(conn: sqlite3.Connection, session_id: str) -> bool:
+    return conn.execute(EXISTS_SESSION_SQL, (session_id,)).fetchone() is not None
 
 
 def list_sessions(conn: sqlite3.Connection) -> list[Session]:
@@ -296,7 +305,7 @@ def insert_message(conn: sqlite3.Connection, row: MessageRow) -> Message | None:
         if "FOREIGN KEY" in str(exc):
             return None
         raise
-    return _message((cur.lastrowid, *row))
+    return _MESSAGE_ROWS.build((cur.lastrowid, *row))
 
 
 def insert_messages(conn: sqlite3.Connection, rows: Sequence[MessageRow]) -> list[Message]:
@@ -308,7 +317,7 @@ def insert_messages(conn: sqlite3.Connection, rows: Sequence[MessageRow]) -> lis
     # PRIMARY KEY ids are assigned as max(id)+1, +2, ... in order.
     first = conn.execute("SELECT coalesce(max(id), 0) + 1 FROM messages").fetchone()[0]
     conn.executemany(INSERT_MESSAGE_SQL, rows)
-    return [_message((first + i, *row)) for i, row in enumerate(rows)]
+    return [_MESSAGE_ROWS.build((first + i, *row)) for i, row in enumerate(rows)]
 
 
 def recent_messages(conn: sqlite3.Connection, session_id: str, limit: int) -> list[Message]:

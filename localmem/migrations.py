@@ -16,6 +16,9 @@ APPLICATION_ID = 0x4C4D454D  # "LMEM"
 
 # m001_initial: sessions, their messages, summaries of message ranges and pins.
 # Messages are ordered by id, never by timestamp; every hot query has an index.
+# sessions.updated_at is when the session's record or pins last changed; a new
+# message does not rewrite it (that would add a page write to every message):
+# a session's last activity is the later of it and its newest message.
 M001_INITIAL = (
     """CREATE TABLE sessions (
     id TEXT PRIMARY KEY,
@@ -35,11 +38,6 @@ M001_INITIAL = (
     created_at TEXT NOT NULL
 )""",
     "CREATE INDEX messages_session_id ON messages (session_id, id)",
-    # A message is one INSERT (one transaction); SQLite keeps updated_at, not Python.
-    """CREATE TRIGGER messages_touch_session AFTER INSERT ON messages
-BEGIN
-    UPDATE sessions SET updated_at = NEW.created_at WHERE id = NEW.session_id;
-END""",
     """CREATE TABLE summaries (
     id INTEGER PRIMARY KEY,
     session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,

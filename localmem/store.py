@@ -154,13 +154,13 @@ class MemoryStore:
                 if single_statement:
                     yield conn
                     return
-                conn.execute("BEGIN IMMEDIATE")
+                conn.execute(db.BEGIN_WRITE_SQL)
                 try:
                     yield conn
                 except BaseException:
-                    conn.execute("ROLLBACK")
+                    conn.execute(db.ROLLBACK_SQL)
                     raise
-                conn.execute("COMMIT")
+                conn.execute(db.COMMIT_SQL)
             except sqlite3.Error as exc:
                 raise DatabaseError(f"{self.path}: {exc}") from exc
             finally:
@@ -188,7 +188,7 @@ class MemoryStore:
         if not session_id:
             raise InvalidInput("session_id must not be empty")
         with self._write(session_id):
-            if db.get_session(self._conn, session_id) is not None:
+            if db.session_exists(self._conn, session_id):
                 raise InvalidInput(f"a session with id {session_id!r} already exists")
             return db.insert_session(self._conn, session_id, title, model, self._now())
 
@@ -264,7 +264,7 @@ class MemoryStore:
             raise InvalidInput("messages must be a list of {'role': ..., 'text': ...} items") from None
         rows = [self._message_row(session_id, item, "") for item in items]
         with self._write(session_id) as conn:
-            if db.get_session(conn, session_id) is None:
+            if not db.session_exists(conn, session_id):
                 raise SessionNotFound(session_id)
             now = self._now()
             stored = db.insert_messages(conn, [(*row[:-1], now) for row in rows])
@@ -286,7 +286,7 @@ class MemoryStore:
         return rows
 
     def _require_session(self, session_id: str) -> None:
-        if db.get_session(self._conn, session_id) is None:
+        if not db.session_exists(self._conn, session_id):
             raise SessionNotFound(session_id)
 
     def clear_messages(self, session_id: str) -> int:
@@ -337,7 +337,7 @@ class MemoryStore:
             data.append(_check_text("item data", entry[1]))
         with self._write(session_id) as conn:
             now = self._now()
-            if db.get_session(conn, session_id) is None:
+            if not db.session_exists(conn, session_id):
                 if not create_session:
                     raise SessionNotFound(session_id)
                 db.insert_session(conn, session_id, None, None, now)
@@ -549,7 +549,7 @@ class MemoryStore:
         tokens = self.tokenizer.count(outcome.text)
         with self._write(session_id) as conn:
             now = self._now()
-            if db.get_session(conn, session_id) is None:
+            if not db.session_exists(conn, session_id):
                 return None  # deleted while the model was thinking
             summary = db.insert_summary(
                 conn, session_id, outcome.text, start, end, count, level, outcome.source,
@@ -618,12 +618,16 @@ class MemoryStore:
         if query is not None:
             _check_text("query", query)
         key = (session_id, budget, query)
-        with self._locked():
-            stamp = db.data_version(self._conn)
-            cached = self._cache.get(key, stamp)
-            if cached is not None:
-                return cached
-            context = self._build_context(session_id, budget, stamp)
+        # The hot path: the lock and error translation inline, not a context manager.
+        with self._lock:
+            try:
+                stamp = db.data_version(self._conn)
+                cached = self._cache.get(key, stamp)
+                if cached is not None:
+                    return cached
+                context = self._build_context(session_id, budget, stamp)
+            except sqlite3.Error as exc:
+                raise DatabaseError(f"{self.path}: {exc}") from exc
             self._cache.put(key, stamp, context)
             return context
 
@@ -647,11 +651,14 @@ class MemoryStore:
     def _build_context(self, session_id: str, budget: int, stamp: int) -> MemoryContext:
         cfg = self.config
         conn = self._conn
-        with db.read_snapshot(conn):
+        conn.execute(db.BEGIN_READ_SQL)  # one snapshot for the three reads
+        try:
             ratio = self._session_ratio(session_id, stamp)
             recent = db.recent_messages(conn, session_id, cfg.recent_messages)
             pins = db.top_pins(conn, session_id, cfg.top_pins)
             summaries = db.context_summaries(conn, session_id, cfg.recent_summaries)
+        finally:
+            conn.execute(db.COMMIT_SQL)
         if self._costs is None:
             self._costs = Costs.measure(self.tokenizer.count)
         # A budget is in the session model's own tokens once its ratio is known.
