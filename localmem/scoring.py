@@ -12,18 +12,17 @@ from collections.abc import Callable
 
 Scorer = Callable[[str, str], float]
 
-BASE_SCORE = 0.5
-QUESTION_BONUS = 0.2
-CODE_BONUS = 0.15
-ERROR_BONUS = 0.1
-LONG_BONUS = 0.1
-ASSISTANT_BONUS = 0.05
+# Weights in hundredths: integer sums, so 0.5 + 0.2 + 0.1 is exactly 0.8.
+BASE_SCORE = 50
+QUESTION_BONUS = 20
+CODE_BONUS = 15
+ERROR_BONUS = 10
+LONG_BONUS = 10
+ASSISTANT_BONUS = 5
+MAX_SCORE = 100
 LONG_MESSAGE_CHARS = 200
-MAX_SCORE = 1.0
 
 _QUESTION_STARTS = ("what", "how", "why")
-_CODE_MARKERS = ("```", "function", "class")
-_ERROR_MARKERS = ("error", "problem", "issue")
 
 
 def score_importance(role: str, text: str) -> float:
@@ -32,13 +31,13 @@ def score_importance(role: str, text: str) -> float:
     score = BASE_SCORE
     if "?" in lowered or lowered.startswith(_QUESTION_STARTS):
         score += QUESTION_BONUS
-    if any(marker in lowered for marker in _CODE_MARKERS):
+    # Substring tests on the lowercased text, as the origin does them.
+    if "```" in lowered or "function" in lowered or "class" in lowered:
         score += CODE_BONUS
-    if any(marker in lowered for marker in _ERROR_MARKERS):
+    if "error" in lowered or "problem" in lowered or "issue" in lowered:
         score += ERROR_BONUS
     if len(text) > LONG_MESSAGE_CHARS:
         score += LONG_BONUS
     if role == "assistant":
         score += ASSISTANT_BONUS
-    # Rounded so sums such as 0.5 + 0.2 + 0.1 read as 0.8, not 0.8000000000000002.
-    return round(min(score, MAX_SCORE), 4)
+    return min(score, MAX_SCORE) / 100
