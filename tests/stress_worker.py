@@ -49,5 +49,16 @@ def batches(db: str, session: str) -> None:
                 print("writing", flush=True)
 
 
+def summarizer(db: str, session: str) -> None:
+    """Summarize every due range of one session; print how many this process stored."""
+    stored = 0
+    with MemoryStore(db) as store:
+        while store.needs_summarization(session):
+            if store.summarize(session) is not None:
+                stored += 1
+    print(stored)
+
+
 if __name__ == "__main__":
-    {"writer": writer, "reader": reader, "batches": batches}[sys.argv[1]](*sys.argv[2:])
+    kinds = {"writer": writer, "reader": reader, "batches": batches, "summarizer": summarizer}
+    kinds[sys.argv[1]](*sys.argv[2:])

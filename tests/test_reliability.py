@@ -95,6 +95,24 @@ def test_a_killed_writer_loses_no_batch_and_corrupts_nothing(
             assert count == sum(1 for i in ids if start <= i <= end) == 15
 
 
+def test_two_processes_summarizing_one_session_never_overlap(db_path: Path, fake_ollama) -> None:
+    fake_ollama.delay = 0.1  # both processes ask the model about the same range at once
+    with MemoryStore(db_path) as store:
+        s = store.create_session(model="llama3.2").id
+        store.add_messages(s, [{"role": "user", "text": f"question {i} about the schema?"} for i in range(90)])
+    procs = [worker("summarizer", str(db_path), s) for _ in range(2)]
+    stored = []
+    for p in procs:
+        out, err = p.communicate(timeout=120)
+        assert p.returncode == 0, err
+        stored.append(int(out))
+    with MemoryStore(db_path) as store:
+        ranges = [(x.start_message_id, x.end_message_id) for x in store.get_summaries(s) if x.level == 1]
+    assert sum(stored) == len(ranges) == 6  # every range stored once, by one of the two
+    assert sorted(ranges) == ranges and all(a[1] < b[0] for a, b in zip(ranges, ranges[1:]))
+    assert {x for r in ranges for x in r} >= {1, 90}
+
+
 def test_a_truncated_copy_is_refused_and_untouched(tmp_path: Path, store: MemoryStore, session) -> None:
     store.add_messages(session.id, [{"role": "user", "text": "x" * 2000} for _ in range(200)])
     store._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
