@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from ..config import MemoryConfig
-from ..errors import InvalidInput
+from ..errors import Closed, InvalidInput
 from ..store import MemoryStore
 
 
@@ -66,3 +66,33 @@ def clean_text(text: str) -> str:
     except UnicodeEncodeError:
         return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
     return text
+
+
+class StoreOwner:
+    """Closing, ``with`` and the closed check, shared by the adapters.
+
+    Subclasses set ``session_id``, ``store``, ``_owns_store`` and ``_closed``.
+    """
+
+    session_id: str
+    store: MemoryStore
+    _owns_store: bool
+    _closed: bool
+
+    def close(self) -> None:
+        """Close this adapter (and the store, if it opened it). Idempotent."""
+        if self._closed:
+            return
+        self._closed = True
+        if self._owns_store:
+            self.store.close()
+
+    def __enter__(self) -> Any:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise Closed(f"{type(self).__name__} {self.session_id!r} is closed")

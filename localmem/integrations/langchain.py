@@ -33,9 +33,9 @@ from pathlib import Path
 from typing import Any
 
 from ..config import MemoryConfig
-from ..errors import Closed, InvalidInput, MissingExtra, SessionNotFound
+from ..errors import InvalidInput, MissingExtra, SessionNotFound
 from ..store import MemoryStore
-from ._common import check_session_id, clean_text, open_store, to_json
+from ._common import StoreOwner, check_session_id, clean_text, open_store, to_json
 
 try:
     from langchain_core.chat_history import BaseChatMessageHistory
@@ -60,7 +60,7 @@ CHAT_ROLES = {  # ChatMessage.role is free text
 }
 
 
-class LocalMemChatMessageHistory(BaseChatMessageHistory):
+class LocalMemChatMessageHistory(StoreOwner, BaseChatMessageHistory):
     """A LangChain chat history stored in a localmem file.
 
     ``db_path`` is the file (None: ``$LOCALMEM_DB``, else the user data
@@ -139,23 +139,8 @@ class LocalMemChatMessageHistory(BaseChatMessageHistory):
         """``clear``, in a worker thread."""
         await asyncio.to_thread(self.clear)
 
-    def close(self) -> None:
-        """Close the history (and the store, if the history opened it). Idempotent."""
-        if self._closed:
-            return
-        self._closed = True
-        if self._owns_store:
-            self.store.close()
 
-    def __enter__(self) -> LocalMemChatMessageHistory:
-        return self
 
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-    def _check_open(self) -> None:
-        if self._closed:
-            raise Closed(f"LocalMemChatMessageHistory {self.session_id!r} is closed")
 
 
 def message_text(message: BaseMessage) -> dict[str, str]:

@@ -52,10 +52,10 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from ..config import MemoryConfig
-from ..errors import Closed, InvalidInput, MissingExtra, SessionNotFound
+from ..errors import InvalidInput, MissingExtra, SessionNotFound
 from ..models import Item, Message
 from ..store import MemoryStore
-from ._common import check_session_id, clean_text, open_store, to_json
+from ._common import StoreOwner, check_session_id, clean_text, open_store, to_json
 
 try:
     from agents.memory.session_settings import SessionSettings
@@ -83,7 +83,7 @@ GENERIC_TEXT_LIMIT = 1000  # characters of an unfamiliar item's readable text
 T = TypeVar("T")
 
 
-class LocalMemSession:
+class LocalMemSession(StoreOwner):
     """An Agents SDK ``Session`` stored in a localmem file.
 
     ``db_path`` is the file (``":memory:"``, the default, keeps it in RAM like
@@ -158,25 +158,10 @@ class LocalMemSession:
         self._check_open()
         await _complete(asyncio.to_thread(self._clear))
 
-    def close(self) -> None:
-        """Close the session (and the store, if the session opened it). Idempotent."""
-        if self._closed:
-            return
-        self._closed = True
-        if self._owns_store:
-            self.store.close()
 
-    def __enter__(self) -> LocalMemSession:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     # --- the work, in a worker thread --------------------------------------------
 
-    def _check_open(self) -> None:
-        if self._closed:
-            raise Closed(f"LocalMemSession {self.session_id!r} is closed")
 
     def _all(self) -> list[dict[str, Any]]:
         return _decode(self.store.get_items(self.session_id, KIND))
