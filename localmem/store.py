@@ -62,8 +62,9 @@ class MemoryStore:
 
     ``path`` defaults to ``$LOCALMEM_DB``, else the per-user data directory's
     ``memory.db``; ``":memory:"`` keeps everything in RAM. ``config`` is a
-    :class:`MemoryConfig` or a dict of its fields. ``tokenizer``, ``scorer``
-    and ``clock`` replace the default policies (tests swap them in).
+    :class:`MemoryConfig` or a dict of its fields. ``tokenizer``, ``scorer``,
+    ``clock`` and ``summarizer`` replace the default policies (tests swap them
+    in). Nothing touches the network until something is summarized.
     """
 
     def __init__(
