@@ -65,6 +65,53 @@ CREATE TABLE items (
     data TEXT NOT NULL
 );
 
+CREATE TABLE search_state (
+    name TEXT PRIMARY KEY,
+    indexed_to INTEGER NOT NULL CHECK (indexed_to >= 0)
+) WITHOUT ROWID;
+
+CREATE VIRTUAL TABLE messages_fts USING fts5(
+    text, session_key,
+    content = 'messages_fts_source', content_rowid = 'id',
+    tokenize = 'porter unicode61 remove_diacritics 2'
+);
+
+CREATE TABLE 'messages_fts_data'(id INTEGER PRIMARY KEY, block BLOB);
+
+CREATE TABLE 'messages_fts_idx'(segid, term, pgno, PRIMARY KEY(segid, term)) WITHOUT ROWID;
+
+CREATE TABLE 'messages_fts_docsize'(id INTEGER PRIMARY KEY, sz BLOB);
+
+CREATE TABLE 'messages_fts_config'(k PRIMARY KEY, v) WITHOUT ROWID;
+
+CREATE VIRTUAL TABLE summaries_fts USING fts5(
+    text, session_key,
+    content = 'summaries_fts_source', content_rowid = 'id',
+    tokenize = 'porter unicode61 remove_diacritics 2'
+);
+
+CREATE TABLE 'summaries_fts_data'(id INTEGER PRIMARY KEY, block BLOB);
+
+CREATE TABLE 'summaries_fts_idx'(segid, term, pgno, PRIMARY KEY(segid, term)) WITHOUT ROWID;
+
+CREATE TABLE 'summaries_fts_docsize'(id INTEGER PRIMARY KEY, sz BLOB);
+
+CREATE TABLE 'summaries_fts_config'(k PRIMARY KEY, v) WITHOUT ROWID;
+
+CREATE VIRTUAL TABLE semantic_pins_fts USING fts5(
+    text, session_key,
+    content = 'semantic_pins_fts_source', content_rowid = 'id',
+    tokenize = 'porter unicode61 remove_diacritics 2'
+);
+
+CREATE TABLE 'semantic_pins_fts_data'(id INTEGER PRIMARY KEY, block BLOB);
+
+CREATE TABLE 'semantic_pins_fts_idx'(segid, term, pgno, PRIMARY KEY(segid, term)) WITHOUT ROWID;
+
+CREATE TABLE 'semantic_pins_fts_docsize'(id INTEGER PRIMARY KEY, sz BLOB);
+
+CREATE TABLE 'semantic_pins_fts_config'(k PRIMARY KEY, v) WITHOUT ROWID;
+
 CREATE INDEX messages_session_id ON messages (session_id, id);
 
 CREATE UNIQUE INDEX summaries_session_range ON summaries (session_id, level, start_message_id);
@@ -77,3 +124,81 @@ CREATE INDEX semantic_pins_session_importance
 CREATE INDEX semantic_pins_source_message ON semantic_pins (source_message_id);
 
 CREATE INDEX items_session_kind ON items (session_id, kind, message_id);
+
+CREATE VIEW messages_fts_source AS
+    SELECT id, text, 's' || hex(session_id) || '0' AS session_key FROM messages;
+
+CREATE VIEW summaries_fts_source AS
+    SELECT id, text, 's' || hex(session_id) || '0' AS session_key FROM summaries;
+
+CREATE VIEW semantic_pins_fts_source AS
+    SELECT id, content AS text, 's' || hex(session_id) || '0' AS session_key FROM semantic_pins;
+
+CREATE TRIGGER messages_fts_delete AFTER DELETE ON messages
+WHEN old.id <= (SELECT indexed_to FROM search_state WHERE name = 'messages')
+BEGIN
+    INSERT INTO messages_fts (messages_fts, rowid, text, session_key)
+        VALUES ('delete', old.id, old.text, 's' || hex(old.session_id) || '0');
+    UPDATE search_state SET indexed_to = (SELECT coalesce(max(id), 0) FROM messages)
+        WHERE name = 'messages' AND indexed_to > (SELECT coalesce(max(id), 0) FROM messages);
+END;
+
+CREATE TRIGGER messages_fts_update AFTER UPDATE OF id, text, session_id ON messages
+WHEN old.id <= (SELECT indexed_to FROM search_state WHERE name = 'messages')
+    OR new.id <= (SELECT indexed_to FROM search_state WHERE name = 'messages')
+BEGIN
+    INSERT INTO messages_fts (messages_fts, rowid, text, session_key)
+        SELECT 'delete', old.id, old.text, 's' || hex(old.session_id) || '0'
+        WHERE old.id <= (SELECT indexed_to FROM search_state WHERE name = 'messages');
+    INSERT INTO messages_fts (rowid, text, session_key)
+        SELECT new.id, new.text, 's' || hex(new.session_id) || '0'
+        WHERE new.id <= (SELECT indexed_to FROM search_state WHERE name = 'messages');
+    UPDATE search_state SET indexed_to = (SELECT coalesce(max(id), 0) FROM messages)
+        WHERE name = 'messages' AND indexed_to > (SELECT coalesce(max(id), 0) FROM messages);
+END;
+
+CREATE TRIGGER summaries_fts_delete AFTER DELETE ON summaries
+WHEN old.id <= (SELECT indexed_to FROM search_state WHERE name = 'summaries')
+BEGIN
+    INSERT INTO summaries_fts (summaries_fts, rowid, text, session_key)
+        VALUES ('delete', old.id, old.text, 's' || hex(old.session_id) || '0');
+    UPDATE search_state SET indexed_to = (SELECT coalesce(max(id), 0) FROM summaries)
+        WHERE name = 'summaries' AND indexed_to > (SELECT coalesce(max(id), 0) FROM summaries);
+END;
+
+CREATE TRIGGER summaries_fts_update AFTER UPDATE OF id, text, session_id ON summaries
+WHEN old.id <= (SELECT indexed_to FROM search_state WHERE name = 'summaries')
+    OR new.id <= (SELECT indexed_to FROM search_state WHERE name = 'summaries')
+BEGIN
+    INSERT INTO summaries_fts (summaries_fts, rowid, text, session_key)
+        SELECT 'delete', old.id, old.text, 's' || hex(old.session_id) || '0'
+        WHERE old.id <= (SELECT indexed_to FROM search_state WHERE name = 'summaries');
+    INSERT INTO summaries_fts (rowid, text, session_key)
+        SELECT new.id, new.text, 's' || hex(new.session_id) || '0'
+        WHERE new.id <= (SELECT indexed_to FROM search_state WHERE name = 'summaries');
+    UPDATE search_state SET indexed_to = (SELECT coalesce(max(id), 0) FROM summaries)
+        WHERE name = 'summaries' AND indexed_to > (SELECT coalesce(max(id), 0) FROM summaries);
+END;
+
+CREATE TRIGGER semantic_pins_fts_delete AFTER DELETE ON semantic_pins
+WHEN old.id <= (SELECT indexed_to FROM search_state WHERE name = 'semantic_pins')
+BEGIN
+    INSERT INTO semantic_pins_fts (semantic_pins_fts, rowid, text, session_key)
+        VALUES ('delete', old.id, old.content, 's' || hex(old.session_id) || '0');
+    UPDATE search_state SET indexed_to = (SELECT coalesce(max(id), 0) FROM semantic_pins)
+        WHERE name = 'semantic_pins' AND indexed_to > (SELECT coalesce(max(id), 0) FROM semantic_pins);
+END;
+
+CREATE TRIGGER semantic_pins_fts_update AFTER UPDATE OF id, content, session_id ON semantic_pins
+WHEN old.id <= (SELECT indexed_to FROM search_state WHERE name = 'semantic_pins')
+    OR new.id <= (SELECT indexed_to FROM search_state WHERE name = 'semantic_pins')
+BEGIN
+    INSERT INTO semantic_pins_fts (semantic_pins_fts, rowid, text, session_key)
+        SELECT 'delete', old.id, old.content, 's' || hex(old.session_id) || '0'
+        WHERE old.id <= (SELECT indexed_to FROM search_state WHERE name = 'semantic_pins');
+    INSERT INTO semantic_pins_fts (rowid, text, session_key)
+        SELECT new.id, new.content, 's' || hex(new.session_id) || '0'
+        WHERE new.id <= (SELECT indexed_to FROM search_state WHERE name = 'semantic_pins');
+    UPDATE search_state SET indexed_to = (SELECT coalesce(max(id), 0) FROM semantic_pins)
+        WHERE name = 'semantic_pins' AND indexed_to > (SELECT coalesce(max(id), 0) FROM semantic_pins);
+END;

@@ -3,7 +3,7 @@
 from .config import MemoryConfig
 from .context import MemoryContext
 from .errors import LocalMemError, SessionNotFound
-from .models import Message, Pin, Session, Summary
+from .models import Message, Pin, SearchHit, Session, Summary
 from .store import MemoryStore
 
 __all__ = [
@@ -13,6 +13,7 @@ __all__ = [
     "MemoryStore",
     "Message",
     "Pin",
+    "SearchHit",
     "Session",
     "SessionNotFound",
     "Summary",

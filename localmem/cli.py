@@ -200,6 +200,32 @@ def _print_summaries(rows: list) -> None:
 
 
 @cli.command()
+@click.argument("query")
+@click.option("--session", "session_id", default=None, help="Search this session only.")
+@click.option(
+    "--limit", type=click.IntRange(min=0), default=10, show_default=True, help="At most this many."
+)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@with_store
+def search(
+    store: MemoryStore, query: str, session_id: str | None, limit: int, as_json: bool
+) -> None:
+    """Search messages, summaries and pins for QUERY's words, best first.
+
+    Any text is a query: its words are matched, never its operators. Prints
+    one line per hit (kind and id, session, score, snippet with the matched
+    words in [ ]).
+    """
+    hits = store.search(query, session_id=session_id, limit=limit)
+    if as_json:
+        click.echo(json.dumps([h.model_dump() for h in hits], indent=2, ensure_ascii=False))
+        return
+    for h in hits:
+        snippet = " ".join(h.snippet.split())
+        click.echo(f"{h.kind} #{h.id}\t{h.session_id}\t{h.score:.2f}\t{snippet}")
+
+
+@cli.command()
 @with_store
 def schema(store: MemoryStore) -> None:
     """Print the database's schema as SQL."""

@@ -26,6 +26,7 @@ DEFAULT_RECENT_MESSAGES = 8
 DEFAULT_TOP_PINS = 5
 DEFAULT_RECENT_SUMMARIES = 3
 DEFAULT_MIN_RECENT_MESSAGES = 3
+DEFAULT_RELEVANT_MESSAGES = 3
 DEFAULT_SUMMARY_THRESHOLD = 15
 DEFAULT_CACHE_TTL = 5.0
 DEFAULT_CACHE_SIZE = 256
@@ -71,9 +72,11 @@ class MemoryConfig(BaseModel):
     """The Ollama server; None reads ``OLLAMA_HOST`` like the ollama client does."""
     allow_remote_ollama: bool = False
     """Allow an Ollama host that is not on the loopback (a conversation then leaves the machine)."""
+    relevant_messages: int = Field(DEFAULT_RELEVANT_MESSAGES, ge=0)
+    """Most older messages a query-aware context may carry (0 turns the section off)."""
     auto_query: bool = False
-    """Reserved: use the newest user message as the query of a query-aware context
-    (not used until full-text search lands)."""
+    """Without a ``query``, ``build_context`` uses the newest user message among the
+    recent messages as its query, adding the older messages relevant to it."""
     encoding: str = DEFAULT_ENCODING
     """tiktoken encoding used to count tokens."""
     busy_timeout: float = Field(DEFAULT_BUSY_TIMEOUT, gt=0, allow_inf_nan=False)

@@ -22,7 +22,7 @@ from typing import Any
 
 from .errors import DatabaseError, NotALocalMemDatabase, SchemaTooNew
 from .migrations import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION
-from .models import Item, Message, Pin, Session, Summary
+from .models import Item, Message, Pin, SearchHit, Session, Summary
 
 SQLITE_HEADER = b"SQLite format 3\x00"
 ROW_MEMO_SIZE = 4096
@@ -513,7 +513,6 @@ def recent_summaries(
     return [_summary(row) for row in conn.execute(RECENT_SUMMARIES_SQL, (session_id, level, limit))]
 
 
-
 def context_summaries(conn: sqlite3.Connection, session_id: str, limit: int) -> list[Summary]:
     """The newest rollup and the newest ``limit`` level-1 summaries it does not cover, newest first."""
     rows = [_summary(row) for row in conn.execute(CONTEXT_SUMMARIES_SQL, (session_id, limit))]
@@ -590,3 +589,161 @@ def session_ratio(conn: sqlite3.Connection, session_id: str) -> tuple[bool, floa
     """(session exists, its model's token ratio or None) in one lookup."""
     row = conn.execute(SESSION_RATIO_SQL, (session_id,)).fetchone()
     return (row is not None, row[1] if row else None)
+
+
+# --- full-text search ----------------------------------------------------------
+#
+# Each searched table has an FTS5 index ``<table>_fts`` over the view
+# ``<table>_fts_source`` (text, session_key) and a high-water mark in
+# search_state: rows with id <= indexed_to are indexed, rows above are not yet
+# (migration m004_search says why). ``catch_up`` indexes the rows above the
+# mark; call it in a write transaction and match in that same transaction.
+
+SEARCH_TABLES = ("messages", "summaries", "semantic_pins")
+_INDEX_LAG = """SELECT indexed_to, (SELECT coalesce(max(id), 0) FROM {0})
+    FROM search_state WHERE name = '{0}'"""
+_CATCH_UP = """INSERT INTO {0}_fts (rowid, text, session_key)
+    SELECT id, text, session_key FROM {0}_fts_source WHERE id > ? AND id <= ?"""
+_MARK_INDEXED = "UPDATE search_state SET indexed_to = ? WHERE name = '{0}'"
+_OPTIMIZE = "INSERT INTO {0}_fts ({0}_fts) VALUES ('optimize')"
+MESSAGES_INDEX_LAG_SQL = _INDEX_LAG.format("messages")
+SUMMARIES_INDEX_LAG_SQL = _INDEX_LAG.format("summaries")
+PINS_INDEX_LAG_SQL = _INDEX_LAG.format("semantic_pins")
+MESSAGES_CATCH_UP_SQL = _CATCH_UP.format("messages")
+SUMMARIES_CATCH_UP_SQL = _CATCH_UP.format("summaries")
+PINS_CATCH_UP_SQL = _CATCH_UP.format("semantic_pins")
+MESSAGES_MARK_INDEXED_SQL = _MARK_INDEXED.format("messages")
+SUMMARIES_MARK_INDEXED_SQL = _MARK_INDEXED.format("summaries")
+PINS_MARK_INDEXED_SQL = _MARK_INDEXED.format("semantic_pins")
+MESSAGES_OPTIMIZE_SQL = _OPTIMIZE.format("messages")
+SUMMARIES_OPTIMIZE_SQL = _OPTIMIZE.format("summaries")
+PINS_OPTIMIZE_SQL = _OPTIMIZE.format("semantic_pins")
+_INDEX_SQL = {
+    "messages": (
+        MESSAGES_INDEX_LAG_SQL,
+        MESSAGES_CATCH_UP_SQL,
+        MESSAGES_MARK_INDEXED_SQL,
+        MESSAGES_OPTIMIZE_SQL,
+    ),
+    "summaries": (
+        SUMMARIES_INDEX_LAG_SQL,
+        SUMMARIES_CATCH_UP_SQL,
+        SUMMARIES_MARK_INDEXED_SQL,
+        SUMMARIES_OPTIMIZE_SQL,
+    ),
+    "semantic_pins": (
+        PINS_INDEX_LAG_SQL,
+        PINS_CATCH_UP_SQL,
+        PINS_MARK_INDEXED_SQL,
+        PINS_OPTIMIZE_SQL,
+    ),
+}
+OPTIMIZE_MIN_ROWS = 1000
+"""A catch-up of at least this many rows, and of half the table or more, ends
+by merging the index into one segment (FTS5 'optimize'): bulk indexing leaves
+several large segments, and FTS5 would otherwise merge them later, hundreds of
+milliseconds at a time, inside some search; and each segment adds to the cost
+of every query."""
+
+
+def index_behind(conn: sqlite3.Connection, tables: Sequence[str]) -> bool:
+    """True when a row of ``tables`` is not in the search index yet (two lookups per table)."""
+    for table in tables:
+        indexed, newest = conn.execute(_INDEX_SQL[table][0]).fetchone()
+        if newest != indexed:
+            return True
+    return False
+
+
+def catch_up(conn: sqlite3.Connection, tables: Sequence[str]) -> int:
+    """Index every row of ``tables`` above the high-water mark; return how many.
+
+    Call inside a write transaction, so that no row can commit in between.
+    """
+    indexed_rows = 0
+    for table in tables:
+        lag_sql, catch_up_sql, mark_sql, optimize_sql = _INDEX_SQL[table]
+        indexed, newest = conn.execute(lag_sql).fetchone()
+        if newest > indexed:
+            rows = conn.execute(catch_up_sql, (indexed, newest)).rowcount
+            if rows >= OPTIMIZE_MIN_ROWS and 2 * rows >= newest:
+                conn.execute(optimize_sql)
+            indexed_rows += rows
+        if newest != indexed:
+            conn.execute(mark_sql, (newest,))
+    return indexed_rows
+
+
+# How many messages hold a term, counting no further than the limit: a common
+# term's document list is long, and reading all of it costs milliseconds.
+TERM_DOCS_SQL = """SELECT count(*) FROM
+    (SELECT 1 FROM messages_fts WHERE messages_fts MATCH ? LIMIT ?)"""
+# The same over messages, summaries and pins, each count capped.
+TERM_DOCS_ALL_SQL = """SELECT
+    (SELECT count(*) FROM (SELECT 1 FROM messages_fts WHERE messages_fts MATCH ?1 LIMIT ?2))
+    + (SELECT count(*) FROM (SELECT 1 FROM summaries_fts WHERE summaries_fts MATCH ?1 LIMIT ?2))
+    + (SELECT count(*) FROM
+        (SELECT 1 FROM semantic_pins_fts WHERE semantic_pins_fts MATCH ?1 LIMIT ?2))"""
+
+
+def term_docs(conn: sqlite3.Connection, match: str, cap: int, *, everywhere: bool = False) -> int:
+    """The number of messages matching ``match``, or ``cap`` if there are at least that many.
+
+    ``everywhere`` counts summaries and pins too (each count capped).
+    """
+    sql = TERM_DOCS_ALL_SQL if everywhere else TERM_DOCS_SQL
+    return conn.execute(sql, (match, cap)).fetchone()[0]
+
+
+# BM25 with the session_key column weighted 0: only the text ranks. The FTS5
+# table sorts by rank itself and stops at the LIMIT; the join reads the rows.
+_RANK = "rank MATCH 'bm25(1.0, 0.0)'"
+_M_MESSAGE_COLUMNS = ", ".join("m." + column for column in MESSAGE_COLUMNS.split(", "))
+RELEVANT_MESSAGES_SQL = f"""SELECT {_M_MESSAGE_COLUMNS}, hit_rank
+    FROM (SELECT rowid AS hit_id, rank AS hit_rank FROM messages_fts
+        WHERE messages_fts MATCH ?1 AND rowid < ?2 AND {_RANK} ORDER BY rank LIMIT ?3)
+    JOIN messages m ON m.id = hit_id WHERE m.session_id = ?4"""
+
+
+def relevant_messages(
+    conn: sqlite3.Connection, session_id: str, match: str, before_id: int, limit: int
+) -> list[Message]:
+    """The session's messages older than ``before_id`` matching ``match``, best first.
+
+    ``match`` must carry the session's key; the join checks the session too.
+    """
+    rows = conn.execute(RELEVANT_MESSAGES_SQL, (match, before_id, limit, session_id)).fetchall()
+    rows.sort(key=lambda row: row[-1])  # a join's order is not guaranteed; rank: lower is better
+    return [_message(row[:-1]) for row in rows]
+
+
+SNIPPET_START = "["
+SNIPPET_END = "]"
+SNIPPET_ELLIPSIS = "…"
+SNIPPET_TOKENS = 24
+_HITS = """SELECT '{kind}', t.id, t.session_id, t.{text}, -hit_rank, hit_snippet
+    FROM (SELECT rowid AS hit_id, rank AS hit_rank,
+            snippet({table}_fts, 0, ?2, ?3, ?4, ?5) AS hit_snippet
+        FROM {table}_fts WHERE {table}_fts MATCH ?1 AND {rank} ORDER BY rank LIMIT ?6)
+    JOIN {table} t ON t.id = hit_id WHERE ?7 IS NULL OR t.session_id = ?7"""
+SEARCH_MESSAGES_SQL = _HITS.format(kind="message", table="messages", text="text", rank=_RANK)
+SEARCH_SUMMARIES_SQL = _HITS.format(kind="summary", table="summaries", text="text", rank=_RANK)
+SEARCH_PINS_SQL = _HITS.format(kind="pin", table="semantic_pins", text="content", rank=_RANK)
+_HIT_FIELDS = ("kind", "id", "session_id", "text", "score", "snippet")
+_validate_hit = SearchHit.__pydantic_validator__.validate_python
+
+
+def search(
+    conn: sqlite3.Connection, match: str, session_id: str | None, limit: int
+) -> list[SearchHit]:
+    """The best ``limit`` messages, summaries and pins matching ``match``, best first.
+
+    With ``session_id``, ``match`` must carry that session's key.
+    """
+    hits = []
+    snippet = (SNIPPET_START, SNIPPET_END, SNIPPET_ELLIPSIS, SNIPPET_TOKENS)
+    params = (match, *snippet, limit, session_id)
+    for sql in (SEARCH_MESSAGES_SQL, SEARCH_SUMMARIES_SQL, SEARCH_PINS_SQL):
+        hits += [_validate_hit(dict(zip(_HIT_FIELDS, row))) for row in conn.execute(sql, params)]
+    hits.sort(key=lambda h: -h.score)
+    return hits[:limit]

@@ -108,9 +108,84 @@ M003_ITEMS = (
     "CREATE INDEX items_session_kind ON items (session_id, kind, message_id)",
 )
 
+# m004_search: full-text search (FTS5, ranked by BM25) over messages, summaries
+# and pins, for ``store.search`` and the query-aware context.
+#
+# Each table gets an external-content FTS5 index (the text is not stored twice)
+# over a view that adds ``session_key``: one token per session, "s" + the id's
+# UTF-8 bytes in hex + "0" (hex never splits into two tokens, and a final digit
+# is never stemmed), so a search within one session ANDs that token into its
+# MATCH instead of reading the hits of every session. ``porter`` lets "pickups"
+# find "pickup"; ``remove_diacritics 2`` lets "cafe" find "café".
+#
+# Nothing indexes a row when it is written: indexing inside the insert cost
+# four times the insert itself, so the write path stays as it was. Instead,
+# search_state keeps a high-water mark per table: every row with
+# id <= indexed_to is in the index, none above it. A search indexes the rows
+# above the mark in bulk, in one write transaction, before it matches, so it
+# still sees every committed row. New rows land above the mark (SQLite gives a
+# new row max(id) + 1); when the newest rows are deleted, the delete trigger
+# lowers the mark to max(id), so an id that SQLite hands out again is indexed.
+# Deleting or updating an indexed row (a session's cascade included) removes
+# its old terms in a trigger: an external-content index needs the old values.
+# The generator below is frozen with this migration: never edit it.
+SESSION_KEY_EXPR = "'s' || hex({}) || '0'"
+"""The session_key token of a session id column; ``localmem.search.session_key`` in Python."""
+
+
+def _m004_index(table: str, text: str) -> tuple[str, ...]:
+    key = SESSION_KEY_EXPR.format
+    mark = f"(SELECT indexed_to FROM search_state WHERE name = '{table}')"
+    newest = f"(SELECT coalesce(max(id), 0) FROM {table})"
+    lower_mark = f"""UPDATE search_state SET indexed_to = {newest}
+        WHERE name = '{table}' AND indexed_to > {newest}"""
+    text_column = text if text == "text" else f"{text} AS text"
+    return (
+        f"""CREATE VIEW {table}_fts_source AS
+    SELECT id, {text_column}, {key("session_id")} AS session_key FROM {table}""",
+        f"""CREATE VIRTUAL TABLE {table}_fts USING fts5(
+    text, session_key,
+    content = '{table}_fts_source', content_rowid = 'id',
+    tokenize = 'porter unicode61 remove_diacritics 2'
+)""",
+        f"""CREATE TRIGGER {table}_fts_delete AFTER DELETE ON {table}
+WHEN old.id <= {mark}
+BEGIN
+    INSERT INTO {table}_fts ({table}_fts, rowid, text, session_key)
+        VALUES ('delete', old.id, old.{text}, {key("old.session_id")});
+    {lower_mark};
+END""",
+        f"""CREATE TRIGGER {table}_fts_update AFTER UPDATE OF id, {text}, session_id ON {table}
+WHEN old.id <= {mark}
+    OR new.id <= {mark}
+BEGIN
+    INSERT INTO {table}_fts ({table}_fts, rowid, text, session_key)
+        SELECT 'delete', old.id, old.{text}, {key("old.session_id")}
+        WHERE old.id <= {mark};
+    INSERT INTO {table}_fts (rowid, text, session_key)
+        SELECT new.id, new.{text}, {key("new.session_id")}
+        WHERE new.id <= {mark};
+    {lower_mark};
+END""",
+    )
+
+
+M004_SEARCH = (
+    """CREATE TABLE search_state (
+    name TEXT PRIMARY KEY,
+    indexed_to INTEGER NOT NULL CHECK (indexed_to >= 0)
+) WITHOUT ROWID""",
+    """INSERT INTO search_state (name, indexed_to)
+    VALUES ('messages', 0), ('summaries', 0), ('semantic_pins', 0)""",
+    *_m004_index("messages", "text"),
+    *_m004_index("summaries", "text"),
+    *_m004_index("semantic_pins", "content"),
+)
+
 MIGRATIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("m001_initial", M001_INITIAL),
     ("m002_summarizer", M002_SUMMARIZER),
     ("m003_items", M003_ITEMS),
+    ("m004_search", M004_SEARCH),
 )
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -5,6 +5,7 @@ Field names are the table columns (``Message.text``, ``Pin.content``,
 ``localmem.db``; they are frozen snapshots: changing one changes nothing in
 the database. ``NewMessage`` validates what a caller asks to write. An
 ``Item`` is an agent framework's own record of a message, stored beside it.
+A ``SearchHit`` is one result of a full-text search.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, StrictStr
 
 Role = Literal["system", "user", "assistant", "tool"]
 PinKind = Literal["manual", "auto"]
+HitKind = Literal["message", "summary", "pin"]
 ROLES: tuple[str, ...] = ("system", "user", "assistant", "tool")
 PIN_KINDS: tuple[str, ...] = ("manual", "auto")
 
@@ -92,6 +94,23 @@ class Item(_Record):
     session_id: str
     kind: str
     data: str
+
+
+class SearchHit(_Record):
+    """A message, summary or pin that matched a search.
+
+    ``id`` is the row's id in its own table (``kind`` says which); ``text`` is
+    the whole text (a pin's ``content``); ``snippet`` is the best passage,
+    matched words between ``[`` and ``]``. ``score`` is BM25's (higher is
+    better); it orders one search's hits and means nothing across searches.
+    """
+
+    kind: HitKind
+    id: int
+    session_id: str
+    text: str
+    score: float
+    snippet: str
 
 
 class NewMessage(BaseModel):

@@ -28,11 +28,27 @@ from typing import Any
 from pydantic import ValidationError
 
 from . import db
+from . import search as fts
 from .cache import TTLCache
 from .config import DEFAULT_PIN_IMPORTANCE, MemoryConfig, default_db_path, make_config
 from .context import Costs, MemoryContext, pack
-from .errors import DatabaseError, InvalidInput, NotFound, SessionNotFound
-from .models import PIN_KINDS, Item, Message, NewMessage, Pin, Session, Summary
+from .errors import (
+    DatabaseError,
+    InvalidInput,
+    LocalMemError,
+    NotFound,
+    SessionNotFound,
+)
+from .models import (
+    PIN_KINDS,
+    Item,
+    Message,
+    NewMessage,
+    Pin,
+    SearchHit,
+    Session,
+    Summary,
+)
 from .scoring import Scorer, score_importance
 from .summarizer import OllamaBackend, Outcome, Summarizer
 from .summarizer.background import BackgroundSummarizer
@@ -605,10 +621,16 @@ class MemoryStore:
     ) -> MemoryContext:
         """The context for the session's next model call, within ``max_tokens``.
 
-        Read-only. Served from the cache while nothing changed and the entry
-        is younger than ``cache_ttl``. Raises :class:`SessionNotFound`.
-        ``query`` is validated and keys the cache, but this version has no
-        query-aware section yet (it comes with full-text search).
+        Served from the cache while nothing changed and the entry is younger
+        than ``cache_ttl``. Raises :class:`SessionNotFound`.
+
+        With a ``query`` (any text; with ``auto_query``, the newest user message
+        among the recent ones when none is given), the context also carries up
+        to ``relevant_messages`` older messages of the session, outside the
+        recent window, that best match it (full-text search, BM25), in their
+        own section and share of the budget (``breakdown["relevant"]``). The
+        messages written since the last search are indexed first, in one write
+        transaction; that is the only write this call makes.
         """
         _check_id(session_id)
         budget = (
@@ -617,7 +639,7 @@ class MemoryStore:
             else _check_int("max_tokens", max_tokens)
         )
         if query is not None:
-            _check_text("query", query)
+            query = _query_text(query)
         key = (session_id, budget, query)
         # The hot path: the lock and error translation inline, not a context manager.
         with self._lock:
@@ -626,7 +648,7 @@ class MemoryStore:
                 cached = self._cache.get(key, stamp)
                 if cached is not None:
                     return cached
-                context = self._build_context(session_id, budget, stamp)
+                context = self._build_context(session_id, budget, stamp, query)
             except sqlite3.Error as exc:
                 raise DatabaseError(f"{self.path}: {exc}") from exc
             self._cache.put(key, stamp, context)
@@ -649,17 +671,25 @@ class MemoryStore:
             ratio = self._ratios[session_id] = measured or 1.0
         return ratio
 
-    def _build_context(self, session_id: str, budget: int, stamp: int) -> MemoryContext:
+    def _build_context(
+        self, session_id: str, budget: int, stamp: int, query: str | None
+    ) -> MemoryContext:
         cfg = self.config
         conn = self._conn
-        conn.execute(db.BEGIN_READ_SQL)  # one snapshot for the three reads
-        try:
-            ratio = self._session_ratio(session_id, stamp)
-            recent = db.recent_messages(conn, session_id, cfg.recent_messages)
-            pins = db.top_pins(conn, session_id, cfg.top_pins)
-            summaries = db.context_summaries(conn, session_id, cfg.recent_summaries)
-        finally:
-            conn.execute(db.COMMIT_SQL)
+        relevant: list[Message] = []
+        if cfg.relevant_messages and (query is not None or cfg.auto_query):
+            with self._indexed(("messages",)):  # one snapshot, the index caught up
+                ratio, recent, pins, summaries = self._read_context(session_id, stamp)
+                if query is None:
+                    query = next((m.text for m in recent if m.role == "user"), None)
+                if query is not None:
+                    relevant = self._relevant(session_id, query, recent)
+        else:
+            conn.execute(db.BEGIN_READ_SQL)  # one snapshot for the three reads
+            try:
+                ratio, recent, pins, summaries = self._read_context(session_id, stamp)
+            finally:
+                conn.execute(db.COMMIT_SQL)
         if self._costs is None:
             self._costs = Costs.measure(self.tokenizer.count)
         # A budget is in the session model's own tokens once its ratio is known.
@@ -674,7 +704,116 @@ class MemoryStore:
             costs=self._costs,
             clip=self.tokenizer.tail,
             count=self.tokenizer.count,
+            relevant=relevant,
+            max_relevant=cfg.relevant_messages,
+            query=query,
         )
+
+    def _read_context(
+        self, session_id: str, stamp: int
+    ) -> tuple[float, list[Message], list[Pin], list[Summary]]:
+        """The ratio, recent messages, pins and summaries; call inside a transaction."""
+        cfg = self.config
+        conn = self._conn
+        return (
+            self._session_ratio(session_id, stamp),
+            db.recent_messages(conn, session_id, cfg.recent_messages),
+            db.top_pins(conn, session_id, cfg.top_pins),
+            db.context_summaries(conn, session_id, cfg.recent_summaries),
+        )
+
+    def _relevant(self, session_id: str, query: str, recent: list[Message]) -> list[Message]:
+        """Candidates for the relevant section: the session's messages older than
+        ``recent`` (newest first) that best match ``query``, best first.
+
+        Only words in at most ``search.TERM_DOC_LIMIT`` messages are matched:
+        a common word would cost milliseconds and rank little.
+        """
+        conn = self._conn
+        words = fts.query_terms(query)
+        if not words:
+            return []
+        limit = fts.TERM_DOC_LIMIT
+        terms = fts.choose_terms(
+            words, lambda t: db.term_docs(conn, fts.phrase(t), limit + 1), limit=limit
+        )
+        if not terms:
+            return []
+        before = recent[-1].id if recent else MAX_SQLITE_INTEGER
+        match = fts.any_of(terms, fts.session_key(session_id))
+        # Twice as many as may be kept: a long one may not fit the section's share.
+        wanted = 2 * self.config.relevant_messages
+        return db.relevant_messages(conn, session_id, match, before, wanted)
+
+    @contextlib.contextmanager
+    def _indexed(self, tables: tuple[str, ...]) -> Iterator[sqlite3.Connection]:
+        """A transaction in which the search index holds every committed row of ``tables``.
+
+        Starts as a read; if rows are missing from the index, switches to a
+        write transaction (``BEGIN IMMEDIATE``, so no row can commit in
+        between) and indexes them in bulk before yielding. Call with the lock
+        held; SQLite's errors are the caller's to translate.
+        """
+        conn = self._conn
+        conn.execute(db.BEGIN_READ_SQL)
+        try:
+            if db.index_behind(conn, tables):
+                conn.execute(db.COMMIT_SQL)
+                conn.execute(db.BEGIN_WRITE_SQL)
+                indexed = db.catch_up(conn, tables)
+                logger.debug("search index: %d new rows indexed", indexed)
+            yield conn
+        except LocalMemError:
+            conn.execute(db.COMMIT_SQL)  # the index caught up; only the reader failed
+            raise
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute(db.ROLLBACK_SQL)
+            raise
+        conn.execute(db.COMMIT_SQL)
+
+    # --- search --------------------------------------------------------------
+
+    def search(
+        self, query: str, session_id: str | None = None, limit: int = 10
+    ) -> list[SearchHit]:
+        """Messages, summaries and pins matching ``query``, best first (BM25).
+
+        Any text is a valid query: its words are matched (any of them; the
+        more and the rarer, the better the rank), never its operators or
+        quotes; stop words are left out unless the query has nothing else,
+        and so are words in over ``search.TERM_DOC_LIMIT`` messages unless
+        only such words are left (then the rarest is used).
+        With ``session_id``, only that session is searched
+        (:class:`SessionNotFound` if there is none). Each hit carries a
+        snippet with the matched words in ``[`` ``]``.
+
+        Never stale: rows written since the last search (by any process) are
+        indexed first, in bulk, in one write transaction; that is the only
+        write this call makes.
+        """
+        text = _query_text(query)
+        if session_id is not None:
+            _check_id(session_id)
+        count = _check_int("limit", limit)
+        words = fts.query_terms(text) or fts.query_terms(text, keep_stop_words=True)
+        with self._locked() as conn:
+            if session_id is not None:
+                self._require_session(session_id)
+            if not words or count == 0:
+                return []
+            with self._indexed(db.SEARCH_TABLES):
+                most = fts.TERM_DOC_LIMIT
+                terms = fts.choose_terms(
+                    words,
+                    lambda t: db.term_docs(conn, fts.phrase(t), most + 1, everywhere=True),
+                    limit=most,
+                    fallback=True,
+                )
+                if not terms:
+                    return []
+                key = None if session_id is None else fts.session_key(session_id)
+                return db.search(conn, fts.any_of(terms, key), session_id, count)
 
     def cache_stats(self) -> dict[str, int]:
         """Hits, misses and live entries of the context cache."""
@@ -696,6 +835,18 @@ def _check_text(name: str, value: object) -> str:
             "(decode text with errors='replace' or 'surrogateescape' before storing it)"
         ) from None
     return value
+
+
+def _query_text(query: object) -> str:
+    """A query must be a string; any string will do (it is only read, never stored),
+    so a lone surrogate becomes U+FFFD instead of an error."""
+    if not isinstance(query, str):
+        raise InvalidInput(f"query must be a string, not {type(query).__name__}")
+    try:
+        query.encode("utf-8")
+    except UnicodeEncodeError:
+        return query.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
+    return query
 
 
 def _check_id(session_id: object) -> str:

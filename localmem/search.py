@@ -1,0 +1,118 @@
+"""Turning what a user typed into an FTS5 MATCH expression that cannot fail.
+
+Pure functions, no SQL. Any text is a valid query: it is cut into words
+(runs of letters and digits, as FTS5's ``unicode61`` tokenizer cuts it), and
+the MATCH expression is built from those words alone, each one quoted, so
+quotes, ``AND``/``OR``/``NOT``/``NEAR``, ``*``, ``^``, parentheses and column
+filters (``text:``) in the query are only punctuation or words.
+
+A natural question ("What was the school pickup code again?") is mostly stop
+words; the rest (school, pickup, code) are ORed and ranked by BM25, so a
+message holding any of them matches and one holding all of them ranks first.
+Stems are the index's business: it uses the Porter stemmer, so "pickups"
+finds "pickup" without prefix queries.
+
+Words that occur in a great many documents cost the most to match (FTS5 reads
+their whole document list to rank) and tell the least about relevance, so
+``choose_terms`` keeps the rarest few, asking the caller for each word's
+document count (capped, so asking costs little whatever the answer).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Callable, Sequence
+
+MAX_QUERY_CHARS = 10_000
+"""Only the start of a longer query is read (an auto-query can be a whole message)."""
+MAX_TERM_CHARS = 64
+"""Longer "words" (hashes, base64) are left out of a query."""
+MAX_PROBED_TERMS = 6
+"""At most this many words of a query have their document count looked up."""
+MAX_MATCH_TERMS = 5
+"""At most this many words go into the MATCH expression: the rarest ones."""
+TERM_DOC_LIMIT = 1000
+"""A word in more documents than this is too common to match on (see ``choose_terms``)."""
+
+# Runs of letters and digits: what unicode61 keeps as tokens (``_`` separates).
+_WORD = re.compile(r"[^\W_]+")
+
+# English function words, question words and the small talk of questions
+# ("remind me again what ..."), which would otherwise match most messages.
+STOP_WORDS = frozenset(
+    """
+    a about above after again against ago all also am an and any are aren as at be because been
+    before being below between both but by can cannot could couldn d did didn do does doesn doing
+    don down during each else ever few for from further had hadn has hasn have haven having he her
+    here hers herself him himself his how i if in into is isn it its itself just know let ll m me
+    might mine more most much must mustn my myself no nor not now of off on once only or other
+    ought our ours ourselves out over own please re remember remind s said same say says shall
+    shan she should shouldn so some such t tell than thanks that the their theirs them themselves
+    then there these they this those though through to too under until up us ve very was wasn we
+    were weren what when where which while who whom whose why will with won would wouldn y yes yet
+    you your yours yourself yourselves
+    """.split()
+)
+
+
+def query_terms(text: str, *, keep_stop_words: bool = False) -> list[str]:
+    """The distinct words of ``text``, lowercased, in order, stop words left out.
+
+    Single Latin letters and words longer than ``MAX_TERM_CHARS`` are left out
+    too. Never raises for any string.
+    """
+    text = unicodedata.normalize("NFC", text[:MAX_QUERY_CHARS]).lower()
+    words = dict.fromkeys(_WORD.findall(text))
+    return [
+        w
+        for w in words
+        if len(w) <= MAX_TERM_CHARS
+        and not (len(w) == 1 and w.isascii() and w.isalpha())
+        and (keep_stop_words or w not in STOP_WORDS)
+    ]
+
+
+def choose_terms(
+    terms: Sequence[str],
+    doc_count: Callable[[str], int],
+    *,
+    limit: int = TERM_DOC_LIMIT,
+    fallback: bool = False,
+) -> list[str]:
+    """The words worth matching on: those in at least one and at most ``limit`` documents.
+
+    The longest ``MAX_PROBED_TERMS`` words are looked up (``doc_count`` may
+    stop counting past ``limit``); the rarest ``MAX_MATCH_TERMS`` of those in
+    range are kept, rarest first. When every word is too common, ``fallback``
+    keeps the rarest one anyway (a search must find something; a context can
+    do without its relevant section).
+    """
+    probed = sorted(terms, key=len, reverse=True)[:MAX_PROBED_TERMS]
+    counted = [(doc_count(t), i, t) for i, t in enumerate(probed)]
+    present = sorted(c for c in counted if c[0] > 0)
+    rare = [c for c in present if c[0] <= limit][:MAX_MATCH_TERMS]
+    chosen = rare or (present[:1] if fallback else [])
+    return [t for _, _, t in chosen]
+
+
+def phrase(text: str) -> str:
+    """``text`` as an FTS5 string: inside double quotes, nothing is an operator."""
+    return '"' + text.replace('"', '""') + '"'
+
+
+def any_of(terms: Sequence[str], session_key: str | None = None) -> str:
+    """A MATCH expression: any of ``terms``, and the session's key token if given."""
+    either = " OR ".join(phrase(t) for t in terms)
+    if session_key is None:
+        return either
+    return f"{phrase(session_key)} AND ({either})"
+
+
+def session_key(session_id: str) -> str:
+    """The token a session's rows carry in the index.
+
+    The same as the schema's ``'s' || hex(session_id) || '0'``
+    (``migrations.SESSION_KEY_EXPR``); the tokenizer lowercases both.
+    """
+    return "s" + session_id.encode("utf-8").hex() + "0"

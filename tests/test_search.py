@@ -1,0 +1,612 @@
+"""Full-text search and the query-aware context: hostile queries, ranking, sessions,
+freshness across connections and processes, deletes, the budget, auto_query, the CLI."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from localmem import (
+    MemoryConfig,
+    MemoryContext,
+    MemoryStore,
+    SearchHit,
+    SessionNotFound,
+)
+from localmem import search as fts
+from localmem.cli import cli
+from localmem.context import RELEVANT_HEADER, RELEVANT_SHARE
+from localmem.errors import InvalidInput
+from localmem.migrations import (
+    APPLICATION_ID,
+    M001_INITIAL,
+    M002_SUMMARIZER,
+    M003_ITEMS,
+)
+from localmem.models import ROLES
+
+QUESTION = "What was the school pickup code again?"
+FACT = "The school pickup code is 4417."
+
+
+def chat(store: MemoryStore, session_id: str, n: int, topic: str = "the garden") -> list:
+    return store.add_messages(
+        session_id,
+        [
+            {"role": "user" if i % 2 == 0 else "assistant", "text": f"Turn {i} about {topic}."}
+            for i in range(n)
+        ],
+    )
+
+
+def ids(hits: list[SearchHit]) -> list[tuple[str, int]]:
+    return [(h.kind, h.id) for h in hits]
+
+
+def index_is_exact(store: MemoryStore) -> None:
+    """FTS5's own check: the index holds exactly the rows of its tables, no more."""
+    store.search("anything")  # catches the index up first
+    for table in ("messages", "summaries", "semantic_pins"):
+        store._conn.execute(f"INSERT INTO {table}_fts ({table}_fts) VALUES ('integrity-check')")
+
+
+# --- queries ----------------------------------------------------------------------
+
+
+def test_a_natural_question_finds_the_old_message(store, session) -> None:
+    fact = store.add_message(session.id, "user", FACT)
+    chat(store, session.id, 30)
+    hits = store.search(QUESTION)
+    assert hits[0].kind == "message" and hits[0].id == fact.id
+    assert hits[0].session_id == session.id and hits[0].text == FACT
+    assert hits[0].snippet == "The [school] [pickup] [code] is 4417."
+    assert hits[0].score > 0
+
+
+@pytest.mark.parametrize(
+    ("query", "words"),
+    [
+        (QUESTION, ["school", "pickup", "code"]),
+        ('"quoted" AND (NEAR(a b) OR *^)', ["quoted", "near"]),
+        ("text:secret session_key:s730", ["text", "secret", "session", "key", "s730"]),
+        ("Don't forget Rosa's 3 pills!", ["forget", "rosa", "3", "pills"]),
+        ("the and of", []),
+        ("Café CAFÉ café", ["café"]),
+    ],
+)
+def test_query_terms(query: str, words: list[str]) -> None:
+    assert fts.query_terms(query) == words
+
+
+def test_choose_terms_keeps_the_rarest_and_drops_the_common() -> None:
+    docs = {"code": 5000, "pickup": 3, "school": 40, "absent": 0}
+    def count(term: str) -> int:
+        return min(docs[term], 1001)
+
+    assert fts.choose_terms(["school", "pickup", "code", "absent"], count) == ["pickup", "school"]
+    assert fts.choose_terms(["code", "absent"], count) == []
+    assert fts.choose_terms(["code", "absent"], count, fallback=True) == ["code"]
+
+
+def test_the_session_key_is_the_schemas(store) -> None:
+    for sid in ("demo", "user-42", "a\x00b", "日本", "🙂", "x" * 300):
+        (sql_key,) = store._conn.execute("SELECT lower('s' || hex(?) || '0')", (sid,)).fetchone()
+        assert fts.session_key(sid) == sql_key
+
+
+HOSTILE = [
+    "",
+    " ",
+    '"',
+    '"unbalanced',
+    "(",
+    ")",
+    "((a) OR",
+    "AND",
+    "OR OR",
+    "NOT",
+    "a NOT b",
+    "NEAR(a b, 2)",
+    "NEAR(",
+    "*",
+    "pick*",
+    "^start",
+    "-minus",
+    "+plus",
+    "text:code",
+    "{text session_key}: code",
+    "session_key:x",
+    "messages_fts:x",
+    "rank:1",
+    "a\x00b",
+    "\ud800 pickup",
+    "<|endoftext|>",
+    "x" * 100_000,
+    "word " * 5000,
+    "🙂 日本語 مرحبا",
+    "e\u0301te",
+]
+
+
+@pytest.mark.parametrize("query", HOSTILE, ids=[repr(q[:20]) for q in HOSTILE])
+def test_hostile_queries_never_raise(store, session, query: str) -> None:
+    store.add_message(session.id, "user", FACT)
+    chat(store, session.id, 10)
+    assert isinstance(store.search(query), list)
+    assert isinstance(store.search(query, session_id=session.id, limit=3), list)
+    assert isinstance(store.build_context(session.id, query=query), MemoryContext)
+
+
+any_text = st.text(alphabet=st.characters(codec=None, categories=None), max_size=200)
+fts_syntax = st.lists(
+    st.sampled_from(
+        ['"', "(", ")", "AND", "OR", "NOT", "NEAR", "NEAR(", "*", "^", ":", "text:", "{", "}",
+         "+", "-", ",", "pickup", "code", "4417", " ", "\x00", "\ud800"]
+    ),
+    max_size=12,
+).map("".join)
+
+
+@pytest.fixture(scope="module")
+def hostile_store(tmp_path_factory):
+    with MemoryStore(tmp_path_factory.mktemp("search") / "hostile.db") as store:
+        sid = store.create_session().id
+        store.add_message(sid, "user", FACT)
+        chat(store, sid, 12)
+        store.pin(sid, "The pickup is at the side gate.")
+        yield store, sid
+
+
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(query=st.one_of(any_text, fts_syntax))
+def test_any_text_is_a_valid_query(hostile_store, query: str) -> None:
+    store, sid = hostile_store
+    for hit in store.search(query) + store.search(query, session_id=sid):
+        assert hit.session_id == sid
+    ctx = store.build_context(sid, query=query, max_tokens=500)
+    assert ctx.total_tokens <= 500
+
+
+@pytest.mark.parametrize("bad", [None, 3, b"code", ["code"]])
+def test_a_query_must_be_text(store, session, bad) -> None:
+    with pytest.raises(InvalidInput):
+        store.search(bad)  # type: ignore[arg-type]
+    if bad is not None:
+        with pytest.raises(InvalidInput):
+            store.build_context(session.id, query=bad)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("bad", [-1, 1.5, "3", True])
+def test_bad_limits_are_rejected(store, bad) -> None:
+    with pytest.raises(InvalidInput):
+        store.search("code", limit=bad)
+
+
+# --- ranking -------------------------------------------------------------------------
+
+
+def test_ranking(store, session) -> None:
+    code = store.add_message(session.id, "user", "The code for the shed is somewhere.")
+    both = store.add_message(session.id, "user", "The pickup code is 4417.")
+    long = store.add_message(
+        session.id, "user", "pickup " + "and then many other words about other things " * 20
+    )
+    short = store.add_message(session.id, "user", "Pickup at four.")
+    chat(store, session.id, 10)
+    hits = store.search("pickup code")
+    assert ids(hits)[0] == ("message", both.id)  # both words beat one word
+    assert {h.id for h in hits} == {code.id, both.id, long.id, short.id}
+    assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
+    rank = [h.id for h in hits]
+    assert rank.index(short.id) < rank.index(long.id)  # the same word in a shorter text
+    # a rare word outweighs a commoner one: "shed" is in one message, "pickup" in three
+    assert [h.id for h in store.search("pickup shed")][:2] == [code.id, short.id]
+    assert len(store.search("pickup code", limit=1)) == 1
+    assert store.search("pickup code", limit=0) == []
+
+
+def test_search_covers_summaries_and_pins(store, session) -> None:
+    ms = chat(store, session.id, 20)
+    pin = store.pin(session.id, "Rosa is allergic to penicillin.")
+    store._conn.execute(
+        "INSERT INTO summaries (session_id, text, start_message_id, end_message_id, message_count,"
+        " source, token_count, created_at) VALUES (?, 'Talked about penicillin doses.', ?, ?, 15,"
+        " 'fallback', 6, '2026-01-01T00:00:00.000Z')",
+        (session.id, ms[0].id, ms[14].id),
+    )
+    hits = store.search("penicillin")
+    assert {(h.kind, h.id) for h in hits} >= {("pin", pin.id)}
+    assert sorted(h.kind for h in hits) == ["pin", "summary"]
+    assert next(h for h in hits if h.kind == "pin").snippet == "Rosa is allergic to [penicillin]."
+
+
+def test_stop_words_alone_still_search(store, session) -> None:
+    m = store.add_message(session.id, "user", "The Who played here.")
+    assert ids(store.search("the who")) == [("message", m.id)]
+
+
+def test_stems_match(store, session) -> None:
+    m = store.add_message(session.id, "user", "Both pickups are at noon; the café opens later.")
+    assert ids(store.search("pickup")) == [("message", m.id)]
+    assert ids(store.search("cafe")) == [("message", m.id)]
+
+
+def test_common_words_are_dropped_from_the_context_but_search_falls_back(
+    store, session, monkeypatch
+) -> None:
+    monkeypatch.setattr(fts, "TERM_DOC_LIMIT", 3)
+    fact = store.add_message(session.id, "user", "My garden gate code is 4417.")
+    chat(store, session.id, 20, topic="the garden")  # "garden" in 21 messages
+    store.add_message(session.id, "user", "What is the gate code?")
+    ctx = store.build_context(session.id, query="What is the gate code for the garden?")
+    assert [m.id for m in ctx.relevant_messages] == [fact.id]  # matched on gate, code
+    ctx = store.build_context(session.id, query="garden?")
+    assert ctx.relevant_messages == ()  # too common to be worth matching
+    assert store.search("garden")  # a search still finds something
+
+
+# --- sessions -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "sids", [("a", "b"), ("user-42", "user_42"), ("a\x00b", "a b"), ("🙂", "日本")]
+)
+def test_a_search_within_a_session_sees_only_that_session(store, sids) -> None:
+    first, second = (store.create_session(session_id=sid) for sid in sids)
+    mine = store.add_message(first.id, "user", FACT)
+    store.add_message(second.id, "user", FACT)
+    store.pin(second.id, "The pickup code is also 1234.")
+    assert {h.session_id for h in store.search(QUESTION)} == {first.id, second.id}
+    hits = store.search(QUESTION, session_id=first.id)
+    assert ids(hits) == [("message", mine.id)]
+
+
+def test_a_search_of_a_missing_session_raises(store) -> None:
+    with pytest.raises(SessionNotFound):
+        store.search("code", session_id="nope")
+
+
+# --- never stale ------------------------------------------------------------------------
+
+
+def test_writes_are_not_indexed_until_a_search(store, session) -> None:
+    store.search("warm up")
+    mark = "SELECT indexed_to FROM search_state WHERE name = 'messages'"
+    before = store._conn.execute(mark).fetchone()[0]
+    m = store.add_message(session.id, "user", FACT)
+    store.add_messages(session.id, [{"role": "user", "text": "another pickup"}])
+    assert store._conn.execute(mark).fetchone()[0] == before  # the write path did not index
+    assert m.id in {h.id for h in store.search("pickup")}
+    assert store._conn.execute(mark).fetchone()[0] == m.id + 1
+
+
+def test_a_search_sees_another_connections_writes(db_path) -> None:
+    with MemoryStore(db_path) as app, MemoryStore(db_path) as other:
+        s = app.create_session()
+        assert app.search("pickup") == []
+        m = other.add_message(s.id, "user", FACT)
+        p = other.pin(s.id, "Pickup is at the side gate.")
+        assert set(ids(app.search("pickup"))) == {("message", m.id), ("pin", p.id)}
+
+
+def test_a_search_sees_another_processs_writes(db_path: Path) -> None:
+    with MemoryStore(db_path) as app:
+        s = app.create_session()
+        chat(app, s.id, 5)
+        assert app.search("pickup") == []
+        code = (
+            "import sys; from localmem import MemoryStore\n"
+            "with MemoryStore(sys.argv[1]) as st:\n"
+            f"    print(st.add_message(sys.argv[2], 'user', {FACT!r}).id)\n"
+        )
+        out = subprocess.run(
+            [sys.executable, "-c", code, str(db_path), s.id],
+            capture_output=True, text=True, check=True,
+        ).stdout
+        assert ids(app.search(QUESTION)) == [("message", int(out))]
+
+
+def test_a_context_sees_another_connections_writes_at_once(db_path) -> None:
+    config = {"cache_ttl": 60}
+    with MemoryStore(db_path, config=config) as app, MemoryStore(db_path) as other:
+        s = app.create_session()
+        chat(app, s.id, 10)
+        assert app.build_context(s.id, query=QUESTION).relevant_messages == ()
+        fact = other.add_messages(s.id, [{"role": "user", "text": FACT}])[0]
+        chat(other, s.id, 10)
+        assert [m.id for m in app.build_context(s.id, query=QUESTION).relevant_messages] == [
+            fact.id
+        ]
+
+
+# --- deletes --------------------------------------------------------------------------------
+
+
+def test_deleting_a_session_leaves_no_hits(store, session) -> None:
+    other = store.create_session()
+    chat(store, session.id, 5, topic="pickup")
+    store.pin(session.id, "pickup at four")
+    store.add_message(other.id, "user", "pickup here")
+    store.search("pickup")  # indexed
+    chat(store, session.id, 3, topic="pickup")  # and some not yet
+    store.delete_session(session.id)
+    assert {h.session_id for h in store.search("pickup")} == {other.id}
+    index_is_exact(store)
+
+
+def test_clear_messages_leaves_no_hits(store, session) -> None:
+    ms = chat(store, session.id, 20, topic="pickup")
+    pin = store.pin(session.id, "pickup at four", source_message_id=ms[0].id)
+    store.search("pickup")
+    store.clear_messages(session.id)
+    assert ids(store.search("pickup")) == [("pin", pin.id)]
+    index_is_exact(store)
+
+
+def test_unpin_leaves_no_hits(store, session) -> None:
+    pin = store.pin(session.id, "pickup at four")
+    assert ids(store.search("pickup")) == [("pin", pin.id)]
+    store.unpin(pin.id)
+    assert store.search("pickup") == []
+    index_is_exact(store)
+
+
+def test_popping_the_newest_message_then_reusing_its_id(store, session) -> None:
+    """SQLite hands a deleted newest id out again: the new row must be indexed."""
+    chat(store, session.id, 3)
+    old = store.add_items(session.id, "k", [({"role": "user", "text": "pickup at four"}, "{}")])
+    assert ids(store.search("pickup")) == [("message", old[0].id)]
+    store.pop_item(session.id, "k")
+    new = store.add_message(session.id, "user", "dentist at noon")
+    assert new.id == old[0].id
+    assert store.search("pickup") == []
+    assert ids(store.search("dentist")) == [("message", new.id)]
+    index_is_exact(store)
+
+
+def test_a_deleted_summary_leaves_no_hits(store, session) -> None:
+    ms = store.add_items(
+        session.id, "k", [({"role": "user", "text": f"turn {i}"}, "{}") for i in range(20)]
+    )
+    store._conn.execute(
+        "INSERT INTO summaries (session_id, text, start_message_id, end_message_id, message_count,"
+        " source, token_count, created_at) VALUES (?, 'About the pickup.', ?, ?, 20, 'fallback',"
+        " 4, '2026-01-01T00:00:00.000Z')",
+        (session.id, ms[0].id, ms[-1].id),
+    )
+    assert [h.kind for h in store.search("pickup")] == ["summary"]
+    store.pop_item(session.id, "k")  # its message was in the summary's range
+    assert store.search("pickup") == []
+    index_is_exact(store)
+
+
+def test_rows_deleted_or_edited_by_another_tool(store, session, db_path) -> None:
+    m = store.add_message(session.id, "user", "pickup at four")
+    pin = store.pin(session.id, "the pickup is at the gate")
+    store.search("pickup")
+    raw = sqlite3.connect(db_path)
+    raw.execute("PRAGMA foreign_keys = ON")
+    raw.execute("DELETE FROM messages WHERE id = ?", (m.id,))
+    raw.execute("UPDATE semantic_pins SET content = 'dentist at noon' WHERE id = ?", (pin.id,))
+    raw.commit()
+    raw.close()
+    assert store.search("pickup") == []
+    assert ids(store.search("dentist")) == [("pin", pin.id)]
+    index_is_exact(store)
+
+
+def test_an_older_file_is_indexed_on_its_first_search(tmp_path: Path) -> None:
+    path = tmp_path / "v3.db"
+    conn = sqlite3.connect(path)
+    for statement in M001_INITIAL + M002_SUMMARIZER + M003_ITEMS:
+        conn.execute(statement)
+    conn.execute("INSERT INTO sessions VALUES ('s', NULL, NULL, 't', 't')")
+    conn.execute("INSERT INTO messages VALUES (1, 's', 'user', ?, NULL, 8, 0.5, 't')", (FACT,))
+    conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+    conn.execute("PRAGMA user_version = 3")
+    conn.commit()
+    conn.close()
+    with MemoryStore(path) as store:
+        assert ids(store.search(QUESTION)) == [("message", 1)]
+        index_is_exact(store)
+
+
+# --- the query-aware context --------------------------------------------------------------
+
+
+def test_the_context_carries_the_relevant_older_message(store, session) -> None:
+    fact = store.add_message(session.id, "user", FACT)
+    store.add_message(session.id, "assistant", "Noted.")
+    chat(store, session.id, 40)
+    store.add_message(session.id, "user", QUESTION)
+    plain = store.build_context(session.id)
+    assert plain.relevant_messages == () and plain.breakdown["relevant"] == 0
+    ctx = store.build_context(session.id, query=QUESTION)
+    assert [m.id for m in ctx.relevant_messages] == [fact.id]
+    assert ctx.query == QUESTION
+    assert ctx.recent_messages == plain.recent_messages  # room enough for both
+    assert ctx.breakdown["relevant"] > fact.token_count
+    assert sum(ctx.breakdown.values()) == ctx.total_tokens
+    system = ctx.to_messages()[0]
+    assert system["role"] == "system"
+    assert system["content"] == f"{RELEVANT_HEADER}\nuser: {FACT}"
+    assert store.count_tokens(system["content"]) <= ctx.breakdown["relevant"]
+
+
+def test_relevant_messages_come_from_outside_the_recent_window(store, session) -> None:
+    chat(store, session.id, 20)
+    recent = store.add_message(session.id, "user", FACT)  # the newest: already in the context
+    ctx = store.build_context(session.id, query=QUESTION)
+    assert ctx.relevant_messages == () and recent in ctx.recent_messages
+
+
+def test_at_most_relevant_messages_best_first_shown_oldest_first(db_path) -> None:
+    with MemoryStore(db_path, config={"relevant_messages": 2}) as store:
+        s = store.create_session()
+        a = store.add_message(s.id, "user", "The pickup code is 4417, at the school gate.")
+        b = store.add_message(s.id, "user", "The school is closed on Friday.")
+        c = store.add_message(s.id, "user", "The pickup code changed: school pickup is 5521 now.")
+        chat(store, s.id, 20)
+        ctx = store.build_context(s.id, query=QUESTION)
+        assert [m.id for m in ctx.relevant_messages] == [a.id, c.id]
+        content = ctx.to_messages()[0]["content"]
+        assert content.index("4417") < content.index("5521") and b.text not in content
+    with MemoryStore(db_path, config={"relevant_messages": 0}) as store:
+        assert store.build_context(s.id, query=QUESTION).relevant_messages == ()
+
+
+def test_the_relevant_section_fills_before_the_older_turns(store, session) -> None:
+    fact = store.add_message(session.id, "user", FACT)
+    ms = chat(store, session.id, 20, topic="a long walk in the hills " * 3)
+    pin = store.pin(session.id, "Pinned fact " * 10)
+    store.build_context(session.id)
+    costs = store._costs
+    needed = costs.relevant_header + costs.role_prefix["user"] + fact.token_count
+    # the newest 3, the pin, the relevant message, and one token less than a fourth turn
+    base = sum(m.token_count for m in ms[-3:]) + pin.token_count + costs.pins_header
+    budget = base + needed + ms[-4].token_count - 1
+    plain = store.build_context(session.id, max_tokens=budget)
+    assert [m.id for m in plain.recent_messages] == [m.id for m in ms[-4:]]
+    ctx = store.build_context(session.id, max_tokens=budget, query=QUESTION)
+    assert [m.id for m in ctx.relevant_messages] == [fact.id]
+    assert [m.id for m in ctx.recent_messages] == [m.id for m in ms[-3:]]
+    assert ctx.pins == (pin,)
+    content = ctx.to_messages()[0]["content"]
+    assert content.index("[Pinned facts]") < content.index(RELEVANT_HEADER)
+    assert ctx.to_messages()[1]["content"] == ms[-3].text  # then the turns
+
+
+def test_a_long_relevant_message_does_not_crowd_out_the_budget(store, session) -> None:
+    long = store.add_message(session.id, "user", FACT + " And more." * 400)
+    short = store.add_message(session.id, "user", "Pickup is at the side gate.")
+    chat(store, session.id, 20)
+    ctx = store.build_context(session.id, max_tokens=1000, query=QUESTION)
+    assert long.token_count > 1000 * RELEVANT_SHARE
+    assert [m.id for m in ctx.relevant_messages] == [short.id]
+    assert ctx.breakdown["relevant"] <= 1000 * RELEVANT_SHARE
+
+
+words = st.text(alphabet=st.characters(codec="utf-8", exclude_categories=["Cs"]), max_size=300)
+vocab = st.sampled_from(["pickup", "code", "school", "4417", "gate", "the", "what", "again"])
+vocab_text = st.lists(vocab, min_size=1, max_size=12).map(" ".join)
+# Mostly words that match, so that the relevant section is often there to be checked.
+sentences = st.one_of(vocab_text, vocab_text, st.text(max_size=80))
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    texts=st.lists(st.tuples(st.sampled_from(ROLES), sentences), max_size=30),
+    pins=st.lists(words.filter(str.strip), max_size=2),
+    query=st.one_of(vocab_text, vocab_text, words),
+    budget=st.integers(0, 800),
+    relevant=st.integers(1, 4),  # 0 turns the section off: test_at_most_relevant_messages_...
+    recent=st.integers(1, 8),
+    older=st.integers(0, 30),
+    rnd=st.randoms(use_true_random=False),
+)
+def test_the_query_aware_budget_is_a_hard_ceiling(
+    db_path, texts, pins, query, budget, relevant, recent, older, rnd
+) -> None:
+    config = {"relevant_messages": relevant, "recent_messages": recent, "cache_ttl": 0}
+    words_ = ["pickup", "code", "school", "4417", "gate", "the", "what", "again", "x" * 40]
+    # Older messages drawn from the query's vocabulary, so the section often has candidates.
+    texts = [
+        (rnd.choice(["user", "assistant"]), " ".join(rnd.choices(words_, k=rnd.randint(1, 40))))
+        for _ in range(older)
+    ] + texts
+    with MemoryStore(db_path, config=config) as store:
+        s = store.create_session()
+        if texts:
+            store.add_messages(s.id, [{"role": r, "text": t} for r, t in texts])
+        for content in pins:
+            store.pin(s.id, content)
+        ctx = store.build_context(s.id, max_tokens=budget, query=query)
+        assert ctx.total_tokens <= budget
+        assert sum(ctx.breakdown.values()) == ctx.total_tokens
+        assert sum(store.count_tokens(m["content"]) for m in ctx.to_messages()) <= budget
+        assert ctx.breakdown["relevant"] <= budget * RELEVANT_SHARE
+        assert len(ctx.relevant_messages) <= relevant
+        found = [m.id for m in ctx.relevant_messages]
+        assert found == sorted(set(found))
+        stored = [m.id for m in store.get_messages(s.id)]
+        assert not set(found) & set(stored[-store.config.recent_messages:])
+        assert all(m.session_id == s.id for m in ctx.relevant_messages)
+        turns = [m.id for m in ctx.recent_messages]
+        assert turns == stored[len(stored) - len(turns):]  # still the newest, contiguous
+
+
+# --- auto_query and the cache ----------------------------------------------------------------
+
+
+def test_auto_query_uses_the_newest_user_message(db_path) -> None:
+    with MemoryStore(db_path, config=MemoryConfig(auto_query=True)) as store:
+        s = store.create_session()
+        fact = store.add_message(s.id, "user", FACT)
+        chat(store, s.id, 20)
+        store.add_message(s.id, "user", QUESTION)
+        store.add_message(s.id, "assistant", "Let me look.")
+        ctx = store.build_context(s.id)
+        assert ctx.query == QUESTION
+        assert [m.id for m in ctx.relevant_messages] == [fact.id]
+        # an explicit query wins
+        assert store.build_context(s.id, query="the garden").query == "the garden"
+    with MemoryStore(db_path) as store:  # auto_query off: no query, no section
+        ctx = store.build_context(s.id)
+        assert ctx.query is None and ctx.relevant_messages == ()
+
+
+def test_query_contexts_are_cached_and_dropped_on_writes(store, session) -> None:
+    store.add_message(session.id, "user", FACT)
+    chat(store, session.id, 20)
+    first = store.build_context(session.id, query=QUESTION)
+    assert store.build_context(session.id, query=QUESTION) is first
+    assert store.build_context(session.id) is not first
+    store.add_message(session.id, "user", "Another pickup code: 9999.")
+    fresh = store.build_context(session.id, query=QUESTION)
+    assert fresh is not first
+
+
+# --- the command line ----------------------------------------------------------------------
+
+
+def run(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(cli, list(args))
+    return result.exit_code, result.output
+
+
+def test_cli_search(tmp_path: Path) -> None:
+    db = tmp_path / "cli.db"
+    with MemoryStore(db) as store:
+        a = store.create_session(session_id="a")
+        b = store.create_session(session_id="b")
+        fact = store.add_message(a.id, "user", FACT)
+        store.add_message(b.id, "user", "Pickup\nat four.")
+    code, out = run("search", QUESTION, "--db", str(db))
+    assert code == 0, out
+    lines = out.splitlines()
+    assert len(lines) == 2 and "[school] [pickup] [code]" in lines[0] and "\ta\t" in lines[0]
+    assert "[Pickup] at four." in lines[1]  # one line per hit
+    code, out = run("search", QUESTION, "--db", str(db), "--session", "a", "--json")
+    data = json.loads(out)
+    assert [(h["kind"], h["id"], h["session_id"]) for h in data] == [("message", fact.id, "a")]
+    assert set(data[0]) == {"kind", "id", "session_id", "text", "score", "snippet"}
+    code, out = run("search", "pickup", "--db", str(db), "--limit", "1", "--json")
+    assert len(json.loads(out)) == 1
+    code, out = run("search", '"(NEAR AND *', "--db", str(db))
+    assert code == 0 and out == ""
+    code, out = run("search", "pickup", "--db", str(db), "--session", "nope")
+    assert code == 1 and out.strip() == "Error: no session with id 'nope'"
+    code, out = run("search", "--help")
+    assert code == 0 and "--session" in out and "--limit" in out and "--json" in out
