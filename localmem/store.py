@@ -31,7 +31,7 @@ from . import db
 from . import search as fts
 from .cache import TTLCache
 from .config import DEFAULT_PIN_IMPORTANCE, MemoryConfig, default_db_path, make_config
-from .context import Costs, MemoryContext, pack
+from .context import PRECOUNTED_COSTS, Costs, MemoryContext, pack
 from .errors import (
     DatabaseError,
     InvalidInput,
@@ -691,7 +691,9 @@ class MemoryStore:
             finally:
                 conn.execute(db.COMMIT_SQL)
         if self._costs is None:
-            self._costs = Costs.measure(self.tokenizer.count)
+            precounted = PRECOUNTED_COSTS.get(self.tokenizer.encoding)
+            stock = type(self.tokenizer) is Tokenizer and precounted is not None
+            self._costs = precounted if stock else Costs.measure(self.tokenizer.count)
         # A budget is in the session model's own tokens once its ratio is known.
         return pack(
             session_id,

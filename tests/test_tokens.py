@@ -91,3 +91,34 @@ def test_tail_keeps_the_end_within_the_limit() -> None:
     assert tk.tail(text, 0) == "" and tk.tail(text, 1000) == text
     emoji = "👩‍👩‍👧" * 5
     assert tk.count(tk.tail(emoji, 3)) <= 3
+
+
+def test_precounted_framing_costs_match_the_encoder() -> None:
+    from localmem.context import PRECOUNTED_COSTS, Costs
+
+    for encoding, costs in PRECOUNTED_COSTS.items():
+        assert Costs.measure(Tokenizer(encoding).count) == costs
+
+
+def test_reading_contexts_does_not_load_the_encoder(tmp_path: Path) -> None:
+    """A process that only reads (the CLI's `context`, a second app window) stays light."""
+    with MemoryStore(tmp_path / "r.db") as store:
+        s = store.create_session()
+        store.add_messages(s.id, [{"role": "user", "text": f"message {i}"} for i in range(10)])
+        store.pin(s.id, "a pinned fact")
+    probe = textwrap.dedent(
+        """
+        import sys
+        from localmem import MemoryStore
+        with MemoryStore(sys.argv[1]) as store:
+            (session,) = store.list_sessions()
+            ctx = store.build_context(session.id)
+            assert ctx.pins and ctx.recent_messages
+            print(store.tokenizer._loaded)
+        """
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe, str(tmp_path / "r.db")], capture_output=True, text=True, timeout=60
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "False"
