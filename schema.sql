@@ -112,6 +112,91 @@ CREATE TABLE 'semantic_pins_fts_docsize'(id INTEGER PRIMARY KEY, sz BLOB);
 
 CREATE TABLE 'semantic_pins_fts_config'(k PRIMARY KEY, v) WITHOUT ROWID;
 
+CREATE TABLE goals (
+    id INTEGER PRIMARY KEY,
+    session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+    text TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('active', 'completed', 'failed', 'cancelled')),
+    token_count INTEGER NOT NULL CHECK (token_count >= 0),
+    archive TEXT CHECK (archive IS NULL OR json_valid(archive)),
+    archive_tokens INTEGER CHECK (archive_tokens >= 0),
+    created_at TEXT NOT NULL,
+    ended_at TEXT
+);
+
+CREATE TABLE subtasks (
+    id INTEGER PRIMARY KEY,
+    session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+    goal_id INTEGER REFERENCES goals(id) ON DELETE CASCADE,
+    name TEXT NOT NULL,
+    status TEXT NOT NULL
+        CHECK (status IN ('pending', 'in_progress', 'completed', 'blocked', 'cancelled')),
+    dependencies TEXT NOT NULL DEFAULT '[]' CHECK (json_valid(dependencies)),
+    notes TEXT,
+    token_count INTEGER NOT NULL CHECK (token_count >= 0),
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+);
+
+CREATE TABLE tool_executions (
+    id INTEGER PRIMARY KEY,
+    session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+    goal_id INTEGER REFERENCES goals(id) ON DELETE CASCADE,
+    tool_name TEXT NOT NULL,
+    arguments TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(arguments)),
+    success INTEGER NOT NULL CHECK (success IN (0, 1)),
+    result_summary TEXT,
+    error_message TEXT,
+    token_count INTEGER NOT NULL CHECK (token_count >= 0),
+    created_at TEXT NOT NULL
+);
+
+CREATE TABLE tracked_files (
+    id INTEGER PRIMARY KEY,
+    session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+    path TEXT NOT NULL,
+    modified INTEGER NOT NULL DEFAULT 0 CHECK (modified IN (0, 1)),
+    seq INTEGER NOT NULL,
+    token_count INTEGER NOT NULL CHECK (token_count >= 0),
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    UNIQUE (session_id, path)
+);
+
+CREATE TABLE checkpoints (
+    id INTEGER PRIMARY KEY,
+    session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+    data TEXT NOT NULL CHECK (json_valid(data)),
+    source TEXT NOT NULL,
+    through_message_id INTEGER NOT NULL,
+    token_count INTEGER NOT NULL CHECK (token_count >= 0),
+    lines TEXT NOT NULL CHECK (json_valid(lines)),
+    created_at TEXT NOT NULL
+);
+
+CREATE TABLE summary_facts (
+    id INTEGER PRIMARY KEY REFERENCES summaries(id) ON DELETE CASCADE,
+    session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+    data TEXT NOT NULL CHECK (json_valid(data)),
+    text TEXT NOT NULL,
+    source TEXT NOT NULL,
+    created_at TEXT NOT NULL
+);
+
+CREATE VIRTUAL TABLE summary_facts_fts USING fts5(
+    text, session_key,
+    content = 'summary_facts_fts_source', content_rowid = 'id',
+    tokenize = 'porter unicode61 remove_diacritics 2'
+);
+
+CREATE TABLE 'summary_facts_fts_data'(id INTEGER PRIMARY KEY, block BLOB);
+
+CREATE TABLE 'summary_facts_fts_idx'(segid, term, pgno, PRIMARY KEY(segid, term)) WITHOUT ROWID;
+
+CREATE TABLE 'summary_facts_fts_docsize'(id INTEGER PRIMARY KEY, sz BLOB);
+
+CREATE TABLE 'summary_facts_fts_config'(k PRIMARY KEY, v) WITHOUT ROWID;
+
 CREATE INDEX messages_session_id ON messages (session_id, id);
 
 CREATE UNIQUE INDEX summaries_session_range ON summaries (session_id, level, start_message_id);
@@ -125,6 +210,24 @@ CREATE INDEX semantic_pins_source_message ON semantic_pins (source_message_id);
 
 CREATE INDEX items_session_kind ON items (session_id, kind, message_id);
 
+CREATE INDEX goals_session ON goals (session_id, id);
+
+CREATE UNIQUE INDEX goals_active ON goals (session_id) WHERE status = 'active';
+
+CREATE INDEX subtasks_session_goal ON subtasks (session_id, goal_id, id);
+
+CREATE INDEX subtasks_goal ON subtasks (goal_id);
+
+CREATE INDEX tool_executions_session_goal ON tool_executions (session_id, goal_id, id);
+
+CREATE INDEX tool_executions_goal ON tool_executions (goal_id);
+
+CREATE INDEX tracked_files_recent ON tracked_files (session_id, modified, seq);
+
+CREATE INDEX checkpoints_session ON checkpoints (session_id, id);
+
+CREATE INDEX summary_facts_session ON summary_facts (session_id, id);
+
 CREATE VIEW messages_fts_source AS
     SELECT id, text, 's' || hex(session_id) || '0' AS session_key FROM messages;
 
@@ -133,6 +236,9 @@ CREATE VIEW summaries_fts_source AS
 
 CREATE VIEW semantic_pins_fts_source AS
     SELECT id, content AS text, 's' || hex(session_id) || '0' AS session_key FROM semantic_pins;
+
+CREATE VIEW summary_facts_fts_source AS
+    SELECT id, text, 's' || hex(session_id) || '0' AS session_key FROM summary_facts;
 
 CREATE TRIGGER messages_fts_delete AFTER DELETE ON messages
 WHEN old.id <= (SELECT indexed_to FROM search_state WHERE name = 'messages')
@@ -201,4 +307,27 @@ BEGIN
         WHERE new.id <= (SELECT indexed_to FROM search_state WHERE name = 'semantic_pins');
     UPDATE search_state SET indexed_to = (SELECT coalesce(max(id), 0) FROM semantic_pins)
         WHERE name = 'semantic_pins' AND indexed_to > (SELECT coalesce(max(id), 0) FROM semantic_pins);
+END;
+
+CREATE TRIGGER summary_facts_fts_delete AFTER DELETE ON summary_facts
+WHEN old.id <= (SELECT indexed_to FROM search_state WHERE name = 'summary_facts')
+BEGIN
+    INSERT INTO summary_facts_fts (summary_facts_fts, rowid, text, session_key)
+        VALUES ('delete', old.id, old.text, 's' || hex(old.session_id) || '0');
+    UPDATE search_state SET indexed_to = (SELECT coalesce(max(id), 0) FROM summary_facts)
+        WHERE name = 'summary_facts' AND indexed_to > (SELECT coalesce(max(id), 0) FROM summary_facts);
+END;
+
+CREATE TRIGGER summary_facts_fts_update AFTER UPDATE OF id, text, session_id ON summary_facts
+WHEN old.id <= (SELECT indexed_to FROM search_state WHERE name = 'summary_facts')
+    OR new.id <= (SELECT indexed_to FROM search_state WHERE name = 'summary_facts')
+BEGIN
+    INSERT INTO summary_facts_fts (summary_facts_fts, rowid, text, session_key)
+        SELECT 'delete', old.id, old.text, 's' || hex(old.session_id) || '0'
+        WHERE old.id <= (SELECT indexed_to FROM search_state WHERE name = 'summary_facts');
+    INSERT INTO summary_facts_fts (rowid, text, session_key)
+        SELECT new.id, new.text, 's' || hex(new.session_id) || '0'
+        WHERE new.id <= (SELECT indexed_to FROM search_state WHERE name = 'summary_facts');
+    UPDATE search_state SET indexed_to = (SELECT coalesce(max(id), 0) FROM summary_facts)
+        WHERE name = 'summary_facts' AND indexed_to > (SELECT coalesce(max(id), 0) FROM summary_facts);
 END;

@@ -3,10 +3,28 @@
 from .config import MemoryConfig
 from .context import MemoryContext
 from .errors import LocalMemError, SessionNotFound
-from .models import Message, Pin, SearchHit, Session, Summary
+from .models import (
+    Checkpoint,
+    CheckpointData,
+    FactsData,
+    Goal,
+    Message,
+    Pin,
+    SearchHit,
+    Session,
+    Subtask,
+    Summary,
+    SummaryFacts,
+    ToolExecution,
+    TrackedFile,
+)
 from .store import MemoryStore
 
 __all__ = [
+    "Checkpoint",
+    "CheckpointData",
+    "FactsData",
+    "Goal",
     "LocalMemError",
     "MemoryConfig",
     "MemoryContext",
@@ -16,5 +34,9 @@ __all__ = [
     "SearchHit",
     "Session",
     "SessionNotFound",
+    "Subtask",
     "Summary",
+    "SummaryFacts",
+    "ToolExecution",
+    "TrackedFile",
 ]

@@ -19,6 +19,8 @@ from .config import default_db_path
 from .context import MemoryContext
 from .demo import DEMO_CONVERSATION, DEMO_MODEL, DEMO_PINS, DEMO_SESSION_ID, DEMO_TITLE
 from .errors import LocalMemError, SessionNotFound
+from .models import Checkpoint
+from .state import archive_line
 from .store import MemoryStore
 from .summarizer import FALLBACK, OFFLINE
 
@@ -185,18 +187,102 @@ def summarize(store: MemoryStore, session: str, as_json: bool) -> None:
 def summaries(store: MemoryStore, session: str, as_json: bool) -> None:
     """List SESSION's summaries with their message range, level and source."""
     rows = store.get_summaries(session)
+    facts = {f.id: f for f in store.get_summary_facts(session)}
     if as_json:
-        click.echo(json.dumps([s.model_dump() for s in rows], indent=2, ensure_ascii=False))
+        data = [
+            {**s.model_dump(), "facts": facts[s.id].model_dump() if s.id in facts else None}
+            for s in rows
+        ]
+        click.echo(json.dumps(data, indent=2, ensure_ascii=False))
         return
-    _print_summaries(rows)
+    _print_summaries(rows, facts)
 
 
-def _print_summaries(rows: list) -> None:
+def _print_summaries(rows: list, facts: dict | None = None) -> None:
     for s in rows:
         click.echo(
             f"#{s.id} level {s.level} messages {s.start_message_id}-{s.end_message_id} "
             f"({s.message_count}) source={s.source}: {s.text}"
         )
+        kept = (facts or {}).get(s.id)
+        if kept is not None and kept.text:
+            for line in kept.text.splitlines():
+                click.echo(f"    {line}")
+
+
+@cli.group()
+def checkpoint() -> None:
+    """Show, take or clear a session's checkpoints (the state kept across compactions)."""
+
+
+@checkpoint.command("show")
+@click.argument("session")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@with_store
+def checkpoint_show(store: MemoryStore, session: str, as_json: bool) -> None:
+    """Print SESSION's latest checkpoint."""
+    _print_checkpoint(store.latest_checkpoint(session), as_json)
+
+
+@checkpoint.command("take")
+@click.argument("session")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@with_store
+def checkpoint_take(store: MemoryStore, session: str, as_json: bool) -> None:
+    """Take a checkpoint of SESSION now (with the local model when it can) and print it."""
+    _print_checkpoint(store.checkpoint(session), as_json)
+
+
+@checkpoint.command("clear")
+@click.argument("session")
+@with_store
+def checkpoint_clear(store: MemoryStore, session: str) -> None:
+    """Delete SESSION's checkpoints."""
+    click.echo(f"Deleted {store.clear_checkpoints(session)} checkpoints.")
+
+
+def _print_checkpoint(taken: Checkpoint | None, as_json: bool) -> None:
+    if as_json:
+        click.echo(json.dumps(None if taken is None else taken.model_dump(), indent=2, ensure_ascii=False))
+        return
+    if taken is None:
+        click.echo("No checkpoint yet.")
+        return
+    click.echo(
+        f"Checkpoint #{taken.id} of {taken.created_at} (source={taken.source}, "
+        f"through message {taken.through_message_id}, {taken.token_count} tokens)"
+    )
+    for text, _tokens, _repeats in taken.lines:
+        click.echo(text)
+
+
+@cli.command()
+@click.argument("session")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@with_store
+def goals(store: MemoryStore, session: str, as_json: bool) -> None:
+    """List SESSION's goals with their status and, once ended, their archive."""
+    rows = store.get_goals(session)
+    if as_json:
+        click.echo(json.dumps([g.model_dump() for g in rows], indent=2, ensure_ascii=False))
+        return
+    for g in rows:
+        click.echo(f"#{g.id} {g.status}: {g.text}")
+        if g.archive is not None:
+            click.echo(f"    {archive_line(g.text, g.status, g.archive)[2:]}")
+
+
+@cli.command()
+@click.argument("session")
+@with_store
+def usage(store: MemoryStore, session: str) -> None:
+    """Print how full SESSION's model window is with messages no summary covers."""
+    u = store.context_usage(session)
+    click.echo(
+        f"{u['used_tokens']} of {u['context_window']} tokens ({u['share']:.0%}; "
+        f"compaction at {u['threshold']:.0%}; window from {u['window_source']}), "
+        f"{u['uncovered_messages']} messages not summarized"
+    )
 
 
 @cli.command()

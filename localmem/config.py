@@ -34,6 +34,9 @@ DEFAULT_OLLAMA_TIMEOUT = 60.0
 DEFAULT_ENCODING = "cl100k_base"
 DEFAULT_BUSY_TIMEOUT = 30.0
 DEFAULT_PIN_IMPORTANCE = 0.8
+DEFAULT_CONTEXT_WINDOW = 8192
+DEFAULT_CONTEXT_SHARE = 0.75
+DEFAULT_STRUCTURED_MIN_TOKENS = 1000
 
 
 class MemoryConfig(BaseModel):
@@ -77,6 +80,16 @@ class MemoryConfig(BaseModel):
     auto_query: bool = False
     """Without a ``query``, ``build_context`` uses the newest user message among the
     recent messages as its query, adding the older messages relevant to it."""
+    context_window: int = Field(DEFAULT_CONTEXT_WINDOW, gt=0)
+    """The session model's context window (tokens) when the local Ollama server cannot
+    say (``/api/show``): the window-share compaction trigger measures against it."""
+    context_share: float = Field(DEFAULT_CONTEXT_SHARE, gt=0, le=1, allow_inf_nan=False)
+    """Compact once the messages no summary covers fill this share of the model's window
+    (besides every ``summary_threshold`` messages)."""
+    structured_min_tokens: int = Field(DEFAULT_STRUCTURED_MIN_TOKENS, ge=0)
+    """A compaction asks the local model for structured JSON (the checkpoint, a summary's
+    facts) only when at least this many new tokens are at stake (origin 004's minimum
+    delta); below that, and whenever the model fails, deterministic extraction alone."""
     encoding: str = DEFAULT_ENCODING
     """tiktoken encoding used to count tokens."""
     busy_timeout: float = Field(DEFAULT_BUSY_TIMEOUT, gt=0, allow_inf_nan=False)

@@ -6,15 +6,22 @@ stored token counts. The budget is a hard ceiling, filled in priority order:
 1. the newest ``min_recent`` messages (the oldest of them clipped, with a
    visible marker, rather than exceeding the budget);
 2. pins, by importance;
-3. summaries, newest first;
-4. older messages relevant to the query, best first, within their own share
+3. the session state (``localmem.state``): the active goal, its open
+   subtasks, its recent tool calls, the tracked files, then the archives of
+   finished goals, newest first, within ``STATE_SHARE`` of the budget (the
+   archives within ``ARCHIVE_SHARE``); then the latest checkpoint's lines
+   (``localmem.checkpoint``), in their order, within ``CHECKPOINT_SHARE``;
+   a line that does not fit is left out, the next may still fit;
+4. summaries, newest first;
+5. older messages relevant to the query, best first, within their own share
    of the budget (``RELEVANT_SHARE``) and while they fit whole;
-5. the rest of the recent messages, newest first, as long as they fit.
+6. the rest of the recent messages, newest first, as long as they fit.
 
 Whatever order filled it, the context reads in natural order:
 ``to_messages()`` gives one system message holding the summaries (oldest
-first), the pins and the relevant older messages (oldest first, each with its
-role), then the turns oldest to newest.
+first), the checkpoint, the pins, the session state and the relevant older
+messages (oldest first, each with its role), each section under its bracketed
+header and separated by a blank line, then the turns oldest to newest.
 
 ``total_tokens`` counts what ``to_messages()`` carries: the stored counts of
 the items plus the section headers and line breaks that join them (an upper
@@ -25,7 +32,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from pydantic import BaseModel, ConfigDict
 
@@ -34,14 +42,50 @@ from .models import ROLES, Message, Pin, Summary
 SUMMARIES_HEADER = "[Earlier in this conversation, summarized]"
 PINS_HEADER = "[Pinned facts]"
 RELEVANT_HEADER = "[Earlier messages relevant to the question]"
+STATE_HEADER = "[Session state]"
+CHECKPOINT_HEADER = "[Checkpoint, saved before earlier messages were summarized]"
+SUBTASKS_HEADING = "Open subtasks:"
+TOOLS_HEADING = "Recent tool calls, newest first:"
+ACTIVE_FILES_HEADING = "Active files:"
+MODIFIED_FILES_HEADING = "Modified files:"
+ARCHIVES_HEADING = "Finished goals, newest first:"
+STATE_HEADINGS = (
+    SUBTASKS_HEADING,
+    TOOLS_HEADING,
+    ACTIVE_FILES_HEADING,
+    MODIFIED_FILES_HEADING,
+    ARCHIVES_HEADING,
+)
+OLDER_FILES = "- … and {count} older"
+"""The line standing for the tracked files beyond the newest ones shown."""
 ROLE_SEPARATOR = ": "
 CLIP_MARKER = "[… earlier part of this message clipped to fit the context …]\n"
 SECTION_SEPARATOR = "\n\n"
 ITEM_SEPARATOR = "\n"
 
-SECTIONS = ("messages", "pins", "summaries", "relevant")
+SECTIONS = ("messages", "pins", "summaries", "relevant", "state", "checkpoint")
 RELEVANT_SHARE = 1 / 3
 """The most of the budget the relevant older messages may take."""
+STATE_SHARE = 1 / 4
+"""The most of the budget the session state may take."""
+ARCHIVE_SHARE = 1 / 10
+"""The most of the budget finished goals' archives may take (within the state's share)."""
+CHECKPOINT_SHARE = 1 / 5
+"""The most of the budget the checkpoint may take."""
+
+Line = tuple[str, int]
+"""A rendered line and its token count (stored when its row was written)."""
+
+
+class Group(NamedTuple):
+    """Lines of the session state under one heading (``None``: no heading).
+
+    ``capped``: the group is held to ``ARCHIVE_SHARE`` of the budget.
+    """
+
+    heading: str | None
+    lines: tuple[Line, ...]
+    capped: bool = False
 
 
 class MemoryContext(BaseModel):
@@ -53,7 +97,9 @@ class MemoryContext(BaseModel):
     ``query`` (given, or the newest user message with ``auto_query``), oldest
     to newest. Token figures are cl100k counts: ``breakdown`` gives each
     section's share of ``total_tokens``, which never exceeds ``max_tokens``;
-    ``clipped`` says a message's text was cut to fit.
+    ``clipped`` says a message's text was cut to fit. ``state`` and
+    ``checkpoint`` are the lines of those sections that fit (headings
+    included), as ``to_messages()`` renders them.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -63,6 +109,8 @@ class MemoryContext(BaseModel):
     pins: tuple[Pin, ...]
     summaries: tuple[Summary, ...]
     relevant_messages: tuple[Message, ...] = ()
+    state: tuple[str, ...] = ()
+    checkpoint: tuple[str, ...] = ()
     query: str | None = None
     total_tokens: int
     max_tokens: int
@@ -73,13 +121,18 @@ class MemoryContext(BaseModel):
     budget asked for was ``max_tokens * token_ratio`` of the model's tokens."""
 
     def memory_text(self) -> str:
-        """The system content: the summaries, the pins, then the relevant older
-        messages (``role: text``), each section under its header."""
+        """The system content: the summaries, the checkpoint, the pins, the
+        session state, then the relevant older messages (``role: text``), each
+        section under its header."""
         sections = []
         if self.summaries:
             sections.append(_section(SUMMARIES_HEADER, [s.text for s in self.summaries]))
+        if self.checkpoint:
+            sections.append(_section(CHECKPOINT_HEADER, self.checkpoint))
         if self.pins:
             sections.append(_section(PINS_HEADER, [p.content for p in self.pins]))
+        if self.state:
+            sections.append(_section(STATE_HEADER, self.state))
         if self.relevant_messages:
             sections.append(
                 _section(
@@ -116,6 +169,12 @@ class Costs:
     clip_marker: int
     role_prefix: dict[str, int]
     """Tokens of ``role + ROLE_SEPARATOR`` before a relevant message, by role."""
+    state_header: int = 0
+    checkpoint_header: int = 0
+    headings: dict[str, int] = field(default_factory=dict)
+    """Tokens of each heading of ``STATE_HEADINGS``."""
+    older_files: int = 0
+    """An upper bound of the tokens of an ``OLDER_FILES`` line."""
 
     @classmethod
     def measure(cls, count: Callable[[str], int]) -> Costs:
@@ -126,6 +185,10 @@ class Costs:
             item=count(ITEM_SEPARATOR),
             clip_marker=count(CLIP_MARKER),
             role_prefix={role: count(role + ROLE_SEPARATOR) for role in ROLES},
+            state_header=count(SECTION_SEPARATOR + STATE_HEADER + ITEM_SEPARATOR),
+            checkpoint_header=count(SECTION_SEPARATOR + CHECKPOINT_HEADER + ITEM_SEPARATOR),
+            headings={heading: count(heading) for heading in STATE_HEADINGS},
+            older_files=count(OLDER_FILES.format(count=10**12)),
         )
 
 
@@ -138,6 +201,16 @@ CL100K_COSTS = Costs(
     item=1,
     clip_marker=13,
     role_prefix={"system": 3, "user": 3, "assistant": 3, "tool": 3},
+    state_header=5,
+    checkpoint_header=11,
+    headings={
+        SUBTASKS_HEADING: 4,
+        TOOLS_HEADING: 7,
+        ACTIVE_FILES_HEADING: 3,
+        MODIFIED_FILES_HEADING: 3,
+        ARCHIVES_HEADING: 6,
+    },
+    older_files=10,
 )
 PRECOUNTED_COSTS = {"cl100k_base": CL100K_COSTS}
 
@@ -161,9 +234,12 @@ def pack(
     relevant: Sequence[Message] = (),
     max_relevant: int = 0,
     query: str | None = None,
+    state: Sequence[Group] = (),
+    checkpoint: Sequence[Line] = (),
 ) -> MemoryContext:
     """Fill ``max_tokens`` in priority order. ``recent`` and ``summaries`` come newest first;
-    ``relevant`` best first, all older than ``recent`` (at most ``max_relevant`` are kept)."""
+    ``relevant`` best first, all older than ``recent`` (at most ``max_relevant`` are kept);
+    ``state`` and ``checkpoint`` in the order they are shown."""
     left = max_tokens
     kept: list[Message] = []
     clipped = False
@@ -186,6 +262,21 @@ def pack(
         if cost <= left:
             kept_pins.append(pin)
             left -= cost
+
+    kept_state: list[str] = []
+    state_tokens = 0
+    if state:
+        room = min(left, math.floor(max_tokens * STATE_SHARE))
+        archive_room = math.floor(max_tokens * ARCHIVE_SHARE)
+        state_tokens = _fill(state, room, archive_room, costs.state_header, costs, kept_state)
+        left -= state_tokens
+    kept_checkpoint: list[str] = []
+    checkpoint_tokens = 0
+    if checkpoint:
+        room = min(left, math.floor(max_tokens * CHECKPOINT_SHARE))
+        groups = (Group(None, tuple(checkpoint)),)
+        checkpoint_tokens = _fill(groups, room, 0, costs.checkpoint_header, costs, kept_checkpoint)
+        left -= checkpoint_tokens
 
     kept_summaries: list[Summary] = []
     for summary in summaries:
@@ -231,23 +322,65 @@ def pack(
         "pins": pin_tokens,
         "summaries": summary_tokens,
         "relevant": relevant_tokens,
+        "state": state_tokens,
+        "checkpoint": checkpoint_tokens,
     }
-    # The query fields only when there is a query: a default costs no validation.
+    # The optional fields only when set: a default costs no validation.
     extra: dict = {} if query is None else {"query": query}
     if kept_relevant:
         extra["relevant_messages"] = tuple(sorted(kept_relevant, key=lambda m: m.id))
+    if kept_state:
+        extra["state"] = tuple(kept_state)
+    if kept_checkpoint:
+        extra["checkpoint"] = tuple(kept_checkpoint)
     return MemoryContext(
         session_id=session_id,
         recent_messages=tuple(reversed(kept)),
         pins=tuple(kept_pins),
         summaries=tuple(reversed(kept_summaries)),
         **extra,
-        total_tokens=message_tokens + pin_tokens + summary_tokens + relevant_tokens,
+        total_tokens=message_tokens
+        + pin_tokens
+        + summary_tokens
+        + relevant_tokens
+        + state_tokens
+        + checkpoint_tokens,
         max_tokens=max_tokens,
         breakdown=breakdown,
         clipped=clipped,
         token_ratio=token_ratio,
     )
+
+
+def _fill(
+    groups: Sequence[Group],
+    room: int,
+    capped_room: int,
+    header: int,
+    costs: Costs,
+    out: list[str],
+) -> int:
+    """Append to ``out`` the lines of ``groups`` that fit in ``room``; return their tokens.
+
+    The first line kept pays the section's ``header``, every later one a line
+    break; a group's heading is kept with its first line that fits. A
+    ``capped`` group's lines take at most ``capped_room`` in all.
+    """
+    used = 0
+    item = costs.item
+    for heading, lines, capped in groups:
+        heading_cost = 0 if heading is None else costs.headings[heading] + item
+        limit = min(room, used + capped_room) if capped else room
+        for text, tokens in lines:
+            cost = tokens + (item if out else header) + heading_cost
+            if used + cost > limit:
+                continue
+            if heading_cost:
+                out.append(heading)  # type: ignore[arg-type]
+                heading_cost = 0
+            out.append(text)
+            used += cost
+    return used
 
 
 def _clip(

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import json
 import os
 import sqlite3
 from collections.abc import Iterator, Sequence
@@ -22,7 +23,20 @@ from typing import Any
 
 from .errors import DatabaseError, NotALocalMemDatabase, SchemaTooNew
 from .migrations import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION
-from .models import Item, Message, Pin, SearchHit, Session, Summary
+from .models import (
+    Checkpoint,
+    Goal,
+    Item,
+    Message,
+    Pin,
+    SearchHit,
+    Session,
+    Subtask,
+    Summary,
+    SummaryFacts,
+    ToolExecution,
+    TrackedFile,
+)
 
 SQLITE_HEADER = b"SQLite format 3\x00"
 ROW_MEMO_SIZE = 4096
@@ -599,7 +613,7 @@ def session_ratio(conn: sqlite3.Connection, session_id: str) -> tuple[bool, floa
 # (migration m004_search says why). ``catch_up`` indexes the rows above the
 # mark; call it in a write transaction and match in that same transaction.
 
-SEARCH_TABLES = ("messages", "summaries", "semantic_pins")
+SEARCH_TABLES = ("messages", "summaries", "semantic_pins", "summary_facts")
 _INDEX_LAG = """SELECT indexed_to, (SELECT coalesce(max(id), 0) FROM {0})
     FROM search_state WHERE name = '{0}'"""
 _CATCH_UP = """INSERT INTO {0}_fts (rowid, text, session_key)
@@ -609,15 +623,19 @@ _OPTIMIZE = "INSERT INTO {0}_fts ({0}_fts) VALUES ('optimize')"
 MESSAGES_INDEX_LAG_SQL = _INDEX_LAG.format("messages")
 SUMMARIES_INDEX_LAG_SQL = _INDEX_LAG.format("summaries")
 PINS_INDEX_LAG_SQL = _INDEX_LAG.format("semantic_pins")
+FACTS_INDEX_LAG_SQL = _INDEX_LAG.format("summary_facts")
 MESSAGES_CATCH_UP_SQL = _CATCH_UP.format("messages")
 SUMMARIES_CATCH_UP_SQL = _CATCH_UP.format("summaries")
 PINS_CATCH_UP_SQL = _CATCH_UP.format("semantic_pins")
+FACTS_CATCH_UP_SQL = _CATCH_UP.format("summary_facts")
 MESSAGES_MARK_INDEXED_SQL = _MARK_INDEXED.format("messages")
 SUMMARIES_MARK_INDEXED_SQL = _MARK_INDEXED.format("summaries")
 PINS_MARK_INDEXED_SQL = _MARK_INDEXED.format("semantic_pins")
+FACTS_MARK_INDEXED_SQL = _MARK_INDEXED.format("summary_facts")
 MESSAGES_OPTIMIZE_SQL = _OPTIMIZE.format("messages")
 SUMMARIES_OPTIMIZE_SQL = _OPTIMIZE.format("summaries")
 PINS_OPTIMIZE_SQL = _OPTIMIZE.format("semantic_pins")
+FACTS_OPTIMIZE_SQL = _OPTIMIZE.format("summary_facts")
 _INDEX_SQL = {
     "messages": (
         MESSAGES_INDEX_LAG_SQL,
@@ -636,6 +654,12 @@ _INDEX_SQL = {
         PINS_CATCH_UP_SQL,
         PINS_MARK_INDEXED_SQL,
         PINS_OPTIMIZE_SQL,
+    ),
+    "summary_facts": (
+        FACTS_INDEX_LAG_SQL,
+        FACTS_CATCH_UP_SQL,
+        FACTS_MARK_INDEXED_SQL,
+        FACTS_OPTIMIZE_SQL,
     ),
 }
 OPTIMIZE_MIN_ROWS = 1000
@@ -678,12 +702,14 @@ def catch_up(conn: sqlite3.Connection, tables: Sequence[str]) -> int:
 # term's document list is long, and reading all of it costs milliseconds.
 TERM_DOCS_SQL = """SELECT count(*) FROM
     (SELECT 1 FROM messages_fts WHERE messages_fts MATCH ? LIMIT ?)"""
-# The same over messages, summaries and pins, each count capped.
+# The same over messages, summaries (their facts too) and pins, each count capped.
 TERM_DOCS_ALL_SQL = """SELECT
     (SELECT count(*) FROM (SELECT 1 FROM messages_fts WHERE messages_fts MATCH ?1 LIMIT ?2))
     + (SELECT count(*) FROM (SELECT 1 FROM summaries_fts WHERE summaries_fts MATCH ?1 LIMIT ?2))
     + (SELECT count(*) FROM
-        (SELECT 1 FROM semantic_pins_fts WHERE semantic_pins_fts MATCH ?1 LIMIT ?2))"""
+        (SELECT 1 FROM semantic_pins_fts WHERE semantic_pins_fts MATCH ?1 LIMIT ?2))
+    + (SELECT count(*) FROM
+        (SELECT 1 FROM summary_facts_fts WHERE summary_facts_fts MATCH ?1 LIMIT ?2))"""
 
 
 def term_docs(conn: sqlite3.Connection, match: str, cap: int, *, everywhere: bool = False) -> int:
@@ -729,6 +755,12 @@ _HITS = """SELECT '{kind}', t.id, t.session_id, t.{text}, -hit_rank, hit_snippet
 SEARCH_MESSAGES_SQL = _HITS.format(kind="message", table="messages", text="text", rank=_RANK)
 SEARCH_SUMMARIES_SQL = _HITS.format(kind="summary", table="summaries", text="text", rank=_RANK)
 SEARCH_PINS_SQL = _HITS.format(kind="pin", table="semantic_pins", text="content", rank=_RANK)
+# A summary found by its facts: the hit is the summary, the snippet from its facts.
+SEARCH_FACTS_SQL = f"""SELECT 'summary', s.id, s.session_id, s.text, -hit_rank, hit_snippet
+    FROM (SELECT rowid AS hit_id, rank AS hit_rank,
+            snippet(summary_facts_fts, 0, ?2, ?3, ?4, ?5) AS hit_snippet
+        FROM summary_facts_fts WHERE summary_facts_fts MATCH ?1 AND {_RANK} ORDER BY rank LIMIT ?6)
+    JOIN summaries s ON s.id = hit_id WHERE ?7 IS NULL OR s.session_id = ?7"""
 _HIT_FIELDS = ("kind", "id", "session_id", "text", "score", "snippet")
 _validate_hit = SearchHit.__pydantic_validator__.validate_python
 
@@ -738,12 +770,355 @@ def search(
 ) -> list[SearchHit]:
     """The best ``limit`` messages, summaries and pins matching ``match``, best first.
 
-    With ``session_id``, ``match`` must carry that session's key.
+    A summary matches by its text or by its facts (one hit, the better of the
+    two). With ``session_id``, ``match`` must carry that session's key.
     """
-    hits = []
+    best: dict[tuple[str, int], SearchHit] = {}
     snippet = (SNIPPET_START, SNIPPET_END, SNIPPET_ELLIPSIS, SNIPPET_TOKENS)
     params = (match, *snippet, limit, session_id)
-    for sql in (SEARCH_MESSAGES_SQL, SEARCH_SUMMARIES_SQL, SEARCH_PINS_SQL):
-        hits += [_validate_hit(dict(zip(_HIT_FIELDS, row))) for row in conn.execute(sql, params)]
-    hits.sort(key=lambda h: -h.score)
+    for sql in (SEARCH_MESSAGES_SQL, SEARCH_SUMMARIES_SQL, SEARCH_PINS_SQL, SEARCH_FACTS_SQL):
+        for row in conn.execute(sql, params):
+            hit = _validate_hit(dict(zip(_HIT_FIELDS, row)))
+            seen = best.get((hit.kind, hit.id))
+            if seen is None or hit.score > seen.score:
+                best[(hit.kind, hit.id)] = hit
+    hits = sorted(best.values(), key=lambda h: -h.score)
     return hits[:limit]
+
+
+# --- session state -------------------------------------------------------------
+#
+# Goals, subtasks, tool executions, tracked files, checkpoints and summary
+# facts (migration m005_session_state). JSON columns are parsed here, so the
+# models carry dicts and lists. ``token_count`` is the count of the line a row
+# renders as (``localmem.state``), passed in by the caller.
+
+GOAL_COLUMNS = "id, session_id, text, status, token_count, archive, archive_tokens, created_at, ended_at"
+_GOAL_FIELDS = tuple(GOAL_COLUMNS.split(", "))
+INSERT_GOAL_SQL = """INSERT INTO goals (session_id, text, status, token_count, created_at)
+    VALUES (?, ?, 'active', ?, ?)"""
+ACTIVE_GOAL_SQL = f"SELECT {GOAL_COLUMNS} FROM goals WHERE session_id = ? AND status = 'active'"
+GOALS_SQL = f"SELECT {GOAL_COLUMNS} FROM goals WHERE session_id = ? ORDER BY id"
+END_GOAL_SQL = """UPDATE goals SET status = ?, archive = ?, archive_tokens = ?, ended_at = ?
+    WHERE id = ?"""
+_validate_goal = Goal.__pydantic_validator__.validate_python
+
+
+def _goal(row: tuple) -> Goal:
+    fields = dict(zip(_GOAL_FIELDS, row))
+    if fields["archive"] is not None:
+        fields["archive"] = json.loads(fields["archive"])
+    return _validate_goal(fields)
+
+
+def insert_goal(conn: sqlite3.Connection, session_id: str, text: str, tokens: int, now: str) -> Goal:
+    cur = conn.execute(INSERT_GOAL_SQL, (session_id, text, tokens, now))
+    return _goal((cur.lastrowid, session_id, text, "active", tokens, None, None, now, None))
+
+
+def active_goal(conn: sqlite3.Connection, session_id: str) -> Goal | None:
+    row = conn.execute(ACTIVE_GOAL_SQL, (session_id,)).fetchone()
+    return _goal(row) if row else None
+
+
+def goals(conn: sqlite3.Connection, session_id: str) -> list[Goal]:
+    """A session's goals, oldest first."""
+    return [_goal(row) for row in conn.execute(GOALS_SQL, (session_id,))]
+
+
+def end_goal(
+    conn: sqlite3.Connection, goal: Goal, status: str, archive: dict, archive_tokens: int, now: str
+) -> Goal:
+    """Set a goal's final status and store its archive (JSON)."""
+    text = json.dumps(archive, ensure_ascii=False)  # key order kept: most used first
+    conn.execute(END_GOAL_SQL, (status, text, archive_tokens, now, goal.id))
+    return goal.model_copy(
+        update={"status": status, "archive": archive, "archive_tokens": archive_tokens, "ended_at": now}
+    )
+
+
+SUBTASK_COLUMNS = (
+    "id, session_id, goal_id, name, status, dependencies, notes, token_count, created_at, updated_at"
+)
+_SUBTASK_FIELDS = tuple(SUBTASK_COLUMNS.split(", "))
+INSERT_SUBTASK_SQL = """INSERT INTO subtasks
+    (session_id, goal_id, name, status, dependencies, notes, token_count, created_at, updated_at)
+    VALUES (?, ?, ?, 'pending', ?, NULL, ?, ?, ?)"""
+GET_SUBTASK_SQL = f"SELECT {SUBTASK_COLUMNS} FROM subtasks WHERE id = ?"
+SUBTASK_SESSION_SQL = "SELECT session_id FROM subtasks WHERE id = ?"
+UPDATE_SUBTASK_SQL = """UPDATE subtasks SET status = ?, notes = ?, token_count = ?, updated_at = ?
+    WHERE id = ?"""
+# Grouped by goal (goal-less first), in order: the order of the index.
+SUBTASKS_SQL = f"SELECT {SUBTASK_COLUMNS} FROM subtasks WHERE session_id = ? ORDER BY goal_id, id"
+GOAL_SUBTASKS_SQL = f"""SELECT {SUBTASK_COLUMNS} FROM subtasks
+    WHERE session_id = ? AND goal_id IS ? ORDER BY id"""
+_validate_subtask = Subtask.__pydantic_validator__.validate_python
+
+
+def _subtask(row: tuple) -> Subtask:
+    fields = dict(zip(_SUBTASK_FIELDS, row))
+    fields["dependencies"] = json.loads(fields["dependencies"])
+    return _validate_subtask(fields)
+
+
+def insert_subtask(
+    conn: sqlite3.Connection,
+    session_id: str,
+    goal_id: int | None,
+    name: str,
+    dependencies: Sequence[int],
+    tokens: int,
+    now: str,
+) -> Subtask:
+    deps = json.dumps(list(dependencies))
+    cur = conn.execute(INSERT_SUBTASK_SQL, (session_id, goal_id, name, deps, tokens, now, now))
+    return _subtask(
+        (cur.lastrowid, session_id, goal_id, name, "pending", deps, None, tokens, now, now)
+    )
+
+
+def get_subtask(conn: sqlite3.Connection, subtask_id: int) -> Subtask | None:
+    row = conn.execute(GET_SUBTASK_SQL, (subtask_id,)).fetchone()
+    return _subtask(row) if row else None
+
+
+def update_subtask(
+    conn: sqlite3.Connection, subtask: Subtask, status: str, notes: str | None, tokens: int, now: str
+) -> Subtask:
+    conn.execute(UPDATE_SUBTASK_SQL, (status, notes, tokens, now, subtask.id))
+    return subtask.model_copy(
+        update={"status": status, "notes": notes, "token_count": tokens, "updated_at": now}
+    )
+
+
+def subtasks(conn: sqlite3.Connection, session_id: str) -> list[Subtask]:
+    return [_subtask(row) for row in conn.execute(SUBTASKS_SQL, (session_id,))]
+
+
+def goal_subtasks(conn: sqlite3.Connection, session_id: str, goal_id: int | None) -> list[Subtask]:
+    """The subtasks of one goal (None: those recorded with no goal active), oldest first."""
+    return [_subtask(row) for row in conn.execute(GOAL_SUBTASKS_SQL, (session_id, goal_id))]
+
+
+def subtask_session(conn: sqlite3.Connection, subtask_id: int) -> str | None:
+    """The session a subtask belongs to, or None if there is no such subtask."""
+    row = conn.execute(SUBTASK_SESSION_SQL, (subtask_id,)).fetchone()
+    return row[0] if row else None
+
+
+TOOL_COLUMNS = (
+    "id, session_id, goal_id, tool_name, arguments, success, result_summary, error_message, "
+    "token_count, created_at"
+)
+_TOOL_FIELDS = tuple(TOOL_COLUMNS.split(", "))
+INSERT_TOOL_SQL = """INSERT INTO tool_executions
+    (session_id, goal_id, tool_name, arguments, success, result_summary, error_message,
+     token_count, created_at)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"""
+TOOLS_SQL = f"SELECT {TOOL_COLUMNS} FROM tool_executions WHERE session_id = ? ORDER BY goal_id, id"
+GOAL_TOOLS_SQL = f"""SELECT {TOOL_COLUMNS} FROM tool_executions
+    WHERE session_id = ? AND goal_id IS ? ORDER BY id"""
+_validate_tool = ToolExecution.__pydantic_validator__.validate_python
+
+
+def _tool(row: tuple) -> ToolExecution:
+    fields = dict(zip(_TOOL_FIELDS, row))
+    fields["arguments"] = json.loads(fields["arguments"])
+    return _validate_tool(fields)
+
+
+def insert_tool(
+    conn: sqlite3.Connection,
+    session_id: str,
+    goal_id: int | None,
+    tool_name: str,
+    arguments: str,
+    success: bool,
+    result_summary: str | None,
+    error_message: str | None,
+    tokens: int,
+    now: str,
+) -> ToolExecution:
+    """Insert a tool execution; ``arguments`` is JSON text."""
+    row = (
+        session_id, goal_id, tool_name, arguments, int(success), result_summary, error_message,
+        tokens, now,
+    )
+    cur = conn.execute(INSERT_TOOL_SQL, row)
+    return _tool((cur.lastrowid, *row))
+
+
+def tools(conn: sqlite3.Connection, session_id: str) -> list[ToolExecution]:
+    return [_tool(row) for row in conn.execute(TOOLS_SQL, (session_id,))]
+
+
+def goal_tools(conn: sqlite3.Connection, session_id: str, goal_id: int | None) -> list[ToolExecution]:
+    """The tool executions of one goal (None: those with no goal active), oldest first."""
+    return [_tool(row) for row in conn.execute(GOAL_TOOLS_SQL, (session_id, goal_id))]
+
+
+FILE_COLUMNS = "id, session_id, path, modified, seq, token_count, created_at, updated_at"
+_FILE_ROWS = _RowModels(TrackedFile, FILE_COLUMNS, None)
+# A touch moves the file to the front; once modified, it stays modified.
+TRACK_FILE_SQL = """INSERT INTO tracked_files
+    (session_id, path, modified, seq, token_count, created_at, updated_at)
+    VALUES (?1, ?2, ?3, (SELECT coalesce(max(seq), 0) + 1 FROM tracked_files WHERE session_id = ?1),
+        ?4, ?5, ?5)
+    ON CONFLICT (session_id, path) DO UPDATE SET modified = max(modified, excluded.modified),
+        seq = excluded.seq, updated_at = excluded.updated_at"""
+GET_FILE_SQL = f"SELECT {FILE_COLUMNS} FROM tracked_files WHERE session_id = ? AND path = ?"
+# Modified files first, then the others; newest touch first within each.
+FILES_SQL = f"""SELECT {FILE_COLUMNS} FROM tracked_files WHERE session_id = ?
+    ORDER BY modified DESC, seq DESC"""
+
+
+def track_file(
+    conn: sqlite3.Connection, session_id: str, path: str, modified: bool, tokens: int, now: str
+) -> TrackedFile:
+    conn.execute(TRACK_FILE_SQL, (session_id, path, int(modified), tokens, now))
+    return _FILE_ROWS.build(conn.execute(GET_FILE_SQL, (session_id, path)).fetchone())
+
+
+def tracked_files(conn: sqlite3.Connection, session_id: str) -> list[TrackedFile]:
+    return [_FILE_ROWS.build(row) for row in conn.execute(FILES_SQL, (session_id,))]
+
+
+CHECKPOINT_COLUMNS = (
+    "id, session_id, data, source, through_message_id, token_count, lines, created_at"
+)
+_CHECKPOINT_FIELDS = tuple(CHECKPOINT_COLUMNS.split(", "))
+INSERT_CHECKPOINT_SQL = """INSERT INTO checkpoints
+    (session_id, data, source, through_message_id, token_count, lines, created_at)
+    VALUES (?, ?, ?, ?, ?, ?, ?)"""
+CHECKPOINTS_SQL = f"""SELECT {CHECKPOINT_COLUMNS} FROM checkpoints WHERE session_id = ?
+    ORDER BY id DESC LIMIT ?"""
+# Every checkpoint of the session older than its newest ``keep``.
+PRUNE_CHECKPOINTS_SQL = """DELETE FROM checkpoints WHERE session_id = ?1 AND id <=
+    (SELECT id FROM checkpoints WHERE session_id = ?1 ORDER BY id DESC LIMIT 1 OFFSET ?2)"""
+CLEAR_CHECKPOINTS_SQL = "DELETE FROM checkpoints WHERE session_id = ?"
+_validate_checkpoint = Checkpoint.__pydantic_validator__.validate_python
+
+
+@functools.lru_cache(maxsize=ROW_MEMO_SIZE)
+def _checkpoint(row: tuple) -> Checkpoint:
+    """A checkpoint row as a model; memoized by the whole row (immutable once written)."""
+    fields = dict(zip(_CHECKPOINT_FIELDS, row))
+    fields["data"] = json.loads(fields["data"])
+    fields["lines"] = json.loads(fields["lines"])
+    return _validate_checkpoint(fields)
+
+
+def insert_checkpoint(
+    conn: sqlite3.Connection,
+    session_id: str,
+    data: str,
+    source: str,
+    through_message_id: int,
+    lines: Sequence[tuple[str, int, bool]],
+    now: str,
+    keep: int,
+) -> Checkpoint:
+    """Insert a checkpoint (``data`` is JSON text; ``lines``: text, tokens, repeats
+    the state), then drop all but the newest ``keep``."""
+    tokens = sum(line[1] for line in lines)
+    rendered = json.dumps([list(line) for line in lines], ensure_ascii=False)
+    row = (session_id, data, source, through_message_id, tokens, rendered, now)
+    cur = conn.execute(INSERT_CHECKPOINT_SQL, row)
+    conn.execute(PRUNE_CHECKPOINTS_SQL, (session_id, keep))
+    return _checkpoint((cur.lastrowid, *row))
+
+
+def checkpoints(conn: sqlite3.Connection, session_id: str, limit: int) -> list[Checkpoint]:
+    """A session's newest ``limit`` checkpoints (-1: all), newest first."""
+    return [_checkpoint(row) for row in conn.execute(CHECKPOINTS_SQL, (session_id, limit))]
+
+
+def clear_checkpoints(conn: sqlite3.Connection, session_id: str) -> int:
+    return conn.execute(CLEAR_CHECKPOINTS_SQL, (session_id,)).rowcount
+
+
+FACTS_COLUMNS = "id, session_id, data, text, source, created_at"
+_FACTS_FIELDS = tuple(FACTS_COLUMNS.split(", "))
+INSERT_FACTS_SQL = """INSERT INTO summary_facts (id, session_id, data, text, source, created_at)
+    VALUES (?, ?, ?, ?, ?, ?)"""
+FACTS_SQL = f"SELECT {FACTS_COLUMNS} FROM summary_facts WHERE session_id = ? ORDER BY id"
+_validate_facts = SummaryFacts.__pydantic_validator__.validate_python
+
+
+def _facts(row: tuple) -> SummaryFacts:
+    fields = dict(zip(_FACTS_FIELDS, row))
+    fields["data"] = json.loads(fields["data"])
+    return _validate_facts(fields)
+
+
+def insert_facts(
+    conn: sqlite3.Connection, summary_id: int, session_id: str, data: str, text: str, source: str, now: str
+) -> SummaryFacts:
+    """Keep the facts (``data``: JSON text, ``text``: their flat rendering) of a summary."""
+    row = (summary_id, session_id, data, text, source, now)
+    conn.execute(INSERT_FACTS_SQL, row)
+    return _facts(row)
+
+
+def summary_facts(conn: sqlite3.Connection, session_id: str) -> list[SummaryFacts]:
+    """The facts of a session's summaries, in summary id order."""
+    return [_facts(row) for row in conn.execute(FACTS_SQL, (session_id,))]
+
+
+# How many messages are not covered by a level-1 summary, and their tokens.
+UNCOVERED_TOKENS_SQL = """SELECT count(*), coalesce(sum(token_count), 0) FROM messages
+    WHERE session_id = ? AND id > ?"""
+
+
+def uncovered_tokens(conn: sqlite3.Connection, session_id: str, after_id: int) -> tuple[int, int]:
+    """(messages, their stored tokens) after message ``after_id``."""
+    count, tokens = conn.execute(UNCOVERED_TOKENS_SQL, (session_id, after_id)).fetchone()
+    return count, tokens
+
+
+# The session state a context shows, in one statement, as rows of
+# (kind, id, goal_id, text, status, token_count, data, extra):
+#   goal        the active goal
+#   subtask     its open subtasks, oldest first (goal-less ones when no goal is
+#               active; data: notes)
+#   tool        its newest tool executions (text: tool name, status: success,
+#               data: result summary, extra: error message)
+#   file        the newest touched files not modified (goal_id 0), then modified (1)
+#   files       per modified flag (goal_id), how many files there are (token_count)
+#   archive     finished goals, newest first (data: the archive JSON)
+#   checkpoint  the newest checkpoint (extra: its rendered lines, JSON)
+# A session with none of these costs one statement that finds nothing.
+_ACTIVE_GOAL_ID = "(SELECT id FROM goals WHERE session_id = ?1 AND status = 'active')"
+SESSION_STATE_SQL = f"""SELECT 'goal', id, NULL, text, status, token_count, NULL, NULL
+    FROM goals WHERE session_id = ?1 AND status = 'active'
+UNION ALL SELECT * FROM (SELECT 'subtask', id, goal_id, name, status, token_count, notes, NULL
+    FROM subtasks WHERE session_id = ?1 AND goal_id IS {_ACTIVE_GOAL_ID}
+    AND status IN ('pending', 'in_progress', 'blocked') ORDER BY id LIMIT ?2)
+UNION ALL SELECT * FROM (SELECT 'tool', id, goal_id, tool_name, success, token_count,
+        result_summary, error_message
+    FROM tool_executions WHERE session_id = ?1 AND goal_id IS {_ACTIVE_GOAL_ID}
+    ORDER BY id DESC LIMIT ?3)
+UNION ALL SELECT * FROM (SELECT 'file', id, 0, path, NULL, token_count, NULL, NULL
+    FROM tracked_files WHERE session_id = ?1 AND modified = 0 ORDER BY seq DESC LIMIT ?4)
+UNION ALL SELECT * FROM (SELECT 'file', id, 1, path, NULL, token_count, NULL, NULL
+    FROM tracked_files WHERE session_id = ?1 AND modified = 1 ORDER BY seq DESC LIMIT ?5)
+UNION ALL SELECT 'files', NULL, modified, NULL, NULL, count(*), NULL, NULL
+    FROM tracked_files WHERE session_id = ?1 GROUP BY modified
+UNION ALL SELECT * FROM (SELECT 'archive', id, NULL, text, status, archive_tokens, archive, NULL
+    FROM goals WHERE session_id = ?1 AND status != 'active' ORDER BY id DESC LIMIT ?6)
+UNION ALL SELECT * FROM (SELECT 'checkpoint', id, NULL, NULL, NULL, token_count, NULL, lines
+    FROM checkpoints WHERE session_id = ?1 ORDER BY id DESC LIMIT 1)"""
+
+StateRow = tuple[Any, ...]
+"""(kind, id, goal_id, text, status, token_count, data, extra): see SESSION_STATE_SQL."""
+
+
+def session_state(
+    conn: sqlite3.Connection,
+    session_id: str,
+    limits: tuple[int, int, int, int, int],
+) -> list[StateRow]:
+    """The rows of SESSION_STATE_SQL; ``limits``: subtasks, tools, active files,
+    modified files, archives. ``localmem.state`` turns the rows into context lines."""
+    params = (session_id, *limits)
+    return conn.execute(SESSION_STATE_SQL, params).fetchall()

@@ -182,10 +182,119 @@ M004_SEARCH = (
     *_m004_index("semantic_pins", "content"),
 )
 
+# m005_session_state: what an agent is in the middle of, kept apart from the
+# conversation so that it survives compaction (origins 000, 001 and 004).
+#
+# - goals: one session works through several goals; at most one is active
+#   (a partial unique index says so). When a goal ends, rule-based statistics
+#   of its tool runs and subtasks are stored on it as JSON (``archive``); its
+#   detailed rows stay in their tables, out of the context.
+# - subtasks and tool_executions belong to the goal that was active when they
+#   were recorded (NULL: no goal was active). Their index serves "the active
+#   goal's rows of this session, in order"; the goal_id index serves the
+#   foreign key, so deleting a session does not scan them once per goal.
+# - tracked_files: the files a session works on, one row per path; ``seq``
+#   orders the last touches (timestamps can tie within a millisecond).
+# - checkpoints: a structured snapshot (goals, pending tasks, decisions,
+#   preferences, references, workflow) taken before every compaction; the
+#   newest ten per session are kept. ``lines`` holds its rendering as the
+#   context shows it, [[line, tokens, repeats_state], ...], fixed when it was
+#   taken (a line repeating the structured state is left out of a context
+#   that shows the live state).
+# - summary_facts: key facts, decisions, entities and open questions of a
+#   level-1 summary, deleted with it; ``text`` is their flat rendering, which
+#   the full-text index reads (so a search finds a summary by its facts).
+#
+# ``token_count`` columns hold the exact count of the line each row renders as
+# in the context, computed once when the row is written (``localmem.state``),
+# so building a context never runs the tokenizer. Structured fields are JSON
+# text (CHECK json_valid), for SQLite's json functions and Datasette.
+M005_SESSION_STATE = (
+    """CREATE TABLE goals (
+    id INTEGER PRIMARY KEY,
+    session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+    text TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('active', 'completed', 'failed', 'cancelled')),
+    token_count INTEGER NOT NULL CHECK (token_count >= 0),
+    archive TEXT CHECK (archive IS NULL OR json_valid(archive)),
+    archive_tokens INTEGER CHECK (archive_tokens >= 0),
+    created_at TEXT NOT NULL,
+    ended_at TEXT
+)""",
+    "CREATE INDEX goals_session ON goals (session_id, id)",
+    # At most one active goal per session, whatever the writers do.
+    "CREATE UNIQUE INDEX goals_active ON goals (session_id) WHERE status = 'active'",
+    """CREATE TABLE subtasks (
+    id INTEGER PRIMARY KEY,
+    session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+    goal_id INTEGER REFERENCES goals(id) ON DELETE CASCADE,
+    name TEXT NOT NULL,
+    status TEXT NOT NULL
+        CHECK (status IN ('pending', 'in_progress', 'completed', 'blocked', 'cancelled')),
+    dependencies TEXT NOT NULL DEFAULT '[]' CHECK (json_valid(dependencies)),
+    notes TEXT,
+    token_count INTEGER NOT NULL CHECK (token_count >= 0),
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL
+)""",
+    "CREATE INDEX subtasks_session_goal ON subtasks (session_id, goal_id, id)",
+    "CREATE INDEX subtasks_goal ON subtasks (goal_id)",
+    """CREATE TABLE tool_executions (
+    id INTEGER PRIMARY KEY,
+    session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+    goal_id INTEGER REFERENCES goals(id) ON DELETE CASCADE,
+    tool_name TEXT NOT NULL,
+    arguments TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(arguments)),
+    success INTEGER NOT NULL CHECK (success IN (0, 1)),
+    result_summary TEXT,
+    error_message TEXT,
+    token_count INTEGER NOT NULL CHECK (token_count >= 0),
+    created_at TEXT NOT NULL
+)""",
+    "CREATE INDEX tool_executions_session_goal ON tool_executions (session_id, goal_id, id)",
+    "CREATE INDEX tool_executions_goal ON tool_executions (goal_id)",
+    """CREATE TABLE tracked_files (
+    id INTEGER PRIMARY KEY,
+    session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+    path TEXT NOT NULL,
+    modified INTEGER NOT NULL DEFAULT 0 CHECK (modified IN (0, 1)),
+    seq INTEGER NOT NULL,
+    token_count INTEGER NOT NULL CHECK (token_count >= 0),
+    created_at TEXT NOT NULL,
+    updated_at TEXT NOT NULL,
+    UNIQUE (session_id, path)
+)""",
+    "CREATE INDEX tracked_files_recent ON tracked_files (session_id, modified, seq)",
+    """CREATE TABLE checkpoints (
+    id INTEGER PRIMARY KEY,
+    session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+    data TEXT NOT NULL CHECK (json_valid(data)),
+    source TEXT NOT NULL,
+    through_message_id INTEGER NOT NULL,
+    token_count INTEGER NOT NULL CHECK (token_count >= 0),
+    lines TEXT NOT NULL CHECK (json_valid(lines)),
+    created_at TEXT NOT NULL
+)""",
+    "CREATE INDEX checkpoints_session ON checkpoints (session_id, id)",
+    """CREATE TABLE summary_facts (
+    id INTEGER PRIMARY KEY REFERENCES summaries(id) ON DELETE CASCADE,
+    session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+    data TEXT NOT NULL CHECK (json_valid(data)),
+    text TEXT NOT NULL,
+    source TEXT NOT NULL,
+    created_at TEXT NOT NULL
+)""",
+    "CREATE INDEX summary_facts_session ON summary_facts (session_id, id)",
+    "INSERT INTO search_state (name, indexed_to) VALUES ('summary_facts', 0)",
+    # The frozen m004 generator, called (not edited) for one more table.
+    *_m004_index("summary_facts", "text"),
+)
+
 MIGRATIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("m001_initial", M001_INITIAL),
     ("m002_summarizer", M002_SUMMARIZER),
     ("m003_items", M003_ITEMS),
     ("m004_search", M004_SEARCH),
+    ("m005_session_state", M005_SESSION_STATE),
 )
 SCHEMA_VERSION = len(MIGRATIONS)

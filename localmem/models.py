@@ -6,19 +6,32 @@ Field names are the table columns (``Message.text``, ``Pin.content``,
 the database. ``NewMessage`` validates what a caller asks to write. An
 ``Item`` is an agent framework's own record of a message, stored beside it.
 A ``SearchHit`` is one result of a full-text search.
+
+Session state (``localmem.state``): a session works through goals
+(:class:`Goal`); subtasks (:class:`Subtask`) and tool calls
+(:class:`ToolExecution`) belong to the goal that was active when they were
+recorded; :class:`TrackedFile` rows are the files it works on. A
+:class:`Checkpoint` (``localmem.checkpoint``) holds :class:`CheckpointData`;
+:class:`SummaryFacts` holds a summary's :class:`FactsData`. Their JSON
+columns become the nested models here.
 """
 
 from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
 Role = Literal["system", "user", "assistant", "tool"]
 PinKind = Literal["manual", "auto"]
 HitKind = Literal["message", "summary", "pin"]
+GoalStatus = Literal["active", "completed", "failed", "cancelled"]
+SubtaskStatus = Literal["pending", "in_progress", "completed", "blocked", "cancelled"]
 ROLES: tuple[str, ...] = ("system", "user", "assistant", "tool")
 PIN_KINDS: tuple[str, ...] = ("manual", "auto")
+GOAL_STATUSES: tuple[str, ...] = ("active", "completed", "failed", "cancelled")
+SUBTASK_STATUSES: tuple[str, ...] = ("pending", "in_progress", "completed", "blocked", "cancelled")
+OPEN_SUBTASK_STATUSES: tuple[str, ...] = ("pending", "in_progress", "blocked")
 
 
 class _Record(BaseModel):
@@ -121,3 +134,149 @@ class NewMessage(BaseModel):
     role: Role
     text: StrictStr
     model_id: StrictStr | None = None
+
+
+# --- session state -------------------------------------------------------------
+
+
+class Goal(_Record):
+    """What the session is working towards. At most one goal of a session is ``active``.
+
+    ``archive`` is set when the goal ends: rule-based statistics of its tool
+    runs and subtasks (``localmem.state.archive_stats``), a dict that is also
+    JSON in the file (``json_extract(archive, '$.tools.total')``).
+    """
+
+    id: int
+    session_id: str
+    text: str
+    status: GoalStatus
+    token_count: int
+    archive: dict | None
+    archive_tokens: int | None
+    created_at: str
+    ended_at: str | None
+
+
+class Subtask(_Record):
+    """A step of a goal (``goal_id`` None: recorded while no goal was active).
+
+    ``dependencies`` are ids of subtasks of the same session.
+    """
+
+    id: int
+    session_id: str
+    goal_id: int | None
+    name: str
+    status: SubtaskStatus
+    dependencies: list[int]
+    notes: str | None
+    token_count: int
+    created_at: str
+    updated_at: str
+
+
+class ToolExecution(_Record):
+    """One tool call the agent made, tied to the goal active at the time."""
+
+    id: int
+    session_id: str
+    goal_id: int | None
+    tool_name: str
+    arguments: dict
+    success: bool
+    result_summary: str | None
+    error_message: str | None
+    token_count: int
+    created_at: str
+
+
+class TrackedFile(_Record):
+    """A file the session works on; ``modified`` once it was changed. ``seq`` orders last touches."""
+
+    id: int
+    session_id: str
+    path: str
+    modified: bool
+    seq: int
+    token_count: int
+    created_at: str
+    updated_at: str
+
+
+class _Data(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class References(_Data):
+    """Names a conversation keeps coming back to, newest first within each kind."""
+
+    files: list[str] = Field(default_factory=list)
+    tables: list[str] = Field(default_factory=list)
+    urls: list[str] = Field(default_factory=list)
+    identifiers: list[str] = Field(default_factory=list)
+
+
+class WorkflowState(_Data):
+    """Where a multi-step piece of work stands."""
+
+    current_step: str | None = None
+    completed_steps: list[str] = Field(default_factory=list)
+    next_steps: list[str] = Field(default_factory=list)
+
+
+class CheckpointData(_Data):
+    """What a session was in the middle of (origin 004's checkpoint schema).
+
+    ``key_decisions`` and ``user_preferences`` are statements, oldest first; a
+    statement that restates an earlier one (``localmem.extract.restates``)
+    replaces it, so a changed preference is not shown twice.
+    """
+
+    active_goals: list[str] = Field(default_factory=list)
+    pending_tasks: list[str] = Field(default_factory=list)
+    key_decisions: list[str] = Field(default_factory=list)
+    user_preferences: list[str] = Field(default_factory=list)
+    context_references: References = Field(default_factory=References)
+    workflow_state: WorkflowState = Field(default_factory=WorkflowState)
+
+
+class Checkpoint(_Record):
+    """A snapshot of :class:`CheckpointData`, taken before a compaction or on request.
+
+    ``source`` is the local model that contributed to it, or ``rules`` when
+    the deterministic extraction alone made it. ``through_message_id`` is the
+    newest message it read. ``lines`` are its rendered lines, each with its
+    token count and whether it repeats the structured state (goals, subtasks,
+    workflow: left out of a context that shows the live state);
+    ``token_count`` is their sum.
+    """
+
+    id: int
+    session_id: str
+    data: CheckpointData
+    source: str
+    through_message_id: int
+    token_count: int
+    lines: list[tuple[str, int, bool]]
+    created_at: str
+
+
+class FactsData(_Data):
+    """The structured side of a summary (origin 002): what a span established."""
+
+    key_facts: list[str] = Field(default_factory=list)
+    decisions: list[str] = Field(default_factory=list)
+    entities: list[str] = Field(default_factory=list)
+    open_questions: list[str] = Field(default_factory=list)
+
+
+class SummaryFacts(_Record):
+    """The :class:`FactsData` of the level-1 summary ``id``; ``source`` as for checkpoints."""
+
+    id: int
+    session_id: str
+    data: FactsData
+    text: str
+    source: str
+    created_at: str

@@ -29,7 +29,18 @@ from pydantic import ValidationError
 
 from . import db
 from . import search as fts
+from .args import (
+    MAX_SQLITE_INTEGER,
+    check_id,
+    check_importance,
+    check_int,
+    check_kind,
+    check_text,
+    describe,
+    query_text,
+)
 from .cache import TTLCache
+from .checkpoint import CheckpointMixin, facts_row
 from .config import DEFAULT_PIN_IMPORTANCE, MemoryConfig, default_db_path, make_config
 from .context import PRECOUNTED_COSTS, Costs, MemoryContext, pack
 from .errors import (
@@ -41,6 +52,7 @@ from .errors import (
 )
 from .models import (
     PIN_KINDS,
+    FactsData,
     Item,
     Message,
     NewMessage,
@@ -50,6 +62,7 @@ from .models import (
     Summary,
 )
 from .scoring import Scorer, score_importance
+from .state import STATE_LIMITS, StateMixin, state_groups
 from .summarizer import OllamaBackend, Outcome, Summarizer
 from .summarizer.background import BackgroundSummarizer
 from .tokens import Tokenizer
@@ -57,7 +70,6 @@ from .tokens import Tokenizer
 logger = logging.getLogger("localmem")
 
 Clock = Callable[[], datetime]
-MAX_SQLITE_INTEGER = 2**63 - 1
 RATIO_MEMO_SIZE = 4096
 SUMMARY_IMPORTANCE = 0.7  # the origin's fixed importance of a summary
 
@@ -73,7 +85,7 @@ def iso(moment: datetime) -> str:
     return moment.isoformat(timespec="milliseconds")[:23] + "Z"
 
 
-class MemoryStore:
+class MemoryStore(StateMixin, CheckpointMixin):
     """The memory of an assistant, in one SQLite file.
 
     ``path`` defaults to ``$LOCALMEM_DB``, else the per-user data directory's
@@ -81,6 +93,10 @@ class MemoryStore:
     :class:`MemoryConfig` or a dict of its fields. ``tokenizer``, ``scorer``,
     ``clock`` and ``summarizer`` replace the default policies (tests swap them
     in). Nothing touches the network until something is summarized.
+
+    Session state (goals, subtasks, tool executions, tracked files, the
+    window-share trigger) comes from :class:`~localmem.state.StateMixin`;
+    checkpoints and summary facts from :class:`~localmem.checkpoint.CheckpointMixin`.
     """
 
     def __init__(
@@ -108,6 +124,9 @@ class MemoryStore:
         self._costs: Costs | None = None
         self._ratios: dict[str, float] = {}
         self._ratios_stamp: int | None = None
+        # Sessions whose context found no state (goals, files, checkpoints...),
+        # forgotten with the ratios and whenever this store writes their state.
+        self._stateless: set[str] = set()
         self._summarizer = summarizer
         self._background = (
             BackgroundSummarizer(self._summarize_due) if self.config.auto_summarize else None
@@ -200,7 +219,7 @@ class MemoryStore:
         """
         for name, value in (("model", model), ("title", title), ("session_id", session_id)):
             if value is not None:
-                _check_text(name, value)
+                check_text(name, value)
         session_id = session_id if session_id is not None else uuid.uuid4().hex
         if not session_id:
             raise InvalidInput("session_id must not be empty")
@@ -211,7 +230,7 @@ class MemoryStore:
 
     def get_session(self, session_id: str) -> Session:
         """The session; raises :class:`SessionNotFound` if there is none."""
-        _check_id(session_id)
+        check_id(session_id)
         with self._locked():
             session = db.get_session(self._conn, session_id)
         if session is None:
@@ -225,7 +244,7 @@ class MemoryStore:
 
     def delete_session(self, session_id: str) -> None:
         """Delete a session and everything that belongs to it."""
-        _check_id(session_id)
+        check_id(session_id)
         with self._write(session_id):
             self._ratios.pop(session_id, None)
             if not db.delete_session(self._conn, session_id):
@@ -238,8 +257,8 @@ class MemoryStore:
         try:
             new = item if isinstance(item, NewMessage) else NewMessage.model_validate(item)
         except ValidationError as exc:
-            raise InvalidInput(f"invalid message: {_describe(exc)}") from None
-        _check_text("text", new.text)
+            raise InvalidInput(f"invalid message: {describe(exc)}") from None
+        check_text("text", new.text)
         return (
             session_id,
             new.role,
@@ -258,7 +277,7 @@ class MemoryStore:
         Its tokens are counted and its importance scored now, once. Raises
         :class:`SessionNotFound` or :class:`InvalidInput`; nothing is written then.
         """
-        _check_id(session_id)
+        check_id(session_id)
         row = self._message_row(session_id, {"role": role, "text": text, "model_id": model_id}, "")
         with self._write(session_id, single_statement=True) as conn:
             message = db.insert_message(conn, (*row[:-1], self._now()))
@@ -272,7 +291,7 @@ class MemoryStore:
         self, session_id: str, messages: Iterable[Mapping[str, Any] | NewMessage]
     ) -> list[Message]:
         """Store several messages in one transaction, in order: all of them or none."""
-        _check_id(session_id)
+        check_id(session_id)
         if isinstance(messages, (str, bytes, Mapping)):
             raise InvalidInput("messages must be a list of {'role': ..., 'text': ...} items")
         try:
@@ -293,9 +312,9 @@ class MemoryStore:
         self, session_id: str, after_id: int | None = None, limit: int | None = None
     ) -> list[Message]:
         """A session's messages, oldest first, optionally after an id and at most ``limit``."""
-        _check_id(session_id)
-        after = 0 if after_id is None else _check_int("after_id", after_id)
-        count = -1 if limit is None else _check_int("limit", limit)
+        check_id(session_id)
+        after = 0 if after_id is None else check_int("after_id", after_id)
+        count = -1 if limit is None else check_int("limit", limit)
         with self._locked():
             rows = db.messages_after(self._conn, session_id, after, count)
             if not rows:
@@ -309,10 +328,12 @@ class MemoryStore:
     def clear_messages(self, session_id: str) -> int:
         """Delete every message of a session, their items and its summaries; return how many.
 
-        One transaction. The session itself and its pins stay (a pin's
-        ``source_message_id`` becomes None). Raises :class:`SessionNotFound`.
+        One transaction. The session itself, its pins (a pin's
+        ``source_message_id`` becomes None), goals, subtasks, tool executions,
+        tracked files and checkpoints stay; the summaries' facts go with them.
+        Raises :class:`SessionNotFound`.
         """
-        _check_id(session_id)
+        check_id(session_id)
         with self._write(session_id) as conn:
             self._require_session(session_id)
             return db.clear_messages(conn, session_id)
@@ -337,8 +358,8 @@ class MemoryStore:
         true, else :class:`SessionNotFound` is raised. Raises
         :class:`InvalidInput` before anything is written.
         """
-        _check_id(session_id)
-        _check_kind(kind)
+        check_id(session_id)
+        check_kind(kind)
         if isinstance(items, (str, bytes, Mapping)):
             raise InvalidInput("items must be a list of (message, data) pairs")
         try:
@@ -351,7 +372,7 @@ class MemoryStore:
             if not isinstance(entry, tuple) or len(entry) != 2:
                 raise InvalidInput("items must be a list of (message, data) pairs")
             rows.append(self._message_row(session_id, entry[0], ""))
-            data.append(_check_text("item data", entry[1]))
+            data.append(check_text("item data", entry[1]))
         with self._write(session_id) as conn:
             now = self._now()
             if not db.session_exists(conn, session_id):
@@ -378,13 +399,13 @@ class MemoryStore:
         ``newest``, only the newest that many. Read-only. A session that does
         not exist has no items: the result is empty, not an error.
         """
-        _check_id(session_id)
-        _check_kind(kind)
-        after = 0 if after_id is None else _check_int("after_id", after_id)
+        check_id(session_id)
+        check_kind(kind)
+        after = 0 if after_id is None else check_int("after_id", after_id)
         with self._locked() as conn:
             if newest is None:
                 return db.items_after(conn, session_id, kind, after)
-            count = _check_int("newest", newest)
+            count = check_int("newest", newest)
             return db.newest_items(conn, session_id, kind, after, count)[::-1]
 
     def pop_item(self, session_id: str, kind: str) -> Item | None:
@@ -394,8 +415,8 @@ class MemoryStore:
         transaction. A summary whose range held the message is deleted with
         it: it would otherwise describe a message that is gone.
         """
-        _check_id(session_id)
-        _check_kind(kind)
+        check_id(session_id)
+        check_kind(kind)
         with self._write(session_id) as conn:
             newest = db.newest_items(conn, session_id, kind, 0, 1)
             if not newest:
@@ -418,15 +439,15 @@ class MemoryStore:
         ``importance`` is between 0 and 1; ``kind`` is ``manual`` or ``auto``;
         ``source_message_id``, if given, must be a message of the same session.
         """
-        _check_id(session_id)
-        _check_text("content", content)
+        check_id(session_id)
+        check_text("content", content)
         if not content.strip():
             raise InvalidInput("a pin's content must not be empty")
-        importance = _check_importance(importance)
+        importance = check_importance(importance)
         if kind not in PIN_KINDS:
             raise InvalidInput(f"kind must be one of {', '.join(PIN_KINDS)}, not {kind!r}")
         if source_message_id is not None:
-            _check_int("source_message_id", source_message_id)
+            check_int("source_message_id", source_message_id)
         tokens = self.tokenizer.count(content)
         with self._write(session_id):
             now = self._now()
@@ -444,14 +465,14 @@ class MemoryStore:
 
     def get_pins(self, session_id: str) -> list[Pin]:
         """A session's pins, highest importance first, newest first on ties."""
-        _check_id(session_id)
+        check_id(session_id)
         with self._locked():
             self._require_session(session_id)
             return db.top_pins(self._conn, session_id, -1)
 
     def unpin(self, pin_id: int) -> None:
         """Remove a pin; raises :class:`NotFound` if there is none with this id."""
-        _check_int("pin_id", pin_id)
+        check_int("pin_id", pin_id)
         with self._locked():
             session_id = db.pin_session(self._conn, pin_id)
             if session_id is None:
@@ -463,7 +484,7 @@ class MemoryStore:
 
     def get_summaries(self, session_id: str) -> list[Summary]:
         """A session's summaries: level 1 in range order, then its rollups (level 2)."""
-        _check_id(session_id)
+        check_id(session_id)
         with self._locked() as conn:
             self._require_session(session_id)
             return [
@@ -473,26 +494,37 @@ class MemoryStore:
             ]
 
     def needs_summarization(self, session_id: str) -> bool:
-        """True once ``summary_threshold`` messages are not yet covered by a summary."""
-        _check_id(session_id)
+        """True once ``summary_threshold`` messages are not yet covered by a summary,
+        or once those that are not fill ``context_share`` of the model's window
+        (``context_usage``; the local server is asked only when they might)."""
+        check_id(session_id)
         threshold = self.config.summary_threshold
         with self._locked() as conn:
-            self._require_session(session_id)
+            session = db.get_session(conn, session_id)
+            if session is None:
+                raise SessionNotFound(session_id)
             after = db.last_covered(conn, session_id)
-            return db.uncovered_count(conn, session_id, after, threshold) >= threshold
+            if db.uncovered_count(conn, session_id, after, threshold) >= threshold:
+                return True
+            uncovered = db.messages_after(conn, session_id, after, threshold)
+        return bool(self._window_span(session, uncovered))
 
     def summarize(self, session_id: str) -> Summary | None:
         """Summarize the next ``summary_threshold`` uncovered messages, oldest first.
 
         Returns the new level-1 summary, or None when fewer messages are
-        uncovered (or another process covered them first). The local model
-        writes it when it can be trusted; otherwise a deterministic summary
-        does, and ``Summary.source`` says which (``fallback``, ``offline``).
+        uncovered (or another process covered them first). Fewer may be
+        summarized when the uncovered ones fill ``context_share`` of the
+        model's window: all but the newest ``min_recent_messages``. A
+        checkpoint is taken first (``checkpoint``), and the summary keeps its
+        facts (``get_summary_facts``). The local model writes it when it can
+        be trusted; otherwise a deterministic summary does, and
+        ``Summary.source`` says which (``fallback``, ``offline``).
         Model failures never raise; an unknown session raises
         :class:`SessionNotFound`. Rolls older summaries into a level-2
         summary when more pile up than the context shows.
         """
-        _check_id(session_id)
+        check_id(session_id)
         threshold = self.config.summary_threshold
         with self._locked() as conn:
             session = db.get_session(conn, session_id)
@@ -501,15 +533,20 @@ class MemoryStore:
             after = db.last_covered(conn, session_id)
             span = db.messages_after(conn, session_id, after, threshold)
         if len(span) < threshold:
-            return None
+            span = self._window_span(session, span)
+            if not span:
+                return None
+        self._take_checkpoint(session, self.config.structured_min_tokens)
+        pairs = [(m.role, m.text) for m in span]
         outcome = self._get_summarizer().summarize(
-            [(m.role, m.text) for m in span],
+            pairs,
             session.model,
             ratio=self._model_ratio(session.model),
             lookup=self._cached_summary,
         )
+        facts = self._summary_facts(session, pairs, sum(m.token_count for m in span), outcome)
         summary = self._store_summary(
-            session_id, outcome, span[0].id, span[-1].id, len(span), level=1
+            session_id, outcome, span[0].id, span[-1].id, len(span), level=1, facts=facts
         )
         if summary is not None:
             self._rollup(session)
@@ -560,9 +597,16 @@ class MemoryStore:
         )
 
     def _store_summary(
-        self, session_id: str, outcome: Outcome, start: int, end: int, count: int, level: int
+        self,
+        session_id: str,
+        outcome: Outcome,
+        start: int,
+        end: int,
+        count: int,
+        level: int,
+        facts: tuple[FactsData, str] | None = None,
     ) -> Summary | None:
-        """Store a summary and what its call taught us, in one transaction."""
+        """Store a summary, its facts and what its call taught us, in one transaction."""
         tokens = self.tokenizer.count(outcome.text)
         with self._write(session_id) as conn:
             now = self._now()
@@ -572,6 +616,9 @@ class MemoryStore:
                 conn, session_id, outcome.text, start, end, count, level, outcome.source,
                 SUMMARY_IMPORTANCE, tokens, now,
             )
+            if summary is not None and facts is not None:
+                data, text = facts_row(facts[0])
+                db.insert_facts(conn, summary.id, session_id, data, text, facts[1], now)
             if outcome.cache_key and outcome.from_model and not outcome.cached:
                 db.cache_summary(conn, outcome.cache_key, outcome.source, outcome.text, now)
             if outcome.model and outcome.local_tokens and outcome.model_tokens:
@@ -609,11 +656,11 @@ class MemoryStore:
         server reported for earlier prompts (``prompt_eval_count`` against our
         count of the same prompts), so it estimates the model's own tokens.
         """
-        _check_text("text", text)
+        check_text("text", text)
         tokens = self.tokenizer.count(text)
         if model is None:
             return tokens
-        _check_text("model", model)
+        check_text("model", model)
         return math.ceil(tokens * self._model_ratio(model))
 
     def build_context(
@@ -632,14 +679,14 @@ class MemoryStore:
         messages written since the last search are indexed first, in one write
         transaction; that is the only write this call makes.
         """
-        _check_id(session_id)
+        check_id(session_id)
         budget = (
             self.config.context_token_limit
             if max_tokens is None
-            else _check_int("max_tokens", max_tokens)
+            else check_int("max_tokens", max_tokens)
         )
         if query is not None:
-            query = _query_text(query)
+            query = query_text(query)
         key = (session_id, budget, query)
         # The hot path: the lock and error translation inline, not a context manager.
         with self._lock:
@@ -662,6 +709,7 @@ class MemoryStore:
         """
         if stamp != self._ratios_stamp or len(self._ratios) > RATIO_MEMO_SIZE:
             self._ratios.clear()
+            self._stateless.clear()
             self._ratios_stamp = stamp
         ratio = self._ratios.get(session_id)
         if ratio is None:
@@ -679,21 +727,25 @@ class MemoryStore:
         relevant: list[Message] = []
         if cfg.relevant_messages and (query is not None or cfg.auto_query):
             with self._indexed(("messages",)):  # one snapshot, the index caught up
-                ratio, recent, pins, summaries = self._read_context(session_id, stamp)
+                ratio, recent, pins, summaries, state = self._read_context(session_id, stamp)
                 if query is None:
                     query = next((m.text for m in recent if m.role == "user"), None)
                 if query is not None:
                     relevant = self._relevant(session_id, query, recent)
         else:
-            conn.execute(db.BEGIN_READ_SQL)  # one snapshot for the three reads
+            conn.execute(db.BEGIN_READ_SQL)  # one snapshot for the reads
             try:
-                ratio, recent, pins, summaries = self._read_context(session_id, stamp)
+                ratio, recent, pins, summaries, state = self._read_context(session_id, stamp)
             finally:
                 conn.execute(db.COMMIT_SQL)
-        if self._costs is None:
+        costs = self._costs
+        if costs is None:
             precounted = PRECOUNTED_COSTS.get(self.tokenizer.encoding)
-            stock = type(self.tokenizer) is Tokenizer and precounted is not None
-            self._costs = precounted if stock else Costs.measure(self.tokenizer.count)
+            stock = type(self.tokenizer) is Tokenizer
+            if precounted is None or not stock:
+                precounted = Costs.measure(self.tokenizer.count)
+            costs = self._costs = precounted
+        groups, checkpoint = state_groups(state, costs)
         # A budget is in the session model's own tokens once its ratio is known.
         return pack(
             session_id,
@@ -703,25 +755,39 @@ class MemoryStore:
             max_tokens=math.floor(budget / ratio),
             token_ratio=ratio,
             min_recent=cfg.min_recent_messages,
-            costs=self._costs,
+            costs=costs,
             clip=self.tokenizer.tail,
             count=self.tokenizer.count,
             relevant=relevant,
             max_relevant=cfg.relevant_messages,
             query=query,
+            state=groups,
+            checkpoint=checkpoint,
         )
 
     def _read_context(
         self, session_id: str, stamp: int
-    ) -> tuple[float, list[Message], list[Pin], list[Summary]]:
-        """The ratio, recent messages, pins and summaries; call inside a transaction."""
+    ) -> tuple[float, list[Message], list[Pin], list[Summary], list[db.StateRow]]:
+        """The ratio, recent messages, pins, summaries and the session state's rows;
+        call inside a transaction.
+
+        The state is one statement, skipped for a session known to have none
+        (``_stateless``, memoized like the ratio, which is read first).
+        """
         cfg = self.config
         conn = self._conn
+        ratio = self._session_ratio(session_id, stamp)
+        state: list[db.StateRow] = []
+        if session_id not in self._stateless:
+            state = db.session_state(conn, session_id, STATE_LIMITS)
+            if not state and len(self._stateless) < RATIO_MEMO_SIZE:
+                self._stateless.add(session_id)
         return (
-            self._session_ratio(session_id, stamp),
+            ratio,
             db.recent_messages(conn, session_id, cfg.recent_messages),
             db.top_pins(conn, session_id, cfg.top_pins),
             db.context_summaries(conn, session_id, cfg.recent_summaries),
+            state,
         )
 
     def _relevant(self, session_id: str, query: str, recent: list[Message]) -> list[Message]:
@@ -794,10 +860,10 @@ class MemoryStore:
         indexed first, in bulk, in one write transaction; that is the only
         write this call makes.
         """
-        text = _query_text(query)
+        text = query_text(query)
         if session_id is not None:
-            _check_id(session_id)
-        count = _check_int("limit", limit)
+            check_id(session_id)
+        count = check_int("limit", limit)
         words = fts.query_terms(text) or fts.query_terms(text, keep_stop_words=True)
         with self._locked() as conn:
             if session_id is not None:
@@ -821,64 +887,3 @@ class MemoryStore:
         """Hits, misses and live entries of the context cache."""
         with self._locked():
             return {"hits": self._cache.hits, "misses": self._cache.misses, "size": len(self._cache)}
-
-
-# --- argument checks -----------------------------------------------------------
-
-
-def _check_text(name: str, value: object) -> str:
-    if not isinstance(value, str):
-        raise InvalidInput(f"{name} must be a string, not {type(value).__name__}")
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError as exc:
-        raise InvalidInput(
-            f"{name} is not valid Unicode: a lone surrogate at position {exc.start} "
-            "(decode text with errors='replace' or 'surrogateescape' before storing it)"
-        ) from None
-    return value
-
-
-def _query_text(query: object) -> str:
-    """A query must be a string; any string will do (it is only read, never stored),
-    so a lone surrogate becomes U+FFFD instead of an error."""
-    if not isinstance(query, str):
-        raise InvalidInput(f"query must be a string, not {type(query).__name__}")
-    try:
-        query.encode("utf-8")
-    except UnicodeEncodeError:
-        return query.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
-    return query
-
-
-def _check_id(session_id: object) -> str:
-    return _check_text("session_id", session_id)
-
-
-def _check_kind(kind: object) -> str:
-    text = _check_text("kind", kind)
-    if not text:
-        raise InvalidInput("kind must not be empty")
-    return text
-
-
-def _check_int(name: str, value: object) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise InvalidInput(f"{name} must be an integer, not {type(value).__name__}")
-    if not 0 <= value <= MAX_SQLITE_INTEGER:
-        raise InvalidInput(f"{name} must be between 0 and {MAX_SQLITE_INTEGER}, got {value}")
-    return value
-
-
-def _check_importance(value: object) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise InvalidInput(f"importance must be a number, not {type(value).__name__}")
-    if math.isnan(value) or not 0.0 <= value <= 1.0:
-        raise InvalidInput(f"importance must be between 0 and 1, got {value}")
-    return float(value)
-
-
-def _describe(exc: ValidationError) -> str:
-    err = exc.errors()[0]
-    where = ".".join(str(part) for part in err["loc"])
-    return f"{where}: {err['msg']}" if where else err["msg"]

@@ -139,6 +139,33 @@ HOT_QUERIES = [
     (db.SEARCH_PINS_SQL, ('"s730" AND ("code")', "[", "]", "…", 24, 10, "s")),
     ("DELETE FROM summaries WHERE id = ?", (1,)),  # the search index's delete triggers
     ("DELETE FROM semantic_pins WHERE id = ?", (1,)),
+    # m005_session_state
+    (db.SESSION_STATE_SQL, ("s", 10, 5, 10, 20, 5)),
+    (db.ACTIVE_GOAL_SQL, ("s",)),
+    (db.GOALS_SQL, ("s",)),
+    (db.END_GOAL_SQL, ("completed", "{}", 1, "t", 1)),
+    (db.GOAL_SUBTASKS_SQL, ("s", 1)),
+    (db.GET_SUBTASK_SQL, (1,)),
+    (db.SUBTASK_SESSION_SQL, (1,)),
+    (db.UPDATE_SUBTASK_SQL, ("completed", None, 1, "t", 1)),
+    (db.SUBTASKS_SQL, ("s",)),
+    (db.GOAL_TOOLS_SQL, ("s", 1)),
+    (db.TOOLS_SQL, ("s",)),
+    (db.TRACK_FILE_SQL, ("s", "a.py", 0, 3, "t")),
+    (db.GET_FILE_SQL, ("s", "a.py")),
+    (db.FILES_SQL, ("s",)),
+    (db.CHECKPOINTS_SQL, ("s", 1)),
+    (db.PRUNE_CHECKPOINTS_SQL, ("s", 10)),
+    (db.CLEAR_CHECKPOINTS_SQL, ("s",)),
+    (db.FACTS_SQL, ("s",)),
+    (db.UNCOVERED_TOKENS_SQL, ("s", 0)),
+    (db.FACTS_INDEX_LAG_SQL, ()),
+    (db.FACTS_CATCH_UP_SQL, (0, 10)),
+    (db.FACTS_MARK_INDEXED_SQL, (10,)),
+    (db.SEARCH_FACTS_SQL, ('"code"', "[", "]", "…", 24, 10, None)),
+    ("DELETE FROM goals WHERE id = ?", (1,)),  # the subtask and tool cascades
+    ("DELETE FROM summary_facts WHERE id = ?", (1,)),  # the facts index's delete trigger
+    ("DELETE FROM sessions WHERE id = ?", ("s",)),  # every cascade of a session
 ]
 
 

@@ -19,6 +19,12 @@ deterministic summary whose ``source`` says which way it went.
 - **Outcomes**: valid → ``source`` = the model's name; rejected output, HTTP
   error or no local model → keyword summary, ``source="fallback"``; connection
   refused, DNS failure or timeout → offline summary, ``source="offline"``.
+
+The same model choice and the same bounded call serve two more requests:
+:meth:`Summarizer.ask_json` (structured JSON in Ollama's JSON mode, validated
+by a pydantic model: checkpoints and a summary's facts; None when anything
+fails, so the caller keeps its deterministic extraction) and
+:meth:`Summarizer.session_window` (the session model's context window).
 """
 
 from __future__ import annotations
@@ -29,6 +35,9 @@ import logging
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Generic, TypeVar
+
+from pydantic import BaseModel
 
 from ..tokens import Tokenizer
 from .fallback import keyword_summary, offline_summary
@@ -58,8 +67,22 @@ DEFAULT_NUM_CTX_STEP = 256
 PROMPT_SAFETY = 1.15
 TEMPLATE_TOKENS = 64
 
+DEFAULT_JSON_NUM_PREDICT = 512
+"""Room for a structured answer: a checkpoint or a summary's facts."""
+JSON_FORMAT = "json"
+
 Pairs = Sequence[tuple[str, str]]
 CacheLookup = Callable[[str], "str | None"]
+M = TypeVar("M", bound=BaseModel)
+
+
+@dataclass(frozen=True)
+class JsonOutcome(Generic[M]):
+    """A structured answer: ``data`` (validated) from ``model``, or None and the ``reason``."""
+
+    data: M | None
+    model: str | None = None
+    reason: str | None = None
 
 
 @dataclass(frozen=True)
@@ -166,15 +189,11 @@ class Summarizer:
             if hit is not None:
                 return Outcome(hit, model, model, cache_key=key, cached=True)
         local_tokens = sum(self.tokenizer.count(m["content"]) for m in messages)
-        needed = math.ceil(local_tokens * max(ratio, 1.0) * PROMPT_SAFETY) + TEMPLATE_TOKENS
-        window = self.backend.context_length(model)
-        if window is not None and needed + self.num_predict > window:
+        num_ctx = self._num_ctx(model, local_tokens, ratio, self.num_predict)
+        if num_ctx is None:
             if len(span) > 1:
                 return self._split(span, model, ratio, lookup)
             return span.fallback(f"one item is larger than {model}'s context window", model)
-        num_ctx = _round_up(max(needed + self.num_predict, DEFAULT_MIN_NUM_CTX), DEFAULT_NUM_CTX_STEP)
-        if window is not None:
-            num_ctx = min(num_ctx, window)
         result = self.backend.chat(
             model,
             messages,
@@ -194,6 +213,78 @@ class Summarizer:
             logger.info("%s's summary rejected: %s; fallback summary", model, reason)
             return span.fallback(reason, model, local_tokens=local_tokens, model_tokens=used)
         return Outcome(text, model, model, local_tokens, used, cache_key=key)
+
+    def ask_json(
+        self,
+        messages: Sequence[dict[str, str]],
+        session_model: str | None,
+        schema: type[M],
+        *,
+        ratio: float = 1.0,
+        num_predict: int = DEFAULT_JSON_NUM_PREDICT,
+    ) -> JsonOutcome[M]:
+        """Ask the local model (chosen as for summaries) for JSON matching ``schema``.
+
+        One bounded call in Ollama's JSON mode, ``num_ctx`` sized as for a
+        summary. Never raises: no local model, an unreachable server, a prompt
+        too long for the window or cut by the server, a reply cut by
+        ``num_predict``, invalid JSON or a reply ``schema`` rejects all give
+        ``data=None`` with the reason (logged without the text).
+        """
+        try:
+            model = self.choose_model(session_model)
+        except Exception as exc:  # noqa: BLE001 - the host app never sees a model failure
+            logger.info("no local model reachable (%s): no structured answer", exc)
+            return JsonOutcome(None, None, str(exc))
+        if model is None:
+            return JsonOutcome(None, None, "no local model")
+        try:
+            local_tokens = sum(self.tokenizer.count(m["content"]) for m in messages)
+            num_ctx = self._num_ctx(model, local_tokens, ratio, num_predict)
+            if num_ctx is None:
+                return JsonOutcome(None, model, f"the prompt is larger than {model}'s window")
+            result = self.backend.chat(
+                model,
+                messages,
+                num_ctx=num_ctx,
+                num_predict=num_predict,
+                temperature=self.temperature,
+                format=JSON_FORMAT,
+                think=None,
+            )
+            used = result.prompt_eval_count
+            if used is not None and used + num_predict >= num_ctx:
+                reason = f"prompt cut by the server ({used} tokens read, num_ctx {num_ctx})"
+            elif result.done_reason == "length":
+                reason = f"answer cut at {num_predict} tokens"
+            else:
+                return JsonOutcome(schema.model_validate_json(result.text), model)
+        except Exception as exc:  # noqa: BLE001
+            reason = f"{type(exc).__name__}: {exc}".splitlines()[0][:200]
+        logger.info("%s's structured answer not used: %s", model, reason)
+        return JsonOutcome(None, model, reason)
+
+    def session_window(self, session_model: str | None) -> int | None:
+        """The session model's context window as the local server reports it, else None.
+
+        Only the session's own model counts (not ``summary_model``: its window
+        says nothing about the conversation's). Never raises.
+        """
+        try:
+            model = self.backend.resolve_model(session_model)
+            return None if model is None else self.backend.context_length(model)
+        except Exception as exc:  # noqa: BLE001
+            logger.debug("context window of %r unknown: %s", session_model, type(exc).__name__)
+            return None
+
+    def _num_ctx(self, model: str, local_tokens: int, ratio: float, num_predict: int) -> int | None:
+        """The ``num_ctx`` for a prompt of ``local_tokens``, or None if it cannot fit the window."""
+        needed = math.ceil(local_tokens * max(ratio, 1.0) * PROMPT_SAFETY) + TEMPLATE_TOKENS
+        window = self.backend.context_length(model)
+        if window is not None and needed + num_predict > window:
+            return None
+        num_ctx = _round_up(max(needed + num_predict, DEFAULT_MIN_NUM_CTX), DEFAULT_NUM_CTX_STEP)
+        return num_ctx if window is None else min(num_ctx, window)
 
     def _split(self, span: _Span, model: str, ratio: float, lookup: CacheLookup | None) -> Outcome:
         """Summarize each half, then roll the two summaries into one."""

@@ -1,0 +1,646 @@
+"""Checkpoints and summary facts: the structured state that survives compaction.
+
+Before messages are summarized away, a **checkpoint** captures what the
+session was in the middle of (origin 004): its active goals, pending tasks,
+key decisions, the user's stated preferences, the files, tables, URLs and
+identifiers it works with, and where its workflow stands. The latest one is
+shown in every context (``localmem.context``), so the user never has to say
+it again. How one is made:
+
+1. **The floor, always**: the structured state (the active goal, its open and
+   completed subtasks, tracked files: ``localmem.state``) and the phrase rules
+   of ``localmem.extract`` over the messages since the previous checkpoint.
+2. **Carried forward**: merged onto the previous checkpoint (:func:`build`),
+   so a preference stated in the first hour is still there after the tenth
+   compaction, until the user restates it differently. Each list is capped
+   (oldest out); the state is authoritative for goals, subtasks and workflow.
+3. **The local model, when it is there**: asked in JSON mode (the summarizer's
+   backend and model choice, ``Summarizer.ask_json``) for the updated
+   checkpoint, validated by pydantic; what it adds is kept only if grounded
+   in what it was shown (:func:`localmem.extract.grounded`) and never
+   replaces the floor (:func:`overlay`). Any failure leaves the floor alone.
+
+A checkpoint is taken automatically before every compaction (asking the model
+only when at least ``structured_min_tokens`` new tokens are at stake) and on
+request (:meth:`CheckpointMixin.checkpoint`); the newest
+:data:`CHECKPOINTS_KEPT` per session are kept. Its rendered lines are stored
+with their token counts, so the context shows exactly what was counted.
+
+**Summary facts** (origin 002): each level-1 summary keeps key facts,
+decisions, entities and open questions, from the same rules and, when the
+local model wrote the summary, from the model in JSON mode; they are stored
+with the summary and found by ``store.search``.
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel, ConfigDict, field_validator
+
+from . import db
+from . import extract as rules
+from .args import check_id
+from .errors import SessionNotFound
+from .models import (
+    OPEN_SUBTASK_STATUSES,
+    Checkpoint,
+    CheckpointData,
+    FactsData,
+    Message,
+    References,
+    Session,
+    SummaryFacts,
+    WorkflowState,
+)
+from .summarizer import Outcome
+
+if TYPE_CHECKING:
+    import contextlib
+
+    from .config import MemoryConfig
+    from .summarizer import Summarizer
+    from .tokens import Tokenizer
+
+logger = logging.getLogger("localmem")
+
+RULES = "rules"
+"""The ``source`` of a checkpoint or of facts made by the rules alone."""
+CHECKPOINTS_KEPT = 10
+MAX_CHECKPOINT_MESSAGES = 400
+"""The newest messages a checkpoint reads (those since the previous one, at most this many)."""
+JSON_PROMPT_TOKENS = 4000
+"""Tokens of messages at most in a checkpoint request to the model (newest first)."""
+MAX_GOALS = 3
+MAX_TASKS = 10
+MAX_DECISIONS = 12
+MAX_PREFERENCES = 20
+MAX_REFERENCES = 15
+MAX_STEPS = 5
+MAX_FACTS = 8
+REFERENCE_LABELS = (("files", "Files"), ("tables", "Tables"), ("urls", "URLs"), ("identifiers", "Identifiers"))
+
+CHECKPOINT_SYSTEM_PROMPT = """\
+TASK: Update the checkpoint of a working session: what the user and the assistant are in the \
+middle of, so that the work can resume after older messages are summarized away.
+
+Return ONLY a JSON object with these keys, and omit what is unknown:
+"active_goals": [strings], "pending_tasks": [strings], "key_decisions": [strings],
+"user_preferences": [strings, in the user's own words],
+"context_references": {"files": [...], "tables": [...], "urls": [...], "identifiers": [...]},
+"workflow_state": {"current_step": string, "completed_steps": [strings], "next_steps": [strings]}
+
+DO NOT invent anything: take every item from the checkpoint, the state or the messages below. \
+Keep what the current checkpoint holds unless the new messages change it."""
+
+CHECKPOINT_INPUT_PROMPT = """\
+Current checkpoint:
+{checkpoint}
+
+Session state:
+{state}
+
+New messages:
+{conversation}
+
+Return the updated checkpoint as JSON only:"""
+
+FACTS_SYSTEM_PROMPT = """\
+TASK: List what the conversation below established.
+
+Return ONLY a JSON object: {"key_facts": [strings], "decisions": [strings], \
+"entities": [strings], "open_questions": [strings]}. Short items, taken from the conversation; \
+DO NOT invent anything; omit what is absent."""
+
+FACTS_INPUT_PROMPT = """\
+Conversation:
+{conversation}
+
+Return JSON only:"""
+
+
+# --- the floor: state and rules, carried forward -------------------------------------
+
+
+@dataclass(frozen=True)
+class StateSnapshot:
+    """The structured state a checkpoint reads (``CheckpointMixin._snapshot``)."""
+
+    has_goals: bool = False
+    active_goal: str | None = None
+    open_subtasks: tuple[tuple[str, str], ...] = ()
+    """(name, status) of the active goal's open subtasks (goal-less ones if none is active)."""
+    done_subtasks: tuple[str, ...] = ()
+    """Names of the active goal's completed subtasks, oldest first."""
+    closed: frozenset[str] = frozenset()
+    """Case-folded names of every subtask of the session that is no longer open."""
+    files: tuple[str, ...] = ()
+    """Tracked files, newest touch first."""
+
+    @property
+    def has_structure(self) -> bool:
+        """True when goals or subtasks drive the workflow (the state is authoritative)."""
+        return bool(self.active_goal or self.open_subtasks or self.done_subtasks)
+
+    def lines(self) -> list[str]:
+        out = [f"Goal: {self.active_goal}"] if self.active_goal else []
+        out += [f"Subtask [{status}]: {name}" for name, status in self.open_subtasks]
+        out += [f"Done: {name}" for name in self.done_subtasks[-MAX_STEPS:]]
+        out += [f"File: {path}" for path in self.files[:MAX_REFERENCES]]
+        return out
+
+
+def build(
+    previous: CheckpointData | None, state: StateSnapshot, found: rules.Extracted
+) -> CheckpointData:
+    """The deterministic checkpoint: ``previous`` carried forward, updated by the
+    state and by what the rules ``found`` in the new messages."""
+    prev = previous or CheckpointData()
+    if state.has_goals:  # the state knows which goal is active
+        goals = [state.active_goal] if state.active_goal else []
+    else:
+        goals = rules.update(prev.active_goals, found.goals)[-MAX_GOALS:]
+    open_names = [name for name, _ in state.open_subtasks]
+    taken = {name.casefold() for name in open_names} | state.closed
+    carried = [t for t in rules.update(prev.pending_tasks, found.tasks) if t.casefold() not in taken]
+    room = max(0, MAX_TASKS - len(open_names))
+    tasks = open_names[:MAX_TASKS] + (carried[-room:] if room else [])
+    refs = {
+        kind: rules.unique(
+            found.references[kind]
+            + (list(state.files) if kind == "files" else [])
+            + getattr(prev.context_references, kind)
+        )[:MAX_REFERENCES]
+        for kind in rules.REFERENCE_KINDS
+    }
+    if state.has_structure:
+        current = next((n for n, s in state.open_subtasks if s == "in_progress"), None)
+        current = current or next((n for n, s in state.open_subtasks if s == "pending"), None)
+        workflow = WorkflowState(
+            current_step=current,
+            completed_steps=list(state.done_subtasks[-MAX_STEPS:]),
+            next_steps=[n for n, s in state.open_subtasks if s == "pending" and n != current][:MAX_STEPS],
+        )
+    elif state.has_goals:  # goals, none active: no workflow is under way
+        workflow = WorkflowState()
+    else:
+        workflow = prev.workflow_state
+    return _clipped(
+        CheckpointData(
+            active_goals=goals,
+            pending_tasks=tasks,
+            key_decisions=rules.update(prev.key_decisions, found.decisions)[-MAX_DECISIONS:],
+            user_preferences=rules.update(prev.user_preferences, found.preferences)[-MAX_PREFERENCES:],
+            context_references=References(**refs),
+            workflow_state=workflow,
+        )
+    )
+
+
+def overlay(floor: CheckpointData, model: CheckpointData, state: StateSnapshot) -> CheckpointData:
+    """``floor`` plus what ``model`` adds: items it does not already hold (nor restate).
+
+    The state stays authoritative: the model adds no goal when the session has
+    goals, no task that is a closed subtask, and no workflow when the floor has one.
+    """
+    workflow = floor.workflow_state
+    if workflow == WorkflowState():
+        workflow = model.workflow_state
+    return _clipped(
+        CheckpointData(
+            active_goals=floor.active_goals
+            if state.has_goals
+            else _add(floor.active_goals, model.active_goals, MAX_GOALS),
+            pending_tasks=_add(
+                floor.pending_tasks,
+                [t for t in model.pending_tasks if t.casefold() not in state.closed],
+                MAX_TASKS,
+            ),
+            key_decisions=_add(floor.key_decisions, model.key_decisions, MAX_DECISIONS),
+            user_preferences=_add(floor.user_preferences, model.user_preferences, MAX_PREFERENCES),
+            context_references=References(
+                **{
+                    kind: _add(
+                        getattr(floor.context_references, kind),
+                        getattr(model.context_references, kind),
+                        MAX_REFERENCES,
+                    )
+                    for kind in rules.REFERENCE_KINDS
+                }
+            ),
+            workflow_state=workflow,
+        )
+    )
+
+
+def render_lines(
+    data: CheckpointData, state: StateSnapshot | None = None
+) -> list[tuple[str, bool]]:
+    """The checkpoint as the context shows it, most important first: goals,
+    pending tasks, preferences, references, decisions, then the workflow.
+
+    Each line comes with whether it repeats the structured ``state`` it was
+    taken from (its goals, open subtasks, workflow): the context leaves those
+    out while the session's live state is shown (``localmem.state``).
+    """
+    state = state or StateSnapshot()
+    from_state = state.has_structure
+    subtasks = {name.casefold() for name, _ in state.open_subtasks}
+    lines = [(f"Goal: {g}", state.has_goals) for g in data.active_goals]
+    lines += [(f"Pending: {t}", t.casefold() in subtasks) for t in data.pending_tasks]
+    lines += [(f"Preference: {p}", False) for p in data.user_preferences]
+    for kind, label in REFERENCE_LABELS:
+        names = getattr(data.context_references, kind)
+        if names:
+            lines.append((f"{label}: {', '.join(names)}", False))
+    lines += [(f"Decision: {d}", False) for d in data.key_decisions]
+    flow = data.workflow_state
+    if flow.current_step:
+        lines.append((f"Current step: {flow.current_step}", from_state))
+    if flow.completed_steps:
+        lines.append((f"Done: {'; '.join(flow.completed_steps)}", from_state))
+    if flow.next_steps:
+        lines.append((f"Next: {'; '.join(flow.next_steps)}", from_state))
+    return lines
+
+
+def checkpoint_messages(
+    floor: CheckpointData, state: StateSnapshot, messages: Sequence[Message]
+) -> list[dict[str, str]]:
+    """The JSON-mode request: the floor, the state and the newest messages that fit."""
+    kept: list[Message] = []
+    budget = JSON_PROMPT_TOKENS
+    for message in reversed(messages):
+        if message.token_count <= budget:
+            kept.append(message)
+            budget -= message.token_count
+    conversation = "\n".join(f"{m.role}: {m.text}" for m in reversed(kept))
+    user = CHECKPOINT_INPUT_PROMPT.format(
+        checkpoint=floor.model_dump_json(exclude_defaults=True),
+        state="\n".join(state.lines()) or "(none)",
+        conversation=conversation or "(none)",
+    )
+    return [{"role": "system", "content": CHECKPOINT_SYSTEM_PROMPT}, {"role": "user", "content": user}]
+
+
+# --- summary facts -------------------------------------------------------------------
+
+
+def rule_facts(found: rules.Extracted) -> FactsData:
+    """A span's facts by the rules: statements with numbers or names, decisions,
+    the names referenced, and the user's questions (the newest)."""
+    entities = [n for kind in rules.REFERENCE_KINDS for n in found.references[kind]]
+    return FactsData(
+        key_facts=found.facts[:MAX_FACTS],
+        decisions=found.decisions[-MAX_FACTS:],
+        entities=rules.unique(entities)[:MAX_REFERENCES],
+        open_questions=found.questions[-MAX_FACTS:],
+    )
+
+
+def overlay_facts(rules_found: FactsData, model: FactsData) -> FactsData:
+    """The model's facts first (it was asked for them), then what the rules found
+    that the model did not say, within the caps."""
+    return FactsData(
+        key_facts=_add(model.key_facts, rules_found.key_facts, MAX_FACTS),
+        decisions=_add(model.decisions, rules_found.decisions, MAX_FACTS),
+        entities=_add(model.entities, rules_found.entities, MAX_REFERENCES),
+        open_questions=_add(model.open_questions, rules_found.open_questions, MAX_FACTS),
+    )
+
+
+def facts_text(data: FactsData) -> str:
+    """The facts as one searchable text (``summary_facts.text``), a line per kind."""
+    parts = [
+        f"{label}: {' | '.join(items)}"
+        for label, items in (
+            ("Key facts", data.key_facts),
+            ("Decisions", data.decisions),
+            ("Entities", data.entities),
+            ("Open questions", data.open_questions),
+        )
+        if items
+    ]
+    return "\n".join(parts)
+
+
+def facts_messages(pairs: Sequence[tuple[str, str]]) -> list[dict[str, str]]:
+    conversation = "\n".join(f"{role}: {text}" for role, text in pairs)
+    return [
+        {"role": "system", "content": FACTS_SYSTEM_PROMPT},
+        {"role": "user", "content": FACTS_INPUT_PROMPT.format(conversation=conversation)},
+    ]
+
+
+# --- what a model may answer ----------------------------------------------------------
+
+
+def _strings(value: Any) -> list[str]:
+    """A model's list of items as strings: ``"x"``, ``["x", 3]``, ``{"topic": "x"}``
+    (→ ``"topic: x"``) and ``[{"task": "x", "context": "y"}]`` (→ ``"x (y)"``)."""
+    if value is None:
+        return []
+    if isinstance(value, (str, int, float)) and not isinstance(value, bool):
+        return [str(value)]
+    if isinstance(value, dict):
+        if "task" in value:
+            context = value.get("context")
+            return [f"{value['task']} ({context})" if context else str(value["task"])]
+        return [f"{k}: {v}" for k, v in value.items() if isinstance(v, (str, int, float))]
+    if isinstance(value, list):
+        return [item for entry in value if not isinstance(entry, list) for item in _strings(entry)]
+    raise ValueError(f"not a list of strings: {type(value).__name__}")
+
+
+class _Answer(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+
+class ModelWorkflow(_Answer):
+    current_step: str | None = None
+    completed_steps: list[str] = []
+    next_steps: list[str] = []
+
+    _lists = field_validator("completed_steps", "next_steps", mode="before")(_strings)
+
+    @field_validator("current_step", mode="before")
+    @classmethod
+    def _one(cls, value: Any) -> str | None:
+        items = _strings(value)
+        return items[0] if items else None
+
+
+class ModelCheckpoint(_Answer):
+    """A checkpoint as a local model answers it; lenient about shapes, strict about types."""
+
+    active_goals: list[str] = []
+    pending_tasks: list[str] = []
+    key_decisions: list[str] = []
+    user_preferences: list[str] = []
+    context_references: dict[str, list[str]] = {}
+    workflow_state: ModelWorkflow = ModelWorkflow()
+
+    _lists = field_validator(
+        "active_goals", "pending_tasks", "key_decisions", "user_preferences", mode="before"
+    )(_strings)
+
+    @field_validator("context_references", mode="before")
+    @classmethod
+    def _refs(cls, value: Any) -> dict[str, list[str]]:
+        if value is None:
+            return {}
+        if not isinstance(value, dict):
+            raise ValueError("context_references must be an object")
+        refs: dict[str, list[str]] = {kind: [] for kind in rules.REFERENCE_KINDS}
+        for kind, names in value.items():
+            key = kind.casefold() if kind.casefold() in refs else "identifiers"
+            refs[key] += _strings(names)
+        return refs
+
+    def grounded(self, haystack: str) -> CheckpointData:
+        """The items that share a word with ``haystack`` (case-folded), as CheckpointData."""
+
+        def keep(items: list[str]) -> list[str]:
+            return [i for i in items if i.strip() and rules.grounded(i, haystack)]
+
+        flow = self.workflow_state
+        current = flow.current_step if flow.current_step and keep([flow.current_step]) else None
+        return _clipped(
+            CheckpointData(
+                active_goals=keep(self.active_goals),
+                pending_tasks=keep(self.pending_tasks),
+                key_decisions=keep(self.key_decisions),
+                user_preferences=keep(self.user_preferences),
+                context_references=References(
+                    **{k: keep(self.context_references.get(k, [])) for k in rules.REFERENCE_KINDS}
+                ),
+                workflow_state=WorkflowState(
+                    current_step=current,
+                    completed_steps=keep(flow.completed_steps),
+                    next_steps=keep(flow.next_steps),
+                ),
+            )
+        )
+
+
+class ModelFacts(_Answer):
+    """A summary's facts as a local model answers them."""
+
+    key_facts: list[str] = []
+    decisions: list[str] = []
+    entities: list[str] = []
+    open_questions: list[str] = []
+
+    _lists = field_validator("key_facts", "decisions", "open_questions", mode="before")(_strings)
+
+    @field_validator("entities", mode="before")
+    @classmethod
+    def _flat(cls, value: Any) -> list[str]:
+        if isinstance(value, dict):  # origin 002: {"companies": [...], "people": [...]}
+            return [n for names in value.values() for n in _strings(names)]
+        return _strings(value)
+
+    def grounded(self, haystack: str) -> FactsData:
+        def keep(items: list[str]) -> list[str]:
+            items = [rules.clip(i, rules.ITEM_CHARS) for i in items if i.strip()]
+            return [i for i in items if rules.grounded(i, haystack)]
+
+        return FactsData(
+            key_facts=keep(self.key_facts)[:MAX_FACTS],
+            decisions=keep(self.decisions)[:MAX_FACTS],
+            entities=keep(self.entities)[:MAX_REFERENCES],
+            open_questions=keep(self.open_questions)[:MAX_FACTS],
+        )
+
+
+def _add(floor: list[str], extra: list[str], cap: int) -> list[str]:
+    """``floor`` (kept whole) then the items of ``extra`` it neither holds nor restates."""
+    out = list(floor)
+    for item in extra:
+        if not any(item.casefold() == o.casefold() or rules.restates(item, o) for o in out):
+            out.append(item)
+    return out[: max(cap, len(floor))]
+
+
+def _clipped(data: CheckpointData) -> CheckpointData:
+    """Every statement on one line within ``extract.ITEM_CHARS``."""
+
+    def c(items: list[str]) -> list[str]:
+        return [rules.clip(i, rules.ITEM_CHARS) for i in items]
+
+    flow = data.workflow_state
+    return CheckpointData(
+        active_goals=c(data.active_goals),
+        pending_tasks=c(data.pending_tasks),
+        key_decisions=c(data.key_decisions),
+        user_preferences=c(data.user_preferences),
+        context_references=References(
+            **{
+                k: [rules.clip(n, rules.NAME_CHARS) for n in getattr(data.context_references, k)]
+                for k in rules.REFERENCE_KINDS
+            }
+        ),
+        workflow_state=WorkflowState(
+            current_step=rules.clip(flow.current_step, rules.ITEM_CHARS) if flow.current_step else None,
+            completed_steps=c(flow.completed_steps),
+            next_steps=c(flow.next_steps),
+        ),
+    )
+
+
+# --- the store's methods ----------------------------------------------------------------
+
+
+class CheckpointMixin:
+    """Checkpoints and summary facts; mixed into :class:`~localmem.MemoryStore`."""
+
+    if TYPE_CHECKING:
+        config: MemoryConfig
+        tokenizer: Tokenizer
+        _conn: sqlite3.Connection
+
+        def _write(
+            self, session_id: str | None = None, *, single_statement: bool = False
+        ) -> contextlib.AbstractContextManager[sqlite3.Connection]: ...
+        def _write_state(
+            self, session_id: str
+        ) -> contextlib.AbstractContextManager[sqlite3.Connection]: ...
+        def _locked(self) -> contextlib.AbstractContextManager[sqlite3.Connection]: ...
+        def _now(self) -> str: ...
+        def _require_session(self, session_id: str) -> None: ...
+        def _get_summarizer(self) -> Summarizer: ...
+        def _model_ratio(self, model: str | None) -> float: ...
+
+    def checkpoint(self, session_id: str) -> Checkpoint:
+        """Take a checkpoint of the session now and return it.
+
+        Reads the state and the messages since the previous checkpoint, merges
+        them onto it, and asks the local model (JSON mode) to add what the
+        rules missed when it is there (this may take the model's time; it
+        never raises for the model). Keeps the newest 10. Raises :class:`SessionNotFound`.
+        """
+        check_id(session_id)
+        with self._locked() as conn:
+            session = db.get_session(conn, session_id)
+        if session is None:
+            raise SessionNotFound(session_id)
+        taken = self._take_checkpoint(session, min_tokens=0)
+        if taken is None:
+            raise SessionNotFound(session_id)  # deleted while the model was thinking
+        return taken
+
+    def latest_checkpoint(self, session_id: str) -> Checkpoint | None:
+        """The session's newest checkpoint, or None. Read-only."""
+        check_id(session_id)
+        with self._locked() as conn:
+            self._require_session(session_id)
+            newest = db.checkpoints(conn, session_id, 1)
+        return newest[0] if newest else None
+
+    def get_checkpoints(self, session_id: str) -> list[Checkpoint]:
+        """The session's checkpoints (at most 10), newest first. Read-only."""
+        check_id(session_id)
+        with self._locked() as conn:
+            self._require_session(session_id)
+            return db.checkpoints(conn, session_id, -1)
+
+    def clear_checkpoints(self, session_id: str) -> int:
+        """Delete the session's checkpoints; return how many. Raises :class:`SessionNotFound`."""
+        check_id(session_id)
+        with self._write(session_id) as conn:
+            self._require_session(session_id)
+            return db.clear_checkpoints(conn, session_id)
+
+    def get_summary_facts(self, session_id: str) -> list[SummaryFacts]:
+        """The facts kept with the session's level-1 summaries, in summary order. Read-only."""
+        check_id(session_id)
+        with self._locked() as conn:
+            self._require_session(session_id)
+            return db.summary_facts(conn, session_id)
+
+    def _take_checkpoint(self, session: Session, min_tokens: int) -> Checkpoint | None:
+        """Build and store a checkpoint; the model is asked only for at least
+        ``min_tokens`` new tokens. None if the session was deleted meanwhile."""
+        with self._locked() as conn:
+            last = db.checkpoints(conn, session.id, 1)
+            previous = last[0] if last else None
+            newest = db.recent_messages(conn, session.id, 1)
+            through = newest[0].id if newest else 0
+            after = previous.through_message_id if previous else 0
+            if through < after:
+                after = 0  # ids handed out again after the conversation was cleared
+            new = db.messages_after(conn, session.id, after, MAX_CHECKPOINT_MESSAGES + 1)
+            if len(new) > MAX_CHECKPOINT_MESSAGES:  # read the newest, not the oldest
+                new = db.recent_messages(conn, session.id, MAX_CHECKPOINT_MESSAGES)[::-1]
+            state = self._snapshot(conn, session.id)
+        found = rules.extract((m.role, m.text) for m in new)
+        data = build(previous.data if previous else None, state, found)
+        source = RULES
+        new_tokens = sum(m.token_count for m in new)
+        if new and new_tokens >= min_tokens:
+            request = checkpoint_messages(data, state, new)
+            answer = self._get_summarizer().ask_json(
+                request, session.model, ModelCheckpoint, ratio=self._model_ratio(session.model)
+            )
+            if answer.data is not None and answer.model is not None:
+                haystack = "\n".join(m["content"] for m in request).casefold()
+                data = overlay(data, answer.data.grounded(haystack), state)
+                source = answer.model
+        lines = [(text, self.tokenizer.count(text), live) for text, live in render_lines(data, state)]
+        with self._write_state(session.id) as conn:
+            if not db.session_exists(conn, session.id):
+                return None
+            taken = db.insert_checkpoint(
+                conn, session.id, data.model_dump_json(), source, through, lines, self._now(),
+                CHECKPOINTS_KEPT,
+            )
+        logger.info(
+            "session %s: checkpoint %d (%s, %d new messages, %d tokens)",
+            session.id, taken.id, source, len(new), taken.token_count,
+        )
+        return taken
+
+    def _snapshot(self, conn: sqlite3.Connection, session_id: str) -> StateSnapshot:
+        goals = db.goals(conn, session_id)
+        active = next((g for g in goals if g.status == "active"), None)
+        goal_id = None if active is None else active.id
+        subtasks = db.subtasks(conn, session_id)
+        mine = [s for s in subtasks if s.goal_id == goal_id]
+        return StateSnapshot(
+            has_goals=bool(goals),
+            active_goal=None if active is None else active.text,
+            open_subtasks=tuple((s.name, s.status) for s in mine if s.status in OPEN_SUBTASK_STATUSES),
+            done_subtasks=tuple(s.name for s in mine if s.status == "completed"),
+            closed=frozenset(
+                s.name.casefold() for s in subtasks if s.status not in OPEN_SUBTASK_STATUSES
+            ),
+            files=tuple(f.path for f in sorted(db.tracked_files(conn, session_id), key=lambda f: -f.seq)),
+        )
+
+    def _summary_facts(
+        self, session: Session, pairs: Sequence[tuple[str, str]], tokens: int, outcome: Outcome
+    ) -> tuple[FactsData, str]:
+        """The facts of a span (rules; plus the model's when it just wrote the summary,
+        not from the cache, and at least ``structured_min_tokens`` are at stake)
+        and their source."""
+        facts = rule_facts(rules.extract(pairs))
+        if not outcome.from_model or outcome.cached or tokens < self.config.structured_min_tokens:
+            return facts, RULES
+        request = facts_messages(pairs)
+        answer = self._get_summarizer().ask_json(
+            request, session.model, ModelFacts, ratio=self._model_ratio(session.model)
+        )
+        if answer.data is None or answer.model is None:
+            return facts, RULES
+        haystack = request[-1]["content"].casefold()
+        return overlay_facts(facts, answer.data.grounded(haystack)), answer.model
+
+
+def facts_row(data: FactsData) -> tuple[str, str]:
+    """(JSON, searchable text) of facts, as ``summary_facts`` stores them."""
+    return data.model_dump_json(), facts_text(data)
+

@@ -1,0 +1,265 @@
+"""Deterministic extraction: what a conversation established, by phrase rules.
+
+The floor under checkpoints and summary facts (origins 002 and 004): it needs
+no model, gives the same answer for the same messages, and is what stays when
+the local model is absent or fails. :func:`extract` reads ``(role, text)``
+pairs, oldest first, and finds
+
+- **preferences** the user stated ("I prefer ...", "I'd rather ...", "please
+  always/never ...", a sentence opening with "don't", "never", "always",
+  "avoid");
+- **decisions** either side stated ("we decided ...", "let's use/go with
+  ...", "we'll use ...", "we agreed ...", "decision: ...");
+- **tasks** still to do ("TODO", "we still need to", "next, we'll ...",
+  "don't forget to", "remember to", "next step");
+- **goals** the user named ("my goal is", "I'm trying to", "the goal is");
+- **references**: files (a name with a known extension), tables ("the users
+  table", "table users", SQL's FROM/JOIN/INTO/UPDATE/TABLE), URLs, and
+  identifiers (`backticked` names, ticket keys such as ABC-123);
+- **questions** the user asked, and **facts** (statements with a number or a
+  reference).
+
+A later statement that restates an earlier one with a word or two changed
+(:func:`restates`: "I prefer concise answers" → "I prefer detailed answers")
+replaces it; other statements accumulate, newest last. Each message is
+read up to :data:`MAX_SCAN_CHARS` characters, so a huge message costs no more
+than a long one. Pure functions; nothing here raises on any string.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+
+MAX_SCAN_CHARS = 4000
+ITEM_CHARS = 200
+"""Longest statement kept (cut with an ellipsis)."""
+NAME_CHARS = 120
+"""Longest reference kept (longer ones are not names)."""
+MIN_CONTENT_CHARS = 3
+GENERIC_LABELS = frozenset({"decision", "note", "todo", "to-do", "update", "preference", "fyi", "ps"})
+RESTATE_MIN_WORDS = 4
+RESTATE_OVERLAP = 0.6
+REFERENCE_KINDS = ("files", "tables", "urls", "identifiers")
+
+_I = re.IGNORECASE
+# A sentence ends at . ! ? (not after a title or a common abbreviation) or a line break.
+_ABBREVIATIONS = ("Dr", "Mr", "Mrs", "Ms", "Prof", "St", "Jr", "Sr", "vs", "etc", "e.g", "i.e", "approx")
+_SPLIT = re.compile(
+    "".join(rf"(?<!\b{re.escape(a)}\.)" for a in _ABBREVIATIONS) + r"(?<=[.!?])\s+|\n+"
+)
+_PREFERENCE = re.compile(
+    r"\bI(?: really| strongly| always| generally)? (?:prefer|like it when|want you to|hate it when)\b"
+    r"|\bI(?:'d| would) (?:rather|prefer|like you to)\b|\bmy preference\b"
+    r"|\bplease (?:always|never|don'?t|do not|avoid|stop|keep|use|answer|reply|respond|write)\b"
+    r"|^(?:please\s+)?(?:don'?t|do not|never|always|avoid|stop)\b",
+    _I,
+)
+_DECISION = re.compile(
+    r"\b(?:we|I)(?:'ve| have)? (?:decided|agreed|settled on|chose|chosen)\b"
+    r"|\blet'?s (?:use|go with|stick with|keep|switch to|choose|pick|adopt|call it)\b"
+    r"|\bwe(?:'ll| will| are going to|'re going to) (?:use|go with|stick with|switch to|keep)\b"
+    r"|\bdecision:|\bgoing (?:forward|ahead) with\b",
+    _I,
+)
+_TASK = re.compile(
+    r"^(?:todo|to-do|to do)\b:?|\b(?:we|I) (?:still )?(?:need|have) to\b|\bstill (?:need|have) to\b"
+    r"|\bnext,? (?:we|I)(?:'ll| will| should| need to| can)\b|\bnext step\b"
+    r"|\bdon'?t forget to\b|\bremember to\b|\bleft to do\b",
+    _I,
+)
+_GOAL = re.compile(
+    r"\bmy (?:main )?goal is\b|\bthe goal is\b|\bI'?m trying to\b|\bI am trying to\b"
+    r"|\bwe(?:'re| are) (?:building|trying to)\b",
+    _I,
+)
+_TODO_PREFIX = re.compile(r"^(?:todo|to-do|to do)\s*:?\s*", _I)
+_URL = re.compile(r"\bhttps?://[^\s<>\"'`)\]]+", _I)
+_EXTENSIONS = (
+    "py|pyi|ipynb|js|jsx|mjs|ts|tsx|vue|svelte|sql|md|rst|txt|json|jsonl|csv|tsv|yaml|yml|toml|ini"
+    "|cfg|conf|env|html|htm|css|scss|xml|rs|go|java|kt|swift|c|h|cc|cpp|hpp|cs|rb|php|sh|bash|zsh"
+    "|ps1|r|lua|pl|scala|ex|exs|hs|dart|tf|proto|xlsx|xls|docx|doc|pdf|pptx|png|jpg|jpeg|svg|gif"
+    "|db|sqlite|sqlite3|parquet|log|lock|dockerfile"
+)
+_FILE = re.compile(rf"(?<![\w/.@-])(?:~?/?[\w.-]+/)*[\w.-]*\w\.(?:{_EXTENSIONS})(?![\w/])", _I)
+_SQL_TABLE = re.compile(r"\b(?:FROM|JOIN|INTO|UPDATE|TABLE)\s+[`\"\[]?([A-Za-z_][\w.]*)")
+_TABLE_AFTER = re.compile(r"\btable\s+[`\"']?([A-Za-z_]\w*)", _I)
+_TABLE_BEFORE = re.compile(r"\b([A-Za-z_]\w*)[`\"']?\s+table\b", _I)
+_BACKTICKS = re.compile(r"`([^`\s][^`\n]{0,58}[^`\s])`")
+_TICKET = re.compile(r"\b[A-Z][A-Z0-9]+-\d+\b")
+_DIGIT = re.compile(r"\d")
+_WORD = re.compile(r"[^\W\d_][\w'-]*")
+NOT_NAMES = frozenset(
+    """
+    a an the this that these those my your our their its his her each every any some one new
+    same other which what of in on to for from with by as is are was be it them all no not
+    temp temporary lookup look following whole entire and or but then so if has had have will
+    can should would could do does did at also too there here above below
+    select where set values join into from update table order group by
+    """.split()
+)
+STOP_WORDS = frozenset(
+    """
+    about above after again against also always and any are because been before being below
+    between both but can could did does doing don down during each else ever every few for from
+    further had has have having her here hers him his how into its just let like more most much
+    must never not now off once only other ought our ours out over own please prefer rather really
+    same should some such than that the their them then there these they this those through too
+    under until use using very want was were what when where which while who whom why will with
+    would you your yours always instead answer answers reply replies
+    """.split()
+)
+
+
+@dataclass
+class Extracted:
+    """What :func:`extract` found; lists oldest first, except references (newest first)."""
+
+    preferences: list[str] = field(default_factory=list)
+    decisions: list[str] = field(default_factory=list)
+    tasks: list[str] = field(default_factory=list)
+    goals: list[str] = field(default_factory=list)
+    references: dict[str, list[str]] = field(
+        default_factory=lambda: {kind: [] for kind in REFERENCE_KINDS}
+    )
+    questions: list[str] = field(default_factory=list)
+    facts: list[str] = field(default_factory=list)
+
+
+def extract(pairs: Iterable[tuple[str, str]]) -> Extracted:
+    """Run every rule over the messages, oldest first (see the module docstring)."""
+    found = Extracted()
+    for role, text in pairs:
+        user = role == "user"
+        head = text[:MAX_SCAN_CHARS]
+        refs = references(head)
+        for kind, names in refs.items():
+            found.references[kind] = unique(names + found.references[kind])
+        for sentence in sentences(head):
+            if user and _PREFERENCE.search(sentence):
+                found.preferences = update(found.preferences, [sentence])
+            elif _DECISION.search(sentence):
+                found.decisions = update(found.decisions, [sentence])
+            elif _TASK.search(sentence):
+                found.tasks.append(_TODO_PREFIX.sub("", sentence) or sentence)
+            elif user and _GOAL.search(sentence):
+                found.goals.append(sentence)
+            elif user and sentence.endswith("?"):
+                found.questions.append(sentence)
+            elif _DIGIT.search(sentence) or any(_mentions(sentence, refs)):
+                found.facts.append(sentence)
+    found.tasks = unique(found.tasks)
+    found.goals = unique(found.goals)
+    found.questions = unique(found.questions)
+    found.facts = unique(found.facts)
+    return found
+
+
+def sentences(text: str) -> Iterator[str]:
+    """The sentences of ``text`` (split at . ! ? and line breaks), one line each, clipped."""
+    for part in _SPLIT.split(text[:MAX_SCAN_CHARS]):
+        sentence = " ".join(part.split()).lstrip("-*•> ").strip()
+        if len(sentence) >= MIN_CONTENT_CHARS:
+            yield clip(sentence, ITEM_CHARS)
+
+
+def references(text: str) -> dict[str, list[str]]:
+    """Files, tables, URLs and identifiers named in ``text``, newest (last) first."""
+    head = text[:MAX_SCAN_CHARS]
+    urls = [u.rstrip(".,;:!?") for u in _URL.findall(head)]
+    rest = _URL.sub(" ", head)
+    files = [f for f in _FILE.findall(rest) if len(f) <= NAME_CHARS]
+    tables = [
+        t
+        for pattern in (_SQL_TABLE, _TABLE_AFTER, _TABLE_BEFORE)
+        for t in (m.rstrip(".") for m in pattern.findall(rest))
+        if t.casefold() not in NOT_NAMES and len(t) >= 2
+    ]
+    named = {n.casefold() for n in files + tables + urls}
+    idents = [
+        i.strip()
+        for i in _BACKTICKS.findall(rest)
+        if i.strip() and i.strip().casefold() not in named and not _FILE.fullmatch(i.strip())
+    ]
+    idents += _TICKET.findall(rest)
+    found = {"files": files, "tables": tables, "urls": urls, "identifiers": idents}
+    return {kind: unique(list(reversed(names))) for kind, names in found.items()}
+
+
+def restates(new: str, old: str) -> bool:
+    """True when ``new`` says the same thing as ``old`` with a word or two changed.
+
+    Either both start with the same ``topic:`` (a model's keyed statement), or
+    both have at least :data:`RESTATE_MIN_WORDS` words and share at least
+    :data:`RESTATE_OVERLAP` of them (Jaccard, case-folded): "please answer in
+    metric units" restates "please answer in imperial units"; "don't use
+    emojis" and "don't use semicolons" are too short to tell, and both stay.
+    """
+    new_key, old_key = _key(new), _key(old)
+    if new_key is not None or old_key is not None:
+        return new_key == old_key
+    a = {w.casefold() for w in _WORD.findall(new)}
+    b = {w.casefold() for w in _WORD.findall(old)}
+    if min(len(a), len(b)) < RESTATE_MIN_WORDS:
+        return a == b
+    return len(a & b) / len(a | b) >= RESTATE_OVERLAP
+
+
+def update(items: list[str], new: Iterable[str]) -> list[str]:
+    """``items`` with each of ``new`` appended, replacing an item it restates (or equals)."""
+    out = list(items)
+    for item in new:
+        out = [old for old in out if old.casefold() != item.casefold() and not restates(item, old)]
+        out.append(item)
+    return out
+
+
+def _key(statement: str) -> str | None:
+    """The ``topic`` of a ``topic: statement`` (one word, not a generic label), else None."""
+    head, sep, _ = statement.partition(": ")
+    key = head.strip().casefold()
+    if not sep or not key or len(key) > 40 or " " in key or key in GENERIC_LABELS:
+        return None
+    return key
+
+
+def content_words(text: str) -> list[str]:
+    """Case-folded words of four letters or more that are not stop words."""
+    return [
+        w for w in (w.casefold() for w in _WORD.findall(text)) if len(w) >= 4 and w not in STOP_WORDS
+    ]
+
+
+def grounded(item: str, haystack: str) -> bool:
+    """True when ``item`` shares a content word with ``haystack`` (case-folded),
+    or has none to share: a model's item about nothing it was shown is dropped."""
+    words = content_words(item)
+    return not words or any(w in haystack or w.rstrip("s") in haystack for w in words)
+
+
+def clip(text: str, limit: int) -> str:
+    """``text`` on one line within ``limit`` characters (an ellipsis marks a cut),
+    as valid UTF-8 (a lone surrogate, which a model's JSON can carry, becomes "?")."""
+    line = " ".join(text.split())
+    if len(line) > limit:
+        line = line[: limit - 1].rstrip() + "…"
+    return line.encode("utf-8", "replace").decode("utf-8")
+
+
+def _mentions(sentence: str, refs: dict[str, list[str]]) -> Iterator[bool]:
+    for names in refs.values():
+        for name in names:
+            yield name in sentence
+
+
+def unique(items: list[str]) -> list[str]:
+    """The items in order, each once (compared case-insensitively)."""
+    seen: set[str] = set()
+    out = []
+    for item in items:
+        key = item.casefold()
+        if key not in seen:
+            seen.add(key)
+            out.append(item)
+    return out

@@ -1,0 +1,374 @@
+"""Checkpoints, summary facts, the window-share trigger and their model paths,
+against the fake Ollama server (tests/ollama_server.py) or nothing at all."""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from localmem import MemoryStore
+from localmem.checkpoint import CHECKPOINTS_KEPT, RULES
+from localmem.cli import cli
+from localmem.extract import extract, references, restates
+from tests.ollama_server import FakeOllama
+
+
+class JsonFake(FakeOllama):
+    """The fake server, answering JSON-mode chats with ``json_reply`` (None: its usual text)."""
+
+    json_reply: Any = None
+
+    def reply_text(self, request: dict[str, Any]) -> str:
+        if request.get("format") == "json" and self.json_reply is not None:
+            reply = self.json_reply
+            return reply if isinstance(reply, str) else json.dumps(reply)
+        return super().reply_text(request)
+
+    def json_requests(self) -> list[dict]:
+        return [b for _, p, b in self.requests if p == "/api/chat" and b.get("format") == "json"]
+
+
+@pytest.fixture
+def fake(monkeypatch: pytest.MonkeyPatch) -> Iterator[JsonFake]:
+    with JsonFake() as server:
+        monkeypatch.setenv("OLLAMA_HOST", server.host)
+        yield server
+
+
+def chat(n: int, start: int = 0) -> list[dict[str, str]]:
+    return [
+        {"role": "user" if i % 2 == 0 else "assistant", "text": f"Step {i}: nothing much happened here."}
+        for i in range(start, start + n)
+    ]
+
+
+# --- the rules ------------------------------------------------------------------------
+
+
+def test_rules_find_preferences_decisions_tasks_and_references() -> None:
+    found = extract(
+        [
+            ("user", "I prefer concise answers. Please always use metric units. My goal is to ship v2."),
+            ("assistant", "Let's use PostgreSQL for storage. TODO: add retries to fetch.py"),
+            ("user", "Look at src/app/models.py, the users table and https://example.com/docs."),
+            ("assistant", "We decided to keep `retry_count` at 3; SELECT * FROM orders JOIN customers."),
+            ("user", "Can we track it in ABC-123? I prefer detailed answers."),
+            ("assistant", "I prefer nothing: assistants state no preferences."),
+        ]
+    )
+    assert found.preferences == ["Please always use metric units.", "I prefer detailed answers."]
+    assert found.decisions == [
+        "Let's use PostgreSQL for storage.",
+        "We decided to keep `retry_count` at 3; SELECT * FROM orders JOIN customers.",
+    ]
+    assert found.tasks == ["add retries to fetch.py"]
+    assert found.goals == ["My goal is to ship v2."]
+    assert found.questions == ["Can we track it in ABC-123?"]
+    refs = found.references
+    assert refs["files"] == ["src/app/models.py", "fetch.py"]  # newest first
+    assert set(refs["tables"]) == {"users", "orders", "customers"}
+    assert refs["urls"] == ["https://example.com/docs"]
+    assert set(refs["identifiers"]) == {"retry_count", "ABC-123"}
+
+
+@pytest.mark.parametrize(
+    ("new", "old", "same"),
+    [
+        ("I prefer detailed answers.", "I prefer concise answers.", True),
+        ("Please answer in imperial units.", "Please answer in metric units.", True),
+        ("Let's use SQLite for storage.", "Let's use PostgreSQL for storage.", True),
+        ("Don't use semicolons.", "Don't use emojis.", False),
+        ("Let's use pytest for the tests.", "Let's use PostgreSQL for storage.", False),
+        ("format: csv", "format: json", True),
+        ("Decision: use Y and Z", "Decision: use X", False),
+    ],
+)
+def test_what_restates_what(new: str, old: str, same: bool) -> None:
+    assert restates(new, old) is same
+
+
+def test_references_never_raise_and_stay_bounded() -> None:
+    huge = "see a.py " * 1_000_000
+    assert references(huge)["files"] == ["a.py"]
+    assert extract([("user", "\x00 <|endoftext|> `xy` " * 1000)]).references["identifiers"] == ["xy"]
+
+
+# --- checkpoints, offline ----------------------------------------------------------------
+
+
+def test_a_checkpoint_is_taken_before_every_compaction(store: MemoryStore, session) -> None:
+    store.add_messages(session.id, chat(45))
+    made = []
+    while (summary := store.summarize(session.id)) is not None:
+        made.append(summary)
+        taken = store.latest_checkpoint(session.id)
+        assert taken is not None and taken.created_at <= summary.created_at
+    assert len(made) == 3 and len(store.get_checkpoints(session.id)) == 3
+    assert all(c.source == RULES for c in store.get_checkpoints(session.id))
+    newest = store.get_messages(session.id)[-1].id
+    assert store.latest_checkpoint(session.id).through_message_id == newest
+
+
+def test_a_preference_survives_ten_compactions_until_restated(store, session) -> None:
+    store.add_messages(session.id, [
+        {"role": "user", "text": "I prefer answers in British English. The data is in sales.csv."},
+        *chat(14),
+    ])
+    for round_ in range(11):
+        if round_:
+            store.add_messages(session.id, chat(15, start=15 * round_))
+        assert store.summarize(session.id) is not None
+    first = store.get_messages(session.id)[0]
+    ctx = store.build_context(session.id, max_tokens=3000)
+    assert first.id not in {m.id for m in ctx.recent_messages}  # summarized away long ago
+    assert "Preference: I prefer answers in British English." in ctx.checkpoint
+    assert "Files: sales.csv" in ctx.checkpoint
+    assert len(store.get_checkpoints(session.id)) == CHECKPOINTS_KEPT  # the newest 10 of 11
+    store.add_messages(session.id, [{"role": "user", "text": "I prefer answers in American English."}, *chat(14)])
+    store.summarize(session.id)
+    prefs = store.latest_checkpoint(session.id).data.user_preferences
+    assert prefs == ["I prefer answers in American English."]
+
+
+def test_checkpoint_on_request_and_clear(store, session) -> None:
+    assert store.latest_checkpoint(session.id) is None
+    store.set_goal(session.id, "Tidy the repo")
+    store.add_subtask(session.id, "Remove dead code")
+    store.add_message(session.id, "user", "Don't touch the public API in api.py.")
+    taken = store.checkpoint(session.id)
+    assert taken.data.active_goals == ["Tidy the repo"]
+    assert taken.data.pending_tasks == ["Remove dead code"]
+    assert taken.data.user_preferences == ["Don't touch the public API in api.py."]
+    assert taken.data.context_references.files == ["api.py"]
+    assert taken.data.workflow_state.current_step == "Remove dead code"
+    assert taken.token_count == sum(t for _, t, _ in taken.lines)
+    assert all(store.count_tokens(text) == tokens for text, tokens, _ in taken.lines)
+    # shown in the context, without the lines the live state already shows
+    ctx = store.build_context(session.id)
+    assert ctx.checkpoint == ("Preference: Don't touch the public API in api.py.", "Files: api.py")
+    assert ctx.breakdown["checkpoint"] > 0
+    for _ in range(CHECKPOINTS_KEPT + 2):
+        store.checkpoint(session.id)
+    assert len(store.get_checkpoints(session.id)) == CHECKPOINTS_KEPT
+    assert store.clear_checkpoints(session.id) == CHECKPOINTS_KEPT
+    assert store.latest_checkpoint(session.id) is None and store.build_context(session.id).checkpoint == ()
+
+
+def test_finished_subtasks_leave_the_carried_tasks(store, session) -> None:
+    store.set_goal(session.id, "Ship it")
+    task = store.add_subtask(session.id, "Write the changelog")
+    assert store.checkpoint(session.id).data.pending_tasks == ["Write the changelog"]
+    store.update_subtask(task.id, "completed")
+    data = store.checkpoint(session.id).data
+    assert data.pending_tasks == [] and data.workflow_state.completed_steps == ["Write the changelog"]
+
+
+# --- the local model in JSON mode ----------------------------------------------------------
+
+
+CHECKPOINT_ANSWER = {
+    "active_goals": ["Ship the reporting feature"],
+    "pending_tasks": [{"task": "Add the CSV export", "context": "in export.py"}],
+    "key_decisions": {"storage": "PostgreSQL for the reports"},
+    "user_preferences": {"style": "short answers", "language": "I love Haskell"},
+    "context_references": {"files": ["export.py"], "tables": ["reports"], "databases": ["crm_db"]},
+    "workflow_state": {"current_step": "Writing the export", "next_steps": ["Add the CSV export"]},
+}
+TALK = [
+    {"role": "user", "text": "We are shipping the reporting feature; reports live in PostgreSQL (crm_db)."},
+    {"role": "assistant", "text": "Then the CSV export goes in export.py, reading the reports table."},
+    {"role": "user", "text": "Good. Keep it short: short answers please, I am writing the export now."},
+]
+
+
+def test_the_model_adds_what_is_grounded(db_path, fake: JsonFake) -> None:
+    fake.json_reply = CHECKPOINT_ANSWER
+    with MemoryStore(db_path) as store:
+        s = store.create_session(model="llama3.2")
+        store.add_messages(s.id, TALK)
+        taken = store.checkpoint(s.id)
+    (request,) = fake.json_requests()
+    assert request["model"] == "llama3.2:latest" and request["options"]["temperature"] == 0.1
+    assert "export.py" in request["messages"][-1]["content"]
+    data = taken.data
+    assert taken.source == "llama3.2:latest"
+    assert data.active_goals == ["Ship the reporting feature"]
+    assert data.pending_tasks == ["Add the CSV export (in export.py)"]
+    assert "storage: PostgreSQL for the reports" in data.key_decisions
+    assert "style: short answers" in data.user_preferences
+    assert not any("Haskell" in p for p in data.user_preferences)  # never said: dropped
+    assert data.context_references.tables == ["reports"]
+    assert "crm_db" in data.context_references.identifiers
+    assert data.workflow_state.current_step == "Writing the export"
+
+
+@pytest.mark.parametrize(
+    "trouble",
+    ["error500", "invalid_json", "not json", "wrong shape", "cut", "hang"],
+)
+def test_model_failures_leave_the_rules(db_path, fake: JsonFake, trouble, caplog) -> None:
+    if trouble in ("error500", "invalid_json", "hang"):
+        fake.mode = trouble
+    else:
+        fake.json_reply = {
+            "not json": "Sure! Here's the checkpoint.",
+            "wrong shape": {"active_goals": ["ok"], "context_references": "files"},
+            "cut": {"user_preferences": ["tabs " * 1000]},  # past num_predict: cut short
+        }[trouble]
+    with MemoryStore(db_path, config={"ollama_timeout": 0.5}) as store:
+        s = store.create_session(model="llama3.2")
+        store.add_message(s.id, "user", "I prefer tabs over spaces in main.py.")
+        with caplog.at_level(logging.INFO, logger="localmem"):
+            taken = store.checkpoint(s.id)
+    assert taken.source == RULES
+    assert taken.data.user_preferences == ["I prefer tabs over spaces in main.py."]
+    assert "main.py" not in caplog.text  # reasons are logged, never the conversation
+
+
+def test_automatic_checkpoints_ask_the_model_only_for_enough_new_tokens(db_path, fake: JsonFake) -> None:
+    fake.json_reply = {"user_preferences": ["nothing much"]}
+    with MemoryStore(db_path) as store:
+        s = store.create_session(model="llama3.2")
+        store.add_messages(s.id, chat(15))  # ~150 tokens: under structured_min_tokens
+        store.summarize(s.id)
+        assert fake.json_requests() == []
+        assert store.latest_checkpoint(s.id).source == RULES
+    with MemoryStore(db_path, config={"structured_min_tokens": 0}) as store:
+        store.add_messages(s.id, chat(15, start=15))
+        store.summarize(s.id)
+        assert len(fake.json_requests()) == 2  # the checkpoint and the summary's facts
+        assert store.latest_checkpoint(s.id).source == "llama3.2:latest"
+
+
+# --- summary facts -------------------------------------------------------------------------
+
+
+def test_every_summary_keeps_its_facts_offline(store, session) -> None:
+    store.add_messages(session.id, [
+        {"role": "user", "text": "The invoice total is 1,240 EUR for order 77."},
+        {"role": "assistant", "text": "Let's use the invoices table for the report."},
+        {"role": "user", "text": "Which VAT rate applies to Portugal?"},
+        *chat(12),
+    ])
+    summary = store.summarize(session.id)
+    (facts,) = store.get_summary_facts(session.id)
+    assert facts.id == summary.id and facts.source == RULES
+    assert facts.data.key_facts[0] == "The invoice total is 1,240 EUR for order 77."
+    assert facts.data.decisions == ["Let's use the invoices table for the report."]
+    assert "invoices" in facts.data.entities
+    assert facts.data.open_questions == ["Which VAT rate applies to Portugal?"]
+    # found by a search, as its summary
+    hits = store.search("Portugal VAT", session_id=session.id)
+    assert ("summary", summary.id) in {(h.kind, h.id) for h in hits}
+    assert next(h for h in hits if h.kind == "summary").text == summary.text
+
+
+def test_the_model_writes_structured_facts(db_path, fake: JsonFake) -> None:
+    fake.json_reply = {
+        "key_facts": ["Reports are stored in PostgreSQL"],
+        "decisions": ["Put the CSV export in export.py"],
+        "entities": {"files": ["export.py"], "databases": ["crm_db"]},
+        "open_questions": ["Which delimiter does finance want?"],
+    }
+    with MemoryStore(db_path, config={"structured_min_tokens": 0}) as store:
+        s = store.create_session(model="llama3.2")
+        store.add_messages(s.id, TALK + [{"role": "user", "text": "Which delimiter does finance want?"}] + chat(11))
+        summary = store.summarize(s.id)
+        (facts,) = store.get_summary_facts(s.id)
+        assert summary.source == "llama3.2:latest" and facts.source == "llama3.2:latest"
+        assert "Reports are stored in PostgreSQL" in facts.data.key_facts
+        assert {"export.py", "crm_db"} <= set(facts.data.entities)
+        assert facts.data.open_questions.count("Which delimiter does finance want?") == 1
+        hits = store.search("delimiter finance", session_id=s.id)
+        assert [(h.kind, h.id) for h in hits if h.kind == "summary"] == [("summary", summary.id)]
+
+
+# --- the window-share trigger ----------------------------------------------------------------
+
+
+LONG = "The quarterly numbers for the northern region need another careful look. " * 24
+
+
+def test_the_window_share_trigger_cuts_a_short_range(db_path, fake: JsonFake) -> None:
+    fake.context_length = 2048
+    with MemoryStore(db_path, config={"structured_min_tokens": 10**9}) as store:
+        s = store.create_session(model="llama3.2")
+        store.add_messages(s.id, [{"role": "user", "text": f"{i}: {LONG}"} for i in range(6)])
+        usage = store.context_usage(s.id)
+        assert usage["window_source"] == "ollama" and usage["context_window"] == 2048
+        assert usage["uncovered_messages"] == 6 and usage["share"] >= 0.75
+        assert store.needs_summarization(s.id)
+        ids = [m.id for m in store.get_messages(s.id)]
+        summary = store.summarize(s.id)
+        assert (summary.start_message_id, summary.end_message_id) == (ids[0], ids[2])  # newest 3 kept
+        assert store.latest_checkpoint(s.id) is not None  # taken before it
+        assert store.context_usage(s.id)["uncovered_messages"] == 3
+        assert not store.needs_summarization(s.id) and store.summarize(s.id) is None
+
+
+def test_the_window_falls_back_to_the_configuration(db_path, dead_ollama_host, monkeypatch) -> None:
+    monkeypatch.setenv("OLLAMA_HOST", dead_ollama_host)
+    with MemoryStore(db_path, config={"context_window": 4000, "context_share": 0.5}) as store:
+        s = store.create_session(model="llama3.2")
+        store.add_messages(s.id, [{"role": "user", "text": "short"}] * 4)
+        usage = store.context_usage(s.id)
+        assert (usage["context_window"], usage["window_source"], usage["threshold"]) == (4000, "config", 0.5)
+        assert not store.needs_summarization(s.id)
+        store.add_messages(s.id, [{"role": "user", "text": f"{i}: {LONG}"} for i in range(8)])
+        assert store.context_usage(s.id)["share"] >= 0.5
+        assert store.needs_summarization(s.id)
+        assert store.summarize(s.id).message_count == 12 - 3
+
+
+def test_few_small_messages_never_ask_the_server(store, session, fake: JsonFake) -> None:
+    store.add_messages(session.id, chat(5))
+    assert not store.needs_summarization(session.id)
+    assert fake.requests == []
+
+
+# --- the command line --------------------------------------------------------------------------
+
+
+def test_cli_checkpoint_show_take_clear(tmp_path: Path, dead_ollama_host, monkeypatch) -> None:
+    monkeypatch.setenv("OLLAMA_HOST", dead_ollama_host)
+    db = str(tmp_path / "cli.db")
+
+    def run(*args: str) -> tuple[int, str]:
+        result = CliRunner().invoke(cli, [*args, "--db", db], catch_exceptions=False)
+        return result.exit_code, result.output
+
+    with MemoryStore(db) as store:
+        store.create_session(session_id="s")
+        store.add_message("s", "user", "Please always cite sources from notes.md.")
+        store.set_goal("s", "Write the essay")
+    assert run("checkpoint", "show", "s") == (0, "No checkpoint yet.\n")
+    code, out = run("checkpoint", "take", "s")
+    assert code == 0 and "source=rules" in out
+    assert "Preference: Please always cite sources from notes.md." in out
+    code, out = run("checkpoint", "show", "s", "--json")
+    assert json.loads(out)["data"]["context_references"]["files"] == ["notes.md"]
+    assert run("checkpoint", "clear", "s") == (0, "Deleted 1 checkpoints.\n")
+    assert run("checkpoint", "show", "s")[1] == "No checkpoint yet.\n"
+    code, out = run("checkpoint", "take", "missing")
+    assert code == 1 and "no session with id 'missing'" in out
+    code, out = run("goals", "s")
+    assert code == 0 and "active: Write the essay" in out
+    code, out = run("usage", "s")
+    assert code == 0 and "window from config" in out
+
+
+def test_messages_after_a_cleared_conversation_are_read(store, session) -> None:
+    store.add_messages(session.id, chat(20))
+    assert store.checkpoint(session.id).through_message_id == 20
+    store.clear_conversation(session.id)
+    reused = store.add_message(session.id, "user", "I prefer answers with examples from demo.py.")
+    assert reused.id == 1  # the only session in the file: SQLite hands out id 1 again
+    taken = store.checkpoint(session.id)
+    assert taken.through_message_id == 1
+    assert taken.data.user_preferences == ["I prefer answers with examples from demo.py."]
