@@ -8,6 +8,7 @@ is refused: no reader of the file could show it); integers must fit SQLite's.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 
 from pydantic import ValidationError
 
@@ -66,6 +67,16 @@ def check_importance(value: object) -> float:
     if math.isnan(value) or not 0.0 <= value <= 1.0:
         raise InvalidInput(f"importance must be between 0 and 1, got {value}")
     return float(value)
+
+
+def as_list(values: object, message: str) -> list:
+    """A list of the items of ``values``, which must be iterable but not text or a mapping."""
+    if isinstance(values, (str, bytes, Mapping)):
+        raise InvalidInput(message)
+    try:
+        return list(values)  # type: ignore[call-overload]
+    except TypeError:
+        raise InvalidInput(message) from None
 
 
 def describe(exc: ValidationError) -> str:

@@ -80,3 +80,33 @@ class TTLCache(Generic[V]):
 
     def __len__(self) -> int:
         return len(self._entries)
+
+
+class SessionMemo:
+    """What the context builder learnt about sessions, valid until the file changes.
+
+    ``ratios``: each session's model token ratio (its presence also proves
+    the session exists); ``stateless``: sessions known to have no state rows.
+    ``sync`` empties both when another connection committed (a new
+    ``PRAGMA data_version``) or they grew past ``max_sessions``; the store
+    calls ``forget`` when it writes something they depend on.
+    """
+
+    def __init__(self, max_sessions: int) -> None:
+        self.max_sessions = max_sessions
+        self.ratios: dict[str, float] = {}
+        self.stateless: set[str] = set()
+        self._stamp: Hashable = None
+
+    def sync(self, stamp: Hashable) -> None:
+        if stamp != self._stamp or len(self.ratios) > self.max_sessions:
+            self.clear()
+            self._stamp = stamp
+
+    def forget(self, session_id: str) -> None:
+        self.ratios.pop(session_id, None)
+        self.stateless.discard(session_id)
+
+    def clear(self) -> None:
+        self.ratios.clear()
+        self.stateless.clear()

@@ -301,18 +301,22 @@ MESSAGES_AFTER_SQL = (
     f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE session_id = ? AND id > ? ORDER BY id LIMIT ?"
 )
 
-MessageRow = tuple[str, str, str, "str | None", int, float, str]
+# A message checked and counted, before it is written: (session_id, role, text,
+# model_id, token_count, importance_score); the insert adds created_at.
+MessageRow = tuple[str, str, str, "str | None", int, float]
+NEXT_MESSAGE_ID_SQL = "SELECT coalesce(max(id), 0) + 1 FROM messages"
 
 
 def _message(row: tuple) -> Message:
     return _MESSAGE_ROWS(row)
 
 
-def insert_message(conn: sqlite3.Connection, row: MessageRow) -> Message | None:
-    """Insert one message row (session_id, role, text, model_id, tokens, importance, created_at).
+def insert_message(conn: sqlite3.Connection, row: MessageRow, now: str) -> Message | None:
+    """Insert one message, created at ``now``.
 
     Returns None when the session does not exist (the foreign key refused the row).
     """
+    row = (*row, now)
     try:
         cur = conn.execute(INSERT_MESSAGE_SQL, row)
     except sqlite3.IntegrityError as exc:
@@ -322,14 +326,18 @@ def insert_message(conn: sqlite3.Connection, row: MessageRow) -> Message | None:
     return _MESSAGE_ROWS.build((cur.lastrowid, *row))
 
 
-def insert_messages(conn: sqlite3.Connection, rows: Sequence[MessageRow]) -> list[Message]:
-    """Insert rows in order; ids are consecutive because the caller holds the write lock."""
+def insert_messages(
+    conn: sqlite3.Connection, rows: Sequence[MessageRow], now: str
+) -> list[Message]:
+    """Insert messages in order, all created at ``now``; ids are consecutive
+    because the caller holds the write lock."""
     if not rows:
         return []
+    rows = [(*row, now) for row in rows]
     # executemany is several times faster than one execute per row; with the
     # write lock held (BEGIN IMMEDIATE) and no deletes in between, INTEGER
     # PRIMARY KEY ids are assigned as max(id)+1, +2, ... in order.
-    first = conn.execute("SELECT coalesce(max(id), 0) + 1 FROM messages").fetchone()[0]
+    first = conn.execute(NEXT_MESSAGE_ID_SQL).fetchone()[0]
     conn.executemany(INSERT_MESSAGE_SQL, rows)
     return [_MESSAGE_ROWS.build((first + i, *row)) for i, row in enumerate(rows)]
 

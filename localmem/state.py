@@ -61,6 +61,7 @@ from .models import (
 )
 
 if TYPE_CHECKING:
+    from .cache import SessionMemo
     from .config import MemoryConfig
     from .summarizer import Summarizer
     from .tokens import Tokenizer
@@ -255,7 +256,7 @@ class StateMixin:
         tokenizer: Tokenizer
         _conn: sqlite3.Connection
 
-        _stateless: set[str]
+        _memo: SessionMemo
 
         def _write(
             self, session_id: str | None = None, *, single_statement: bool = False
@@ -273,7 +274,7 @@ class StateMixin:
         reads the session's state again for its next context (forgotten under
         the lock, so no other thread builds a context in between)."""
         with self._write(session_id) as conn:
-            self._stateless.discard(session_id)
+            self._memo.stateless.discard(session_id)
             yield conn
 
     # --- goals --------------------------------------------------------------

@@ -30,6 +30,7 @@ from pydantic import ValidationError
 from . import db
 from . import search as fts
 from .args import (
+    as_list,
     MAX_SQLITE_INTEGER,
     check_id,
     check_importance,
@@ -39,7 +40,7 @@ from .args import (
     describe,
     query_text,
 )
-from .cache import TTLCache
+from .cache import SessionMemo, TTLCache
 from .checkpoint import CheckpointMixin, facts_row
 from .config import DEFAULT_PIN_IMPORTANCE, MemoryConfig, default_db_path, make_config
 from .context import PRECOUNTED_COSTS, Costs, MemoryContext, pack
@@ -70,7 +71,7 @@ from .tokens import Tokenizer
 logger = logging.getLogger("localmem")
 
 Clock = Callable[[], datetime]
-RATIO_MEMO_SIZE = 4096
+SESSION_MEMO_SIZE = 4096
 SUMMARY_IMPORTANCE = 0.7  # the origin's fixed importance of a summary
 
 
@@ -122,11 +123,9 @@ class MemoryStore(StateMixin, CheckpointMixin):
         )
         self._cache: TTLCache[MemoryContext] = TTLCache(self.config.cache_ttl, self.config.cache_size)
         self._costs: Costs | None = None
-        self._ratios: dict[str, float] = {}
-        self._ratios_stamp: int | None = None
+        self._memo = SessionMemo(SESSION_MEMO_SIZE)
         # Sessions whose context found no state (goals, files, checkpoints...),
         # forgotten with the ratios and whenever this store writes their state.
-        self._stateless: set[str] = set()
         self._summarizer = summarizer
         self._background = (
             BackgroundSummarizer(self._summarize_due) if self.config.auto_summarize else None
@@ -246,13 +245,13 @@ class MemoryStore(StateMixin, CheckpointMixin):
         """Delete a session and everything that belongs to it."""
         check_id(session_id)
         with self._write(session_id):
-            self._ratios.pop(session_id, None)
+            self._memo.forget(session_id)
             if not db.delete_session(self._conn, session_id):
                 raise SessionNotFound(session_id)
 
     # --- messages ------------------------------------------------------------
 
-    def _message_row(self, session_id: str, item: object, now: str) -> db.MessageRow:
+    def _message_row(self, session_id: str, item: object) -> db.MessageRow:
         """Validate one message, count its tokens and score it (no I/O)."""
         try:
             new = item if isinstance(item, NewMessage) else NewMessage.model_validate(item)
@@ -266,7 +265,6 @@ class MemoryStore(StateMixin, CheckpointMixin):
             new.model_id,
             self.tokenizer.count(new.text),
             self._score(new.role, new.text),
-            now,
         )
 
     def add_message(
@@ -278,9 +276,9 @@ class MemoryStore(StateMixin, CheckpointMixin):
         :class:`SessionNotFound` or :class:`InvalidInput`; nothing is written then.
         """
         check_id(session_id)
-        row = self._message_row(session_id, {"role": role, "text": text, "model_id": model_id}, "")
+        row = self._message_row(session_id, {"role": role, "text": text, "model_id": model_id})
         with self._write(session_id, single_statement=True) as conn:
-            message = db.insert_message(conn, (*row[:-1], self._now()))
+            message = db.insert_message(conn, row, self._now())
         if message is None:
             raise SessionNotFound(session_id)
         if self._background is not None:
@@ -292,18 +290,12 @@ class MemoryStore(StateMixin, CheckpointMixin):
     ) -> list[Message]:
         """Store several messages in one transaction, in order: all of them or none."""
         check_id(session_id)
-        if isinstance(messages, (str, bytes, Mapping)):
-            raise InvalidInput("messages must be a list of {'role': ..., 'text': ...} items")
-        try:
-            items = list(messages)
-        except TypeError:
-            raise InvalidInput("messages must be a list of {'role': ..., 'text': ...} items") from None
-        rows = [self._message_row(session_id, item, "") for item in items]
+        items = as_list(messages, "messages must be a list of {'role': ..., 'text': ...} items")
+        rows = [self._message_row(session_id, item) for item in items]
         with self._write(session_id) as conn:
             if not db.session_exists(conn, session_id):
                 raise SessionNotFound(session_id)
-            now = self._now()
-            stored = db.insert_messages(conn, [(*row[:-1], now) for row in rows])
+            stored = db.insert_messages(conn, rows, self._now())
         if self._background is not None:
             self._background.notify(session_id)
         return stored
@@ -360,18 +352,13 @@ class MemoryStore(StateMixin, CheckpointMixin):
         """
         check_id(session_id)
         check_kind(kind)
-        if isinstance(items, (str, bytes, Mapping)):
-            raise InvalidInput("items must be a list of (message, data) pairs")
-        try:
-            entries = list(items)
-        except TypeError:
-            raise InvalidInput("items must be a list of (message, data) pairs") from None
+        entries = as_list(items, "items must be a list of (message, data) pairs")
         rows: list[db.MessageRow] = []
         data: list[str] = []
         for entry in entries:
             if not isinstance(entry, tuple) or len(entry) != 2:
                 raise InvalidInput("items must be a list of (message, data) pairs")
-            rows.append(self._message_row(session_id, entry[0], ""))
+            rows.append(self._message_row(session_id, entry[0]))
             data.append(check_text("item data", entry[1]))
         with self._write(session_id) as conn:
             now = self._now()
@@ -379,7 +366,7 @@ class MemoryStore(StateMixin, CheckpointMixin):
                 if not create_session:
                     raise SessionNotFound(session_id)
                 db.insert_session(conn, session_id, None, None, now)
-            stored = db.insert_messages(conn, [(*row[:-1], now) for row in rows])
+            stored = db.insert_messages(conn, rows, now)
             db.insert_items(conn, session_id, kind, stored, data)
         if self._background is not None and stored:
             self._background.notify(session_id)
@@ -623,7 +610,7 @@ class MemoryStore(StateMixin, CheckpointMixin):
                 db.cache_summary(conn, outcome.cache_key, outcome.source, outcome.text, now)
             if outcome.model and outcome.local_tokens and outcome.model_tokens:
                 db.record_tokens(conn, outcome.model, outcome.local_tokens, outcome.model_tokens, now)
-                self._ratios.clear()
+                self._memo.ratios.clear()  # a model's ratio changed
         if summary is None:
             logger.info("summary of messages %d-%d skipped: already covered", start, end)
         return summary
@@ -707,16 +694,13 @@ class MemoryStore(StateMixin, CheckpointMixin):
         Memoized until another connection commits (``stamp``) or this store
         deletes the session or learns a new ratio.
         """
-        if stamp != self._ratios_stamp or len(self._ratios) > RATIO_MEMO_SIZE:
-            self._ratios.clear()
-            self._stateless.clear()
-            self._ratios_stamp = stamp
-        ratio = self._ratios.get(session_id)
+        self._memo.sync(stamp)
+        ratio = self._memo.ratios.get(session_id)
         if ratio is None:
             exists, measured = db.session_ratio(self._conn, session_id)
             if not exists:
                 raise SessionNotFound(session_id)
-            ratio = self._ratios[session_id] = measured or 1.0
+            ratio = self._memo.ratios[session_id] = measured or 1.0
         return ratio
 
     def _build_context(
@@ -772,16 +756,16 @@ class MemoryStore(StateMixin, CheckpointMixin):
         call inside a transaction.
 
         The state is one statement, skipped for a session known to have none
-        (``_stateless``, memoized like the ratio, which is read first).
+        (memoized with the ratio, which is read first).
         """
         cfg = self.config
         conn = self._conn
         ratio = self._session_ratio(session_id, stamp)
         state: list[db.StateRow] = []
-        if session_id not in self._stateless:
+        if session_id not in self._memo.stateless:
             state = db.session_state(conn, session_id, STATE_LIMITS)
-            if not state and len(self._stateless) < RATIO_MEMO_SIZE:
-                self._stateless.add(session_id)
+            if not state:
+                self._memo.stateless.add(session_id)
         return (
             ratio,
             db.recent_messages(conn, session_id, cfg.recent_messages),
