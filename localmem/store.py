@@ -28,10 +28,8 @@ from typing import Any
 from pydantic import ValidationError
 
 from . import db
-from . import search as fts
 from .args import (
     as_list,
-    MAX_SQLITE_INTEGER,
     check_id,
     check_importance,
     check_int,
@@ -41,30 +39,29 @@ from .args import (
     query_text,
 )
 from .cache import SessionMemo, TTLCache
-from .checkpoint import CheckpointMixin, facts_row
+from .checkpoint import CheckpointMixin
 from .config import DEFAULT_PIN_IMPORTANCE, MemoryConfig, default_db_path, make_config
 from .context import PRECOUNTED_COSTS, Costs, MemoryContext, pack
 from .errors import (
     DatabaseError,
     InvalidInput,
-    LocalMemError,
     NotFound,
     SessionNotFound,
 )
 from .models import (
     PIN_KINDS,
-    FactsData,
     Item,
     Message,
     NewMessage,
     Pin,
-    SearchHit,
     Session,
     Summary,
 )
+from .recall import RecallMixin
 from .scoring import Scorer, score_importance
 from .state import STATE_LIMITS, StateMixin, state_groups
-from .summarizer import OllamaBackend, Outcome, Summarizer
+from .summaries import SummariesMixin
+from .summarizer import Summarizer
 from .summarizer.background import BackgroundSummarizer
 from .tokens import Tokenizer
 
@@ -72,7 +69,6 @@ logger = logging.getLogger("localmem")
 
 Clock = Callable[[], datetime]
 SESSION_MEMO_SIZE = 4096
-SUMMARY_IMPORTANCE = 0.7  # the origin's fixed importance of a summary
 
 
 def utc_now() -> datetime:
@@ -86,7 +82,7 @@ def iso(moment: datetime) -> str:
     return moment.isoformat(timespec="milliseconds")[:23] + "Z"
 
 
-class MemoryStore(StateMixin, CheckpointMixin):
+class MemoryStore(SummariesMixin, RecallMixin, StateMixin, CheckpointMixin):
     """The memory of an assistant, in one SQLite file.
 
     ``path`` defaults to ``$LOCALMEM_DB``, else the per-user data directory's
@@ -95,9 +91,12 @@ class MemoryStore(StateMixin, CheckpointMixin):
     ``clock`` and ``summarizer`` replace the default policies (tests swap them
     in). Nothing touches the network until something is summarized.
 
-    Session state (goals, subtasks, tool executions, tracked files, the
-    window-share trigger) comes from :class:`~localmem.state.StateMixin`;
-    checkpoints and summary facts from :class:`~localmem.checkpoint.CheckpointMixin`.
+    Summaries come from :class:`~localmem.summaries.SummariesMixin`; search
+    and the query-aware context's candidates from
+    :class:`~localmem.recall.RecallMixin`; session state (goals, subtasks,
+    tool executions, tracked files, the window-share trigger) from
+    :class:`~localmem.state.StateMixin`; checkpoints and summary facts from
+    :class:`~localmem.checkpoint.CheckpointMixin`.
     """
 
     def __init__(
@@ -121,7 +120,9 @@ class MemoryStore(StateMixin, CheckpointMixin):
         self._conn = db.connect(
             self.path, busy_timeout=self.config.busy_timeout, synchronous=self.config.synchronous
         )
-        self._cache: TTLCache[MemoryContext] = TTLCache(self.config.cache_ttl, self.config.cache_size)
+        self._cache: TTLCache[MemoryContext] = TTLCache(
+            self.config.cache_ttl, self.config.cache_size
+        )
         self._costs: Costs | None = None
         self._memo = SessionMemo(SESSION_MEMO_SIZE)
         # Sessions whose context found no state (goals, files, checkpoints...),
@@ -467,173 +468,6 @@ class MemoryStore(StateMixin, CheckpointMixin):
             with self._write(session_id):
                 db.delete_pin(self._conn, pin_id)
 
-    # --- summaries -----------------------------------------------------------
-
-    def get_summaries(self, session_id: str) -> list[Summary]:
-        """A session's summaries: level 1 in range order, then its rollups (level 2)."""
-        check_id(session_id)
-        with self._locked() as conn:
-            self._require_session(session_id)
-            return [
-                s
-                for level in (1, 2)
-                for s in reversed(db.recent_summaries(conn, session_id, -1, level))
-            ]
-
-    def needs_summarization(self, session_id: str) -> bool:
-        """True once ``summary_threshold`` messages are not yet covered by a summary,
-        or once those that are not fill ``context_share`` of the model's window
-        (``context_usage``; the local server is asked only when they might)."""
-        check_id(session_id)
-        threshold = self.config.summary_threshold
-        with self._locked() as conn:
-            session = db.get_session(conn, session_id)
-            if session is None:
-                raise SessionNotFound(session_id)
-            after = db.last_covered(conn, session_id)
-            if db.uncovered_count(conn, session_id, after, threshold) >= threshold:
-                return True
-            uncovered = db.messages_after(conn, session_id, after, threshold)
-        return bool(self._window_span(session, uncovered))
-
-    def summarize(self, session_id: str) -> Summary | None:
-        """Summarize the next ``summary_threshold`` uncovered messages, oldest first.
-
-        Returns the new level-1 summary, or None when fewer messages are
-        uncovered (or another process covered them first). Fewer may be
-        summarized when the uncovered ones fill ``context_share`` of the
-        model's window: all but the newest ``min_recent_messages``. A
-        checkpoint is taken first (``checkpoint``), and the summary keeps its
-        facts (``get_summary_facts``). The local model writes it when it can
-        be trusted; otherwise a deterministic summary does, and
-        ``Summary.source`` says which (``fallback``, ``offline``).
-        Model failures never raise; an unknown session raises
-        :class:`SessionNotFound`. Rolls older summaries into a level-2
-        summary when more pile up than the context shows.
-        """
-        check_id(session_id)
-        threshold = self.config.summary_threshold
-        with self._locked() as conn:
-            session = db.get_session(conn, session_id)
-            if session is None:
-                raise SessionNotFound(session_id)
-            after = db.last_covered(conn, session_id)
-            span = db.messages_after(conn, session_id, after, threshold)
-        if len(span) < threshold:
-            span = self._window_span(session, span)
-            if not span:
-                return None
-        self._take_checkpoint(session, self.config.structured_min_tokens)
-        pairs = [(m.role, m.text) for m in span]
-        outcome = self._get_summarizer().summarize(
-            pairs,
-            session.model,
-            ratio=self._model_ratio(session.model),
-            lookup=self._cached_summary,
-        )
-        facts = self._summary_facts(session, pairs, sum(m.token_count for m in span), outcome)
-        summary = self._store_summary(
-            session_id, outcome, span[0].id, span[-1].id, len(span), level=1, facts=facts
-        )
-        if summary is not None:
-            self._rollup(session)
-        return summary
-
-    def _summarize_due(self, session_id: str) -> None:
-        """The background worker's job: every range of the session that is due."""
-        try:
-            while self.needs_summarization(session_id) and self.summarize(session_id):
-                pass
-        except SessionNotFound:
-            pass  # deleted since it was queued
-
-    def _rollup(self, session: Session) -> Summary | None:
-        """Roll the oldest level-1 summaries into a level-2 one when too many are uncovered.
-
-        The context shows ``recent_summaries`` level-1 summaries and the newest
-        rollup; once more pile up, the oldest ones (all but the newest
-        ``recent_summaries - 1``) are rolled, together with the previous
-        rollup's text, so the newest rollup always reaches back to the start.
-        Its range is the message ids of the summaries it rolled.
-        """
-        keep = self.config.recent_summaries
-        if keep == 0:
-            return None
-        with self._locked() as conn:
-            previous = db.recent_summaries(conn, session.id, 1, level=2)
-            rolled_to = previous[0].end_message_id if previous else 0
-            pending = db.summaries_after(conn, session.id, 1, rolled_to)
-        if len(pending) <= keep:
-            return None
-        batch = pending[: len(pending) - (keep - 1)]
-        texts = [previous[0].text] if previous else []
-        texts += [s.text for s in batch]
-        outcome = self._get_summarizer().rollup(
-            texts,
-            session.model,
-            ratio=self._model_ratio(session.model),
-            lookup=self._cached_summary,
-        )
-        return self._store_summary(
-            session.id,
-            outcome,
-            batch[0].start_message_id,
-            batch[-1].end_message_id,
-            sum(s.message_count for s in batch),
-            level=2,
-        )
-
-    def _store_summary(
-        self,
-        session_id: str,
-        outcome: Outcome,
-        start: int,
-        end: int,
-        count: int,
-        level: int,
-        facts: tuple[FactsData, str] | None = None,
-    ) -> Summary | None:
-        """Store a summary, its facts and what its call taught us, in one transaction."""
-        tokens = self.tokenizer.count(outcome.text)
-        with self._write(session_id) as conn:
-            now = self._now()
-            if not db.session_exists(conn, session_id):
-                return None  # deleted while the model was thinking
-            summary = db.insert_summary(
-                conn, session_id, outcome.text, start, end, count, level, outcome.source,
-                SUMMARY_IMPORTANCE, tokens, now,
-            )
-            if summary is not None and facts is not None:
-                data, text = facts_row(facts[0])
-                db.insert_facts(conn, summary.id, session_id, data, text, facts[1], now)
-            if outcome.cache_key and outcome.from_model and not outcome.cached:
-                db.cache_summary(conn, outcome.cache_key, outcome.source, outcome.text, now)
-            if outcome.model and outcome.local_tokens and outcome.model_tokens:
-                db.record_tokens(conn, outcome.model, outcome.local_tokens, outcome.model_tokens, now)
-                self._memo.ratios.clear()  # a model's ratio changed
-        if summary is None:
-            logger.info("summary of messages %d-%d skipped: already covered", start, end)
-        return summary
-
-    def _cached_summary(self, key: str) -> str | None:
-        with self._locked() as conn:
-            return db.cached_summary(conn, key)
-
-    def _model_ratio(self, model: str | None) -> float:
-        if model is None:
-            return 1.0
-        with self._locked() as conn:
-            return db.model_ratio(conn, model) or 1.0
-
-    def _get_summarizer(self) -> Summarizer:
-        if self._summarizer is None:
-            cfg = self.config
-            backend = OllamaBackend(
-                cfg.ollama_host, timeout=cfg.ollama_timeout, allow_remote=cfg.allow_remote_ollama
-            )
-            self._summarizer = Summarizer(backend, self.tokenizer, cfg.summary_model)
-        return self._summarizer
-
     # --- context -------------------------------------------------------------
 
     def count_tokens(self, text: str, model: str | None = None) -> int:
@@ -774,100 +608,11 @@ class MemoryStore(StateMixin, CheckpointMixin):
             state,
         )
 
-    def _relevant(self, session_id: str, query: str, recent: list[Message]) -> list[Message]:
-        """Candidates for the relevant section: the session's messages older than
-        ``recent`` (newest first) that best match ``query``, best first.
-
-        Only words in at most ``search.TERM_DOC_LIMIT`` messages are matched:
-        a common word would cost milliseconds and rank little.
-        """
-        conn = self._conn
-        words = fts.query_terms(query)
-        if not words:
-            return []
-        limit = fts.TERM_DOC_LIMIT
-        terms = fts.choose_terms(
-            words, lambda t: db.term_docs(conn, fts.phrase(t), limit + 1), limit=limit
-        )
-        if not terms:
-            return []
-        before = recent[-1].id if recent else MAX_SQLITE_INTEGER
-        match = fts.any_of(terms, fts.session_key(session_id))
-        # Twice as many as may be kept: a long one may not fit the section's share.
-        wanted = 2 * self.config.relevant_messages
-        return db.relevant_messages(conn, session_id, match, before, wanted)
-
-    @contextlib.contextmanager
-    def _indexed(self, tables: tuple[str, ...]) -> Iterator[sqlite3.Connection]:
-        """A transaction in which the search index holds every committed row of ``tables``.
-
-        Starts as a read; if rows are missing from the index, switches to a
-        write transaction (``BEGIN IMMEDIATE``, so no row can commit in
-        between) and indexes them in bulk before yielding. Call with the lock
-        held; SQLite's errors are the caller's to translate.
-        """
-        conn = self._conn
-        conn.execute(db.BEGIN_READ_SQL)
-        try:
-            if db.index_behind(conn, tables):
-                conn.execute(db.COMMIT_SQL)
-                conn.execute(db.BEGIN_WRITE_SQL)
-                indexed = db.catch_up(conn, tables)
-                logger.debug("search index: %d new rows indexed", indexed)
-            yield conn
-        except LocalMemError:
-            conn.execute(db.COMMIT_SQL)  # the index caught up; only the reader failed
-            raise
-        except BaseException:
-            if conn.in_transaction:
-                conn.execute(db.ROLLBACK_SQL)
-            raise
-        conn.execute(db.COMMIT_SQL)
-
-    # --- search --------------------------------------------------------------
-
-    def search(
-        self, query: str, session_id: str | None = None, limit: int = 10
-    ) -> list[SearchHit]:
-        """Messages, summaries and pins matching ``query``, best first (BM25).
-
-        Any text is a valid query: its words are matched (any of them; the
-        more and the rarer, the better the rank), never its operators or
-        quotes; stop words are left out unless the query has nothing else,
-        and so are words in over ``search.TERM_DOC_LIMIT`` messages unless
-        only such words are left (then the rarest is used).
-        With ``session_id``, only that session is searched
-        (:class:`SessionNotFound` if there is none). Each hit carries a
-        snippet with the matched words in ``[`` ``]``.
-
-        Never stale: rows written since the last search (by any process) are
-        indexed first, in bulk, in one write transaction; that is the only
-        write this call makes.
-        """
-        text = query_text(query)
-        if session_id is not None:
-            check_id(session_id)
-        count = check_int("limit", limit)
-        words = fts.query_terms(text) or fts.query_terms(text, keep_stop_words=True)
-        with self._locked() as conn:
-            if session_id is not None:
-                self._require_session(session_id)
-            if not words or count == 0:
-                return []
-            with self._indexed(db.SEARCH_TABLES):
-                most = fts.TERM_DOC_LIMIT
-                terms = fts.choose_terms(
-                    words,
-                    lambda t: db.term_docs(conn, fts.phrase(t), most + 1, everywhere=True),
-                    limit=most,
-                    fallback=True,
-                )
-                if not terms:
-                    return []
-                key = None if session_id is None else fts.session_key(session_id)
-                return db.search(conn, fts.any_of(terms, key), session_id, count)
-
     def cache_stats(self) -> dict[str, int]:
         """Hits, misses and live entries of the context cache."""
         with self._locked():
-            return {"hits": self._cache.hits, "misses": self._cache.misses, "size": len(self._cache)}
+            return {
+                "hits": self._cache.hits,
+                "misses": self._cache.misses,
+                "size": len(self._cache),
+            }

@@ -1,0 +1,235 @@
+"""The store's summaries: which range is due, who writes it, where it is kept.
+
+``SummariesMixin`` gives :class:`~localmem.store.MemoryStore` its summary
+methods. The model call, validation and fallbacks are the summarizer's
+(``localmem.summarizer``); this module decides the ranges (message ids,
+``summary_threshold`` at a time, or fewer when the window-share trigger
+fires), rolls level-1 summaries into level 2, and stores each result with
+what its call taught the store (cache entry, token ratio, structured facts)
+in one transaction. Model failures never raise from here.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import sqlite3
+from typing import TYPE_CHECKING
+
+from . import db
+from .args import check_id
+from .checkpoint import facts_row
+from .errors import SessionNotFound
+from .models import FactsData, Session, Summary
+from .summarizer import OllamaBackend, Outcome, Summarizer
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import Any
+
+    from .cache import SessionMemo
+    from .checkpoint import Checkpoint
+    from .config import MemoryConfig
+    from .tokens import Tokenizer
+
+logger = logging.getLogger("localmem")
+
+SUMMARY_IMPORTANCE = 0.7  # the origin's fixed importance of a summary
+
+
+class SummariesMixin:
+    """Summary methods of the store; they rely on the store's lock, transactions and clock."""
+
+    if TYPE_CHECKING:
+        config: MemoryConfig
+        tokenizer: Tokenizer
+        _memo: SessionMemo
+        _summarizer: Summarizer | None
+
+        def _write(
+            self, session_id: str | None = None, *, single_statement: bool = False
+        ) -> contextlib.AbstractContextManager[sqlite3.Connection]: ...
+        def _locked(self) -> contextlib.AbstractContextManager[sqlite3.Connection]: ...
+        def _now(self) -> str: ...
+        def _require_session(self, session_id: str) -> None: ...
+        def _window_span(self, session: Session, uncovered: Sequence[Any]) -> list[Any]: ...
+        def _take_checkpoint(self, session: Session, min_tokens: int) -> Checkpoint | None: ...
+        def _summary_facts(
+            self, session: Session, pairs: Sequence[tuple[str, str]], tokens: int, outcome: Outcome
+        ) -> tuple[FactsData, str]: ...
+
+    def get_summaries(self, session_id: str) -> list[Summary]:
+        """A session's summaries: level 1 in range order, then its rollups (level 2)."""
+        check_id(session_id)
+        with self._locked() as conn:
+            self._require_session(session_id)
+            return [
+                s
+                for level in (1, 2)
+                for s in reversed(db.recent_summaries(conn, session_id, -1, level))
+            ]
+
+    def needs_summarization(self, session_id: str) -> bool:
+        """True once ``summary_threshold`` messages are not yet covered by a summary,
+        or once those that are not fill ``context_share`` of the model's window
+        (``context_usage``; the local server is asked only when they might)."""
+        check_id(session_id)
+        threshold = self.config.summary_threshold
+        with self._locked() as conn:
+            session = db.get_session(conn, session_id)
+            if session is None:
+                raise SessionNotFound(session_id)
+            after = db.last_covered(conn, session_id)
+            if db.uncovered_count(conn, session_id, after, threshold) >= threshold:
+                return True
+            uncovered = db.messages_after(conn, session_id, after, threshold)
+        return bool(self._window_span(session, uncovered))
+
+    def summarize(self, session_id: str) -> Summary | None:
+        """Summarize the next ``summary_threshold`` uncovered messages, oldest first.
+
+        Returns the new level-1 summary, or None when fewer messages are
+        uncovered (or another process covered them first). Fewer may be
+        summarized when the uncovered ones fill ``context_share`` of the
+        model's window: all but the newest ``min_recent_messages``. A
+        checkpoint is taken first (``checkpoint``), and the summary keeps its
+        facts (``get_summary_facts``). The local model writes it when it can
+        be trusted; otherwise a deterministic summary does, and
+        ``Summary.source`` says which (``fallback``, ``offline``).
+        Model failures never raise; an unknown session raises
+        :class:`SessionNotFound`. Rolls older summaries into a level-2
+        summary when more pile up than the context shows.
+        """
+        check_id(session_id)
+        threshold = self.config.summary_threshold
+        with self._locked() as conn:
+            session = db.get_session(conn, session_id)
+            if session is None:
+                raise SessionNotFound(session_id)
+            after = db.last_covered(conn, session_id)
+            span = db.messages_after(conn, session_id, after, threshold)
+        if len(span) < threshold:
+            span = self._window_span(session, span)
+            if not span:
+                return None
+        self._take_checkpoint(session, self.config.structured_min_tokens)
+        pairs = [(m.role, m.text) for m in span]
+        outcome = self._get_summarizer().summarize(
+            pairs,
+            session.model,
+            ratio=self._model_ratio(session.model),
+            lookup=self._cached_summary,
+        )
+        facts = self._summary_facts(session, pairs, sum(m.token_count for m in span), outcome)
+        summary = self._store_summary(
+            session_id, outcome, span[0].id, span[-1].id, len(span), level=1, facts=facts
+        )
+        if summary is not None:
+            self._rollup(session)
+        return summary
+
+    def _summarize_due(self, session_id: str) -> None:
+        """The background worker's job: every range of the session that is due."""
+        try:
+            while self.needs_summarization(session_id) and self.summarize(session_id):
+                pass
+        except SessionNotFound:
+            pass  # deleted since it was queued
+
+    def _rollup(self, session: Session) -> Summary | None:
+        """Roll the oldest level-1 summaries into a level-2 one when too many are uncovered.
+
+        The context shows ``recent_summaries`` level-1 summaries and the newest
+        rollup; once more pile up, the oldest ones (all but the newest
+        ``recent_summaries - 1``) are rolled, together with the previous
+        rollup's text, so the newest rollup always reaches back to the start.
+        Its range is the message ids of the summaries it rolled.
+        """
+        keep = self.config.recent_summaries
+        if keep == 0:
+            return None
+        with self._locked() as conn:
+            previous = db.recent_summaries(conn, session.id, 1, level=2)
+            rolled_to = previous[0].end_message_id if previous else 0
+            pending = db.summaries_after(conn, session.id, 1, rolled_to)
+        if len(pending) <= keep:
+            return None
+        batch = pending[: len(pending) - (keep - 1)]
+        texts = [previous[0].text] if previous else []
+        texts += [s.text for s in batch]
+        outcome = self._get_summarizer().rollup(
+            texts,
+            session.model,
+            ratio=self._model_ratio(session.model),
+            lookup=self._cached_summary,
+        )
+        return self._store_summary(
+            session.id,
+            outcome,
+            batch[0].start_message_id,
+            batch[-1].end_message_id,
+            sum(s.message_count for s in batch),
+            level=2,
+        )
+
+    def _store_summary(
+        self,
+        session_id: str,
+        outcome: Outcome,
+        start: int,
+        end: int,
+        count: int,
+        level: int,
+        facts: tuple[FactsData, str] | None = None,
+    ) -> Summary | None:
+        """Store a summary, its facts and what its call taught us, in one transaction."""
+        tokens = self.tokenizer.count(outcome.text)
+        with self._write(session_id) as conn:
+            now = self._now()
+            if not db.session_exists(conn, session_id):
+                return None  # deleted while the model was thinking
+            summary = db.insert_summary(
+                conn,
+                session_id,
+                outcome.text,
+                start,
+                end,
+                count,
+                level,
+                outcome.source,
+                SUMMARY_IMPORTANCE,
+                tokens,
+                now,
+            )
+            if summary is not None and facts is not None:
+                data, text = facts_row(facts[0])
+                db.insert_facts(conn, summary.id, session_id, data, text, facts[1], now)
+            if outcome.cache_key and outcome.from_model and not outcome.cached:
+                db.cache_summary(conn, outcome.cache_key, outcome.source, outcome.text, now)
+            if outcome.model and outcome.local_tokens and outcome.model_tokens:
+                db.record_tokens(
+                    conn, outcome.model, outcome.local_tokens, outcome.model_tokens, now
+                )
+                self._memo.ratios.clear()  # a model's ratio changed
+        if summary is None:
+            logger.info("summary of messages %d-%d skipped: already covered", start, end)
+        return summary
+
+    def _cached_summary(self, key: str) -> str | None:
+        with self._locked() as conn:
+            return db.cached_summary(conn, key)
+
+    def _model_ratio(self, model: str | None) -> float:
+        if model is None:
+            return 1.0
+        with self._locked() as conn:
+            return db.model_ratio(conn, model) or 1.0
+
+    def _get_summarizer(self) -> Summarizer:
+        if self._summarizer is None:
+            cfg = self.config
+            backend = OllamaBackend(
+                cfg.ollama_host, timeout=cfg.ollama_timeout, allow_remote=cfg.allow_remote_ollama
+            )
+            self._summarizer = Summarizer(backend, self.tokenizer, cfg.summary_model)
+        return self._summarizer
