@@ -31,9 +31,9 @@ bound; the chat format's own per-message framing is the model's, not ours).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
@@ -256,12 +256,8 @@ def pack(
         clipped = True
         break
 
-    kept_pins: list[Pin] = []
-    for pin in pins:
-        cost = pin.token_count + (costs.item if kept_pins else costs.pins_header)
-        if cost <= left:
-            kept_pins.append(pin)
-            left -= cost
+    kept_pins, pin_tokens = _take(pins, left, costs.pins_header, costs.item)
+    left -= pin_tokens
 
     kept_state: list[str] = []
     state_tokens = 0
@@ -278,29 +274,20 @@ def pack(
         checkpoint_tokens = _fill(groups, room, 0, costs.checkpoint_header, costs, kept_checkpoint)
         left -= checkpoint_tokens
 
-    kept_summaries: list[Summary] = []
-    for summary in summaries:
-        cost = summary.token_count + (costs.item if kept_summaries else costs.summaries_header)
-        if cost <= left:
-            kept_summaries.append(summary)
-            left -= cost
+    kept_summaries, summary_tokens = _take(summaries, left, costs.summaries_header, costs.item)
+    left -= summary_tokens
 
     # Relevant older messages whole or not at all (the matching words may be
     # anywhere in one), best first, within their share of the budget.
-    kept_relevant: list[Message] = []
-    relevant_tokens = 0
-    if relevant:
-        room = min(left, math.floor(max_tokens * RELEVANT_SHARE))
-        for message in relevant:
-            if len(kept_relevant) >= max_relevant:
-                break
-            cost = costs.role_prefix[message.role] + message.token_count
-            cost += costs.item if kept_relevant else costs.relevant_header
-            if cost <= room:
-                kept_relevant.append(message)
-                relevant_tokens += cost
-                room -= cost
-        left -= relevant_tokens
+    kept_relevant, relevant_tokens = _take(
+        relevant,
+        min(left, math.floor(max_tokens * RELEVANT_SHARE)),
+        costs.relevant_header,
+        costs.item,
+        prefix=costs.role_prefix,
+        limit=max_relevant,
+    )
+    left -= relevant_tokens
 
     if not clipped:
         # Older recent messages only while they fit: the turns must stay contiguous.
@@ -311,12 +298,6 @@ def pack(
             left -= message.token_count
 
     message_tokens = sum(m.token_count for m in kept)
-    pin_tokens = sum(p.token_count for p in kept_pins)
-    if kept_pins:
-        pin_tokens += costs.pins_header + costs.item * (len(kept_pins) - 1)
-    summary_tokens = sum(s.token_count for s in kept_summaries)
-    if kept_summaries:
-        summary_tokens += costs.summaries_header + costs.item * (len(kept_summaries) - 1)
     breakdown = {
         "messages": message_tokens,
         "pins": pin_tokens,
@@ -339,17 +320,43 @@ def pack(
         pins=tuple(kept_pins),
         summaries=tuple(reversed(kept_summaries)),
         **extra,
-        total_tokens=message_tokens
-        + pin_tokens
-        + summary_tokens
-        + relevant_tokens
-        + state_tokens
-        + checkpoint_tokens,
+        total_tokens=max_tokens - left,
         max_tokens=max_tokens,
         breakdown=breakdown,
         clipped=clipped,
         token_ratio=token_ratio,
     )
+
+
+Counted = TypeVar("Counted", Message, Pin, Summary)
+
+
+def _take(
+    items: Sequence[Counted],
+    room: int,
+    header: int,
+    separator: int,
+    *,
+    prefix: Mapping[str, int] | None = None,
+    limit: int | None = None,
+) -> tuple[list[Counted], int]:
+    """The items that fit in ``room``, in order (at most ``limit``), and their tokens.
+
+    The first item kept pays the section's ``header``, every later one a line
+    break; with ``prefix``, each message also pays its ``role:`` label.
+    """
+    kept: list[Counted] = []
+    used = 0
+    for item in items:
+        if limit is not None and len(kept) >= limit:
+            break
+        cost = item.token_count + (separator if kept else header)
+        if prefix is not None:
+            cost += prefix[item.role]  # type: ignore[union-attr]
+        if used + cost <= room:
+            kept.append(item)
+            used += cost
+    return kept, used
 
 
 def _fill(
