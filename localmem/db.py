@@ -217,17 +217,30 @@ class _RowModels:
     (id, text and all), so a hit can never be stale. Long texts are not kept.
     """
 
-    def __init__(self, model: type, columns: str, text_column: str | None) -> None:
+    def __init__(
+        self,
+        model: type,
+        columns: str,
+        text_column: str | None,
+        json_columns: tuple[str, ...] = (),
+    ) -> None:
         self.fields = tuple(columns.split(", "))
         self._validate = model.__pydantic_validator__.validate_python  # type: ignore[attr-defined]
         self._text = self.fields.index(text_column) if text_column else None
+        self._json = json_columns  # stored as JSON text, given to the model decoded
         self._memo = functools.lru_cache(maxsize=ROW_MEMO_SIZE)(self.build)
 
     def build(self, row: tuple) -> Any:
         """The model of a row, bypassing the memo (for rows just written)."""
-        return self._validate(dict(zip(self.fields, row)))
+        fields = dict(zip(self.fields, row))
+        for column in self._json:
+            if fields[column] is not None:
+                fields[column] = json.loads(fields[column])
+        return self._validate(fields)
 
     def __call__(self, row: tuple) -> Any:
+        """The model of a row read from the file; memoized unless it has no text
+        column (``text_column=None``) or its text is long."""
         if self._text is None or len(row[self._text]) > ROW_MEMO_MAX_CHARS:
             return self.build(row)
         return self._memo(row)
@@ -769,8 +782,7 @@ SEARCH_FACTS_SQL = f"""SELECT 'summary', s.id, s.session_id, s.text, -hit_rank, 
             snippet(summary_facts_fts, 0, ?2, ?3, ?4, ?5) AS hit_snippet
         FROM summary_facts_fts WHERE summary_facts_fts MATCH ?1 AND {_RANK} ORDER BY rank LIMIT ?6)
     JOIN summaries s ON s.id = hit_id WHERE ?7 IS NULL OR s.session_id = ?7"""
-_HIT_FIELDS = ("kind", "id", "session_id", "text", "score", "snippet")
-_validate_hit = SearchHit.__pydantic_validator__.validate_python
+_HIT_ROWS = _RowModels(SearchHit, "kind, id, session_id, text, score, snippet", None)
 
 
 def search(
@@ -786,7 +798,7 @@ def search(
     params = (match, *snippet, limit, session_id)
     for sql in (SEARCH_MESSAGES_SQL, SEARCH_SUMMARIES_SQL, SEARCH_PINS_SQL, SEARCH_FACTS_SQL):
         for row in conn.execute(sql, params):
-            hit = _validate_hit(dict(zip(_HIT_FIELDS, row)))
+            hit = _HIT_ROWS(row)
             seen = best.get((hit.kind, hit.id))
             if seen is None or hit.score > seen.score:
                 best[(hit.kind, hit.id)] = hit
@@ -802,22 +814,17 @@ def search(
 # renders as (``localmem.state``), passed in by the caller.
 
 GOAL_COLUMNS = "id, session_id, text, status, token_count, archive, archive_tokens, created_at, ended_at"
-_GOAL_FIELDS = tuple(GOAL_COLUMNS.split(", "))
+_GOAL_ROWS = _RowModels(Goal, GOAL_COLUMNS, None, json_columns=("archive",))
 INSERT_GOAL_SQL = """INSERT INTO goals (session_id, text, status, token_count, created_at)
     VALUES (?, ?, 'active', ?, ?)"""
 ACTIVE_GOAL_SQL = f"SELECT {GOAL_COLUMNS} FROM goals WHERE session_id = ? AND status = 'active'"
 GOALS_SQL = f"SELECT {GOAL_COLUMNS} FROM goals WHERE session_id = ? ORDER BY id"
 END_GOAL_SQL = """UPDATE goals SET status = ?, archive = ?, archive_tokens = ?, ended_at = ?
     WHERE id = ?"""
-_validate_goal = Goal.__pydantic_validator__.validate_python
 
 
 def _goal(row: tuple) -> Goal:
-    fields = dict(zip(_GOAL_FIELDS, row))
-    if fields["archive"] is not None:
-        fields["archive"] = json.loads(fields["archive"])
-    return _validate_goal(fields)
-
+    return _GOAL_ROWS(row)
 
 def insert_goal(conn: sqlite3.Connection, session_id: str, text: str, tokens: int, now: str) -> Goal:
     cur = conn.execute(INSERT_GOAL_SQL, (session_id, text, tokens, now))
@@ -848,7 +855,7 @@ def end_goal(
 SUBTASK_COLUMNS = (
     "id, session_id, goal_id, name, status, dependencies, notes, token_count, created_at, updated_at"
 )
-_SUBTASK_FIELDS = tuple(SUBTASK_COLUMNS.split(", "))
+_SUBTASK_ROWS = _RowModels(Subtask, SUBTASK_COLUMNS, None, json_columns=("dependencies",))
 INSERT_SUBTASK_SQL = """INSERT INTO subtasks
     (session_id, goal_id, name, status, dependencies, notes, token_count, created_at, updated_at)
     VALUES (?, ?, ?, 'pending', ?, NULL, ?, ?, ?)"""
@@ -860,14 +867,10 @@ UPDATE_SUBTASK_SQL = """UPDATE subtasks SET status = ?, notes = ?, token_count =
 SUBTASKS_SQL = f"SELECT {SUBTASK_COLUMNS} FROM subtasks WHERE session_id = ? ORDER BY goal_id, id"
 GOAL_SUBTASKS_SQL = f"""SELECT {SUBTASK_COLUMNS} FROM subtasks
     WHERE session_id = ? AND goal_id IS ? ORDER BY id"""
-_validate_subtask = Subtask.__pydantic_validator__.validate_python
 
 
 def _subtask(row: tuple) -> Subtask:
-    fields = dict(zip(_SUBTASK_FIELDS, row))
-    fields["dependencies"] = json.loads(fields["dependencies"])
-    return _validate_subtask(fields)
-
+    return _SUBTASK_ROWS(row)
 
 def insert_subtask(
     conn: sqlite3.Connection,
@@ -918,7 +921,7 @@ TOOL_COLUMNS = (
     "id, session_id, goal_id, tool_name, arguments, success, result_summary, error_message, "
     "token_count, created_at"
 )
-_TOOL_FIELDS = tuple(TOOL_COLUMNS.split(", "))
+_TOOL_ROWS = _RowModels(ToolExecution, TOOL_COLUMNS, None, json_columns=("arguments",))
 INSERT_TOOL_SQL = """INSERT INTO tool_executions
     (session_id, goal_id, tool_name, arguments, success, result_summary, error_message,
      token_count, created_at)
@@ -926,14 +929,10 @@ INSERT_TOOL_SQL = """INSERT INTO tool_executions
 TOOLS_SQL = f"SELECT {TOOL_COLUMNS} FROM tool_executions WHERE session_id = ? ORDER BY goal_id, id"
 GOAL_TOOLS_SQL = f"""SELECT {TOOL_COLUMNS} FROM tool_executions
     WHERE session_id = ? AND goal_id IS ? ORDER BY id"""
-_validate_tool = ToolExecution.__pydantic_validator__.validate_python
 
 
 def _tool(row: tuple) -> ToolExecution:
-    fields = dict(zip(_TOOL_FIELDS, row))
-    fields["arguments"] = json.loads(fields["arguments"])
-    return _validate_tool(fields)
-
+    return _TOOL_ROWS(row)
 
 def insert_tool(
     conn: sqlite3.Connection,
@@ -994,7 +993,9 @@ def tracked_files(conn: sqlite3.Connection, session_id: str) -> list[TrackedFile
 CHECKPOINT_COLUMNS = (
     "id, session_id, data, source, through_message_id, token_count, lines, created_at"
 )
-_CHECKPOINT_FIELDS = tuple(CHECKPOINT_COLUMNS.split(", "))
+_CHECKPOINT_ROWS = _RowModels(
+    Checkpoint, CHECKPOINT_COLUMNS, "lines", json_columns=("data", "lines")
+)
 INSERT_CHECKPOINT_SQL = """INSERT INTO checkpoints
     (session_id, data, source, through_message_id, token_count, lines, created_at)
     VALUES (?, ?, ?, ?, ?, ?, ?)"""
@@ -1004,17 +1005,11 @@ CHECKPOINTS_SQL = f"""SELECT {CHECKPOINT_COLUMNS} FROM checkpoints WHERE session
 PRUNE_CHECKPOINTS_SQL = """DELETE FROM checkpoints WHERE session_id = ?1 AND id <=
     (SELECT id FROM checkpoints WHERE session_id = ?1 ORDER BY id DESC LIMIT 1 OFFSET ?2)"""
 CLEAR_CHECKPOINTS_SQL = "DELETE FROM checkpoints WHERE session_id = ?"
-_validate_checkpoint = Checkpoint.__pydantic_validator__.validate_python
 
 
-@functools.lru_cache(maxsize=ROW_MEMO_SIZE)
 def _checkpoint(row: tuple) -> Checkpoint:
     """A checkpoint row as a model; memoized by the whole row (immutable once written)."""
-    fields = dict(zip(_CHECKPOINT_FIELDS, row))
-    fields["data"] = json.loads(fields["data"])
-    fields["lines"] = json.loads(fields["lines"])
-    return _validate_checkpoint(fields)
-
+    return _CHECKPOINT_ROWS(row)
 
 def insert_checkpoint(
     conn: sqlite3.Connection,
@@ -1046,18 +1041,14 @@ def clear_checkpoints(conn: sqlite3.Connection, session_id: str) -> int:
 
 
 FACTS_COLUMNS = "id, session_id, data, text, source, created_at"
-_FACTS_FIELDS = tuple(FACTS_COLUMNS.split(", "))
+_FACTS_ROWS = _RowModels(SummaryFacts, FACTS_COLUMNS, None, json_columns=("data",))
 INSERT_FACTS_SQL = """INSERT INTO summary_facts (id, session_id, data, text, source, created_at)
     VALUES (?, ?, ?, ?, ?, ?)"""
 FACTS_SQL = f"SELECT {FACTS_COLUMNS} FROM summary_facts WHERE session_id = ? ORDER BY id"
-_validate_facts = SummaryFacts.__pydantic_validator__.validate_python
 
 
 def _facts(row: tuple) -> SummaryFacts:
-    fields = dict(zip(_FACTS_FIELDS, row))
-    fields["data"] = json.loads(fields["data"])
-    return _validate_facts(fields)
-
+    return _FACTS_ROWS(row)
 
 def insert_facts(
     conn: sqlite3.Connection, summary_id: int, session_id: str, data: str, text: str, source: str, now: str
