@@ -509,8 +509,6 @@ UNION ALL SELECT * FROM (SELECT {SUMMARY_COLUMNS} FROM summaries
 LAST_COVERED_SQL = (
     "SELECT coalesce(max(end_message_id), 0) FROM summaries WHERE session_id = ? AND level = ?"
 )
-UNCOVERED_COUNT_SQL = """SELECT count(*) FROM
-    (SELECT 1 FROM messages WHERE session_id = ? AND id > ? LIMIT ?)"""
 SUMMARIES_AFTER_SQL = f"""SELECT {SUMMARY_COLUMNS} FROM summaries
     WHERE session_id = ? AND level = ? AND end_message_id > ? ORDER BY end_message_id"""
 OVERLAP_SQL = """SELECT 1 FROM summaries WHERE session_id = ? AND level = ?
@@ -560,11 +558,6 @@ def context_summaries(conn: sqlite3.Connection, session_id: str, limit: int) -> 
 def last_covered(conn: sqlite3.Connection, session_id: str, level: int = 1) -> int:
     """The highest message id covered by a summary of ``level`` (0 if none)."""
     return conn.execute(LAST_COVERED_SQL, (session_id, level)).fetchone()[0]
-
-
-def uncovered_count(conn: sqlite3.Connection, session_id: str, after_id: int, cap: int) -> int:
-    """How many messages follow ``after_id``, counting no further than ``cap``."""
-    return conn.execute(UNCOVERED_COUNT_SQL, (session_id, after_id, cap)).fetchone()[0]
 
 
 def summaries_after(

@@ -73,17 +73,22 @@ class SummariesMixin:
         """True once ``summary_threshold`` messages are not yet covered by a summary,
         or once those that are not fill ``context_share`` of the model's window
         (``context_usage``; the local server is asked only when they might)."""
+        session, uncovered = self._uncovered(session_id)
+        if len(uncovered) >= self.config.summary_threshold:
+            return True
+        return bool(self._window_span(session, uncovered))
+
+    def _uncovered(self, session_id: str) -> tuple[Session, list]:
+        """The session and its oldest messages not yet covered by a level-1
+        summary, at most ``summary_threshold`` of them."""
         check_id(session_id)
-        threshold = self.config.summary_threshold
         with self._locked() as conn:
             session = db.get_session(conn, session_id)
             if session is None:
                 raise SessionNotFound(session_id)
             after = db.last_covered(conn, session_id)
-            if db.uncovered_count(conn, session_id, after, threshold) >= threshold:
-                return True
-            uncovered = db.messages_after(conn, session_id, after, threshold)
-        return bool(self._window_span(session, uncovered))
+            span = db.messages_after(conn, session_id, after, self.config.summary_threshold)
+        return session, span
 
     def summarize(self, session_id: str) -> Summary | None:
         """Summarize the next ``summary_threshold`` uncovered messages, oldest first.
@@ -100,15 +105,8 @@ class SummariesMixin:
         :class:`SessionNotFound`. Rolls older summaries into a level-2
         summary when more pile up than the context shows.
         """
-        check_id(session_id)
-        threshold = self.config.summary_threshold
-        with self._locked() as conn:
-            session = db.get_session(conn, session_id)
-            if session is None:
-                raise SessionNotFound(session_id)
-            after = db.last_covered(conn, session_id)
-            span = db.messages_after(conn, session_id, after, threshold)
-        if len(span) < threshold:
+        session, span = self._uncovered(session_id)
+        if len(span) < self.config.summary_threshold:
             span = self._window_span(session, span)
             if not span:
                 return None

@@ -107,7 +107,6 @@ HOT_QUERIES = [
     (db.SESSION_RATIO_SQL, ("s",)),
     (db.MODEL_RATIO_SQL, ("m",)),
     (db.LAST_COVERED_SQL, ("s", 1)),
-    (db.UNCOVERED_COUNT_SQL, ("s", 0, 15)),
     (db.SUMMARIES_AFTER_SQL, ("s", 1, 0)),
     (db.OVERLAP_SQL, ("s", 1, 1, 15)),
     (db.GET_CACHED_SUMMARY_SQL, ("k",)),
