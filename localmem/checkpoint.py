@@ -1,4 +1,4 @@
-"""Checkpoints and summary facts: the structured state that survives compaction.
+"""Checkpoints: the structured state that survives compaction.
 
 Before messages are summarized away, a **checkpoint** captures what the
 session was in the middle of (origin 004): its active goals, pending tasks,
@@ -26,10 +26,7 @@ request (:meth:`CheckpointMixin.checkpoint`); the newest
 :data:`CHECKPOINTS_KEPT` per session are kept. Its rendered lines are stored
 with their token counts, so the context shows exactly what was counted.
 
-**Summary facts** (origin 002): each level-1 summary keeps key facts,
-decisions, entities and open questions, from the same rules and, when the
-local model wrote the summary, from the model in JSON mode; they are stored
-with the summary and found by ``store.search``.
+Summary facts, made the same way for each summary, are ``localmem.facts``.
 """
 
 from __future__ import annotations
@@ -40,24 +37,22 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, ConfigDict, field_validator
+from pydantic import field_validator
 
 from . import db
 from . import extract as rules
+from .answers import Answer, merge_items, strings
 from .args import check_id
 from .errors import SessionNotFound
 from .models import (
     OPEN_SUBTASK_STATUSES,
     Checkpoint,
     CheckpointData,
-    FactsData,
     Message,
     References,
     Session,
-    SummaryFacts,
     WorkflowState,
 )
-from .summarizer import Outcome
 
 if TYPE_CHECKING:
     import contextlib
@@ -81,7 +76,6 @@ MAX_DECISIONS = 12
 MAX_PREFERENCES = 20
 MAX_REFERENCES = 15
 MAX_STEPS = 5
-MAX_FACTS = 8
 REFERENCE_LABELS = (("files", "Files"), ("tables", "Tables"), ("urls", "URLs"), ("identifiers", "Identifiers"))
 
 CHECKPOINT_SYSTEM_PROMPT = """\
@@ -109,18 +103,6 @@ New messages:
 
 Return the updated checkpoint as JSON only:"""
 
-FACTS_SYSTEM_PROMPT = """\
-TASK: List what the conversation below established.
-
-Return ONLY a JSON object: {"key_facts": [strings], "decisions": [strings], \
-"entities": [strings], "open_questions": [strings]}. Short items, taken from the conversation; \
-DO NOT invent anything; omit what is absent."""
-
-FACTS_INPUT_PROMPT = """\
-Conversation:
-{conversation}
-
-Return JSON only:"""
 
 
 # --- the floor: state and rules, carried forward -------------------------------------
@@ -214,17 +196,17 @@ def overlay(floor: CheckpointData, model: CheckpointData, state: StateSnapshot) 
         CheckpointData(
             active_goals=floor.active_goals
             if state.has_goals
-            else _add(floor.active_goals, model.active_goals, MAX_GOALS),
-            pending_tasks=_add(
+            else merge_items(floor.active_goals, model.active_goals, MAX_GOALS),
+            pending_tasks=merge_items(
                 floor.pending_tasks,
                 [t for t in model.pending_tasks if t.casefold() not in state.closed],
                 MAX_TASKS,
             ),
-            key_decisions=_add(floor.key_decisions, model.key_decisions, MAX_DECISIONS),
-            user_preferences=_add(floor.user_preferences, model.user_preferences, MAX_PREFERENCES),
+            key_decisions=merge_items(floor.key_decisions, model.key_decisions, MAX_DECISIONS),
+            user_preferences=merge_items(floor.user_preferences, model.user_preferences, MAX_PREFERENCES),
             context_references=References(
                 **{
-                    kind: _add(
+                    kind: merge_items(
                         getattr(floor.context_references, kind),
                         getattr(model.context_references, kind),
                         MAX_REFERENCES,
@@ -287,94 +269,24 @@ def checkpoint_messages(
     return [{"role": "system", "content": CHECKPOINT_SYSTEM_PROMPT}, {"role": "user", "content": user}]
 
 
-# --- summary facts -------------------------------------------------------------------
-
-
-def rule_facts(found: rules.Extracted) -> FactsData:
-    """A span's facts by the rules: statements with numbers or names, decisions,
-    the names referenced, and the user's questions (the newest)."""
-    entities = [n for kind in rules.REFERENCE_KINDS for n in found.references[kind]]
-    return FactsData(
-        key_facts=found.facts[:MAX_FACTS],
-        decisions=found.decisions[-MAX_FACTS:],
-        entities=rules.unique(entities)[:MAX_REFERENCES],
-        open_questions=found.questions[-MAX_FACTS:],
-    )
-
-
-def overlay_facts(rules_found: FactsData, model: FactsData) -> FactsData:
-    """The model's facts first (it was asked for them), then what the rules found
-    that the model did not say, within the caps."""
-    return FactsData(
-        key_facts=_add(model.key_facts, rules_found.key_facts, MAX_FACTS),
-        decisions=_add(model.decisions, rules_found.decisions, MAX_FACTS),
-        entities=_add(model.entities, rules_found.entities, MAX_REFERENCES),
-        open_questions=_add(model.open_questions, rules_found.open_questions, MAX_FACTS),
-    )
-
-
-def facts_text(data: FactsData) -> str:
-    """The facts as one searchable text (``summary_facts.text``), a line per kind."""
-    parts = [
-        f"{label}: {' | '.join(items)}"
-        for label, items in (
-            ("Key facts", data.key_facts),
-            ("Decisions", data.decisions),
-            ("Entities", data.entities),
-            ("Open questions", data.open_questions),
-        )
-        if items
-    ]
-    return "\n".join(parts)
-
-
-def facts_messages(pairs: Sequence[tuple[str, str]]) -> list[dict[str, str]]:
-    conversation = "\n".join(f"{role}: {text}" for role, text in pairs)
-    return [
-        {"role": "system", "content": FACTS_SYSTEM_PROMPT},
-        {"role": "user", "content": FACTS_INPUT_PROMPT.format(conversation=conversation)},
-    ]
-
-
 # --- what a model may answer ----------------------------------------------------------
 
 
-def _strings(value: Any) -> list[str]:
-    """A model's list of items as strings: ``"x"``, ``["x", 3]``, ``{"topic": "x"}``
-    (→ ``"topic: x"``) and ``[{"task": "x", "context": "y"}]`` (→ ``"x (y)"``)."""
-    if value is None:
-        return []
-    if isinstance(value, (str, int, float)) and not isinstance(value, bool):
-        return [str(value)]
-    if isinstance(value, dict):
-        if "task" in value:
-            context = value.get("context")
-            return [f"{value['task']} ({context})" if context else str(value["task"])]
-        return [f"{k}: {v}" for k, v in value.items() if isinstance(v, (str, int, float))]
-    if isinstance(value, list):
-        return [item for entry in value if not isinstance(entry, list) for item in _strings(entry)]
-    raise ValueError(f"not a list of strings: {type(value).__name__}")
-
-
-class _Answer(BaseModel):
-    model_config = ConfigDict(extra="ignore")
-
-
-class ModelWorkflow(_Answer):
+class ModelWorkflow(Answer):
     current_step: str | None = None
     completed_steps: list[str] = []
     next_steps: list[str] = []
 
-    _lists = field_validator("completed_steps", "next_steps", mode="before")(_strings)
+    _lists = field_validator("completed_steps", "next_steps", mode="before")(strings)
 
     @field_validator("current_step", mode="before")
     @classmethod
     def _one(cls, value: Any) -> str | None:
-        items = _strings(value)
+        items = strings(value)
         return items[0] if items else None
 
 
-class ModelCheckpoint(_Answer):
+class ModelCheckpoint(Answer):
     """A checkpoint as a local model answers it; lenient about shapes, strict about types."""
 
     active_goals: list[str] = []
@@ -386,7 +298,7 @@ class ModelCheckpoint(_Answer):
 
     _lists = field_validator(
         "active_goals", "pending_tasks", "key_decisions", "user_preferences", mode="before"
-    )(_strings)
+    )(strings)
 
     @field_validator("context_references", mode="before")
     @classmethod
@@ -398,7 +310,7 @@ class ModelCheckpoint(_Answer):
         refs: dict[str, list[str]] = {kind: [] for kind in rules.REFERENCE_KINDS}
         for kind, names in value.items():
             key = kind.casefold() if kind.casefold() in refs else "identifiers"
-            refs[key] += _strings(names)
+            refs[key] += strings(names)
         return refs
 
     def grounded(self, haystack: str) -> CheckpointData:
@@ -425,45 +337,6 @@ class ModelCheckpoint(_Answer):
                 ),
             )
         )
-
-
-class ModelFacts(_Answer):
-    """A summary's facts as a local model answers them."""
-
-    key_facts: list[str] = []
-    decisions: list[str] = []
-    entities: list[str] = []
-    open_questions: list[str] = []
-
-    _lists = field_validator("key_facts", "decisions", "open_questions", mode="before")(_strings)
-
-    @field_validator("entities", mode="before")
-    @classmethod
-    def _flat(cls, value: Any) -> list[str]:
-        if isinstance(value, dict):  # origin 002: {"companies": [...], "people": [...]}
-            return [n for names in value.values() for n in _strings(names)]
-        return _strings(value)
-
-    def grounded(self, haystack: str) -> FactsData:
-        def keep(items: list[str]) -> list[str]:
-            items = [rules.clip(i, rules.ITEM_CHARS) for i in items if i.strip()]
-            return [i for i in items if rules.grounded(i, haystack)]
-
-        return FactsData(
-            key_facts=keep(self.key_facts)[:MAX_FACTS],
-            decisions=keep(self.decisions)[:MAX_FACTS],
-            entities=keep(self.entities)[:MAX_REFERENCES],
-            open_questions=keep(self.open_questions)[:MAX_FACTS],
-        )
-
-
-def _add(floor: list[str], extra: list[str], cap: int) -> list[str]:
-    """``floor`` (kept whole) then the items of ``extra`` it neither holds nor restates."""
-    out = list(floor)
-    for item in extra:
-        if not any(item.casefold() == o.casefold() or rules.restates(item, o) for o in out):
-            out.append(item)
-    return out[: max(cap, len(floor))]
 
 
 def _clipped(data: CheckpointData) -> CheckpointData:
@@ -496,7 +369,7 @@ def _clipped(data: CheckpointData) -> CheckpointData:
 
 
 class CheckpointMixin:
-    """Checkpoints and summary facts; mixed into :class:`~localmem.MemoryStore`."""
+    """Checkpoints; mixed into :class:`~localmem.MemoryStore`."""
 
     if TYPE_CHECKING:
         config: MemoryConfig
@@ -554,13 +427,6 @@ class CheckpointMixin:
         with self._write(session_id) as conn:
             self._require_session(session_id)
             return db.clear_checkpoints(conn, session_id)
-
-    def get_summary_facts(self, session_id: str) -> list[SummaryFacts]:
-        """The facts kept with the session's level-1 summaries, in summary order. Read-only."""
-        check_id(session_id)
-        with self._locked() as conn:
-            self._require_session(session_id)
-            return db.summary_facts(conn, session_id)
 
     def _take_checkpoint(self, session: Session, min_tokens: int) -> Checkpoint | None:
         """Build and store a checkpoint; the model is asked only for at least
@@ -620,27 +486,3 @@ class CheckpointMixin:
             ),
             files=tuple(f.path for f in sorted(db.tracked_files(conn, session_id), key=lambda f: -f.seq)),
         )
-
-    def _summary_facts(
-        self, session: Session, pairs: Sequence[tuple[str, str]], tokens: int, outcome: Outcome
-    ) -> tuple[FactsData, str]:
-        """The facts of a span (rules; plus the model's when it just wrote the summary,
-        not from the cache, and at least ``structured_min_tokens`` are at stake)
-        and their source."""
-        facts = rule_facts(rules.extract(pairs))
-        if not outcome.from_model or outcome.cached or tokens < self.config.structured_min_tokens:
-            return facts, RULES
-        request = facts_messages(pairs)
-        answer = self._get_summarizer().ask_json(
-            request, session.model, ModelFacts, ratio=self._model_ratio(session.model)
-        )
-        if answer.data is None or answer.model is None:
-            return facts, RULES
-        haystack = request[-1]["content"].casefold()
-        return overlay_facts(facts, answer.data.grounded(haystack)), answer.model
-
-
-def facts_row(data: FactsData) -> tuple[str, str]:
-    """(JSON, searchable text) of facts, as ``summary_facts`` stores them."""
-    return data.model_dump_json(), facts_text(data)
-

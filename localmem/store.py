@@ -91,11 +91,11 @@ class MemoryStore(SummariesMixin, RecallMixin, StateMixin, CheckpointMixin):
     ``clock`` and ``summarizer`` replace the default policies (tests swap them
     in). Nothing touches the network until something is summarized.
 
-    Summaries come from :class:`~localmem.summaries.SummariesMixin`; search
+    Summaries and their facts come from :class:`~localmem.summaries.SummariesMixin`; search
     and the query-aware context's candidates from
     :class:`~localmem.recall.RecallMixin`; session state (goals, subtasks,
     tool executions, tracked files, the window-share trigger) from
-    :class:`~localmem.state.StateMixin`; checkpoints and summary facts from
+    :class:`~localmem.state.StateMixin`; checkpoints from
     :class:`~localmem.checkpoint.CheckpointMixin`.
     """
 

@@ -17,10 +17,12 @@ import sqlite3
 from typing import TYPE_CHECKING
 
 from . import db
+from . import extract as rules
 from .args import check_id
-from .checkpoint import facts_row
+from .checkpoint import RULES
 from .errors import SessionNotFound
-from .models import FactsData, Session, Summary
+from .facts import ModelFacts, facts_messages, facts_row, overlay_facts, rule_facts
+from .models import FactsData, Session, Summary, SummaryFacts
 from .summarizer import OllamaBackend, Outcome, Summarizer
 
 if TYPE_CHECKING:
@@ -54,9 +56,6 @@ class SummariesMixin:
         def _require_session(self, session_id: str) -> None: ...
         def _window_span(self, session: Session, uncovered: Sequence[Any]) -> list[Any]: ...
         def _take_checkpoint(self, session: Session, min_tokens: int) -> Checkpoint | None: ...
-        def _summary_facts(
-            self, session: Session, pairs: Sequence[tuple[str, str]], tokens: int, outcome: Outcome
-        ) -> tuple[FactsData, str]: ...
 
     def get_summaries(self, session_id: str) -> list[Summary]:
         """A session's summaries: level 1 in range order, then its rollups (level 2)."""
@@ -77,6 +76,31 @@ class SummariesMixin:
         if len(uncovered) >= self.config.summary_threshold:
             return True
         return bool(self._window_span(session, uncovered))
+
+    def get_summary_facts(self, session_id: str) -> list[SummaryFacts]:
+        """The facts kept with the session's level-1 summaries, in summary order. Read-only."""
+        check_id(session_id)
+        with self._locked() as conn:
+            self._require_session(session_id)
+            return db.summary_facts(conn, session_id)
+
+    def _summary_facts(
+        self, session: Session, pairs: Sequence[tuple[str, str]], tokens: int, outcome: Outcome
+    ) -> tuple[FactsData, str]:
+        """The facts of a span (rules; plus the model's when it just wrote the summary,
+        not from the cache, and at least ``structured_min_tokens`` are at stake)
+        and their source."""
+        facts = rule_facts(rules.extract(pairs))
+        if not outcome.from_model or outcome.cached or tokens < self.config.structured_min_tokens:
+            return facts, RULES
+        request = facts_messages(pairs)
+        answer = self._get_summarizer().ask_json(
+            request, session.model, ModelFacts, ratio=self._model_ratio(session.model)
+        )
+        if answer.data is None or answer.model is None:
+            return facts, RULES
+        haystack = request[-1]["content"].casefold()
+        return overlay_facts(facts, answer.data.grounded(haystack)), answer.model
 
     def _uncovered(self, session_id: str) -> tuple[Session, list]:
         """The session and its oldest messages not yet covered by a level-1

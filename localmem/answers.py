@@ -1,0 +1,47 @@
+"""What a local model answers in JSON mode, made into plain lists of statements.
+
+Small models answer the same question in many shapes (a string, a list, a
+list of objects); these helpers accept them all and keep what can be read,
+for the checkpoint (``localmem.checkpoint``) and the summary facts
+(``localmem.facts``) alike.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+
+from . import extract as rules
+
+
+class Answer(BaseModel):
+    """A model's JSON answer: keys it was not asked for are ignored."""
+
+    model_config = ConfigDict(extra="ignore")
+
+
+def strings(value: Any) -> list[str]:
+    """A model's list of items as strings: ``"x"``, ``["x", 3]``, ``{"topic": "x"}``
+    (→ ``"topic: x"``) and ``[{"task": "x", "context": "y"}]`` (→ ``"x (y)"``)."""
+    if value is None:
+        return []
+    if isinstance(value, (str, int, float)) and not isinstance(value, bool):
+        return [str(value)]
+    if isinstance(value, dict):
+        if "task" in value:
+            context = value.get("context")
+            return [f"{value['task']} ({context})" if context else str(value["task"])]
+        return [f"{k}: {v}" for k, v in value.items() if isinstance(v, (str, int, float))]
+    if isinstance(value, list):
+        return [item for entry in value if not isinstance(entry, list) for item in strings(entry)]
+    raise ValueError(f"not a list of strings: {type(value).__name__}")
+
+
+def merge_items(floor: list[str], extra: list[str], cap: int) -> list[str]:
+    """``floor`` (kept whole) then the items of ``extra`` it neither holds nor restates."""
+    out = list(floor)
+    for item in extra:
+        if not any(item.casefold() == o.casefold() or rules.restates(item, o) for o in out):
+            out.append(item)
+    return out[: max(cap, len(floor))]
