@@ -86,7 +86,9 @@ class SessionMemo:
     """What the context builder learnt about sessions, valid until the file changes.
 
     ``ratios``: each session's model token ratio (its presence also proves
-    the session exists); ``stateless``: sessions known to have no state rows.
+    the session exists); ``state``: each session's state rows (goals,
+    subtasks, tools, files, the latest checkpoint), which change only
+    through the store's state writes.
     ``sync`` empties both when another connection committed (a new
     ``PRAGMA data_version``) or they grew past ``max_sessions``; the store
     calls ``forget`` when it writes something they depend on.
@@ -95,7 +97,7 @@ class SessionMemo:
     def __init__(self, max_sessions: int) -> None:
         self.max_sessions = max_sessions
         self.ratios: dict[str, float] = {}
-        self.stateless: set[str] = set()
+        self.state: dict[str, list] = {}
         self._stamp: Hashable = None
 
     def sync(self, stamp: Hashable) -> None:
@@ -105,8 +107,8 @@ class SessionMemo:
 
     def forget(self, session_id: str) -> None:
         self.ratios.pop(session_id, None)
-        self.stateless.discard(session_id)
+        self.state.pop(session_id, None)
 
     def clear(self) -> None:
         self.ratios.clear()
-        self.stateless.clear()
+        self.state.clear()

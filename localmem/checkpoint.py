@@ -424,7 +424,7 @@ class CheckpointMixin:
     def clear_checkpoints(self, session_id: str) -> int:
         """Delete the session's checkpoints; return how many. Raises :class:`SessionNotFound`."""
         check_id(session_id)
-        with self._write(session_id) as conn:
+        with self._write_state(session_id) as conn:
             self._require_session(session_id)
             return db.clear_checkpoints(conn, session_id)
 

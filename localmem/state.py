@@ -274,7 +274,7 @@ class StateMixin:
         reads the session's state again for its next context (forgotten under
         the lock, so no other thread builds a context in between)."""
         with self._write(session_id) as conn:
-            self._memo.stateless.discard(session_id)
+            self._memo.state.pop(session_id, None)
             yield conn
 
     # --- goals --------------------------------------------------------------

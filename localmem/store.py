@@ -589,17 +589,16 @@ class MemoryStore(SummariesMixin, RecallMixin, StateMixin, CheckpointMixin):
         """The ratio, recent messages, pins, summaries and the session state's rows;
         call inside a transaction.
 
-        The state is one statement, skipped for a session known to have none
-        (memoized with the ratio, which is read first).
+        The state is one statement, memoized per session (like the ratio,
+        which is read first) until another connection commits or this store
+        writes the session's state.
         """
         cfg = self.config
         conn = self._conn
         ratio = self._session_ratio(session_id, stamp)
-        state: list[db.StateRow] = []
-        if session_id not in self._memo.stateless:
-            state = db.session_state(conn, session_id, STATE_LIMITS)
-            if not state:
-                self._memo.stateless.add(session_id)
+        state = self._memo.state.get(session_id)
+        if state is None:
+            state = self._memo.state[session_id] = db.session_state(conn, session_id, STATE_LIMITS)
         return (
             ratio,
             db.recent_messages(conn, session_id, cfg.recent_messages),

@@ -466,3 +466,18 @@ def test_only_localmem_errors_escape_the_state_calls(hostile, name, call, a, b) 
         assert conn.execute("PRAGMA foreign_key_check").fetchall() == []
     finally:
         conn.close()
+
+
+def test_state_written_elsewhere_or_cleared_is_never_served_stale(tmp_path) -> None:
+    from localmem import MemoryStore
+
+    with MemoryStore(tmp_path / "m.db") as app, MemoryStore(tmp_path / "m.db") as other:
+        s = app.create_session()
+        app.add_message(s.id, "user", "I prefer short answers with examples.")
+        app.set_goal(s.id, "first goal")
+        app.checkpoint(s.id)
+        assert app.build_context(s.id).breakdown["checkpoint"] > 0
+        other.set_goal(s.id, "second goal, set by another process")
+        assert "second goal" in app.build_context(s.id).to_messages()[0]["content"]
+        app.clear_checkpoints(s.id)
+        assert app.build_context(s.id).breakdown["checkpoint"] == 0
