@@ -197,6 +197,13 @@ CREATE TABLE 'summary_facts_fts_docsize'(id INTEGER PRIMARY KEY, sz BLOB);
 
 CREATE TABLE 'summary_facts_fts_config'(k PRIMARY KEY, v) WITHOUT ROWID;
 
+CREATE TABLE session_compaction (
+    session_id TEXT PRIMARY KEY REFERENCES sessions(id) ON DELETE CASCADE,
+    level INTEGER NOT NULL CHECK (level IN (1, 2, 3)),
+    through_message_id INTEGER NOT NULL,
+    compacted_at TEXT NOT NULL
+) WITHOUT ROWID;
+
 CREATE INDEX messages_session_id ON messages (session_id, id);
 
 CREATE UNIQUE INDEX summaries_session_range ON summaries (session_id, level, start_message_id);

@@ -86,9 +86,10 @@ class SessionMemo:
     """What the context builder learnt about sessions, valid until the file changes.
 
     ``ratios``: each session's model token ratio (its presence also proves
-    the session exists); ``state``: each session's state rows (goals,
-    subtasks, tools, files, the latest checkpoint), which change only
-    through the store's state writes.
+    the session exists); ``levels``: the compaction level of each session
+    that has one (``store.maintain``; absent means 0), read with the ratio;
+    ``state``: each session's state rows (goals, subtasks, tools, files, the
+    latest checkpoint), which change only through the store's state writes.
     ``sync`` empties both when another connection committed (a new
     ``PRAGMA data_version``) or they grew past ``max_sessions``; the store
     calls ``forget`` when it writes something they depend on.
@@ -97,6 +98,7 @@ class SessionMemo:
     def __init__(self, max_sessions: int) -> None:
         self.max_sessions = max_sessions
         self.ratios: dict[str, float] = {}
+        self.levels: dict[str, int] = {}
         self.state: dict[str, list] = {}
         self._stamp: Hashable = None
 
@@ -107,8 +109,10 @@ class SessionMemo:
 
     def forget(self, session_id: str) -> None:
         self.ratios.pop(session_id, None)
+        self.levels.pop(session_id, None)
         self.state.pop(session_id, None)
 
     def clear(self) -> None:
         self.ratios.clear()
+        self.levels.clear()
         self.state.clear()

@@ -19,6 +19,7 @@ from .config import default_db_path
 from .context import MemoryContext
 from .demo import DEMO_CONVERSATION, DEMO_MODEL, DEMO_PINS, DEMO_SESSION_ID, DEMO_TITLE
 from .errors import LocalMemError, SessionNotFound
+from .maintain import LEVEL_NAMES
 from .models import Checkpoint
 from .state import archive_line
 from .store import MemoryStore
@@ -309,6 +310,28 @@ def search(
     for h in hits:
         snippet = " ".join(h.snippet.split())
         click.echo(f"{h.kind} #{h.id}\t{h.session_id}\t{h.score:.2f}\t{snippet}")
+
+
+@cli.command()
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@with_store
+def maintain(store: MemoryStore, as_json: bool) -> None:
+    """Compact sessions idle for 1, 7 and 30 days, more tightly the longer they were idle.
+
+    Summarizes what is due (with the local model when it can), rolls old
+    summaries into one and shows fewer tool calls and files in the idle
+    sessions' contexts. Deletes nothing; running it again does nothing new.
+    """
+    report = store.maintain()
+    if as_json:
+        click.echo(json.dumps(report.model_dump(), indent=2, ensure_ascii=False))
+        return
+    for c in report.compacted:
+        click.echo(
+            f"{c.session_id}\tidle {c.idle_days:g} days\tlevel {c.previous_level} -> {c.level} "
+            f"({LEVEL_NAMES[c.level]})\t{c.summaries} summaries, {c.rollups} rollups"
+        )
+    click.echo(f"Compacted {len(report.compacted)} of {report.checked} sessions.")
 
 
 @cli.command()

@@ -9,11 +9,12 @@ summary every 15 messages, a 5-second context cache).
 
 from __future__ import annotations
 
+import math
 import os
 from pathlib import Path
 
 import platformdirs
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from .errors import InvalidInput
 
@@ -37,6 +38,7 @@ DEFAULT_PIN_IMPORTANCE = 0.8
 DEFAULT_CONTEXT_WINDOW = 8192
 DEFAULT_CONTEXT_SHARE = 0.75
 DEFAULT_STRUCTURED_MIN_TOKENS = 1000
+DEFAULT_COMPACTION_AGES = (1.0, 7.0, 30.0)
 
 
 class MemoryConfig(BaseModel):
@@ -90,12 +92,22 @@ class MemoryConfig(BaseModel):
     """A compaction asks the local model for structured JSON (the checkpoint, a summary's
     facts) only when at least this many new tokens are at stake (origin 004's minimum
     delta); below that, and whenever the model fails, deterministic extraction alone."""
+    compaction_ages: tuple[float, float, float] = DEFAULT_COMPACTION_AGES
+    """Days a session must be idle before ``maintain`` compacts it at level 1, 2 and 3
+    (light, heavy, archival; origin 000's 1, 7 and 30 days), increasing."""
     encoding: str = DEFAULT_ENCODING
     """tiktoken encoding used to count tokens."""
     busy_timeout: float = Field(DEFAULT_BUSY_TIMEOUT, gt=0, allow_inf_nan=False)
     """Seconds a write waits for another process's write to finish."""
     synchronous: str = Field("NORMAL", pattern="^(OFF|NORMAL|FULL|EXTRA)$")
     """SQLite ``synchronous`` pragma: NORMAL survives an app crash; FULL also a power cut."""
+
+    @field_validator("compaction_ages")
+    @classmethod
+    def _increasing(cls, ages: tuple[float, float, float]) -> tuple[float, float, float]:
+        if not all(math.isfinite(a) and a >= 0 for a in ages) or list(ages) != sorted(set(ages)):
+            raise ValueError("must be three increasing, finite numbers of days, at least 0")
+        return ages
 
 
 def make_config(config: MemoryConfig | dict | None) -> MemoryConfig:

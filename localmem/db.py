@@ -530,7 +530,14 @@ _RATIO_OF = "(SELECT 1.0 * model_tokens / local_tokens FROM model_token_stats WH
 MODEL_RATIO_SQL = "SELECT coalesce({}, {})".format(
     _RATIO_OF.format("?1"), _RATIO_OF.format("?1 || ':latest'")
 )
-SESSION_RATIO_SQL = "SELECT s.model, coalesce({}, {}) FROM sessions s WHERE s.id = ?".format(
+# What the context builder needs to know of a session, in one lookup: its
+# model's ratio and its compaction level (0 once a message is newer than the
+# compaction: the user picked the session up again).
+SESSION_PROFILE_SQL = """SELECT s.model, coalesce({}, {}), coalesce((SELECT c.level
+        FROM session_compaction c WHERE c.session_id = s.id
+        AND c.through_message_id >= (SELECT coalesce(max(m.id), 0) FROM messages m
+            WHERE m.session_id = s.id)), 0)
+    FROM sessions s WHERE s.id = ?""".format(
     _RATIO_OF.format("s.model"), _RATIO_OF.format("s.model || ':latest'")
 )
 
@@ -613,10 +620,38 @@ def model_ratio(conn: sqlite3.Connection, model: str) -> float | None:
     return conn.execute(MODEL_RATIO_SQL, (model,)).fetchone()[0]
 
 
-def session_ratio(conn: sqlite3.Connection, session_id: str) -> tuple[bool, float | None]:
-    """(session exists, its model's token ratio or None) in one lookup."""
-    row = conn.execute(SESSION_RATIO_SQL, (session_id,)).fetchone()
-    return (row is not None, row[1] if row else None)
+def session_profile(
+    conn: sqlite3.Connection, session_id: str
+) -> tuple[bool, float | None, int]:
+    """(session exists, its model's token ratio or None, its compaction level) in one lookup."""
+    row = conn.execute(SESSION_PROFILE_SQL, (session_id,)).fetchone()
+    return (True, row[1], row[2]) if row else (False, None, 0)
+
+
+# --- compaction by age (store.maintain) -------------------------------------------
+
+# Every session with what maintenance needs: its last activity (as
+# Session.updated_at), its recorded compaction and its newest message id.
+COMPACTION_CANDIDATES_SQL = f"""SELECT s.id, {_LAST_ACTIVITY}, c.level, c.through_message_id,
+        (SELECT coalesce(max(m.id), 0) FROM messages m WHERE m.session_id = s.id)
+    FROM sessions s LEFT JOIN session_compaction c ON c.session_id = s.id ORDER BY s.id"""
+RECORD_COMPACTION_SQL = """INSERT INTO session_compaction
+    (session_id, level, through_message_id, compacted_at) VALUES (?, ?, ?, ?)
+    ON CONFLICT (session_id) DO UPDATE SET level = excluded.level,
+    through_message_id = excluded.through_message_id, compacted_at = excluded.compacted_at"""
+
+CompactionCandidate = tuple[str, str, int | None, int | None, int]
+"""(session id, last activity, recorded level, its through_message_id, newest message id)."""
+
+
+def compaction_candidates(conn: sqlite3.Connection) -> list[CompactionCandidate]:
+    return conn.execute(COMPACTION_CANDIDATES_SQL).fetchall()
+
+
+def record_compaction(
+    conn: sqlite3.Connection, session_id: str, level: int, through_message_id: int, now: str
+) -> None:
+    conn.execute(RECORD_COMPACTION_SQL, (session_id, level, through_message_id, now))
 
 
 # --- full-text search ----------------------------------------------------------

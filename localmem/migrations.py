@@ -290,11 +290,28 @@ M005_SESSION_STATE = (
     *_m004_index("summary_facts", "text"),
 )
 
+# m006_compaction: progressive compression by age (origin 000, phase 4).
+# ``store.maintain()`` records here how tightly it compacted an idle session
+# (level 1, 2 or 3: idle 1, 7 or 30 days) and the newest message it saw then.
+# The level holds while no newer message exists, so a session the user picks
+# up again is shown in full detail without anything being rewritten; the
+# table is separate from ``sessions`` so maintenance never changes a
+# session's own row (nor its ``updated_at``).
+M006_COMPACTION = (
+    """CREATE TABLE session_compaction (
+    session_id TEXT PRIMARY KEY REFERENCES sessions(id) ON DELETE CASCADE,
+    level INTEGER NOT NULL CHECK (level IN (1, 2, 3)),
+    through_message_id INTEGER NOT NULL,
+    compacted_at TEXT NOT NULL
+) WITHOUT ROWID""",
+)
+
 MIGRATIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("m001_initial", M001_INITIAL),
     ("m002_summarizer", M002_SUMMARIZER),
     ("m003_items", M003_ITEMS),
     ("m004_search", M004_SEARCH),
     ("m005_session_state", M005_SESSION_STATE),
+    ("m006_compaction", M006_COMPACTION),
 )
 SCHEMA_VERSION = len(MIGRATIONS)

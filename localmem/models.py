@@ -280,3 +280,33 @@ class SummaryFacts(_Record):
     text: str
     source: str
     created_at: str
+
+
+class SessionCompaction(_Record):
+    """What :meth:`~localmem.MemoryStore.maintain` did to one idle session.
+
+    ``level`` is 1 (light: idle a day), 2 (heavy: a week) or 3 (archival: a
+    month; see ``MemoryConfig.compaction_ages``); ``summaries`` and
+    ``rollups`` count the level-1 and level-2 summaries it wrote;
+    ``through_message_id`` is the newest message it saw (the level holds
+    until a newer one arrives).
+    """
+
+    session_id: str
+    idle_days: float
+    level: int
+    previous_level: int
+    summaries: int
+    rollups: int
+    through_message_id: int
+
+
+class MaintenanceReport(_Record):
+    """The result of one :meth:`~localmem.MemoryStore.maintain` run.
+
+    ``checked`` sessions were looked at; ``compacted`` lists those it changed
+    (empty when run again with nothing new: maintenance is idempotent).
+    """
+
+    checked: int
+    compacted: list[SessionCompaction]

@@ -73,8 +73,17 @@ TOOLS_SHOWN = 5
 ACTIVE_FILES_SHOWN = 10
 MODIFIED_FILES_SHOWN = 20
 ARCHIVES_SHOWN = 5
-STATE_LIMITS = (SUBTASKS_SHOWN, TOOLS_SHOWN, ACTIVE_FILES_SHOWN, MODIFIED_FILES_SHOWN, ARCHIVES_SHOWN)
-"""How many rows of each kind the context reads (``db.session_state``)."""
+STATE_LIMITS = (
+    (SUBTASKS_SHOWN, TOOLS_SHOWN, ACTIVE_FILES_SHOWN, MODIFIED_FILES_SHOWN, ARCHIVES_SHOWN),
+    (SUBTASKS_SHOWN, 3, 5, 10, ARCHIVES_SHOWN),
+    (SUBTASKS_SHOWN, 1, 3, 5, 3),
+    (SUBTASKS_SHOWN, 0, 0, 0, 1),
+)
+"""How many rows of each kind (subtasks, tool calls, active files, modified files,
+archives) the context reads (``db.session_state``), by the session's compaction
+level: 0 in full, then tighter for sessions ``store.maintain`` found idle for 1, 7
+and 30 days. Open subtasks always show (they are what a resumed session needs);
+files beyond the limit are still counted."""
 
 MAX_LINE_TEXT = 200
 """Characters of a name, goal, path or note shown in a line (the row keeps all of it)."""

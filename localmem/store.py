@@ -48,6 +48,7 @@ from .errors import (
     NotFound,
     SessionNotFound,
 )
+from .maintain import MaintainMixin
 from .models import (
     PIN_KINDS,
     Item,
@@ -82,7 +83,7 @@ def iso(moment: datetime) -> str:
     return moment.isoformat(timespec="milliseconds")[:23] + "Z"
 
 
-class MemoryStore(SummariesMixin, RecallMixin, StateMixin, CheckpointMixin):
+class MemoryStore(SummariesMixin, RecallMixin, StateMixin, CheckpointMixin, MaintainMixin):
     """The memory of an assistant, in one SQLite file.
 
     ``path`` defaults to ``$LOCALMEM_DB``, else the per-user data directory's
@@ -96,7 +97,8 @@ class MemoryStore(SummariesMixin, RecallMixin, StateMixin, CheckpointMixin):
     :class:`~localmem.recall.RecallMixin`; session state (goals, subtasks,
     tool executions, tracked files, the window-share trigger) from
     :class:`~localmem.state.StateMixin`; checkpoints from
-    :class:`~localmem.checkpoint.CheckpointMixin`.
+    :class:`~localmem.checkpoint.CheckpointMixin`; the compaction of idle sessions
+    (``maintain``) from :class:`~localmem.maintain.MaintainMixin`.
     """
 
     def __init__(
@@ -204,6 +206,8 @@ class MemoryStore(SummariesMixin, RecallMixin, StateMixin, CheckpointMixin):
                     self._cache.clear()
                 else:
                     self._cache.drop_session(session_id)
+                    if session_id in self._memo.levels:  # a new message may end its compaction
+                        self._memo.forget(session_id)
 
     def _now(self) -> str:
         return iso(self._clock())
@@ -525,16 +529,19 @@ class MemoryStore(SummariesMixin, RecallMixin, StateMixin, CheckpointMixin):
     def _session_ratio(self, session_id: str, stamp: int) -> float:
         """The session model's token ratio (1.0 until measured); SessionNotFound if none.
 
-        Memoized until another connection commits (``stamp``) or this store
-        deletes the session or learns a new ratio.
+        Read with the session's compaction level (``_memo.levels``) and
+        memoized until another connection commits (``stamp``) or this store
+        deletes the session, writes to a compacted one or learns a new ratio.
         """
         self._memo.sync(stamp)
         ratio = self._memo.ratios.get(session_id)
         if ratio is None:
-            exists, measured = db.session_ratio(self._conn, session_id)
+            exists, measured, level = db.session_profile(self._conn, session_id)
             if not exists:
                 raise SessionNotFound(session_id)
             ratio = self._memo.ratios[session_id] = measured or 1.0
+            if level:
+                self._memo.levels[session_id] = level
         return ratio
 
     def _build_context(
@@ -598,7 +605,8 @@ class MemoryStore(SummariesMixin, RecallMixin, StateMixin, CheckpointMixin):
         ratio = self._session_ratio(session_id, stamp)
         state = self._memo.state.get(session_id)
         if state is None:
-            state = self._memo.state[session_id] = db.session_state(conn, session_id, STATE_LIMITS)
+            limits = STATE_LIMITS[self._memo.levels.get(session_id, 0)]
+            state = self._memo.state[session_id] = db.session_state(conn, session_id, limits)
         return (
             ratio,
             db.recent_messages(conn, session_id, cfg.recent_messages),

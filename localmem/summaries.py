@@ -22,7 +22,7 @@ from .args import check_id
 from .checkpoint import RULES
 from .errors import SessionNotFound
 from .facts import ModelFacts, facts_messages, facts_row, overlay_facts, rule_facts
-from .models import FactsData, Session, Summary, SummaryFacts
+from .models import FactsData, Message, Session, Summary, SummaryFacts
 from .summarizer import OllamaBackend, Outcome, Summarizer
 
 if TYPE_CHECKING:
@@ -134,6 +134,11 @@ class SummariesMixin:
             span = self._window_span(session, span)
             if not span:
                 return None
+        return self._summarize_span(session, span)
+
+    def _summarize_span(self, session: Session, span: Sequence[Message]) -> Summary | None:
+        """Checkpoint, summarize ``span`` (uncovered messages, oldest first), store, roll up."""
+        session_id = session.id
         self._take_checkpoint(session, self.config.structured_min_tokens)
         pairs = [(m.role, m.text) for m in span]
         outcome = self._get_summarizer().summarize(
@@ -158,27 +163,35 @@ class SummariesMixin:
         except SessionNotFound:
             pass  # deleted since it was queued
 
-    def _rollup(self, session: Session) -> Summary | None:
+    def _rollup(self, session: Session, leave: int | None = None) -> Summary | None:
         """Roll the oldest level-1 summaries into a level-2 one when too many are uncovered.
 
         The context shows ``recent_summaries`` level-1 summaries and the newest
         rollup; once more pile up, the oldest ones (all but the newest
         ``recent_summaries - 1``) are rolled, together with the previous
         rollup's text, so the newest rollup always reaches back to the start.
-        Its range is the message ids of the summaries it rolled.
+        Its range is the message ids of the summaries it rolled. With
+        ``leave`` (``maintain``), all but the newest ``leave`` are rolled as
+        soon as there are more.
         """
         keep = self.config.recent_summaries
-        if keep == 0:
-            return None
+        if leave is None:
+            if keep == 0:
+                return None
+            leave = keep - 1
+        else:
+            keep = leave
         with self._locked() as conn:
             previous = db.recent_summaries(conn, session.id, 1, level=2)
             rolled_to = previous[0].end_message_id if previous else 0
             pending = db.summaries_after(conn, session.id, 1, rolled_to)
         if len(pending) <= keep:
             return None
-        batch = pending[: len(pending) - (keep - 1)]
+        batch = pending[: len(pending) - leave]
         texts = [previous[0].text] if previous else []
         texts += [s.text for s in batch]
+        if len(texts) < 2:
+            return None  # one summary alone is its own rollup
         outcome = self._get_summarizer().rollup(
             texts,
             session.model,

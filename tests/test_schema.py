@@ -104,7 +104,7 @@ HOT_QUERIES = [
     (db.TOP_PINS_SQL, ("s", 5)),
     (db.RECENT_SUMMARIES_SQL, ("s", 1, 3)),
     (db.CONTEXT_SUMMARIES_SQL, ("s", 3)),
-    (db.SESSION_RATIO_SQL, ("s",)),
+    (db.SESSION_PROFILE_SQL, ("s",)),
     (db.MODEL_RATIO_SQL, ("m",)),
     (db.LAST_COVERED_SQL, ("s", 1)),
     (db.SUMMARIES_AFTER_SQL, ("s", 1, 0)),
