@@ -151,11 +151,16 @@ def pin(
 @cli.command()
 @click.argument("session")
 @click.option("--max-tokens", type=click.IntRange(min=0), default=None, help="Token budget.")
+@click.option(
+    "--query", default=None, help="Also carry the older messages that best match this text."
+)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @with_store
-def context(store: MemoryStore, session: str, max_tokens: int | None, as_json: bool) -> None:
+def context(
+    store: MemoryStore, session: str, max_tokens: int | None, query: str | None, as_json: bool
+) -> None:
     """Print the context SESSION's next model call would get, and its token breakdown."""
-    ctx = store.build_context(session, max_tokens=max_tokens)
+    ctx = store.build_context(session, max_tokens=max_tokens, query=query)
     if as_json:
         data = ctx.model_dump()
         data["messages"] = ctx.to_messages()

@@ -91,3 +91,21 @@ def test_summarize_and_summaries(tmp_path: Path, dead_ollama_host: str, monkeypa
     assert code == 0 and "level 1 messages 16-30 (15) source=offline" in out
     code, out = run("summaries", "demo", "--db", db, "--json")
     assert [(s["start_message_id"], s["end_message_id"]) for s in json.loads(out)] == [(1, 15), (16, 30)]
+
+
+def test_context_with_a_query_carries_the_old_message_that_answers_it(tmp_path: Path) -> None:
+    db = tmp_path / "cli.db"
+    with MemoryStore(db) as store:
+        sid = store.create_session(session_id="s").id
+        store.add_message(sid, "user", "The school pickup code is 4417, keep it handy.")
+        store.add_messages(
+            sid, [{"role": "user", "text": f"Let's plan dinner number {i} this week."} for i in range(20)]
+        )
+        fact = store.get_messages(sid, limit=1)[0]
+    code, out = run("context", sid, "--db", str(db), "--query", "What was the school pickup code again?", "--json")
+    assert code == 0, out
+    data = json.loads(out)
+    assert [m["id"] for m in data["relevant_messages"]] == [fact.id]
+    assert data["query"] == "What was the school pickup code again?"
+    code, out = run("context", sid, "--db", str(db), "--json")
+    assert json.loads(out)["relevant_messages"] == []
