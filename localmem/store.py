@@ -21,13 +21,14 @@ import sqlite3
 import threading
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
 
 from . import db
+from .admin import AdminMixin
 from .args import (
     as_list,
     check_id,
@@ -82,7 +83,7 @@ def iso(moment: datetime) -> str:
     return moment.isoformat(timespec="milliseconds")[:23] + "Z"
 
 
-class MemoryStore(SummariesMixin, RecallMixin, StateMixin, CheckpointMixin):
+class MemoryStore(SummariesMixin, RecallMixin, StateMixin, CheckpointMixin, AdminMixin):
     """The memory of an assistant, in one SQLite file.
 
     ``path`` defaults to ``$LOCALMEM_DB``, else the per-user data directory's
@@ -96,7 +97,8 @@ class MemoryStore(SummariesMixin, RecallMixin, StateMixin, CheckpointMixin):
     :class:`~localmem.recall.RecallMixin`; session state (goals, subtasks,
     tool executions, tracked files, the window-share trigger) from
     :class:`~localmem.state.StateMixin`; checkpoints from
-    :class:`~localmem.checkpoint.CheckpointMixin`.
+    :class:`~localmem.checkpoint.CheckpointMixin`; retention, vacuum, backup,
+    stats and integrity from :class:`~localmem.admin.AdminMixin`.
     """
 
     def __init__(
@@ -207,6 +209,10 @@ class MemoryStore(SummariesMixin, RecallMixin, StateMixin, CheckpointMixin):
 
     def _now(self) -> str:
         return iso(self._clock())
+
+    def _ago(self, delta: timedelta) -> str:
+        """The store clock's now minus ``delta``, as stored (OverflowError before year 1)."""
+        return iso(self._clock() - delta)
 
     # --- sessions ------------------------------------------------------------
 
