@@ -65,14 +65,15 @@ class AdminMixin:
 
     # --- retention -------------------------------------------------------------
 
-    def prune(self, older_than: datetime.timedelta) -> list[str]:
+    def prune(self, older_than: datetime.timedelta, *, dry_run: bool = False) -> list[str]:
         """Delete every session last active more than ``older_than`` ago; return their ids.
 
         A session's last activity is the later of its record's update and its
         newest message (``Session.updated_at``); "now" is the store's clock.
         Each session goes with everything that belongs to it, all of them in
-        one transaction. Raises :class:`InvalidInput` (nothing deleted) unless
-        ``older_than`` is a ``datetime.timedelta`` of zero or more.
+        one transaction. With ``dry_run``, nothing is deleted: the ids are
+        those that would go. Raises :class:`InvalidInput` (nothing deleted)
+        unless ``older_than`` is a ``datetime.timedelta`` of zero or more.
         """
         if not isinstance(older_than, datetime.timedelta):
             raise InvalidInput(
@@ -84,6 +85,9 @@ class AdminMixin:
             cutoff = self._ago(older_than)
         except OverflowError:  # further back than year 1: nothing is that old
             return []
+        if dry_run:
+            with self._locked() as conn:
+                return db.stale_sessions(conn, cutoff)
         with self._write() as conn:  # no session id: every cached context is dropped
             stale = db.stale_sessions(conn, cutoff)
             for session_id in stale:

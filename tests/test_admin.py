@@ -165,6 +165,8 @@ def test_prune_deletes_sessions_idle_too_long(db_path: Path) -> None:
         store.build_context(old.id)  # cached, and its session memoized
         clock.now = T0 + 45 * DAY
 
+        assert store.prune(datetime.timedelta(days=30), dry_run=True) == [old.id]
+        assert len(store.list_sessions()) == 4  # a dry run deletes nothing
         assert store.prune(datetime.timedelta(days=30)) == [old.id]
 
         assert {s.id for s in store.list_sessions()} == {revived.id, touched.id, fresh.id}
