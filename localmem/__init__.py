@@ -4,6 +4,7 @@ from .config import MemoryConfig
 from .context import MemoryContext
 from .errors import LocalMemError, SessionNotFound
 from .models import (
+    Check,
     Checkpoint,
     CheckpointData,
     FactsData,
@@ -12,6 +13,7 @@ from .models import (
     Pin,
     SearchHit,
     Session,
+    Stats,
     Subtask,
     Summary,
     SummaryFacts,
@@ -21,6 +23,7 @@ from .models import (
 from .store import MemoryStore
 
 __all__ = [
+    "Check",
     "Checkpoint",
     "CheckpointData",
     "FactsData",
@@ -34,6 +37,7 @@ __all__ = [
     "SearchHit",
     "Session",
     "SessionNotFound",
+    "Stats",
     "Subtask",
     "Summary",
     "SummaryFacts",
