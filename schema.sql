@@ -247,6 +247,42 @@ CREATE VIEW semantic_pins_fts_source AS
 CREATE VIEW summary_facts_fts_source AS
     SELECT id, text, 's' || hex(session_id) || '0' AS session_key FROM summary_facts;
 
+CREATE VIEW session_overview AS SELECT
+    s.id,
+    s.title,
+    s.model,
+    s.created_at,
+    max(s.updated_at, coalesce((SELECT m.created_at FROM messages m
+        WHERE m.session_id = s.id ORDER BY m.id DESC LIMIT 1), '')) AS last_activity,
+    (SELECT count(*) FROM messages m WHERE m.session_id = s.id) AS message_count,
+    (SELECT coalesce(sum(m.token_count), 0) FROM messages m
+        WHERE m.session_id = s.id) AS token_count,
+    (SELECT count(*) FROM summaries u WHERE u.session_id = s.id) AS summary_count,
+    (SELECT count(*) FROM semantic_pins p WHERE p.session_id = s.id) AS pin_count,
+    (SELECT g.text FROM goals g
+        WHERE g.session_id = s.id AND g.status = 'active') AS active_goal,
+    (SELECT c.created_at FROM checkpoints c
+        WHERE c.session_id = s.id ORDER BY c.id DESC LIMIT 1) AS latest_checkpoint_at
+FROM sessions s;
+
+CREATE VIEW messages_with_summary AS SELECT
+    m.id,
+    m.session_id,
+    m.role,
+    m.text,
+    m.model_id,
+    m.token_count,
+    m.importance_score,
+    m.created_at,
+    u.id AS summary_id,
+    u.level AS summary_level,
+    u.text AS summary_text
+FROM messages m
+LEFT JOIN summaries u ON u.id = (SELECT c.id FROM summaries c
+        WHERE c.session_id = m.session_id AND c.level = 1 AND c.end_message_id >= m.id
+        ORDER BY c.end_message_id LIMIT 1)
+    AND u.start_message_id <= m.id;
+
 CREATE TRIGGER messages_fts_delete AFTER DELETE ON messages
 WHEN old.id <= (SELECT indexed_to FROM search_state WHERE name = 'messages')
 BEGIN

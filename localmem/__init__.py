@@ -4,6 +4,7 @@ from .config import MemoryConfig
 from .context import MemoryContext
 from .errors import LocalMemError, SessionNotFound
 from .models import (
+    Check,
     Checkpoint,
     CheckpointData,
     FactsData,
@@ -14,6 +15,7 @@ from .models import (
     SearchHit,
     Session,
     SessionCompaction,
+    Stats,
     Subtask,
     Summary,
     SummaryFacts,
@@ -23,6 +25,7 @@ from .models import (
 from .store import MemoryStore
 
 __all__ = [
+    "Check",
     "Checkpoint",
     "CheckpointData",
     "FactsData",
@@ -38,6 +41,7 @@ __all__ = [
     "Session",
     "SessionCompaction",
     "SessionNotFound",
+    "Stats",
     "Subtask",
     "Summary",
     "SummaryFacts",

@@ -7,8 +7,10 @@ line on stderr and exit code 1.
 
 from __future__ import annotations
 
+import datetime
 import functools
 import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -18,13 +20,13 @@ import click
 from .config import default_db_path
 from .context import MemoryContext
 from .demo import DEMO_CONVERSATION, DEMO_MODEL, DEMO_PINS, DEMO_SESSION_ID, DEMO_TITLE
+from .doctor import run_checks
 from .errors import LocalMemError, SessionNotFound
 from .maintain import LEVEL_NAMES
-from .models import Checkpoint
+from .models import Checkpoint, Stats
 from .state import archive_line
 from .store import MemoryStore
 from .summarizer import FALLBACK, OFFLINE
-
 
 SUMMARY_SOURCES = {
     OFFLINE: "offline (no local Ollama server answered): a deterministic summary",
@@ -32,16 +34,24 @@ SUMMARY_SOURCES = {
 }
 
 
+db_option = click.option(
+    "--db",
+    "db_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Database file [default: $LOCALMEM_DB, else the user data directory's memory.db].",
+)
+json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+
+
+def _echo_json(data: Any) -> None:
+    click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+
+
 def with_store(func: Callable[..., Any]) -> Callable[..., Any]:
     """Add ``--db`` to a command and hand it an open store; report errors in one line."""
 
-    @click.option(
-        "--db",
-        "db_path",
-        type=click.Path(dir_okay=False, path_type=Path),
-        default=None,
-        help="Database file [default: $LOCALMEM_DB, else the user data directory's memory.db].",
-    )
+    @db_option
     @functools.wraps(func)
     def wrapper(db_path: Path | None, **kwargs: Any) -> Any:
         try:
@@ -89,10 +99,17 @@ def demo(store: MemoryStore, max_tokens: int | None) -> None:
 @click.option("--model", default=None, help="The chat model this session uses.")
 @click.option("--title", default=None, help="A title for the session.")
 @click.option("--id", "session_id", default=None, help="The session id [default: random].")
+@json_option
 @with_store
-def new(store: MemoryStore, model: str | None, title: str | None, session_id: str | None) -> None:
+def new(
+    store: MemoryStore, model: str | None, title: str | None, session_id: str | None, as_json: bool
+) -> None:
     """Create a session and print its id."""
-    click.echo(store.create_session(model=model, title=title, session_id=session_id).id)
+    created = store.create_session(model=model, title=title, session_id=session_id)
+    if as_json:
+        _echo_json(created.model_dump())
+        return
+    click.echo(created.id)
 
 
 @cli.command()
@@ -112,10 +129,14 @@ def sessions(store: MemoryStore, as_json: bool) -> None:
 @click.argument("session")
 @click.argument("role", type=click.Choice(["system", "user", "assistant", "tool"]))
 @click.argument("text")
+@json_option
 @with_store
-def add(store: MemoryStore, session: str, role: str, text: str) -> None:
+def add(store: MemoryStore, session: str, role: str, text: str, as_json: bool) -> None:
     """Add a message to SESSION and print its id, tokens and importance."""
     m = store.add_message(session, role, text)
+    if as_json:
+        _echo_json(m.model_dump())
+        return
     click.echo(f"{m.id}\ttokens={m.token_count}\timportance={m.importance_score}")
 
 
@@ -139,12 +160,21 @@ def messages(store: MemoryStore, session: str, as_json: bool, limit: int | None)
 @click.argument("text")
 @click.option("--importance", type=click.FloatRange(0, 1), default=0.8, show_default=True)
 @click.option("--source", "source_message_id", type=int, default=None, help="Source message id.")
+@json_option
 @with_store
 def pin(
-    store: MemoryStore, session: str, text: str, importance: float, source_message_id: int | None
+    store: MemoryStore,
+    session: str,
+    text: str,
+    importance: float,
+    source_message_id: int | None,
+    as_json: bool,
 ) -> None:
     """Pin a fact to SESSION; it is shown in every context of that session."""
     p = store.pin(session, text, source_message_id=source_message_id, importance=importance)
+    if as_json:
+        _echo_json(p.model_dump())
+        return
     click.echo(f"{p.id}\ttokens={p.token_count}\timportance={p.importance_score}")
 
 
@@ -241,10 +271,15 @@ def checkpoint_take(store: MemoryStore, session: str, as_json: bool) -> None:
 
 @checkpoint.command("clear")
 @click.argument("session")
+@json_option
 @with_store
-def checkpoint_clear(store: MemoryStore, session: str) -> None:
+def checkpoint_clear(store: MemoryStore, session: str, as_json: bool) -> None:
     """Delete SESSION's checkpoints."""
-    click.echo(f"Deleted {store.clear_checkpoints(session)} checkpoints.")
+    deleted = store.clear_checkpoints(session)
+    if as_json:
+        _echo_json({"deleted": deleted})
+        return
+    click.echo(f"Deleted {deleted} checkpoints.")
 
 
 def _print_checkpoint(taken: Checkpoint | None, as_json: bool) -> None:
@@ -280,10 +315,14 @@ def goals(store: MemoryStore, session: str, as_json: bool) -> None:
 
 @cli.command()
 @click.argument("session")
+@json_option
 @with_store
-def usage(store: MemoryStore, session: str) -> None:
+def usage(store: MemoryStore, session: str, as_json: bool) -> None:
     """Print how full SESSION's model window is with messages no summary covers."""
     u = store.context_usage(session)
+    if as_json:
+        _echo_json(u)
+        return
     click.echo(
         f"{u['used_tokens']} of {u['context_window']} tokens ({u['share']:.0%}; "
         f"compaction at {u['threshold']:.0%}; window from {u['window_source']}), "
@@ -346,10 +385,155 @@ def schema(store: MemoryStore) -> None:
     click.echo(store.schema(), nl=False)
 
 
+# --- the file as a whole: retention, vacuum, backup, stats, doctor --------------------
+
+AGE_UNITS = {"s": "seconds", "m": "minutes", "h": "hours", "d": "days", "w": "weeks"}
+
+
+class Age(click.ParamType):
+    """An age such as ``30d``, ``12h`` or ``2w`` (s, m, h, d, w), as a timedelta."""
+
+    name = "age"
+
+    def convert(
+        self, value: Any, param: click.Parameter | None, ctx: click.Context | None
+    ) -> datetime.timedelta:
+        if isinstance(value, datetime.timedelta):
+            return value
+        found = re.fullmatch(r"\s*(\d+)\s*([smhdw])\s*", str(value))
+        if found is None:
+            self.fail(f"{value!r} is not an age like 30d, 12h or 2w (units: s m h d w)", param, ctx)
+        try:
+            return datetime.timedelta(**{AGE_UNITS[found[2]]: int(found[1])})
+        except OverflowError:
+            self.fail(f"{value!r} is longer than Python's longest timedelta", param, ctx)
+
+
 @cli.command()
-def path() -> None:
-    """Print the default database path."""
-    click.echo(default_db_path())
+@click.argument("sessions", nargs=-1)
+@click.option("--older-than", type=Age(), default=None, help="Every session idle this long: 30d, 12h, 2w.")
+@click.option("--dry-run", is_flag=True, help="List what would be deleted; delete nothing.")
+@json_option
+@with_store
+def forget(
+    store: MemoryStore,
+    sessions: tuple[str, ...],
+    older_than: datetime.timedelta | None,
+    dry_run: bool,
+    as_json: bool,
+) -> None:
+    """Delete SESSIONS, or every session idle longer than --older-than, with all they hold.
+
+    Give session ids or --older-than, not both. Last activity is a session's
+    newest message or change. Prints the ids deleted (or, with --dry-run,
+    that would be).
+    """
+    if bool(sessions) == (older_than is not None):
+        raise click.UsageError("give session ids or --older-than, not both and not neither")
+    if older_than is not None:
+        gone = store.prune(older_than, dry_run=dry_run)
+    else:
+        gone = list(dict.fromkeys(sessions))
+        for session_id in gone:  # every id checked before anything is deleted
+            store.get_session(session_id)
+        if not dry_run:
+            for session_id in gone:
+                store.delete_session(session_id)
+    if as_json:
+        _echo_json({"sessions": gone, "dry_run": dry_run})
+        return
+    for session_id in gone:
+        click.echo(f"{'Would delete' if dry_run else 'Deleted'} session {session_id}")
+    if not gone:
+        click.echo("No session is idle for that long.")
+
+
+@cli.command()
+@json_option
+@with_store
+def vacuum(store: MemoryStore, as_json: bool) -> None:
+    """Give the space of deleted rows back to the disk (VACUUM) and empty the log.
+
+    Refuses, changing nothing, while another program has the file in a
+    transaction.
+    """
+    result = store.vacuum()
+    if as_json:
+        _echo_json(result)
+        return
+    click.echo(f"{store.path}: {result['bytes_before']} -> {result['bytes_after']} bytes")
+    if result["log_bytes"]:
+        click.echo(f"The write-ahead log ({result['log_bytes']} bytes) is still in use by a reader.")
+
+
+@cli.command()
+@click.argument("target", type=click.Path(dir_okay=False, path_type=Path))
+@json_option
+@with_store
+def backup(store: MemoryStore, target: Path, as_json: bool) -> None:
+    """Copy the database to the new file TARGET, safely while it is in use, and check the copy."""
+    copy = store.backup(target)
+    size = copy.stat().st_size
+    if as_json:
+        _echo_json({"path": str(copy), "bytes": size})
+        return
+    click.echo(f"Backed up {store.path} to {copy} ({size} bytes, integrity checked)")
+
+
+@cli.command()
+@json_option
+@with_store
+def stats(store: MemoryStore, as_json: bool) -> None:
+    """Print what the database holds: counts, sizes, the tokenizer and the cache."""
+    st = store.stats()
+    if as_json:
+        _echo_json(st.model_dump())
+        return
+    _print_stats(st)
+
+
+def _print_stats(st: Stats) -> None:
+    def split(counts: dict) -> str:
+        return ", ".join(f"{key} {n}" for key, n in counts.items()) or "none"
+
+    click.echo(f"File: {st.path} ({st.file_bytes} bytes with its log; "
+               f"{st.page_count} pages of {st.page_size}), schema version {st.schema_version}")
+    click.echo(f"Sessions: {st.sessions}, messages: {st.messages}, checkpoints: {st.checkpoints}")
+    levels = {f"level {level}": n for level, n in st.summaries_by_level.items()}
+    click.echo(f"Summaries: {split(levels)}; by source: {split(st.summaries_by_source)}")
+    click.echo(f"Pins: {split(st.pins_by_kind)}")
+    click.echo(f"Goals: {split(st.goals_by_status)}")
+    click.echo(f"Tokenizer: {st.tokenizer}")
+    rate = "n/a" if st.cache_hit_rate is None else f"{st.cache_hit_rate:.0%}"
+    click.echo(f"Context cache (this process): {st.cache_hits} hits, {st.cache_misses} misses, hit rate {rate}")
+
+
+@cli.command()
+@click.option("--session", "session_id", default=None, help="Also check this session's model window.")
+@json_option
+@with_store
+def doctor(store: MemoryStore, session_id: str | None, as_json: bool) -> None:
+    """Check the file, the tokenizer and the local Ollama server; exit 1 if a check fails."""
+    checks = run_checks(store, session_id)
+    if as_json:
+        _echo_json([c.model_dump() for c in checks])
+    else:
+        for c in checks:
+            click.echo(f"[{'ok' if c.ok else 'FAIL'}] {c.name}: {c.detail}")
+    if not all(c.ok for c in checks):
+        click.get_current_context().exit(1)
+
+
+@cli.command()
+@db_option
+@json_option
+def path(db_path: Path | None, as_json: bool) -> None:
+    """Print the database path the other commands would use (nothing is opened)."""
+    used = str(db_path if db_path is not None else default_db_path())
+    if as_json:
+        _echo_json({"path": used})
+        return
+    click.echo(used)
 
 
 def _print_context(ctx: MemoryContext) -> None:

@@ -306,6 +306,59 @@ M006_COMPACTION = (
 ) WITHOUT ROWID""",
 )
 
+# m007_views: two read-only views that make the file pleasant to read in
+# Datasette or the ``sqlite3`` tool; localmem itself never reads them.
+#
+# - session_overview: one row per session, with what a person looks for first:
+#   its last activity (the later of sessions.updated_at and its newest message,
+#   as ``Session.updated_at`` reports it), how many messages and tokens,
+#   summaries and pins it has, its active goal and its latest checkpoint's time.
+# - messages_with_summary: every message beside the level-1 summary covering
+#   it (NULL when none does yet).
+#
+# Each column is a correlated subquery served by an existing index (EXPLAIN
+# QUERY PLAN shows SEARCH, never SCAN, for each), so a row costs a few index
+# lookups however big the file is and a WHERE on id or session_id reaches
+# only that session's rows. Level-1 ranges never overlap (a summary is stored
+# only if no summary of its level overlaps it), so the one covering a message
+# is the first ending at or after it: one index seek, then its start is checked.
+M007_VIEWS = (
+    """CREATE VIEW session_overview AS SELECT
+    s.id,
+    s.title,
+    s.model,
+    s.created_at,
+    max(s.updated_at, coalesce((SELECT m.created_at FROM messages m
+        WHERE m.session_id = s.id ORDER BY m.id DESC LIMIT 1), '')) AS last_activity,
+    (SELECT count(*) FROM messages m WHERE m.session_id = s.id) AS message_count,
+    (SELECT coalesce(sum(m.token_count), 0) FROM messages m
+        WHERE m.session_id = s.id) AS token_count,
+    (SELECT count(*) FROM summaries u WHERE u.session_id = s.id) AS summary_count,
+    (SELECT count(*) FROM semantic_pins p WHERE p.session_id = s.id) AS pin_count,
+    (SELECT g.text FROM goals g
+        WHERE g.session_id = s.id AND g.status = 'active') AS active_goal,
+    (SELECT c.created_at FROM checkpoints c
+        WHERE c.session_id = s.id ORDER BY c.id DESC LIMIT 1) AS latest_checkpoint_at
+FROM sessions s""",
+    """CREATE VIEW messages_with_summary AS SELECT
+    m.id,
+    m.session_id,
+    m.role,
+    m.text,
+    m.model_id,
+    m.token_count,
+    m.importance_score,
+    m.created_at,
+    u.id AS summary_id,
+    u.level AS summary_level,
+    u.text AS summary_text
+FROM messages m
+LEFT JOIN summaries u ON u.id = (SELECT c.id FROM summaries c
+        WHERE c.session_id = m.session_id AND c.level = 1 AND c.end_message_id >= m.id
+        ORDER BY c.end_message_id LIMIT 1)
+    AND u.start_message_id <= m.id""",
+)
+
 MIGRATIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("m001_initial", M001_INITIAL),
     ("m002_summarizer", M002_SUMMARIZER),
@@ -313,5 +366,6 @@ MIGRATIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("m004_search", M004_SEARCH),
     ("m005_session_state", M005_SESSION_STATE),
     ("m006_compaction", M006_COMPACTION),
+    ("m007_views", M007_VIEWS),
 )
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -310,3 +310,41 @@ class MaintenanceReport(_Record):
 
     checked: int
     compacted: list[SessionCompaction]
+
+
+# --- the file as a whole ---------------------------------------------------------
+
+
+class Stats(_Record):
+    """What a file holds and how this process uses it (``MemoryStore.stats``).
+
+    Counts are rows of the whole file. ``file_bytes`` is the main file plus
+    its write-ahead log (0 for ``:memory:``). ``cache_*`` are this store's
+    context cache since it was opened (``hit_rate`` None before any lookup).
+    """
+
+    path: str
+    sessions: int
+    messages: int
+    summaries_by_level: dict[int, int]
+    summaries_by_source: dict[str, int]
+    pins_by_kind: dict[str, int]
+    goals_by_status: dict[str, int]
+    checkpoints: int
+    file_bytes: int
+    page_size: int
+    page_count: int
+    schema_version: int
+    tokenizer: str
+    tokenizer_exact: bool
+    cache_hits: int
+    cache_misses: int
+    cache_hit_rate: float | None
+
+
+class Check(_Record):
+    """One check of ``localmem doctor``: its ``name``, whether it passed and what it found."""
+
+    name: str
+    ok: bool
+    detail: str

@@ -21,13 +21,14 @@ import sqlite3
 import threading
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
 
 from . import db
+from .admin import AdminMixin
 from .args import (
     as_list,
     check_id,
@@ -83,7 +84,9 @@ def iso(moment: datetime) -> str:
     return moment.isoformat(timespec="milliseconds")[:23] + "Z"
 
 
-class MemoryStore(SummariesMixin, RecallMixin, StateMixin, CheckpointMixin, MaintainMixin):
+class MemoryStore(
+    SummariesMixin, RecallMixin, StateMixin, CheckpointMixin, MaintainMixin, AdminMixin
+):
     """The memory of an assistant, in one SQLite file.
 
     ``path`` defaults to ``$LOCALMEM_DB``, else the per-user data directory's
@@ -98,7 +101,8 @@ class MemoryStore(SummariesMixin, RecallMixin, StateMixin, CheckpointMixin, Main
     tool executions, tracked files, the window-share trigger) from
     :class:`~localmem.state.StateMixin`; checkpoints from
     :class:`~localmem.checkpoint.CheckpointMixin`; the compaction of idle sessions
-    (``maintain``) from :class:`~localmem.maintain.MaintainMixin`.
+    (``maintain``) from :class:`~localmem.maintain.MaintainMixin`; retention, vacuum,
+    backup, stats and integrity from :class:`~localmem.admin.AdminMixin`.
     """
 
     def __init__(
@@ -211,6 +215,10 @@ class MemoryStore(SummariesMixin, RecallMixin, StateMixin, CheckpointMixin, Main
 
     def _now(self) -> str:
         return iso(self._clock())
+
+    def _ago(self, delta: timedelta) -> str:
+        """The store clock's now minus ``delta``, as stored (OverflowError before year 1)."""
+        return iso(self._clock() - delta)
 
     # --- sessions ------------------------------------------------------------
 

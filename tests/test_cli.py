@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import datetime
 import json
 from pathlib import Path
 
+import click
+import pytest
 from click.testing import CliRunner
 
 from localmem import MemoryStore
@@ -109,3 +112,151 @@ def test_context_with_a_query_carries_the_old_message_that_answers_it(tmp_path: 
     assert data["query"] == "What was the school pickup code again?"
     code, out = run("context", sid, "--db", str(db), "--json")
     assert json.loads(out)["relevant_messages"] == []
+
+
+# --- every command: --help, --db, --json ------------------------------------------------
+
+PRINTS_NO_DATA = {"demo", "schema"}  # a walkthrough, and SQL (its own format)
+
+
+def _commands(group: click.Group, prefix: tuple[str, ...] = ()) -> list[tuple[tuple[str, ...], click.Command]]:
+    found = []
+    for name, command in sorted(group.commands.items()):
+        if isinstance(command, click.Group):
+            found += _commands(command, (*prefix, name))
+        else:
+            found.append(((*prefix, name), command))
+    return found
+
+
+COMMANDS = _commands(cli)
+
+
+@pytest.mark.parametrize(("words", "command"), COMMANDS, ids=[" ".join(w) for w, _ in COMMANDS])
+def test_every_command_has_help_db_and_json(words: tuple[str, ...], command: click.Command) -> None:
+    code, out = run(*words, "--help")
+    assert code == 0, out
+    flat = " ".join(out.split())
+    first_line = (command.help or "").strip().split("\n")[0]
+    assert first_line and " ".join(first_line.split()) in flat
+    options = {opt for param in command.params for opt in getattr(param, "opts", [])}
+    assert "--db" in options and "--db FILE Database file" in flat
+    if words[-1] not in PRINTS_NO_DATA:
+        assert "--json" in options and "--json Print JSON." in flat
+
+
+def test_the_walk_sees_the_new_commands() -> None:
+    names = {" ".join(words) for words, _ in COMMANDS}
+    assert {"forget", "vacuum", "backup", "stats", "doctor", "path", "checkpoint clear"} <= names
+
+
+def test_json_of_new_add_pin_and_usage(tmp_path: Path) -> None:
+    db = str(tmp_path / "j.db")
+    code, out = run("new", "--model", "llama3.2", "--title", "t", "--db", db, "--json")
+    session = json.loads(out)
+    assert code == 0 and (session["model"], session["title"]) == ("llama3.2", "t")
+    code, out = run("add", session["id"], "user", "How do I fix this error?", "--db", db, "--json")
+    message = json.loads(out)
+    assert (message["id"], message["token_count"], message["importance_score"]) == (1, 7, 0.8)
+    code, out = run("pin", session["id"], "Allergic to penicillin", "--db", db, "--json")
+    assert json.loads(out)["content"] == "Allergic to penicillin"
+    code, out = run("usage", session["id"], "--db", db, "--json")
+    usage = json.loads(out)
+    assert code == 0 and usage["uncovered_messages"] == 1 and usage["used_tokens"] == 7
+
+
+def test_path_follows_db_and_the_environment(tmp_path: Path, isolated_env: Path) -> None:
+    assert run("path") == (0, f"{isolated_env / 'default.db'}\n")
+    target = tmp_path / "elsewhere.db"
+    assert run("path", "--db", str(target)) == (0, f"{target}\n")
+    assert json.loads(run("path", "--db", str(target), "--json")[1]) == {"path": str(target)}
+    assert not target.exists()  # printed, not opened
+
+
+# --- forget, vacuum, backup, stats, doctor ------------------------------------------------
+
+
+def _sessions(db: str) -> set[str]:
+    return {s["id"] for s in json.loads(run("sessions", "--db", db, "--json")[1])}
+
+
+def test_forget_by_id(tmp_path: Path) -> None:
+    db = str(tmp_path / "f.db")
+    a, b, c = (run("new", "--db", db)[1].strip() for _ in range(3))
+    code, out = run("forget", a, b, "--db", db, "--dry-run")
+    assert code == 0 and out == f"Would delete session {a}\nWould delete session {b}\n"
+    assert _sessions(db) == {a, b, c}
+    code, out = run("forget", a, b, "--db", db, "--json")
+    assert json.loads(out) == {"sessions": [a, b], "dry_run": False}
+    assert _sessions(db) == {c}
+    result = CliRunner().invoke(cli, ["forget", c, "missing", "--db", db])
+    assert result.exit_code == 1 and result.output == "Error: no session with id 'missing'\n"
+    assert _sessions(db) == {c}  # nothing deleted when one id is wrong
+
+
+def test_forget_older_than(db_path: Path) -> None:
+    with MemoryStore(db_path, clock=lambda: datetime.datetime(2020, 1, 1, tzinfo=datetime.timezone.utc)) as store:
+        old = store.create_session().id
+    with MemoryStore(db_path) as store:
+        new = store.create_session().id
+    db = str(db_path)
+    code, out = run("forget", "--older-than", "30d", "--db", db, "--dry-run", "--json")
+    assert json.loads(out) == {"sessions": [old], "dry_run": True}
+    code, out = run("forget", "--older-than", "2w", "--db", db)
+    assert code == 0 and out == f"Deleted session {old}\n"
+    assert _sessions(db) == {new}
+    assert run("forget", "--older-than", "12h", "--db", db)[1] == "No session is idle for that long.\n"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ((), "not both and not neither"),
+        (("some-id", "--older-than", "30d"), "not both and not neither"),
+        (("--older-than", "30 days"), "is not an age like 30d"),
+        (("--older-than", "-3d"), "is not an age like 30d"),
+        (("--older-than", "99999999999w"), "longest timedelta"),
+    ],
+    ids=["neither", "both", "bad-unit", "negative", "huge"],
+)
+def test_forget_refuses_unclear_requests(tmp_path: Path, args: tuple[str, ...], message: str) -> None:
+    db = str(tmp_path / "f.db")
+    sid = run("new", "--db", db)[1].strip()
+    result = CliRunner().invoke(cli, ["forget", *args, "--db", db])
+    assert result.exit_code == 2 and message in result.output
+    assert _sessions(db) == {sid}
+
+
+def test_vacuum_backup_and_stats(tmp_path: Path) -> None:
+    db = str(tmp_path / "v.db")
+    run("demo", "--db", db)
+    code, out = run("vacuum", "--db", db, "--json")
+    sizes = json.loads(out)
+    assert code == 0 and sizes["bytes_after"] <= sizes["bytes_before"] and sizes["log_bytes"] == 0
+    copy = tmp_path / "copy.db"
+    code, out = run("backup", str(copy), "--db", db)
+    assert code == 0 and out.startswith(f"Backed up {db} to {copy} (")
+    result = CliRunner().invoke(cli, ["backup", str(copy), "--db", db])
+    assert result.exit_code == 1 and "already exists" in result.output
+    code, out = run("stats", "--db", str(copy), "--json")
+    data = json.loads(out)
+    assert (data["sessions"], data["messages"], data["pins_by_kind"]) == (1, 20, {"manual": 3})
+    assert data["summaries_by_level"] == {"1": 1} and data["tokenizer"] == "cl100k_base"
+    code, out = run("stats", "--db", str(copy))
+    assert code == 0 and "Sessions: 1, messages: 20" in out and "Tokenizer: cl100k_base" in out
+
+
+def test_doctor_exit_codes(tmp_path: Path, fake_ollama, monkeypatch, dead_ollama_host: str) -> None:
+    db = str(tmp_path / "d.db")
+    sid = run("new", "--model", "llama3.2", "--db", db)[1].strip()
+    code, out = run("doctor", "--session", sid, "--db", db)
+    assert code == 0, out
+    assert "[ok] context window: llama3.2: 8192 tokens (Ollama /api/show)" in out
+    monkeypatch.setenv("OLLAMA_HOST", dead_ollama_host)
+    code, out = run("doctor", "--db", db, "--json")
+    checks = {c["name"]: c["ok"] for c in json.loads(out)}
+    assert code == 1 and checks == {
+        "file": True, "schema": True, "tokenizer": True, "ollama": False, "models": False,
+    }
+    result = CliRunner().invoke(cli, ["doctor", "--session", "missing", "--db", db])
+    assert result.exit_code == 1 and result.output == "Error: no session with id 'missing'\n"

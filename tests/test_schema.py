@@ -165,6 +165,10 @@ HOT_QUERIES = [
     ("DELETE FROM goals WHERE id = ?", (1,)),  # the subtask and tool cascades
     ("DELETE FROM summary_facts WHERE id = ?", (1,)),  # the facts index's delete trigger
     ("DELETE FROM sessions WHERE id = ?", ("s",)),  # every cascade of a session
+    # m006_views, as a person reads them (whole views: test_admin.py)
+    ("SELECT * FROM session_overview WHERE id = ?", ("s",)),
+    ("SELECT * FROM messages_with_summary WHERE session_id = ? ORDER BY id", ("s",)),
+    ("SELECT * FROM messages_with_summary WHERE id = ?", (1,)),
 ]
 
 

@@ -1,0 +1,241 @@
+"""The file as a whole: retention, vacuum, an online backup, statistics and integrity.
+
+``AdminMixin`` gives :class:`~localmem.store.MemoryStore` what a user or a
+host application does to the whole file rather than to one conversation:
+
+- **retention** (``prune``): delete the sessions nobody has touched for a
+  while, each with everything that belongs to it, in one transaction;
+- **vacuum**: give the space of deleted rows back to the disk;
+- **backup**: a verified copy made with SQLite's online backup API, safe
+  while the assistant (this process or another) keeps writing;
+- **stats** and **check_file**: what the file holds and whether SQLite finds
+  it sound (``localmem doctor`` reports the latter, ``localmem.doctor``).
+
+``store.maintain()`` (routine upkeep) is not here. The SQL is ``localmem.db``'s
+(its "admin" section).
+"""
+
+from __future__ import annotations
+
+import datetime
+import logging
+import os
+import sqlite3
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from . import db
+from .errors import DatabaseError, InvalidInput
+from .models import Stats
+
+if TYPE_CHECKING:
+    import contextlib
+
+    from .cache import SessionMemo
+    from .config import MemoryConfig
+    from .summarizer import OllamaBackend, Summarizer
+    from .tokens import Tokenizer
+
+logger = logging.getLogger("localmem")
+
+DEFAULT_BACKUP_PAGES = 1024
+"""Pages a backup copies per step (4 MiB at the default page size)."""
+
+
+class AdminMixin:
+    """Retention, vacuum, backup, stats and integrity; they rely on the store's
+    lock, connection, clock, caches and path."""
+
+    if TYPE_CHECKING:
+        config: MemoryConfig
+        path: Path | str
+        tokenizer: Tokenizer
+        _conn: sqlite3.Connection
+        _memo: SessionMemo
+
+        @property
+        def tokenizer_name(self) -> str: ...
+        def _locked(self) -> contextlib.AbstractContextManager[sqlite3.Connection]: ...
+        def _write(
+            self, session_id: str | None = None, *, single_statement: bool = False
+        ) -> contextlib.AbstractContextManager[sqlite3.Connection]: ...
+        def _ago(self, delta: datetime.timedelta) -> str: ...
+        def _get_summarizer(self) -> Summarizer: ...
+        def cache_stats(self) -> dict[str, int]: ...
+
+    # --- retention -------------------------------------------------------------
+
+    def prune(self, older_than: datetime.timedelta, *, dry_run: bool = False) -> list[str]:
+        """Delete every session last active more than ``older_than`` ago; return their ids.
+
+        A session's last activity is the later of its record's update and its
+        newest message (``Session.updated_at``); "now" is the store's clock.
+        Each session goes with everything that belongs to it, all of them in
+        one transaction. With ``dry_run``, nothing is deleted: the ids are
+        those that would go. Raises :class:`InvalidInput` (nothing deleted)
+        unless ``older_than`` is a ``datetime.timedelta`` of zero or more.
+        """
+        if not isinstance(older_than, datetime.timedelta):
+            raise InvalidInput(
+                f"older_than must be a datetime.timedelta, not {type(older_than).__name__}"
+            )
+        if older_than < datetime.timedelta(0):
+            raise InvalidInput(f"older_than must not be negative, got {older_than}")
+        try:
+            cutoff = self._ago(older_than)
+        except OverflowError:  # further back than year 1: nothing is that old
+            return []
+        if dry_run:
+            with self._locked() as conn:
+                return db.stale_sessions(conn, cutoff)
+        with self._write() as conn:  # no session id: every cached context is dropped
+            stale = db.stale_sessions(conn, cutoff)
+            for session_id in stale:
+                self._memo.forget(session_id)
+                db.delete_session(conn, session_id)
+        if stale:
+            logger.info("pruned %d sessions last active before %s", len(stale), cutoff)
+        return stale
+
+    # --- the file ----------------------------------------------------------------
+
+    def _file_bytes(self) -> tuple[int, int]:
+        """(main file, write-ahead log) sizes in bytes; 0 for what does not exist."""
+        if self.path == db.MEMORY:
+            return 0, 0
+        sizes = []
+        for name in (str(self.path), f"{self.path}-wal"):
+            try:
+                sizes.append(os.stat(name).st_size)
+            except FileNotFoundError:
+                sizes.append(0)
+        return sizes[0], sizes[1]
+
+    def vacuum(self) -> dict[str, int]:
+        """Compact the file: merge the search indexes, ``VACUUM``, empty the log.
+
+        Returns ``bytes_before`` and ``bytes_after`` (main file plus
+        write-ahead log) and ``log_bytes`` (the log left afterwards: not 0
+        when another connection began reading meanwhile and still needs it).
+        The contents do not change. Raises :class:`DatabaseError`, having
+        changed nothing, when another connection holds a transaction (a
+        reader or a writer: ``VACUUM`` would wait for it, or the log could not
+        be emptied); this store's connection never waits for another one here.
+        Rewrites the whole file: it can take seconds on a large one.
+        """
+        main, log = self._file_bytes()
+        with self._locked() as conn, db.no_waiting(conn, self.config.busy_timeout):
+            busy = f"cannot vacuum {self.path}: another connection holds a transaction on it"
+            if not db.checkpoint_truncate(conn):
+                raise DatabaseError(f"{busy}; close it (or let it finish) and try again")
+            try:
+                db.vacuum(conn)
+            except sqlite3.OperationalError as exc:
+                if "locked" in str(exc) or "busy" in str(exc):
+                    raise DatabaseError(f"{busy}; close it (or let it finish) and try again") from None
+                raise
+            db.checkpoint_truncate(conn)
+        after_main, after_log = self._file_bytes()
+        return {
+            "bytes_before": main + log,
+            "bytes_after": after_main + after_log,
+            "log_bytes": after_log,
+        }
+
+    def backup(self, path: str | Path, *, pages: int = DEFAULT_BACKUP_PAGES) -> Path:
+        """Copy the whole file to the new file ``path`` and return its path.
+
+        SQLite's online backup API copies ``pages`` pages per step from one
+        snapshot: writers (this store's threads, other processes) go on
+        writing meanwhile, and the copy holds everything committed when it
+        began. The copy is created readable by its owner alone, then checked
+        (``integrity_check``, foreign keys, localmem's application id and
+        schema version); a copy that fails is deleted and
+        :class:`DatabaseError` raised. Raises :class:`InvalidInput`, writing
+        nothing, if ``path`` exists or is not a path.
+        """
+        if not isinstance(path, (str, Path)) or str(path) in ("", db.MEMORY):
+            raise InvalidInput(f"a backup needs a file path, not {path!r}")
+        if isinstance(pages, bool) or not isinstance(pages, int) or pages < 1:
+            raise InvalidInput(f"pages must be a positive integer, not {pages!r}")
+        target = Path(path).expanduser().absolute()
+        exists = InvalidInput(f"{target} already exists: a backup is written to a new file only")
+        if target.exists() or target.is_symlink():
+            raise exists
+        try:
+            db.create_new_file(target)
+        except FileExistsError:
+            raise exists from None
+        try:
+            if self.path == db.MEMORY:
+                # The only connection to an in-memory database: hold the lock.
+                with self._locked() as conn:
+                    db.backup(conn, target, pages=pages)
+            else:
+                # Its own connection: this store's threads are not held up meanwhile.
+                with db.reader(self.path, self.config.busy_timeout) as source:
+                    db.backup(source, target, pages=pages)
+            problem = db.verify_copy(target)
+        except sqlite3.Error as exc:
+            _remove_copy(target)
+            raise DatabaseError(f"backup of {self.path} to {target} failed: {exc}") from None
+        except BaseException:
+            _remove_copy(target)
+            raise
+        if problem is not None:
+            _remove_copy(target)
+            raise DatabaseError(f"backup of {self.path} to {target} failed its check: {problem}")
+        logger.info("backed up %s to %s", self.path, target)
+        return target
+
+    # --- inspection ----------------------------------------------------------------
+
+    def stats(self) -> Stats:
+        """Counts, sizes, tokenizer and this store's cache figures. Read-only.
+
+        The counts come from one snapshot; they read whole tables (through
+        their smallest index), so they take milliseconds per million rows.
+        """
+        with self._locked() as conn:
+            conn.execute(db.BEGIN_READ_SQL)
+            try:
+                counts = db.stats_counts(conn)
+                page_size, page_count, version, _app_id = db.file_pragmas(conn)
+            finally:
+                conn.execute(db.COMMIT_SQL)
+        cache = self.cache_stats()
+        lookups = cache["hits"] + cache["misses"]
+        return Stats(
+            path=str(self.path),
+            **counts,
+            file_bytes=sum(self._file_bytes()),
+            page_size=page_size,
+            page_count=page_count,
+            schema_version=version,
+            tokenizer=self.tokenizer_name,
+            tokenizer_exact=self.tokenizer.exact,
+            cache_hits=cache["hits"],
+            cache_misses=cache["misses"],
+            cache_hit_rate=round(cache["hits"] / lookups, 4) if lookups else None,
+        )
+
+    def check_file(self) -> list[str]:
+        """What SQLite finds wrong with the file: ``quick_check`` and
+        ``foreign_key_check`` findings, [] when it is sound. Read-only."""
+        with self._locked() as conn:
+            return db.integrity_problems(conn)
+
+    @property
+    def ollama_backend(self) -> OllamaBackend:
+        """The local Ollama server as this store's summarizer reaches it (made on
+        first use, from the configuration; making it sends nothing)."""
+        return self._get_summarizer().backend
+
+
+def _remove_copy(target: Path) -> None:
+    """Delete a failed backup (and the log files SQLite may have left beside it)."""
+    for name in (str(target), f"{target}-wal", f"{target}-shm", f"{target}-journal"):
+        try:
+            os.unlink(name)
+        except FileNotFoundError:
+            pass

@@ -1,0 +1,132 @@
+"""``localmem doctor``: is this file sound, and is everything around it there?
+
+:func:`run_checks` asks a store and the local Ollama server a few questions
+and returns one :class:`~localmem.models.Check` per question, in order:
+
+- ``file``: SQLite's ``quick_check`` and ``foreign_key_check`` find nothing;
+- ``schema``: the file is at this localmem's schema version;
+- ``tokenizer``: the exact token counter loaded offline (not the estimate);
+- ``ollama``: the configured local server answers (loopback only unless
+  ``allow_remote_ollama``: the store's own backend refuses anything else
+  without sending a byte);
+- ``models``: which models it has, and whether ``summary_model`` is one;
+- ``context window`` (with a session): the session model's window, from the
+  server's ``/api/show``, or the configured fallback, saying why.
+
+A failing or absent server is a failed check, never an exception: the only
+errors raised are about the arguments (an unknown session) and the file.
+Nothing is written; the server is asked through the store's
+:class:`~localmem.summarizer.OllamaBackend`, with its timeout and caches.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .args import check_id
+from .migrations import SCHEMA_VERSION
+from .models import Check
+from .summarizer.ollama_client import OllamaModelError, OllamaUnavailable
+
+if TYPE_CHECKING:
+    from .store import MemoryStore
+    from .summarizer import OllamaBackend
+
+MAX_LISTED_MODELS = 20
+
+
+def run_checks(store: MemoryStore, session_id: str | None = None) -> list[Check]:
+    """Every check, in order; with ``session_id``, the session model's window too.
+
+    Raises :class:`~localmem.errors.SessionNotFound` (before asking anything)
+    for an unknown session, :class:`~localmem.errors.DatabaseError` if the
+    file cannot be read at all. Read-only.
+    """
+    session = None if session_id is None else store.get_session(check_id(session_id))
+    checks = [check_file(store), check_schema(store), check_tokenizer(store)]
+    backend = store.ollama_backend
+    reachable, models = _ask_models(backend)
+    checks.append(reachable)
+    checks.append(check_models(store, backend, models))
+    if session is not None:
+        checks.append(check_window(store, session.id, session.model, backend, reachable))
+    return checks
+
+
+def check_file(store: MemoryStore) -> Check:
+    problems = store.check_file()
+    if problems:
+        shown = "; ".join(problems[:5]) + (f" (and {len(problems) - 5} more)" if len(problems) > 5 else "")
+        return Check(name="file", ok=False, detail=f"{store.path}: {shown}")
+    return Check(name="file", ok=True, detail=f"{store.path}: quick_check and foreign keys ok")
+
+
+def check_schema(store: MemoryStore) -> Check:
+    version = store.stats().schema_version
+    ok = version == SCHEMA_VERSION
+    detail = f"schema version {version}" + ("" if ok else f", expected {SCHEMA_VERSION}")
+    return Check(name="schema", ok=ok, detail=detail)
+
+
+def check_tokenizer(store: MemoryStore) -> Check:
+    if store.tokenizer.exact:
+        return Check(name="tokenizer", ok=True, detail=f"{store.tokenizer_name}, loaded offline")
+    return Check(
+        name="tokenizer",
+        ok=False,
+        detail=f"encoding {store.tokenizer.encoding!r} did not load: counting by {store.tokenizer_name}",
+    )
+
+
+def _ask_models(backend: OllamaBackend) -> tuple[Check, frozenset[str] | None]:
+    """The ``ollama`` check and the installed models (None when the server did not say)."""
+    try:
+        models = backend.local_models()
+    except (OllamaUnavailable, OllamaModelError) as exc:
+        return Check(name="ollama", ok=False, detail=f"{backend.host}: {exc}"), None
+    return Check(name="ollama", ok=True, detail=f"{backend.host} answers"), models
+
+
+def check_models(
+    store: MemoryStore, backend: OllamaBackend, models: frozenset[str] | None
+) -> Check:
+    if models is None:
+        return Check(name="models", ok=False, detail="unknown: the Ollama server did not answer")
+    if not models:
+        return Check(name="models", ok=False, detail="no model installed: summaries fall back to keywords")
+    names = sorted(models)
+    listed = ", ".join(names[:MAX_LISTED_MODELS]) + (" ..." if len(names) > MAX_LISTED_MODELS else "")
+    wanted = store.config.summary_model
+    if wanted is not None and _installed(backend, wanted) is None:
+        return Check(name="models", ok=False, detail=f"{listed}; summary_model {wanted!r} is not one of them")
+    return Check(name="models", ok=True, detail=listed)
+
+
+def check_window(
+    store: MemoryStore, session_id: str, model: str | None, backend: OllamaBackend, reachable: Check
+) -> Check:
+    """The window ``context_usage`` measures the session against, and where it comes from."""
+    usage = store.context_usage(session_id)
+    window = usage["context_window"]
+    if usage["window_source"] == "ollama":
+        return Check(name="context window", ok=True, detail=f"{model}: {window} tokens (Ollama /api/show)")
+    if model is None:
+        why = "the session has no model"
+    elif not reachable.ok:
+        why = f"{model}: the Ollama server did not answer"
+    elif _installed(backend, model) is None:
+        why = f"{model} is not installed locally"
+    else:
+        why = f"{model}: Ollama does not report its context length"
+    return Check(
+        name="context window",
+        ok=False,
+        detail=f"{why}; using MemoryConfig.context_window, {window} tokens",
+    )
+
+
+def _installed(backend: OllamaBackend, model: str) -> str | None:
+    try:
+        return backend.resolve_model(model)
+    except (OllamaUnavailable, OllamaModelError):
+        return None
