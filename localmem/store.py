@@ -64,6 +64,7 @@ from .summaries import SummariesMixin
 from .summarizer import Summarizer
 from .summarizer.background import BackgroundSummarizer
 from .tokens import Tokenizer
+from .transfer import TransferMixin
 
 logger = logging.getLogger("localmem")
 
@@ -82,7 +83,7 @@ def iso(moment: datetime) -> str:
     return moment.isoformat(timespec="milliseconds")[:23] + "Z"
 
 
-class MemoryStore(SummariesMixin, RecallMixin, StateMixin, CheckpointMixin):
+class MemoryStore(SummariesMixin, RecallMixin, StateMixin, CheckpointMixin, TransferMixin):
     """The memory of an assistant, in one SQLite file.
 
     ``path`` defaults to ``$LOCALMEM_DB``, else the per-user data directory's
@@ -96,7 +97,8 @@ class MemoryStore(SummariesMixin, RecallMixin, StateMixin, CheckpointMixin):
     :class:`~localmem.recall.RecallMixin`; session state (goals, subtasks,
     tool executions, tracked files, the window-share trigger) from
     :class:`~localmem.state.StateMixin`; checkpoints from
-    :class:`~localmem.checkpoint.CheckpointMixin`.
+    :class:`~localmem.checkpoint.CheckpointMixin`; export and import of
+    sessions as JSON Lines from :class:`~localmem.transfer.TransferMixin`.
     """
 
     def __init__(
