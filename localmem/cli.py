@@ -12,6 +12,7 @@ import functools
 import itertools
 import json
 import os
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -381,9 +382,8 @@ def _output(path: Path | None) -> Iterator[BinaryIO]:
     """Standard output, or ``path`` created (or emptied) with mode 0600: an export
     holds private conversations."""
     if path is None:
-        out = click.get_binary_stream("stdout")
-        yield out
-        out.flush()
+        with click.open_file("-", "wb") as out:
+            yield out
         return
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
@@ -394,7 +394,7 @@ def _output(path: Path | None) -> Iterator[BinaryIO]:
 
 
 def _stderr_is_terminal() -> bool:
-    return click.get_text_stream("stderr").isatty()
+    return sys.stderr.isatty()
 
 
 @contextlib.contextmanager
@@ -405,7 +405,7 @@ def _progress(label: str, length: int | None) -> Iterator[Callable[[int], None] 
         yield None
         return
     steps = range(length) if length is not None else itertools.count()  # no length: counts up
-    with click.progressbar(steps, label=label, file=click.get_text_stream("stderr")) as bar:
+    with click.progressbar(steps, label=label, file=sys.stderr) as bar:
         yield bar.update
 
 
