@@ -19,12 +19,14 @@ from .models import (
     TrackedFile,
 )
 from .store import MemoryStore
+from .transfer import ImportReport
 
 __all__ = [
     "Checkpoint",
     "CheckpointData",
     "FactsData",
     "Goal",
+    "ImportReport",
     "LocalMemError",
     "MemoryConfig",
     "MemoryContext",

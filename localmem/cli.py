@@ -405,7 +405,7 @@ def _progress(label: str, length: int | None) -> Iterator[Callable[[int], None] 
         yield None
         return
     steps = range(length) if length is not None else itertools.count()  # no length: counts up
-    with click.progressbar(steps, label=label, file=sys.stderr) as bar:
+    with click.progressbar(steps, label=label, file=sys.stderr, show_pos=length is None) as bar:
         yield bar.update
 
 

@@ -259,7 +259,7 @@ _FIELDS = {record: field for _table, field, record in TABLES}
 _WRITERS = [(record_type(r), _columns(r)) for r in (SessionRecord, *(t[2] for t in TABLES))]
 # json.dumps leaves these raw with ensure_ascii=False; str.splitlines (and some
 # JSON readers) would break a line at them.
-_LINE_BREAKS = str.maketrans({"\x85": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"})
+_LINE_BREAKS = (("\x85", "\\u0085"), ("\u2028", "\\u2028"), ("\u2029", "\\u2029"))
 
 
 # --- writing ------------------------------------------------------------------------------
@@ -267,7 +267,11 @@ _LINE_BREAKS = str.maketrans({"\x85": "\\u0085", "\u2028": "\\u2028", "\u2029": 
 
 def _dump(data: dict) -> str:
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-    return text if text.isascii() else text.translate(_LINE_BREAKS)
+    if not text.isascii():
+        for char, escaped in _LINE_BREAKS:
+            if char in text:  # str.translate would cost more than the dump
+                text = text.replace(char, escaped)
+    return text
 
 
 def header_line(now: str) -> str:
@@ -310,7 +314,7 @@ class SessionBatch:
         self._active_goals = 0
 
     def add(self, record: _Line) -> None:
-        kind = record_type(type(record))
+        kind = record.type  # type: ignore[attr-defined]
         field = _FIELDS[type(record)]
         key = record.message_id if isinstance(record, ItemRecord) else record.id  # type: ignore[attr-defined]
         if key in self._ids[field]:
