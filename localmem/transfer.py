@@ -410,41 +410,47 @@ class Reader:
     def __init__(self, lines: Iterable[str], on_progress: Callable[[int], None] | None) -> None:
         self._lines = lines
         self._on_progress = on_progress
+        self._reported = 0
         self.session: str | None = None
 
     def __iter__(self) -> Iterator[SessionBatch]:
         batch: SessionBatch | None = None
         header = False
-        reported = number = 0
+        number = 0
         for number, line in enumerate(self._lines, 1):
-            if self._on_progress is not None and number - reported >= PROGRESS_LINES:
-                self._on_progress(number - reported)
-                reported = number
+            self._progress(number - 1)
             if not line.strip():
-                continue
+                continue  # a blank line (a file's last newline, say) holds nothing
+            record = None
             try:
                 if not header:
-                    _check_header(line)
+                    _check_header(line.lstrip("\ufeff"))  # a BOM some editors add
                     header = True
                     continue
                 record = _parse(line)
-                if isinstance(record, SessionRecord):
-                    if batch is not None:
-                        yield batch
-                    self.session = record.id
-                    batch = SessionBatch(record, number)
-                elif batch is None:
-                    raise InvalidInput(f"a {record.type} record before any session record")
-                else:
+                if not isinstance(record, SessionRecord):
+                    if batch is None:
+                        raise InvalidInput(f"a {record.type} record before any session record")
                     batch.add(record)
             except InvalidInput as exc:
                 raise InvalidInput(f"line {number}: {exc}") from None
+            if isinstance(record, SessionRecord):
+                if batch is not None:
+                    yield batch  # complete: the next session begins
+                self.session = record.id
+                batch = SessionBatch(record, number)
         if not header:
             raise InvalidInput(f"line {number + 1}: the input ends before the header")
         if batch is not None:
             yield batch
-        if self._on_progress is not None and number > reported:
-            self._on_progress(number - reported)
+        self._progress(number, final=True)
+
+    def _progress(self, done: int, final: bool = False) -> None:
+        """Report the lines handled since the last report, every PROGRESS_LINES and at the end."""
+        new = done - self._reported
+        if self._on_progress is not None and new > 0 and (final or new >= PROGRESS_LINES):
+            self._on_progress(new)
+            self._reported = done
 
 
 def _check_header(line: str) -> None:
@@ -563,6 +569,8 @@ class TransferMixin:
         many, its ``report`` which). ``on_progress(n)`` is called as lines are
         read, ``n`` lines at a time.
         """
+        if isinstance(lines, (str, bytes)):
+            raise InvalidInput("lines must be the export's lines (an open file, a list), not one string")
         if not isinstance(rename, bool):
             raise InvalidInput(f"rename must be True or False, not {type(rename).__name__}")
         reader = Reader(lines, on_progress)

@@ -369,6 +369,18 @@ def test_empty_input_is_not_an_export(store: MemoryStore) -> None:
         store.import_sessions(["", "\n"])
 
 
+def test_blank_lines_and_a_bom_are_read_but_one_string_is_refused(
+    store: MemoryStore, tmp_path: Path
+) -> None:
+    first, second, lines = two_sessions(store)
+    text = "\ufeff" + "\n\n".join(lines) + "\n\n"
+    with MemoryStore(tmp_path / "copy.db") as copy:
+        report = copy.import_sessions(text.splitlines(keepends=True))
+        assert report.sessions == [(first, first), (second, second)]
+        with pytest.raises(InvalidInput, match="not one string"):
+            copy.import_sessions(text)
+
+
 def test_summary_ranges_and_checkpoints_map_through_deleted_messages() -> None:
     batch = SessionBatch(SessionRecord(type="session", id="s", title=None, model=None,
                                        created_at="t", updated_at="t"), 2)
