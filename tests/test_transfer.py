@@ -181,6 +181,9 @@ def test_round_trip_into_a_fresh_file(rich, tmp_path: Path) -> None:
     with MemoryStore(path, config=CONFIG) as original:
         lines = list(original.export_sessions())
         before = context_of(original, sid), context_of(original, sid, "penicillin allergy")
+    # One record a line, even for str.splitlines: U+2028, U+2029 and NEL are escaped.
+    assert "\n".join(lines).splitlines() == lines
+    assert any("\\u2028" in line for line in lines)
     copy_path = tmp_path / "copy.db"
     with MemoryStore(copy_path, config=CONFIG) as copy:
         report = copy.import_sessions(lines)
