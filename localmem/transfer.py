@@ -633,7 +633,8 @@ def _write_rows(conn: sqlite3.Connection, batch: SessionBatch, sid: str) -> None
             conn, sid, s.text, start, end, s.message_count, s.level, s.source,
             s.importance_score, s.token_count, s.created_at,
         )
-        assert made is not None, "SessionBatch refuses overlapping ranges"
+        if made is None:  # SessionBatch refuses overlaps: never, but never half-written either
+            raise InvalidInput(f"line {batch.line}+: summary {s.id} overlaps another")
         summaries[s.id] = made.id
     for f in r["facts"]:
         db.insert_facts(
