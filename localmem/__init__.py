@@ -23,6 +23,7 @@ from .models import (
     TrackedFile,
 )
 from .store import MemoryStore
+from .transfer import ImportReport
 
 __all__ = [
     "Check",
@@ -30,6 +31,7 @@ __all__ = [
     "CheckpointData",
     "FactsData",
     "Goal",
+    "ImportReport",
     "LocalMemError",
     "MaintenanceReport",
     "MemoryConfig",

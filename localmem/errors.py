@@ -7,6 +7,11 @@ CLI turns these into a one-line message and a non-zero exit code.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .transfer import ImportReport
+
 
 class LocalMemError(Exception):
     """Something went wrong inside localmem."""
@@ -14,6 +19,18 @@ class LocalMemError(Exception):
 
 class InvalidInput(LocalMemError, ValueError):
     """An argument was rejected before anything was written."""
+
+
+class ImportRefused(InvalidInput):
+    """An import stopped at a malformed line or a session that exists already.
+
+    Nothing of the session it was reading was written; the sessions before it
+    stay imported: ``report`` (an :class:`~localmem.transfer.ImportReport`) lists them.
+    """
+
+    def __init__(self, message: str, report: ImportReport) -> None:
+        super().__init__(message)
+        self.report = report
 
 
 class SessionNotFound(LocalMemError, KeyError):

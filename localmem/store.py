@@ -66,6 +66,7 @@ from .summaries import SummariesMixin
 from .summarizer import Summarizer
 from .summarizer.background import BackgroundSummarizer
 from .tokens import Tokenizer
+from .transfer import TransferMixin
 
 logger = logging.getLogger("localmem")
 
@@ -85,7 +86,13 @@ def iso(moment: datetime) -> str:
 
 
 class MemoryStore(
-    SummariesMixin, RecallMixin, StateMixin, CheckpointMixin, MaintainMixin, AdminMixin
+    SummariesMixin,
+    RecallMixin,
+    StateMixin,
+    CheckpointMixin,
+    MaintainMixin,
+    AdminMixin,
+    TransferMixin,
 ):
     """The memory of an assistant, in one SQLite file.
 
@@ -102,7 +109,8 @@ class MemoryStore(
     :class:`~localmem.state.StateMixin`; checkpoints from
     :class:`~localmem.checkpoint.CheckpointMixin`; the compaction of idle sessions
     (``maintain``) from :class:`~localmem.maintain.MaintainMixin`; retention, vacuum,
-    backup, stats and integrity from :class:`~localmem.admin.AdminMixin`.
+    backup, stats and integrity from :class:`~localmem.admin.AdminMixin`; export and
+    import of sessions as JSON Lines from :class:`~localmem.transfer.TransferMixin`.
     """
 
     def __init__(

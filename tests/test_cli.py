@@ -116,7 +116,7 @@ def test_context_with_a_query_carries_the_old_message_that_answers_it(tmp_path: 
 
 # --- every command: --help, --db, --json ------------------------------------------------
 
-PRINTS_NO_DATA = {"demo", "schema"}  # a walkthrough, and SQL (its own format)
+PRINTS_NO_DATA = {"demo", "schema", "export"}  # a walkthrough; SQL and JSON Lines (their own formats)
 
 
 def _commands(group: click.Group, prefix: tuple[str, ...] = ()) -> list[tuple[tuple[str, ...], click.Command]]:

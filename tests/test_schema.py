@@ -165,10 +165,16 @@ HOT_QUERIES = [
     ("DELETE FROM goals WHERE id = ?", (1,)),  # the subtask and tool cascades
     ("DELETE FROM summary_facts WHERE id = ?", (1,)),  # the facts index's delete trigger
     ("DELETE FROM sessions WHERE id = ?", ("s",)),  # every cascade of a session
-    # m006_views, as a person reads them (whole views: test_admin.py)
+    # m007_views, as a person reads them (whole views: test_admin.py)
     ("SELECT * FROM session_overview WHERE id = ?", ("s",)),
     ("SELECT * FROM messages_with_summary WHERE session_id = ? ORDER BY id", ("s",)),
     ("SELECT * FROM messages_with_summary WHERE id = ?", (1,)),
+    # export / import (SESSION_IDS_SQL reads every session by design: not here)
+    (db.SESSION_ROW_SQL, ("s",)),
+    (db.SESSION_ITEMS_SQL, ("s",)),
+    (db.IMPORT_GOAL_SQL, ("s", "g", "completed", 1, "{}", 1, "t", "t")),
+    (db.IMPORT_SUBTASK_SQL, ("s", None, "n", "pending", "[]", None, 1, "t", "t")),
+    (db.IMPORT_FILE_SQL, ("s", "a.py", 0, 1, 1, "t", "t")),
 ]
 
 
