@@ -23,7 +23,9 @@ def test_demo_uses_the_default_database(isolated_env: Path) -> None:
     assert "of 3000 tokens" in out
     with MemoryStore(isolated_env / "default.db") as store:
         assert len(store.get_messages("demo")) == 20
-        assert len(store.get_pins("demo")) == 3
+        assert len(store.get_pins("demo", kind="manual")) == 3
+        # The allergy, the medication, the pharmacist and the appointment the user stated.
+        assert len(store.get_pins("demo", kind="auto")) == 4
     code, _ = run("demo")  # runs again cleanly: the demo session is replaced
     assert code == 0
     with MemoryStore(isolated_env / "default.db") as store:
