@@ -102,7 +102,7 @@ _HEALTH = (
     rf"|{_PERSON} (?i:has|have|'ve got|has got|suffers? from|was diagnosed with|been diagnosed with)\b"
     rf"(?i:[^.?!]{{0,30}}?\b(?:{_ILLNESSES}))\b"
     rf"|(?i:\b(?:my|our|his|her|their) (?:[\w-]+ )?(?:allerg(?:y|ies)|intoleran(?:ce|ces))\b)"
-    rf"|{_PERSON} (?i:take|takes|(?:am|'m|is|'s|are|'re) (?:taking|on)|uses? (?:an? )?)\b"
+    rf"|{_PERSON}(?i: takes?| (?:am|is|are) (?:taking|on)|'(?:m|s|re) (?:taking|on)| uses?)\b"
     rf"(?i:[^.?!]{{0,60}}?\b(?:{_MEDICINES}))\b"
     r"|(?i:\b(?:my|our|his|her|their) (?:[\w-]+ )?(?:medications?|meds|prescriptions?) (?:is|are|includes?)\b)"
 )

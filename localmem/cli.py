@@ -19,7 +19,7 @@ from .config import default_db_path
 from .context import MemoryContext
 from .demo import DEMO_CONVERSATION, DEMO_MODEL, DEMO_PINS, DEMO_SESSION_ID, DEMO_TITLE
 from .errors import LocalMemError, SessionNotFound
-from .models import Checkpoint
+from .models import PIN_KINDS, Checkpoint, Pin
 from .state import archive_line
 from .store import MemoryStore
 from .summarizer import FALLBACK, OFFLINE
@@ -145,6 +145,49 @@ def pin(
     """Pin a fact to SESSION; it is shown in every context of that session."""
     p = store.pin(session, text, source_message_id=source_message_id, importance=importance)
     click.echo(f"{p.id}\ttokens={p.token_count}\timportance={p.importance_score}")
+
+
+@cli.command()
+@click.argument("session")
+@click.option("--kind", type=click.Choice(PIN_KINDS), default=None, help="Only pins of this kind.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@with_store
+def pins(store: MemoryStore, session: str, kind: str | None, as_json: bool) -> None:
+    """List SESSION's pins, highest importance first: manual ones and those pinned
+    automatically (auto) from what the user said."""
+    rows = store.get_pins(session, kind=kind)
+    if as_json:
+        click.echo(json.dumps([p.model_dump() for p in rows], indent=2, ensure_ascii=False))
+        return
+    for p in rows:
+        click.echo(_pin_line(p))
+
+
+@cli.command()
+@click.argument("pin_id", type=click.IntRange(min=0))
+@with_store
+def unpin(store: MemoryStore, pin_id: int) -> None:
+    """Remove the pin PIN_ID (an auto pin stays removed unless the user says it again)."""
+    store.unpin(pin_id)
+    click.echo(f"Removed pin #{pin_id}.")
+
+
+@cli.command("edit-pin")
+@click.argument("pin_id", type=click.IntRange(min=0))
+@click.option("--text", default=None, help="The pin's new text.")
+@click.option("--importance", type=click.FloatRange(0, 1), default=None, help="Its new importance.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@with_store
+def edit_pin(
+    store: MemoryStore, pin_id: int, text: str | None, importance: float | None, as_json: bool
+) -> None:
+    """Change the text and/or importance of the pin PIN_ID; its kind stays."""
+    p = store.update_pin(pin_id, content=text, importance=importance)
+    click.echo(json.dumps(p.model_dump(), indent=2, ensure_ascii=False) if as_json else _pin_line(p))
+
+
+def _pin_line(p: Pin) -> str:
+    return f"#{p.id} {p.kind} (importance {p.importance_score}, {p.token_count} tokens): {p.content}"
 
 
 @cli.command()

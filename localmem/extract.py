@@ -231,11 +231,13 @@ def content_words(text: str) -> list[str]:
     ]
 
 
-def grounded(item: str, haystack: str) -> bool:
-    """True when ``item`` shares a content word with ``haystack`` (case-folded),
-    or has none to share: a model's item about nothing it was shown is dropped."""
+def grounded(item: str, haystack: str, share: float = 0.0) -> bool:
+    """True when ``item`` shares a content word with ``haystack`` (case-folded) and,
+    with ``share``, at least that share of its content words; or has none to share:
+    a model's item about nothing it was shown is dropped."""
     words = content_words(item)
-    return not words or any(w in haystack or w.rstrip("s") in haystack for w in words)
+    found = sum(1 for w in words if w in haystack or w.rstrip("s") in haystack)
+    return not words or (found > 0 and found >= share * len(words))
 
 
 def clip(text: str, limit: int) -> str:
