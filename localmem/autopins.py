@@ -48,15 +48,9 @@ MAX_FACTS_PER_MESSAGE = 5
 not flood every context."""
 TRAILING_PUNCTUATION = " .!?;:,…"
 
-_RELATIONS = (
-    "daughter|son|wife|husband|partner|spouse|boyfriend|girlfriend|fianc[eé]e?|mom|mum|mother|dad"
-    "|father|parents?|brother|sister|sibling|grand(?:ma|mother|pa|father|son|daughter|child)|aunt"
-    "|uncle|cousin|niece|nephew|child|kid|baby|twins?|dog|cat|puppy|kitten|pet|horse|bird|rabbit"
-    "|boss|manager|friend|colleague|roommate|flatmate|neighbou?r"
-)
 _PROFESSIONALS = (
     "doctor|gp|physician|dentist|pharmacist|therapist|psychiatrist|cardiologist|nurse|midwife"
-    "|surgeon|specialist|vet|lawyer|solicitor|accountant|landlord|caregiver|carer|teacher"
+    "|surgeon|specialist|vet|lawyer|solicitor|accountant|landlord|caregiver|carer"
 )
 _CONDITIONS = (
     r"allergic|(?:lactose|gluten)[- ]intolerant|intolerant|(?:pre-?)?diabetic|epileptic|asthmatic"
@@ -68,7 +62,7 @@ _ILLNESSES = (
     r"|high blood pressure|heart condition|kidney disease|migraines?|adhd|autism|dyslexia|copd"
 )
 _MEDICINES = (
-    r"\d+(?:\.\d+)?\s?(?:mg|mcg|µg|ml|iu|units?)|medications?|medicines?|insulin|inhalers?"
+    r"\d+(?:\.\d+)?\s?(?:mg|mcg|µg|ml|iu)|medications?|medicines?|insulin|inhalers?"
     r"|antibiotics?|antidepressants?|blood thinners?|statins?|birth control|the pill|steroids?"
     r"|chemo(?:therapy)?"
 )
@@ -82,65 +76,120 @@ _EVERYDAY = (
     r"|work(?!\s+(?:out|with|through|it|this|that|on it|on this|on that)\b)"
 )
 # A person the fact is about: I, a pronoun, "my X", or a capitalized name
-# (not "This", "Everyone", ...): "people who are allergic" names no one.
+# followed by a verb of the third person ("Rosa is", "Rosa takes"): "people
+# who are allergic" names no one, and "Please take ..." is not a name.
 _NOT_NAMES = "This|That|It|There|Here|What|Who|Which|Everyone|Everybody|Nobody|Anyone|Someone|People"
+_NAME = rf"\b(?!(?:{_NOT_NAMES})\b)[A-Z][a-z]+(?= (?:is|are|has|takes|uses|suffers|was)\b)"
+_PERSON = rf"(?:(?i:\bI|\b(?:he|she|they|we)|\b(?:my|our|his|her|their) (?:[\w-]+ )?[\w-]+)|{_NAME})"
 _PERSON_IS = (
     r"(?:(?i:\bI(?:'m| am)|\b(?:he|she|they|we)(?:'s|'re| is| are)"
-    r"|\b(?:my|our|his|her|their) (?:[\w-]+ ){1,2}?(?:is|are))"
-    rf"|\b(?!(?:{_NOT_NAMES})\b)[A-Z][a-z]+ (?i:is|are))"
+    rf"|\b(?:my|our|his|her|their) (?:[\w-]+ ){{1,2}}?(?:is|are))|{_NAME} (?i:is|are))"
 )
-_PERSON = (
-    r"(?:(?i:\bI|\b(?:he|she|they|we)|\b(?:my|our|his|her|their) (?:[\w-]+ ){0,1}[\w-]+)"
-    rf"|\b(?!(?:{_NOT_NAMES})\b)[A-Z][a-z]+)"
+_ADVERBS = (
+    r"(?i:(?:(?:very|severely|also|quite|really|highly|mildly|slightly|extremely|deathly"
+    r"|seriously|both|all|not|an?|type [12]) ){0,3})"
 )
-_ADVERBS = r"(?i:(?:(?:very|severely|also|quite|really|highly|mildly|slightly|extremely|deathly|seriously|both|all|not|an?|type [12]) ){0,3})"
 _TITLE = r"(?:(?:Mr|Mrs|Ms|Mx|Dr|Prof)\.?\s+)?"
 _DAY_AFTER_CALL = "Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|Today|Tonight|Tomorrow"
 
-_HEALTH = (
-    rf"{_PERSON_IS} {_ADVERBS}(?i:{_CONDITIONS})\b"
-    rf"|{_PERSON} (?i:has|have|'ve got|has got|suffers? from|was diagnosed with|been diagnosed with)\b"
-    rf"(?i:[^.?!]{{0,30}}?\b(?:{_ILLNESSES}))\b"
-    rf"|(?i:\b(?:my|our|his|her|their) (?:[\w-]+ )?(?:allerg(?:y|ies)|intoleran(?:ce|ces))\b)"
-    rf"|{_PERSON}(?i: takes?| (?:am|is|are) (?:taking|on)|'(?:m|s|re) (?:taking|on)| uses?)\b"
-    rf"(?i:[^.?!]{{0,60}}?\b(?:{_MEDICINES}))\b"
-    r"|(?i:\b(?:my|our|his|her|their) (?:[\w-]+ )?(?:medications?|meds|prescriptions?) (?:is|are|includes?)\b)"
+# Each family of rules: the words (lower case) a sentence needs for its pattern
+# to be tried at all, and the pattern. The words make the cheap gate.
+# Words are what is left between punctuation, digits and spaces ("10mg" has "mg"),
+# apostrophes kept ("can't").
+_NOT_WORD = str.maketrans({c: " " for c in '0123456789!"#$%&()*+,-./:;<=>?@[\\]^_`{|}~…—–“”'})
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+_CONDITION = (
+    _words(
+        """allergic intolerant lactose gluten diabetic prediabetic epileptic asthmatic celiac
+        coeliac pregnant anemic anaemic hypertensive immunocompromised deaf hearing blind
+        colorblind colourblind vegetarian vegan pescatarian teetotal dialysis"""
+    ),
+    re.compile(rf"{_PERSON_IS} {_ADVERBS}(?i:{_CONDITIONS})\b"),
+)
+_ILLNESS = (
+    _words(
+        """allergy allergies intolerance intolerances diabetes epilepsy asthma celiac coeliac
+        hypertension blood heart kidney migraine migraines adhd autism dyslexia copd"""
+    ),
+    re.compile(
+        rf"{_PERSON} (?i:has|have|'ve got|has got|suffers? from|was diagnosed with"
+        rf"|been diagnosed with)\b(?i:[^.?!]{{0,30}}?\b(?:{_ILLNESSES}))\b"
+        r"|(?i:\b(?:my|our|his|her|their) (?:[\w-]+ )?(?:allerg(?:y|ies)|intoleran(?:ce|ces))\b)"
+    ),
+)
+_MEDICATION = (
+    _words(
+        """mg mcg µg ml iu medication medications medicine medicines meds insulin inhaler inhalers
+        antibiotic antibiotics antidepressant antidepressants statin statins birth pill steroid
+        steroids chemo chemotherapy prescription prescriptions thinner thinners"""
+    ),
+    re.compile(
+        rf"{_PERSON}(?i: takes?| (?:am|is|are) (?:taking|on)|'(?:m|s|re) (?:taking|on)| uses?)\b"
+        rf"(?i:[^.?!]{{0,60}}?\b(?:{_MEDICINES}))\b"
+        r"|(?i:\b(?:my|our|his|her|their) (?:[\w-]+ )?(?:medications?|meds|prescriptions?)"
+        r" (?:is|are|includes?)\b)"
+    ),
 )
 _NAMES = (
-    r"(?i:\bmy name(?:'s| is)|\b(?:his|her|their) name is)\s+[A-Za-z]"
-    rf"|(?i:\b(?:please )?call me|\bI go by|\bI(?:'m| am) called)\s+(?!(?:{_DAY_AFTER_CALL})\b)[A-Z]"
-    r"|(?i:\b(?:my|our|his|her|their) (?:[\w-]+ ){0,2}?[\w-]+(?:'s name is|'s called| is called| is named| goes by))"
-    r"\s+[\"']?[A-Z]"
-    rf"|(?i:\b(?:my|our|his|her|their) (?:{_PROFESSIONALS}|{_RELATIONS})) (?i:is) {_TITLE}[A-Z][a-z]"
+    _words(f"name name's call called named {_PROFESSIONALS.replace('|', ' ')}"),
+    re.compile(
+        r"(?i:\bmy name(?:'s| is)|\b(?:his|her|their) name is)\s+[A-Za-z]"
+        rf"|(?i:\b(?:please )?call me|\bI go by|\bI(?:'m| am) called)\s+"
+        rf"(?!(?:{_DAY_AFTER_CALL})\b)[A-Z]"
+        r"|(?i:\b(?:my|our|his|her|their) (?:[\w-]+ ){0,2}?[\w-]+"
+        r"(?:'s name is|'s called| is called| is named| goes by))\s+[\"']?[A-Z]"
+        rf"|(?i:\b(?:my|our|his|her|their) (?:{_PROFESSIONALS})) (?i:is) {_TITLE}[A-Z][a-z]"
+    ),
 )
-_DATE = (
+_CONSTRAINTS = (
+    _words("can't cannot not mustn't must never allowed unable don't budget"),
+    re.compile(
+        r"(?i:\b(?:I|we) (?:(?:really|just|simply|absolutely) )?(?:can't|cannot|can not|must not"
+        r"|mustn't|must never|(?:am|'m|are|'re) not allowed to|(?:am|'m|are|'re) unable to|never"
+        rf"|don't|do not) (?:ever )?(?:{_EVERYDAY})\b)"
+        r"|(?i:\b(?:my|our) (?:[\w-]+ )?budget (?:is|of)\b|\bI(?:'m| am) on a (?:tight )?budget\b)"
+    ),
+)
+_RULES = (_CONDITION, _ILLNESS, _MEDICATION, _NAMES, _CONSTRAINTS)
+# A date: an event word with an absolute date or a weekday, in one sentence.
+_EVENTS = (
+    _words(
+        """appointment appointments meeting meetings deadline deadlines due birthday birthdays
+        anniversary interview interviews surgery operation flight flights exam exams wedding
+        checkup checkups consultation consultations reservation reservations booking born
+        scheduled expire expires expiry"""
+    ),
+    re.compile(
+        r"\b(?:appointments?|meetings?|deadlines?|due(?! to\b)|birthdays?|anniversary|interviews?"
+        r"|surgery|operation|flights?|exams?|wedding|check-?ups?|consultations?|reservations?"
+        r"|booking|born|scheduled|expires?|expiry)\b",
+        re.IGNORECASE,
+    ),
+)
+_DATE = re.compile(
     rf"\b(?:{_MONTHS})\.? \d{{1,2}}(?:st|nd|rd|th)?\b|\b\d{{1,2}}(?:st|nd|rd|th)? (?:of )?(?:{_MONTHS})\b"
     r"|\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}/\d{1,2}(?:/\d{2,4})?\b|\b\d{1,2}\.\d{1,2}\.\d{2,4}\b"
-    r"|\bthe \d{1,2}(?:st|nd|rd|th)\b|\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b"
-)
-_EVENT = (
-    r"\b(?:appointments?|meetings?|deadlines?|due(?! to\b)|birthdays?|anniversary|interviews?"
-    r"|surgery|operation|flights?|exams?|wedding|check-?ups?|consultations?|reservations?|booking"
-    r"|born|scheduled|expires?|expiry)\b"
-)
-_CONSTRAINT = (
-    r"(?i:\b(?:I|we) (?:(?:really|just|simply|absolutely) )?(?:can't|cannot|can not|must not|mustn't|must never"
-    r"|(?:am|'m|are|'re) not allowed to|(?:am|'m|are|'re) unable to|never|don't|do not) (?:ever )?"
-    rf"(?:{_EVERYDAY})\b)"
-    r"|(?i:\b(?:my|our) (?:[\w-]+ )?budget (?:is|of)\b|\bI(?:'m| am) on a (?:tight )?budget\b)"
-)
-_EXPLICIT = re.compile(
-    r"^(?:(?:please|also|and|oh|ok|okay|just|but|so|btw|by the way|fyi|hey|important)[,:]?\s+)*"
-    r"(?:remember|note|keep in mind|bear in mind|don't forget|do not forget|never forget"
-    r"|make a note|take note)\b"
-    r"|\b(?:please|can you|could you|will you|would you|I want you to|I need you to)"
-    r" (?:always )?(?:remember|note|keep in mind|don't forget|make a note)\b"
-    r"|\bfor the record\b|^important:",
+    r"|\bthe \d{1,2}(?:st|nd|rd|th)\b|\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b",
     re.IGNORECASE,
 )
-_FACT = re.compile(f"{_HEALTH}|{_NAMES}|{_CONSTRAINT}")
-_DATED = re.compile(_DATE, re.IGNORECASE)
-_EVENTFUL = re.compile(_EVENT, re.IGNORECASE)
+# An explicit request to remember, even asked as a question ("can you remember that ...?").
+_EXPLICIT = (
+    _words("remember note mind forget record important"),
+    re.compile(
+        r"^(?:(?:please|also|and|oh|ok|okay|just|but|so|btw|by the way|fyi|hey|important)[,:]?\s+)*"
+        r"(?:remember(?: that\b|:|,| I\b| my\b| we\b| our\b)|note(?: that\b|:)|keep in mind"
+        r"|bear in mind|don't forget|do not forget|never forget|make a note|take note)"
+        r"|\b(?:please|can you|could you|will you|would you|I want you to|I need you to)"
+        r" (?:always )?(?:remember|note|keep in mind|don't forget|make a note)\b"
+        r"|\bfor the record\b|^important:",
+        re.IGNORECASE,
+    ),
+)
 _HYPOTHETICAL = re.compile(
     r"^(?:if|suppose|supposing|imagine|assuming|assume|say)\b"
     r"|\b(?:what if|hypothetically|pretend|let's say|let us say|for example|for instance|e\.g\."
@@ -148,22 +197,11 @@ _HYPOTHETICAL = re.compile(
     r"|(?:my|the|a) character)\b",
     re.IGNORECASE,
 )
-# Every rule above needs one of these words: a message without any is done
-# after this one search (the common case), before any sentence is split.
-_GATE = re.compile(
-    r"allerg|intoleran|diabet|epilep|asthma|c[o]?eliac|pregnan|an[a]?emi|hypertens|immuno|deaf"
-    r"|blind|vegetarian|vegan|pescatarian|teetotal|dialysis|migraine|adhd|autism|dyslexia|copd"
-    r"|disease|condition|\d\s?(?:mg|mcg|µg|ml|iu|units?)\b|insulin|inhaler|antibiotic|antidepress"
-    r"|thinner|statin|birth control|the pill|steroid|chemo|medic|\bmeds\b|prescription"
-    r"|\bname|\bcall me\b|\bgo(?:es)? by\b|\bcalled\b|\bnamed\b"
-    rf"|\b(?:{_PROFESSIONALS}|{_RELATIONS}) is "
-    r"|appointment|meeting|deadline|\bdue\b|birthday|anniversary|interview|surgery|operation|flight"
-    r"|\bexams?\b|wedding|check-?up|consultation|reservation|booking|\bborn\b|scheduled|expir"
-    r"|remember|\bnote\b|forget|in mind|for the record|important:"
-    r"|\b(?:I|we)(?: \w+)? (?:can't|cannot|can not|must|am not|'m not|are not|'re not|am unable"
-    r"|'m unable|never|don't|do not)\b|budget",
-    re.IGNORECASE,
-)
+# Every rule needs one of its family's words: a message with none is done after
+# one lower-casing, one word split and a set intersection per family (the
+# common case), before any sentence is split; a sentence is then tried only
+# against the families its message mentions.
+_FAMILIES = (*_RULES, _EVENTS, _EXPLICIT)
 
 
 def pin_facts(role: str, text: str) -> list[str]:
@@ -178,12 +216,14 @@ def pin_facts(role: str, text: str) -> list[str]:
     if role != "user":
         return []
     head = text[:MAX_SCAN_CHARS].replace("’", "'")  # the rules spell apostrophes straight
-    if not _GATE.search(head):
+    words = _lower_words(head)
+    mentioned = [family for family in _FAMILIES if not words.isdisjoint(family[0])]
+    if not mentioned:
         return []
     facts: list[str] = []
     keys: set[str] = set()
     for sentence in rules.sentences(head):
-        if not _is_fact(sentence):
+        if not _is_fact(sentence, mentioned):
             continue
         key = pin_key(sentence)
         if key not in keys:
@@ -194,16 +234,29 @@ def pin_facts(role: str, text: str) -> list[str]:
     return facts
 
 
-def _is_fact(sentence: str) -> bool:
-    if _HYPOTHETICAL.search(sentence):
-        return False
-    if _EXPLICIT.search(sentence):
-        return True  # even as a question: "can you remember that ...?"
-    if sentence.endswith("?"):
-        return False
-    if _FACT.search(sentence):
-        return True
-    return bool(_EVENTFUL.search(sentence) and _DATED.search(sentence))
+def _lower_words(text: str) -> set[str]:
+    return set(text.lower().translate(_NOT_WORD).split())
+
+
+def _is_fact(sentence: str, families: list[tuple[frozenset[str], re.Pattern[str]]]) -> bool:
+    words = _lower_words(sentence)
+    found = False
+    question = sentence.endswith("?")
+    for family in families:
+        needed, rule = family
+        if words.isdisjoint(needed) or not rule.search(sentence):
+            continue
+        if family is _EXPLICIT:
+            found = True  # even as a question: "can you remember that ...?"
+        elif question:
+            continue
+        elif family is _EVENTS:
+            found = bool(_DATE.search(sentence))
+        else:
+            found = True
+        if found:
+            break
+    return found and not _HYPOTHETICAL.search(sentence)
 
 
 def pin_key(content: str) -> str:
