@@ -41,7 +41,7 @@ CREATE TABLE semantic_pins (
     kind TEXT NOT NULL CHECK (kind IN ('manual', 'auto')),
     token_count INTEGER NOT NULL CHECK (token_count >= 0),
     created_at TEXT NOT NULL
-);
+, content_key TEXT);
 
 CREATE TABLE summary_cache (
     key TEXT PRIMARY KEY,
@@ -234,6 +234,11 @@ CREATE INDEX tracked_files_recent ON tracked_files (session_id, modified, seq);
 CREATE INDEX checkpoints_session ON checkpoints (session_id, id);
 
 CREATE INDEX summary_facts_session ON summary_facts (session_id, id);
+
+CREATE INDEX semantic_pins_session_key ON semantic_pins (session_id, content_key);
+
+CREATE UNIQUE INDEX semantic_pins_auto_key
+    ON semantic_pins (session_id, content_key) WHERE kind = 'auto';
 
 CREATE VIEW messages_fts_source AS
     SELECT id, text, 's' || hex(session_id) || '0' AS session_key FROM messages;

@@ -27,7 +27,7 @@ from .demo import DEMO_CONVERSATION, DEMO_MODEL, DEMO_PINS, DEMO_SESSION_ID, DEM
 from .doctor import run_checks
 from .errors import LocalMemError, SessionNotFound
 from .maintain import LEVEL_NAMES
-from .models import Checkpoint, Stats
+from .models import PIN_KINDS, Checkpoint, Pin, Stats
 from .state import archive_line
 from .store import MemoryStore
 from .summarizer import FALLBACK, OFFLINE
@@ -86,9 +86,10 @@ def demo(store: MemoryStore, max_tokens: int | None) -> None:
     store.add_messages(session.id, [{"role": r, "text": t} for r, t in DEMO_CONVERSATION])
     for content, importance in DEMO_PINS:
         store.pin(session.id, content, importance=importance)
+    automatic = len(store.get_pins(session.id, kind="auto"))
     click.echo(
-        f"Stored {len(DEMO_CONVERSATION)} messages and {len(DEMO_PINS)} pins "
-        f"in session {session.id!r} of {store.path}"
+        f"Stored {len(DEMO_CONVERSATION)} messages in session {session.id!r} of {store.path}; "
+        f"pinned {len(DEMO_PINS)} fact by hand and {automatic} automatically."
     )
     click.echo(f"Tokens counted with {store.tokenizer_name}.")
     summary = store.summarize(session.id)
@@ -180,6 +181,50 @@ def pin(
         _echo_json(p.model_dump())
         return
     click.echo(f"{p.id}\ttokens={p.token_count}\timportance={p.importance_score}")
+
+
+@cli.command()
+@click.argument("session")
+@click.option("--kind", type=click.Choice(PIN_KINDS), default=None, help="Only pins of this kind.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@with_store
+def pins(store: MemoryStore, session: str, kind: str | None, as_json: bool) -> None:
+    """List SESSION's pins, highest importance first: manual ones and those pinned
+    automatically (auto) from what the user said."""
+    rows = store.get_pins(session, kind=kind)
+    if as_json:
+        click.echo(json.dumps([p.model_dump() for p in rows], indent=2, ensure_ascii=False))
+        return
+    for p in rows:
+        click.echo(_pin_line(p))
+
+
+@cli.command()
+@click.argument("pin_id", type=click.IntRange(min=0))
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@with_store
+def unpin(store: MemoryStore, pin_id: int, as_json: bool) -> None:
+    """Remove the pin PIN_ID (an auto pin stays removed unless the user says it again)."""
+    store.unpin(pin_id)
+    click.echo(json.dumps({"removed": pin_id}) if as_json else f"Removed pin #{pin_id}.")
+
+
+@cli.command("edit-pin")
+@click.argument("pin_id", type=click.IntRange(min=0))
+@click.option("--text", default=None, help="The pin's new text.")
+@click.option("--importance", type=click.FloatRange(0, 1), default=None, help="Its new importance.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@with_store
+def edit_pin(
+    store: MemoryStore, pin_id: int, text: str | None, importance: float | None, as_json: bool
+) -> None:
+    """Change the text and/or importance of the pin PIN_ID; its kind stays."""
+    p = store.update_pin(pin_id, content=text, importance=importance)
+    click.echo(json.dumps(p.model_dump(), indent=2, ensure_ascii=False) if as_json else _pin_line(p))
+
+
+def _pin_line(p: Pin) -> str:
+    return f"#{p.id} {p.kind} (importance {p.importance_score}, {p.token_count} tokens): {p.content}"
 
 
 @cli.command()

@@ -35,6 +35,7 @@ DEFAULT_OLLAMA_TIMEOUT = 60.0
 DEFAULT_ENCODING = "cl100k_base"
 DEFAULT_BUSY_TIMEOUT = 30.0
 DEFAULT_PIN_IMPORTANCE = 0.8
+DEFAULT_AUTO_PIN_IMPORTANCE = 0.6
 DEFAULT_CONTEXT_WINDOW = 8192
 DEFAULT_CONTEXT_SHARE = 0.75
 DEFAULT_STRUCTURED_MIN_TOKENS = 1000
@@ -92,6 +93,12 @@ class MemoryConfig(BaseModel):
     """A compaction asks the local model for structured JSON (the checkpoint, a summary's
     facts) only when at least this many new tokens are at stake (origin 004's minimum
     delta); below that, and whenever the model fails, deterministic extraction alone."""
+    auto_pins: bool = True
+    """Pin the facts a user states that must never be lost (allergies, names, dates,
+    "remember that ...", constraints) as ``auto`` pins: by phrase rules over each new
+    user message, and by the local model when it writes a summary's facts."""
+    auto_pin_importance: float = Field(DEFAULT_AUTO_PIN_IMPORTANCE, ge=0, le=1, allow_inf_nan=False)
+    """Importance of an auto pin; below manual pins' default (0.8), so they show first."""
     compaction_ages: tuple[float, float, float] = DEFAULT_COMPACTION_AGES
     """Days a session must be idle before ``maintain`` compacts it at level 1, 2 and 3
     (light, heavy, archival; origin 000's 1, 7 and 30 days), increasing."""

@@ -31,7 +31,8 @@ DEMO_CONVERSATION: tuple[tuple[str, str], ...] = (
 )
 
 DEMO_PINS: tuple[tuple[str, float], ...] = (
-    ("Rosa is allergic to penicillin (hives).", 1.0),
-    ("Cardiology appointment with Dr. Patel on December 3rd at 10:30.", 0.9),
-    ("Pharmacist: Mr. Okafor, Elm Street pharmacy, 555-0142.", 0.8),
+    # Pinned by hand: what the user wants, which no rule reads from the conversation.
+    # The allergy, the medication, the appointment and the pharmacist are pinned
+    # automatically from the user's own messages (kind "auto").
+    ("Rosa reads large print best: keep printed plans short, one line per item.", 0.9),
 )

@@ -4,7 +4,10 @@ Each level-1 summary keeps key facts, decisions, entities and open questions:
 by the phrase rules of ``localmem.extract`` always, and, when the local model
 wrote the summary, by the model in JSON mode (validated by pydantic, kept only
 where grounded in the span, listed first). They are stored with the summary
-(``summary_facts``) and found by ``store.search``. Pure functions; the store
+(``summary_facts``) and found by ``store.search``. With auto pins on, the
+same call asks for ``must_remember``: facts about the user that must never be
+lost, kept only where the user's own messages ground them, and pinned
+(``localmem.pins``) rather than stored with the facts. Pure functions; the store
 side is ``localmem.summaries``.
 """
 
@@ -21,6 +24,10 @@ from .checkpoint import MAX_REFERENCES
 from .models import FactsData
 
 MAX_FACTS = 8
+MAX_MUST_REMEMBER = 3
+"""Most auto pins the model adds per summary: each is shown in every context."""
+MUST_REMEMBER_GROUNDING = 0.5
+"""Share of a must-remember item's content words the user's own messages must hold."""
 
 FACTS_SYSTEM_PROMPT = """\
 TASK: List what the conversation below established.
@@ -28,6 +35,17 @@ TASK: List what the conversation below established.
 Return ONLY a JSON object: {"key_facts": [strings], "decisions": [strings], \
 "entities": [strings], "open_questions": [strings]}. Short items, taken from the conversation; \
 DO NOT invent anything; omit what is absent."""
+
+# With auto pins on, the same call also asks what must never be lost.
+MUST_REMEMBER_FACTS_SYSTEM_PROMPT = """\
+TASK: List what the conversation below established.
+
+Return ONLY a JSON object: {"key_facts": [strings], "decisions": [strings], \
+"entities": [strings], "open_questions": [strings], "must_remember": [strings]}. Short items, \
+taken from the conversation; DO NOT invent anything; omit what is absent. "must_remember" holds \
+only facts the USER stated about themselves or their people that must never be lost: \
+allergies and health needs, names, dates and appointments, things they asked to remember, \
+constraints; usually none."""
 
 FACTS_INPUT_PROMPT = """\
 Conversation:
@@ -74,10 +92,15 @@ def facts_text(data: FactsData) -> str:
     return "\n".join(parts)
 
 
-def facts_messages(pairs: Sequence[tuple[str, str]]) -> list[dict[str, str]]:
+def facts_messages(
+    pairs: Sequence[tuple[str, str]], must_remember: bool = False
+) -> list[dict[str, str]]:
+    """The JSON-mode chat asking for a span's facts (and, with ``must_remember``,
+    the facts about the user that must never be lost)."""
     conversation = "\n".join(f"{role}: {text}" for role, text in pairs)
+    system = MUST_REMEMBER_FACTS_SYSTEM_PROMPT if must_remember else FACTS_SYSTEM_PROMPT
     return [
-        {"role": "system", "content": FACTS_SYSTEM_PROMPT},
+        {"role": "system", "content": system},
         {"role": "user", "content": FACTS_INPUT_PROMPT.format(conversation=conversation)},
     ]
 
@@ -89,8 +112,11 @@ class ModelFacts(Answer):
     decisions: list[str] = []
     entities: list[str] = []
     open_questions: list[str] = []
+    must_remember: list[str] = []
 
-    _lists = field_validator("key_facts", "decisions", "open_questions", mode="before")(strings)
+    _lists = field_validator(
+        "key_facts", "decisions", "open_questions", "must_remember", mode="before"
+    )(strings)
 
     @field_validator("entities", mode="before")
     @classmethod
@@ -110,6 +136,20 @@ class ModelFacts(Answer):
             entities=keep(self.entities)[:MAX_REFERENCES],
             open_questions=keep(self.open_questions)[:MAX_FACTS],
         )
+
+
+def must_remember(answer: ModelFacts, user_text: str) -> list[str]:
+    """The model's must-remember items worth an auto pin, at most :data:`MAX_MUST_REMEMBER`:
+    clipped, and grounded in ``user_text`` (the span's user messages, case-folded)
+    for at least :data:`MUST_REMEMBER_GROUNDING` of their content words. An item
+    with no content word says nothing to pin."""
+    items = [rules.clip(i, rules.ITEM_CHARS) for i in answer.must_remember]
+    kept = [
+        i
+        for i in items
+        if rules.content_words(i) and rules.grounded(i, user_text, MUST_REMEMBER_GROUNDING)
+    ]
+    return rules.unique(kept)[:MAX_MUST_REMEMBER]
 
 
 def facts_row(data: FactsData) -> tuple[str, str]:

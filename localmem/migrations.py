@@ -359,6 +359,28 @@ LEFT JOIN summaries u ON u.id = (SELECT c.id FROM summaries c
     AND u.start_message_id <= m.id""",
 )
 
+# m008_auto_pins: facts the user states that must never be lost are pinned
+# automatically (kind 'auto', localmem.autopins), once per session. Every pin
+# gets content_key, its content case-folded, whitespace collapsed and trailing
+# punctuation stripped (localmem.autopins.pin_key, which db.migrate registers
+# as the SQL function pin_key for the back-fill below). An auto pin is written
+# only when no pin of its session has its key (the plain index serves that
+# look-up, whatever the kind), and the partial unique index makes a second
+# auto pin with the same key impossible, whatever the writers do. Auto pins
+# that already repeat one (pin(kind="auto") twice) keep a NULL key rather
+# than being deleted: a migration never drops what the user can see.
+M008_AUTO_PINS = (
+    "ALTER TABLE semantic_pins ADD COLUMN content_key TEXT",
+    "CREATE INDEX semantic_pins_session_key ON semantic_pins (session_id, content_key)",
+    "UPDATE semantic_pins SET content_key = pin_key(content)",
+    """UPDATE semantic_pins SET content_key = NULL
+    WHERE kind = 'auto' AND EXISTS (SELECT 1 FROM semantic_pins AS p
+        WHERE p.session_id = semantic_pins.session_id AND p.content_key = semantic_pins.content_key
+            AND p.kind = 'auto' AND p.id < semantic_pins.id)""",
+    """CREATE UNIQUE INDEX semantic_pins_auto_key
+    ON semantic_pins (session_id, content_key) WHERE kind = 'auto'""",
+)
+
 MIGRATIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("m001_initial", M001_INITIAL),
     ("m002_summarizer", M002_SUMMARIZER),
@@ -367,5 +389,7 @@ MIGRATIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("m005_session_state", M005_SESSION_STATE),
     ("m006_compaction", M006_COMPACTION),
     ("m007_views", M007_VIEWS),
+    # Automatic pins, de-duplicated per session by content_key (see M008_AUTO_PINS).
+    ("m008_auto_pins", M008_AUTO_PINS),
 )
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -32,7 +32,6 @@ from .admin import AdminMixin
 from .args import (
     as_list,
     check_id,
-    check_importance,
     check_int,
     check_kind,
     check_text,
@@ -41,17 +40,15 @@ from .args import (
 )
 from .cache import SessionMemo, TTLCache
 from .checkpoint import CheckpointMixin
-from .config import DEFAULT_PIN_IMPORTANCE, MemoryConfig, default_db_path, make_config
+from .config import MemoryConfig, default_db_path, make_config
 from .context import PRECOUNTED_COSTS, Costs, MemoryContext, pack
 from .errors import (
     DatabaseError,
     InvalidInput,
-    NotFound,
     SessionNotFound,
 )
 from .maintain import MaintainMixin
 from .models import (
-    PIN_KINDS,
     Item,
     Message,
     NewMessage,
@@ -59,6 +56,7 @@ from .models import (
     Session,
     Summary,
 )
+from .pins import PinsMixin
 from .recall import RecallMixin
 from .scoring import Scorer, score_importance
 from .state import STATE_LIMITS, StateMixin, state_groups
@@ -86,6 +84,7 @@ def iso(moment: datetime) -> str:
 
 
 class MemoryStore(
+    PinsMixin,
     SummariesMixin,
     RecallMixin,
     StateMixin,
@@ -102,7 +101,8 @@ class MemoryStore(
     ``clock`` and ``summarizer`` replace the default policies (tests swap them
     in). Nothing touches the network until something is summarized.
 
-    Summaries and their facts come from :class:`~localmem.summaries.SummariesMixin`; search
+    Pins (manual, and the automatic ones found in user messages) come from
+    :class:`~localmem.pins.PinsMixin`; summaries and their facts from :class:`~localmem.summaries.SummariesMixin`; search
     and the query-aware context's candidates from
     :class:`~localmem.recall.RecallMixin`; session state (goals, subtasks,
     tool executions, tracked files, the window-share trigger) from
@@ -293,15 +293,21 @@ class MemoryStore(
     ) -> Message:
         """Store one message (role: system, user, assistant or tool) and return it.
 
-        Its tokens are counted and its importance scored now, once. Raises
+        Its tokens are counted and its importance scored now, once. A user
+        message's facts that must never be lost are pinned with it, in the
+        same transaction (``auto_pins``; ``localmem.pins``). Raises
         :class:`SessionNotFound` or :class:`InvalidInput`; nothing is written then.
         """
         check_id(session_id)
         row = self._message_row(session_id, {"role": role, "text": text, "model_id": model_id})
-        with self._write(session_id, single_statement=True) as conn:
-            message = db.insert_message(conn, row, self._now())
-        if message is None:
-            raise SessionNotFound(session_id)
+        pins = self._auto_pins(row[1], row[2])
+        # One statement (the fast path) unless a rule found a fact to pin with it.
+        with self._write(session_id, single_statement=not pins) as conn:
+            now = self._now()
+            message = db.insert_message(conn, row, now)
+            if message is None:
+                raise SessionNotFound(session_id)
+            self._add_auto_pins(conn, session_id, message.id, pins, now)
         if self._background is not None:
             self._background.notify(session_id)
         return message
@@ -309,14 +315,21 @@ class MemoryStore(
     def add_messages(
         self, session_id: str, messages: Iterable[Mapping[str, Any] | NewMessage]
     ) -> list[Message]:
-        """Store several messages in one transaction, in order: all of them or none."""
+        """Store several messages in one transaction, in order: all of them or none.
+
+        Their auto pins (as for :meth:`add_message`) are written in the same transaction.
+        """
         check_id(session_id)
         items = as_list(messages, "messages must be a list of {'role': ..., 'text': ...} items")
         rows = [self._message_row(session_id, item) for item in items]
+        pins = [self._auto_pins(row[1], row[2]) for row in rows]
         with self._write(session_id) as conn:
             if not db.session_exists(conn, session_id):
                 raise SessionNotFound(session_id)
-            stored = db.insert_messages(conn, rows, self._now())
+            now = self._now()
+            stored = db.insert_messages(conn, rows, now)
+            for message, found in zip(stored, pins):
+                self._add_auto_pins(conn, session_id, message.id, found, now)
         if self._background is not None:
             self._background.notify(session_id)
         return stored
@@ -366,7 +379,8 @@ class MemoryStore(
         Each entry is ``(message, data)``: the message (``{"role": ..., "text":
         ...}``) is stored, counted and scored like any other; ``data``, the
         framework's record as JSON text, is kept verbatim as an :class:`Item`
-        of ``kind``. One transaction, in order: all of them or none. A missing
+        of ``kind``. One transaction, in order: all of them or none (their
+        auto pins, as for :meth:`add_message`, included). A missing
         session is created (no model, no title) when ``create_session`` is
         true, else :class:`SessionNotFound` is raised. Raises
         :class:`InvalidInput` before anything is written.
@@ -381,6 +395,7 @@ class MemoryStore(
                 raise InvalidInput("items must be a list of (message, data) pairs")
             rows.append(self._message_row(session_id, entry[0]))
             data.append(check_text("item data", entry[1]))
+        pins = [self._auto_pins(row[1], row[2]) for row in rows]
         with self._write(session_id) as conn:
             now = self._now()
             if not db.session_exists(conn, session_id):
@@ -389,6 +404,8 @@ class MemoryStore(
                 db.insert_session(conn, session_id, None, None, now)
             stored = db.insert_messages(conn, rows, now)
             db.insert_items(conn, session_id, kind, stored, data)
+            for message, found in zip(stored, pins):
+                self._add_auto_pins(conn, session_id, message.id, found, now)
         if self._background is not None and stored:
             self._background.notify(session_id)
         return stored
@@ -431,62 +448,6 @@ class MemoryStore(
                 return None
             db.delete_message(conn, session_id, newest[0].message_id)
             return newest[0]
-
-    # --- pins ----------------------------------------------------------------
-
-    def pin(
-        self,
-        session_id: str,
-        content: str,
-        source_message_id: int | None = None,
-        importance: float = DEFAULT_PIN_IMPORTANCE,
-        kind: str = "manual",
-    ) -> Pin:
-        """Pin a fact to a session: it is shown in every context, by importance.
-
-        ``importance`` is between 0 and 1; ``kind`` is ``manual`` or ``auto``;
-        ``source_message_id``, if given, must be a message of the same session.
-        """
-        check_id(session_id)
-        check_text("content", content)
-        if not content.strip():
-            raise InvalidInput("a pin's content must not be empty")
-        importance = check_importance(importance)
-        if kind not in PIN_KINDS:
-            raise InvalidInput(f"kind must be one of {', '.join(PIN_KINDS)}, not {kind!r}")
-        if source_message_id is not None:
-            check_int("source_message_id", source_message_id)
-        tokens = self.tokenizer.count(content)
-        with self._write(session_id):
-            now = self._now()
-            if not db.touch_session(self._conn, session_id, now):
-                raise SessionNotFound(session_id)
-            if source_message_id is not None:
-                owner = db.message_session(self._conn, source_message_id)
-                if owner != session_id:
-                    raise InvalidInput(
-                        f"message {source_message_id} is not a message of session {session_id!r}"
-                    )
-            return db.insert_pin(
-                self._conn, session_id, content, source_message_id, importance, kind, tokens, now
-            )
-
-    def get_pins(self, session_id: str) -> list[Pin]:
-        """A session's pins, highest importance first, newest first on ties."""
-        check_id(session_id)
-        with self._locked():
-            self._require_session(session_id)
-            return db.top_pins(self._conn, session_id, -1)
-
-    def unpin(self, pin_id: int) -> None:
-        """Remove a pin; raises :class:`NotFound` if there is none with this id."""
-        check_int("pin_id", pin_id)
-        with self._locked():
-            session_id = db.pin_session(self._conn, pin_id)
-            if session_id is None:
-                raise NotFound("pin", pin_id)
-            with self._write(session_id):
-                db.delete_pin(self._conn, pin_id)
 
     # --- context -------------------------------------------------------------
 

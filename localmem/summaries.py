@@ -19,9 +19,17 @@ from typing import TYPE_CHECKING
 from . import db
 from . import extract as rules
 from .args import check_id
+from .autopins import pin_key
 from .checkpoint import RULES
 from .errors import SessionNotFound
-from .facts import ModelFacts, facts_messages, facts_row, overlay_facts, rule_facts
+from .facts import (
+    ModelFacts,
+    facts_messages,
+    facts_row,
+    must_remember,
+    overlay_facts,
+    rule_facts,
+)
 from .models import FactsData, Message, Session, Summary, SummaryFacts
 from .summarizer import OllamaBackend, Outcome, Summarizer
 
@@ -56,6 +64,14 @@ class SummariesMixin:
         def _require_session(self, session_id: str) -> None: ...
         def _window_span(self, session: Session, uncovered: Sequence[Any]) -> list[Any]: ...
         def _take_checkpoint(self, session: Session, min_tokens: int) -> Checkpoint | None: ...
+        def _add_auto_pins(
+            self,
+            conn: sqlite3.Connection,
+            session_id: str,
+            source_message_id: int | None,
+            pins: Sequence[db.AutoPin],
+            now: str,
+        ) -> int: ...
 
     def get_summaries(self, session_id: str) -> list[Summary]:
         """A session's summaries: level 1 in range order, then its rollups (level 2)."""
@@ -86,21 +102,26 @@ class SummariesMixin:
 
     def _summary_facts(
         self, session: Session, pairs: Sequence[tuple[str, str]], tokens: int, outcome: Outcome
-    ) -> tuple[FactsData, str]:
+    ) -> tuple[FactsData, str, list[str]]:
         """The facts of a span (rules; plus the model's when it just wrote the summary,
-        not from the cache, and at least ``structured_min_tokens`` are at stake)
-        and their source."""
+        not from the cache, and at least ``structured_min_tokens`` are at stake),
+        their source, and (``auto_pins``) what the model says must never be lost."""
         facts = rule_facts(rules.extract(pairs))
         if not outcome.from_model or outcome.cached or tokens < self.config.structured_min_tokens:
-            return facts, RULES
-        request = facts_messages(pairs)
+            return facts, RULES, []
+        request = facts_messages(pairs, must_remember=self.config.auto_pins)
         answer = self._get_summarizer().ask_json(
             request, session.model, ModelFacts, ratio=self._model_ratio(session.model)
         )
         if answer.data is None or answer.model is None:
-            return facts, RULES
+            return facts, RULES, []
         haystack = request[-1]["content"].casefold()
-        return overlay_facts(facts, answer.data.grounded(haystack)), answer.model
+        pins: list[str] = []
+        if self.config.auto_pins:
+            # The user's fact: grounded in what the user said, not the assistant.
+            said = "\n".join(text for role, text in pairs if role == "user").casefold()
+            pins = must_remember(answer.data, said)
+        return overlay_facts(facts, answer.data.grounded(haystack)), answer.model, pins
 
     def _uncovered(self, session_id: str) -> tuple[Session, list]:
         """The session and its oldest messages not yet covered by a level-1
@@ -147,9 +168,18 @@ class SummariesMixin:
             ratio=self._model_ratio(session.model),
             lookup=self._cached_summary,
         )
-        facts = self._summary_facts(session, pairs, sum(m.token_count for m in span), outcome)
+        data, source, pins = self._summary_facts(
+            session, pairs, sum(m.token_count for m in span), outcome
+        )
         summary = self._store_summary(
-            session_id, outcome, span[0].id, span[-1].id, len(span), level=1, facts=facts
+            session_id,
+            outcome,
+            span[0].id,
+            span[-1].id,
+            len(span),
+            level=1,
+            facts=(data, source),
+            pins=pins,
         )
         if summary is not None:
             self._rollup(session)
@@ -216,9 +246,17 @@ class SummariesMixin:
         count: int,
         level: int,
         facts: tuple[FactsData, str] | None = None,
+        pins: Sequence[str] = (),
     ) -> Summary | None:
-        """Store a summary, its facts and what its call taught us, in one transaction."""
+        """Store a summary, its facts, its auto pins and what its call taught us,
+        in one transaction.
+
+        An auto pin (``pins``, the model's must-remember items) is skipped when
+        a pin of the session already holds its fact, or restates it
+        (``extract.restates``): the model often rephrases what a rule pinned.
+        """
         tokens = self.tokenizer.count(outcome.text)
+        counted = [(p, pin_key(p), self.tokenizer.count(p)) for p in pins]
         with self._write(session_id) as conn:
             now = self._now()
             if not db.session_exists(conn, session_id):
@@ -239,6 +277,10 @@ class SummariesMixin:
             if summary is not None and facts is not None:
                 data, text = facts_row(facts[0])
                 db.insert_facts(conn, summary.id, session_id, data, text, facts[1], now)
+            if summary is not None and counted:
+                held = [p.content for p in db.top_pins(conn, session_id, -1)]
+                fresh = [c for c in counted if not any(rules.restates(c[0], h) for h in held)]
+                self._add_auto_pins(conn, session_id, None, fresh, now)
             if outcome.cache_key and outcome.from_model and not outcome.cached:
                 db.cache_summary(conn, outcome.cache_key, outcome.source, outcome.text, now)
             if outcome.model and outcome.local_tokens and outcome.model_tokens:

@@ -230,6 +230,10 @@ TABLES: tuple[tuple[str, str, type[_Line]], ...] = (
 )
 """(table, ``db.SessionRows`` field, record) of a session's rows, in export order."""
 
+DERIVED_COLUMNS = {"semantic_pins": frozenset({"content_key"})}
+"""Columns an import computes again rather than reads (a pin's de-duplication key is
+``autopins.pin_key`` of its content)."""
+
 NOT_EXPORTED = ("session_compaction",)
 """Per-session tables that stay with their file: a compaction level is this file's
 upkeep (``store.maintain``), counted in its message ids; an imported session starts in

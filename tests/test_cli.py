@@ -22,11 +22,14 @@ def run(*args: str) -> tuple[int, str]:
 def test_demo_uses_the_default_database(isolated_env: Path) -> None:
     code, out = run("demo")
     assert code == 0, out
-    assert "Rosa is allergic to penicillin" in out and "Tokens counted with cl100k_base" in out
+    assert "pinned 1 fact by hand and 4 automatically" in out
+    assert "she is allergic to penicillin" in out and "Tokens counted with cl100k_base" in out
     assert "of 3000 tokens" in out
     with MemoryStore(isolated_env / "default.db") as store:
         assert len(store.get_messages("demo")) == 20
-        assert len(store.get_pins("demo")) == 3
+        assert len(store.get_pins("demo", kind="manual")) == 1
+        # The allergy, the medication, the pharmacist and the appointment the user stated.
+        assert len(store.get_pins("demo", kind="auto")) == 4
     code, _ = run("demo")  # runs again cleanly: the demo session is replaced
     assert code == 0
     with MemoryStore(isolated_env / "default.db") as store:
@@ -230,9 +233,13 @@ def test_forget_refuses_unclear_requests(tmp_path: Path, args: tuple[str, ...], 
 def test_vacuum_backup_and_stats(tmp_path: Path) -> None:
     db = str(tmp_path / "v.db")
     run("demo", "--db", db)
+    scratch = run("new", "--db", db)[1].strip()
+    with MemoryStore(db) as store:
+        store.add_messages(scratch, [{"role": "user", "text": f"scratch {i} " * 50} for i in range(300)])
+    run("forget", scratch, "--db", db)
     code, out = run("vacuum", "--db", db, "--json")
     sizes = json.loads(out)
-    assert code == 0 and sizes["bytes_after"] <= sizes["bytes_before"] and sizes["log_bytes"] == 0
+    assert code == 0 and sizes["bytes_after"] < sizes["bytes_before"] / 2 and sizes["log_bytes"] == 0
     copy = tmp_path / "copy.db"
     code, out = run("backup", str(copy), "--db", db)
     assert code == 0 and out.startswith(f"Backed up {db} to {copy} (")
@@ -240,7 +247,7 @@ def test_vacuum_backup_and_stats(tmp_path: Path) -> None:
     assert result.exit_code == 1 and "already exists" in result.output
     code, out = run("stats", "--db", str(copy), "--json")
     data = json.loads(out)
-    assert (data["sessions"], data["messages"], data["pins_by_kind"]) == (1, 20, {"manual": 3})
+    assert (data["sessions"], data["messages"], data["pins_by_kind"]) == (1, 20, {"auto": 4, "manual": 1})
     assert data["summaries_by_level"] == {"1": 1} and data["tokenizer"] == "cl100k_base"
     code, out = run("stats", "--db", str(copy))
     assert code == 0 and "Sessions: 1, messages: 20" in out and "Tokenizer: cl100k_base" in out

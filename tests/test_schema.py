@@ -114,6 +114,13 @@ HOT_QUERIES = [
     (db.TOUCH_SESSION_SQL, ("t", "s")),
     (db.MESSAGE_SESSION_SQL, (1,)),
     (db.PIN_SESSION_SQL, (1,)),
+    # m008_auto_pins
+    (db.INSERT_AUTO_PIN_SQL, ("s", "c", "k", None, 0.6, 3, "t")),
+    (db.KIND_PINS_SQL, ("s", "auto")),
+    (db.GET_PIN_SQL, (1,)),
+    (db.KEYED_PIN_SQL, ("s", "k", "auto", 0)),
+    (db.DELETE_AUTO_KEYED_PINS_SQL, ("s", "k")),
+    (db.UPDATE_PIN_SQL, ("c", "k", 0.5, 3, 1)),
     ("DELETE FROM messages WHERE id = ?", (1,)),  # the pin cascade (ON DELETE SET NULL)
     (db.ITEMS_AFTER_SQL, ("s", "k", 0)),
     (db.NEWEST_ITEMS_SQL, ("s", "k", 0, 20)),
