@@ -19,9 +19,10 @@ import pytest
 
 from localmem import MemoryStore, Session
 from localmem.errors import DatabaseError, InvalidInput, SessionNotFound
-from localmem.migrations import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION
+from localmem.migrations import SCHEMA_VERSION
 from localmem.store import iso
 from localmem.tokens import ESTIMATE_NAME, Tokenizer
+from tests.old_files import file_at_version
 
 ROOT = Path(__file__).resolve().parents[1]
 T0 = datetime.datetime(2026, 1, 1, 12, 0, tzinfo=datetime.timezone.utc)
@@ -375,16 +376,9 @@ def test_check_file_reports_broken_references(store: MemoryStore, session, db_pa
 
 
 def test_a_version_5_file_gains_the_views(tmp_path: Path) -> None:
-    path = tmp_path / "v5.db"
-    conn = sqlite3.connect(path)
-    for _name, statements in MIGRATIONS[:5]:
-        for statement in statements:
-            conn.execute(statement)
-    conn.execute("INSERT INTO sessions VALUES ('s', 'old', NULL, 't0', 't1')")
-    conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-    conn.execute("PRAGMA user_version = 5")
-    conn.commit()
-    conn.close()
+    path = file_at_version(
+        tmp_path / "v5.db", 5, [("INSERT INTO sessions VALUES ('s', 'old', NULL, 't0', 't1')", ())]
+    )
     MemoryStore(path).close()
     assert sqlite3_json(path, "SELECT id, title, last_activity, message_count FROM session_overview") == [
         {"id": "s", "title": "old", "last_activity": "t1", "message_count": 0}

@@ -14,7 +14,8 @@ from localmem import MemoryStore
 from localmem.autopins import MAX_FACTS_PER_MESSAGE, MAX_SCAN_CHARS, pin_facts, pin_key
 from localmem.cli import cli
 from localmem.errors import InvalidInput, NotFound, SessionNotFound
-from localmem.migrations import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION
+from localmem.migrations import SCHEMA_VERSION
+from tests.old_files import file_at_version
 from tests.test_checkpoint import JsonFake, fake  # noqa: F401  (the fixture)
 
 # --- the rules --------------------------------------------------------------------------
@@ -352,26 +353,20 @@ def test_config_off_asks_the_model_for_no_pins(db_path: Path, fake: JsonFake) ->
 
 
 def test_a_version_5_file_gains_keys_without_losing_a_pin(tmp_path: Path) -> None:
-    path = tmp_path / "v5.db"
-    conn = sqlite3.connect(path)
-    for _name, statements in MIGRATIONS[:5]:
-        for statement in statements:
-            conn.execute(statement)
-    conn.execute("INSERT INTO sessions VALUES ('s', NULL, NULL, 't', 't')")
-    for content, kind in [
-        ("I'm allergic to penicillin.", "auto"),
-        ("i'm allergic  to penicillin", "auto"),  # the same fact: it was possible then
-        ("My name is Ana", "manual"),
-    ]:
-        conn.execute(
-            "INSERT INTO semantic_pins (session_id, content, importance_score, kind, token_count,"
-            " created_at) VALUES ('s', ?, 0.6, ?, 5, 't')",
-            (content, kind),
-        )
-    conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-    conn.execute("PRAGMA user_version = 5")
-    conn.commit()
-    conn.close()
+    insert_pin = (
+        "INSERT INTO semantic_pins (session_id, content, importance_score, kind, token_count,"
+        " created_at) VALUES ('s', ?, 0.6, ?, 5, 't')"
+    )
+    path = file_at_version(
+        tmp_path / "v5.db",
+        5,
+        [
+            ("INSERT INTO sessions VALUES ('s', NULL, NULL, 't', 't')", ()),
+            (insert_pin, ("I'm allergic to penicillin.", "auto")),
+            (insert_pin, ("i'm allergic  to penicillin", "auto")),  # the same fact: possible then
+            (insert_pin, ("My name is Ana", "manual")),
+        ],
+    )
     with MemoryStore(path) as store:
         assert len(store.get_pins("s")) == 3
         store.add_message("s", "user", "My name is Ana. I'm allergic to penicillin!")

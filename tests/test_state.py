@@ -25,7 +25,8 @@ from localmem.context import (
     SUMMARIES_HEADER,
 )
 from localmem.errors import InvalidInput, NotFound, SessionNotFound
-from localmem.migrations import MIGRATIONS, SCHEMA_VERSION
+from localmem.migrations import SCHEMA_VERSION
+from tests.old_files import file_at_version
 
 
 def rendered_tokens(store: MemoryStore, ctx) -> int:
@@ -389,18 +390,9 @@ def test_a_new_process_resumes_the_session(db_path, dead_ollama_host, monkeypatc
 
 
 def test_a_version_4_file_gains_the_state_tables(tmp_path: Path) -> None:
-    path = tmp_path / "v4.db"
-    conn = sqlite3.connect(path)
-    for _name, statements in MIGRATIONS[:4]:
-        for statement in statements:
-            conn.execute(statement)
-    conn.execute("INSERT INTO sessions VALUES ('s', NULL, NULL, 't', 't')")
-    from localmem.migrations import APPLICATION_ID
-
-    conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-    conn.execute("PRAGMA user_version = 4")
-    conn.commit()
-    conn.close()
+    path = file_at_version(
+        tmp_path / "v4.db", 4, [("INSERT INTO sessions VALUES ('s', NULL, NULL, 't', 't')", ())]
+    )
     with MemoryStore(path) as store:
         store.set_goal("s", "resume an old file")
         assert store.build_context("s").state == ("Goal: resume an old file",)
