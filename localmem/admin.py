@@ -26,15 +26,12 @@ from typing import TYPE_CHECKING
 
 from . import db
 from .errors import DatabaseError, InvalidInput
+from .mixin import StoreBase
 from .models import Stats
 
 if TYPE_CHECKING:
-    import contextlib
 
-    from .cache import SessionMemo
-    from .config import MemoryConfig
     from .summarizer import OllamaBackend, Summarizer
-    from .tokens import Tokenizer
 
 logger = logging.getLogger("localmem")
 
@@ -42,23 +39,13 @@ DEFAULT_BACKUP_PAGES = 1024
 """Pages a backup copies per step (4 MiB at the default page size)."""
 
 
-class AdminMixin:
+class AdminMixin(StoreBase):
     """Retention, vacuum, backup, stats and integrity; they rely on the store's
     lock, connection, clock, caches and path."""
 
     if TYPE_CHECKING:
-        config: MemoryConfig
-        path: Path | str
-        tokenizer: Tokenizer
-        _conn: sqlite3.Connection
-        _memo: SessionMemo
-
         @property
         def tokenizer_name(self) -> str: ...
-        def _locked(self) -> contextlib.AbstractContextManager[sqlite3.Connection]: ...
-        def _write(
-            self, session_id: str | None = None, *, single_statement: bool = False
-        ) -> contextlib.AbstractContextManager[sqlite3.Connection]: ...
         def _ago(self, delta: datetime.timedelta) -> str: ...
         def _get_summarizer(self) -> Summarizer: ...
         def cache_stats(self) -> dict[str, int]: ...

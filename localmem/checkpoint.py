@@ -44,6 +44,7 @@ from . import extract as rules
 from .answers import Answer, merge_items, strings
 from .args import check_id
 from .errors import SessionNotFound
+from .mixin import StoreBase
 from .models import (
     OPEN_SUBTASK_STATUSES,
     Checkpoint,
@@ -57,9 +58,7 @@ from .models import (
 if TYPE_CHECKING:
     import contextlib
 
-    from .config import MemoryConfig
     from .summarizer import Summarizer
-    from .tokens import Tokenizer
 
 logger = logging.getLogger("localmem")
 
@@ -368,23 +367,13 @@ def _clipped(data: CheckpointData) -> CheckpointData:
 # --- the store's methods ----------------------------------------------------------------
 
 
-class CheckpointMixin:
+class CheckpointMixin(StoreBase):
     """Checkpoints; mixed into :class:`~localmem.MemoryStore`."""
 
     if TYPE_CHECKING:
-        config: MemoryConfig
-        tokenizer: Tokenizer
-        _conn: sqlite3.Connection
-
-        def _write(
-            self, session_id: str | None = None, *, single_statement: bool = False
-        ) -> contextlib.AbstractContextManager[sqlite3.Connection]: ...
         def _write_state(
             self, session_id: str
         ) -> contextlib.AbstractContextManager[sqlite3.Connection]: ...
-        def _locked(self) -> contextlib.AbstractContextManager[sqlite3.Connection]: ...
-        def _now(self) -> str: ...
-        def _require_session(self, session_id: str) -> None: ...
         def _get_summarizer(self) -> Summarizer: ...
         def _model_ratio(self, model: str | None) -> float: ...
 

@@ -33,19 +33,14 @@ failures never raise (summaries fall back as everywhere else).
 
 from __future__ import annotations
 
-import contextlib
-import sqlite3
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING
 
 from . import db
 from .errors import SessionNotFound
+from .mixin import StoreBase
 from .models import MaintenanceReport, Message, Session, SessionCompaction, Summary
-
-if TYPE_CHECKING:
-    from .cache import SessionMemo
-    from .config import MemoryConfig
 
 LEVEL_NAMES = {1: "light", 2: "heavy", 3: "archival"}
 ROLLUP_LEAVES = {2: 1, 3: 0}
@@ -64,19 +59,10 @@ def idle_days(last_activity: str, now: datetime) -> float:
     return max((now - then).total_seconds() / SECONDS_PER_DAY, 0.0)
 
 
-class MaintainMixin:
+class MaintainMixin(StoreBase):
     """``maintain``: the store's compaction of idle sessions."""
 
     if TYPE_CHECKING:
-        config: MemoryConfig
-        _memo: SessionMemo
-        _clock: Callable[[], datetime]
-
-        def _write(
-            self, session_id: str | None = None, *, single_statement: bool = False
-        ) -> contextlib.AbstractContextManager[sqlite3.Connection]: ...
-        def _locked(self) -> contextlib.AbstractContextManager[sqlite3.Connection]: ...
-        def _now(self) -> str: ...
         def _uncovered(self, session_id: str) -> tuple[Session, list[Message]]: ...
         def _summarize_span(self, session: Session, span: Sequence[Message]) -> Summary | None: ...
         def _rollup(self, session: Session, leave: int | None = None) -> Summary | None: ...

@@ -17,36 +17,18 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from . import db
 from .args import check_id, check_importance, check_int, check_text
 from .autopins import pin_facts, pin_key
 from .config import DEFAULT_PIN_IMPORTANCE
 from .errors import InvalidInput, NotFound, SessionNotFound
+from .mixin import StoreBase
 from .models import PIN_KINDS, Pin
 
-if TYPE_CHECKING:
-    import contextlib
 
-    from .config import MemoryConfig
-    from .tokens import Tokenizer
-
-
-class PinsMixin:
+class PinsMixin(StoreBase):
     """Pin methods of the store; they rely on the store's lock, transactions and clock."""
-
-    if TYPE_CHECKING:
-        config: MemoryConfig
-        tokenizer: Tokenizer
-        _conn: sqlite3.Connection
-
-        def _write(
-            self, session_id: str | None = None, *, single_statement: bool = False
-        ) -> contextlib.AbstractContextManager[sqlite3.Connection]: ...
-        def _locked(self) -> contextlib.AbstractContextManager[sqlite3.Connection]: ...
-        def _now(self) -> str: ...
-        def _require_session(self, session_id: str) -> None: ...
 
     def pin(
         self,

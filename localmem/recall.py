@@ -14,29 +14,19 @@ import contextlib
 import logging
 import sqlite3
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
 
 from . import db
 from . import search as fts
 from .args import MAX_SQLITE_INTEGER, check_id, check_int, query_text
 from .errors import LocalMemError
+from .mixin import StoreBase
 from .models import Message, SearchHit
-
-if TYPE_CHECKING:
-    from .config import MemoryConfig
 
 logger = logging.getLogger("localmem")
 
 
-class RecallMixin:
+class RecallMixin(StoreBase):
     """Search methods of the store; they rely on the store's lock and connection."""
-
-    if TYPE_CHECKING:
-        config: MemoryConfig
-        _conn: sqlite3.Connection
-
-        def _locked(self) -> contextlib.AbstractContextManager[sqlite3.Connection]: ...
-        def _require_session(self, session_id: str) -> None: ...
 
     def _relevant(self, session_id: str, query: str, recent: list[Message]) -> list[Message]:
         """Candidates for the relevant section: the session's messages older than

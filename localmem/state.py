@@ -50,6 +50,7 @@ from .context import (
     Line,
 )
 from .errors import InvalidInput, NotFound, SessionNotFound
+from .mixin import StoreBase
 from .models import (
     GOAL_STATUSES,
     SUBTASK_STATUSES,
@@ -61,10 +62,7 @@ from .models import (
 )
 
 if TYPE_CHECKING:
-    from .cache import SessionMemo
-    from .config import MemoryConfig
     from .summarizer import Summarizer
-    from .tokens import Tokenizer
 
 logger = logging.getLogger("localmem")
 
@@ -253,7 +251,7 @@ def _checkpoint_lines(lines: str, live: bool) -> tuple[Line, ...]:
 # --- the store's methods ---------------------------------------------------------
 
 
-class StateMixin:
+class StateMixin(StoreBase):
     """Goals, subtasks, tool executions, tracked files and the window-share trigger.
 
     Mixed into :class:`~localmem.MemoryStore`; each write is one transaction
@@ -261,18 +259,6 @@ class StateMixin:
     """
 
     if TYPE_CHECKING:
-        config: MemoryConfig
-        tokenizer: Tokenizer
-        _conn: sqlite3.Connection
-
-        _memo: SessionMemo
-
-        def _write(
-            self, session_id: str | None = None, *, single_statement: bool = False
-        ) -> contextlib.AbstractContextManager[sqlite3.Connection]: ...
-        def _locked(self) -> contextlib.AbstractContextManager[sqlite3.Connection]: ...
-        def _now(self) -> str: ...
-        def _require_session(self, session_id: str) -> None: ...
         def _get_summarizer(self) -> Summarizer: ...
         def _session_ratio(self, session_id: str, stamp: int) -> float: ...
         def clear_messages(self, session_id: str) -> int: ...

@@ -11,7 +11,6 @@ in one transaction. Model failures never raise from here.
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import sqlite3
 from typing import TYPE_CHECKING
@@ -30,6 +29,7 @@ from .facts import (
     overlay_facts,
     rule_facts,
 )
+from .mixin import StoreBase
 from .models import FactsData, Message, Session, Summary, SummaryFacts
 from .summarizer import OllamaBackend, Outcome, Summarizer
 
@@ -37,31 +37,19 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
     from typing import Any
 
-    from .cache import SessionMemo
     from .checkpoint import Checkpoint
-    from .config import MemoryConfig
-    from .tokens import Tokenizer
 
 logger = logging.getLogger("localmem")
 
 SUMMARY_IMPORTANCE = 0.7  # the origin's fixed importance of a summary
 
 
-class SummariesMixin:
+class SummariesMixin(StoreBase):
     """Summary methods of the store; they rely on the store's lock, transactions and clock."""
 
     if TYPE_CHECKING:
-        config: MemoryConfig
-        tokenizer: Tokenizer
-        _memo: SessionMemo
         _summarizer: Summarizer | None
 
-        def _write(
-            self, session_id: str | None = None, *, single_statement: bool = False
-        ) -> contextlib.AbstractContextManager[sqlite3.Connection]: ...
-        def _locked(self) -> contextlib.AbstractContextManager[sqlite3.Connection]: ...
-        def _now(self) -> str: ...
-        def _require_session(self, session_id: str) -> None: ...
         def _window_span(self, session: Session, uncovered: Sequence[Any]) -> list[Any]: ...
         def _take_checkpoint(self, session: Session, min_tokens: int) -> Checkpoint | None: ...
         def _add_auto_pins(

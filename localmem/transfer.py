@@ -42,7 +42,7 @@ import sqlite3
 import uuid
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING, Annotated, Literal, get_args
+from typing import Annotated, Literal, get_args
 
 from pydantic import (
     BaseModel,
@@ -56,12 +56,8 @@ from pydantic import (
 from . import db
 from .args import MAX_SQLITE_INTEGER, as_list, check_id, describe
 from .errors import ImportRefused, InvalidInput, SessionNotFound
+from .mixin import StoreBase
 from .models import CheckpointData, FactsData, GoalStatus, PinKind, Role, SubtaskStatus
-
-if TYPE_CHECKING:
-    import contextlib
-
-    from .cache import SessionMemo
 
 FORMAT = "localmem-export"
 FORMAT_VERSION = 1
@@ -505,18 +501,8 @@ class ImportReport(BaseModel):
 # --- the store's methods ------------------------------------------------------------------
 
 
-class TransferMixin:
+class TransferMixin(StoreBase):
     """Export and import; mixed into :class:`~localmem.MemoryStore`."""
-
-    if TYPE_CHECKING:
-        _conn: sqlite3.Connection
-        _memo: SessionMemo
-
-        def _write(
-            self, session_id: str | None = None, *, single_statement: bool = False
-        ) -> contextlib.AbstractContextManager[sqlite3.Connection]: ...
-        def _locked(self) -> contextlib.AbstractContextManager[sqlite3.Connection]: ...
-        def _now(self) -> str: ...
 
     def export_sessions(self, session_ids: Sequence[str] | None = None) -> Iterator[str]:
         """The sessions as JSON lines (no trailing newline): a header, then each session.

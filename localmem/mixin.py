@@ -1,0 +1,41 @@
+"""What the store's mixins may use of :class:`~localmem.MemoryStore`, declared once.
+
+Each feature module (pins, summaries, recall, state, checkpoints, maintenance,
+admin, transfer) holds a mixin the store inherits. They share the store's
+connection, lock, transactions, caches, clock and configuration through
+:class:`StoreBase`: a plain ``object`` at run time, and for type checkers the
+declarations below. A mixin declares only what else it needs.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import contextlib
+    import sqlite3
+    from collections.abc import Callable
+    from datetime import datetime
+    from pathlib import Path
+
+    from .cache import SessionMemo
+    from .config import MemoryConfig
+    from .tokens import Tokenizer
+
+    class StoreBase:
+        config: MemoryConfig
+        tokenizer: Tokenizer
+        path: Path | str
+        _conn: sqlite3.Connection
+        _memo: SessionMemo
+        _clock: Callable[[], datetime]
+
+        def _write(
+            self, session_id: str | None = None, *, single_statement: bool = False
+        ) -> contextlib.AbstractContextManager[sqlite3.Connection]: ...
+        def _locked(self) -> contextlib.AbstractContextManager[sqlite3.Connection]: ...
+        def _now(self) -> str: ...
+        def _require_session(self, session_id: str) -> None: ...
+
+else:
+    StoreBase = object
