@@ -102,8 +102,9 @@ class MemoryStore(
     in). Nothing touches the network until something is summarized.
 
     Pins (manual, and the automatic ones found in user messages) come from
-    :class:`~localmem.pins.PinsMixin`; summaries and their facts from :class:`~localmem.summaries.SummariesMixin`; search
-    and the query-aware context's candidates from
+    :class:`~localmem.pins.PinsMixin`; summaries and their facts from
+    :class:`~localmem.summaries.SummariesMixin`; search and the query-aware
+    context's candidates from
     :class:`~localmem.recall.RecallMixin`; session state (goals, subtasks,
     tool executions, tracked files, the window-share trigger) from
     :class:`~localmem.state.StateMixin`; checkpoints from
