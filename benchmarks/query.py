@@ -25,7 +25,8 @@ corpus) with the ten facts planted in its first 60 messages and a question
 about each asked at the end, as the newest user message. At 3,000 tokens,
 does the context hold the fact's source message: the plain recency context
 versus the query-aware one (``auto_query=True``), without and with summaries
-(the deterministic offline summaries of every 15 messages).
+(the deterministic offline summaries of every 15 messages); and how many of
+the facts the automatic pins caught (a pin made from the source message).
 
 Timings are printed, never asserted; they move by ±10% between runs on a
 shared machine.
@@ -231,7 +232,7 @@ def bench_recall(tmp: Path) -> None:
     path = tmp / "recall.db"
     rows = []
     for with_summaries in (False, True):
-        held = {"recency": 0, "query-aware": 0}
+        held = {"recency": 0, "query-aware": 0, "auto-pinned": 0}
         ranks = []
         with MemoryStore(path) as plain, MemoryStore(path, config={"auto_query": True}) as aware:
             for i, (_, question, _) in enumerate(FACTS):
@@ -248,6 +249,7 @@ def bench_recall(tmp: Path) -> None:
                 held["recency"] += source in {m.id for m in a.recent_messages}
                 shown = [m.id for m in b.recent_messages + b.relevant_messages]
                 held["query-aware"] += source in shown
+                held["auto-pinned"] += source in {p.source_message_id for p in a.pins}
                 hits = [
                     h.id
                     for h in aware.search(question, session_id=sid, limit=11)
@@ -268,6 +270,7 @@ def bench_recall(tmp: Path) -> None:
             f"  {label:<15} recency context {held['recency']:>2}/{n}   "
             f"query-aware context {held['query-aware']:>2}/{n}{extra}"
         )
+        print(f"  {'':<15} pinned automatically, so in both contexts: {held['auto-pinned']}/{n}")
     ranks = rows[0][2]
     shown = ", ".join("-" if r is None else str(r) for r in ranks)
     print("  rank of the source message in search(question, session_id), the question")

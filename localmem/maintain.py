@@ -33,14 +33,17 @@ failures never raise (summaries fall back as everywhere else).
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import datetime, timezone
 from typing import TYPE_CHECKING
 
 from . import db
 from .errors import SessionNotFound
 from .mixin import StoreBase
 from .models import MaintenanceReport, Message, Session, SessionCompaction, Summary
+
+logger = logging.getLogger("localmem")
 
 LEVEL_NAMES = {1: "light", 2: "heavy", 3: "archival"}
 ROLLUP_LEAVES = {2: 1, 3: 0}
@@ -53,9 +56,18 @@ def level_for(idle_days: float, ages: Sequence[float]) -> int:
     return sum(idle_days >= age for age in ages)
 
 
-def idle_days(last_activity: str, now: datetime) -> float:
-    """Days from an ISO-8601 UTC timestamp to ``now`` (never negative)."""
-    then = datetime.fromisoformat(last_activity)
+def idle_days(last_activity: str, now: datetime) -> float | None:
+    """Days from an ISO-8601 timestamp (UTC unless it says otherwise) to ``now``,
+    never negative; None for text that is not a timestamp (a row written by
+    another program), whose session is then left alone."""
+    if isinstance(last_activity, str) and last_activity.endswith("Z"):
+        last_activity = last_activity[:-1] + "+00:00"  # Python 3.10 reads no "Z"
+    try:
+        then = datetime.fromisoformat(last_activity)
+    except (TypeError, ValueError):
+        return None
+    if then.tzinfo is None:
+        then = then.replace(tzinfo=timezone.utc)
     return max((now - then).total_seconds() / SECONDS_PER_DAY, 0.0)
 
 
@@ -84,6 +96,9 @@ class MaintainMixin(StoreBase):
         compacted = []
         for session_id, activity, recorded, through, newest in candidates:
             idle = idle_days(activity, now)
+            if idle is None:
+                logger.warning("session %s: last activity %r is not a timestamp", session_id, activity)
+                continue
             level = level_for(idle, self.config.compaction_ages)
             current = recorded if recorded is not None and through >= newest else 0
             if level <= current:

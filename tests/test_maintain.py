@@ -21,7 +21,7 @@ from localmem import MemoryConfig, MemoryStore
 from localmem.cli import cli
 from localmem.context import ACTIVE_FILES_HEADING, MODIFIED_FILES_HEADING, TOOLS_HEADING
 from localmem.errors import InvalidInput
-from localmem.maintain import level_for
+from localmem.maintain import idle_days, level_for
 
 START = datetime(2026, 1, 5, 9, 0, tzinfo=timezone.utc)
 MESSAGES = 100
@@ -93,6 +93,33 @@ def raw_counts(path: Path) -> dict[str, int]:
 )
 def test_level_for_idle_days(days: float, level: int) -> None:
     assert level_for(days, (1, 7, 30)) == level
+
+
+@pytest.mark.parametrize(
+    ("stamp", "days"),
+    [
+        ("2026-01-04T09:00:00.000Z", 1.0),
+        ("2026-01-04T10:00:00.000+01:00", 1.0),
+        ("2026-01-04T09:00:00", 1.0),  # no zone: UTC, as localmem writes
+        ("2026-02-01T00:00:00.000Z", 0.0),  # the future: not idle
+        ("yesterday", None),
+        ("", None),
+    ],
+)
+def test_idle_days_reads_timestamps(stamp: str, days: float | None) -> None:
+    assert idle_days(stamp, START) == days
+
+
+def test_a_session_whose_timestamps_are_not_timestamps_is_left_alone(
+    busy, db_path: Path, clock: Clock
+) -> None:
+    store, sid = busy
+    with sqlite3.connect(db_path) as conn:  # as another program might have written them
+        conn.execute("UPDATE sessions SET updated_at = 'last tuesday'")
+        conn.execute("UPDATE messages SET created_at = 'last tuesday'")
+    clock.advance(40)
+    report = store.maintain()
+    assert report.checked == 1 and report.compacted == []
 
 
 def test_a_session_in_use_is_left_alone(busy) -> None:
