@@ -118,13 +118,13 @@ def new(
 
 
 @cli.command()
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@json_option
 @with_store
 def sessions(store: MemoryStore, as_json: bool) -> None:
     """List sessions, most recently updated first."""
     rows = store.list_sessions()
     if as_json:
-        click.echo(json.dumps([s.model_dump() for s in rows], indent=2, ensure_ascii=False))
+        _echo_json([s.model_dump() for s in rows])
         return
     for s in rows:
         click.echo(f"{s.id}\t{s.updated_at}\t{s.model or '-'}\t{s.title or ''}")
@@ -147,14 +147,14 @@ def add(store: MemoryStore, session: str, role: str, text: str, as_json: bool) -
 
 @cli.command()
 @click.argument("session")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@json_option
 @click.option("--limit", type=click.IntRange(min=0), default=None, help="At most this many.")
 @with_store
 def messages(store: MemoryStore, session: str, as_json: bool, limit: int | None) -> None:
     """Print a session's messages, oldest first."""
     rows = store.get_messages(session, limit=limit)
     if as_json:
-        click.echo(json.dumps([m.model_dump() for m in rows], indent=2, ensure_ascii=False))
+        _echo_json([m.model_dump() for m in rows])
         return
     for m in rows:
         click.echo(f"#{m.id} {m.role} ({m.token_count} tokens, importance {m.importance_score}): {m.text}")
@@ -186,14 +186,14 @@ def pin(
 @cli.command()
 @click.argument("session")
 @click.option("--kind", type=click.Choice(PIN_KINDS), default=None, help="Only pins of this kind.")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@json_option
 @with_store
 def pins(store: MemoryStore, session: str, kind: str | None, as_json: bool) -> None:
     """List SESSION's pins, highest importance first: manual ones and those pinned
     automatically (auto) from what the user said."""
     rows = store.get_pins(session, kind=kind)
     if as_json:
-        click.echo(json.dumps([p.model_dump() for p in rows], indent=2, ensure_ascii=False))
+        _echo_json([p.model_dump() for p in rows])
         return
     for p in rows:
         click.echo(_pin_line(p))
@@ -201,26 +201,32 @@ def pins(store: MemoryStore, session: str, kind: str | None, as_json: bool) -> N
 
 @cli.command()
 @click.argument("pin_id", type=click.IntRange(min=0))
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@json_option
 @with_store
 def unpin(store: MemoryStore, pin_id: int, as_json: bool) -> None:
     """Remove the pin PIN_ID (an auto pin stays removed unless the user says it again)."""
     store.unpin(pin_id)
-    click.echo(json.dumps({"removed": pin_id}) if as_json else f"Removed pin #{pin_id}.")
+    if as_json:
+        _echo_json({"removed": pin_id})
+    else:
+        click.echo(f"Removed pin #{pin_id}.")
 
 
 @cli.command("edit-pin")
 @click.argument("pin_id", type=click.IntRange(min=0))
 @click.option("--text", default=None, help="The pin's new text.")
 @click.option("--importance", type=click.FloatRange(0, 1), default=None, help="Its new importance.")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@json_option
 @with_store
 def edit_pin(
     store: MemoryStore, pin_id: int, text: str | None, importance: float | None, as_json: bool
 ) -> None:
     """Change the text and/or importance of the pin PIN_ID; its kind stays."""
     p = store.update_pin(pin_id, content=text, importance=importance)
-    click.echo(json.dumps(p.model_dump(), indent=2, ensure_ascii=False) if as_json else _pin_line(p))
+    if as_json:
+        _echo_json(p.model_dump())
+    else:
+        click.echo(_pin_line(p))
 
 
 def _pin_line(p: Pin) -> str:
@@ -233,7 +239,7 @@ def _pin_line(p: Pin) -> str:
 @click.option(
     "--query", default=None, help="Also carry the older messages that best match this text."
 )
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@json_option
 @with_store
 def context(
     store: MemoryStore, session: str, max_tokens: int | None, query: str | None, as_json: bool
@@ -243,14 +249,14 @@ def context(
     if as_json:
         data = ctx.model_dump()
         data["messages"] = ctx.to_messages()
-        click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+        _echo_json(data)
         return
     _print_context(ctx)
 
 
 @cli.command()
 @click.argument("session")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@json_option
 @with_store
 def summarize(store: MemoryStore, session: str, as_json: bool) -> None:
     """Summarize every range of SESSION that is due (with the local model when it can)."""
@@ -258,7 +264,7 @@ def summarize(store: MemoryStore, session: str, as_json: bool) -> None:
     while (summary := store.summarize(session)) is not None:
         made.append(summary)
     if as_json:
-        click.echo(json.dumps([s.model_dump() for s in made], indent=2, ensure_ascii=False))
+        _echo_json([s.model_dump() for s in made])
         return
     if not made:
         click.echo(f"Nothing to summarize: fewer than {store.config.summary_threshold} new messages.")
@@ -267,7 +273,7 @@ def summarize(store: MemoryStore, session: str, as_json: bool) -> None:
 
 @cli.command()
 @click.argument("session")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@json_option
 @with_store
 def summaries(store: MemoryStore, session: str, as_json: bool) -> None:
     """List SESSION's summaries with their message range, level and source."""
@@ -278,7 +284,7 @@ def summaries(store: MemoryStore, session: str, as_json: bool) -> None:
             {**s.model_dump(), "facts": facts[s.id].model_dump() if s.id in facts else None}
             for s in rows
         ]
-        click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+        _echo_json(data)
         return
     _print_summaries(rows, facts)
 
@@ -302,7 +308,7 @@ def checkpoint() -> None:
 
 @checkpoint.command("show")
 @click.argument("session")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@json_option
 @with_store
 def checkpoint_show(store: MemoryStore, session: str, as_json: bool) -> None:
     """Print SESSION's latest checkpoint."""
@@ -311,7 +317,7 @@ def checkpoint_show(store: MemoryStore, session: str, as_json: bool) -> None:
 
 @checkpoint.command("take")
 @click.argument("session")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@json_option
 @with_store
 def checkpoint_take(store: MemoryStore, session: str, as_json: bool) -> None:
     """Take a checkpoint of SESSION now (with the local model when it can) and print it."""
@@ -333,7 +339,7 @@ def checkpoint_clear(store: MemoryStore, session: str, as_json: bool) -> None:
 
 def _print_checkpoint(taken: Checkpoint | None, as_json: bool) -> None:
     if as_json:
-        click.echo(json.dumps(None if taken is None else taken.model_dump(), indent=2, ensure_ascii=False))
+        _echo_json(None if taken is None else taken.model_dump())
         return
     if taken is None:
         click.echo("No checkpoint yet.")
@@ -348,13 +354,13 @@ def _print_checkpoint(taken: Checkpoint | None, as_json: bool) -> None:
 
 @cli.command()
 @click.argument("session")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@json_option
 @with_store
 def goals(store: MemoryStore, session: str, as_json: bool) -> None:
     """List SESSION's goals with their status and, once ended, their archive."""
     rows = store.get_goals(session)
     if as_json:
-        click.echo(json.dumps([g.model_dump() for g in rows], indent=2, ensure_ascii=False))
+        _echo_json([g.model_dump() for g in rows])
         return
     for g in rows:
         click.echo(f"#{g.id} {g.status}: {g.text}")
@@ -385,7 +391,7 @@ def usage(store: MemoryStore, session: str, as_json: bool) -> None:
 @click.option(
     "--limit", type=click.IntRange(min=0), default=10, show_default=True, help="At most this many."
 )
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@json_option
 @with_store
 def search(
     store: MemoryStore, query: str, session_id: str | None, limit: int, as_json: bool
@@ -398,7 +404,7 @@ def search(
     """
     hits = store.search(query, session_id=session_id, limit=limit)
     if as_json:
-        click.echo(json.dumps([h.model_dump() for h in hits], indent=2, ensure_ascii=False))
+        _echo_json([h.model_dump() for h in hits])
         return
     for h in hits:
         snippet = " ".join(h.snippet.split())
@@ -442,7 +448,7 @@ def export(store: MemoryStore, sessions: tuple[str, ...], output: Path | None) -
     is_flag=True,
     help="Give a session whose id this database already has a new random id (else it is refused).",
 )
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@json_option
 @with_store
 def import_(store: MemoryStore, file: BinaryIO, rename: bool, as_json: bool) -> None:
     """Import the sessions of FILE, written by `localmem export` ('-': standard input).
@@ -456,7 +462,7 @@ def import_(store: MemoryStore, file: BinaryIO, rename: bool, as_json: bool) -> 
     with _progress("Importing", length) as step:
         report = store.import_sessions(lines, on_progress=step, rename=rename)
     if as_json:
-        click.echo(json.dumps(report.model_dump(), indent=2, ensure_ascii=False))
+        _echo_json(report.model_dump())
         return
     for old, new in report.sessions:
         click.echo(f"Imported session {old}" + (f" as {new}" if new != old else ""))
@@ -507,7 +513,7 @@ def _line_count(file: BinaryIO) -> int:
 
 
 @cli.command()
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@json_option
 @with_store
 def maintain(store: MemoryStore, as_json: bool) -> None:
     """Compact sessions idle for 1, 7 and 30 days, more tightly the longer they were idle.
@@ -518,7 +524,7 @@ def maintain(store: MemoryStore, as_json: bool) -> None:
     """
     report = store.maintain()
     if as_json:
-        click.echo(json.dumps(report.model_dump(), indent=2, ensure_ascii=False))
+        _echo_json(report.model_dump())
         return
     for c in report.compacted:
         click.echo(
