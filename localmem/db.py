@@ -272,20 +272,16 @@ TOUCH_SESSION_SQL = "UPDATE sessions SET updated_at = ? WHERE id = ?"
 DELETE_SESSION_SQL = "DELETE FROM sessions WHERE id = ?"
 
 
-def _session(row: tuple) -> Session:
-    return _SESSION_ROWS(row)
-
-
 def insert_session(
     conn: sqlite3.Connection, session_id: str, title: str | None, model: str | None, now: str
 ) -> Session:
     conn.execute(INSERT_SESSION_SQL, (session_id, title, model, now, now))
-    return _session((session_id, title, model, now, now))
+    return _SESSION_ROWS((session_id, title, model, now, now))
 
 
 def get_session(conn: sqlite3.Connection, session_id: str) -> Session | None:
     row = conn.execute(GET_SESSION_SQL, (session_id,)).fetchone()
-    return _session(row) if row else None
+    return _SESSION_ROWS(row) if row else None
 
 
 def session_exists(conn: sqlite3.Connection, session_id: str) -> bool:
@@ -293,7 +289,7 @@ def session_exists(conn: sqlite3.Connection, session_id: str) -> bool:
 
 
 def list_sessions(conn: sqlite3.Connection) -> list[Session]:
-    return [_session(row) for row in conn.execute(LIST_SESSIONS_SQL)]
+    return [_SESSION_ROWS(row) for row in conn.execute(LIST_SESSIONS_SQL)]
 
 
 def touch_session(conn: sqlite3.Connection, session_id: str, now: str) -> bool:
@@ -324,10 +320,6 @@ MESSAGES_AFTER_SQL = (
 # model_id, token_count, importance_score); the insert adds created_at.
 MessageRow = tuple[str, str, str, "str | None", int, float]
 NEXT_MESSAGE_ID_SQL = "SELECT coalesce(max(id), 0) + 1 FROM messages"
-
-
-def _message(row: tuple) -> Message:
-    return _MESSAGE_ROWS(row)
 
 
 def insert_message(conn: sqlite3.Connection, row: MessageRow, now: str) -> Message | None:
@@ -363,7 +355,7 @@ def insert_messages(
 
 def recent_messages(conn: sqlite3.Connection, session_id: str, limit: int) -> list[Message]:
     """The newest ``limit`` messages, newest first."""
-    return [_message(row) for row in conn.execute(RECENT_MESSAGES_SQL, (session_id, limit))]
+    return [_MESSAGE_ROWS(row) for row in conn.execute(RECENT_MESSAGES_SQL, (session_id, limit))]
 
 
 def messages_after(
@@ -371,7 +363,7 @@ def messages_after(
 ) -> list[Message]:
     """Messages with id > ``after_id``, oldest first; ``limit`` -1 means all."""
     return [
-        _message(row) for row in conn.execute(MESSAGES_AFTER_SQL, (session_id, after_id, limit))
+        _MESSAGE_ROWS(row) for row in conn.execute(MESSAGES_AFTER_SQL, (session_id, after_id, limit))
     ]
 
 
@@ -414,10 +406,6 @@ NEWEST_ITEMS_SQL = f"""SELECT {ITEM_COLUMNS} FROM items
     WHERE session_id = ? AND kind = ? AND message_id > ? ORDER BY message_id DESC LIMIT ?"""
 
 
-def _item(row: tuple) -> Item:
-    return _ITEM_ROWS(row)
-
-
 def insert_items(
     conn: sqlite3.Connection,
     session_id: str,
@@ -431,7 +419,7 @@ def insert_items(
 
 def items_after(conn: sqlite3.Connection, session_id: str, kind: str, after_id: int) -> list[Item]:
     """A session's items of ``kind`` after message ``after_id``, oldest first."""
-    return [_item(row) for row in conn.execute(ITEMS_AFTER_SQL, (session_id, kind, after_id))]
+    return [_ITEM_ROWS(row) for row in conn.execute(ITEMS_AFTER_SQL, (session_id, kind, after_id))]
 
 
 def newest_items(
@@ -439,7 +427,7 @@ def newest_items(
 ) -> list[Item]:
     """The newest ``limit`` items of ``kind`` after message ``after_id``, newest first."""
     return [
-        _item(row) for row in conn.execute(NEWEST_ITEMS_SQL, (session_id, kind, after_id, limit))
+        _ITEM_ROWS(row) for row in conn.execute(NEWEST_ITEMS_SQL, (session_id, kind, after_id, limit))
     ]
 
 
@@ -473,10 +461,6 @@ PIN_SESSION_SQL = "SELECT session_id FROM semantic_pins WHERE id = ?"
 
 # A pin to write automatically: (content, content_key, token_count).
 AutoPin = tuple[str, str, int]
-
-
-def _pin(row: tuple) -> Pin:
-    return _PIN_ROWS(row)
 
 
 def insert_pin(
@@ -517,7 +501,7 @@ def keyed_pin(
     """The session's oldest pin of ``kind`` whose content_key is ``key`` (other than
     pin ``besides``), if any."""
     row = conn.execute(KEYED_PIN_SQL, (session_id, key, kind, besides or 0)).fetchone()
-    return _pin(row) if row else None
+    return _PIN_ROWS(row) if row else None
 
 
 def delete_auto_pins(conn: sqlite3.Connection, session_id: str, key: str) -> int:
@@ -527,7 +511,7 @@ def delete_auto_pins(conn: sqlite3.Connection, session_id: str, key: str) -> int
 
 def get_pin(conn: sqlite3.Connection, pin_id: int) -> Pin | None:
     row = conn.execute(GET_PIN_SQL, (pin_id,)).fetchone()
-    return _pin(row) if row else None
+    return _PIN_ROWS(row) if row else None
 
 
 def update_pin(
@@ -542,12 +526,12 @@ def update_pin(
 
 def kind_pins(conn: sqlite3.Connection, session_id: str, kind: str) -> list[Pin]:
     """A session's pins of one kind, by importance, newest first on ties."""
-    return [_pin(row) for row in conn.execute(KIND_PINS_SQL, (session_id, kind))]
+    return [_PIN_ROWS(row) for row in conn.execute(KIND_PINS_SQL, (session_id, kind))]
 
 
 def top_pins(conn: sqlite3.Connection, session_id: str, limit: int) -> list[Pin]:
     """Pins by importance, newest first on ties; ``limit`` -1 means all."""
-    return [_pin(row) for row in conn.execute(TOP_PINS_SQL, (session_id, limit))]
+    return [_PIN_ROWS(row) for row in conn.execute(TOP_PINS_SQL, (session_id, limit))]
 
 
 def message_session(conn: sqlite3.Connection, message_id: int) -> str | None:
@@ -615,20 +599,16 @@ SESSION_PROFILE_SQL = """SELECT s.model, coalesce({}, {}), coalesce((SELECT c.le
 )
 
 
-def _summary(row: tuple) -> Summary:
-    return _SUMMARY_ROWS(row)
-
-
 def recent_summaries(
     conn: sqlite3.Connection, session_id: str, limit: int, level: int = 1
 ) -> list[Summary]:
     """The summaries of one level covering the newest ranges, newest first."""
-    return [_summary(row) for row in conn.execute(RECENT_SUMMARIES_SQL, (session_id, level, limit))]
+    return [_SUMMARY_ROWS(row) for row in conn.execute(RECENT_SUMMARIES_SQL, (session_id, level, limit))]
 
 
 def context_summaries(conn: sqlite3.Connection, session_id: str, limit: int) -> list[Summary]:
     """The newest rollup and the newest ``limit`` level-1 summaries it does not cover, newest first."""
-    rows = [_summary(row) for row in conn.execute(CONTEXT_SUMMARIES_SQL, (session_id, limit))]
+    rows = [_SUMMARY_ROWS(row) for row in conn.execute(CONTEXT_SUMMARIES_SQL, (session_id, limit))]
     rollup = rows[0] if rows and rows[0].level == 2 else None
     if rollup is None:
         return rows
@@ -644,7 +624,7 @@ def summaries_after(
     conn: sqlite3.Connection, session_id: str, level: int, after_id: int
 ) -> list[Summary]:
     """Summaries of ``level`` ending after message ``after_id``, oldest first."""
-    return [_summary(r) for r in conn.execute(SUMMARIES_AFTER_SQL, (session_id, level, after_id))]
+    return [_SUMMARY_ROWS(r) for r in conn.execute(SUMMARIES_AFTER_SQL, (session_id, level, after_id))]
 
 
 def insert_summary(
@@ -669,7 +649,7 @@ def insert_summary(
         return None
     row = (session_id, text, start, end, message_count, level, source, importance, token_count, now)
     cur = conn.execute(INSERT_SUMMARY_SQL, row)
-    return _summary((cur.lastrowid, *row))
+    return _SUMMARY_ROWS((cur.lastrowid, *row))
 
 
 def cached_summary(conn: sqlite3.Connection, key: str) -> str | None:
@@ -862,7 +842,7 @@ def relevant_messages(
     """
     rows = conn.execute(RELEVANT_MESSAGES_SQL, (match, before_id, limit, session_id)).fetchall()
     rows.sort(key=lambda row: row[-1])  # a join's order is not guaranteed; rank: lower is better
-    return [_message(row[:-1]) for row in rows]
+    return [_MESSAGE_ROWS(row[:-1]) for row in rows]
 
 
 SNIPPET_START = "["
@@ -1047,22 +1027,19 @@ END_GOAL_SQL = """UPDATE goals SET status = ?, archive = ?, archive_tokens = ?, 
     WHERE id = ?"""
 
 
-def _goal(row: tuple) -> Goal:
-    return _GOAL_ROWS(row)
-
 def insert_goal(conn: sqlite3.Connection, session_id: str, text: str, tokens: int, now: str) -> Goal:
     cur = conn.execute(INSERT_GOAL_SQL, (session_id, text, tokens, now))
-    return _goal((cur.lastrowid, session_id, text, "active", tokens, None, None, now, None))
+    return _GOAL_ROWS((cur.lastrowid, session_id, text, "active", tokens, None, None, now, None))
 
 
 def active_goal(conn: sqlite3.Connection, session_id: str) -> Goal | None:
     row = conn.execute(ACTIVE_GOAL_SQL, (session_id,)).fetchone()
-    return _goal(row) if row else None
+    return _GOAL_ROWS(row) if row else None
 
 
 def goals(conn: sqlite3.Connection, session_id: str) -> list[Goal]:
     """A session's goals, oldest first."""
-    return [_goal(row) for row in conn.execute(GOALS_SQL, (session_id,))]
+    return [_GOAL_ROWS(row) for row in conn.execute(GOALS_SQL, (session_id,))]
 
 
 def end_goal(
@@ -1093,9 +1070,6 @@ GOAL_SUBTASKS_SQL = f"""SELECT {SUBTASK_COLUMNS} FROM subtasks
     WHERE session_id = ? AND goal_id IS ? ORDER BY id"""
 
 
-def _subtask(row: tuple) -> Subtask:
-    return _SUBTASK_ROWS(row)
-
 def insert_subtask(
     conn: sqlite3.Connection,
     session_id: str,
@@ -1107,14 +1081,14 @@ def insert_subtask(
 ) -> Subtask:
     deps = json.dumps(list(dependencies))
     cur = conn.execute(INSERT_SUBTASK_SQL, (session_id, goal_id, name, deps, tokens, now, now))
-    return _subtask(
+    return _SUBTASK_ROWS(
         (cur.lastrowid, session_id, goal_id, name, "pending", deps, None, tokens, now, now)
     )
 
 
 def get_subtask(conn: sqlite3.Connection, subtask_id: int) -> Subtask | None:
     row = conn.execute(GET_SUBTASK_SQL, (subtask_id,)).fetchone()
-    return _subtask(row) if row else None
+    return _SUBTASK_ROWS(row) if row else None
 
 
 def update_subtask(
@@ -1127,12 +1101,12 @@ def update_subtask(
 
 
 def subtasks(conn: sqlite3.Connection, session_id: str) -> list[Subtask]:
-    return [_subtask(row) for row in conn.execute(SUBTASKS_SQL, (session_id,))]
+    return [_SUBTASK_ROWS(row) for row in conn.execute(SUBTASKS_SQL, (session_id,))]
 
 
 def goal_subtasks(conn: sqlite3.Connection, session_id: str, goal_id: int | None) -> list[Subtask]:
     """The subtasks of one goal (None: those recorded with no goal active), oldest first."""
-    return [_subtask(row) for row in conn.execute(GOAL_SUBTASKS_SQL, (session_id, goal_id))]
+    return [_SUBTASK_ROWS(row) for row in conn.execute(GOAL_SUBTASKS_SQL, (session_id, goal_id))]
 
 
 def subtask_session(conn: sqlite3.Connection, subtask_id: int) -> str | None:
@@ -1155,9 +1129,6 @@ GOAL_TOOLS_SQL = f"""SELECT {TOOL_COLUMNS} FROM tool_executions
     WHERE session_id = ? AND goal_id IS ? ORDER BY id"""
 
 
-def _tool(row: tuple) -> ToolExecution:
-    return _TOOL_ROWS(row)
-
 def insert_tool(
     conn: sqlite3.Connection,
     session_id: str,
@@ -1176,16 +1147,16 @@ def insert_tool(
         tokens, now,
     )
     cur = conn.execute(INSERT_TOOL_SQL, row)
-    return _tool((cur.lastrowid, *row))
+    return _TOOL_ROWS((cur.lastrowid, *row))
 
 
 def tools(conn: sqlite3.Connection, session_id: str) -> list[ToolExecution]:
-    return [_tool(row) for row in conn.execute(TOOLS_SQL, (session_id,))]
+    return [_TOOL_ROWS(row) for row in conn.execute(TOOLS_SQL, (session_id,))]
 
 
 def goal_tools(conn: sqlite3.Connection, session_id: str, goal_id: int | None) -> list[ToolExecution]:
     """The tool executions of one goal (None: those with no goal active), oldest first."""
-    return [_tool(row) for row in conn.execute(GOAL_TOOLS_SQL, (session_id, goal_id))]
+    return [_TOOL_ROWS(row) for row in conn.execute(GOAL_TOOLS_SQL, (session_id, goal_id))]
 
 
 FILE_COLUMNS = "id, session_id, path, modified, seq, token_count, created_at, updated_at"
@@ -1235,6 +1206,7 @@ def _checkpoint(row: tuple) -> Checkpoint:
     """A checkpoint row as a model; memoized by the whole row (immutable once written)."""
     return _CHECKPOINT_ROWS(row)
 
+
 def insert_checkpoint(
     conn: sqlite3.Connection,
     session_id: str,
@@ -1271,21 +1243,18 @@ INSERT_FACTS_SQL = """INSERT INTO summary_facts (id, session_id, data, text, sou
 FACTS_SQL = f"SELECT {FACTS_COLUMNS} FROM summary_facts WHERE session_id = ? ORDER BY id"
 
 
-def _facts(row: tuple) -> SummaryFacts:
-    return _FACTS_ROWS(row)
-
 def insert_facts(
     conn: sqlite3.Connection, summary_id: int, session_id: str, data: str, text: str, source: str, now: str
 ) -> SummaryFacts:
     """Keep the facts (``data``: JSON text, ``text``: their flat rendering) of a summary."""
     row = (summary_id, session_id, data, text, source, now)
     conn.execute(INSERT_FACTS_SQL, row)
-    return _facts(row)
+    return _FACTS_ROWS(row)
 
 
 def summary_facts(conn: sqlite3.Connection, session_id: str) -> list[SummaryFacts]:
     """The facts of a session's summaries, in summary id order."""
-    return [_facts(row) for row in conn.execute(FACTS_SQL, (session_id,))]
+    return [_FACTS_ROWS(row) for row in conn.execute(FACTS_SQL, (session_id,))]
 
 
 # How many messages are not covered by a level-1 summary, and their tokens.
