@@ -405,10 +405,7 @@ class CheckpointMixin(StoreBase):
 
     def get_checkpoints(self, session_id: str) -> list[Checkpoint]:
         """The session's checkpoints (at most 10), newest first. Read-only."""
-        check_id(session_id)
-        with self._locked() as conn:
-            self._require_session(session_id)
-            return db.checkpoints(conn, session_id, -1)
+        return self._read_session(session_id, lambda conn, sid: db.checkpoints(conn, sid, -1))
 
     def clear_checkpoints(self, session_id: str) -> int:
         """Delete the session's checkpoints; return how many. Raises :class:`SessionNotFound`."""

@@ -9,7 +9,7 @@ declarations below. A mixin declares only what else it needs.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 if TYPE_CHECKING:
     import contextlib
@@ -21,6 +21,8 @@ if TYPE_CHECKING:
     from .cache import SessionMemo
     from .config import MemoryConfig
     from .tokens import Tokenizer
+
+    T = TypeVar("T")
 
     class StoreBase:
         config: MemoryConfig
@@ -36,6 +38,9 @@ if TYPE_CHECKING:
         def _locked(self) -> contextlib.AbstractContextManager[sqlite3.Connection]: ...
         def _now(self) -> str: ...
         def _require_session(self, session_id: str) -> None: ...
+        def _read_session(
+            self, session_id: str, read: Callable[[sqlite3.Connection, str], T]
+        ) -> T: ...
 
 else:
     StoreBase = object

@@ -308,10 +308,7 @@ class StateMixin(StoreBase):
 
     def get_goals(self, session_id: str) -> list[Goal]:
         """A session's goals, oldest first (at most one ``active``)."""
-        check_id(session_id)
-        with self._locked() as conn:
-            self._require_session(session_id)
-            return db.goals(conn, session_id)
+        return self._read_session(session_id, db.goals)
 
     def _finish(self, session_id: str, status: str) -> Goal | None:
         check_id(session_id)
@@ -376,10 +373,7 @@ class StateMixin(StoreBase):
 
     def get_subtasks(self, session_id: str) -> list[Subtask]:
         """A session's subtasks by goal (those of no goal first), oldest first within each."""
-        check_id(session_id)
-        with self._locked() as conn:
-            self._require_session(session_id)
-            return db.subtasks(conn, session_id)
+        return self._read_session(session_id, db.subtasks)
 
     def record_tool(
         self,
@@ -416,10 +410,7 @@ class StateMixin(StoreBase):
 
     def get_tool_executions(self, session_id: str) -> list[ToolExecution]:
         """A session's tool executions by goal (those of no goal first), oldest first within each."""
-        check_id(session_id)
-        with self._locked() as conn:
-            self._require_session(session_id)
-            return db.tools(conn, session_id)
+        return self._read_session(session_id, db.tools)
 
     # --- files ----------------------------------------------------------------
 
@@ -442,10 +433,7 @@ class StateMixin(StoreBase):
 
     def get_tracked_files(self, session_id: str) -> list[TrackedFile]:
         """A session's tracked files: modified ones first, newest touch first within each."""
-        check_id(session_id)
-        with self._locked() as conn:
-            self._require_session(session_id)
-            return db.tracked_files(conn, session_id)
+        return self._read_session(session_id, db.tracked_files)
 
     # --- reset ----------------------------------------------------------------
 

@@ -23,7 +23,7 @@ import uuid
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import ValidationError
 
@@ -69,6 +69,7 @@ from .transfer import TransferMixin
 logger = logging.getLogger("localmem")
 
 Clock = Callable[[], datetime]
+T = TypeVar("T")
 SESSION_MEMO_SIZE = 4096
 
 
@@ -351,6 +352,14 @@ class MemoryStore(
     def _require_session(self, session_id: str) -> None:
         if not db.session_exists(self._conn, session_id):
             raise SessionNotFound(session_id)
+
+    def _read_session(self, session_id: str, read: Callable[[sqlite3.Connection, str], T]) -> T:
+        """``read(conn, session_id)`` under the lock, once the session is known to exist;
+        :class:`SessionNotFound` otherwise. The shape of every per-session listing."""
+        check_id(session_id)
+        with self._locked() as conn:
+            self._require_session(session_id)
+            return read(conn, session_id)
 
     def clear_messages(self, session_id: str) -> int:
         """Delete every message of a session, their items and its summaries; return how many.

@@ -83,10 +83,7 @@ class SummariesMixin(StoreBase):
 
     def get_summary_facts(self, session_id: str) -> list[SummaryFacts]:
         """The facts kept with the session's level-1 summaries, in summary order. Read-only."""
-        check_id(session_id)
-        with self._locked() as conn:
-            self._require_session(session_id)
-            return db.summary_facts(conn, session_id)
+        return self._read_session(session_id, db.summary_facts)
 
     def _summary_facts(
         self, session: Session, pairs: Sequence[tuple[str, str]], tokens: int, outcome: Outcome
