@@ -3,6 +3,7 @@
 from .config import MemoryConfig
 from .context import MemoryContext
 from .errors import LocalMemError, SessionNotFound
+from .jsonl import ImportReport
 from .models import (
     Check,
     Checkpoint,
@@ -23,7 +24,6 @@ from .models import (
     TrackedFile,
 )
 from .store import MemoryStore
-from .transfer import ImportReport
 
 __all__ = [
     "Check",

@@ -16,7 +16,7 @@ from click.testing import CliRunner
 from localmem import MemoryStore
 from localmem.cli import cli
 from localmem.errors import ImportRefused, InvalidInput, SessionNotFound
-from localmem.transfer import (
+from localmem.jsonl import (
     DERIVED_COLUMNS,
     NOT_EXPORTED,
     PROGRESS_LINES,
