@@ -1,0 +1,46 @@
+"""Export and import: 20,000 corpus messages over 200 sessions, out and back in.
+
+    python benchmarks/transfer.py [--messages 20000] [--runs 3]
+
+Each run exports every session (``store.export_sessions``, the lines kept in
+memory) and imports them into a fresh file (``store.import_sessions``).
+Timings are printed, never asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import tempfile
+import time
+
+from corpus import iter_sessions
+
+from localmem import MemoryStore
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--messages", type=int, default=20_000)
+    parser.add_argument("--runs", type=int, default=3)
+    args = parser.parse_args()
+    workdir = tempfile.mkdtemp(prefix="localmem-transfer-")
+    with MemoryStore(f"{workdir}/source.db") as source:
+        for session in iter_sessions(args.messages, per_session=100, seed=3):
+            sid = source.create_session().id
+            source.add_messages(sid, [{"role": r, "text": t} for r, t in session.messages])
+        for run in range(args.runs):
+            started = time.perf_counter()
+            lines = list(source.export_sessions())
+            exported = time.perf_counter() - started
+            with MemoryStore(f"{workdir}/copy-{run}.db") as copy:
+                started = time.perf_counter()
+                report = copy.import_sessions(lines)
+                imported = time.perf_counter() - started
+            print(
+                f"run {run}: export {len(lines):,} lines in {exported:.2f} s, "
+                f"import {report.counts['message']:,} messages in {imported:.2f} s"
+            )
+
+
+if __name__ == "__main__":
+    main()
