@@ -1481,3 +1481,111 @@ def verify_copy(path: Path) -> str | None:
         return "; ".join(problems[:5]) if problems else None
     finally:
         conn.close()
+
+
+# --- recall: scoped candidates and stored embeddings ----------------------------
+#
+# The query-aware context ranks a session's older messages itself
+# (``localmem.rank``) with that session's own statistics: these statements
+# give it the ids of the session's messages holding each query word (the
+# session's key and the word each matched in their own column, so that text
+# can never pass for a key), the session's size, and the candidates' rows.
+
+# The key in its own column and the word in the text: a message whose text
+# holds another session's key token is not in that session.
+SCOPED_TERM_MATCH = 'session_key : {key} AND text : {term}'
+TERM_HOLDERS_SQL = """SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?
+    ORDER BY rowid DESC LIMIT ?"""
+TERM_HOLDERS_COUNT_SQL = "SELECT count(*) FROM messages_fts WHERE messages_fts MATCH ?"
+SCOPE_STATS_SQL = """SELECT count(*), coalesce(avg(token_count), 0.0)
+    FROM messages WHERE session_id = ?"""
+MESSAGES_BY_IDS_SQL = f"""SELECT {MESSAGE_COLUMNS} FROM messages
+    WHERE id IN (SELECT value FROM json_each(?1)) AND session_id = ?2"""
+NEXT_MESSAGE_SQL = f"""SELECT {MESSAGE_COLUMNS} FROM messages
+    WHERE session_id = ? AND id > ? ORDER BY id LIMIT 1"""
+PREVIOUS_MESSAGE_SQL = f"""SELECT {MESSAGE_COLUMNS} FROM messages
+    WHERE session_id = ? AND id < ? ORDER BY id DESC LIMIT 1"""
+
+
+def term_holders(conn: sqlite3.Connection, match: str, cap: int) -> tuple[list[int], int]:
+    """The ids (newest first, at most ``cap``) of the messages matching ``match``, and
+    how many match in all (counted only when there are more than ``cap``)."""
+    ids = [row[0] for row in conn.execute(TERM_HOLDERS_SQL, (match, cap))]
+    if len(ids) < cap:
+        return ids, len(ids)
+    return ids, conn.execute(TERM_HOLDERS_COUNT_SQL, (match,)).fetchone()[0]
+
+
+def scope_stats(conn: sqlite3.Connection, session_id: str) -> tuple[int, float]:
+    """The session's number of messages and their mean token count."""
+    count, mean = conn.execute(SCOPE_STATS_SQL, (session_id,)).fetchone()
+    return count, mean
+
+
+def messages_by_ids(conn: sqlite3.Connection, session_id: str, ids: Sequence[int]) -> list[Message]:
+    """The session's messages among ``ids``, in no particular order."""
+    rows = conn.execute(MESSAGES_BY_IDS_SQL, (json.dumps(list(ids)), session_id))
+    return [_MESSAGE_ROWS(row) for row in rows]
+
+
+def neighbour(conn: sqlite3.Connection, session_id: str, message_id: int, after: bool) -> Message | None:
+    """The session's message just after (or before) ``message_id``, if any."""
+    sql = NEXT_MESSAGE_SQL if after else PREVIOUS_MESSAGE_SQL
+    row = conn.execute(sql, (session_id, message_id)).fetchone()
+    return None if row is None else _MESSAGE_ROWS(row)
+
+
+# Embeddings (migration m009_embeddings): one unit vector per row and model,
+# float32 little-endian. Written off the write path, in bulk, by
+# ``store.embed_pending`` (and before a query-aware context); deleted with
+# their row by triggers, so a forgotten message leaves no vector behind.
+PENDING_MESSAGES_SQL = """SELECT m.id, m.session_id, m.text FROM messages m
+    WHERE (?1 IS NULL OR m.session_id = ?1) AND m.id > ?3 AND NOT EXISTS
+        (SELECT 1 FROM embeddings e WHERE e.model = ?2 AND e.kind = 'message' AND e.row_id = m.id)
+    ORDER BY m.id LIMIT ?4"""
+# Only rows still there (and unchanged) get a vector: a message deleted or
+# rewritten while the model was embedding it is left out.
+INSERT_EMBEDDING_SQL = """INSERT OR REPLACE INTO embeddings
+    (model, kind, row_id, session_id, vector, created_at)
+    SELECT ?1, 'message', m.id, m.session_id, ?4, ?5 FROM messages m
+    WHERE m.id = ?2 AND m.text = ?3"""
+SESSION_VECTORS_SQL = """SELECT row_id, vector FROM embeddings
+    WHERE session_id = ? AND model = ? AND kind = 'message' AND row_id < ?"""
+DELETE_MODEL_VECTORS_SQL = "DELETE FROM embeddings WHERE model = ?"
+COUNT_VECTORS_SQL = "SELECT model, count(*) FROM embeddings GROUP BY model ORDER BY model"
+
+PendingRow = tuple[int, str, str]
+"""A message without a vector: (id, session_id, text)."""
+
+
+def pending_messages(
+    conn: sqlite3.Connection, session_id: str | None, model: str, after_id: int, limit: int
+) -> list[PendingRow]:
+    """Messages (of one session, or all) with no vector of ``model``, above ``after_id``."""
+    return conn.execute(PENDING_MESSAGES_SQL, (session_id, model, after_id, limit)).fetchall()
+
+
+def insert_embeddings(
+    conn: sqlite3.Connection, model: str, rows: Sequence[tuple[int, str, bytes]], now: str
+) -> int:
+    """Store (message id, the text embedded, vector) rows; return how many were stored."""
+    stored = 0
+    for message_id, text, vector in rows:
+        stored += conn.execute(INSERT_EMBEDDING_SQL, (model, message_id, text, vector, now)).rowcount
+    return stored
+
+
+def session_vectors(
+    conn: sqlite3.Connection, session_id: str, model: str, before_id: int
+) -> list[tuple[int, bytes]]:
+    """The session's message vectors of ``model`` for messages older than ``before_id``."""
+    return conn.execute(SESSION_VECTORS_SQL, (session_id, model, before_id)).fetchall()
+
+
+def delete_model_vectors(conn: sqlite3.Connection, model: str) -> int:
+    return conn.execute(DELETE_MODEL_VECTORS_SQL, (model,)).rowcount
+
+
+def vector_counts(conn: sqlite3.Connection) -> dict[str, int]:
+    """How many vectors each model has in the file."""
+    return dict(conn.execute(COUNT_VECTORS_SQL).fetchall())
