@@ -17,11 +17,10 @@ import functools
 import json
 import os
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from ..autopins import pin_key
 from ..errors import DatabaseError, NotALocalMemDatabase, SchemaTooNew
 from ..migrations import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION
 
@@ -33,10 +32,17 @@ MEMORY = ":memory:"
 # --- opening -----------------------------------------------------------------
 
 
-def connect(path: str | Path, *, busy_timeout: float, synchronous: str) -> sqlite3.Connection:
+def connect(
+    path: str | Path,
+    *,
+    busy_timeout: float,
+    synchronous: str,
+    content_key: Callable[[str], str],
+) -> sqlite3.Connection:
     """Open (creating with mode 0600 if needed) and migrate a localmem file.
 
-    Raises :class:`NotALocalMemDatabase`, :class:`SchemaTooNew` or
+    ``content_key`` is the pins' de-duplication key (``autopins.pin_key``),
+    which a migration may need (see :func:`migrate`). Raises :class:`NotALocalMemDatabase`, :class:`SchemaTooNew` or
     :class:`DatabaseError`; in each case the file is not modified.
     """
     if str(path) != MEMORY:
@@ -58,7 +64,7 @@ def connect(path: str | Path, *, busy_timeout: float, synchronous: str) -> sqlit
             conn.execute("PRAGMA journal_mode = WAL")
         conn.execute(f"PRAGMA synchronous = {synchronous}")
         if version < SCHEMA_VERSION:
-            migrate(conn)
+            migrate(conn, content_key)
     except sqlite3.Error as exc:
         conn.close()
         raise DatabaseError(f"cannot use {path}: {exc}") from None
@@ -145,10 +151,13 @@ def _identify(conn: sqlite3.Connection, path: str | Path) -> int:
     return version
 
 
-def migrate(conn: sqlite3.Connection) -> int:
-    """Apply the migrations a file lacks, all in one transaction; return the new version."""
-    # m008_auto_pins back-fills content_key with the key new pins get.
-    conn.create_function("pin_key", 1, pin_key, deterministic=True)
+def migrate(conn: sqlite3.Connection, content_key: Callable[[str], str]) -> int:
+    """Apply the migrations a file lacks, all in one transaction; return the new version.
+
+    ``content_key``: the key new pins get, which m008_auto_pins back-fills
+    (registered as the SQL function ``pin_key``).
+    """
+    conn.create_function("pin_key", 1, content_key, deterministic=True)
     with transaction(conn):
         # Read again inside the write lock: another process may have migrated first.
         version = conn.execute("PRAGMA user_version").fetchone()[0]

@@ -5,7 +5,6 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Sequence
 
-from ..autopins import pin_key
 from ..models import Pin
 from .connection import _RowModels
 
@@ -43,13 +42,14 @@ def insert_pin(
     conn: sqlite3.Connection,
     session_id: str,
     content: str,
+    key: str,
     source_message_id: int | None,
     importance: float,
     kind: str,
     token_count: int,
     now: str,
 ) -> Pin:
-    key = pin_key(content)
+    """Insert a pin; ``key`` is its ``content_key`` (the caller computes it)."""
     row = (session_id, content, key, source_message_id, importance, kind, token_count, now)
     cur = conn.execute(INSERT_PIN_SQL, row)
     return _PIN_ROWS.build((cur.lastrowid, *row[:2], *row[3:]))
@@ -91,10 +91,11 @@ def get_pin(conn: sqlite3.Connection, pin_id: int) -> Pin | None:
 
 
 def update_pin(
-    conn: sqlite3.Connection, pin: Pin, content: str, importance: float, token_count: int
+    conn: sqlite3.Connection, pin: Pin, content: str, key: str, importance: float, token_count: int
 ) -> Pin:
-    """Rewrite a pin's content (re-keyed), importance and token count; its kind stays."""
-    conn.execute(UPDATE_PIN_SQL, (content, pin_key(content), importance, token_count, pin.id))
+    """Rewrite a pin's content, its key (``content_key``), importance and token count;
+    its kind stays."""
+    conn.execute(UPDATE_PIN_SQL, (content, key, importance, token_count, pin.id))
     return pin.model_copy(
         update={"content": content, "importance_score": importance, "token_count": token_count}
     )

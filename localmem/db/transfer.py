@@ -14,21 +14,8 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Sequence
-from typing import NamedTuple
 
-from ..models import (
-    Checkpoint,
-    Goal,
-    Item,
-    Message,
-    Pin,
-    Session,
-    Subtask,
-    Summary,
-    SummaryFacts,
-    ToolExecution,
-    TrackedFile,
-)
+from ..models import SessionRows
 from .connection import _RowModels
 from .messages import (
     INSERT_ITEM_SQL,
@@ -55,10 +42,6 @@ from .state import (
     _GOAL_ROWS,
     _SUBTASK_ROWS,
     _TOOL_ROWS,
-    checkpoints,
-    goals,
-    subtasks,
-    tools,
 )
 from .summaries import RECENT_SUMMARIES_SQL, _SUMMARY_ROWS
 
@@ -77,22 +60,6 @@ IMPORT_SUBTASK_SQL = """INSERT INTO subtasks
 IMPORT_FILE_SQL = """INSERT INTO tracked_files
     (session_id, path, modified, seq, token_count, created_at, updated_at)
     VALUES (?, ?, ?, ?, ?, ?, ?)"""
-
-
-class SessionRows(NamedTuple):
-    """Every row of one session, each table oldest (lowest id) first."""
-
-    session: Session
-    messages: list[Message]
-    items: list[Item]
-    pins: list[Pin]
-    summaries: list[Summary]
-    facts: list[SummaryFacts]
-    goals: list[Goal]
-    subtasks: list[Subtask]
-    tools: list[ToolExecution]
-    files: list[TrackedFile]
-    checkpoints: list[Checkpoint]
 
 
 def session_ids(conn: sqlite3.Connection) -> list[str]:
