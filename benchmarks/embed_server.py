@@ -35,7 +35,6 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Final
 
 import numpy as np
-
 from minilm import MAX_TOKENS, MiniLM
 
 MODEL_NAME: Final = "all-minilm:latest"

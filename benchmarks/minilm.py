@@ -231,7 +231,9 @@ def check(model: MiniLM) -> None:
     assert np.allclose(alone, vectors[1], atol=1e-5)
     print(f"reference matrix matches to 1e-3:\n{got.round(4)}")
     print(f"'eating food' vs 'eating bread': {similar:.3f}; vs tax filing: {apart:.3f}")
-    texts = [f"Turn {i}: we adopted a puppy and went hiking near the lake again." for i in range(512)]
+    texts = [
+        f"Turn {i}: we adopted a puppy and went hiking near the lake again." for i in range(512)
+    ]
     started = time.perf_counter()
     model.embed(texts)
     elapsed = time.perf_counter() - started
@@ -240,8 +242,9 @@ def check(model: MiniLM) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--model-dir", help=f"the unpacked model (default ${MODEL_DIR_ENV} or "
-                        f"{DEFAULT_MODEL_DIR})")
+    parser.add_argument(
+        "--model-dir", help=f"the unpacked model (default ${MODEL_DIR_ENV} or {DEFAULT_MODEL_DIR})"
+    )
     parser.add_argument("--fetch", action="store_true", help="download and unpack it if missing")
     parser.add_argument("--check", action="store_true", help="verify it against the reference")
     args = parser.parse_args()
