@@ -91,10 +91,12 @@ class Corpus:
 
 
 def schedule(facts: Sequence[Fact], sessions: int, rng: random.Random) -> dict[str, int]:
-    """Each fact's session: a chain's facts in order, in distinct sessions, load spread."""
+    """Each fact's session: a chain's facts in order, in distinct sessions, load spread;
+    an echo in a session after its fact's (none if its fact is in the last one)."""
     chains: dict[str, list[Fact]] = {}
     for f in facts:
-        chains.setdefault(f"{f.owner}:{f.chain}", []).append(f)
+        if not f.after:
+            chains.setdefault(f"{f.owner}:{f.chain}", []).append(f)
     load = Counter[int]()
     where: dict[str, int] = {}
     for chain in sorted(chains.values(), key=len, reverse=True):
@@ -107,6 +109,11 @@ def schedule(facts: Sequence[Fact], sessions: int, rng: random.Random) -> dict[s
         for f, s in zip(chain, best[1]):
             where[f.key] = s
             load[s] += 1
+    for f in facts:
+        later = range(where[f.after] + 1, sessions) if f.after else ()
+        if later:
+            where[f.key] = min(rng.sample(later, min(3, len(later))), key=lambda s: load[s])
+            load[where[f.key]] += 1
     return where
 
 
@@ -117,29 +124,43 @@ def fact_block(f: Fact, people: Sequence[Person], rng: random.Random) -> list[tu
     if rng.random() < 0.35:
         lines.append((other.index, rng.choice(S.PROMPTS).format(other=owner.name), ""))
     lines.append((owner.index, f.text, f.key))
-    lines.append((other.index, rng.choice(f.reactions).format(A=owner.name), ""))
+    reaction = rng.choice(f.reactions).format(A=owner.name)
+    lines.append((other.index, join(reaction, S.REACTION_TAILS, 0.65, rng), ""))
     if f.followups and rng.random() < 0.5:
-        lines.append((owner.index, rng.choice(f.followups), ""))
-    if rng.random() < 0.3:
+        lines.append((owner.index, join(rng.choice(f.followups), S.ASIDES, 0.5, rng), ""))
+    if rng.random() < 0.2:
         lines.append((other.index, rng.choice(S.FILLERS).format(other=owner.name), ""))
     return lines
+
+
+def join(text: str, more: Sequence[str], odds: float, rng: random.Random) -> str:
+    """``text``, followed with ``odds`` by a sentence of ``more``."""
+    return sentences(text, rng.choice(more)) if rng.random() < odds else text
+
+
+def sentences(first: str, second: str) -> str:
+    return f"{first} {second}" if first[-1] in ".!?" else f"{first}! {second}"
 
 
 def chatter_block(
     speaker: Person, listener: Person, open_tags: set[str], said: set[str], rng: random.Random
 ) -> list[tuple[int, str, str]]:
-    """A few lines on a topic ``speaker`` may bring up; none of ``said`` (added to it)."""
+    """A few turns on a topic ``speaker`` may bring up; none of ``said`` (added to it)."""
     topics = [t for t in S.CHATTER if t[1] is None or t[1] in open_tags]
     _, _, lines = rng.choice(topics)
-    first, second = rng.sample([line for line in lines if line not in said] or lines, 2)
-    said.update((first, second))
-    say = [(speaker.index, vary(first, rng).format(other=listener.name), "")]
-    if rng.random() < 0.4:  # the other relates with the topic's own words
-        say.append((listener.index, second.format(other=speaker.name), ""))
-    else:
-        say.append((listener.index, rng.choice(S.CHATTER_REPLIES).format(other=speaker.name), ""))
+    fresh = [line for line in lines if line not in said]
+    first, second, third = rng.sample(fresh if len(fresh) >= 3 else lines, 3)
+    said.update((first, second, third))
+    opener = vary(first, rng)
+    opener = sentences(opener, third) if rng.random() < 0.75 else opener
+    say = [(speaker.index, opener.format(other=listener.name), "")]
+    odds = rng.random()  # the other relates with the topic's own words, or just answers
+    reply = rng.choice(S.CHATTER_REPLIES)
+    reply = sentences(reply, second) if odds < 0.5 else second if odds < 0.85 else reply
+    say.append((listener.index, reply.format(other=speaker.name), ""))
     if rng.random() < 0.3:
-        say.append((speaker.index, rng.choice(S.FILLERS).format(other=listener.name), ""))
+        more = rng.choice(S.FILLERS) if rng.random() < 0.4 else rng.choice(S.ASIDES)
+        say.append((speaker.index, more.format(other=listener.name), ""))
     return say
 
 
@@ -174,17 +195,19 @@ def conversation(
     lines: list[tuple[int, str, str, int]] = []  # speaker, text, key, session
     opened: list[set[str]] = [set(), set()]
     for s in range(sessions):
-        here = [f for f in facts if where[f.key] == s]
+        here = [f for f in facts if where.get(f.key) == s]
         blocks = [fact_block(f, people, rng) for f in here]
-        target, said = rng.randint(14, 26) - 4, set()
+        target, said = rng.randint(18, 30) - 4, set()
         while sum(map(len, blocks)) < target:
             a = rng.randrange(2)
             blocks.append(chatter_block(people[a], people[1 - a], opened[a], said, rng))
         rng.shuffle(blocks)
         a = rng.randrange(2)
         (x, y) = people[a], people[1 - a]
-        session_lines = [(x.index, rng.choice(S.GREETINGS).format(other=y.name), "")]
-        session_lines.append((y.index, rng.choice(S.GREETING_REPLIES).format(other=x.name), ""))
+        greeting = join(rng.choice(S.GREETINGS), S.ASIDES, 0.5, rng)
+        session_lines = [(x.index, greeting.format(other=y.name), "")]
+        reply = join(rng.choice(S.GREETING_REPLIES), S.ASIDES, 0.4, rng)
+        session_lines.append((y.index, reply.format(other=x.name), ""))
         for block in blocks:
             session_lines.extend(block)
         b = rng.randrange(2)

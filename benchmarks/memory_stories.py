@@ -53,6 +53,24 @@ def content_words(text: str) -> set[str]:
     return {stem(w) for w in words if w not in STOP_WORDS}
 
 
+# The chatter topic of a story (by chain name), whose lines may follow one of its facts.
+TOPICS = {
+    "move": "home",
+    "job": "work",
+    "pet": "pets",
+    "hobby": "hobby",
+    "trip": "travel",
+    "book": "books",
+    "sibling": "family",
+    "plan": "travel",
+    "food": "food",
+    "movie": "tv",
+}
+TOPIC_LINES = {
+    topic: tuple(line for line in lines if "{" not in line) for topic, _, lines in S.CHATTER
+}
+
+
 @dataclass
 class Person:
     index: int
@@ -71,6 +89,7 @@ class Fact:
     offset: int = 0  # days before its session's date the event happened ("yesterday": 1)
     chain: str = ""  # facts of one chain are told in this order, in different sessions
     tag: str = ""  # the chatter topic it opens for its owner
+    after: str = ""  # the fact it mentions again, in a later session (no question needs it)
 
 
 @dataclass
@@ -106,14 +125,31 @@ class Story:
             return self.rng.choice(S.TODAY), 0
         return self.rng.choice(S.YESTERDAY), 1
 
+    def elaborate(self, text: str, topic: str | None, odds: float = 0.7) -> str:
+        """``text``, often followed by a sentence on its topic or an aside (never a value)."""
+        if self.rng.random() >= odds:
+            return text
+        return f"{text} {self.rng.choice(TOPIC_LINES.get(topic, ()) + S.ASIDES)}"
+
     def fact(
         self, chain: str, text: str, reactions: Sequence[str], followups=(), offset=0, tag: str = ""
     ) -> str:
+        """Plan a fact (told with an extra sentence, unless a paraphrase); its key."""
+        if not chain.startswith("para"):
+            text = self.elaborate(text, TOPICS.get(chain.split("-")[-1]))
         key = f"{self.person.index}:{chain}:{len(self.facts)}"
         self.facts.append(
             Fact(key, self.person.index, text, reactions, followups, offset, chain, tag)
         )
         return key
+
+    def echo(self, key: str, texts: Sequence[str], **values: str) -> None:
+        """Mention the fact ``key`` again later, without its day (a distractor, no evidence)."""
+        for text in self.rng.sample(texts, self.rng.choice((1, 2))):
+            echo = Fact(f"{key}:echo{len(self.facts)}", self.person.index, "", S.ECHO_REACTIONS)
+            echo.text = self.elaborate(fill(text, self.person, **values), None, odds=0.5)
+            echo.chain, echo.after = echo.key, key
+            self.facts.append(echo)
 
     def ask(
         self,
@@ -154,6 +190,7 @@ def moves(st: Story) -> None:
         whens.append((when, offset))
         text = st.say(S.MOVES, city=city, when=when)
         keys.append(st.fact("move", text, S.MOVE_REACTIONS, S.MOVE_FOLLOWUPS, offset))
+        st.echo(keys[-1], S.MOVE_ECHOES)
     st.ask("multi", S.LIVED_QUESTIONS, f"{first}, {second}, {third}", keys, (first, second, third))
     st.ask("single", S.LIVE_NOW_QUESTIONS, third, keys[2:], (third,))
     st.ask("temporal", S.MOVE_WHEN_QUESTIONS, None, keys[1:2], city=second)
@@ -168,6 +205,7 @@ def jobs(st: Story) -> None:
     when, offset = st.when()
     text = st.say(S.NEW_JOBS, role=role2, company=new, when=when)
     second = st.fact("job", text, S.JOB_REACTIONS, S.JOB_FOLLOWUPS, offset)
+    st.echo(second, S.JOB_ECHOES)
     st.ask("single", S.ROLE_QUESTIONS, role, [first], (role,), company=old)
     st.ask("single", S.WORK_NOW_QUESTIONS, new, [second], (new,))
     st.ask("multi", S.EMPLOYERS_QUESTIONS, f"{old}, {new}", [first, second], (old, new))
@@ -183,6 +221,7 @@ def pets(st: Story) -> None:
     when, offset = st.when()
     text = st.say(S.ADOPTIONS, breed=breed, young=young, pet=pet, when=when, Their=their)
     first = st.fact("pet", text, S.PET_REACTIONS, S.PET_FOLLOWUPS, offset, tag="pet")
+    st.echo(first, S.PET_ECHOES, species=species, young=young)
     st.ask("single", S.BREED_QUESTIONS, breed, [first], (breed,), species=species)
     st.ask("temporal", S.PET_WHEN_QUESTIONS, None, [first], species=species, pet=pet)
     if st.rng.random() < 0.5:
@@ -226,6 +265,7 @@ def trips(st: Story) -> None:
             when, offset = st.when()
             text = st.say(S.TRIP_RETURNS, place=place, sight=sight, when=when)
             key = st.fact("trip", text, S.TRIP_REACTIONS, S.TRIP_FOLLOWUPS, offset)
+            st.echo(key, S.TRIP_ECHOES)
             st.ask("single", S.SIGHT_QUESTIONS, sight, [key], (sight,), place=place)
             st.ask("temporal", S.TRIP_WHEN_QUESTIONS, None, [key], place=place)
         else:
@@ -247,7 +287,9 @@ def milestones(st: Story) -> None:
             S.MILESTONE_REACTIONS,
             offset=offset,
         )
-        st.ask("temporal", (question,), None, [key])
+        phrase = next(p for p in S.MILESTONE_ECHOES if p in text)
+        st.ask("temporal", (question, S.MILESTONE_QUESTIONS[phrase]), None, [key])
+        st.echo(key, S.MILESTONE_ECHOES[phrase])
 
 
 def books(st: Story) -> None:
@@ -296,6 +338,7 @@ def cars(st: Story) -> None:
     key = st.fact(
         "car", st.say(S.CAR_NEW, old=old, car=new, when=when), S.CAR_REACTIONS, offset=offset
     )
+    st.echo(key, S.CAR_ECHOES)
     st.ask("single", S.CAR_QUESTIONS, new, [key], (new,))
     st.ask("temporal", ("When did {A} get {their} " + new + "?",), None, [key])
 
@@ -316,15 +359,19 @@ def plans(st: Story) -> None:
 
 def paraphrases(st: Story, count: int = 4) -> None:
     """``count`` facts told in other words; only question/fact pairs sharing no content word."""
-    items = [p for p in S.PARAPHRASES if not set(p[3]) & st.tags and p[0][0] not in st.used]
+    items = [
+        p
+        for p in S.PARAPHRASES
+        if not set(p[3]) & st.tags and not any(overlap(u, fact) for u in st.used for fact in p[0])
+    ]
     for facts, questions, answer, _ in st.rng.sample(items, len(items)):
-        text = st.rng.choice(facts)
+        text = st.elaborate(st.rng.choice(facts), None, odds=0.5)
         fitting = [
             q for q in questions if not content_words(fill(q, st.person)) & content_words(text)
         ]
         if not fitting:
             continue
-        st.used.add(facts[0])
+        st.used.update((*facts, text))  # no value drawn later may be a word of it
         key = st.fact(f"para{len(st.facts)}", text, S.PARAPHRASE_REACTIONS)
         st.ask("paraphrase", fitting, answer, [key])
         count -= 1
