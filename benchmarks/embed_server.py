@@ -96,6 +96,11 @@ class EmbedServer:
     def __exit__(self, *exc_info: object) -> None:
         self.stop()
 
+    def preload(self, texts: list[str], vectors: np.ndarray) -> None:
+        """Remember vectors already computed with this model (not counted in ``stats``)."""
+        with self._lock:
+            self._vectors.update(zip(texts, vectors))
+
     def vectors(self, texts: list[str]) -> np.ndarray:
         """Unit vectors of ``texts``, computing only those not seen before."""
         with self._lock:

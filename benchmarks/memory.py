@@ -43,6 +43,7 @@ import json
 import os
 import statistics
 import subprocess
+import sys
 import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -283,47 +284,19 @@ def git(*args: str) -> str:
     return done.stdout.strip() or "?"
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true", help="three conversations, a smoke run")
-    parser.add_argument("--embeddings", action="store_true", help="add localmem + all-minilm")
-    parser.add_argument("--trace", type=int, default=0, metavar="N", help="show N misses")
-    parser.add_argument(
-        "--model-dir",
-        help=f"MiniLM's files (default ${minilm.MODEL_DIR_ENV} "
-        f"or results/tmp, fetched there if missing)",
-    )
-    parser.add_argument("--seed", type=int, default=memory_corpus.DEFAULT_SEED)
-    args = parser.parse_args()
-    timings: dict[str, float] = {}
-    started = perf_counter()
-    n = QUICK_CONVERSATIONS if args.quick else memory_corpus.DEFAULT_CONVERSATIONS
-    corpus = memory_corpus.generate(args.seed, n)
-    timings["corpus_s"] = perf_counter() - started
-    turns = [t for c in corpus.conversations for t in c.turns]
-    log(
-        f"corpus: {len(corpus.conversations)} conversations, {len(turns):,} turns, "
-        f"{len(corpus.questions)} questions, generated in {timings['corpus_s']:.2f} s"
-    )
-
-    started = perf_counter()
-    if args.model_dir is None and not os.environ.get(minilm.MODEL_DIR_ENV):
+def load_model(model_dir: str | None) -> minilm.MiniLM:
+    """MiniLM from ``model_dir`` or $MINILM_DIR; from results/tmp, fetched there if missing."""
+    if model_dir is None and not os.environ.get(minilm.MODEL_DIR_ENV):
         if not (minilm.DEFAULT_MODEL_DIR / "model.safetensors").is_file():
             log(f"fetching all-MiniLM-L6-v2 into {minilm.DEFAULT_MODEL_DIR} (once) ...")
             minilm.fetch()
-    model = minilm.MiniLM(args.model_dir)
-    timings["model_load_s"] = perf_counter() - started
-    started = perf_counter()
-    cache = minilm.DEFAULT_MODEL_DIR.parent / "vectors"
-    turn_vectors = embed_cached(model, [t.stored for t in turns], cache)
-    question_vectors = embed_cached(model, [q.text for q in corpus.questions], cache)
-    timings["dense_embed_s"] = perf_counter() - started
-    log(
-        f"MiniLM: loaded in {timings['model_load_s']:.1f} s, {len(turns):,} turns and "
-        f"{len(corpus.questions)} questions embedded in {timings['dense_embed_s']:.1f} s"
-    )
+    return minilm.MiniLM(model_dir)
 
-    started = perf_counter()
+
+def run_baselines(
+    corpus: Corpus, turn_vectors: np.ndarray, question_vectors: np.ndarray
+) -> dict[str, dict]:
+    """Each question's baselines, conversation by conversation (vectors in corpus order)."""
     count = Tokenizer().count
     baselines: dict[str, dict] = {}
     offset_t = offset_q = 0
@@ -335,50 +308,96 @@ def main() -> None:
         )
         baselines.update(ask_baselines(convo, qs, count, dense))
         offset_t, offset_q = offset_t + len(convo.turns), offset_q + len(qs)
-    timings["baselines_s"] = perf_counter() - started
+    return baselines
+
+
+def run_with_embeddings(
+    corpus: Corpus, model: minilm.MiniLM, turn_vectors: np.ndarray, tmp: Path, keep: int
+) -> tuple[dict, dict, list, dict] | None:
+    """localmem with the embedding model behind the loopback server; None if not supported."""
+    config = embedding_config()
+    if config is None:
+        log(f"  {LOCALMEM_EMB}: skipped, MemoryConfig has no embedding_model field yet")
+        return None
+    with EmbedServer(model) as server:
+        server.preload([t.stored for c in corpus.conversations for t in c.turns], turn_vectors)
+        os.environ["OLLAMA_HOST"] = server.host
+        try:
+            results, timings, kept = run_localmem(LOCALMEM_EMB, corpus, config, tmp, keep)
+        finally:
+            os.environ["OLLAMA_HOST"] = DEAD_HOST
+    log(f"  embed server: {server.stats}")
+    return results, timings, kept, dict(server.stats)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="three conversations, a smoke run")
+    parser.add_argument("--embeddings", action="store_true", help="add localmem + all-minilm")
+    parser.add_argument("--trace", type=int, default=0, metavar="N", help="show N misses")
+    parser.add_argument(
+        "--model-dir",
+        help=f"MiniLM's files (default ${minilm.MODEL_DIR_ENV}, else results/tmp, fetched there)",
+    )
+    parser.add_argument("--seed", type=int, default=memory_corpus.DEFAULT_SEED)
+    args = parser.parse_args()
+    timings: dict[str, float] = {}
+
+    def phase(name: str, step: Callable[[], object]) -> object:
+        started = perf_counter()
+        value = step()
+        timings[name] = perf_counter() - started
+        return value
+
+    n = QUICK_CONVERSATIONS if args.quick else memory_corpus.DEFAULT_CONVERSATIONS
+    corpus = phase("corpus_s", lambda: memory_corpus.generate(args.seed, n))
+    turns = [t.stored for c in corpus.conversations for t in c.turns]
+    log(
+        f"corpus: {len(corpus.conversations)} conversations, {len(turns):,} turns, "
+        f"{len(corpus.questions)} questions, generated in {timings['corpus_s']:.2f} s"
+    )
+    model = phase("model_load_s", lambda: load_model(args.model_dir))
+    cache = minilm.DEFAULT_MODEL_DIR.parent / "vectors"
+    turn_vectors, question_vectors = phase(
+        "dense_embed_s",
+        lambda: (
+            embed_cached(model, turns, cache),
+            embed_cached(model, [q.text for q in corpus.questions], cache),
+        ),
+    )
+    log(
+        f"MiniLM: loaded in {timings['model_load_s']:.1f} s, {len(turns):,} turns and "
+        f"{len(corpus.questions)} questions embedded in {timings['dense_embed_s']:.1f} s "
+        f"(cached in {cache.relative_to(HERE.parent)})"
+    )
+    baselines = phase("baselines_s", lambda: run_baselines(corpus, turn_vectors, question_vectors))
     log(f"baselines (BM25, dense, fused, newest) in {timings['baselines_s']:.1f} s")
 
     systems: dict[str, dict] = {}
-    traced: list = []
+    served: dict[str, int] = {}
     with tempfile.TemporaryDirectory(prefix="localmem-memory-") as tmp:
-        results, t, kept = run_localmem(LOCALMEM, corpus, MemoryConfig(), Path(tmp), args.trace)
+        results, t, traced = run_localmem(LOCALMEM, corpus, MemoryConfig(), Path(tmp), args.trace)
         timings.update({f"localmem_{k}": v for k, v in t.items()})
         systems[LOCALMEM] = describe(corpus, results)
-        traced = kept
-        if args.embeddings:
-            config = embedding_config()
-            if config is None:
-                log(f"  {LOCALMEM_EMB}: skipped, MemoryConfig has no embedding_model field yet")
-            else:
-                with EmbedServer(model) as server:
-                    server.vectors([t.stored for t in turns])  # as computed above, in memory
-                    server.stats["computed"] = 0
-                    os.environ["OLLAMA_HOST"] = server.host
-                    try:
-                        results, t, kept = run_localmem(
-                            LOCALMEM_EMB, corpus, config, Path(tmp), args.trace
-                        )
-                    finally:
-                        os.environ["OLLAMA_HOST"] = DEAD_HOST
-                    log(f"  embed server: {server.stats}")
-                timings.update({f"localmem_emb_{k}": v for k, v in t.items()})
-                systems[LOCALMEM_EMB] = describe(corpus, results)
-                traced = kept
+        run = args.embeddings and run_with_embeddings(
+            corpus, model, turn_vectors, Path(tmp), args.trace
+        )
+        if run:
+            results, t, traced, served = run
+            timings.update({f"localmem_emb_{k}": v for k, v in t.items()})
+            systems[LOCALMEM_EMB] = describe(corpus, results)
     for name in (BM25, DENSE, FUSED, NEWEST):
         systems[name] = describe(corpus, {q: r[name] for q, r in baselines.items()})
 
-    report = table(systems, corpus)
-    log(f"\nevery evidence turn in a {BUDGET:,}-token context (% of questions):\n{report}")
+    log(f"\nevery evidence turn in a {BUDGET:,}-token context (% of questions):")
+    log(table(systems, corpus))
     log("timings (s): " + ", ".join(f"{k} {v:.2f}" for k, v in timings.items()))
     if args.trace:
         trace(traced, corpus, baselines)
     out = HERE / "results" / ("quick" if args.quick else "") / "memory.json"
     out.parent.mkdir(parents=True, exist_ok=True)
-    kinds = {k: sum(q.kind == k for q in corpus.questions) for k in KINDS}
     document = {
-        "command": "python benchmarks/memory.py"
-        + (" --quick" if args.quick else "")
-        + (" --embeddings" if args.embeddings else ""),
+        "command": " ".join(["python benchmarks/memory.py", *sys.argv[1:]]),
         "date": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
         "localmem_commit": git("rev-parse", "--short", "HEAD"),
         "budget_tokens": BUDGET,
@@ -386,10 +405,11 @@ def main() -> None:
             "seed": args.seed,
             "conversations": len(corpus.conversations),
             "turns": len(turns),
-            "questions": kinds,
+            "questions": {k: sum(q.kind == k for q in corpus.questions) for k in KINDS},
         },
         "systems": systems,
         "timings_s": {k: round(v, 3) for k, v in timings.items()},
+        "embed_server": served,
     }
     out.write_text(json.dumps(document, indent=2) + "\n")
     log(f"wrote {out.relative_to(HERE.parent)}")
@@ -399,6 +419,7 @@ def describe(corpus: Corpus, results: dict[str, dict]) -> dict:
     entry = {
         "recall": summarize_system(corpus, results),
         "mean_tokens": statistics.fmean(r["tokens"] for r in results.values()),
+        "missed": [q.id for q in corpus.questions if not results[q.id]["hit"]],
     }
     if "rendered" in next(iter(results.values())):
         entry["rendered"] = summarize_system(corpus, results, "rendered")
