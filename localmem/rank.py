@@ -37,8 +37,9 @@ _SUFFIXES = ("ational", "fulness", "iveness", "ization", "ation", "ness", "ment"
 
 def stem(word: str) -> str:
     """A light English stem: enough that "dogs", "adopted" and "running" meet "dog",
-    "adopt" and "run" when term frequencies are counted. FTS5's Porter stemmer decides
-    which messages match; this only counts how often a matched word occurs."""
+    "adopt" and "run" when term frequencies are counted (as word prefixes). FTS5's
+    Porter stemmer decides which messages match; this only counts how often a matched
+    word occurs."""
     for suffix in _SUFFIXES:
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
             word = word[: -len(suffix)]
@@ -50,10 +51,9 @@ def stem(word: str) -> str:
     return word
 
 
-def stems(text: str) -> list[str]:
-    """The stems of ``text``'s words, lowercased, in order."""
-    text = unicodedata.normalize("NFC", text).lower()
-    return [stem(w) for w in _WORD.findall(text)]
+def occurrences(term: str) -> re.Pattern[str]:
+    """A pattern finding the words of a text that begin with ``term``'s stem, in any case."""
+    return re.compile(r"(?<![^\W_])" + re.escape(stem(term)), re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,20 +84,17 @@ def bm25(
     the term counts it once.
     """
     weights = {t: idf(scope.documents, frequencies.get(t, 0)) for t in terms}
-    term_stems = {t: stem(t) for t in terms}
+    patterns = {t: occurrences(t) for t in terms}
     mean = scope.mean_tokens or 1.0
     scores: dict[int, float] = {}
     for doc_id, (text, tokens) in texts.items():
         held = [t for t in terms if doc_id in holders.get(t, ())]
         if not held:
             continue
-        counts: dict[str, int] = {}
-        for s in stems(text):
-            counts[s] = counts.get(s, 0) + 1
         norm = K1 * (1 - B + B * max(tokens, 1) / mean)
         score = 0.0
         for t in held:
-            tf = counts.get(term_stems[t], 0) or 1
+            tf = len(patterns[t].findall(text)) or 1
             score += weights[t] * tf * (K1 + 1) / (tf + norm)
         scores[doc_id] = score
     return scores
