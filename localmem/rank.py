@@ -12,9 +12,10 @@ document length from its stored token count.
 
 Semantic: cosine similarity of stored unit vectors (``localmem.embeddings``).
 
-Fusion: reciprocal rank fusion (Cormack et al., k = 60) of the two rankings.
-RRF needs no calibration between BM25 scores and cosines, and a message found
-by both ranks above one found by either alone.
+Fusion: reciprocal rank fusion (Cormack et al., k = 60) of the two rankings,
+the lexical one cut to its confident matches (``FUSED_LEXICAL_FLOOR``). RRF
+needs no calibration between BM25 scores and cosines, and a message found by
+both ranks above one found by either alone.
 """
 
 from __future__ import annotations
@@ -29,6 +30,10 @@ K1 = 1.2
 B = 0.75
 RRF_K = 60
 """Reciprocal rank fusion's constant: a rank r adds 1 / (RRF_K + r)."""
+FUSED_LEXICAL_FLOOR = 0.2
+"""In a fusion, the lexical ranking brings only the messages scoring at least this
+share of its best: RRF credits ranks, not scores, so a long tail of weak matches (a
+speaker's name alone) would otherwise push out what the semantic ranking found."""
 
 _WORD = re.compile(r"[^\W_]+")
 _SUFFIXES = ("ational", "fulness", "iveness", "ization", "ation", "ness", "ment", "ing", "edly",
@@ -119,6 +124,12 @@ def prescore(
 def ranked(scores: Mapping[int, float]) -> list[int]:
     """Ids by score, best first; ties: the newer message first."""
     return sorted(scores, key=lambda i: (-scores[i], -i))
+
+
+def confident(scores: Mapping[int, float], floor: float = FUSED_LEXICAL_FLOOR) -> dict[int, float]:
+    """The scores at least ``floor`` of the best one."""
+    best = max(scores.values(), default=0.0)
+    return {i: s for i, s in scores.items() if s >= floor * best}
 
 
 def fuse(*rankings: Sequence[int]) -> list[int]:

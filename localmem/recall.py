@@ -169,8 +169,11 @@ class RecallMixin(StoreBase):
         rows = {m.id: m for m in db.messages_by_ids(conn, session_id, set(chosen) | set(dense))}
         sets = {t: set(ids) for t, ids in holders.items()}
         texts = {i: (rows[i].text, rows[i].token_count) for i in chosen if i in rows}
-        lexical = rank.ranked(rank.bm25(terms, sets, frequencies, scope, texts))
-        order = rank.fuse(lexical, dense) if dense else lexical
+        scores = rank.bm25(terms, sets, frequencies, scope, texts)
+        if dense:
+            order = rank.fuse(rank.ranked(rank.confident(scores)), dense)
+        else:
+            order = rank.ranked(scores)
         return self._with_neighbours(session_id, [rows[i] for i in order if i in rows], before_id)
 
     def _with_neighbours(self, session_id: str, hits: list[Message], before_id: int) -> list[Message]:
