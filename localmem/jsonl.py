@@ -26,9 +26,10 @@ session's messages it contains (``message_count`` kept), a checkpoint's
 "the messages after it" stay the same messages. Everything else is kept as
 exported: timestamps, token counts, scores, sources, levels, JSON.
 
-The summary cache, the models' token statistics, the search index and the
-sessions' compaction levels (:data:`NOT_EXPORTED`) are the file's own and are
-not exported; a search indexes imported rows by itself.
+The summary cache, the models' token statistics, the search index, the
+embeddings and the sessions' compaction levels (:data:`NOT_EXPORTED`) are the
+file's own and are not exported; a search indexes imported rows by itself, and
+semantic recall embeds them with the model the importing file uses.
 
 Records, parsing, validation and id mapping here are pure;
 :class:`~localmem.transfer.TransferMixin` is the store's side.
@@ -51,10 +52,17 @@ from pydantic import (
     model_validator,
 )
 
-from . import db
 from .args import MAX_SQLITE_INTEGER, describe
 from .errors import InvalidInput
-from .models import CheckpointData, FactsData, GoalStatus, PinKind, Role, SubtaskStatus
+from .models import (
+    CheckpointData,
+    FactsData,
+    GoalStatus,
+    PinKind,
+    Role,
+    SessionRows,
+    SubtaskStatus,
+)
 
 FORMAT = "localmem-export"
 FORMAT_VERSION = 1
@@ -221,16 +229,17 @@ TABLES: tuple[tuple[str, str, type[_Line]], ...] = (
     ("tracked_files", "files", TrackedFileRecord),
     ("checkpoints", "checkpoints", CheckpointRecord),
 )
-"""(table, ``db.SessionRows`` field, record) of a session's rows, in export order."""
+"""(table, ``SessionRows`` field, record) of a session's rows, in export order."""
 
 DERIVED_COLUMNS = {"semantic_pins": frozenset({"content_key"})}
 """Columns an import computes again rather than reads (a pin's de-duplication key is
 ``autopins.pin_key`` of its content)."""
 
-NOT_EXPORTED = ("session_compaction",)
+NOT_EXPORTED = ("session_compaction", "embeddings")
 """Per-session tables that stay with their file: a compaction level is this file's
 upkeep (``store.maintain``), counted in its message ids; an imported session starts in
-full detail and ``maintain`` compacts it again by its own last activity."""
+full detail and ``maintain`` compacts it again by its own last activity; vectors are
+derived from the text by this file's embedding model (its own choice) and made again."""
 
 Record = Annotated[
     SessionRecord
@@ -281,7 +290,7 @@ def header_line(now: str) -> str:
     return _dump({"type": "header", "format": FORMAT, "version": FORMAT_VERSION, "exported_at": now})
 
 
-def session_lines(rows: db.SessionRows) -> Iterator[str]:
+def session_lines(rows: SessionRows) -> Iterator[str]:
     """A session's lines: its record, then its rows table by table."""
     models: list[Sequence[BaseModel]] = [[rows.session]]
     models += [getattr(rows, field) for _table, field, _record in TABLES]
@@ -483,13 +492,3 @@ def _parse(line: str) -> _Line:
         return _RECORD.validate_json(line)
     except ValidationError as exc:
         raise InvalidInput(describe(exc)) from None
-
-
-class ImportReport(BaseModel):
-    """What an import wrote: each session as (id in the export, id in this file),
-    in the export's order, and how many records of each type."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    sessions: list[tuple[str, str]]
-    counts: dict[str, int]

@@ -8,19 +8,18 @@ processes share the file as any two stores do (WAL, a busy timeout, one
 transaction per write). The server uses the store's public API only, and each
 call runs in a worker thread, so a wait on the file never stalls the protocol.
 
-The tools are in ``localmem.mcp_tools``; this module holds the server (one-line
-error results, unknown arguments refused, the current session), the resources
-(the memory report, a session's transcript, the schema) and :func:`serve`.
+The tools (and the current session they act on) are in ``localmem.mcp_tools``;
+this module holds the server (one-line error results, unknown arguments
+refused), the resources (the memory report, a session's transcript, the
+schema) and :func:`serve`.
 Built on the official MCP SDK (``pip install 'localmem[mcp]'``, 1.x).
 """
 
 from __future__ import annotations
 
-import functools
 import logging
 from importlib.metadata import version
-from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any
 from urllib.parse import unquote
 
 from pydantic import ValidationError
@@ -31,15 +30,15 @@ from .errors import InvalidInput, LocalMemError, MissingExtra, SessionNotFound
 from .store import MemoryStore
 
 try:
-    import anyio
     from mcp.server.fastmcp import FastMCP
     from mcp.server.fastmcp.exceptions import ResourceError, ToolError
 except ImportError as exc:  # pragma: no cover - exercised with the SDK hidden
     raise MissingExtra("localmem mcp needs the MCP SDK: pip install 'localmem[mcp]'") from exc
 
+from .mcp_tools import Memory, add_tools  # noqa: E402  (after the SDK is known to be there)
+
 logger = logging.getLogger("localmem")
 
-T = TypeVar("T")
 SERVER_NAME = "localmem"
 MAX_ERROR_CHARS = 500
 INSTRUCTIONS = """\
@@ -60,7 +59,7 @@ def one_line(exc: BaseException) -> str:
 
 
 class MemoryServer(FastMCP):
-    """FastMCP over one store, with the session a call acts on when it names none.
+    """FastMCP over one store (``memory``: the store and the current session).
 
     Every failed call (a rejected argument, an unknown id or session, the
     file busy past the timeout) becomes an error result with one line;
@@ -72,27 +71,10 @@ class MemoryServer(FastMCP):
         super().__init__(SERVER_NAME, instructions=INSTRUCTIONS, log_level="WARNING")
         # FastMCP takes no version and reports the SDK's; an app should see localmem's.
         self._mcp_server.version = version("localmem")
-        self.store = store
-        self.current = session_id
+        self.memory = Memory(store, session_id)
         self._params: dict[str, frozenset[str]] | None = None
-        from .mcp_tools import add_tools  # the tools need this class: imported here
-
-        add_tools(self)
-        add_resources(self)
-
-    async def run_store(self, call: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        """``call(*args, **kwargs)`` in a worker thread (the store serialises them)."""
-        return await anyio.to_thread.run_sync(functools.partial(call, *args, **kwargs))
-
-    def session(self, session_id: str | None) -> str:
-        """The session a call acts on: the one it names, else the current one."""
-        chosen = session_id if session_id is not None else self.current
-        if chosen is None:
-            raise InvalidInput(
-                "no session chosen: pass session_id, start one with start_session, "
-                "or run the server with --session ID"
-            )
-        return chosen
+        add_tools(self, self.memory)
+        add_resources(self, self.memory)
 
     async def call_tool(self, name: str, arguments: dict[str, Any]) -> Any:
         if self._params is None:
@@ -123,9 +105,9 @@ class MemoryServer(FastMCP):
             raise ResourceError(one_line(cause)) from None
 
 
-def add_resources(server: MemoryServer) -> None:
+def add_resources(server: FastMCP, memory: Memory) -> None:
     """The memory report, a session's transcript and the schema, as text resources."""
-    store = server.store
+    store = memory.store
 
     @server.resource(
         "localmem://memory",
@@ -134,8 +116,8 @@ def add_resources(server: MemoryServer) -> None:
         description="Every session with its pinned facts and summaries, as Markdown.",
         mime_type="text/markdown",
     )
-    async def memory() -> str:
-        return await server.run_store(_report, store)
+    async def report() -> str:
+        return await memory.run(_report, store)
 
     @server.resource(
         "localmem://sessions/{session_id}/transcript",
@@ -145,7 +127,7 @@ def add_resources(server: MemoryServer) -> None:
         mime_type="text/plain",
     )
     async def transcript(session_id: str) -> str:
-        return await server.run_store(_transcript, store, unquote(session_id))
+        return await memory.run(_transcript, store, unquote(session_id))
 
     @server.resource(
         "localmem://schema",
@@ -154,8 +136,8 @@ def add_resources(server: MemoryServer) -> None:
         description="The SQLite schema of the memory file (open it with sqlite3 or Datasette).",
         mime_type="application/sql",
     )
-    async def schema() -> str:
-        return await server.run_store(store.schema)
+    async def schema_sql() -> str:
+        return await memory.run(store.schema)
 
 
 def _report(store: MemoryStore) -> str:

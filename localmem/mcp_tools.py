@@ -1,6 +1,7 @@
 """The MCP server's tools: what a model can do with its memory.
 
-Each tool is one call of the store's public API, run in a worker thread,
+The tools act through a :class:`Memory`: the store, and the current session
+(the one a call acts on when it names none). Each tool is one call of the store's public API, run in a worker thread,
 with its JSON schema from the type hints below (bounds included, so a model
 sees them), a description written for a model, and MCP annotations that say
 truthfully whether it only reads, changes what was there (destructive) or
@@ -13,18 +14,22 @@ model to read and act on (``localmem.mcp_text``).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Literal
+import functools
+from collections.abc import Callable
+from typing import Annotated, Any, Literal, TypeVar
 
+import anyio
+from mcp.server.fastmcp import FastMCP
 from mcp.types import ToolAnnotations
 from pydantic import AfterValidator, Field, StringConstraints
 
 from . import mcp_text
 from .config import DEFAULT_PIN_IMPORTANCE
+from .errors import InvalidInput
 from .models import Role, SubtaskStatus
+from .store import MemoryStore
 
-if TYPE_CHECKING:
-    from .mcp_server import MemoryServer
-
+T = TypeVar("T")
 MAX_ID_CHARS = 200
 MAX_MESSAGE_CHARS = 100_000
 MAX_FACT_CHARS = 2_000
@@ -73,10 +78,35 @@ SessionArg = Annotated[
 Scope = Literal["session"]
 
 
-def add_tools(server: MemoryServer) -> None:
-    """Register the tools on ``server``; each acts through ``server.store``."""
-    store = server.store
-    run = server.run_store
+class Memory:
+    """The store the tools act through, and the current session: the one a call
+    acts on when it names none (the server's ``--session``, or the last one
+    ``start_session`` started)."""
+
+    def __init__(self, store: MemoryStore, current: str | None = None) -> None:
+        self.store = store
+        self.current = current
+
+    def session(self, session_id: str | None) -> str:
+        """The session a call acts on: the one it names, else the current one."""
+        chosen = session_id if session_id is not None else self.current
+        if chosen is None:
+            raise InvalidInput(
+                "no session chosen: pass session_id, start one with start_session, "
+                "or run the server with --session ID"
+            )
+        return chosen
+
+    async def run(self, call: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """``call(*args, **kwargs)`` in a worker thread (the store serialises them),
+        so a wait on the file never stalls the protocol."""
+        return await anyio.to_thread.run_sync(functools.partial(call, *args, **kwargs))
+
+
+def add_tools(server: FastMCP, memory: Memory) -> None:
+    """Register the tools on ``server``; each acts through ``memory``."""
+    store = memory.store
+    run = memory.run
 
     @server.tool(annotations=ADDS, structured_output=False)
     async def remember(
@@ -90,7 +120,7 @@ def add_tools(server: MemoryServer) -> None:
         Facts the user states that must never be lost (allergies, names, dates,
         "remember that ...") are pinned from it automatically.
         """
-        m = await run(store.add_message, server.session(session_id), role, text)
+        m = await run(store.add_message, memory.session(session_id), role, text)
         return f"Stored message #{m.id} in session {m.session_id} ({m.token_count} tokens)."
 
     @server.tool(annotations=ADDS, structured_output=False)
@@ -110,7 +140,7 @@ def add_tools(server: MemoryServer) -> None:
         names, preferences, deadlines, decisions. Keep each fact short; a fact
         the session already holds as an automatic pin is replaced by this one.
         """
-        owner = server.session(session_id) if scope == "session" else None
+        owner = memory.session(session_id) if scope == "session" else None
         p = await run(store.pin, owner, fact, importance=importance)
         return f"Pinned {mcp_text.pin_line(p)}"
 
@@ -131,7 +161,7 @@ def add_tools(server: MemoryServer) -> None:
         how many tokens they take. Call it at the start of a conversation and
         whenever the user refers to something said before.
         """
-        ctx = await run(store.build_context, server.session(session_id), max_tokens, query)
+        ctx = await run(store.build_context, memory.session(session_id), max_tokens, query)
         return mcp_text.context_text(ctx)
 
     @server.tool(annotations=READS, structured_output=False)
@@ -148,7 +178,7 @@ def add_tools(server: MemoryServer) -> None:
         Each match comes with its kind and id (a message's id for forget_message,
         a fact's for edit_fact and forget_fact) and a snippet.
         """
-        scope = None if every_session else server.session(session_id)
+        scope = None if every_session else memory.session(session_id)
         hits = await run(store.search, query, session_id=scope, limit=limit)
         return mcp_text.hits_text(hits, query)
 
@@ -156,7 +186,7 @@ def add_tools(server: MemoryServer) -> None:
     async def list_facts(session_id: SessionArg = None) -> str:
         """List the facts pinned to a session (by hand and automatically), most important
         first, with their ids."""
-        chosen = server.session(session_id)
+        chosen = memory.session(session_id)
         return mcp_text.pins_text(await run(store.get_pins, chosen), chosen)
 
     @server.tool(annotations=REPLACES, structured_output=False)
@@ -192,15 +222,15 @@ def add_tools(server: MemoryServer) -> None:
         Only when the user asks for it; it cannot be undone.
         """
         await run(store.delete_session, session_id)
-        if server.current == session_id:
-            server.current = None
+        if memory.current == session_id:
+            memory.current = None
         return f"Forgot session {session_id} and everything in it."
 
     @server.tool(annotations=READS, structured_output=False)
     async def list_sessions(limit: Count = 20) -> str:
         """List the stored sessions (conversations), most recently active first, with ids."""
         sessions = await run(store.list_sessions)
-        return mcp_text.sessions_text(sessions[:limit], len(sessions), server.current)
+        return mcp_text.sessions_text(sessions[:limit], len(sessions), memory.current)
 
     @server.tool(annotations=ADDS, structured_output=False)
     async def start_session(
@@ -209,22 +239,22 @@ def add_tools(server: MemoryServer) -> None:
     ) -> str:
         """Start a new session and make it the current one for the calls that name none."""
         s = await run(store.create_session, model=model, title=title)
-        server.current = s.id
+        memory.current = s.id
         return f"Started {mcp_text.session_name(s)}; it is now the current session."
 
-    add_state_tools(server)
+    add_state_tools(server, memory)
 
 
-def add_state_tools(server: MemoryServer) -> None:
+def add_state_tools(server: FastMCP, memory: Memory) -> None:
     """Goals and subtasks: what a session is working towards, kept in its recall."""
-    store = server.store
-    run = server.run_store
+    store = memory.store
+    run = memory.run
 
     @server.tool(annotations=READS, structured_output=False)
     async def session_state(session_id: SessionArg = None) -> str:
         """Show the session's active goal, its subtasks with ids and statuses, and the
         finished goals."""
-        chosen = server.session(session_id)
+        chosen = memory.session(session_id)
         goals = await run(store.get_goals, chosen)
         subtasks = await run(store.get_subtasks, chosen)
         return mcp_text.state_text(goals, subtasks, chosen)
@@ -235,7 +265,7 @@ def add_state_tools(server: MemoryServer) -> None:
         session_id: SessionArg = None,
     ) -> str:
         """Set the session's active goal; the previous one, if any, is completed and archived."""
-        g = await run(store.set_goal, server.session(session_id), goal)
+        g = await run(store.set_goal, memory.session(session_id), goal)
         return f"Active goal #{g.id}: {g.text}"
 
     @server.tool(annotations=ADDS, structured_output=False)
@@ -247,7 +277,7 @@ def add_state_tools(server: MemoryServer) -> None:
         session_id: SessionArg = None,
     ) -> str:
         """Add a pending subtask to the active goal."""
-        t = await run(store.add_subtask, server.session(session_id), name, depends_on)
+        t = await run(store.add_subtask, memory.session(session_id), name, depends_on)
         return f"Added {mcp_text.subtask_line(t)}"
 
     @server.tool(annotations=REPLACES, structured_output=False)
@@ -266,7 +296,7 @@ def add_state_tools(server: MemoryServer) -> None:
         session_id: SessionArg = None,
     ) -> str:
         """End the session's active goal; its statistics are archived and it leaves the recall."""
-        chosen = server.session(session_id)
+        chosen = memory.session(session_id)
         if outcome == "cancelled":
             g = await run(store.cancel_goal, chosen)
         else:

@@ -30,6 +30,7 @@ from pydantic import ValidationError
 from . import db
 from .admin import AdminMixin
 from .args import (
+    MAX_SQLITE_INTEGER,
     as_list,
     check_id,
     check_int,
@@ -38,10 +39,12 @@ from .args import (
     describe,
     query_text,
 )
+from .autopins import pin_key
 from .cache import SessionMemo, TTLCache
 from .checkpoint import CheckpointMixin
 from .config import MemoryConfig, default_db_path, make_config
-from .context import PRECOUNTED_COSTS, Costs, MemoryContext, pack
+from .context import PRECOUNTED_COSTS, Costs, MemoryContext, pack, relevant_label
+from .embeddings import Embedder
 from .errors import (
     DatabaseError,
     InvalidInput,
@@ -125,6 +128,7 @@ class MemoryStore(
         scorer: Scorer = score_importance,
         clock: Clock = utc_now,
         summarizer: Summarizer | None = None,
+        embedder: Embedder | None = None,
     ) -> None:
         self.config = make_config(dict(config) if isinstance(config, Mapping) else config)
         self.path = Path(path).expanduser() if path not in (None, db.MEMORY) else path
@@ -135,16 +139,22 @@ class MemoryStore(
         self._clock = clock
         self._lock = threading.RLock()
         self._conn = db.connect(
-            self.path, busy_timeout=self.config.busy_timeout, synchronous=self.config.synchronous
+            self.path,
+            busy_timeout=self.config.busy_timeout,
+            synchronous=self.config.synchronous,
+            content_key=pin_key,
         )
         self._cache: TTLCache[MemoryContext] = TTLCache(
             self.config.cache_ttl, self.config.cache_size
         )
         self._costs: Costs | None = None
+        # Per session, what contexts read once and reuse (token ratio, compaction
+        # level, state rows) until the file or the session changes: SessionMemo.
         self._memo = SessionMemo(SESSION_MEMO_SIZE)
-        # Sessions whose context found no state (goals, files, checkpoints...),
-        # forgotten with the ratios and whenever this store writes their state.
         self._summarizer = summarizer
+        self._embedder = embedder
+        self._embedder_down_until = 0.0
+        self._label_costs: dict[tuple[str, str], int] = {}
         self._background = (
             BackgroundSummarizer(self._summarize_due) if self.config.auto_summarize else None
         )
@@ -219,8 +229,10 @@ class MemoryStore(
             finally:
                 if session_id is None:
                     self._cache.clear()
+                    self._memo.scopes.clear()
                 else:
                     self._cache.drop_session(session_id)
+                    self._memo.scopes.pop(session_id, None)
                     if session_id in self._memo.levels:  # a new message may end its compaction
                         self._memo.forget(session_id)
 
@@ -517,6 +529,10 @@ class MemoryStore(
         if query is not None:
             query = query_text(query)
         key = (session_id, budget, query)
+        semantic = None
+        if self.config.relevant_messages and (query is not None or self.config.auto_query):
+            if self._embedder is not None or self.config.embedding_model:
+                semantic = self._semantic(session_id, key, query)
         # The hot path: the lock and error translation inline, not a context manager.
         with self._lock:
             try:
@@ -524,11 +540,25 @@ class MemoryStore(
                 cached = self._cache.get(key, stamp)
                 if cached is not None:
                     return cached
-                context = self._build_context(session_id, budget, stamp, query)
+                context = self._build_context(session_id, budget, stamp, query, semantic)
             except sqlite3.Error as exc:
                 raise DatabaseError(f"{self.path}: {exc}") from exc
             self._cache.put(key, stamp, context)
             return context
+
+    def _semantic(
+        self, session_id: str, key: tuple, query: str | None
+    ) -> tuple[str, bytes] | None:
+        """The query's vector for a context not in the cache, the session's messages
+        embedded first; None without a working embedding model. Holds the store's
+        lock only to read: the model is called without it."""
+        with self._locked() as conn:
+            if self._cache.get(key, db.data_version(conn)) is not None:
+                return None
+            if query is None:  # auto_query: the newest user message
+                recent = db.recent_messages(conn, session_id, self.config.recent_messages)
+                query = next((m.text for m in recent if m.role == "user"), None)
+        return None if query is None else self._query_vector(session_id, query)
 
     def _session_ratio(self, session_id: str, stamp: int) -> float:
         """The session model's token ratio (1.0 until measured); SessionNotFound if none.
@@ -549,7 +579,12 @@ class MemoryStore(
         return ratio
 
     def _build_context(
-        self, session_id: str, budget: int, stamp: int, query: str | None
+        self,
+        session_id: str,
+        budget: int,
+        stamp: int,
+        query: str | None,
+        semantic: tuple[str, bytes] | None = None,
     ) -> MemoryContext:
         cfg = self.config
         conn = self._conn
@@ -560,7 +595,8 @@ class MemoryStore(
                 if query is None:
                     query = next((m.text for m in recent if m.role == "user"), None)
                 if query is not None:
-                    relevant = self._relevant(session_id, query, recent)
+                    before = recent[-1].id if recent else MAX_SQLITE_INTEGER
+                    relevant = self._relevant(session_id, query, before, semantic)
         else:
             conn.execute(db.BEGIN_READ_SQL)  # one snapshot for the reads
             try:
@@ -589,10 +625,21 @@ class MemoryStore(
             count=self.tokenizer.count,
             relevant=relevant,
             max_relevant=cfg.relevant_messages,
+            label_cost=self._label_cost,
             query=query,
             state=groups,
             checkpoint=checkpoint,
         )
+
+    def _label_cost(self, message: Message) -> int:
+        """Tokens of a relevant message's label (its date and role), counted once each."""
+        key = (message.created_at[:10], message.role)
+        cost = self._label_costs.get(key)
+        if cost is None:
+            if len(self._label_costs) > SESSION_MEMO_SIZE:
+                self._label_costs.clear()
+            cost = self._label_costs[key] = self.tokenizer.count(relevant_label(message))
+        return cost
 
     def _read_context(
         self, session_id: str, stamp: int

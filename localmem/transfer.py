@@ -15,15 +15,11 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from . import db
 from .args import as_list, check_id
+from .autopins import pin_key
 from .errors import ImportRefused, InvalidInput, SessionNotFound
-from .jsonl import (
-    ImportReport,
-    Reader,
-    SessionBatch,
-    header_line,
-    session_lines,
-)
+from .jsonl import Reader, SessionBatch, header_line, session_lines
 from .mixin import StoreBase
+from .models import ImportReport
 
 # --- the store's methods ------------------------------------------------------------------
 
@@ -147,7 +143,8 @@ def _write_rows(conn: sqlite3.Connection, batch: SessionBatch, sid: str) -> None
     for p in r["pins"]:
         source = None if p.source_message_id is None else message[p.source_message_id]
         db.insert_pin(
-            conn, sid, p.content, source, p.importance_score, p.kind, p.token_count, p.created_at
+            conn, sid, p.content, pin_key(p.content), source, p.importance_score, p.kind,
+            p.token_count, p.created_at,
         )
     summaries: dict[int, int] = {}
     for s in r["summaries"]:
