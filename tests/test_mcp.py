@@ -329,6 +329,15 @@ def test_without_the_mcp_extra_the_command_says_what_to_install(
     )
 
 
+def test_a_file_that_is_not_ours_stops_the_server_with_one_line(tmp_path: Path) -> None:
+    notes = tmp_path / "notes.txt"
+    notes.write_text("not a database\n")
+    result = CliRunner().invoke(cli, ["mcp", "--db", str(notes)])
+    assert result.exit_code == 1 and result.stdout == ""
+    assert result.stderr == f"Error: {notes} is not an SQLite database; it was left untouched\n"
+    assert notes.read_text() == "not a database\n"
+
+
 # --- many at once -----------------------------------------------------------------------
 
 
