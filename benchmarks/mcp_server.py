@@ -13,8 +13,10 @@ app does.
 - Recall: ``--calls`` ``recall`` calls (``max_tokens`` 3000), each with a
   different three-word query drawn from the conversation, so none is served
   from the context cache, timed one by one through the client: p50 and p90.
-  Beside them, the protocol's floor (``ping`` round trips) and the same
-  ``build_context`` calls made in process on the same file (cache off).
+  Each is followed by the same ``build_context`` call made in process on the
+  same file (cache off), so the client's extra time is measured call by call;
+  then the protocol's floor (``ping`` round trips) and ``recall`` with no
+  query, which the server's context cache answers (the tool layer's floor).
 
 Timings are printed, never asserted. (Not ``benchmarks/mcp.py``: run as a
 script, this directory leads ``sys.path``, and a file named ``mcp.py`` would
@@ -85,41 +87,41 @@ async def each(calls: int, call: Callable[[int], Awaitable[object]]) -> list[flo
     return times
 
 
-async def through_client(path: Path, queries: list[str], calls: int) -> tuple[list[float], list[float]]:
-    async with stdio_client(params(path)) as (read, write):
-        async with ClientSession(read, write) as client:
-            await client.initialize()
-
-            async def recall(i: int) -> None:
-                arguments = {"query": queries[i % len(queries)], "max_tokens": 3000}
-                result = await client.call_tool("recall", arguments)
-                assert not result.isError, result.content
-
-            await each(5, lambda i: client.send_ping())  # warm-up: threads, caches
-            await each(5, lambda i: recall(len(queries) - 1 - i))
-            pings = await each(calls, lambda i: client.send_ping())
-            recalls = await each(calls, recall)
-            return recalls, pings
-
-
-def in_process(path: Path, queries: list[str], calls: int) -> list[float]:
+async def recalls(path: Path, queries: list[str], calls: int) -> dict[str, list[float]]:
+    """Each query through the client, then in process, call by call (so the machine's
+    drift lands on both alike); then the ping round trips."""
+    times: dict[str, list[float]] = {"client": [], "in process": []}
     with MemoryStore(path, config={"cache_ttl": 0}) as store:
-        store.build_context(SESSION, max_tokens=3000, query=queries[-1])
-        times = []
-        for i in range(calls):
-            started = time.perf_counter()
-            store.build_context(SESSION, max_tokens=3000, query=queries[i % len(queries)])
-            times.append(time.perf_counter() - started)
-        return times
+        async with stdio_client(params(path)) as (read, write):
+            async with ClientSession(read, write) as client:
+                await client.initialize()
+
+                async def recall(query: str) -> None:
+                    arguments = {"query": query, "max_tokens": 3000}
+                    result = await client.call_tool("recall", arguments)
+                    assert not result.isError, result.content
+
+                for i in range(5):  # warm-up: threads, statements, the index
+                    await recall(queries[-1 - i])
+                    store.build_context(SESSION, max_tokens=3000, query=queries[-1 - i])
+                for i in range(calls):
+                    query = queries[i % len(queries)]
+                    started = time.perf_counter()
+                    await recall(query)
+                    times["client"].append(time.perf_counter() - started)
+                    started = time.perf_counter()
+                    store.build_context(SESSION, max_tokens=3000, query=query)
+                    times["in process"].append(time.perf_counter() - started)
+                times["ping"] = await each(calls, lambda i: client.send_ping())
+                plain = {"max_tokens": 3000}  # no query: the server's context cache answers
+                times["cached"] = await each(calls, lambda i: client.call_tool("recall", plain))
+    return times
 
 
-def spawn(code: str, runs: int) -> float:
-    times = []
-    for _ in range(runs):
-        started = time.perf_counter()
-        subprocess.run([sys.executable, "-c", code], check=True)
-        times.append(time.perf_counter() - started)
-    return statistics.median(times)
+def spawn(code: str) -> float:
+    started = time.perf_counter()
+    subprocess.run([sys.executable, "-c", code], check=True)
+    return time.perf_counter() - started
 
 
 def ms(seconds: float) -> str:
@@ -140,23 +142,29 @@ def main() -> None:
     os.environ["OLLAMA_HOST"] = "http://127.0.0.1:9"  # nothing is summarized; no model asked
     queries = build_file(path, args.messages)
 
-    starts = [asyncio.run(start_up(path)) for _ in range(args.starts)]
-    bare = spawn("pass", args.starts)
-    library = spawn("import localmem", args.starts)
-    sdk = spawn("import mcp.server.fastmcp", args.starts)
-    print(f"server start-up, spawn to initialized: median {statistics.median(starts):.3f} s "
-          f"of {args.starts} ({', '.join(f'{t:.3f}' for t in starts)})")
-    print(f"  beside it: python -c pass {bare:.3f} s, import localmem {library:.3f} s, "
-          f"import mcp.server.fastmcp {sdk:.3f} s")
+    starts: dict[str, list[float]] = {"server": [], "pass": [], "localmem": [], "sdk": []}
+    for _ in range(args.starts):  # one of each per round
+        starts["server"].append(asyncio.run(start_up(path)))
+        starts["pass"].append(spawn("pass"))
+        starts["localmem"].append(spawn("import localmem"))
+        starts["sdk"].append(spawn("import mcp.server.fastmcp"))
+    median = {name: statistics.median(times) for name, times in starts.items()}
+    print(f"server start-up, spawn to initialized: median {median['server']:.3f} s "
+          f"of {args.starts} ({', '.join(f'{t:.3f}' for t in starts['server'])})")
+    print(f"  beside it: python -c pass {median['pass']:.3f} s, import localmem "
+          f"{median['localmem']:.3f} s, import mcp.server.fastmcp {median['sdk']:.3f} s")
 
-    recalls, pings = asyncio.run(through_client(path, queries, args.calls))
-    local = in_process(path, queries, args.calls)
-    p50 = statistics.median(recalls)
+    times = asyncio.run(recalls(path, queries, args.calls))
+    client, local = times["client"], times["in process"]
+    extra = statistics.median(c - b for c, b in zip(client, local))
     print(f"recall through the client ({args.messages}-message session, max_tokens 3000, "
-          f"a new query each call): p50 {ms(p50)}, p90 {ms(pct(recalls, 90))} over {args.calls}")
-    print(f"  beside it: ping round trip p50 {ms(statistics.median(pings))}; the same "
-          f"build_context in process p50 {ms(statistics.median(local))}, "
-          f"p90 {ms(pct(local, 90))} (cache off)")
+          f"a new query each call): p50 {ms(statistics.median(client))}, "
+          f"p90 {ms(pct(client, 90))} over {args.calls}")
+    print(f"  beside it, call by call: the same build_context in process (cache off) p50 "
+          f"{ms(statistics.median(local))}, p90 {ms(pct(local, 90))}; the client's extra time "
+          f"per call p50 {ms(extra)}")
+    print(f"  floors: a ping round trip p50 {ms(statistics.median(times['ping']))}; recall "
+          f"with no query (served by the context cache) p50 {ms(statistics.median(times['cached']))}")
 
 
 if __name__ == "__main__":
