@@ -5,9 +5,10 @@ context's candidates.
 ``embed_pending`` and the helpers ``build_context`` uses with a query.
 Turning user text into a safe MATCH expression is ``localmem.search``'s and
 ranking is ``localmem.rank``'s (both pure); the SQL is ``localmem.db``'s.
-The index is caught up in bulk, behind a high-water mark, inside the reading
-transaction (``_indexed``), so writes never pay for it and reads never miss a
-committed row. Vectors are caught up the same way, in bulk, by
+The index is caught up in bulk, behind a high-water mark, just before a read
+(``_indexed``), so writes never pay for it and reads see every row committed
+before they began (unless another program holds the write lock: a read never
+waits for it). Vectors are caught up the same way, in bulk, by
 ``embed_pending``: before a query-aware context (for its session) or whenever
 the host calls it; the model is never called while the store's lock is held,
 and never by a write.
@@ -147,13 +148,12 @@ class RecallMixin(StoreBase):
         """
         conn = self._conn
         scope = self._scope(session_id)
-        key = fts.phrase(fts.session_key(session_id))
+        key = fts.session_key(session_id)
         terms = fts.query_terms(query)[:MAX_QUERY_TERMS]
         holders: dict[str, list[int]] = {}
         frequencies: dict[str, int] = {}
         for term in terms:
-            match = db.SCOPED_TERM_MATCH.format(key=key, term=fts.phrase(term))
-            ids, frequencies[term] = db.term_holders(conn, match, HOLDER_CAP)
+            ids, frequencies[term] = db.term_holders(conn, fts.any_of([term], key), HOLDER_CAP)
             holders[term] = [i for i in ids if i < before_id]
         chosen = rank.ranked(rank.prescore(terms, holders, frequencies, scope))
         chosen = chosen[:LEXICAL_CANDIDATES]
@@ -208,30 +208,48 @@ class RecallMixin(StoreBase):
 
     @contextlib.contextmanager
     def _indexed(self, tables: tuple[str, ...]) -> Iterator[sqlite3.Connection]:
-        """A transaction in which the search index holds every committed row of ``tables``.
+        """A read transaction in which the search index holds the committed rows of ``tables``.
 
-        Starts as a read; if rows are missing from the index, switches to a
-        write transaction (``BEGIN IMMEDIATE``, so no row can commit in
-        between) and indexes them in bulk before yielding. Call with the lock
-        held; SQLite's errors are the caller's to translate.
+        Rows missing from the index are indexed first, in bulk, in their own
+        short write transaction; the ranking and snippets then run in a read
+        transaction, so no other writer waits on them. When another program
+        holds the file's write lock (the ``sqlite3`` shell in a transaction),
+        the catch-up is skipped rather than waited for: the read goes on
+        over the rows indexed so far, and the next call indexes the rest.
+        Call with the lock held; SQLite's errors are the caller's to translate.
         """
         conn = self._conn
         conn.execute(db.BEGIN_READ_SQL)
         try:
-            if db.index_behind(conn, tables):
-                conn.execute(db.COMMIT_SQL)
-                conn.execute(db.BEGIN_WRITE_SQL)
-                indexed = db.catch_up(conn, tables)
-                logger.debug("search index: %d new rows indexed", indexed)
+            behind = db.index_behind(conn, tables)
+        finally:
+            conn.execute(db.COMMIT_SQL)
+        if behind:
+            self._catch_up(tables)
+        conn.execute(db.BEGIN_READ_SQL)
+        try:
             yield conn
-        except LocalMemError:
-            conn.execute(db.COMMIT_SQL)  # the index caught up; only the reader failed
-            raise
-        except BaseException:
+        finally:
             if conn.in_transaction:
-                conn.execute(db.ROLLBACK_SQL)
+                conn.execute(db.COMMIT_SQL)
+
+    def _catch_up(self, tables: tuple[str, ...]) -> None:
+        """Index the rows of ``tables`` above the high-water mark, unless another
+        connection holds the write lock (then nothing is waited for)."""
+        conn = self._conn
+        try:
+            with db.no_waiting(conn, self.config.busy_timeout):
+                conn.execute(db.BEGIN_WRITE_SQL)
+        except sqlite3.OperationalError as exc:
+            logger.info("search index not caught up (the file is busy: %s); reading as it is", exc)
+            return
+        try:
+            indexed = db.catch_up(conn, tables)
+        except BaseException:
+            conn.execute(db.ROLLBACK_SQL)
             raise
         conn.execute(db.COMMIT_SQL)
+        logger.debug("search index: %d new rows indexed", indexed)
 
     # --- search --------------------------------------------------------------
 
@@ -247,9 +265,13 @@ class RecallMixin(StoreBase):
         (:class:`SessionNotFound` if there is none). Each hit carries a
         snippet with the matched words in ``[`` ``]``.
 
-        Never stale: rows written since the last search (by any process) are
-        indexed first, in bulk, in one write transaction; that is the only
-        write this call makes.
+        Rows written since the last search (by any process) are indexed
+        first, in bulk, in one short write transaction, the only write this
+        call makes; while another program holds the file's write lock, that
+        is skipped rather than waited for (the search reads the rows indexed
+        so far). Ranking and snippets run in a read transaction. A text too
+        long for FTS5's snippet() (``db.SNIPPET_MAX_CHARS``) gets a snippet
+        cut around its first match, in time linear in its length.
         """
         text = query_text(query)
         if session_id is not None:
@@ -272,7 +294,15 @@ class RecallMixin(StoreBase):
                 if not terms:
                     return []
                 key = None if session_id is None else fts.session_key(session_id)
-                return db.search(conn, fts.any_of(terms, key), session_id, count)
+                hits = db.search(conn, fts.any_of(terms, key), session_id, count)
+        # Texts too long for FTS5's snippet() get one cut around their first match.
+        return [
+            hit if hit.snippet else hit.model_copy(update={"snippet": fts.plain_snippet(
+                hit.text, terms, db.SNIPPET_START, db.SNIPPET_END, db.SNIPPET_ELLIPSIS,
+                db.SNIPPET_TOKENS,
+            )})
+            for hit in hits
+        ]
 
 
 def _is_question(message: Message) -> bool:

@@ -146,9 +146,9 @@ HOT_QUERIES = [
     (db.PREVIOUS_MESSAGE_SQL, ("s", 5)),
     (db.PENDING_MESSAGES_SQL, ("s", "m", 0, 32)),
     (db.SESSION_VECTORS_SQL, ("s", "m", 100)),
-    (db.SEARCH_MESSAGES_SQL, ('"code"', "[", "]", "…", 24, 10, None)),
-    (db.SEARCH_SUMMARIES_SQL, ('"code"', "[", "]", "…", 24, 10, None)),
-    (db.SEARCH_PINS_SQL, ('"s730" AND ("code")', "[", "]", "…", 24, 10, "s")),
+    (db.SEARCH_MESSAGES_SQL, ('"code"', "[", "]", "…", 24, 10, None, 20000)),
+    (db.SEARCH_SUMMARIES_SQL, ('"code"', "[", "]", "…", 24, 10, None, 20000)),
+    (db.SEARCH_PINS_SQL, ('session_key : "s730" AND text : ("code")', "[", "]", "…", 24, 10, "s", 20000)),
     ("DELETE FROM summaries WHERE id = ?", (1,)),  # the search index's delete triggers
     ("DELETE FROM semantic_pins WHERE id = ?", (1,)),
     # m005_session_state
@@ -174,7 +174,7 @@ HOT_QUERIES = [
     (db.FACTS_INDEX_LAG_SQL, ()),
     (db.FACTS_CATCH_UP_SQL, (0, 10)),
     (db.FACTS_MARK_INDEXED_SQL, (10,)),
-    (db.SEARCH_FACTS_SQL, ('"code"', "[", "]", "…", 24, 10, None)),
+    (db.SEARCH_FACTS_SQL, ('"code"', "[", "]", "…", 24, 10, None, 20000)),
     ("DELETE FROM goals WHERE id = ?", (1,)),  # the subtask and tool cascades
     ("DELETE FROM summary_facts WHERE id = ?", (1,)),  # the facts index's delete trigger
     ("DELETE FROM sessions WHERE id = ?", ("s",)),  # every cascade of a session

@@ -7,6 +7,7 @@ import json
 import sqlite3
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -641,3 +642,52 @@ def test_cli_search(tmp_path: Path) -> None:
     assert code == 1 and out.strip() == "Error: no session with id 'nope'"
     code, out = run("search", "--help")
     assert code == 0 and "--session" in out and "--limit" in out and "--json" in out
+
+
+# --- hardening: huge texts, a held write lock, the session key in text ----------------------
+
+
+def test_a_huge_pasted_log_is_searched_in_linear_time(store, session) -> None:
+    line = "ERROR disk quota exceeded on /var/lib/app retrying upload chunk\n"
+    log = store.add_message(session.id, "tool", line * 16_000)  # 1 MB, 16,000 hits of each word
+    started = time.monotonic()
+    hits = store.search("disk quota", session_id=session.id)
+    elapsed = time.monotonic() - started
+    assert [h.id for h in hits] == [log.id]
+    assert "[disk]" in hits[0].snippet and len(hits[0].snippet) < 400
+    assert elapsed < 3  # FTS5's snippet() took ~12 s on this
+
+
+def test_readers_read_while_another_program_holds_the_write_lock(db_path) -> None:
+    with MemoryStore(db_path, config={"busy_timeout": 10}) as store:
+        s = store.create_session()
+        fact = store.add_message(s.id, "user", FACT)
+        chat(store, s.id, 20)
+        shell = sqlite3.connect(db_path, isolation_level=None)  # like the sqlite3 shell
+        shell.execute("BEGIN IMMEDIATE")
+        shell.execute("UPDATE sessions SET title = 'renamed in the shell'")
+        try:
+            started = time.monotonic()
+            ctx = store.build_context(s.id, query=QUESTION)
+            store.search("pickup code")
+            assert time.monotonic() - started < 2  # not the 10 s busy timeout
+            assert len(ctx.recent_messages) == store.config.recent_messages
+        finally:
+            shell.execute("ROLLBACK")
+            shell.close()
+        # the write lock gone, the index catches up and the fact is found
+        assert fact in store.build_context(s.id, query=QUESTION + " ").relevant_messages
+        assert [h.id for h in store.search("pickup code")] == [fact.id]
+
+
+def test_text_holding_another_sessions_key_does_not_enter_its_scope(store) -> None:
+    from localmem.search import session_key
+
+    a, b = store.create_session(), store.create_session()
+    mine = store.add_message(a.id, "user", "The pickup code is 4417.")
+    spoof = f"pickup code {session_key(a.id)} pickup code pickup code"
+    store.add_messages(b.id, [{"role": "user", "text": spoof}] * 12)  # more than a search's limit
+    chat(store, a.id, 20)
+    assert [h.id for h in store.search("pickup code", session_id=a.id)] == [mine.id]
+    ctx = store.build_context(a.id, query=QUESTION)
+    assert [m.id for m in ctx.relevant_messages] == [mine.id]

@@ -51,7 +51,7 @@ from .fulltext import (
     catch_up, index_behind, search, term_docs,
 )
 from .recall import (
-    MESSAGES_BY_IDS_SQL, NEXT_MESSAGE_SQL, PREVIOUS_MESSAGE_SQL, SCOPED_TERM_MATCH,
+    MESSAGES_BY_IDS_SQL, NEXT_MESSAGE_SQL, PREVIOUS_MESSAGE_SQL, 
     SCOPE_STATS_SQL, TERM_HOLDERS_COUNT_SQL, TERM_HOLDERS_SQL, messages_by_ids, neighbour,
     scope_stats, term_holders,
 )
@@ -85,7 +85,7 @@ from .admin import (
 )
 
 __all__ = [
-    "MESSAGES_BY_IDS_SQL", "NEXT_MESSAGE_SQL", "PREVIOUS_MESSAGE_SQL", "SCOPED_TERM_MATCH",
+    "MESSAGES_BY_IDS_SQL", "NEXT_MESSAGE_SQL", "PREVIOUS_MESSAGE_SQL", 
     "SCOPE_STATS_SQL", "TERM_HOLDERS_COUNT_SQL", "TERM_HOLDERS_SQL", "messages_by_ids",
     "neighbour", "scope_stats", "term_holders",
     "COUNT_VECTORS_SQL", "DELETE_MODEL_VECTORS_SQL", "INSERT_EMBEDDING_SQL",

@@ -16,9 +16,6 @@ from collections.abc import Sequence
 from ..models import Message
 from .messages import MESSAGE_COLUMNS, _MESSAGE_ROWS
 
-# The key in its own column and the word in the text: a message whose text
-# holds another session's key token is not in that session.
-SCOPED_TERM_MATCH = 'session_key : {key} AND text : {term}'
 TERM_HOLDERS_SQL = """SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?
     ORDER BY rowid DESC LIMIT ?"""
 TERM_HOLDERS_COUNT_SQL = "SELECT count(*) FROM messages_fts WHERE messages_fts MATCH ?"
