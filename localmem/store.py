@@ -48,6 +48,7 @@ from .embeddings import Embedder
 from .errors import (
     DatabaseError,
     InvalidInput,
+    NotFound,
     SessionNotFound,
 )
 from .maintain import MaintainMixin
@@ -385,6 +386,22 @@ class MemoryStore(
         with self._write(session_id) as conn:
             self._require_session(session_id)
             return db.clear_messages(conn, session_id)
+
+    def delete_message(self, message_id: int) -> None:
+        """Delete one message (and its item) with the summaries whose range holds it.
+
+        One transaction. The dropped summaries' messages become uncovered, so
+        the next summary is written from what is left; a pin the message was
+        the source of stays (its ``source_message_id`` becomes None). Raises
+        :class:`NotFound` if there is no message with this id; nothing is written then.
+        """
+        check_int("message_id", message_id)
+        with self._locked() as conn:
+            session_id = db.message_session(conn, message_id)
+            if session_id is None:
+                raise NotFound("message", message_id)
+            with self._write(session_id):
+                db.delete_message(conn, session_id, message_id)
 
     # --- items ---------------------------------------------------------------
 

@@ -30,7 +30,10 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "mixin", "store", "admin", "checkpoint", "maintain", "pins", "recall", "state",
         "summaries", "transfer",
     ),
-    "front": ("", "__main__", "cli", "doctor", "demo", "integrations"),
+    "front": (
+        "", "__main__", "cli", "doctor", "demo", "integrations", "mcp_server", "mcp_tools",
+        "mcp_text",
+    ),
 }
 
 # Which layers each layer may import (its own always). The SQL takes no
