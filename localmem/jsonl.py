@@ -126,6 +126,8 @@ class PinRecord(_Line):
     kind: PinKind
     token_count: Count
     created_at: str
+    slot: str | None = None
+    superseded_at: str | None = None
 
 
 class SummaryRecord(_Line):

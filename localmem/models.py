@@ -83,16 +83,28 @@ class Summary(_Record):
 
 
 class Pin(_Record):
-    """A fact kept in every context of its session, by importance."""
+    """A fact kept in every context of its session, by importance.
+
+    ``session_id`` None: a fact of the user's, in every session's context.
+    ``superseded_at``: when a later fact updated it (it is kept for the
+    history, out of contexts); the pins of one chain share a ``slot``.
+    """
 
     id: int
-    session_id: str
+    session_id: str | None
     content: str
     source_message_id: int | None
     importance_score: float
     kind: PinKind
     token_count: int
     created_at: str
+    slot: str | None = None
+    superseded_at: str | None = None
+
+    @property
+    def scope(self) -> str:
+        """``"user"`` or ``"session"``."""
+        return "user" if self.session_id is None else "session"
 
 
 class Item(_Record):
@@ -120,7 +132,7 @@ class SearchHit(_Record):
 
     kind: HitKind
     id: int
-    session_id: str
+    session_id: str | None
     text: str
     score: float
     snippet: str

@@ -322,7 +322,8 @@ class MemoryStore(
             message = db.insert_message(conn, row, now)
             if message is None:
                 raise SessionNotFound(session_id)
-            self._add_auto_pins(conn, session_id, message.id, pins, now)
+            if self._add_auto_pins(conn, session_id, message.id, pins, now):
+                self._cache.clear()  # a fact of the user's: every session's context
         if self._background is not None:
             self._background.notify(session_id)
         return message
@@ -343,8 +344,11 @@ class MemoryStore(
                 raise SessionNotFound(session_id)
             now = self._now()
             stored = db.insert_messages(conn, rows, now)
+            user_changed = False
             for message, found in zip(stored, pins):
-                self._add_auto_pins(conn, session_id, message.id, found, now)
+                user_changed |= self._add_auto_pins(conn, session_id, message.id, found, now)
+            if user_changed:
+                self._cache.clear()  # a fact of the user's: every session's context
         if self._background is not None:
             self._background.notify(session_id)
         return stored
@@ -443,8 +447,11 @@ class MemoryStore(
                 db.insert_session(conn, session_id, None, None, now)
             stored = db.insert_messages(conn, rows, now)
             db.insert_items(conn, session_id, kind, stored, data)
+            user_changed = False
             for message, found in zip(stored, pins):
-                self._add_auto_pins(conn, session_id, message.id, found, now)
+                user_changed |= self._add_auto_pins(conn, session_id, message.id, found, now)
+            if user_changed:
+                self._cache.clear()  # a fact of the user's: every session's context
         if self._background is not None and stored:
             self._background.notify(session_id)
         return stored

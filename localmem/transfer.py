@@ -144,7 +144,7 @@ def _write_rows(conn: sqlite3.Connection, batch: SessionBatch, sid: str) -> None
         source = None if p.source_message_id is None else message[p.source_message_id]
         db.insert_pin(
             conn, sid, p.content, pin_key(p.content), source, p.importance_score, p.kind,
-            p.token_count, p.created_at,
+            p.token_count, p.created_at, p.slot, p.superseded_at,
         )
     summaries: dict[int, int] = {}
     for s in r["summaries"]:

@@ -24,8 +24,9 @@ from .messages import (
 from .pins import (
     AutoPin, DELETE_AUTO_KEYED_PINS_SQL, DELETE_PIN_SQL, GET_PIN_SQL, INSERT_AUTO_PIN_SQL,
     INSERT_PIN_SQL, KEYED_PIN_SQL, KIND_PINS_SQL, MESSAGE_SESSION_SQL, PIN_COLUMNS,
-    PIN_SESSION_SQL, TOP_PINS_SQL, UPDATE_PIN_SQL, delete_auto_pins, delete_pin, get_pin,
-    insert_auto_pins, insert_pin, keyed_pin, kind_pins, message_session, pin_session, top_pins,
+    PIN_SCOPE_SQL, PIN_HISTORY_SQL, SESSION_PINS_SQL, SUPERSEDE_PIN_SQL, TOP_PINS_SQL, UPDATE_PIN_SQL, delete_auto_pins, delete_pin, get_pin,
+    insert_auto_pins, insert_pin, keyed_pin, kind_pins, message_session, pin_history, pin_scope, session_pins,
+    supersede_pin, top_pins,
     update_pin,
 )
 from .summaries import (
@@ -104,9 +105,10 @@ __all__ = [
     "insert_items", "insert_message", "insert_messages", "items_after", "messages_after",
     "newest_items", "recent_messages", "AutoPin", "DELETE_AUTO_KEYED_PINS_SQL",
     "DELETE_PIN_SQL", "GET_PIN_SQL", "INSERT_AUTO_PIN_SQL", "INSERT_PIN_SQL", "KEYED_PIN_SQL",
-    "KIND_PINS_SQL", "MESSAGE_SESSION_SQL", "PIN_COLUMNS", "PIN_SESSION_SQL", "TOP_PINS_SQL",
+    "KIND_PINS_SQL", "MESSAGE_SESSION_SQL", "PIN_COLUMNS", "PIN_SCOPE_SQL", "PIN_HISTORY_SQL", "SESSION_PINS_SQL", "SUPERSEDE_PIN_SQL", "TOP_PINS_SQL",
     "UPDATE_PIN_SQL", "delete_auto_pins", "delete_pin", "get_pin", "insert_auto_pins",
-    "insert_pin", "keyed_pin", "kind_pins", "message_session", "pin_session", "top_pins",
+    "insert_pin", "keyed_pin", "kind_pins", "message_session", "pin_history", "pin_scope", "session_pins",
+    "supersede_pin", "top_pins",
     "update_pin", "CONTEXT_SUMMARIES_SQL", "GET_CACHED_SUMMARY_SQL", "INSERT_SUMMARY_SQL",
     "LAST_COVERED_SQL", "MODEL_RATIO_SQL", "OVERLAP_SQL", "PUT_CACHED_SUMMARY_SQL",
     "RECENT_SUMMARIES_SQL", "RECORD_TOKENS_SQL", "SESSION_PROFILE_SQL", "SUMMARIES_AFTER_SQL",
