@@ -1,12 +1,22 @@
-"""Export and import of sessions as JSON Lines (format ``localmem-export``, version 1).
+"""Export and import of sessions as JSON Lines (format ``localmem-export``, version 2).
 
 One JSON object per line, each with a ``type``. The first line is the header;
-then each session: its ``session`` record, followed by its other records::
+then each session: its ``session`` record, followed by its other records; the
+last line is the end record::
 
-    {"type":"header","format":"localmem-export","version":1,"exported_at":"2026-…Z"}
+    {"type":"header","format":"localmem-export","version":2,"exported_at":"2026-…Z"}
     {"type":"session","id":"9f…","title":"Meds","model":"llama3.2","created_at":…,"updated_at":…}
     {"type":"message","id":41,"role":"user","text":"…","model_id":null,"token_count":7,…}
     {"type":"pin","id":3,"content":"…","source_message_id":41,…}
+    {"type":"end","lines":4,"records":{"message":1,"pin":1,"session":1},"sha256":"5e…"}
+
+The end record is how an import knows it read the whole export: it counts the
+lines before it and the records of each type, and carries the SHA-256 of those
+lines (each as UTF-8 followed by ``\n``; blank lines are not lines). An export
+cut short (interrupted, a full disk) has none, and is refused unless the
+caller insists (``unverified``); one changed since it was written does not
+match it. Version 1 (an older localmem) had no end record: it is read, but only
+``unverified``.
 
 A record carries its table's columns (``localmem.models``) except
 ``session_id``: it belongs to the session record above it. An export lists a
@@ -37,6 +47,7 @@ Records, parsing, validation and id mapping here are pure;
 from __future__ import annotations
 
 import bisect
+import hashlib
 import json
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -57,7 +68,9 @@ from .errors import InvalidInput
 from .models import CheckpointData, FactsData, GoalStatus, PinKind, Role, SubtaskStatus
 
 FORMAT = "localmem-export"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+READABLE_VERSIONS = (1, 2)
+"""Versions an import reads: 1 had no end record (it is read only ``unverified``)."""
 PROGRESS_LINES = 1000
 """An import reports its progress every this many lines (and at the end)."""
 
@@ -80,6 +93,15 @@ class Header(_Line):
     format: str
     version: int
     exported_at: str
+
+
+class EndRecord(_Line):
+    """The last line of an export: what came before it (see the module)."""
+
+    type: Literal["end"]
+    lines: Count
+    records: dict[str, Count]
+    sha256: Annotated[str, Field(pattern="^[0-9a-f]{64}$")]
 
 
 class SessionRecord(_Line):
@@ -243,7 +265,8 @@ Record = Annotated[
     | SubtaskRecord
     | ToolExecutionRecord
     | TrackedFileRecord
-    | CheckpointRecord,
+    | CheckpointRecord
+    | EndRecord,
     Field(discriminator="type"),
 ]
 _RECORD = TypeAdapter(Record)
@@ -277,21 +300,70 @@ def _dump(data: dict) -> str:
     return text
 
 
+class Tally:
+    """The figures of an end record, kept as the lines are written or read."""
+
+    def __init__(self) -> None:
+        self.lines = 0
+        self.records: Counter[str] = Counter()
+        self._digest = hashlib.sha256()
+
+    def add(self, lines: Sequence[str]) -> None:
+        """Count and hash ``lines`` (without their line breaks)."""
+        if lines:
+            block = "\n".join(lines) + "\n"
+            self._digest.update(block.encode("utf-8", "surrogatepass"))
+            self.lines += len(lines)
+
+    def end_line(self) -> str:
+        records = dict(sorted(self.records.items()))
+        return _dump({"type": "end", "lines": self.lines, "records": records, "sha256": self.sha256})
+
+    @property
+    def sha256(self) -> str:
+        return self._digest.hexdigest()
+
+    def mismatch(self, end: EndRecord) -> str | None:
+        """How ``end`` differs from what was counted, or None if it does not."""
+        if end.lines != self.lines:
+            return f"it counts {end.lines} lines before it, {self.lines} were read"
+        counted = {kind: n for kind, n in self.records.items() if n}
+        expected = {kind: n for kind, n in end.records.items() if n}
+        if counted != expected:
+            kinds = sorted(set(counted) | set(expected))
+            differ = [
+                f"{kind}: {expected.get(kind, 0)} written, {counted.get(kind, 0)} read"
+                for kind in kinds
+                if counted.get(kind, 0) != expected.get(kind, 0)
+            ]
+            return "; ".join(differ)
+        if end.sha256 != self.sha256:
+            return "the lines' SHA-256 differs"
+        return None
+
+
 def header_line(now: str) -> str:
     return _dump({"type": "header", "format": FORMAT, "version": FORMAT_VERSION, "exported_at": now})
 
 
-def session_lines(rows: db.SessionRows) -> Iterator[str]:
-    """A session's lines: its record, then its rows table by table."""
+def session_lines(rows: db.SessionRows, tally: Tally | None = None) -> list[str]:
+    """A session's lines: its record, then its rows table by table (counted and
+    hashed into ``tally``, if given)."""
     models: list[Sequence[BaseModel]] = [[rows.session]]
     models += [getattr(rows, field) for _table, field, _record in TABLES]
+    lines: list[str] = []
     for (kind, columns), group in zip(_WRITERS, models):
+        if tally is not None and group:
+            tally.records[kind] += len(group)
         for model in group:
             data: dict = {"type": kind}
             for column in columns:
                 value = getattr(model, column)
                 data[column] = value.model_dump() if isinstance(value, BaseModel) else value
-            yield _dump(data)
+            lines.append(_dump(data))
+    if tally is not None:
+        tally.add(lines)
+    return lines
 
 
 # --- reading ------------------------------------------------------------------------------
@@ -403,22 +475,35 @@ class SessionBatch:
 
 class Reader:
     """Reads an export, yielding each session's batch once all its lines are read
-    and checked (at the next ``session`` record or the end).
+    and checked: at the next ``session`` record, or, for the last session, once
+    the end record is read and matches everything before it.
 
     Raises :class:`InvalidInput` ("line N: ...") at the first bad line; a header
-    of another format or version is refused. ``session`` is the id of the
-    session being read (None before the first). Blank lines are skipped.
+    of another format or version is refused; so is an input without its end
+    record (cut short, or version 1) unless ``unverified``, when the last
+    session is yielded as far as it goes. ``session`` is the id of the session
+    being read (None before the first); ``verified`` says whether an end record
+    matched. Blank lines are skipped.
     """
 
-    def __init__(self, lines: Iterable[str], on_progress: Callable[[int], None] | None) -> None:
+    def __init__(
+        self,
+        lines: Iterable[str],
+        on_progress: Callable[[int], None] | None,
+        *,
+        unverified: bool = False,
+    ) -> None:
         self._lines = lines
         self._on_progress = on_progress
+        self._unverified = unverified
         self._reported = 0
         self.session: str | None = None
+        self.verified = False
 
     def __iter__(self) -> Iterator[SessionBatch]:
         batch: SessionBatch | None = None
-        header = False
+        version: int | None = None
+        tally = Tally()
         number = 0
         for number, line in enumerate(self._lines, 1):
             self._progress(number - 1)
@@ -426,11 +511,25 @@ class Reader:
                 continue  # a blank line (a file's last newline, say) holds nothing
             record = None
             try:
-                if not header:
-                    _check_header(line.lstrip("\ufeff"))  # a BOM some editors add
-                    header = True
+                if self.verified:
+                    raise InvalidInput("a line after the end record")
+                if version is None:
+                    line = line.lstrip("\ufeff")  # a BOM some editors add
+                    version = _check_header(line)
+                    tally.add([line.rstrip("\r\n")])
                     continue
                 record = _parse(line)
+                if isinstance(record, EndRecord):
+                    wrong = tally.mismatch(record)
+                    if wrong is not None:
+                        raise InvalidInput(
+                            f"the end record does not match the lines before it ({wrong}): "
+                            "the file was changed or damaged after it was written"
+                        )
+                    self.verified = True
+                    continue
+                tally.add([line.rstrip("\r\n")])
+                tally.records[record.type] += 1  # type: ignore[attr-defined]
                 if not isinstance(record, SessionRecord):
                     if batch is None:
                         raise InvalidInput(f"a {record.type} record before any session record")
@@ -442,8 +541,10 @@ class Reader:
                     yield batch  # complete: the next session begins
                 self.session = record.id
                 batch = SessionBatch(record, number)
-        if not header:
+        if version is None:
             raise InvalidInput(f"line {number + 1}: the input ends before the header")
+        if not self.verified and not self._unverified:
+            raise InvalidInput(f"line {number + 1}: {_no_end(version)}")
         if batch is not None:
             yield batch
         self._progress(number, final=True)
@@ -456,20 +557,36 @@ class Reader:
             self._reported = done
 
 
-def _check_header(line: str) -> None:
+def _no_end(version: int) -> str:
+    """Why an input without an end record is refused, and how to import it anyway."""
+    insist = "import it anyway with unverified=True (--unverified on the command line)"
+    if version == 1:
+        return (
+            "a version-1 export (from an older localmem) has no end record, so whether it is "
+            f"complete cannot be checked; if you trust it, {insist}"
+        )
+    return (
+        "the input ends before its end record: the export was cut short (interrupted, or "
+        f"the disk was full); export again, or, to take what is there, {insist}: its last "
+        "session may be incomplete"
+    )
+
+
+def _check_header(line: str) -> int:
+    """The version of an export's header line; InvalidInput if it is not one."""
     try:
         data = json.loads(line)
     except ValueError:
         data = None
     if not isinstance(data, dict) or data.get("type") != "header" or data.get("format") != FORMAT:
         raise InvalidInput(f"not a localmem export: the first line is not a {FORMAT!r} header")
-    if data.get("version") != FORMAT_VERSION:
+    if data.get("version") not in READABLE_VERSIONS:
         raise InvalidInput(
             f"{FORMAT} version {data.get('version')!r} cannot be read: this localmem reads "
-            f"version {FORMAT_VERSION}"
+            f"versions {', '.join(map(str, READABLE_VERSIONS))}"
         )
     try:
-        Header.model_validate_json(line)
+        return Header.model_validate_json(line).version
     except ValidationError as exc:
         raise InvalidInput(f"header: {describe(exc)}") from None
 
@@ -487,9 +604,16 @@ def _parse(line: str) -> _Line:
 
 class ImportReport(BaseModel):
     """What an import wrote: each session as (id in the export, id in this file),
-    in the export's order, and how many records of each type."""
+    in the export's order, and how many records of each type; the sessions it
+    left alone because this file had them (``skipped``) and those it replaced
+    (``replaced``, also in ``sessions``); whether an end record vouched for the
+    whole input (``verified``: False while it is incomplete, or ``unverified``
+    imported one without it)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     sessions: list[tuple[str, str]]
     counts: dict[str, int]
+    skipped: list[str] = []
+    replaced: list[str] = []
+    verified: bool = False
