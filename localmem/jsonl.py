@@ -323,10 +323,13 @@ class Tally:
     def sha256(self) -> str:
         return self._digest.hexdigest()
 
-    def mismatch(self, end: EndRecord) -> str | None:
-        """How ``end`` differs from what was counted, or None if it does not."""
+    def mismatch(self, end: EndRecord, *, counts: bool = True) -> str | None:
+        """How ``end`` differs from what was counted (its record counts too, with
+        ``counts``), or None if it does not."""
         if end.lines != self.lines:
             return f"it counts {end.lines} lines before it, {self.lines} were read"
+        if not counts:
+            return None if end.sha256 == self.sha256 else "the lines' SHA-256 differs"
         counted = {kind: n for kind, n in self.records.items() if n}
         expected = {kind: n for kind, n in end.records.items() if n}
         if counted != expected:
@@ -555,6 +558,57 @@ class Reader:
         if self._on_progress is not None and new > 0 and (final or new >= PROGRESS_LINES):
             self._on_progress(new)
             self._reported = done
+
+
+def check_end(lines: Iterable[str]) -> EndRecord:
+    """Check, without reading the records, that ``lines`` end with an end record that
+    matches the lines before it (their number and SHA-256; the record counts are
+    checked when they are read). Returns it; raises :class:`InvalidInput` ("line N:
+    ...") as an import would: an input cut short, a version-1 export (no end record),
+    a changed line. One pass, in constant memory: a file can then be imported
+    knowing nothing of it will be refused for being incomplete.
+    """
+    tally = Tally()
+    version: int | None = None
+    previous: str | None = None  # the last non-blank line, not yet hashed
+    number = last = 0
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        if version is None:
+            line = line.lstrip("\ufeff")
+            try:
+                version = _check_header(line)
+            except InvalidInput as exc:
+                raise InvalidInput(f"line {number}: {exc}") from None
+        if previous is not None:
+            tally.add([previous])
+        previous, last = line.rstrip("\r\n"), number
+    if version is None:
+        raise InvalidInput(f"line {number + 1}: the input ends before the header")
+    end = None
+    if previous is not None and _record_type(previous) == "end":
+        try:
+            end = EndRecord.model_validate_json(previous)
+        except ValidationError as exc:
+            raise InvalidInput(f"line {last}: {describe(exc)}") from None
+    if end is None:
+        raise InvalidInput(f"line {number + 1}: {_no_end(version)}")
+    if end.lines != tally.lines or end.sha256 != tally.sha256:
+        wrong = tally.mismatch(end, counts=False)
+        raise InvalidInput(
+            f"line {last}: the end record does not match the lines before it ({wrong}): "
+            "the file was changed or damaged after it was written"
+        )
+    return end
+
+
+def _record_type(line: str) -> object:
+    try:
+        data = json.loads(line)
+    except ValueError:
+        return None
+    return data.get("type") if isinstance(data, dict) else None
 
 
 def _no_end(version: int) -> str:

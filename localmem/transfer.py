@@ -22,6 +22,7 @@ from .jsonl import (
     Reader,
     SessionBatch,
     Tally,
+    check_end,
     header_line,
     session_lines,
 )
@@ -111,7 +112,10 @@ class TransferMixin(StoreBase):
         unless ``unverified``, which imports its last session as far as it
         goes. Nothing of the session being read is written; **the sessions
         before it stay imported** (the error says how many, its ``report``
-        which): import again with ``existing="skip"`` to resume.
+        which): import again with ``existing="skip"`` to resume. ``lines``
+        that can be rewound (an open file) are first checked for their end
+        record in one quick pass (``jsonl.check_end``), so a cut or altered
+        file is refused before anything is written.
         ``on_progress(n)`` is called as lines are read, ``n`` lines at a time.
         """
         if isinstance(lines, (str, bytes)):
@@ -125,6 +129,13 @@ class TransferMixin(StoreBase):
             if existing not in ("refuse", "rename"):
                 raise InvalidInput(f"rename=True and existing={existing!r} contradict each other")
             existing = "rename"
+        if not unverified and _rewindable(lines):
+            start = lines.tell()  # type: ignore[attr-defined]
+            try:
+                check_end(lines)
+            except InvalidInput as exc:
+                raise ImportRefused(str(exc), ImportReport(sessions=[], counts={})) from None
+            lines.seek(start)  # type: ignore[attr-defined]
         reader = Reader(lines, on_progress, unverified=unverified)
         done: list[tuple[str, str]] = []
         skipped: list[str] = []
@@ -185,6 +196,14 @@ class TransferMixin(StoreBase):
             db.import_session(conn, (session_id, s.title, s.model, s.created_at, s.updated_at))
             _write_rows(conn, batch, session_id)
         return session_id, replaced
+
+
+def _rewindable(lines: object) -> bool:
+    """Whether ``lines`` is a file that can be read twice."""
+    try:
+        return bool(lines.seekable()) and lines.tell() >= 0  # type: ignore[attr-defined]
+    except (AttributeError, OSError, ValueError):
+        return False
 
 
 def _write_rows(conn: sqlite3.Connection, batch: SessionBatch, sid: str) -> None:

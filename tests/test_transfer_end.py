@@ -11,6 +11,7 @@ import pytest
 
 from localmem import MemoryStore
 from localmem.errors import ImportRefused, InvalidInput
+from localmem.jsonl import check_end
 
 
 def three_sessions(store: MemoryStore, messages: int = 5) -> list[str]:
@@ -145,3 +146,36 @@ def test_bad_import_options_are_refused(exported, store: MemoryStore) -> None:
         store.import_sessions(lines, rename=True, existing="skip")
     with pytest.raises(InvalidInput, match="unverified must be True or False"):
         store.import_sessions(lines, unverified="yes")  # type: ignore[arg-type]
+
+
+def test_an_open_file_is_checked_whole_before_anything_is_written(exported, tmp_path: Path) -> None:
+    ids, lines = exported
+    cut = tmp_path / "cut.jsonl"
+    cut.write_text("\n".join(lines[:18]) + "\n", encoding="utf-8")
+    with MemoryStore(tmp_path / "copy.db") as copy:
+        with cut.open(encoding="utf-8") as file, pytest.raises(ImportRefused, match="cut short"):
+            copy.import_sessions(file)
+        assert copy.list_sessions() == []  # not even the whole sessions before the cut
+        whole = tmp_path / "whole.jsonl"
+        whole.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        with whole.open(encoding="utf-8") as file:
+            assert copy.import_sessions(file).verified
+        assert sorted(s.id for s in copy.list_sessions()) == sorted(ids)
+
+
+@pytest.mark.parametrize(
+    ("lines", "expected"),
+    [
+        ([], "line 1: the input ends before the header"),
+        (["nonsense"], "line 1: not a localmem export"),
+        (None, "line 21: the input ends before its end record"),
+    ],
+)
+def test_check_end_refuses_what_an_import_would(exported, lines, expected: str) -> None:
+    _ids, full = exported
+    assert check_end(full).lines == len(full) - 1
+    with pytest.raises(InvalidInput, match=expected):
+        check_end(full[:-1] if lines is None else lines)
+    changed = [*full[:3], full[3].replace("m1", "mX"), *full[4:]]
+    with pytest.raises(InvalidInput, match="line 21: the end record does not match .*SHA-256"):
+        check_end(changed)
