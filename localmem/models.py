@@ -343,8 +343,14 @@ class Stats(_Record):
 
 
 class Check(_Record):
-    """One check of ``localmem doctor``: its ``name``, whether it passed and what it found."""
+    """One check of ``localmem doctor``: its ``name``, whether it passed and what it found.
+
+    ``offline`` marks a failed check that only means no local model is there
+    to use (no Ollama server, no model installed): localmem then works offline
+    (deterministic summaries), which is fine; nothing is broken.
+    """
 
     name: str
     ok: bool
     detail: str
+    offline: bool = False

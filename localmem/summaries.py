@@ -42,6 +42,7 @@ if TYPE_CHECKING:
 logger = logging.getLogger("localmem")
 
 SUMMARY_IMPORTANCE = 0.7  # the origin's fixed importance of a summary
+OFFLINE_MODE = "offline mode (MemoryConfig.offline): the local model is not called"
 
 
 class SummariesMixin(StoreBase):
@@ -291,7 +292,10 @@ class SummariesMixin(StoreBase):
         if self._summarizer is None:
             cfg = self.config
             backend = OllamaBackend(
-                cfg.ollama_host, timeout=cfg.ollama_timeout, allow_remote=cfg.allow_remote_ollama
+                cfg.ollama_host,
+                timeout=cfg.ollama_timeout,
+                allow_remote=cfg.allow_remote_ollama,
+                disabled=OFFLINE_MODE if cfg.offline else None,
             )
             self._summarizer = Summarizer(backend, self.tokenizer, cfg.summary_model)
         return self._summarizer
