@@ -62,10 +62,17 @@ from pydantic import (
     model_validator,
 )
 
-from . import db
 from .args import MAX_SQLITE_INTEGER, describe
 from .errors import InvalidInput
-from .models import CheckpointData, FactsData, GoalStatus, PinKind, Role, SubtaskStatus
+from .models import (
+    CheckpointData,
+    FactsData,
+    GoalStatus,
+    PinKind,
+    Role,
+    SessionRows,
+    SubtaskStatus,
+)
 
 FORMAT = "localmem-export"
 FORMAT_VERSION = 2
@@ -243,7 +250,7 @@ TABLES: tuple[tuple[str, str, type[_Line]], ...] = (
     ("tracked_files", "files", TrackedFileRecord),
     ("checkpoints", "checkpoints", CheckpointRecord),
 )
-"""(table, ``db.SessionRows`` field, record) of a session's rows, in export order."""
+"""(table, ``SessionRows`` field, record) of a session's rows, in export order."""
 
 DERIVED_COLUMNS = {"semantic_pins": frozenset({"content_key"})}
 """Columns an import computes again rather than reads (a pin's de-duplication key is
@@ -349,7 +356,7 @@ def header_line(now: str) -> str:
     return _dump({"type": "header", "format": FORMAT, "version": FORMAT_VERSION, "exported_at": now})
 
 
-def session_lines(rows: db.SessionRows, tally: Tally | None = None) -> list[str]:
+def session_lines(rows: SessionRows, tally: Tally | None = None) -> list[str]:
     """A session's lines: its record, then its rows table by table (counted and
     hashed into ``tally``, if given)."""
     models: list[Sequence[BaseModel]] = [[rows.session]]
@@ -654,20 +661,3 @@ def _parse(line: str) -> _Line:
         return _RECORD.validate_json(line)
     except ValidationError as exc:
         raise InvalidInput(describe(exc)) from None
-
-
-class ImportReport(BaseModel):
-    """What an import wrote: each session as (id in the export, id in this file),
-    in the export's order, and how many records of each type; the sessions it
-    left alone because this file had them (``skipped``) and those it replaced
-    (``replaced``, also in ``sessions``); whether an end record vouched for the
-    whole input (``verified``: False while it is incomplete, or ``unverified``
-    imported one without it)."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    sessions: list[tuple[str, str]]
-    counts: dict[str, int]
-    skipped: list[str] = []
-    replaced: list[str] = []
-    verified: bool = False

@@ -18,7 +18,7 @@ columns become the nested models here.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
@@ -354,3 +354,37 @@ class Check(_Record):
     ok: bool
     detail: str
     offline: bool = False
+
+
+class SessionRows(NamedTuple):
+    """Every row of one session, each table oldest (lowest id) first: what an
+    export reads (``db.session_rows``) and writes (``localmem.jsonl``)."""
+
+    session: Session
+    messages: list[Message]
+    items: list[Item]
+    pins: list[Pin]
+    summaries: list[Summary]
+    facts: list[SummaryFacts]
+    goals: list[Goal]
+    subtasks: list[Subtask]
+    tools: list[ToolExecution]
+    files: list[TrackedFile]
+    checkpoints: list[Checkpoint]
+
+
+class ImportReport(BaseModel):
+    """What an import wrote: each session as (id in the export, id in this file),
+    in the export's order, and how many records of each type; the sessions it
+    left alone because this file had them (``skipped``) and those it replaced
+    (``replaced``, also in ``sessions``); whether an end record vouched for the
+    whole input (``verified``: False while it is incomplete, or ``unverified``
+    imported one without it)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    sessions: list[tuple[str, str]]
+    counts: dict[str, int]
+    skipped: list[str] = []
+    replaced: list[str] = []
+    verified: bool = False

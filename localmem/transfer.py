@@ -16,17 +16,11 @@ from typing import Literal, get_args
 
 from . import db
 from .args import as_list, check_id
+from .autopins import pin_key
 from .errors import ImportRefused, InvalidInput, SessionNotFound
-from .jsonl import (
-    ImportReport,
-    Reader,
-    SessionBatch,
-    Tally,
-    check_end,
-    header_line,
-    session_lines,
-)
+from .jsonl import Reader, SessionBatch, Tally, check_end, header_line, session_lines
 from .mixin import StoreBase
+from .models import ImportReport
 
 Existing = Literal["refuse", "rename", "skip", "replace"]
 """What an import does with a session whose id the file already has."""
@@ -221,7 +215,8 @@ def _write_rows(conn: sqlite3.Connection, batch: SessionBatch, sid: str) -> None
     for p in r["pins"]:
         source = None if p.source_message_id is None else message[p.source_message_id]
         db.insert_pin(
-            conn, sid, p.content, source, p.importance_score, p.kind, p.token_count, p.created_at
+            conn, sid, p.content, pin_key(p.content), source, p.importance_score, p.kind,
+            p.token_count, p.created_at,
         )
     summaries: dict[int, int] = {}
     for s in r["summaries"]:
