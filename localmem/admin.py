@@ -21,6 +21,7 @@ import datetime
 import logging
 import os
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -130,7 +131,12 @@ class AdminMixin(StoreBase):
         }
 
     def backup(
-        self, path: str | Path, *, pages: int = DEFAULT_BACKUP_PAGES, force: bool = False
+        self,
+        path: str | Path,
+        *,
+        pages: int = DEFAULT_BACKUP_PAGES,
+        force: bool = False,
+        on_progress: Callable[[int, int], None] | None = None,
     ) -> Path:
         """Copy the whole file to ``path`` and return its absolute path.
 
@@ -146,6 +152,7 @@ class AdminMixin(StoreBase):
         Raises :class:`InvalidInput`, writing nothing, if ``path`` is not a
         path, is this database or one of its ``-wal``/``-shm`` files, is a
         symbolic link, or exists (unless ``force``, which replaces it).
+        ``on_progress(copied, total)`` is called after each step, in pages.
         """
         if not isinstance(path, (str, Path)) or str(path) in ("", db.MEMORY):
             raise InvalidInput(f"a backup needs a file path, not {path!r}")
@@ -160,11 +167,11 @@ class AdminMixin(StoreBase):
             if self.path == db.MEMORY:
                 # The only connection to an in-memory database: hold the lock.
                 with self._locked() as conn:
-                    db.backup(conn, temporary, pages=pages)
+                    db.backup(conn, temporary, pages=pages, progress=on_progress)
             else:
                 # Its own connection: this store's threads are not held up meanwhile.
                 with db.reader(self.path, self.config.busy_timeout) as source:
-                    db.backup(source, temporary, pages=pages)
+                    db.backup(source, temporary, pages=pages, progress=on_progress)
             problem = db.verify_copy(temporary)
             if problem is not None:
                 raise DatabaseError(f"backup of {self.path} to {target} failed its check: {problem}")

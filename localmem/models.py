@@ -48,6 +48,27 @@ class Session(_Record):
     updated_at: str
 
 
+class SessionOverview(_Record):
+    """A session with its counts, as the ``session_overview`` view shows it.
+
+    ``last_activity`` is the later of the session's own update and its newest
+    message; ``active_goal`` the text of its active goal, if any;
+    ``latest_checkpoint_at`` when its newest checkpoint was taken.
+    """
+
+    id: str
+    title: str | None
+    model: str | None
+    created_at: str
+    last_activity: str
+    message_count: int
+    token_count: int
+    summary_count: int
+    pin_count: int
+    active_goal: str | None
+    latest_checkpoint_at: str | None
+
+
 class Message(_Record):
     """One stored turn; ``id`` orders a session's messages."""
 

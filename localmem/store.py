@@ -29,6 +29,7 @@ from pydantic import ValidationError
 
 from . import db
 from .admin import AdminMixin
+from .browse import BrowseMixin
 from .args import (
     as_list,
     check_id,
@@ -94,6 +95,7 @@ class MemoryStore(
     MaintainMixin,
     AdminMixin,
     TransferMixin,
+    BrowseMixin,
 ):
     """The memory of an assistant, in one SQLite file.
 
@@ -113,7 +115,9 @@ class MemoryStore(
     :class:`~localmem.checkpoint.CheckpointMixin`; the compaction of idle sessions
     (``maintain``) from :class:`~localmem.maintain.MaintainMixin`; retention, vacuum,
     backup, stats and integrity from :class:`~localmem.admin.AdminMixin`; export and
-    import of sessions as JSON Lines from :class:`~localmem.transfer.TransferMixin`.
+    import of sessions as JSON Lines from :class:`~localmem.transfer.TransferMixin`; listings
+    for people (sessions with counts, the newest messages, ids by prefix) from
+    :class:`~localmem.browse.BrowseMixin`.
     """
 
     def __init__(

@@ -147,12 +147,12 @@ def resolve_session(store: MemoryStore, given: str | None, latest: bool = False)
     except (SessionNotFound, InvalidInput):
         pass
     if len(given) >= MIN_PREFIX and _HEX.fullmatch(given):
-        found = [s.id for s in store.list_sessions() if _RANDOM_ID.fullmatch(s.id) and s.id.startswith(given)]
+        found = [sid for sid in store.find_session_ids(given, limit=6) if _RANDOM_ID.fullmatch(sid)]
         if len(found) == 1:
             return found[0]
         if found:
-            shown = ", ".join(found[:5]) + (" ..." if len(found) > 5 else "")
-            raise click.ClickException(f"{given!r} begins {len(found)} session ids ({shown}): give more of it")
+            shown = ", ".join(found[:5]) + (", ..." if len(found) > 5 else "")
+            raise click.ClickException(f"{given!r} begins several session ids ({shown}): give more of it")
     raise click.ClickException(str(SessionNotFound(given)))
 
 

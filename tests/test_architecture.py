@@ -28,7 +28,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "files": ("files",),
     "network": ("summarizer",),
     "store": (
-        "mixin", "store", "admin", "checkpoint", "maintain", "pins", "recall", "state",
+        "mixin", "store", "admin", "browse", "checkpoint", "maintain", "pins", "recall", "state",
         "summaries", "transfer",
     ),
     "front": ("", "__main__", "cli", "terminal", "doctor", "demo", "integrations"),

@@ -11,8 +11,9 @@ from .connection import (
 )
 from .sessions import (
     DELETE_SESSION_SQL, EXISTS_SESSION_SQL, GET_SESSION_SQL, INSERT_SESSION_SQL,
-    LIST_SESSIONS_SQL, SESSION_COLUMNS, TOUCH_SESSION_SQL, delete_session, get_session,
-    insert_session, list_sessions, session_exists, touch_session,
+    LIST_SESSIONS_SQL, OVERVIEW_COLUMNS, SESSION_COLUMNS, SESSION_IDS_BETWEEN_SQL,
+    SESSION_OVERVIEW_SQL, TOUCH_SESSION_SQL, delete_session, get_session, insert_session,
+    list_sessions, session_exists, session_ids_between, session_overview, touch_session,
 )
 from .messages import (
     CLEAR_MESSAGES_SQL, CLEAR_SUMMARIES_SQL, DELETE_COVERING_SUMMARIES_SQL, DELETE_MESSAGE_SQL,
@@ -70,7 +71,7 @@ from .admin import (
     APPLICATION_ID_SQL, CHECKPOINT_TRUNCATE_SQL, FOREIGN_KEY_CHECK_SQL, FTS_OPTIMIZE_SQL,
     INTEGRITY_CHECK_SQL, PAGE_COUNT_SQL, PAGE_SIZE_SQL, QUICK_CHECK_SQL, SET_BUSY_TIMEOUT_SQL,
     SNAPSHOT_SQL, STALE_SESSIONS_SQL, STATS_COUNTS_SQL, USER_VERSION_SQL, VACUUM_SQL, backup,
-    checkpoint_truncate, create_new_file, file_pragmas, integrity_problems, no_waiting, reader,
+    checkpoint_truncate, file_pragmas, integrity_problems, no_waiting, reader,
     stale_sessions, stats_counts, vacuum, verify_copy,
 )
 
@@ -125,6 +126,6 @@ __all__ = [
     "FTS_OPTIMIZE_SQL", "INTEGRITY_CHECK_SQL", "PAGE_COUNT_SQL", "PAGE_SIZE_SQL",
     "QUICK_CHECK_SQL", "SET_BUSY_TIMEOUT_SQL", "SNAPSHOT_SQL", "STALE_SESSIONS_SQL",
     "STATS_COUNTS_SQL", "USER_VERSION_SQL", "VACUUM_SQL", "backup", "checkpoint_truncate",
-    "create_new_file", "file_pragmas", "integrity_problems", "no_waiting", "reader",
+    "file_pragmas", "integrity_problems", "no_waiting", "reader",
     "stale_sessions", "stats_counts", "vacuum", "verify_copy",
 ]
