@@ -322,15 +322,29 @@ class SessionCompaction(_Record):
     through_message_id: int
 
 
+class ResummarizeReport(_Record):
+    """The result of :meth:`~localmem.MemoryStore.resummarize`: how many
+    deterministic summaries (``offline``, ``fallback``) were ``found``, those the
+    model ``redone`` (the new summaries), how many are ``left``, and why
+    (``reason``, None when none is left)."""
+
+    found: int
+    redone: list[Summary]
+    left: int
+    reason: str | None
+
+
 class MaintenanceReport(_Record):
     """The result of one :meth:`~localmem.MemoryStore.maintain` run.
 
     ``checked`` sessions were looked at; ``compacted`` lists those it changed
-    (empty when run again with nothing new: maintenance is idempotent).
+    (empty when run again with nothing new: maintenance is idempotent);
+    ``resummarized`` is what the model redid of the deterministic summaries.
     """
 
     checked: int
     compacted: list[SessionCompaction]
+    resummarized: ResummarizeReport | None = None
 
 
 # --- the file as a whole ---------------------------------------------------------

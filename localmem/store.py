@@ -60,6 +60,7 @@ from .models import (
 )
 from .pins import PinsMixin
 from .recall import RecallMixin
+from .resummarize import ResummarizeMixin
 from .scoring import Scorer, score_importance
 from .state import STATE_LIMITS, StateMixin, state_groups
 from .summaries import SummariesMixin
@@ -89,6 +90,7 @@ def iso(moment: datetime) -> str:
 class MemoryStore(
     PinsMixin,
     SummariesMixin,
+    ResummarizeMixin,
     RecallMixin,
     StateMixin,
     CheckpointMixin,
@@ -107,7 +109,8 @@ class MemoryStore(
 
     Pins (manual, and the automatic ones found in user messages) come from
     :class:`~localmem.pins.PinsMixin`; summaries and their facts from
-    :class:`~localmem.summaries.SummariesMixin`; search and the query-aware
+    :class:`~localmem.summaries.SummariesMixin`, and the model redoes the deterministic ones
+    (``resummarize``) through :class:`~localmem.resummarize.ResummarizeMixin`; search and the query-aware
     context's candidates from
     :class:`~localmem.recall.RecallMixin`; session state (goals, subtasks,
     tool executions, tracked files, the window-share trigger) from

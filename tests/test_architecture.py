@@ -28,8 +28,8 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "files": ("files",),
     "network": ("summarizer",),
     "store": (
-        "mixin", "store", "admin", "browse", "checkpoint", "maintain", "pins", "recall", "state",
-        "summaries", "transfer",
+        "mixin", "store", "admin", "browse", "checkpoint", "maintain", "pins", "recall",
+        "resummarize", "state", "summaries", "transfer",
     ),
     "front": ("", "__main__", "cli", "terminal", "doctor", "demo", "integrations"),
 }
