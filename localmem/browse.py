@@ -9,6 +9,8 @@ and ``db.messages``'.
 
 from __future__ import annotations
 
+import sqlite3
+
 from . import db
 from .args import check_id, check_int, check_text
 from .errors import InvalidInput
@@ -34,6 +36,16 @@ class BrowseMixin(StoreBase):
         count = check_int("count", count)
         rows = self._read_session(session_id, lambda conn, sid: db.recent_messages(conn, sid, count))
         return rows[::-1]
+
+    def due_ranges(self, session_id: str) -> int:
+        """How many ranges of ``summary_threshold`` messages no summary covers yet:
+        what ``summarize`` would do, asking no model (the window-share trigger
+        may add one). Read-only."""
+
+        def read(conn: sqlite3.Connection, sid: str) -> int:
+            return db.uncovered_tokens(conn, sid, db.last_covered(conn, sid))[0]
+
+        return self._read_session(session_id, read) // self.config.summary_threshold
 
     def find_session_ids(self, prefix: str, limit: int = 10) -> list[str]:
         """The ids that begin with ``prefix``, in order, at most ``limit``. Read-only;

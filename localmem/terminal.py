@@ -82,11 +82,8 @@ def with_store(
     func: Callable[..., Any] | None = None, *, create: bool = False, model: bool = False
 ) -> Any:
     """Add ``--db`` (and, with ``model``, ``--timeout`` and ``--offline``) to a command
-    and hand it an open store; report localmem's errors in one line (exit code 1).
-
-    Unless ``create``, a database file that does not exist is refused, and nothing
-    (not even its directory) is created.
-    """
+    and hand it an open store (:func:`open_store`); report localmem's errors in one
+    line (exit code 1)."""
     if func is None:
         return functools.partial(with_store, create=create, model=model)
 
@@ -99,14 +96,8 @@ def with_store(
                 config["ollama_timeout"] = timeout
             if offline:
                 config["offline"] = True
-        path = db_path if db_path is not None else default_db_path()
-        if not create and str(path) != ":memory:" and not path.exists():
-            raise click.ClickException(
-                f"no database at {path}: check --db or $LOCALMEM_DB "
-                "(`localmem new`, `import` and `demo` create one)"
-            )
         try:
-            with MemoryStore(path, config=config or None) as store:
+            with open_store(db_path, create=create, config=config) as store:
                 return func(store, **kwargs)
         except LocalMemError as exc:
             raise click.ClickException(str(exc)) from None
@@ -115,6 +106,23 @@ def with_store(
         for option in reversed(model_options):
             wrapper = option(wrapper)
     return db_option(wrapper)
+
+
+@contextlib.contextmanager
+def open_store(
+    db_path: Path | None, *, create: bool, config: dict[str, Any] | None = None
+) -> Iterator[MemoryStore]:
+    """The store of ``--db`` (else the default file). Unless ``create``, a file that
+    does not exist is refused in one line, and nothing (not even its directory) is
+    created: reading never creates."""
+    path = db_path if db_path is not None else default_db_path()
+    if not create and str(path) != ":memory:" and not path.exists():
+        raise click.ClickException(
+            f"no database at {path}: check --db or $LOCALMEM_DB "
+            "(`localmem new`, `import` and `demo` create one)"
+        )
+    with MemoryStore(path, config=config or None) as store:
+        yield store
 
 
 # --- sessions by prefix ----------------------------------------------------------------------
@@ -267,6 +275,14 @@ def progress(label: str, total: int | None = None) -> Iterator[Callable[[int], N
         yield advance
         if pending:
             bar.update(pending)
+
+
+def model_label(store: MemoryStore, doing: str) -> str:
+    """A progress label that says what a wait is for and how long it may be."""
+    if store.config.offline:
+        return f"{doing} (offline)"
+    host = store.ollama_backend.host
+    return f"{doing} (Ollama at {host}, timeout {store.config.ollama_timeout:g} s; --offline skips it)"
 
 
 def confirm(question: str, yes: bool) -> bool:

@@ -31,7 +31,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "mixin", "store", "admin", "browse", "checkpoint", "maintain", "pins", "recall",
         "resummarize", "state", "summaries", "transfer",
     ),
-    "front": ("", "__main__", "cli", "terminal", "doctor", "demo", "integrations"),
+    "front": ("", "__main__", "cli", "cli_file", "terminal", "doctor", "demo", "integrations"),
 }
 
 # Which layers each layer may import (its own always). The SQL takes no

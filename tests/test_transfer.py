@@ -516,6 +516,9 @@ def test_cli_errors_are_one_line(store: MemoryStore, db_path: Path, tmp_path: Pa
     bad = tmp_path / "bad.jsonl"
     bad.write_bytes(("\n".join(lines[:-1]) + "\n").encode() + b'{"type":"subtask","name":"\xff"}\n')
     code, text = run("import", str(bad), "--db", str(tmp_path / "target.db"))
+    assert code == 1 and text.count("\n") == 1  # refused whole: it has no end record
+    assert text.startswith(f"Error: line {len(lines) + 1}: the input ends before its end record")
+    code, text = run("import", str(bad), "--unverified", "--db", str(tmp_path / "target.db"))
     assert code == 1 and text.count("\n") == 1
     assert text.startswith(f"Error: line {len(lines)}: not valid UTF-8; nothing of session '{second}'")
     code, text = run("import", str(tmp_path / "missing.jsonl"), "--db", str(tmp_path / "t.db"))
