@@ -168,7 +168,8 @@ def add(
     if role is None or text is None:
         raise click.UsageError("give ROLE and TEXT ('-' reads it from standard input), or --jsonl FILE")
     if text == "-":
-        text = click.get_text_stream("stdin").read().rstrip("\r\n")
+        with click.open_file("-", "r", encoding="utf-8") as stdin:
+            text = stdin.read().rstrip("\r\n")  # echo's newline is not part of the message
     m = store.add_message(sid, role, text, model_id=model_id)
     if as_json:
         echo_json(m.model_dump())
