@@ -514,6 +514,7 @@ class Reader:
         batch: SessionBatch | None = None
         version: int | None = None
         tally = Tally()
+        read: list[str] = []  # the lines since the last hashed, hashed in one go (cheaper)
         number = 0
         for number, line in enumerate(self._lines, 1):
             self._progress(number - 1)
@@ -530,6 +531,8 @@ class Reader:
                     continue
                 record = _parse(line)
                 if isinstance(record, EndRecord):
+                    tally.add(read)
+                    read.clear()
                     wrong = tally.mismatch(record)
                     if wrong is not None:
                         raise InvalidInput(
@@ -538,7 +541,7 @@ class Reader:
                         )
                     self.verified = True
                     continue
-                tally.add([line.rstrip("\r\n")])
+                read.append(line.rstrip("\r\n"))
                 tally.records[record.type] += 1  # type: ignore[attr-defined]
                 if not isinstance(record, SessionRecord):
                     if batch is None:
@@ -547,6 +550,8 @@ class Reader:
             except InvalidInput as exc:
                 raise InvalidInput(f"line {number}: {exc}") from None
             if isinstance(record, SessionRecord):
+                tally.add(read)
+                read.clear()
                 if batch is not None:
                     yield batch  # complete: the next session begins
                 self.session = record.id
