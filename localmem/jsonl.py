@@ -36,9 +36,10 @@ session's messages it contains (``message_count`` kept), a checkpoint's
 "the messages after it" stay the same messages. Everything else is kept as
 exported: timestamps, token counts, scores, sources, levels, JSON.
 
-The summary cache, the models' token statistics, the search index and the
-sessions' compaction levels (:data:`NOT_EXPORTED`) are the file's own and are
-not exported; a search indexes imported rows by itself.
+The summary cache, the models' token statistics, the search index, the
+embeddings and the sessions' compaction levels (:data:`NOT_EXPORTED`) are the
+file's own and are not exported; a search indexes imported rows by itself, and
+semantic recall embeds them with the model the importing file uses.
 
 Records, parsing, validation and id mapping here are pure;
 :class:`~localmem.transfer.TransferMixin` is the store's side.
@@ -256,10 +257,11 @@ DERIVED_COLUMNS = {"semantic_pins": frozenset({"content_key"})}
 """Columns an import computes again rather than reads (a pin's de-duplication key is
 ``autopins.pin_key`` of its content)."""
 
-NOT_EXPORTED = ("session_compaction",)
+NOT_EXPORTED = ("session_compaction", "embeddings")
 """Per-session tables that stay with their file: a compaction level is this file's
 upkeep (``store.maintain``), counted in its message ids; an imported session starts in
-full detail and ``maintain`` compacts it again by its own last activity."""
+full detail and ``maintain`` compacts it again by its own last activity; vectors are
+derived from the text by this file's embedding model (its own choice) and made again."""
 
 Record = Annotated[
     SessionRecord

@@ -31,6 +31,7 @@ from . import db
 from .admin import AdminMixin
 from .browse import BrowseMixin
 from .args import (
+    MAX_SQLITE_INTEGER,
     as_list,
     check_id,
     check_int,
@@ -43,10 +44,12 @@ from .autopins import pin_key
 from .cache import SessionMemo, TTLCache
 from .checkpoint import CheckpointMixin
 from .config import MemoryConfig, default_db_path, make_config
-from .context import PRECOUNTED_COSTS, Costs, MemoryContext, pack
+from .context import PRECOUNTED_COSTS, Costs, MemoryContext, pack, relevant_label
+from .embeddings import Embedder
 from .errors import (
     DatabaseError,
     InvalidInput,
+    NotFound,
     SessionNotFound,
 )
 from .maintain import MaintainMixin
@@ -132,6 +135,7 @@ class MemoryStore(
         scorer: Scorer = score_importance,
         clock: Clock = utc_now,
         summarizer: Summarizer | None = None,
+        embedder: Embedder | None = None,
     ) -> None:
         self.config = make_config(dict(config) if isinstance(config, Mapping) else config)
         self.path = Path(path).expanduser() if path not in (None, db.MEMORY) else path
@@ -155,6 +159,9 @@ class MemoryStore(
         # level, state rows) until the file or the session changes: SessionMemo.
         self._memo = SessionMemo(SESSION_MEMO_SIZE)
         self._summarizer = summarizer
+        self._embedder = embedder
+        self._embedder_down_until = 0.0
+        self._label_costs: dict[tuple[str, str], int] = {}
         self._background = (
             BackgroundSummarizer(self._summarize_due) if self.config.auto_summarize else None
         )
@@ -229,8 +236,10 @@ class MemoryStore(
             finally:
                 if session_id is None:
                     self._cache.clear()
+                    self._memo.scopes.clear()
                 else:
                     self._cache.drop_session(session_id)
+                    self._memo.scopes.pop(session_id, None)
                     if session_id in self._memo.levels:  # a new message may end its compaction
                         self._memo.forget(session_id)
 
@@ -400,6 +409,22 @@ class MemoryStore(
             self._require_session(session_id)
             return db.clear_messages(conn, session_id)
 
+    def delete_message(self, message_id: int) -> None:
+        """Delete one message (and its item) with the summaries whose range holds it.
+
+        One transaction. The dropped summaries' messages become uncovered, so
+        the next summary is written from what is left; a pin the message was
+        the source of stays (its ``source_message_id`` becomes None). Raises
+        :class:`NotFound` if there is no message with this id; nothing is written then.
+        """
+        check_int("message_id", message_id)
+        with self._locked() as conn:
+            session_id = db.message_session(conn, message_id)
+            if session_id is None:
+                raise NotFound("message", message_id)
+            with self._write(session_id):
+                db.delete_message(conn, session_id, message_id)
+
     # --- items ---------------------------------------------------------------
 
     def add_items(
@@ -526,6 +551,10 @@ class MemoryStore(
         if query is not None:
             query = query_text(query)
         key = (session_id, budget, query)
+        semantic = None
+        if self.config.relevant_messages and (query is not None or self.config.auto_query):
+            if self._embedder is not None or self.config.embedding_model:
+                semantic = self._semantic(session_id, key, query)
         # The hot path: the lock and error translation inline, not a context manager.
         with self._lock:
             try:
@@ -533,11 +562,25 @@ class MemoryStore(
                 cached = self._cache.get(key, stamp)
                 if cached is not None:
                     return cached
-                context = self._build_context(session_id, budget, stamp, query)
+                context = self._build_context(session_id, budget, stamp, query, semantic)
             except sqlite3.Error as exc:
                 raise DatabaseError(f"{self.path}: {exc}") from exc
             self._cache.put(key, stamp, context)
             return context
+
+    def _semantic(
+        self, session_id: str, key: tuple, query: str | None
+    ) -> tuple[str, bytes] | None:
+        """The query's vector for a context not in the cache, the session's messages
+        embedded first; None without a working embedding model. Holds the store's
+        lock only to read: the model is called without it."""
+        with self._locked() as conn:
+            if self._cache.get(key, db.data_version(conn)) is not None:
+                return None
+            if query is None:  # auto_query: the newest user message
+                recent = db.recent_messages(conn, session_id, self.config.recent_messages)
+                query = next((m.text for m in recent if m.role == "user"), None)
+        return None if query is None else self._query_vector(session_id, query)
 
     def _session_ratio(self, session_id: str, stamp: int) -> float:
         """The session model's token ratio (1.0 until measured); SessionNotFound if none.
@@ -558,7 +601,12 @@ class MemoryStore(
         return ratio
 
     def _build_context(
-        self, session_id: str, budget: int, stamp: int, query: str | None
+        self,
+        session_id: str,
+        budget: int,
+        stamp: int,
+        query: str | None,
+        semantic: tuple[str, bytes] | None = None,
     ) -> MemoryContext:
         cfg = self.config
         conn = self._conn
@@ -569,7 +617,8 @@ class MemoryStore(
                 if query is None:
                     query = next((m.text for m in recent if m.role == "user"), None)
                 if query is not None:
-                    relevant = self._relevant(session_id, query, recent)
+                    before = recent[-1].id if recent else MAX_SQLITE_INTEGER
+                    relevant = self._relevant(session_id, query, before, semantic)
         else:
             conn.execute(db.BEGIN_READ_SQL)  # one snapshot for the reads
             try:
@@ -598,10 +647,21 @@ class MemoryStore(
             count=self.tokenizer.count,
             relevant=relevant,
             max_relevant=cfg.relevant_messages,
+            label_cost=self._label_cost,
             query=query,
             state=groups,
             checkpoint=checkpoint,
         )
+
+    def _label_cost(self, message: Message) -> int:
+        """Tokens of a relevant message's label (its date and role), counted once each."""
+        key = (message.created_at[:10], message.role)
+        cost = self._label_costs.get(key)
+        if cost is None:
+            if len(self._label_costs) > SESSION_MEMO_SIZE:
+                self._label_costs.clear()
+            cost = self._label_costs[key] = self.tokenizer.count(relevant_label(message))
+        return cost
 
     def _read_context(
         self, session_id: str, stamp: int

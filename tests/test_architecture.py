@@ -22,16 +22,19 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "records": ("errors", "models", "migrations", "config"),
     "policies": (
         "args", "tokens", "scoring", "extract", "answers", "autopins", "facts", "search",
-        "context", "cache", "jsonl",
+        "context", "cache", "jsonl", "rank",
     ),
     "sql": ("db",),
     "files": ("files",),
-    "network": ("summarizer",),
+    "network": ("summarizer", "embeddings"),
     "store": (
         "mixin", "store", "admin", "browse", "checkpoint", "maintain", "pins", "recall",
         "resummarize", "state", "summaries", "transfer",
     ),
-    "front": ("", "__main__", "cli", "cli_file", "terminal", "doctor", "demo", "integrations"),
+    "front": (
+        "", "__main__", "cli", "doctor", "demo", "integrations", "mcp_server", "mcp_tools",
+        "mcp_text",
+    ),
 }
 
 # Which layers each layer may import (its own always). The SQL takes no

@@ -132,7 +132,7 @@ def test_a_missing_file_is_refused_and_nothing_is_created(tmp_path: Path, words:
     code, text = run(*words, "--db", str(typo))
     assert code == 1 and text == (
         f"Error: no database at {typo}: check --db or $LOCALMEM_DB "
-        "(`localmem new`, `import` and `demo` create one)\n"
+        "(`localmem new`, `import`, `demo` and `mcp` create one)\n"
     )
     assert not (tmp_path / "typo").exists()
 

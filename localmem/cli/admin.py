@@ -1,11 +1,5 @@
-"""The ``localmem`` commands about the file as a whole: export and import, upkeep
-(maintain, forget, vacuum), backup, inspection (stats, schema, doctor, path).
-
-``localmem.cli`` adds :data:`COMMANDS` to its group. Files written for the user
-(an export's ``-o``, a backup) go through ``localmem.files``: complete or not at
-all, never over the database, through a symbolic link or (without ``--force``)
-over an existing file, readable by their owner alone.
-"""
+"""The file as a whole: ``maintain``, ``forget``, ``vacuum``, ``backup``, ``schema``,
+``stats``, ``doctor``, ``path``."""
 
 from __future__ import annotations
 
@@ -13,177 +7,26 @@ import contextlib
 import datetime
 import os
 import re
-from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any
 
 import click
 
-from . import files
-from .config import default_db_path
-from .doctor import BROKEN, OFFLINE, run_checks, verdict
-from .errors import LocalMemError, SessionNotFound
-from .jsonl import check_end
-from .maintain import LEVEL_NAMES
-from .models import ImportReport, ResummarizeReport, Stats
-from .store import MemoryStore
-from .terminal import (
-    confirm,
-    db_option,
-    echo_json,
-    json_option,
-    model_label,
-    open_store,
-    progress,
-    resolve_session,
-    status,
-    stdin_is_terminal,
-    with_store,
-    yes_option,
-)
+from ..config import default_db_path
+from ..doctor import BROKEN, OFFLINE, run_checks, verdict
+from ..errors import SessionNotFound
+from ..maintain import LEVEL_NAMES
+from ..models import Stats
+from ..store import MemoryStore
+from .base import cli, db_option, echo_json, json_option, resolve_session, with_store, yes_option
+from .output import by_position, confirm, model_label, progress, status, stdin_is_terminal
+from .summaries import print_resummarized
+from .transfer import force_option
 
-SESSION_LINE = '{"type":"session"'
 AGE_UNITS = {"s": "seconds", "m": "minutes", "h": "hours", "d": "days", "w": "weeks"}
-force_option = click.option(
-    "-f", "--force", is_flag=True, help="Replace the file if it exists (never the database itself)."
-)
 
 
-# --- export and import ---------------------------------------------------------------------
-
-
-@click.command("export")
-@click.argument("sessions", nargs=-1)
-@click.option(
-    "-o",
-    "--output",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=None,
-    help="Write to this new file (readable by you alone) instead of standard output.",
-)
-@force_option
-@with_store
-def export(store: MemoryStore, sessions: tuple[str, ...], output: Path | None, force: bool) -> None:
-    """Write SESSIONS (all sessions when none is named, oldest first) as JSON Lines.
-
-    Everything of each session is written: messages, items, pins, summaries
-    and their facts, goals, subtasks, tool runs, tracked files, checkpoints,
-    then an end record with the counts and a checksum. With -o the file gets
-    its name only once complete: an interrupted export leaves no file behind.
-    `localmem import` reads it back, into this database or another.
-    """
-    ids = list(dict.fromkeys(resolve_session(store, s) for s in sessions)) or None
-    lines = store.export_sessions(ids)  # checks the ids before anything is written
-    total = len(ids) if ids is not None else len(store.list_sessions())
-    written = exported = 0
-    with _output(output, store, force) as out, progress("Exporting sessions", total) as advance:
-        for line in lines:
-            out.write(line.encode("utf-8") + b"\n")
-            written += 1
-            if line.startswith(SESSION_LINE):
-                exported += 1
-                advance(1)
-    if output is not None:
-        click.echo(f"Exported {exported} sessions ({written} lines) to {output}")
-
-
-@contextlib.contextmanager
-def _output(path: Path | None, store: MemoryStore, force: bool) -> Iterator[BinaryIO]:
-    """Standard output, or the new private file ``path`` (``localmem.files``)."""
-    if path is None:
-        with click.open_file("-", "wb") as out:
-            yield out
-        return
-    with files.private_file(path, database=store.path, force=force) as out:
-        yield out
-
-
-@click.command("import")
-@click.argument("file", type=click.File("rb"))
-@click.option("--rename", is_flag=True, help="Give a session this file already has a new random id.")
-@click.option(
-    "--skip-existing", is_flag=True, help="Leave a session this file already has as it is (resumes an import)."
-)
-@click.option("--replace", is_flag=True, help="Replace a session this file already has with the imported one.")
-@click.option(
-    "--unverified",
-    is_flag=True,
-    help="Import a file without its end record (an older localmem's, or one cut short) as far as it goes.",
-)
-@db_option
-@json_option
-def import_(
-    db_path: Path | None,
-    file: BinaryIO,
-    rename: bool,
-    skip_existing: bool,
-    replace: bool,
-    unverified: bool,
-    as_json: bool,
-) -> None:
-    """Import the sessions of FILE, written by `localmem export` ('-': standard input).
-
-    A file is first checked whole against its end record: a cut or altered
-    export is refused before anything is written. Each session is then one
-    transaction. A session this database already has is refused unless
-    --skip-existing (to resume an interrupted import), --replace or --rename.
-    """
-    chosen = [name for name, on in (("rename", rename), ("skip", skip_existing), ("replace", replace)) if on]
-    if len(chosen) > 1:
-        raise click.UsageError("give one of --rename, --skip-existing and --replace")
-    try:
-        lines_total = None
-        if file.seekable() and not unverified:
-            start = file.tell()
-            size = file.seek(0, os.SEEK_END) - start
-            file.seek(start)
-            with progress("Checking the file", size) as advance:
-                lines_total = check_end(_decoded(file, advance)).lines + 1
-            file.seek(start)
-        with open_store(db_path, create=True) as store, progress("Importing lines", lines_total) as advance:
-            report = store.import_sessions(
-                _decoded(file),
-                on_progress=advance,
-                existing=chosen[0] if chosen else "refuse",
-                unverified=unverified,
-            )
-    except LocalMemError as exc:
-        raise click.ClickException(str(exc)) from None
-    if as_json:
-        echo_json(report.model_dump())
-        return
-    _print_import(report)
-
-
-def _decoded(file: BinaryIO, advance: Any = None) -> Iterator[str]:
-    """The lines of a binary file as text; bytes that are not UTF-8 are kept, for the
-    import to name the line. ``advance(bytes)`` as they are read."""
-    for raw in file:
-        if advance is not None:
-            advance(len(raw))
-        yield raw.decode("utf-8", "surrogateescape")
-
-
-def _print_import(report: ImportReport) -> None:
-    replaced = set(report.replaced)
-    for old, new in report.sessions:
-        verb = "Replaced" if old in replaced else "Imported"
-        click.echo(f"{verb} session {old}" + (f" as {new}" if new != old else ""))
-    for sid in report.skipped:
-        click.echo(f"Skipped session {sid}: this file has it already")
-    counts = ", ".join(f"{kind} {n}" for kind, n in report.counts.items() if kind != "session")
-    line = f"{len(report.sessions)} sessions" + (f": {counts}" if counts else "")
-    if report.skipped:
-        line += f"; {len(report.skipped)} skipped"
-    if not report.verified:
-        line += " (unverified: the input had no end record)"
-    click.echo(line)
-
-
-# --- upkeep --------------------------------------------------------------------------------
-
-
-@click.command()
+@cli.command()
 @json_option
 @with_store(model=True)
 def maintain(store: MemoryStore, as_json: bool) -> None:
@@ -195,14 +38,7 @@ def maintain(store: MemoryStore, as_json: bool) -> None:
     was not there. Deletes nothing; running it again does nothing new.
     """
     with progress(model_label(store, "Maintaining sessions")) as advance:
-        done = 0
-
-        def step(now: int, _total: int) -> None:
-            nonlocal done
-            advance(now - done)
-            done = now
-
-        report = store.maintain(on_progress=step)
+        report = store.maintain(on_progress=by_position(advance))
     if as_json:
         echo_json(report.model_dump())
         return
@@ -214,13 +50,6 @@ def maintain(store: MemoryStore, as_json: bool) -> None:
     click.echo(f"Compacted {len(report.compacted)} of {report.checked} sessions.")
     if report.resummarized is not None and report.resummarized.found:
         print_resummarized(report.resummarized)
-
-
-def print_resummarized(report: ResummarizeReport) -> None:
-    click.echo(
-        f"Redid {len(report.redone)} of {report.found} offline or fallback summaries with the "
-        "local model" + (f"; {report.left} left: {report.reason}" if report.left else ".")
-    )
 
 
 class Age(click.ParamType):
@@ -242,7 +71,7 @@ class Age(click.ParamType):
             self.fail(f"{value!r} is longer than Python's longest timedelta", param, ctx)
 
 
-@click.command()
+@cli.command()
 @click.argument("sessions", nargs=-1)
 @click.option("--older-than", type=Age(), default=None, help="Every session idle this long: 30d, 12h, 2w.")
 @click.option("--dry-run", is_flag=True, help="List what would be deleted; delete nothing.")
@@ -291,7 +120,7 @@ def forget(
         click.echo("No session is idle for that long.")
 
 
-@click.command()
+@cli.command()
 @json_option
 @with_store
 def vacuum(store: MemoryStore, as_json: bool) -> None:
@@ -311,7 +140,7 @@ def vacuum(store: MemoryStore, as_json: bool) -> None:
         click.echo(f"The write-ahead log ({result['log_bytes']} bytes) is still in use by a reader.")
 
 
-@click.command()
+@cli.command()
 @click.argument("target", type=click.Path(dir_okay=False, path_type=Path))
 @force_option
 @json_option
@@ -323,14 +152,7 @@ def backup(store: MemoryStore, target: Path, force: bool, as_json: bool) -> None
     backup leaves nothing under TARGET, and running it again works.
     """
     with progress("Backing up pages") as advance:
-        done = 0
-
-        def step(copied: int, _total: int) -> None:
-            nonlocal done
-            advance(copied - done)
-            done = copied
-
-        copy = store.backup(target, force=force, on_progress=step)
+        copy = store.backup(target, force=force, on_progress=by_position(advance))
     size = copy.stat().st_size
     if as_json:
         echo_json({"path": str(copy), "bytes": size})
@@ -341,14 +163,14 @@ def backup(store: MemoryStore, target: Path, force: bool, as_json: bool) -> None
 # --- inspection ------------------------------------------------------------------------------
 
 
-@click.command()
+@cli.command()
 @with_store
 def schema(store: MemoryStore) -> None:
     """Print the database's schema as SQL."""
     click.echo(store.schema(), nl=False)
 
 
-@click.command()
+@cli.command()
 @json_option
 @with_store
 def stats(store: MemoryStore, as_json: bool) -> None:
@@ -376,7 +198,7 @@ def _print_stats(st: Stats) -> None:
     click.echo(f"Context cache (this process): {st.cache_hits} hits, {st.cache_misses} misses, hit rate {rate}")
 
 
-@click.command()
+@cli.command()
 @click.option("-s", "--session", "session", default=None, help="Also check this session's model window.")
 @json_option
 @with_store(model=True)
@@ -407,7 +229,7 @@ def doctor(store: MemoryStore, session: str | None, as_json: bool) -> None:
         click.get_current_context().exit(code)
 
 
-@click.command()
+@cli.command()
 @db_option
 @json_option
 def path(db_path: Path | None, as_json: bool) -> None:
@@ -417,8 +239,3 @@ def path(db_path: Path | None, as_json: bool) -> None:
         echo_json({"path": used})
         return
     click.echo(used)
-
-
-COMMANDS: Iterable[click.Command] = (
-    export, import_, maintain, forget, vacuum, backup, schema, stats, doctor, path,
-)
