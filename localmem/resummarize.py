@@ -26,16 +26,13 @@ from typing import TYPE_CHECKING
 from . import db
 from .args import check_id
 from .errors import SessionNotFound
-from .mixin import StoreBase
 from .models import ResummarizeReport, Session, Summary
+from .summaries import SummariesMixin
 from .summarizer import FALLBACK, OFFLINE
 from .summarizer.ollama_client import OllamaUnavailable
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
-
-    from .models import FactsData
-    from .summarizer import Outcome, Summarizer
+    from .summarizer import Outcome
 
 logger = logging.getLogger("localmem")
 
@@ -43,28 +40,9 @@ DETERMINISTIC = (OFFLINE, FALLBACK)
 """The sources of the summaries no model wrote."""
 
 
-class ResummarizeMixin(StoreBase):
-    """``resummarize``: the model redoes the deterministic summaries."""
-
-    if TYPE_CHECKING:
-        def _get_summarizer(self) -> Summarizer: ...
-        def _model_ratio(self, model: str | None) -> float: ...
-        def _cached_summary(self, key: str) -> str | None: ...
-        def _summary_facts(
-            self, session: Session, pairs: Sequence[tuple[str, str]], tokens: int, outcome: Outcome
-        ) -> tuple[FactsData, str, list[str]]: ...
-        def _store_summary(
-            self,
-            session_id: str,
-            outcome: Outcome,
-            start: int,
-            end: int,
-            count: int,
-            level: int,
-            facts: tuple[FactsData, str] | None = None,
-            pins: Sequence[str] = (),
-            replaces: Summary | None = None,
-        ) -> Summary | None: ...
+class ResummarizeMixin(SummariesMixin):
+    """``resummarize``: the model redoes the deterministic summaries, through the
+    summary path of :class:`~localmem.summaries.SummariesMixin`."""
 
     def resummarize(
         self,

@@ -66,7 +66,6 @@ from .recall import RecallMixin
 from .resummarize import ResummarizeMixin
 from .scoring import Scorer, score_importance
 from .state import STATE_LIMITS, StateMixin, state_groups
-from .summaries import SummariesMixin
 from .summarizer import Summarizer
 from .summarizer.background import BackgroundSummarizer
 from .tokens import Tokenizer
@@ -92,8 +91,7 @@ def iso(moment: datetime) -> str:
 
 class MemoryStore(
     PinsMixin,
-    SummariesMixin,
-    ResummarizeMixin,
+    ResummarizeMixin,  # and SummariesMixin, which it builds on
     RecallMixin,
     StateMixin,
     CheckpointMixin,

@@ -38,6 +38,15 @@ def offline_session(db_path: Path, host: str, monkeypatch, messages: int = 16) -
     return sid
 
 
+@pytest.fixture
+def answering(db_path: Path, dead_ollama_host: str, monkeypatch, fake_ollama: FakeOllama) -> str:
+    """An offline session, then a model that answers well."""
+    sid = offline_session(db_path, dead_ollama_host, monkeypatch)
+    monkeypatch.setenv("OLLAMA_HOST", fake_ollama.host)
+    fake_ollama.reply = GOOD_REPLY
+    return sid
+
+
 def test_an_offline_rollup_summarizes_messages_not_summaries(
     db_path: Path, dead_ollama_host: str, monkeypatch
 ) -> None:
@@ -55,11 +64,9 @@ def test_an_offline_rollup_summarizes_messages_not_summaries(
 
 
 def test_resummarize_redoes_every_offline_summary_once_a_model_answers(
-    db_path: Path, dead_ollama_host: str, monkeypatch, fake_ollama: FakeOllama
+    db_path: Path, answering: str, fake_ollama: FakeOllama
 ) -> None:
-    sid = offline_session(db_path, dead_ollama_host, monkeypatch)
-    monkeypatch.setenv("OLLAMA_HOST", fake_ollama.host)
-    fake_ollama.reply = GOOD_REPLY
+    sid = answering
     with MemoryStore(db_path, config=CONFIG) as store:
         before = store.get_summaries(sid)
         steps: list[tuple[int, int]] = []
@@ -126,12 +133,8 @@ def test_a_session_without_a_local_model_is_left_and_says_why(
             store.resummarize("missing")
 
 
-def test_maintain_resummarizes_too(
-    db_path: Path, dead_ollama_host: str, monkeypatch, fake_ollama: FakeOllama
-) -> None:
-    sid = offline_session(db_path, dead_ollama_host, monkeypatch)
-    monkeypatch.setenv("OLLAMA_HOST", fake_ollama.host)
-    fake_ollama.reply = GOOD_REPLY
+def test_maintain_resummarizes_too(db_path: Path, answering: str) -> None:
+    sid = answering
     with MemoryStore(db_path, config=CONFIG) as store:
         report = store.maintain()
         assert report.resummarized is not None and report.resummarized.left == 0
