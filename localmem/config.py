@@ -77,7 +77,8 @@ class MemoryConfig(BaseModel):
     """Seconds one call to the local model may take; never unbounded."""
     offline: bool = False
     """Never call the local model: summaries are the deterministic ones (source
-    ``offline``, redone by ``resummarize`` later), checkpoints and facts the rules'."""
+    ``offline``, redone by ``resummarize`` later), checkpoints and facts the rules',
+    recall lexical (no embeddings)."""
     ollama_host: str | None = None
     """The Ollama server; None reads ``OLLAMA_HOST`` like the ollama client does."""
     allow_remote_ollama: bool = False
