@@ -123,7 +123,7 @@ def test_a_model_that_fails_leaves_the_summary_as_it_was(
 def test_a_session_without_a_local_model_is_left_and_says_why(
     db_path: Path, dead_ollama_host: str, monkeypatch, fake_ollama: FakeOllama
 ) -> None:
-    sid = offline_session(db_path, dead_ollama_host, monkeypatch)
+    offline_session(db_path, dead_ollama_host, monkeypatch)
     monkeypatch.setenv("OLLAMA_HOST", fake_ollama.host)
     fake_ollama.models = ["qwen2.5:0.5b"]
     with MemoryStore(db_path, config=CONFIG) as store:

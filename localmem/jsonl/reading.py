@@ -1,381 +1,41 @@
-"""Export and import of sessions as JSON Lines (format ``localmem-export``, version 2).
-
-One JSON object per line, each with a ``type``. The first line is the header;
-then each session: its ``session`` record, followed by its other records; the
-last line is the end record::
-
-    {"type":"header","format":"localmem-export","version":2,"exported_at":"2026-…Z"}
-    {"type":"session","id":"9f…","title":"Meds","model":"llama3.2","created_at":…,"updated_at":…}
-    {"type":"message","id":41,"role":"user","text":"…","model_id":null,"token_count":7,…}
-    {"type":"pin","id":3,"content":"…","source_message_id":41,…}
-    {"type":"end","lines":4,"records":{"message":1,"pin":1,"session":1},"sha256":"5e…"}
-
-The end record is how an import knows it read the whole export: it counts the
-lines before it and the records of each type, and carries the SHA-256 of those
-lines (each as UTF-8 followed by ``\n``; blank lines are not lines). An export
-cut short (interrupted, a full disk) has none, and is refused unless the
-caller insists (``unverified``); one changed since it was written does not
-match it. Version 1 (an older localmem) had no end record: it is read, but only
-``unverified``.
-
-A record carries its table's columns (``localmem.models``) except
-``session_id``: it belongs to the session record above it. An export lists a
-session's records table by table (:data:`TABLES`), each in id order. Ids are
-the exporting file's; a reference names an earlier record of the same session:
-an item's ``message_id``, a pin's ``source_message_id``, a summary's message
-range, facts' ``id`` (their summary's), a subtask's ``goal_id`` and
-``dependencies``, a tool execution's ``goal_id``, a checkpoint's
-``through_message_id``. JSON columns (a goal's ``archive``, a tool's
-``arguments``, the ``data`` of facts and checkpoints, a checkpoint's ``lines``)
-are JSON values, not text. A checkpoint's JSON holds no ids.
-
-An import gives every row a new id and maps each reference to it. Message
-ranges may outlive messages: a summary's range becomes the new ids of the
-session's messages it contains (``message_count`` kept), a checkpoint's
-``through_message_id`` the newest message at or before it (0 if none), so
-"the messages after it" stay the same messages. Everything else is kept as
-exported: timestamps, token counts, scores, sources, levels, JSON.
-
-The summary cache, the models' token statistics, the search index, the
-embeddings and the sessions' compaction levels (:data:`NOT_EXPORTED`) are the
-file's own and are not exported; a search indexes imported rows by itself, and
-semantic recall embeds them with the model the importing file uses.
-
-Records, parsing, validation and id mapping here are pure;
-:class:`~localmem.transfer.TransferMixin` is the store's side.
-"""
+"""The export format's reading side: a session's records checked as they come
+(:class:`SessionBatch`), the :class:`Reader` that yields whole sessions once their
+lines (and, for the last, the end record) are read, and :func:`check_end`, one
+quick pass over a whole input (see ``localmem.jsonl``)."""
 
 from __future__ import annotations
 
 import bisect
-import hashlib
 import json
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Annotated, Literal, get_args
+from collections.abc import Callable, Iterable, Iterator
 
-from pydantic import (
-    BaseModel,
-    ConfigDict,
-    Field,
-    TypeAdapter,
-    ValidationError,
-    model_validator,
+from pydantic import ValidationError
+
+from ..args import describe
+from ..errors import InvalidInput
+from .records import (
+    _FIELDS,
+    _RECORD,
+    FORMAT,
+    PROGRESS_LINES,
+    READABLE_VERSIONS,
+    TABLES,
+    EndRecord,
+    GoalRecord,
+    Header,
+    ItemRecord,
+    MessageRecord,
+    PinRecord,
+    SessionRecord,
+    SubtaskRecord,
+    SummaryFactsRecord,
+    SummaryRecord,
+    Tally,
+    ToolExecutionRecord,
+    TrackedFileRecord,
+    _Line,
 )
-
-from .args import MAX_SQLITE_INTEGER, describe
-from .errors import InvalidInput
-from .models import (
-    CheckpointData,
-    FactsData,
-    GoalStatus,
-    PinKind,
-    Role,
-    SessionRows,
-    SubtaskStatus,
-)
-
-FORMAT = "localmem-export"
-FORMAT_VERSION = 2
-READABLE_VERSIONS = (1, 2)
-"""Versions an import reads: 1 had no end record (it is read only ``unverified``)."""
-PROGRESS_LINES = 1000
-"""An import reports its progress every this many lines (and at the end)."""
-
-Id = Annotated[int, Field(ge=0, le=MAX_SQLITE_INTEGER)]
-Count = Annotated[int, Field(ge=0, le=MAX_SQLITE_INTEGER)]
-
-
-# --- records ----------------------------------------------------------------------------
-
-
-class _Line(BaseModel):
-    # Strict: a line says what it means ("1" is not 1, 1 is not true); no NaN.
-    model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False)
-
-
-class Header(_Line):
-    """The first line of an export."""
-
-    type: Literal["header"]
-    format: str
-    version: int
-    exported_at: str
-
-
-class EndRecord(_Line):
-    """The last line of an export: what came before it (see the module)."""
-
-    type: Literal["end"]
-    lines: Count
-    records: dict[str, Count]
-    sha256: Annotated[str, Field(pattern="^[0-9a-f]{64}$")]
-
-
-class SessionRecord(_Line):
-    type: Literal["session"]
-    id: Annotated[str, Field(min_length=1)]
-    title: str | None
-    model: str | None
-    created_at: str
-    updated_at: str
-
-
-class MessageRecord(_Line):
-    type: Literal["message"]
-    id: Id
-    role: Role
-    text: str
-    model_id: str | None
-    token_count: Count
-    importance_score: float
-    created_at: str
-
-
-class ItemRecord(_Line):
-    type: Literal["item"]
-    message_id: Id
-    kind: Annotated[str, Field(min_length=1)]
-    data: str
-
-
-class PinRecord(_Line):
-    type: Literal["pin"]
-    id: Id
-    content: str
-    source_message_id: Id | None
-    importance_score: Annotated[float, Field(ge=0, le=1)]
-    kind: PinKind
-    token_count: Count
-    created_at: str
-
-
-class SummaryRecord(_Line):
-    type: Literal["summary"]
-    id: Id
-    text: str
-    start_message_id: Id
-    end_message_id: Id
-    message_count: Count
-    level: Literal[1, 2]
-    source: str
-    importance_score: float
-    token_count: Count
-    created_at: str
-
-    @model_validator(mode="after")
-    def _range(self) -> SummaryRecord:
-        if self.start_message_id > self.end_message_id:
-            raise ValueError("start_message_id is after end_message_id")
-        return self
-
-
-class SummaryFactsRecord(_Line):
-    type: Literal["summary_facts"]
-    id: Id
-    data: FactsData
-    text: str
-    source: str
-    created_at: str
-
-
-class GoalRecord(_Line):
-    type: Literal["goal"]
-    id: Id
-    text: str
-    status: GoalStatus
-    token_count: Count
-    archive: dict | None
-    archive_tokens: Count | None
-    created_at: str
-    ended_at: str | None
-
-
-class SubtaskRecord(_Line):
-    type: Literal["subtask"]
-    id: Id
-    goal_id: Id | None
-    name: str
-    status: SubtaskStatus
-    dependencies: list[Id]
-    notes: str | None
-    token_count: Count
-    created_at: str
-    updated_at: str
-
-
-class ToolExecutionRecord(_Line):
-    type: Literal["tool_execution"]
-    id: Id
-    goal_id: Id | None
-    tool_name: str
-    arguments: dict
-    success: bool
-    result_summary: str | None
-    error_message: str | None
-    token_count: Count
-    created_at: str
-
-
-class TrackedFileRecord(_Line):
-    type: Literal["tracked_file"]
-    id: Id
-    path: str
-    modified: bool
-    seq: Count
-    token_count: Count
-    created_at: str
-    updated_at: str
-
-
-class CheckpointRecord(_Line):
-    type: Literal["checkpoint"]
-    id: Id
-    data: CheckpointData
-    source: str
-    through_message_id: Id
-    token_count: Count
-    lines: list[tuple[str, Count, bool]]
-    created_at: str
-
-
-TABLES: tuple[tuple[str, str, type[_Line]], ...] = (
-    ("messages", "messages", MessageRecord),
-    ("items", "items", ItemRecord),
-    ("semantic_pins", "pins", PinRecord),
-    ("summaries", "summaries", SummaryRecord),
-    ("summary_facts", "facts", SummaryFactsRecord),
-    ("goals", "goals", GoalRecord),
-    ("subtasks", "subtasks", SubtaskRecord),
-    ("tool_executions", "tools", ToolExecutionRecord),
-    ("tracked_files", "files", TrackedFileRecord),
-    ("checkpoints", "checkpoints", CheckpointRecord),
-)
-"""(table, ``SessionRows`` field, record) of a session's rows, in export order."""
-
-DERIVED_COLUMNS = {"semantic_pins": frozenset({"content_key"})}
-"""Columns an import computes again rather than reads (a pin's de-duplication key is
-``autopins.pin_key`` of its content)."""
-
-NOT_EXPORTED = ("session_compaction", "embeddings")
-"""Per-session tables that stay with their file: a compaction level is this file's
-upkeep (``store.maintain``), counted in its message ids; an imported session starts in
-full detail and ``maintain`` compacts it again by its own last activity; vectors are
-derived from the text by this file's embedding model (its own choice) and made again."""
-
-Record = Annotated[
-    SessionRecord
-    | MessageRecord
-    | ItemRecord
-    | PinRecord
-    | SummaryRecord
-    | SummaryFactsRecord
-    | GoalRecord
-    | SubtaskRecord
-    | ToolExecutionRecord
-    | TrackedFileRecord
-    | CheckpointRecord
-    | EndRecord,
-    Field(discriminator="type"),
-]
-_RECORD = TypeAdapter(Record)
-
-
-def record_type(record: type[_Line]) -> str:
-    """The ``type`` a record's lines carry."""
-    return get_args(record.model_fields["type"].annotation)[0]
-
-
-def _columns(record: type[_Line]) -> tuple[str, ...]:
-    return tuple(name for name in record.model_fields if name != "type")
-
-
-_FIELDS = {record: field for _table, field, record in TABLES}
-_WRITERS = [(record_type(r), _columns(r)) for r in (SessionRecord, *(t[2] for t in TABLES))]
-# json.dumps leaves these raw with ensure_ascii=False; str.splitlines (and some
-# JSON readers) would break a line at them.
-_LINE_BREAKS = (("\x85", "\\u0085"), ("\u2028", "\\u2028"), ("\u2029", "\\u2029"))
-
-
-# --- writing ------------------------------------------------------------------------------
-
-
-def _dump(data: dict) -> str:
-    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-    if not text.isascii():
-        for char, escaped in _LINE_BREAKS:
-            if char in text:  # str.translate would cost more than the dump
-                text = text.replace(char, escaped)
-    return text
-
-
-class Tally:
-    """The figures of an end record, kept as the lines are written or read."""
-
-    def __init__(self) -> None:
-        self.lines = 0
-        self.records: Counter[str] = Counter()
-        self._digest = hashlib.sha256()
-
-    def add(self, lines: Sequence[str]) -> None:
-        """Count and hash ``lines`` (without their line breaks)."""
-        if lines:
-            block = "\n".join(lines) + "\n"
-            self._digest.update(block.encode("utf-8", "surrogatepass"))
-            self.lines += len(lines)
-
-    def end_line(self) -> str:
-        records = dict(sorted(self.records.items()))
-        return _dump({"type": "end", "lines": self.lines, "records": records, "sha256": self.sha256})
-
-    @property
-    def sha256(self) -> str:
-        return self._digest.hexdigest()
-
-    def mismatch(self, end: EndRecord, *, counts: bool = True) -> str | None:
-        """How ``end`` differs from what was counted (its record counts too, with
-        ``counts``), or None if it does not."""
-        if end.lines != self.lines:
-            return f"it counts {end.lines} lines before it, {self.lines} were read"
-        if not counts:
-            return None if end.sha256 == self.sha256 else "the lines' SHA-256 differs"
-        counted = {kind: n for kind, n in self.records.items() if n}
-        expected = {kind: n for kind, n in end.records.items() if n}
-        if counted != expected:
-            kinds = sorted(set(counted) | set(expected))
-            differ = [
-                f"{kind}: {expected.get(kind, 0)} written, {counted.get(kind, 0)} read"
-                for kind in kinds
-                if counted.get(kind, 0) != expected.get(kind, 0)
-            ]
-            return "; ".join(differ)
-        if end.sha256 != self.sha256:
-            return "the lines' SHA-256 differs"
-        return None
-
-
-def header_line(now: str) -> str:
-    return _dump({"type": "header", "format": FORMAT, "version": FORMAT_VERSION, "exported_at": now})
-
-
-def session_lines(rows: SessionRows, tally: Tally | None = None) -> list[str]:
-    """A session's lines: its record, then its rows table by table (counted and
-    hashed into ``tally``, if given)."""
-    models: list[Sequence[BaseModel]] = [[rows.session]]
-    models += [getattr(rows, field) for _table, field, _record in TABLES]
-    lines: list[str] = []
-    for (kind, columns), group in zip(_WRITERS, models):
-        if tally is not None and group:
-            tally.records[kind] += len(group)
-        for model in group:
-            data: dict = {"type": kind}
-            for column in columns:
-                value = getattr(model, column)
-                data[column] = value.model_dump() if isinstance(value, BaseModel) else value
-            lines.append(_dump(data))
-    if tally is not None:
-        tally.add(lines)
-    return lines
 
 
 # --- reading ------------------------------------------------------------------------------
