@@ -11,15 +11,16 @@ from .connection import (
 )
 from .sessions import (
     DELETE_SESSION_SQL, EXISTS_SESSION_SQL, GET_SESSION_SQL, INSERT_SESSION_SQL,
-    LIST_SESSIONS_SQL, SESSION_COLUMNS, TOUCH_SESSION_SQL, delete_session, get_session,
-    insert_session, list_sessions, session_exists, touch_session,
+    LIST_SESSIONS_SQL, OVERVIEW_COLUMNS, SESSION_COLUMNS, SESSION_IDS_BETWEEN_SQL,
+    SESSION_OVERVIEW_SQL, TOUCH_SESSION_SQL, delete_session, get_session, insert_session,
+    list_sessions, session_exists, session_ids_between, session_overview, touch_session,
 )
 from .messages import (
     CLEAR_MESSAGES_SQL, CLEAR_SUMMARIES_SQL, DELETE_COVERING_SUMMARIES_SQL, DELETE_MESSAGE_SQL,
     INSERT_ITEM_SQL, INSERT_MESSAGE_SQL, ITEMS_AFTER_SQL, ITEM_COLUMNS, MESSAGES_AFTER_SQL,
-    MESSAGE_COLUMNS, MessageRow, NEWEST_ITEMS_SQL, NEXT_MESSAGE_ID_SQL, RECENT_MESSAGES_SQL,
+    MESSAGES_BETWEEN_SQL, MESSAGE_COLUMNS, MessageRow, NEWEST_ITEMS_SQL, NEXT_MESSAGE_ID_SQL, RECENT_MESSAGES_SQL,
     clear_messages, delete_message, insert_items, insert_message, insert_messages, items_after,
-    messages_after, newest_items, recent_messages,
+    messages_after, messages_between, newest_items, recent_messages,
 )
 from .pins import (
     AutoPin, DELETE_AUTO_KEYED_PINS_SQL, DELETE_PIN_SQL, GET_PIN_SQL, INSERT_AUTO_PIN_SQL,
@@ -30,12 +31,13 @@ from .pins import (
     update_pin,
 )
 from .summaries import (
-    CONTEXT_SUMMARIES_SQL, GET_CACHED_SUMMARY_SQL, INSERT_SUMMARY_SQL, LAST_COVERED_SQL,
+    CONTEXT_SUMMARIES_SQL, DELETE_SUMMARY_SQL, GET_CACHED_SUMMARY_SQL, SOURCE_SESSIONS_SQL,
+    SOURCE_SUMMARIES_SQL, SUMMARIES_WITHIN_SQL, INSERT_SUMMARY_SQL, LAST_COVERED_SQL,
     MODEL_RATIO_SQL, OVERLAP_SQL, PUT_CACHED_SUMMARY_SQL, RECENT_SUMMARIES_SQL,
     RECORD_TOKENS_SQL, SESSION_PROFILE_SQL, SUMMARIES_AFTER_SQL, SUMMARY_COLUMNS,
-    UNCOVERED_TOKENS_SQL, cache_summary, cached_summary, context_summaries, insert_summary,
-    last_covered, model_ratio, recent_summaries, record_tokens, session_profile,
-    summaries_after, uncovered_tokens,
+    UNCOVERED_TOKENS_SQL, cache_summary, cached_summary, context_summaries, delete_summary,
+    insert_summary, last_covered, model_ratio, recent_summaries, record_tokens, session_profile,
+    source_sessions, source_summaries, summaries_after, summaries_within, uncovered_tokens,
 )
 from .compaction import (
     COMPACTION_CANDIDATES_SQL, CompactionCandidate, RECORD_COMPACTION_SQL,
@@ -81,7 +83,7 @@ from .admin import (
     APPLICATION_ID_SQL, CHECKPOINT_TRUNCATE_SQL, FOREIGN_KEY_CHECK_SQL, FTS_OPTIMIZE_SQL,
     INTEGRITY_CHECK_SQL, PAGE_COUNT_SQL, PAGE_SIZE_SQL, QUICK_CHECK_SQL, SET_BUSY_TIMEOUT_SQL,
     SNAPSHOT_SQL, STALE_SESSIONS_SQL, STATS_COUNTS_SQL, USER_VERSION_SQL, VACUUM_SQL, backup,
-    checkpoint_truncate, create_new_file, file_pragmas, integrity_problems, no_waiting, reader,
+    checkpoint_truncate, file_pragmas, integrity_problems, no_waiting, reader,
     stale_sessions, stats_counts, vacuum, verify_copy,
 )
 
@@ -143,6 +145,10 @@ __all__ = [
     "FTS_OPTIMIZE_SQL", "INTEGRITY_CHECK_SQL", "PAGE_COUNT_SQL", "PAGE_SIZE_SQL",
     "QUICK_CHECK_SQL", "SET_BUSY_TIMEOUT_SQL", "SNAPSHOT_SQL", "STALE_SESSIONS_SQL",
     "STATS_COUNTS_SQL", "USER_VERSION_SQL", "VACUUM_SQL", "backup", "checkpoint_truncate",
-    "create_new_file", "file_pragmas", "integrity_problems", "no_waiting", "reader",
+    "file_pragmas", "integrity_problems", "no_waiting", "reader",
     "stale_sessions", "stats_counts", "vacuum", "verify_copy",
+    "OVERVIEW_COLUMNS", "SESSION_IDS_BETWEEN_SQL", "SESSION_OVERVIEW_SQL", "session_ids_between",
+    "session_overview", "MESSAGES_BETWEEN_SQL", "messages_between", "DELETE_SUMMARY_SQL",
+    "SOURCE_SESSIONS_SQL", "SOURCE_SUMMARIES_SQL", "SUMMARIES_WITHIN_SQL", "delete_summary",
+    "source_sessions", "source_summaries", "summaries_within",
 ]

@@ -44,8 +44,11 @@ KIND_PINS_SQL = f"""SELECT {PIN_COLUMNS} FROM semantic_pins
 # Every pin a session sees, superseded ones too: chains by slot, then in time.
 PIN_HISTORY_SQL = f"""SELECT {PIN_COLUMNS} FROM semantic_pins
     WHERE session_id = ?1 OR session_id IS NULL ORDER BY coalesce(slot, ''), id"""
-# A session's own pins, current and superseded (an export writes them all).
-SESSION_PINS_SQL = f"SELECT {PIN_COLUMNS} FROM semantic_pins WHERE session_id = ?"
+# A session's own pins, current and superseded, and the user's pins learnt from
+# one of its messages (an export writes them all).
+SESSION_PINS_SQL = f"""SELECT {PIN_COLUMNS} FROM semantic_pins WHERE session_id = ?1
+    UNION ALL SELECT {PIN_COLUMNS} FROM semantic_pins WHERE session_id IS NULL
+        AND source_message_id IN (SELECT id FROM messages WHERE session_id = ?1)"""
 GET_PIN_SQL = f"SELECT {PIN_COLUMNS} FROM semantic_pins WHERE id = ?"
 KEYED_PIN_SQL = f"""SELECT {PIN_COLUMNS} FROM semantic_pins
         WHERE session_id = ?1 AND content_key = ?2 AND kind = ?3 AND id != ?4
@@ -158,7 +161,8 @@ def pin_history(conn: sqlite3.Connection, session_id: str | None) -> list[Pin]:
 
 
 def session_pins(conn: sqlite3.Connection, session_id: str) -> list[Pin]:
-    """A session's own pins, current and superseded, in no particular order."""
+    """A session's own pins, current and superseded, and the user's pins learnt from
+    its messages, in no particular order."""
     return [_PIN_ROWS(row) for row in conn.execute(SESSION_PINS_SQL, (session_id,))]
 
 
