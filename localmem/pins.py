@@ -37,7 +37,7 @@ from .autopins import is_lasting, pin_facts, pin_key
 from .config import DEFAULT_PIN_IMPORTANCE
 from .errors import InvalidInput, NotFound, SessionNotFound
 from .mixin import StoreBase
-from .models import PIN_KINDS, Pin
+from .models import PIN_KINDS, MemoryReport, Pin, RememberedFact, SessionMemory
 from .updates import Update, superseded, updates_in
 
 SCOPES = ("session", "user")
@@ -205,6 +205,34 @@ class PinsMixin(StoreBase):
                 raise NotFound("pin", pin_id)
             with self._write(session_id):
                 db.delete_pin(self._conn, pin_id)
+
+    def memory_report(self) -> MemoryReport:
+        """Everything remembered: every fact of the user's and every session's pins,
+        current and superseded, each with where it came from (the message, its
+        session and date; manual or automatic). Read-only. ``report.to_text()``
+        is what an app can show the user as is; ``report.model_dump()`` its JSON."""
+        with self._locked() as conn:
+            rows = db.pins_with_sources(conn)
+            sessions = {s.id: s for s in db.list_sessions(conn)}
+        user: list[RememberedFact] = []
+        by_session: dict[str, list[RememberedFact]] = {sid: [] for sid in sessions}
+        for pin, source_session, title, said_at in rows:
+            fact = RememberedFact(
+                pin=pin,
+                status="current" if pin.superseded_at is None else "superseded",
+                source_session_id=source_session,
+                source_session_title=title,
+                said_at=said_at,
+            )
+            if pin.session_id is None:
+                user.append(fact)
+            elif pin.session_id in by_session:
+                by_session[pin.session_id].append(fact)
+        return MemoryReport(
+            generated_at=self._now(),
+            user_facts=user,
+            sessions=[SessionMemory(session=sessions[sid], facts=f) for sid, f in by_session.items()],
+        )
 
     @staticmethod
     def _same_fact(

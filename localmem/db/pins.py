@@ -49,6 +49,13 @@ PIN_HISTORY_SQL = f"""SELECT {PIN_COLUMNS} FROM semantic_pins
 SESSION_PINS_SQL = f"""SELECT {PIN_COLUMNS} FROM semantic_pins WHERE session_id = ?1
     UNION ALL SELECT {PIN_COLUMNS} FROM semantic_pins WHERE session_id IS NULL
         AND source_message_id IN (SELECT id FROM messages WHERE session_id = ?1)"""
+# Every pin with its provenance (the source message's session, time and the
+# session's title): the memory report. The user's pins first, then by session.
+_P_PIN_COLUMNS = ", ".join("p." + c.strip() for c in PIN_COLUMNS.split(","))
+PINS_WITH_SOURCES_SQL = f"""SELECT {_P_PIN_COLUMNS}, m.session_id, s.title, m.created_at
+    FROM semantic_pins p LEFT JOIN messages m ON m.id = p.source_message_id
+        LEFT JOIN sessions s ON s.id = m.session_id
+    ORDER BY p.session_id IS NOT NULL, p.session_id, coalesce(p.slot, ''), p.id"""
 GET_PIN_SQL = f"SELECT {PIN_COLUMNS} FROM semantic_pins WHERE id = ?"
 KEYED_PIN_SQL = f"""SELECT {PIN_COLUMNS} FROM semantic_pins
         WHERE session_id = ?1 AND content_key = ?2 AND kind = ?3 AND id != ?4
@@ -164,6 +171,19 @@ def session_pins(conn: sqlite3.Connection, session_id: str) -> list[Pin]:
     """A session's own pins, current and superseded, and the user's pins learnt from
     its messages, in no particular order."""
     return [_PIN_ROWS(row) for row in conn.execute(SESSION_PINS_SQL, (session_id,))]
+
+
+PinSource = tuple[Pin, str | None, str | None, str | None]
+"""A pin and its source message's session id, that session's title and the time."""
+
+
+def pins_with_sources(conn: sqlite3.Connection) -> list[PinSource]:
+    """Every pin of the file with where it came from (the user's first, then by session,
+    chains together)."""
+    width = len(PIN_COLUMNS.split(","))
+    return [
+        (_PIN_ROWS(row[:width]), *row[width:]) for row in conn.execute(PINS_WITH_SOURCES_SQL)
+    ]
 
 
 def supersede_pin(conn: sqlite3.Connection, pin_id: int, slot: str, now: str) -> bool:
