@@ -42,9 +42,25 @@ TECH_CHAT: Messages = [
     )
 ]
 PLAIN_CHAT: Messages = [
-    ("user", "Good morning! My grandmother needs reminders every day for her pills."),
-    ("assistant", "A phone alarm at 8am works well."),
+    ("user", "Good morning! My grandmother gets bored in the evenings lately."),
+    ("assistant", "Card games or a jigsaw puzzle could keep her company."),
     ("user", "Thanks, she will love that"),
+]
+CAREGIVER_CHAT: Messages = [
+    ("user", "Hi! I'm setting up a medication schedule for my mom, Rosa. She's 82."),
+    ("assistant", "Happy to help. What does she take, and when?"),
+    ("user", "Warfarin 5 mg every evening at 6 pm, and metoprolol 25 mg in the morning."),
+    (
+        "assistant",
+        "Okay. Warfarin needs regular INR checks; never give her ibuprofen or aspirin with it, "
+        "since that raises the bleeding risk.",
+    ),
+    ("user", "Good to know. She is also allergic to penicillin."),
+    ("assistant", "Noted: penicillin allergy. Tell every doctor and pharmacist about it."),
+    ("user", "Her next INR check is Tuesday March 12 at 10:30 at Dr. Patel's clinic."),
+    ("assistant", "I'll remind you on Monday evening. Acetaminophen is safer than ibuprofen for her."),
+    ("user", "Thanks, that's great."),
+    ("assistant", "You're welcome. Take care of yourself too."),
 ]
 STRANGE_TEXTS = [
     "",
@@ -91,9 +107,9 @@ def test_keyword_summary_with_topics_has_the_origin_wording() -> None:
     )
 
 
-def test_keyword_summary_without_topics_quotes_first_and_last_user_messages() -> None:
+def test_keyword_summary_without_topics_or_facts_quotes_first_and_last_user_messages() -> None:
     assert keyword_summary(PLAIN_CHAT) == (
-        'Conversation with 3 messages. Started with: "Good morning! My grandmother n..."'
+        'Conversation with 3 messages. Started with: "Good morning! My grandmother g..."'
         ' Recent topic: "Thanks, she will love that"'
     )
 
@@ -105,11 +121,77 @@ def test_offline_summary_gives_count_topics_and_samples() -> None:
     assert 'Recent: "Thanks, this helps a lot."' in summary
 
 
-def test_offline_summary_without_topics() -> None:
+def test_offline_summary_without_topics_or_facts() -> None:
     assert offline_summary(PLAIN_CHAT) == (
-        'Offline summary: 3 messages. Started: "Good morning! My grandmother needs reminders '
-        'every..." Recent: "Thanks, she will love that"'
+        'Offline summary: 3 messages. Started: "Good morning! My grandmother gets bored in the '
+        'eve..." Recent: "Thanks, she will love that"'
     )
+
+
+# --- the salient facts (issue 12, point 5) ----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("summarize", "head"),
+    [(keyword_summary, "Conversation with 10 messages. Facts: "),
+     (offline_summary, "Offline summary: 10 messages. Facts: ")],
+)
+def test_fallbacks_carry_the_spans_facts_in_the_origins_wording(summarize: Summarize, head: str) -> None:
+    summary = summarize(CAREGIVER_CHAT)
+    assert summary.startswith(head)
+    for fact in (
+        "Warfarin 5 mg every evening at 6 pm, and metoprolol 25 mg in the morning.",
+        "Never give her ibuprofen or aspirin with it.",  # the warning, without its explanation
+        "She is also allergic to penicillin.",
+        "Her next INR check is Tuesday March 12 at 10:30 at Dr. Patel's clinic.",
+    ):
+        assert fact in summary
+    # in the conversation's order, and nothing said twice ("Noted: penicillin allergy.")
+    assert summary.index("Warfarin 5 mg") < summary.index("allergic") < summary.index("Tuesday")
+    assert summary.count("penicillin") == 1
+    assert "Happy to help" not in summary and "Thanks" not in summary
+    _assert_storable(summary)
+
+
+def test_topics_stay_and_facts_follow() -> None:
+    chat = [*TECH_CHAT[:-1], ("user", "We decided to ship the fix on Friday, June 7.")]
+    assert keyword_summary(chat) == (
+        "Conversation with 15 messages (8 user, 7 assistant) about: programming, database, API."
+        " Facts: We decided to ship the fix on Friday, June 7."
+    )
+
+
+def test_the_most_important_facts_win_the_room() -> None:
+    # Fourteen facts with prices crowd the span; the allergy, said last, is kept all the same.
+    chat: Messages = [
+        ("user" if i % 2 == 0 else "assistant", f"Option {i} costs ${100 + i} and ships in {i + 2} days.")
+        for i in range(14)
+    ]
+    chat.append(("user", "Important: my son Leo is allergic to peanuts and tree nuts."))
+    summary = keyword_summary(chat)
+    assert "Leo is allergic to peanuts and tree nuts." in summary
+    assert "costs $100" in summary  # the room left goes to the others, oldest first on ties
+    _assert_storable(summary)
+
+
+def test_a_long_fact_that_does_not_fit_gives_way_to_shorter_ones() -> None:
+    long_fact = "The contract with Harlow Logistics renews on 2025-09-01 " + "and then " * 30 + "ends."
+    chat = [("user", long_fact), ("user", "The deposit is $450, paid on May 2.")]
+    summary = offline_summary(chat)
+    assert "The deposit is $450, paid on May 2." in summary and "Harlow" not in summary
+    _assert_storable(summary)
+
+
+@pytest.mark.parametrize("summarize", [keyword_summary, offline_summary])
+def test_facts_are_deterministic_whatever_the_container(summarize: Summarize) -> None:
+    first = summarize(CAREGIVER_CHAT)
+    assert summarize(tuple(CAREGIVER_CHAT)) == first
+    assert summarize([(r, t) for r, t in CAREGIVER_CHAT]) == first
+
+
+def test_a_system_prompt_is_not_a_fact() -> None:
+    chat = [("system", "You are Ada, born 1815 in London; answer in 3 sentences."), *PLAIN_CHAT]
+    assert "Ada" not in keyword_summary(chat) and "Ada" not in offline_summary(chat)
 
 
 @pytest.mark.parametrize("summarize", [keyword_summary, offline_summary])

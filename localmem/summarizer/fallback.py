@@ -13,6 +13,13 @@ Two situations, two wordings, both from the origin:
   messages. Started: "..." Recent: "..."``). The origin's leading emoji is dropped: the stored
   ``source`` column already says ``offline``.
 
+Both then carry the span's salient facts (:mod:`localmem.summarizer.salient`): the sentences
+with allergies, medicines and warnings, appointments, decisions, dates, money, numbers and
+names, best first, as many as fit in the 300 characters, in conversation order (``...
+about: programming. Facts: Mom takes warfarin 5 mg at 6 pm. She is allergic to
+penicillin.``). When facts follow, they take the place of the first and last samples, which
+said less in more room; a span without any keeps the origin's wording exactly.
+
 Both are pure functions of their input: the same messages always give the same text, in well
 under a millisecond for a 15-message range. They never raise on any ``str`` input (empty
 lists, empty or huge strings, any unicode, lone surrogates included) and always return at most
@@ -29,6 +36,7 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Final
 
+from localmem.summarizer.salient import salient_facts
 from localmem.summarizer.validation import DEFAULT_MAX_SUMMARY_CHARS
 
 DEFAULT_TOPIC_LIMIT: Final = 3
@@ -38,6 +46,7 @@ DEFAULT_OFFLINE_SAMPLE_CHARS: Final = 50
 """Characters quoted from a message in an offline summary (the origin's 50)."""
 NO_MESSAGES_SUMMARY: Final = "No messages to summarize."
 ELLIPSIS: Final = "..."
+FACTS_LABEL: Final = "Facts:"
 
 TOPIC_KEYWORDS: Final[tuple[tuple[str, tuple[str, ...]], ...]] = (
     # Technical topics
@@ -76,7 +85,11 @@ def extract_topics(text: str, limit: int = DEFAULT_TOPIC_LIMIT) -> list[str]:
 
 
 def keyword_summary(messages: Sequence[tuple[str, str]]) -> str:
-    """The origin's fallback summary: user topics if any, else first/last user samples."""
+    """The origin's fallback summary, then the span's salient facts.
+
+    The origin's head: the user topics if any, else the message count alone when facts
+    follow, else samples of the first and last user messages.
+    """
     if not messages:
         return NO_MESSAGES_SUMMARY
     user_texts = [text for role, text in messages if _is_role(role, "user")]
@@ -84,28 +97,48 @@ def keyword_summary(messages: Sequence[tuple[str, str]]) -> str:
     count = _count_phrase(len(messages))
     topics = extract_topics("\n".join(user_texts))
     if topics:
-        return _clip(
+        return _with_facts(
             f"Conversation with {count} ({len(user_texts)} user, {assistant_count} assistant)"
-            f" about: {', '.join(topics)}."
+            f" about: {', '.join(topics)}.",
+            messages,
         )
+    head = f"Conversation with {count}."
+    facts = _facts_text(head, messages)
+    if facts:
+        return _clip(f"{head} {facts}")
     sampled = user_texts or [text for _, text in messages]
     first, last = _first_and_last(sampled, DEFAULT_SAMPLE_CHARS)
     return _clip(f'Conversation with {count}. Started with: "{first}" Recent topic: "{last}"')
 
 
 def offline_summary(messages: Sequence[tuple[str, str]]) -> str:
-    """Summary written when no model is reachable: count, topics, first and last samples."""
+    """Summary written when no model is reachable: count, topics, then the salient facts,
+    or (none found) samples of the first and last messages."""
     if not messages:
         return NO_MESSAGES_SUMMARY
     topics = extract_topics("\n".join(text for role, text in messages if _is_role(role, "user")))
     about = f" about: {', '.join(topics)}" if topics else ""
+    head = f"Offline summary: {_count_phrase(len(messages))}{about}."
+    facts = _facts_text(head, messages)
+    if facts:
+        return _clip(f"{head} {facts}")
     # A system prompt says how to talk, not what was talked about.
     turns = [text for role, text in messages if not _is_role(role, "system")]
     first, last = _first_and_last(turns or [text for _, text in messages], DEFAULT_OFFLINE_SAMPLE_CHARS)
-    return _clip(
-        f"Offline summary: {_count_phrase(len(messages))}{about}."
-        f' Started: "{first}" Recent: "{last}"'
-    )
+    return _clip(f'{head} Started: "{first}" Recent: "{last}"')
+
+
+def _with_facts(head: str, messages: Sequence[tuple[str, str]]) -> str:
+    facts = _facts_text(head, messages)
+    return _clip(f"{head} {facts}" if facts else head)
+
+
+def _facts_text(head: str, messages: Sequence[tuple[str, str]]) -> str:
+    """``Facts: ...`` with the span's salient facts that fit after ``head``, or ""."""
+    budget = DEFAULT_MAX_SUMMARY_CHARS - len(head) - len(FACTS_LABEL) - 2
+    facts = salient_facts(messages, budget) if budget > 0 else []
+    text = " ".join(facts).encode("utf-8", "replace").decode("utf-8")
+    return f"{FACTS_LABEL} {text}" if facts else ""
 
 
 def _is_role(role: str, name: str) -> bool:
