@@ -16,7 +16,11 @@ from localmem.summarizer.prompts import (
     format_conversation,
     format_summaries,
 )
-from localmem.summarizer.validation import DEFAULT_MAX_SUMMARY_CHARS, validate_summary
+from localmem.summarizer.validation import (
+    DEFAULT_MAX_SUMMARY_CHARS,
+    summary_limit,
+    validate_summary,
+)
 
 MEDICATION_CHAT = [
     ("user", "What medications does grandma take? She has blood pressure problems."),
@@ -34,6 +38,21 @@ MEDICATION_CHAT = [
     ("user", "Can we set up a medication schedule with reminders on her phone?"),
 ]
 FIFTEEN_MESSAGES = (MEDICATION_CHAT * 3)[:15]
+TERSE_CHAT = [
+    "pizza tonight? I'm starving", "sure, sounds good", "luigi's again or the new place?",
+    "luigi's. what time works", "7pm is fine for me", "ok 7pm then", "pepperoni for me",
+    "and a veggie half for Ana", "ok noted", "can you pick it up on your way",
+    "Sam picks it up, fine", "k", "do we still have that coupon?",
+    "I'll remind you: bring the coupon", "thx",
+]
+
+
+def _words(size: int, summary: bool = False) -> str:
+    """``size`` characters of real words (the overlap check counts whole words); a summary's
+    in another order (six words in the conversation's order are a copy)."""
+    words = "daily lisinopril grandma takes " if summary else "grandma takes lisinopril daily "
+    text = (words * (size // 20 + 1))[:size]
+    return text[:-1] + "s" if text.endswith(" ") else text  # no space for strip() to eat
 CONVERSATION = format_conversation(FIFTEEN_MESSAGES)
 
 GOOD_SUMMARY = (
@@ -118,16 +137,40 @@ def test_the_reason_never_quotes_the_summary() -> None:
     assert reason is not None and "Lisinopril" not in reason
 
 
-@pytest.mark.parametrize(("length", "accepted"), [(150, True), (151, False)])
-def test_a_summary_may_be_at_most_30_percent_of_the_conversation(
+@pytest.mark.parametrize(("length", "accepted"), [(300, True), (301, False)])
+def test_a_summary_may_be_at_most_30_percent_of_a_long_conversation(
     length: int, accepted: bool
 ) -> None:
-    conversation = format_conversation([("user", "a" * 494)])
-    assert len(conversation) == 500
-    reason = validate_summary("a" * length, conversation)
+    conversation = format_conversation([("user", _words(994))])
+    assert len(conversation) == 1000
+    assert summary_limit(conversation) == 300
+    reason = validate_summary(_words(length, summary=True), conversation)
     assert (reason is None) is accepted
-    if not accepted:
-        assert reason is not None and "30%" in reason
+
+
+@pytest.mark.parametrize(
+    ("size", "limit"), [(2000, 300), (1000, 300), (700, 210), (560, 180), (300, 150), (100, 50)]
+)
+def test_a_terse_conversation_may_have_a_useful_summary(size: int, limit: int) -> None:
+    """30% of a long conversation; a terse one may have 180 characters, never half of it."""
+    conversation = format_conversation([("user", _words(size - 6))])
+    assert summary_limit(conversation) == limit
+    assert validate_summary(_words(limit, summary=True), conversation) is None
+    reason = validate_summary(_words(limit + 1, summary=True), conversation)
+    assert reason is not None and f"longer than {limit} characters" in reason
+
+
+def test_the_good_summary_of_a_terse_chat_the_origin_rejected_is_kept() -> None:
+    """Issue 17: a faithful 168-character summary of a terse chat was thrown away."""
+    chat = format_conversation(
+        [("user" if i % 2 == 0 else "assistant", text) for i, text in enumerate(TERSE_CHAT)]
+    )
+    summary = (
+        "Sam and the assistant planned dinner: pizza from Luigi's at 7pm, pepperoni and a "
+        "veggie half, Sam picks it up, and the assistant reminds Sam to bring the coupon."
+    )
+    assert len(summary) > 0.3 * len(chat)  # the origin's ratio rejects it
+    assert validate_summary(summary, chat) is None
 
 
 def test_a_short_conversation_is_held_to_the_ratio_too() -> None:
@@ -201,7 +244,8 @@ def test_summary_messages_carry_the_strict_prompt_and_the_conversation() -> None
     assert messages[0]["content"] == SUMMARY_SYSTEM_PROMPT
     assert "DO NOT" in SUMMARY_SYSTEM_PROMPT and "poems" in SUMMARY_SYSTEM_PROMPT
     assert CONVERSATION in messages[1]["content"]
-    assert messages[1]["content"].endswith("Provide only the summary:")
+    assert messages[1]["content"].endswith("Provide only the summary, at most 50 words:")
+    assert "EXAMPLE" not in SUMMARY_SYSTEM_PROMPT  # nothing a model can copy as its answer
 
 
 def test_rollup_messages_carry_every_summary_in_order() -> None:
