@@ -206,6 +206,22 @@ class LlamaOllama:
         json_mode = body.get("format") == "json" or isinstance(body.get("format"), dict)
         with self._lock:
             result = model.generate(messages, options, json_mode, hung_up, on_piece)
+            self._record(model, body, messages, options, result)
+        return result
+
+    def wait_idle(self) -> None:
+        """Return once no generation runs (a client that hung up may have left one going)."""
+        with self._lock:
+            pass
+
+    def _record(
+        self,
+        model: _Model,
+        body: dict[str, Any],
+        messages: list[dict[str, str]],
+        options: dict[str, Any],
+        result: Generation,
+    ) -> None:
         self.log.append(
             {
                 "model": model.name,
@@ -220,7 +236,6 @@ class LlamaOllama:
                 "seconds": round((result.prompt_ns + result.eval_ns) / 1e9, 3),
             }
         )
-        return result
 
 
 def _messages(body: dict[str, Any]) -> list[dict[str, str]]:

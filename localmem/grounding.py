@@ -12,11 +12,13 @@ was enough to store them. :func:`check` holds a model's item to what the convers
    or plain word forms ("schedules" ~ "schedule"), outside questions: "Can she take
    ibuprofen?" asks, it does not state.
 3. **Same polarity there.** Each of its words that the source holds must be negated in the
-   item exactly when it is negated in the source. A word is negated when a negation ("not",
-   "never", "don't", "avoid", "without", "stop"...), a substitution ("instead of", "rather
-   than") or an allergy ("allergic to") comes at most :data:`SCOPE_WORDS` words before it in
-   the same clause (which "and", "but", "then"... end), or "allergy" right after it; "don't
-   forget to" and "not only" negate nothing.
+   item exactly when it is negated in the source. A word is negated when it is the object
+   of a negation ("not", "never", "don't", "avoid", "without", "stop"...), a substitution
+   ("instead of", "rather than") or an allergy ("allergic to"): the first content word
+   after it that is not a verb a warning carries (:data:`CARRIERS`), the words of the same
+   phrase, and what "or" or "and" adds ("don't give her ibuprofen or aspirin with
+   warfarin" negates ibuprofen and aspirin, not warfarin); or when "allergy" follows it.
+   "Don't forget to" and "not only" negate nothing.
 4. **No flipped warning.** A word the conversation negates anywhere ("never give her
    ibuprofen", "allergic to penicillin") is never asserted by a model's item: "take
    ibuprofen" is dropped even when another message asked about it. (The verbs a warning
@@ -56,6 +58,8 @@ NEGATIONS: Final = frozenset(
 _PAIRS: Final = (("rather", "than"),)
 _ENDS: Final = frozenset({"and", "but", "then", "so", "while", "because", "since", "though"})
 """Words that end a negation's reach: "avoid ibuprofen and take acetaminophen"."""
+_JOINS: Final = frozenset({"or", "nor", "and"})
+"""Words that add another object to a negation: "no ibuprofen or aspirin"."""
 _CANCELS: Final = frozenset({"forget", "miss", "hesitate", "worry", "fail", "only"})
 """A negation right before one of these is an idiom, not a negation ("don't forget to")."""
 CARRIERS: Final = frozenset(
@@ -104,8 +108,7 @@ class Evidence:
 
     def __post_init__(self) -> None:
         self._texts = [_read(text) for text in self.sources]
-        warned = frozenset().union(*(_read(t).negated for t in self.conversation))
-        self._warned = warned - {_form(w) for w in CARRIERS}
+        self._warned = frozenset().union(*(_read(t).negated for t in self.conversation))
 
     def check(self, item: str) -> str | None:
         """None when ``item`` is supported (see the module docstring), else why not."""
@@ -120,8 +123,8 @@ def check(item: str, evidence: Evidence) -> str | None:
     """None when ``item`` is supported by ``evidence`` (rules 1-4), else the reason."""
     words = _clauses(item)
     content = [w for w in words if _is_content(w[0])]
-    if not content:
-        return "no content words"
+    if not any(not w[:1].isdigit() for w, _ in content):
+        return "no content words"  # "id: 3"
     forms = [(_form(w), negated) for w, negated in content]
     for form, negated in forms:
         if not negated and form in evidence._warned:
@@ -153,7 +156,15 @@ def content_words(text: str) -> list[str]:
     return [w for w, _ in _clauses(text) if _is_content(w)]
 
 
+def negated_words(text: str) -> list[str]:
+    """The content words of ``text`` a negation reaches (rule 3), case-folded, in order:
+    what a warning warns against ("don't give her ibuprofen" -> give, ibuprofen)."""
+    return [w for w, negated in _clauses(text) if negated and _is_content(w)]
+
+
 def _same_polarity(form: str, negated: bool, text: _Text) -> bool:
+    if form in _CARRIER_FORMS:
+        return True  # "give" is neither warned against nor decided
     return form in (text.negated if negated else text.asserted)
 
 
@@ -171,20 +182,31 @@ def _read(text: str) -> _Text:
 
 
 def _clauses(text: str) -> list[tuple[str, bool]]:
-    """Every word of ``text`` (case-folded) with whether a negation reaches it."""
+    """Every word of ``text`` (case-folded) with whether a negation reaches it.
+
+    A negation reaches its object: the first content word after it that is not a carrier
+    verb (at most :data:`SCOPE_WORDS` words on), the content words right after that one
+    ("grapefruit juice"), and what "or", "nor" or "and" adds to them ("peanuts and tree
+    nuts"; not "and take acetaminophen": a carrier after "and" starts a new statement).
+    """
     out: list[tuple[str, bool]] = []
     for clause in _CLAUSE.split(text.casefold()):
         words = [w.replace("\u2019", "'") for w in _WORD.findall(clause)]
-        reach = -1  # the index up to which the last negation reaches
+        waiting = -1  # a negation waits for its object up to this index
+        inside = False  # the words so far belong to a negated object
         for i, word in enumerate(words):
-            if word in _ENDS or word in _CANCELS:
-                reach = -1
-            negated = i <= reach
             following = words[i + 1] if i + 1 < len(words) else ""
-            if (word in NEGATIONS or (word, following) in _PAIRS) and following not in _CANCELS:
-                reach = i + SCOPE_WORDS
-            if following in _AFTER:
-                negated = True
+            negated = following in _AFTER
+            if word in _ENDS and not (word == "and" and inside and following not in CARRIERS):
+                waiting, inside = -1, False
+            elif (word in NEGATIONS or (word, following) in _PAIRS) and following not in _CANCELS:
+                waiting, inside = i + SCOPE_WORDS, False
+            elif word in _JOINS and inside:
+                waiting, inside = i + SCOPE_WORDS, False
+            elif _is_content(word) and word not in CARRIERS and (inside or i <= waiting):
+                negated, inside, waiting = True, True, -1
+            elif inside:
+                inside = False
             out.append((word, negated))
     return out
 
@@ -210,3 +232,6 @@ def _form(word: str) -> str:
 def sources_of(texts: Iterable[str]) -> list[str]:
     """The non-blank texts, as sources."""
     return [t for t in texts if t.strip()]
+
+
+_CARRIER_FORMS: Final = frozenset(_form(w) for w in CARRIERS)

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from localmem.summarizer.salient import complete, dropped_kinds, facts_of
 from localmem.summarizer.fallback import (
     NO_MESSAGES_SUMMARY,
     extract_topics,
@@ -239,3 +240,52 @@ def _assert_storable(summary: str) -> None:
     assert 0 < len(summary) < 300
     assert "\n" not in summary
     summary.encode("utf-8")  # no lone surrogates: SQLite would refuse them
+
+
+# --- what a model's summary must keep (issue 17, point 2) -------------------------------------
+
+
+def test_the_safety_kinds_a_summary_drops() -> None:
+    facts = facts_of(CAREGIVER_CHAT)
+    assert dropped_kinds("We talked about Rosa.", facts) == [
+        "allergy", "medication", "warning", "appointment"
+    ]
+    # warfarin is named, but the warning is about ibuprofen and the visit has no date here
+    assert dropped_kinds("Rosa takes warfarin and needs INR checks.", facts) == [
+        "allergy", "warning", "appointment"
+    ]
+    kept = (
+        "Rosa takes warfarin 5 mg; she is allergic to penicillin, must avoid ibuprofen and "
+        "has an INR check on Tuesday March 12."
+    )
+    assert dropped_kinds(kept, facts) == []
+
+
+def test_a_summary_is_completed_with_what_it_dropped_or_not_at_all() -> None:
+    facts = facts_of(CAREGIVER_CHAT)
+    summary = (
+        "Rosa takes warfarin 5 mg at 6 pm, must avoid ibuprofen, and sees Dr. Patel on Tuesday "
+        "March 12 at 10:30."
+    )
+    assert complete(summary, facts, 300) == summary + " She is also allergic to penicillin."
+    assert complete(summary, facts, len(summary) + 10) is None  # does not fit
+    completed = complete("Rosa's week was planned.", facts, 300)
+    assert completed is not None and completed.startswith("Rosa's week was planned. ")
+    # the best fact of each kind dropped (the ibuprofen warning is a medication fact too),
+    # in the conversation's order
+    assert completed.split(". ", 1)[1] == (
+        "Never give her ibuprofen or aspirin with it. She is also allergic to penicillin. "
+        "Her next INR check is Tuesday March 12 at 10:30 at Dr. Patel's clinic."
+    )
+    assert complete(summary + " She is allergic to penicillin.", facts, 300) == (
+        summary + " She is allergic to penicillin."
+    )
+
+
+def test_a_question_is_no_fact_to_keep() -> None:
+    facts = facts_of([("user", "Does she have any allergies?"), ("assistant", "None that we know.")])
+    assert dropped_kinds("We talked.", facts) == []
+
+
+def test_a_span_without_safety_facts_needs_nothing() -> None:
+    assert dropped_kinds("Orders and time zones.", facts_of(TECH_CHAT)) == []

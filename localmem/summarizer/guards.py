@@ -18,7 +18,7 @@ LOOP_MIN_CHARS: Final = 48
 LOOP_MIN_COPIES: Final = 3
 LOOP_MAX_PERIOD: Final = 400
 """The longest repeated unit looked for (a list item of a few sentences)."""
-_DIGITS = re.compile(r"\d+")
+_DIGITS = re.compile(r"\d")
 _SPACE = re.compile(r"\s")
 
 
@@ -27,8 +27,8 @@ def looping(text: str) -> str | None:
 
     A loop is the same unit of 1 to :data:`LOOP_MAX_PERIOD` characters repeated at least
     :data:`LOOP_MIN_COPIES` times back to back at the end, over :data:`LOOP_MIN_CHARS`
-    characters or more. Numbers count as equal ("step 3", "step 4", ...), whitespace too
-    (a model's blank lines or spaces).
+    characters or more. Digits count as equal ("step 3", "step 4", ...; a number that never
+    ends), whitespace too (a model's blank lines or spaces).
     """
     tail = _DIGITS.sub("0", text[-LOOP_MAX_PERIOD * LOOP_MIN_COPIES - 8 :])
     tail = _SPACE.sub(" ", tail)

@@ -15,7 +15,8 @@ carry the span's facts, and says which of them are **safety-relevant**:
 - :func:`salient_facts` keeps the best-scoring candidates that fit a character budget,
   skips one that mostly repeats a kept one, and returns them in conversation order;
 - :func:`dropped_kinds` tells which safety kinds of a span a summary does not mention (by
-  the facts' anchors: their numbers, names, medicines and allergens, whole words), and
+  each fact's anchors for that kind: the allergen of an allergy, what a warning warns
+  against, the date of an appointment, the medicines and doses of a medication), and
   :func:`complete` adds what is missing to a summary, or says it cannot within the limit.
 
 Pure functions of their input: the same messages always give the same facts, in well under a
@@ -30,6 +31,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from localmem.extract import sentences
+from localmem.grounding import CARRIERS, negated_words
 
 SAFETY_KINDS: Final = ("allergy", "medication", "warning", "appointment", "decision")
 """The kinds of fact a summary must keep (issue 17: allergies, medications and warnings,
@@ -142,7 +144,7 @@ _NUMBER = re.compile(r"\d+(?:[.,:]\d+)*")
 _CAPITALIZED = re.compile(r"(?<![\w'])[A-Z][a-zA-Z]+(?:[-'][A-Za-z]+)?")
 _WORD = re.compile(r"[^\W\d_][\w'-]*|\d+(?:[.,:]\d+)*")
 _ALLERGEN = re.compile(
-    r"\ballerg\w*\s+(?:to\s+)?((?:[^\W\d_]+[\s,]*(?:and\s+|or\s+)?){1,3})|(\w+)\s+allerg\w*", _I
+    r"\ballerg\w*\s+to\s+([^.;:!?()]+)|([^\W\d_]{3,})\s+allerg(?:y|ies)\b", _I
 )
 _NOT_NAMES: Final = frozenset(
     """
@@ -158,6 +160,7 @@ _COMMON: Final = frozenset(
     more most much must never not now only other our out over same she should some such than
     that the their them then there these they this those through too under until very was
     were what when where which while who will with would you your her his him its yes
+    let's that's it's i'll we'll she's he's they're you're i'm don't can't won't
     """.split()
 )
 
@@ -170,9 +173,11 @@ class Fact:
     position: int
     score: float
     kinds: frozenset[str]
-    anchors: frozenset[str]
-    """Whole words that show a summary mentions this fact: numbers, names, medicines,
-    allergens (case-folded)."""
+    anchors: dict[str, frozenset[str]]
+    """Per kind, the words that show a summary mentions this fact as a fact of that kind
+    (case-folded): the allergen of an allergy, the medicines and doses of a medication,
+    what a warning warns against, the date and time of an appointment, the names, numbers
+    and dates of a decision."""
 
 
 def facts_of(pairs: Sequence[tuple[str, str]]) -> list[Fact]:
@@ -201,8 +206,10 @@ def dropped_kinds(summary: str, facts: Iterable[Fact]) -> list[str]:
     words = _stems(summary)
     held: dict[str, bool] = {}
     for fact in facts:
-        hit = any(_stem(a) in words for a in fact.anchors)
-        for kind in fact.kinds.intersection(SAFETY_KINDS):
+        if fact.text.endswith("?"):
+            continue  # a question states nothing a summary must keep
+        for kind, anchors in fact.anchors.items():
+            hit = any(_stem(a) in words for a in anchors)
             held[kind] = held.get(kind, False) or hit
     return [kind for kind in SAFETY_KINDS if held.get(kind) is False]
 
@@ -214,10 +221,11 @@ def complete(summary: str, facts: Sequence[Fact], limit: int) -> str | None:
     if not missing:
         return summary
     chosen: list[Fact] = []
+    stated = [f for f in facts if not f.text.endswith("?")]
     for kind in missing:
         if any(kind in f.kinds for f in chosen):
             continue
-        best = max((f for f in facts if kind in f.kinds), key=lambda f: (f.score, -f.position))
+        best = max((f for f in stated if kind in f.anchors), key=lambda f: (f.score, -f.position))
         chosen.append(best)
     text = " ".join([summary.rstrip(), *(f.text for f in sorted(chosen, key=lambda f: f.position))])
     return text if len(text) <= limit else None
@@ -259,18 +267,28 @@ def _score(text: str, position: int) -> Fact | None:
             return None
     if text[-1] not in ".!?":
         text += "."
-    return Fact(text, position, score, frozenset(kinds), _anchors(text))
+    return Fact(text, position, score, frozenset(kinds), _anchors(text, kinds))
 
 
-def _anchors(text: str) -> frozenset[str]:
+def _anchors(text: str, kinds: set[str]) -> dict[str, frozenset[str]]:
+    """The words that stand for ``text`` as a fact of each of its safety kinds."""
     words = [w.casefold() for w in _WORD.findall(text)]
-    anchors = {w for w in words if w[:1].isdigit() or _is_drug(w)}
-    anchors |= {n.casefold() for n in _names(text, acronyms=True)}
-    anchors |= _allergens(text)
-    anchors |= {m.group().casefold() for m in _DATE.finditer(text)}
-    if not anchors:  # nothing specific: the words that made it a fact stand for it
-        anchors = {w for w in words if len(w) >= MIN_ANCHOR_STEM and w not in _COMMON}
-    return frozenset(anchors)
+    numbers = {w for w in words if w[:1].isdigit()}
+    drugs = {w for w in words if _is_drug(w)}
+    dates = {m.group().casefold() for m in _DATE.finditer(text)}
+    names = {n.casefold() for n in _names(text, acronyms=True)}
+    content = {w for w in words if len(w) >= MIN_ANCHOR_STEM and w not in _COMMON}
+    warned = set(negated_words(text)) - CARRIERS
+    found = {
+        "allergy": _allergens(text),
+        "medication": drugs | numbers,
+        "warning": warned or drugs,
+        "appointment": dates | numbers,
+        "decision": names | numbers | dates | drugs,
+    }
+    # Nothing specific: the fact's own words stand for it; no words, no fact of that kind.
+    anchors = {k: frozenset(found[k] or content) for k in kinds.intersection(SAFETY_KINDS)}
+    return {k: v for k, v in anchors.items() if v}
 
 
 def _kinds(text: str) -> tuple[set[str], list[str]]:
@@ -332,10 +350,15 @@ def _names(text: str, acronyms: bool = False) -> list[str]:
 
 
 def _allergens(text: str) -> set[str]:
+    """What ``text`` says someone is allergic to: up to three words after "allergic to"
+    (or "allergy to"), or the word before "allergy" ("penicillin allergy")."""
     out: set[str] = set()
     for match in _ALLERGEN.finditer(text):
-        words = match.group(1) or match.group(2) or ""
-        out |= {w for w in _content(words) if not w.startswith("allerg")}
+        if match.group(1):
+            words = [w.casefold() for w in _WORD.findall(match.group(1))][:3]
+        else:
+            words = [match.group(2).casefold()]
+        out |= {w for w in words if w not in _COMMON and w not in {"to", "and", "or"}}
     return out
 
 
