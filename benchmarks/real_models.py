@@ -192,15 +192,17 @@ def report() -> str:
         rows.append((data["model"], stats))
     lines = [
         "| model | summaries accepted | accepted & faithful | completed with safety facts "
-        "| good rejected | bad accepted | checkpoint items proposed | kept | kept & false "
+        "| good rejected | bad rejected (fallback stored) | bad accepted "
+        "| checkpoint items proposed | kept | kept & false | JSON answers cut as loops "
         "| checkpoints by the model | summary s (p50 / max) | checkpoint s (p50 / max) |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for model, s in rows:
         lines.append(
             f"| {model} | {s['accepted']}/{s['runs']} | {s['accepted_faithful']}/{s['runs']} "
-            f"| {s['completed']} | {s['good_rejected']} | {s['bad_accepted']} | {s['proposed']} "
-            f"| {s['kept']} | {s['kept_false']} | {s['by_model']}/{s['runs']} "
+            f"| {s['completed']} | {s['good_rejected']} | {s['bad_rejected']}/{s['bad']} "
+            f"| {s['bad_accepted']} | {s['proposed']} | {s['kept']} | {s['kept_false']} "
+            f"| {s['loops']} | {s['by_model']}/{s['runs']} "
             f"| {s['summary_p50']:.1f} / {s['summary_max']:.1f} "
             f"| {s['checkpoint_p50']:.1f} / {s['checkpoint_max']:.1f} |"
         )
@@ -212,7 +214,7 @@ def report() -> str:
 def _stats(runs: list[dict], labels: dict) -> tuple[dict[str, Any], int]:
     s: dict[str, Any] = dict.fromkeys(
         ("accepted", "accepted_faithful", "completed", "good_rejected", "bad_accepted",
-         "proposed", "kept", "kept_false", "by_model"),
+         "bad", "bad_rejected", "proposed", "kept", "kept_false", "loops", "by_model"),
         0,
     )
     s["runs"] = len(runs)
@@ -239,7 +241,11 @@ def _stats(runs: list[dict], labels: dict) -> tuple[dict[str, Any], int]:
                 s["bad_accepted"] += 1
         elif raw_label == "faithful":
             s["good_rejected"] += 1
+        if raw_label not in (None, "faithful"):
+            s["bad"] += 1
+            s["bad_rejected"] += summary["source"] in ("fallback", "offline")
         checkpoint = run["checkpoint"]
+        s["loops"] += any("repeats itself" in note for note in checkpoint["notes"])
         s["by_model"] += checkpoint["source"] not in ("rules",)
         for item in checkpoint["items"]:
             s["proposed"] += 1

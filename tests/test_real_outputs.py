@@ -207,8 +207,26 @@ def test_a_passage_copied_from_one_turn_is_not_a_summary(store, server: Replay, 
     assert summary.source == FALLBACK and "copies a passage" in caplog.text
 
 
-def test_a_summary_dropping_every_safety_fact_is_replaced(store, server: Replay, caplog) -> None:
+def test_the_issues_summary_without_the_allergy_warning_and_visit_is_completed(
+    store, server: Replay
+) -> None:
     server.reply = ISSUE_OUTPUTS["inr_monitor"]
+    summary = store.summarize(_session(store, "caregiver"))
+    assert summary.source == MODEL
+    assert summary.text == (
+        ISSUE_OUTPUTS["inr_monitor"] + " She's allergic to penicillin. Please don't give her "
+        "ibuprofen while she is on warfarin. Tuesday March 12 at 10:30 at Dr. Patel's clinic."
+    )
+
+
+def test_a_summary_dropping_safety_facts_that_cannot_be_added_is_replaced(
+    store, server: Replay, caplog
+) -> None:
+    server.reply = (
+        "Rosa, 82, is home from the hospital, and her medication schedule is printed for the "
+        "fridge: warfarin, metoprolol and atorvastatin at fixed times each day, with a steady "
+        "vitamin K intake from spinach and kale every week."
+    )
     with caplog.at_level(logging.INFO, logger="localmem"):
         summary = store.summarize(_session(store, "caregiver"))
     assert summary.source == FALLBACK and "safety-relevant" in caplog.text

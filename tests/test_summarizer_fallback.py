@@ -289,3 +289,17 @@ def test_a_question_is_no_fact_to_keep() -> None:
 
 def test_a_span_without_safety_facts_needs_nothing() -> None:
     assert dropped_kinds("Orders and time zones.", facts_of(TECH_CHAT)) == []
+
+
+def test_health_conditions_code_names_and_counts_are_facts_too() -> None:
+    chat: Messages = [
+        ("user", "My partner gets seasick, so no boat trips please."),
+        ("assistant", "Understood. Take the train instead."),
+        ("user", "The test failed 3 times in 100 runs before the fix and 0 times after."),
+        ("assistant", "Then remove the fallback branch in get_price() as well."),
+        ("user", "Nice weather today."),
+    ]
+    summary = keyword_summary(chat)
+    for fact in ("seasick", "failed 3 times in 100 runs", "get_price()"):
+        assert fact in summary
+    assert "weather" not in summary and "train" not in summary
