@@ -296,10 +296,10 @@ def test_health_conditions_code_names_and_counts_are_facts_too() -> None:
         ("user", "My partner gets seasick, so no boat trips please."),
         ("assistant", "Understood. Take the train instead."),
         ("user", "The test failed 3 times in 100 runs before the fix and 0 times after."),
-        ("assistant", "Then remove the fallback branch in get_price() as well."),
+        ("assistant", "I'll open PR 517 with the fix to get_price()."),  # a number and a code name
         ("user", "Nice weather today."),
     ]
     summary = keyword_summary(chat)
-    for fact in ("seasick", "failed 3 times in 100 runs", "get_price()"):
+    for fact in ("seasick", "failed 3 times in 100 runs", "PR 517 with the fix to get_price()"):
         assert fact in summary
     assert "weather" not in summary and "train" not in summary
