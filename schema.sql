@@ -204,6 +204,16 @@ CREATE TABLE session_compaction (
     compacted_at TEXT NOT NULL
 ) WITHOUT ROWID;
 
+CREATE TABLE embeddings (
+    model TEXT NOT NULL,
+    kind TEXT NOT NULL CHECK (kind IN ('message', 'summary', 'pin')),
+    row_id INTEGER NOT NULL,
+    session_id TEXT REFERENCES sessions(id) ON DELETE CASCADE,
+    vector BLOB NOT NULL,
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (model, kind, row_id)
+) WITHOUT ROWID;
+
 CREATE INDEX messages_session_id ON messages (session_id, id);
 
 CREATE UNIQUE INDEX summaries_session_range ON summaries (session_id, level, start_message_id);
@@ -239,6 +249,8 @@ CREATE INDEX semantic_pins_session_key ON semantic_pins (session_id, content_key
 
 CREATE UNIQUE INDEX semantic_pins_auto_key
     ON semantic_pins (session_id, content_key) WHERE kind = 'auto';
+
+CREATE INDEX embeddings_session ON embeddings (session_id, model, kind, row_id);
 
 CREATE VIEW messages_fts_source AS
     SELECT id, text, 's' || hex(session_id) || '0' AS session_key FROM messages;
@@ -378,4 +390,12 @@ BEGIN
         WHERE new.id <= (SELECT indexed_to FROM search_state WHERE name = 'summary_facts');
     UPDATE search_state SET indexed_to = (SELECT coalesce(max(id), 0) FROM summary_facts)
         WHERE name = 'summary_facts' AND indexed_to > (SELECT coalesce(max(id), 0) FROM summary_facts);
+END;
+
+CREATE TRIGGER messages_embeddings_delete AFTER DELETE ON messages BEGIN
+    DELETE FROM embeddings WHERE kind = 'message' AND row_id = old.id;
+END;
+
+CREATE TRIGGER messages_embeddings_update AFTER UPDATE OF text ON messages BEGIN
+    DELETE FROM embeddings WHERE kind = 'message' AND row_id = old.id;
 END;

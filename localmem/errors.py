@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .jsonl import ImportReport
+    from .models import ImportReport
 
 
 class LocalMemError(Exception):
@@ -21,11 +21,20 @@ class InvalidInput(LocalMemError, ValueError):
     """An argument was rejected before anything was written."""
 
 
+class InvalidType(InvalidInput, TypeError):
+    """An argument of the wrong type, or a mapping with a field that does not exist,
+    was rejected before anything was written.
+
+    Also a :class:`TypeError`, as Python and the frameworks localmem adapts raise
+    for these (the OpenAI Agents SDK: "Unknown session settings: limitt").
+    """
+
+
 class ImportRefused(InvalidInput):
     """An import stopped at a malformed line or a session that exists already.
 
     Nothing of the session it was reading was written; the sessions before it
-    stay imported: ``report`` (an :class:`~localmem.jsonl.ImportReport`) lists them.
+    stay imported: ``report`` (an :class:`~localmem.models.ImportReport`) lists them.
     """
 
     def __init__(self, message: str, report: ImportReport) -> None:

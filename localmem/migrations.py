@@ -362,8 +362,8 @@ LEFT JOIN summaries u ON u.id = (SELECT c.id FROM summaries c
 # m008_auto_pins: facts the user states that must never be lost are pinned
 # automatically (kind 'auto', localmem.autopins), once per session. Every pin
 # gets content_key, its content case-folded, whitespace collapsed and trailing
-# punctuation stripped (localmem.autopins.pin_key, which db.migrate registers
-# as the SQL function pin_key for the back-fill below). An auto pin is written
+# punctuation stripped (localmem.autopins.pin_key, which the store hands to
+# db.migrate to register as the SQL function pin_key for the back-fill below). An auto pin is written
 # only when no pin of its session has its key (the plain index serves that
 # look-up, whatever the kind), and the partial unique index makes a second
 # auto pin with the same key impossible, whatever the writers do. Auto pins
@@ -381,6 +381,32 @@ M008_AUTO_PINS = (
     ON semantic_pins (session_id, content_key) WHERE kind = 'auto'""",
 )
 
+# m009_embeddings: vectors for semantic recall, from the local Ollama server's
+# embedding model (MemoryConfig.embedding_model). One unit vector per row and
+# model (float32, little-endian), so a changed model is re-embedded, never
+# mixed with the old one. Written off the write path, in bulk; the triggers
+# delete a row's vectors with the row (and with its text, when that changes),
+# so forgetting a message leaves no vector of it behind. session_id lets a
+# context read one session's vectors through the index.
+M009_EMBEDDINGS = (
+    """CREATE TABLE embeddings (
+    model TEXT NOT NULL,
+    kind TEXT NOT NULL CHECK (kind IN ('message', 'summary', 'pin')),
+    row_id INTEGER NOT NULL,
+    session_id TEXT REFERENCES sessions(id) ON DELETE CASCADE,
+    vector BLOB NOT NULL,
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (model, kind, row_id)
+) WITHOUT ROWID""",
+    "CREATE INDEX embeddings_session ON embeddings (session_id, model, kind, row_id)",
+    """CREATE TRIGGER messages_embeddings_delete AFTER DELETE ON messages BEGIN
+    DELETE FROM embeddings WHERE kind = 'message' AND row_id = old.id;
+END""",
+    """CREATE TRIGGER messages_embeddings_update AFTER UPDATE OF text ON messages BEGIN
+    DELETE FROM embeddings WHERE kind = 'message' AND row_id = old.id;
+END""",
+)
+
 MIGRATIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("m001_initial", M001_INITIAL),
     ("m002_summarizer", M002_SUMMARIZER),
@@ -391,5 +417,6 @@ MIGRATIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("m007_views", M007_VIEWS),
     # Automatic pins, de-duplicated per session by content_key (see M008_AUTO_PINS).
     ("m008_auto_pins", M008_AUTO_PINS),
+    ("m009_embeddings", M009_EMBEDDINGS),
 )
 SCHEMA_VERSION = len(MIGRATIONS)

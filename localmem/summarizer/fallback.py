@@ -15,10 +15,9 @@ Two situations, two wordings, both from the origin:
 
 Both then carry the span's salient facts (:mod:`localmem.summarizer.salient`): the sentences
 with allergies, medicines and warnings, appointments, decisions, dates, money, numbers and
-names, best first, as many as fit in the 300 characters, in conversation order (``...
-about: programming. Facts: Mom takes warfarin 5 mg at 6 pm. She is allergic to
-penicillin.``). When facts follow, they take the place of the first and last samples, which
-said less in more room; a span without any keeps the origin's wording exactly.
+names, best first, as many as fit in the 300 characters after the origin's wording, in
+conversation order (``... about: programming. Facts: Mom takes warfarin 5 mg at 6 pm. She
+is allergic to penicillin.``); a span without any keeps the origin's wording exactly.
 
 Both are pure functions of their input: the same messages always give the same text, in well
 under a millisecond for a 15-message range. They never raise on any ``str`` input (empty
@@ -85,11 +84,8 @@ def extract_topics(text: str, limit: int = DEFAULT_TOPIC_LIMIT) -> list[str]:
 
 
 def keyword_summary(messages: Sequence[tuple[str, str]]) -> str:
-    """The origin's fallback summary, then the span's salient facts.
-
-    The origin's head: the user topics if any, else the message count alone when facts
-    follow, else samples of the first and last user messages.
-    """
+    """The origin's fallback summary (user topics if any, else first/last user samples),
+    then the span's salient facts in the room left."""
     if not messages:
         return NO_MESSAGES_SUMMARY
     user_texts = [text for role, text in messages if _is_role(role, "user")]
@@ -102,43 +98,38 @@ def keyword_summary(messages: Sequence[tuple[str, str]]) -> str:
             f" about: {', '.join(topics)}.",
             messages,
         )
-    head = f"Conversation with {count}."
-    facts = _facts_text(head, messages)
-    if facts:
-        return _clip(f"{head} {facts}")
     sampled = user_texts or [text for _, text in messages]
     first, last = _first_and_last(sampled, DEFAULT_SAMPLE_CHARS)
-    return _clip(f'Conversation with {count}. Started with: "{first}" Recent topic: "{last}"')
+    return _with_facts(
+        f'Conversation with {count}. Started with: "{first}" Recent topic: "{last}"', messages
+    )
 
 
 def offline_summary(messages: Sequence[tuple[str, str]]) -> str:
-    """Summary written when no model is reachable: count, topics, then the salient facts,
-    or (none found) samples of the first and last messages."""
+    """Summary written when no model is reachable: count, topics, samples of the first and
+    last messages, then the span's salient facts in the room left."""
     if not messages:
         return NO_MESSAGES_SUMMARY
     topics = extract_topics("\n".join(text for role, text in messages if _is_role(role, "user")))
     about = f" about: {', '.join(topics)}" if topics else ""
-    head = f"Offline summary: {_count_phrase(len(messages))}{about}."
-    facts = _facts_text(head, messages)
-    if facts:
-        return _clip(f"{head} {facts}")
     # A system prompt says how to talk, not what was talked about.
     turns = [text for role, text in messages if not _is_role(role, "system")]
     first, last = _first_and_last(turns or [text for _, text in messages], DEFAULT_OFFLINE_SAMPLE_CHARS)
-    return _clip(f'{head} Started: "{first}" Recent: "{last}"')
+    return _with_facts(
+        f'Offline summary: {_count_phrase(len(messages))}{about}. Started: "{first}" Recent: "{last}"',
+        messages,
+    )
 
 
 def _with_facts(head: str, messages: Sequence[tuple[str, str]]) -> str:
-    facts = _facts_text(head, messages)
-    return _clip(f"{head} {facts}" if facts else head)
-
-
-def _facts_text(head: str, messages: Sequence[tuple[str, str]]) -> str:
-    """``Facts: ...`` with the span's salient facts that fit after ``head``, or ""."""
+    """``head`` (the origin's wording), then ``Facts: ...`` with the span's salient facts
+    that fit within the stored maximum."""
     budget = DEFAULT_MAX_SUMMARY_CHARS - len(head) - len(FACTS_LABEL) - 2
     facts = salient_facts(messages, budget) if budget > 0 else []
+    if not facts:
+        return _clip(head)
     text = " ".join(facts).encode("utf-8", "replace").decode("utf-8")
-    return f"{FACTS_LABEL} {text}" if facts else ""
+    return _clip(f"{head} {FACTS_LABEL} {text}")
 
 
 def _is_role(role: str, name: str) -> bool:

@@ -32,10 +32,11 @@ Checks, in order (the first that fails gives the reason):
    spaces, count as character pairs;
 7. a number the conversation does not state (an invented detail: "a sonnet with 15 lines"),
    or a run of words said again (:data:`REPEATS`: a model running in circles);
-8. a copy, not a summary: :data:`COPY_SHARE` of its words or more lie in runs of
-   :data:`COPY_RUN_WORDS` words that the conversation holds in the same order (a passage
-   lifted from one turn), or it repeats a run of that many words of the prompt's own
-   instructions (``PROMPT_TEXTS``: a model echoing its task).
+8. a copy, not a summary: :data:`COPY_SHARE` of its words or more, and
+   :data:`COPY_MIN_WORDS` at least, lie in runs of :data:`COPY_RUN_WORDS` words that the
+   conversation holds in the same order (a passage lifted from one turn), or it repeats a
+   run of that many words of the prompt's own instructions (``INSTRUCTION_TEXTS``: a model
+   echoing its task).
 
 :func:`accept_summary` is what the summarizer calls with a model's answer: the shape and poem
 checks read the whole answer; an answer longer than the limit, or cut by ``num_predict``, is
@@ -73,7 +74,9 @@ COPY_RUN_WORDS: Final = 6
 REPEATS: Final = ((6, 2), (4, 3))
 """(words, times): a run of six words said twice, or of four words three times, is a loop."""
 COPY_SHARE: Final = 0.6
-"""Share of a summary's words inside copied runs that makes it a copy, not a summary."""
+"""Share of a summary's words inside copied runs that makes it a copy, not a summary..."""
+COPY_MIN_WORDS: Final = 12
+"""... when they are this many at least: a long passage, not a short restatement."""
 
 POEM_MIN_LINES: Final = 4
 """This many non-empty lines, short on average, make a poem."""
@@ -350,7 +353,8 @@ def _check_copy(words: list[str], conversation: list[str], vocabulary: set[str])
     their set."""
     if len(words) < COPY_RUN_WORDS:
         return None
-    if _copied_share(words, f" {' '.join(conversation)} ", vocabulary) >= COPY_SHARE:
+    copied = _copied_share(words, f" {' '.join(conversation)} ", vocabulary)
+    if copied >= COPY_SHARE and copied * len(words) >= COPY_MIN_WORDS:
         return "copies a passage of the conversation"
     if _copied_share(words, _PROMPT_TEXT, _PROMPT_VOCABULARY) > 0:
         return "repeats the prompt's instructions"
