@@ -32,7 +32,7 @@ in one source. Pure functions; case-insensitive; they never raise on any ``str``
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -228,10 +228,6 @@ def _form(word: str) -> str:
             break
     return word.rstrip("e") if len(word) > MIN_WORD_CHARS else word
 
-
-def sources_of(texts: Iterable[str]) -> list[str]:
-    """The non-blank texts, as sources."""
-    return [t for t in texts if t.strip()]
 
 
 _CARRIER_FORMS: Final = frozenset(_form(w) for w in CARRIERS)
