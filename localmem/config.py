@@ -75,7 +75,9 @@ class MemoryConfig(BaseModel):
     auto_summarize: bool = False
     """Summarize in the background after writes, never blocking them."""
     ollama_timeout: float = Field(DEFAULT_OLLAMA_TIMEOUT, gt=0, allow_inf_nan=False)
-    """Seconds one call to the local model may take; never unbounded."""
+    """Seconds one summary-sized call to the local model may take; a bigger request (a
+    checkpoint: more to read, 512 tokens to write) gets proportionally more, at most 10x
+    (``ollama_client.scaled_timeout``). Never unbounded."""
     offline: bool = False
     """Never call the local model: summaries are the deterministic ones (source
     ``offline``, redone by ``resummarize`` later), checkpoints and facts the rules',
