@@ -68,7 +68,7 @@ from .scoring import Scorer, score_importance
 from .state import STATE_LIMITS, StateMixin, state_groups
 from .summarizer import Summarizer
 from .summarizer.background import BackgroundSummarizer
-from .tokens import Tokenizer
+from .tokens import Tokenizer, bounded_ratio
 from .transfer import TransferMixin
 
 logger = logging.getLogger("localmem")
@@ -601,7 +601,7 @@ class MemoryStore(
             exists, measured, level = db.session_profile(self._conn, session_id)
             if not exists:
                 raise SessionNotFound(session_id)
-            ratio = self._memo.ratios[session_id] = measured or 1.0
+            ratio = self._memo.ratios[session_id] = bounded_ratio(measured)
             if level:
                 self._memo.levels[session_id] = level
         return ratio

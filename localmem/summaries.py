@@ -32,6 +32,7 @@ from .facts import (
 from .mixin import StoreBase
 from .models import FactsData, Message, Session, Summary, SummaryFacts
 from .summarizer import OFFLINE, OllamaBackend, Outcome, Summarizer
+from .tokens import bounded_ratio, plausible_ratio
 from .summarizer.fallback import keyword_summary, offline_summary
 
 if TYPE_CHECKING:
@@ -280,11 +281,17 @@ class SummariesMixin(StoreBase):
                     self._cache.clear()  # a fact of the user's: every session's context
             if outcome.cache_key and outcome.from_model and not outcome.cached:
                 db.cache_summary(conn, outcome.cache_key, outcome.source, outcome.text, now)
-            if outcome.model and outcome.local_tokens and outcome.model_tokens:
+            if (
+                outcome.model
+                and outcome.local_tokens
+                and outcome.model_tokens
+                and plausible_ratio(outcome.local_tokens, outcome.model_tokens)
+            ):
                 db.record_tokens(
                     conn, outcome.model, outcome.local_tokens, outcome.model_tokens, now
                 )
-                self._memo.ratios.clear()  # a model's ratio changed
+                self._memo.ratios.clear()  # a model's ratio changed: every budget with it
+                self._cache.clear()
         if summary is None:
             logger.info("summary of messages %d-%d skipped: already covered", start, end)
         return summary
@@ -307,7 +314,7 @@ class SummariesMixin(StoreBase):
         if model is None:
             return 1.0
         with self._locked() as conn:
-            return db.model_ratio(conn, model) or 1.0
+            return bounded_ratio(db.model_ratio(conn, model))
 
     def _get_summarizer(self) -> Summarizer:
         if self._summarizer is None:

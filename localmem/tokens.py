@@ -26,6 +26,25 @@ ESTIMATE_NAME = "estimate (1 token per 4 characters)"
 SHIPPED_ENCODINGS = {"cl100k_base": "localmem_cl100k_base"}
 
 
+MODEL_RATIO_BOUNDS = (0.5, 2.0)
+"""A local model's tokens per cl100k token, as learnt from its ``prompt_eval_count``,
+is believed within these bounds: real tokenizers differ from cl100k by tens of
+percent. A reply outside them is not learnt from (Ollama reports 1 token for a
+515-token prompt whose prefix it had cached), and a ratio is never used outside."""
+
+
+def plausible_ratio(local_tokens: int, model_tokens: int) -> bool:
+    """Whether one reply's token counts are worth learning a model's ratio from."""
+    low, high = MODEL_RATIO_BOUNDS
+    return local_tokens > 0 and low <= model_tokens / local_tokens <= high
+
+
+def bounded_ratio(ratio: float | None) -> float:
+    """A learnt ratio (None: never measured, 1.0) held within ``MODEL_RATIO_BOUNDS``."""
+    low, high = MODEL_RATIO_BOUNDS
+    return 1.0 if ratio is None else min(high, max(low, ratio))
+
+
 def estimate_tokens(text: str) -> int:
     """The fallback estimate: ``ceil(len(text) / 4)``."""
     return math.ceil(len(text) / ESTIMATE_CHARS_PER_TOKEN)

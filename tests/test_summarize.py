@@ -171,17 +171,48 @@ def test_a_prompt_cut_by_the_server_is_not_trusted(store, fake_ollama, filled) -
 
 
 def test_token_ratio_per_model_corrects_counts_and_budgets(store, fake_ollama, filled) -> None:
-    fake_ollama.prompt_eval_count = 900
+    fake_ollama.prompt_eval_count = 500
     summary = store.summarize(filled.id)
     assert summary.source == "llama3.2:latest"
     sent = chats(fake_ollama)[0]["messages"]
     ours = sum(store.count_tokens(m["content"]) for m in sent)
-    ratio = 900 / ours
+    ratio = 500 / ours
     text = "a budget in the model's own tokens"
     assert store.count_tokens(text, model="llama3.2") == -(-store.count_tokens(text) * ratio // 1)
     ctx = store.build_context(filled.id, max_tokens=3000)
     assert ctx.token_ratio == pytest.approx(ratio)
     assert ctx.max_tokens == int(3000 / ratio) and ctx.total_tokens <= ctx.max_tokens
+
+
+def test_an_implausible_token_count_is_not_learnt(store, fake_ollama, filled) -> None:
+    """Ollama reports 1 prompt token when it reused a cached prefix: learning from it
+    turned max_tokens=200 into 103,000 for every later context of that model."""
+    before = store.build_context(filled.id, max_tokens=200)
+    fake_ollama.prompt_eval_count = 1
+    assert store.summarize(filled.id).source == "llama3.2:latest"
+    ctx = store.build_context(filled.id, max_tokens=200)
+    assert ctx.token_ratio == 1.0 and ctx.max_tokens == 200 == before.max_tokens
+    assert store.count_tokens("one two three", model="llama3.2") == 3
+
+
+def test_a_learnt_ratio_is_bounded(store, filled) -> None:
+    from localmem.tokens import MODEL_RATIO_BOUNDS
+
+    store._conn.execute(  # a ratio learnt by an older localmem, far outside the bounds
+        "INSERT INTO model_token_stats VALUES ('llama3.2:latest', 1000, 9000, 1, 'x')"
+    )
+    ctx = store.build_context(filled.id, max_tokens=3000)
+    assert ctx.token_ratio == MODEL_RATIO_BOUNDS[1] and ctx.max_tokens == 1500
+
+
+def test_a_new_ratio_reaches_the_cached_contexts_at_once(store, fake_ollama, filled) -> None:
+    other = store.create_session(model="llama3.2")  # the same model, another session
+    store.add_message(other.id, "user", "hello")
+    assert store.config.cache_ttl > 0
+    assert store.build_context(other.id, max_tokens=3000).token_ratio == 1.0  # now cached
+    fake_ollama.prompt_eval_count = 500
+    store.summarize(filled.id)  # learns the model's ratio
+    assert store.build_context(other.id, max_tokens=3000).token_ratio > 1.0
 
 
 def test_two_writers_never_store_overlapping_ranges(db_path, fake_ollama) -> None:
