@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from localmem import MemoryConfig, MemoryContext, MemoryStore, Session
-from localmem.context import CLIP_MARKER, PINS_HEADER, SUMMARIES_HEADER
+from localmem.context import CL100K_COSTS, CLIP_MARKER, MEMORY_PREAMBLE, PINS_HEADER, SUMMARIES_HEADER
 from localmem.errors import InvalidInput
 
 
@@ -58,7 +58,8 @@ def test_breakdown_adds_up_and_counts_what_is_sent(store, session) -> None:
     assert ctx.breakdown["messages"] == sum(m.token_count for m in ctx.recent_messages)
     assert rendered_tokens(store, ctx) <= ctx.total_tokens
     system = ctx.to_messages()[0]
-    assert system["role"] == "system" and system["content"].startswith(PINS_HEADER)
+    assert system["role"] == "system"
+    assert system["content"].startswith(MEMORY_PREAMBLE + "\n\n" + PINS_HEADER)
     assert system["content"].index("Ana") < system["content"].index("penicillin")
 
 
@@ -66,7 +67,7 @@ def test_priority_newest_three_then_pins_then_the_rest(store, session) -> None:
     ms = fill(store, session, 8, words=40)  # ~45 tokens each
     pin = store.pin(session.id, "fact " * 40)
     per = ms[0].token_count
-    budget = 3 * per + pin.token_count + 10
+    budget = 3 * per + CL100K_COSTS.preamble + pin.token_count + 10
     ctx = store.build_context(session.id, max_tokens=budget)
     assert [m.id for m in ctx.recent_messages] == [m.id for m in ms[-3:]]
     assert ctx.pins == (pin,)

@@ -24,7 +24,7 @@ from localmem import (
 )
 from localmem import search as fts
 from localmem.cli import cli
-from localmem.context import RECENT_SHARE, RELEVANT_HEADER, relevant_label
+from localmem.context import MEMORY_PREAMBLE, RECENT_SHARE, RELEVANT_HEADER, relevant_label
 from localmem.errors import InvalidInput
 from localmem.migrations import (
     APPLICATION_ID,
@@ -456,8 +456,10 @@ def test_the_context_carries_the_relevant_older_message(store, session) -> None:
     system = ctx.to_messages()[0]
     assert system["role"] == "system"
     fact = ctx.relevant_messages[0]
-    assert system["content"] == f"{RELEVANT_HEADER}\n[{fact.created_at[:10]}] user: {FACT}"
-    assert store.count_tokens(system["content"]) <= ctx.breakdown["relevant"]
+    assert system["content"] == (
+        f"{MEMORY_PREAMBLE}\n\n{RELEVANT_HEADER}\n[{fact.created_at[:10]}] user: {FACT}"
+    )
+    assert store.count_tokens(system["content"]) <= ctx.breakdown["relevant"] + ctx.breakdown["framing"]
 
 
 def test_relevant_messages_come_from_outside_the_recent_window(store, session) -> None:
@@ -491,7 +493,7 @@ def test_the_relevant_section_takes_what_the_recent_turns_leave(store, session) 
     needed = costs.relevant_header + store.count_tokens(relevant_label(fact)) + fact.token_count
     # the newest 3 and the pin; then the 4th and 5th newest turns take at most half of
     # what is left, and the relevant message fits in the rest
-    base = sum(m.token_count for m in ms[-3:]) + pin.token_count + costs.pins_header
+    base = sum(m.token_count for m in ms[-3:]) + costs.preamble + pin.token_count + costs.pins_header
     turns = ms[-5].token_count + ms[-4].token_count
     budget = base + max(2 * turns, turns + needed)
     plain = store.build_context(session.id, max_tokens=budget)

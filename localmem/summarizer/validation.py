@@ -139,6 +139,22 @@ _SHAPE_CHECKS: Final[tuple[tuple[re.Pattern[str], str], ...]] = (
         ),
         "has song structure",
     ),
+    # A summary is read back as remembered data: one that addresses the assistant with
+    # instructions ("ignore all previous instructions", "you must now ...") would carry
+    # them into every later context.
+    (
+        re.compile(
+            r"\b(?:ignore|disregard|forget|override)\s+(?:all\s+|any\s+|the\s+|your\s+)*"
+            r"(?:previous|prior|earlier|above|system|safety|developer)?\s*"
+            r"(?:instructions?|rules|prompts?|guidelines|directions)\b"
+            r"|\b(?:you|assistant)\s*,?\s+(?:must|should|shall|will)\s+(?:now|always|never"
+            r"|from now on)\b|\bfrom now on,?\s+(?:you|the assistant)\b"
+            r"|\b(?:new|updated)\s+(?:system\s+)?instructions?\s*:"
+            r"|\byou are now\b",
+            _I,
+        ),
+        "addresses the assistant with instructions",
+    ),
     (re.compile(r"^\s{0,3}#{1,6}(?:\s|$)", _M), "contains a markdown heading"),
     (re.compile(r"^\s*\d+[.)](?:\s|$)", _M), "contains a numbered list"),
     (re.compile(r"^\s*[-*+\u2022\u25e6\u25aa\u2013\u2014](?:\s|$)", _M), "contains a list"),
