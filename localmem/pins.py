@@ -150,8 +150,9 @@ class PinsMixin(StoreBase):
             session_id = db.pin_session(self._conn, pin_id)
             if session_id is None:
                 raise NotFound("pin", pin_id)
-            with self._write(session_id):
+            with self._forgetting(session_id) as gone:  # its text leaves the file
                 db.delete_pin(self._conn, pin_id)
+                gone.touch("semantic_pins", [pin_id])
 
     @staticmethod
     def _same_fact(

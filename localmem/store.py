@@ -48,9 +48,9 @@ from .embeddings import Embedder
 from .errors import (
     DatabaseError,
     InvalidInput,
-    NotFound,
     SessionNotFound,
 )
+from .forget import ForgetMixin
 from .maintain import MaintainMixin
 from .models import (
     Item,
@@ -89,6 +89,7 @@ def iso(moment: datetime) -> str:
 
 
 class MemoryStore(
+    ForgetMixin,
     PinsMixin,
     SummariesMixin,
     RecallMixin,
@@ -115,7 +116,9 @@ class MemoryStore(
     :class:`~localmem.state.StateMixin`; checkpoints from
     :class:`~localmem.checkpoint.CheckpointMixin`; the compaction of idle sessions
     (``maintain``) from :class:`~localmem.maintain.MaintainMixin`; retention, vacuum,
-    backup, stats and integrity from :class:`~localmem.admin.AdminMixin`; export and
+    backup, stats and integrity from :class:`~localmem.admin.AdminMixin`; deleting
+    (``delete_message``, ``clear_messages``, ``delete_session``), which leaves no
+    trace of the text in the file, from :class:`~localmem.forget.ForgetMixin`; export and
     import of sessions as JSON Lines from :class:`~localmem.transfer.TransferMixin`.
     """
 
@@ -277,14 +280,6 @@ class MemoryStore(
         with self._locked():
             return db.list_sessions(self._conn)
 
-    def delete_session(self, session_id: str) -> None:
-        """Delete a session and everything that belongs to it."""
-        check_id(session_id)
-        with self._write(session_id):
-            self._memo.forget(session_id)
-            if not db.delete_session(self._conn, session_id):
-                raise SessionNotFound(session_id)
-
     # --- messages ------------------------------------------------------------
 
     def _message_row(self, session_id: str, item: object) -> db.MessageRow:
@@ -374,35 +369,6 @@ class MemoryStore(
             self._require_session(session_id)
             return read(conn, session_id)
 
-    def clear_messages(self, session_id: str) -> int:
-        """Delete every message of a session, their items and its summaries; return how many.
-
-        One transaction. The session itself, its pins (a pin's
-        ``source_message_id`` becomes None), goals, subtasks, tool executions,
-        tracked files and checkpoints stay; the summaries' facts go with them.
-        Raises :class:`SessionNotFound`.
-        """
-        check_id(session_id)
-        with self._write(session_id) as conn:
-            self._require_session(session_id)
-            return db.clear_messages(conn, session_id)
-
-    def delete_message(self, message_id: int) -> None:
-        """Delete one message (and its item) with the summaries whose range holds it.
-
-        One transaction. The dropped summaries' messages become uncovered, so
-        the next summary is written from what is left; a pin the message was
-        the source of stays (its ``source_message_id`` becomes None). Raises
-        :class:`NotFound` if there is no message with this id; nothing is written then.
-        """
-        check_int("message_id", message_id)
-        with self._locked() as conn:
-            session_id = db.message_session(conn, message_id)
-            if session_id is None:
-                raise NotFound("message", message_id)
-            with self._write(session_id):
-                db.delete_message(conn, session_id, message_id)
-
     # --- items ---------------------------------------------------------------
 
     def add_items(
@@ -476,16 +442,16 @@ class MemoryStore(
         """Delete the session's newest item of ``kind`` with its message; return it.
 
         None when the session has no such item (or does not exist). One
-        transaction. A summary whose range held the message is deleted with
-        it: it would otherwise describe a message that is gone.
+        transaction. The message is forgotten as :meth:`delete_message`
+        forgets one: the summary over it rewritten, what quoted it gone.
         """
         check_id(session_id)
         check_kind(kind)
-        with self._write(session_id) as conn:
-            newest = db.newest_items(conn, session_id, kind, 0, 1)
+        with self._forgetting(session_id) as gone:
+            newest = db.newest_items(gone.conn, session_id, kind, 0, 1)
             if not newest:
                 return None
-            db.delete_message(conn, session_id, newest[0].message_id)
+            self._forget_messages(gone, session_id, [newest[0].message_id])
             return newest[0]
 
     # --- context -------------------------------------------------------------

@@ -25,6 +25,7 @@ from .facts import (
     ModelFacts,
     facts_messages,
     facts_row,
+    grounding_text,
     must_remember,
     overlay_facts,
     rule_facts,
@@ -156,6 +157,10 @@ class SummariesMixin(StoreBase):
         data, source, pins = self._summary_facts(
             session, pairs, sum(m.token_count for m in span), outcome
         )
+        # Each pin's source: the user message it is grounded in (forgetting it forgets the pin).
+        said = [m for m in span if m.role == "user"]
+        sourced = [(p, grounding_text(p, [m.text for m in said])) for p in pins]
+        sources = [None if i is None else said[i].id for _, i in sourced]
         summary = self._store_summary(
             session_id,
             outcome,
@@ -164,7 +169,7 @@ class SummariesMixin(StoreBase):
             len(span),
             level=1,
             facts=(data, source),
-            pins=pins,
+            pins=list(zip(pins, sources)),
         )
         if summary is not None:
             self._rollup(session)
@@ -231,17 +236,18 @@ class SummariesMixin(StoreBase):
         count: int,
         level: int,
         facts: tuple[FactsData, str] | None = None,
-        pins: Sequence[str] = (),
+        pins: Sequence[tuple[str, int | None]] = (),
     ) -> Summary | None:
         """Store a summary, its facts, its auto pins and what its call taught us,
         in one transaction.
 
-        An auto pin (``pins``, the model's must-remember items) is skipped when
-        a pin of the session already holds its fact, or restates it
-        (``extract.restates``): the model often rephrases what a rule pinned.
+        An auto pin (``pins``: the model's must-remember items, each with the
+        message it was taken from) is skipped when a pin of the session
+        already holds its fact, or restates it (``extract.restates``): the
+        model often rephrases what a rule pinned.
         """
         tokens = self.tokenizer.count(outcome.text)
-        counted = [(p, pin_key(p), self.tokenizer.count(p)) for p in pins]
+        counted = [((p, pin_key(p), self.tokenizer.count(p)), source) for p, source in pins]
         with self._write(session_id) as conn:
             now = self._now()
             if not db.session_exists(conn, session_id):
@@ -264,8 +270,9 @@ class SummariesMixin(StoreBase):
                 db.insert_facts(conn, summary.id, session_id, data, text, facts[1], now)
             if summary is not None and counted:
                 held = [p.content for p in db.top_pins(conn, session_id, -1)]
-                fresh = [c for c in counted if not any(rules.restates(c[0], h) for h in held)]
-                self._add_auto_pins(conn, session_id, None, fresh, now)
+                for pin, source in counted:
+                    if not any(rules.restates(pin[0], h) for h in held):
+                        self._add_auto_pins(conn, session_id, source, [pin], now)
             if outcome.cache_key and outcome.from_model and not outcome.cached:
                 db.cache_summary(conn, outcome.cache_key, outcome.source, outcome.text, now)
             if outcome.model and outcome.local_tokens and outcome.model_tokens:

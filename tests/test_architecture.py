@@ -27,7 +27,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "sql": ("db",),
     "network": ("summarizer", "embeddings"),
     "store": (
-        "mixin", "store", "admin", "checkpoint", "maintain", "pins", "recall", "state",
+        "mixin", "store", "admin", "checkpoint", "forget", "maintain", "pins", "recall", "state",
         "summaries", "transfer",
     ),
     "front": (
