@@ -9,9 +9,12 @@ same transaction:
 - **automatic pins** taken from it (``kind="auto"``, its ``source_message_id``)
   are deleted; a manual pin is the user's own words and stays (its source
   becomes None);
-- **the level-1 summary** over it is rewritten deterministically from the
-  messages left in its range (the keyword summary, ``source="fallback"``, and
-  the rules' facts), its range narrowed to them; with none left, it is deleted;
+- **the level-1 summary** over it: the session's newest one is deleted, and
+  its messages, uncovered again, go into the next summary (the model's, when
+  it is there); an older one (which no later summary would replace) is
+  rewritten deterministically from the messages left in its range (the
+  keyword summary, ``source="fallback"``, and the rules' facts), its range
+  narrowed to them, or deleted with none left;
 - **the rollups** (level 2) from there on all quote it, each one carrying the
   one before: they are replaced by one deterministic rollup of the level-1
   summaries they rolled (after the newest rollup that is left);
@@ -91,11 +94,13 @@ class ForgetMixin(StoreBase):
     def delete_message(self, message_id: int) -> None:
         """Delete one message (and its item), and its text wherever it was quoted.
 
-        One transaction. The summary over it is rewritten from the messages
-        left in its range, the rollups and checkpoints that follow are
-        rebuilt by the rules, and automatic pins taken from it are deleted
-        (see the module's docstring); a manual pin it was the source of stays
-        (its ``source_message_id`` becomes None). Raises :class:`NotFound` if
+        One transaction. The summary over it is deleted if it is the
+        session's newest (its messages, uncovered again, go into the next
+        summary), else rewritten by the rules from the messages left in its
+        range; the rollups and checkpoints that follow are rebuilt by the
+        rules, and automatic pins taken from it are deleted (see the module's
+        docstring); a manual pin it was the source of stays (its
+        ``source_message_id`` becomes None). Raises :class:`NotFound` if
         there is no message with this id; nothing is written then.
         """
         check_int("message_id", message_id)
@@ -167,24 +172,29 @@ class ForgetMixin(StoreBase):
         else:
             gone.touch("semantic_pins", db.delete_sourced_auto_pins(conn, message_ids))
             covering = db.covering_summaries(conn, session_id, message_ids)
+            newest = db.last_covered(conn, session_id)
             count = sum(db.delete_message(conn, mid) for mid in message_ids)
             gone.touch("messages", message_ids)
             for summary in covering:
-                self._rewrite_summary(gone, session_id, summary)
+                self._rewrite_summary(gone, session_id, summary, drop=summary.end_message_id == newest)
             first = min(message_ids)
         self._roll_again(gone, session_id, first)
         if db.delete_checkpoints_from(conn, session_id, first):
             self._rules_checkpoint(conn, session_id)
         return count
 
-    def _rewrite_summary(self, gone: Forgotten, session_id: str, summary: Summary) -> None:
+    def _rewrite_summary(
+        self, gone: Forgotten, session_id: str, summary: Summary, *, drop: bool
+    ) -> None:
         """Write a level-1 summary again, deterministically, from the messages left
-        in its range (narrowed to them), with the rules' facts; delete it if none is."""
+        in its range (narrowed to them), with the rules' facts; delete it if none is
+        left, or if ``drop`` (the session's newest: its messages become the
+        uncovered tail, which the next summary covers)."""
         conn = gone.conn
         gone.touch("summaries", [summary.id])
         gone.touch("summary_facts", [summary.id])
         left = db.range_messages(conn, session_id, summary.start_message_id, summary.end_message_id)
-        if not left:
+        if drop or not left:
             db.delete_summary(conn, summary.id)
             return
         pairs = [(m.role, m.text) for m in left]

@@ -443,7 +443,7 @@ class MemoryStore(
 
         None when the session has no such item (or does not exist). One
         transaction. The message is forgotten as :meth:`delete_message`
-        forgets one: the summary over it rewritten, what quoted it gone.
+        forgets one: what quoted it is gone or rewritten.
         """
         check_id(session_id)
         check_kind(kind)
