@@ -1,0 +1,121 @@
+"""What forgetting costs: ``secure_delete`` on writes and deletes, and a whole forget.
+
+    python benchmarks/forget.py [--messages 20000] [--rounds 8] [--per-round 1000]
+
+Two files with the same corpus (``--messages`` messages over 20 sessions,
+all in the search index), one store on each: localmem as it is
+(``PRAGMA secure_delete = ON``) and the same store with the pragma turned
+off (the reference). In interleaved rounds (``timer.interleave``):
+
+- ``add_message``: one message per call, chat-like text (per-call latency);
+- the row delete alone: ``DELETE FROM messages WHERE id = ?`` on the store's
+  connection (its triggers included: the search index's 'delete', the vectors);
+- a whole forget: ``store.delete_message`` (the row, what quotes it, the merge
+  of the search index, the log emptied into the file) beside that bare delete.
+
+The ratios are printed; timings are reported, never asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import socket
+import tempfile
+from pathlib import Path
+
+from timer import Job, Latency, each, interleave
+
+from localmem import MemoryStore
+
+WORDS = (
+    "the garden needs watering and the fence painting soon my daughter has a school trip on "
+    "friday remind me about the dentist appointment what time is the pickup code budget recipe"
+).split()
+
+
+def offline() -> None:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        os.environ["OLLAMA_HOST"] = f"http://127.0.0.1:{s.getsockname()[1]}"
+
+
+def line(rng: random.Random, n: int = 14) -> str:
+    return " ".join(rng.choice(WORDS) for _ in range(n)) + f" {rng.randrange(10**6)}."
+
+
+def build(path: Path, messages: int, secure: bool) -> tuple[MemoryStore, list[str]]:
+    rng = random.Random(7)  # the same corpus in both files
+    store = MemoryStore(path)
+    if not secure:
+        store._conn.execute("PRAGMA secure_delete = OFF")
+    sessions = [store.create_session(model="llama3.2").id for _ in range(20)]
+    for start in range(0, messages, 1000):
+        batch = [{"role": "user" if i % 2 else "assistant", "text": line(rng)} for i in range(1000)]
+        store.add_messages(sessions[start // 1000 % 20], batch)
+    store.search("garden")  # everything in the index
+    store.vacuum()
+    return store, sessions
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--messages", type=int, default=20_000)
+    parser.add_argument("--rounds", type=int, default=8)
+    parser.add_argument("--per-round", type=int, default=1000, help="add_message calls per round")
+    args = parser.parse_args()
+    offline()
+    tmp = Path(tempfile.mkdtemp(prefix="localmem-forget-"))
+    stores = {}
+    for name, secure in (("secure_delete ON (localmem)", True), ("secure_delete OFF", False)):
+        stores[name] = build(tmp / f"{secure}.db", args.messages, secure)
+    rng = random.Random(11)
+    texts = [[line(rng) for _ in range(args.per_round)] for _ in range(args.rounds + 1)]
+
+    print(f"{args.messages} indexed messages per file, {args.rounds} rounds after a warm-up\n")
+    jobs = {
+        name: Job(lambda sid, text, st=st: st.add_message(sid, "user", text),
+                  [[(sids[0], t) for t in r] for r in texts])
+        for name, (st, sids) in stores.items()
+    }
+    lat = {name: Latency.of(runs) for name, runs in interleave(jobs, each).items()}
+    on, off = lat.values()
+    for name, figure in lat.items():
+        print(f"add_message, {name}: p50 {figure.p50_us:,.1f} µs, mean {figure.mean_us:,.1f} µs")
+    print(f"  ratio ON/OFF: p50 {on.p50_us / off.p50_us:.3f}, mean {on.mean_us / off.mean_us:.3f}\n")
+
+    def victims(st: MemoryStore, sid: str, count: int) -> list[list[tuple]]:
+        ids = [m.id for m in st.get_messages(sid, limit=count * (args.rounds + 1))]
+        return [[(i,) for i in ids[r * count:(r + 1) * count]] for r in range(args.rounds + 1)]
+
+    raw = {
+        name: Job(lambda mid, st=st: st._conn.execute("DELETE FROM messages WHERE id = ?", (mid,)),
+                  victims(st, sids[1], 20))
+        for name, (st, sids) in stores.items()
+    }
+    lat = {name: Latency.of(runs) for name, runs in interleave(raw, each).items()}
+    on, off = lat.values()
+    for name, figure in lat.items():
+        print(f"DELETE of one message, {name}: p50 {figure.p50_us:,.0f} µs, mean {figure.mean_us:,.0f} µs")
+    print(f"  ratio ON/OFF: p50 {on.p50_us / off.p50_us:.3f}, mean {on.mean_us / off.mean_us:.3f}\n")
+
+    st, sids = stores["secure_delete ON (localmem)"]
+    whole = {
+        "store.delete_message (a whole forget)": Job(st.delete_message, victims(st, sids[2], 5)),
+        "bare DELETE (same store)": Job(
+            lambda mid: st._conn.execute("DELETE FROM messages WHERE id = ?", (mid,)),
+            victims(st, sids[3], 5),
+        ),
+    }
+    lat = {name: Latency.of(runs) for name, runs in interleave(whole, each).items()}
+    for name, figure in lat.items():
+        print(f"{name}: p50 {figure.p50_us / 1e3:,.1f} ms, max {figure.max_us / 1e3:,.1f} ms")
+    forget, bare = lat.values()
+    print(f"  ratio (p50): {forget.p50_us / bare.p50_us:,.0f}")
+    for st, _ in stores.values():
+        st.close()
+
+
+if __name__ == "__main__":
+    main()
