@@ -51,6 +51,7 @@ from .errors import (
     SessionNotFound,
 )
 from .forget import ForgetMixin
+from .incognito import IncognitoMixin, routed
 from .maintain import MaintainMixin
 from .models import (
     Item,
@@ -88,7 +89,9 @@ def iso(moment: datetime) -> str:
     return moment.isoformat(timespec="milliseconds")[:23] + "Z"
 
 
+@routed  # a call naming a session that keeps nothing goes to its private store
 class MemoryStore(
+    IncognitoMixin,
     ForgetMixin,
     PinsMixin,
     SummariesMixin,
@@ -171,6 +174,7 @@ class MemoryStore(
         """
         if self._background is not None:
             self._background.close()
+        self._close_nothing()  # the sessions that keep nothing are gone
         if self._summarizer is not None:
             self._summarizer.backend.close()
         with self._locked():
@@ -249,20 +253,33 @@ class MemoryStore(
     # --- sessions ------------------------------------------------------------
 
     def create_session(
-        self, model: str | None = None, title: str | None = None, session_id: str | None = None
+        self,
+        model: str | None = None,
+        title: str | None = None,
+        session_id: str | None = None,
+        *,
+        persist: bool = True,
     ) -> Session:
         """Create a session; ``session_id`` defaults to a new random id.
 
+        With ``persist=False`` the session keeps nothing: it lives in memory
+        only, for as long as this store is open (or until it is deleted), and
+        nothing of it is ever written to the file (``localmem.incognito``);
+        every method taking its id works on it as on any other session.
         Raises :class:`InvalidInput` if the id is taken or an argument is not text.
         """
         for name, value in (("model", model), ("title", title), ("session_id", session_id)):
             if value is not None:
                 check_text(name, value)
-        session_id = session_id if session_id is not None else uuid.uuid4().hex
-        if not session_id:
+        if not isinstance(persist, bool):
+            raise InvalidInput(f"persist must be True or False, not {type(persist).__name__}")
+        if session_id == "":
             raise InvalidInput("session_id must not be empty")
+        if not persist:
+            return self._create_kept_nowhere(model, title, session_id)
+        session_id = session_id if session_id is not None else uuid.uuid4().hex
         with self._write(session_id):
-            if db.session_exists(self._conn, session_id):
+            if db.session_exists(self._conn, session_id) or self._keeps_nothing(session_id):
                 raise InvalidInput(f"a session with id {session_id!r} already exists")
             return db.insert_session(self._conn, session_id, title, model, self._now())
 
@@ -276,9 +293,11 @@ class MemoryStore(
         return session
 
     def list_sessions(self) -> list[Session]:
-        """Every session, most recently updated first."""
+        """Every session, most recently updated first; those that keep nothing
+        (``persist=False``, this store's) among them."""
         with self._locked():
-            return db.list_sessions(self._conn)
+            sessions = db.list_sessions(self._conn)
+        return self._with_kept_nowhere(sessions)
 
     # --- messages ------------------------------------------------------------
 

@@ -27,8 +27,8 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "sql": ("db",),
     "network": ("summarizer", "embeddings"),
     "store": (
-        "mixin", "store", "admin", "checkpoint", "forget", "maintain", "pins", "recall", "state",
-        "summaries", "transfer",
+        "mixin", "store", "admin", "checkpoint", "forget", "incognito", "maintain", "pins",
+        "recall", "state", "summaries", "transfer",
     ),
     "front": (
         "", "__main__", "cli", "doctor", "demo", "integrations", "mcp_server", "mcp_tools",

@@ -11,8 +11,8 @@ from .connection import (
 )
 from .sessions import (
     DELETE_SESSION_SQL, EXISTS_SESSION_SQL, GET_SESSION_SQL, INSERT_SESSION_SQL,
-    LIST_SESSIONS_SQL, SESSION_COLUMNS, TOUCH_SESSION_SQL, delete_session, get_session,
-    insert_session, list_sessions, session_exists, touch_session,
+    LIST_SESSIONS_SQL, RESERVE_IDS_SQL, SESSION_COLUMNS, TOUCH_SESSION_SQL, delete_session,
+    get_session, insert_session, list_sessions, reserve_ids, session_exists, touch_session,
 )
 from .messages import (
     CLEAR_MESSAGES_SQL, CLEAR_SUMMARIES_SQL, DELETE_MESSAGE_SQL,
@@ -34,7 +34,8 @@ from .summaries import (
     RECORD_TOKENS_SQL, SESSION_PROFILE_SQL, SUMMARIES_AFTER_SQL, SUMMARY_COLUMNS,
     UNCOVERED_TOKENS_SQL, cache_summary, cached_summary, context_summaries, insert_summary,
     last_covered, model_ratio, recent_summaries, record_tokens, session_profile,
-    summaries_after, uncovered_tokens,
+    summaries_after, uncovered_tokens, TOKEN_STATS_SQL, PUT_TOKEN_STATS_SQL, token_stats,
+    put_token_stats,
 )
 from .compaction import (
     COMPACTION_CANDIDATES_SQL, CompactionCandidate, RECORD_COMPACTION_SQL,

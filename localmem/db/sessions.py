@@ -53,3 +53,27 @@ def touch_session(conn: sqlite3.Connection, session_id: str, now: str) -> bool:
 def delete_session(conn: sqlite3.Connection, session_id: str) -> bool:
     """Delete a session; its messages, summaries and pins go with it (ON DELETE CASCADE)."""
     return conn.execute(DELETE_SESSION_SQL, (session_id,)).rowcount == 1
+
+
+# A private in-memory store (a session that keeps nothing, ``localmem.incognito``)
+# hands out ids from ?1 up: one placeholder row at ?1 - 1 in each table whose ids
+# the public API takes back (message, pin, subtask) or shows (summary), in a
+# placeholder session '' that no method ever names (ids are never empty).
+RESERVE_IDS_SQL = (
+    "INSERT INTO sessions (id, title, model, created_at, updated_at) VALUES ('', NULL, NULL, '', '')",
+    """INSERT INTO messages (id, session_id, role, text, token_count, importance_score, created_at)
+        VALUES (?1 - 1, '', 'system', '', 0, 0, '')""",
+    """INSERT INTO semantic_pins (id, session_id, content, importance_score, kind, token_count,
+        created_at, content_key) VALUES (?1 - 1, '', '', 0, 'manual', 0, '', '')""",
+    """INSERT INTO summaries (id, session_id, text, start_message_id, end_message_id,
+        message_count, source, token_count, created_at) VALUES (?1 - 1, '', '', 0, 0, 0, '', 0, '')""",
+    """INSERT INTO subtasks (id, session_id, name, status, token_count, created_at, updated_at)
+        VALUES (?1 - 1, '', '', 'cancelled', 0, '', '')""",
+)
+
+
+def reserve_ids(conn: sqlite3.Connection, first_id: int) -> None:
+    """Make the store behind ``conn`` (a new, empty one) number its messages,
+    pins, summaries and subtasks from ``first_id`` up."""
+    for sql in RESERVE_IDS_SQL:
+        conn.execute(sql, (first_id,) if "?1" in sql else ())
