@@ -69,6 +69,8 @@ RESERVE_IDS_SQL = (
         message_count, source, token_count, created_at) VALUES (?1 - 1, '', '', 0, 0, 0, '', 0, '')""",
     """INSERT INTO subtasks (id, session_id, name, status, token_count, created_at, updated_at)
         VALUES (?1 - 1, '', '', 'cancelled', 0, '', '')""",
+    # Counted as indexed, never put in the index: they weigh in no search's statistics.
+    "UPDATE search_state SET indexed_to = ?1 - 1",
 )
 
 
