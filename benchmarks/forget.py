@@ -1,4 +1,5 @@
-"""What forgetting costs: ``secure_delete`` on writes and deletes, and a whole forget.
+"""What forgetting costs: ``secure_delete`` on writes and deletes, and a whole forget;
+and what routing sessions that keep nothing costs the calls of the others.
 
     python benchmarks/forget.py [--messages 20000] [--rounds 8] [--per-round 1000]
 
@@ -12,6 +13,12 @@ off (the reference). In interleaved rounds (``timer.interleave``):
   connection (its triggers included: the search index's 'delete', the vectors);
 - a whole forget: ``store.delete_message`` (the row, what quotes it, the merge
   of the search index, the log emptied into the file) beside that bare delete.
+
+Routing (``localmem.incognito``): once a store has a session that keeps
+nothing, its public methods naming a session are wrapped (on the instance) to
+send such a session to its private in-memory store; a store without one calls
+the methods directly. ``add_message`` and a cached ``build_context`` on a file
+session, through the wrapper and through the class's method itself.
 
 The ratios are printed; timings are reported, never asserted.
 """
@@ -112,7 +119,28 @@ def main() -> None:
     for name, figure in lat.items():
         print(f"{name}: p50 {figure.p50_us / 1e3:,.1f} ms, max {figure.max_us / 1e3:,.1f} ms")
     forget, bare = lat.values()
-    print(f"  ratio (p50): {forget.p50_us / bare.p50_us:,.0f}")
+    print(f"  ratio (p50): {forget.p50_us / bare.p50_us:,.0f}\n")
+
+    st.create_session(persist=False)  # the wrapper now checks every call in full
+    sid = sids[4]
+    add, ctx = MemoryStore.add_message, MemoryStore.build_context
+    routing = {
+        "add_message, routed": Job(lambda t: st.add_message(sid, "user", t), [[(t,) for t in r] for r in texts]),
+        "add_message, unwrapped": Job(
+            lambda t: add(st, sid, "user", t), [[(t,) for t in r] for r in texts]
+        ),
+        "build_context (cached), routed": Job(lambda: st.build_context(sid), [[()] * args.per_round] * (args.rounds + 1)),
+        "build_context (cached), unwrapped": Job(
+            lambda: ctx(st, sid), [[()] * args.per_round] * (args.rounds + 1)
+        ),
+    }
+    lat = {name: Latency.of(runs) for name, runs in interleave(routing, each).items()}
+    for name, figure in lat.items():
+        print(f"{name}: p50 {figure.p50_us:,.2f} µs, mean {figure.mean_us:,.2f} µs")
+    names = list(lat)
+    for routed_name, bare_name in (names[:2], names[2:]):
+        a, b = lat[routed_name], lat[bare_name]
+        print(f"  {routed_name} / unwrapped: p50 {a.p50_us / b.p50_us:.3f} (+{a.p50_us - b.p50_us:.2f} µs)")
     for st, _ in stores.values():
         st.close()
 

@@ -9,10 +9,11 @@ the file, and no fact learnt from it reaches the file's sessions or the user.
 It is gone when it is deleted (``delete_session``) or the store closes.
 
 One mechanism routes to it: :func:`routed`, applied once to
-:class:`~localmem.store.MemoryStore`, wraps every public method that takes a
-``session_id`` (or the id of a message, pin or subtask) so that a call naming
-such a session (or one of its rows) is made on the private store instead, and
-behaves the same. Rows there are numbered from :data:`FIRST_ID` up, a range
+:class:`~localmem.store.MemoryStore`, lists every public method that takes a
+``session_id`` (or the id of a message, pin or subtask); when a store opens its
+private store, it wraps each of them (on the instance: a store that never
+keeps nothing pays nothing) so that a call naming such a session (or one of
+its rows) is made on the private store instead, and behaves the same. Rows there are numbered from :data:`FIRST_ID` up, a range
 the file's ids never reach, so an id alone says which store holds its row.
 
 What differs, on purpose:
@@ -62,6 +63,9 @@ class IncognitoMixin(StoreBase):
     """The private in-memory store, once a session that keeps nothing was created."""
     _owned: set[str]
     """The private store's: the ids of the sessions it holds for its owner."""
+    _routes: dict[str, tuple[str, int | None]] = {}
+    """Public methods naming a session or a row: the argument's name and position
+    (:func:`routed`)."""
 
     if TYPE_CHECKING:
         _lock: threading.RLock
@@ -107,6 +111,10 @@ class IncognitoMixin(StoreBase):
         with inner._write() as conn:
             db.reserve_ids(conn, FIRST_ID)
             db.put_token_stats(conn, ratios)
+        # From now on this store's calls naming a session go through the router;
+        # a store that never keeps nothing pays nothing for it.
+        for name, (key, position) in self._routes.items():
+            setattr(self, name, _route(name, getattr(self, name), inner, key, position))
         self._nothing = inner
         return inner
 
@@ -146,6 +154,8 @@ class IncognitoMixin(StoreBase):
     def _close_nothing(self) -> None:
         inner, self._nothing = self._nothing, None
         if inner is not None:
+            for name in self._routes:
+                vars(self).pop(name, None)
             inner._summarizer = None  # shared with this store, which closes it
             inner.close()
 
@@ -158,8 +168,9 @@ def kept_nowhere(result: Any) -> Any:
 
 
 def routed(cls: C) -> C:
-    """Route every public method of ``cls`` that names a session or a row of one
-    to the private store when the session (or row) is the private store's."""
+    """Find every public method of ``cls`` that names a session or a row of one
+    (``cls._routes``); a store routes them once it opens its private store."""
+    routes: dict[str, tuple[str, int | None]] = {}
     for name, func in inspect.getmembers(cls, inspect.isfunction):
         if name.startswith("_") or name in OWN:
             continue
@@ -167,25 +178,30 @@ def routed(cls: C) -> C:
         params = code.co_varnames[1 : code.co_argcount + code.co_kwonlyargcount]
         key = next((p for p in ("session_id", *ROW_IDS) if p in params), None)
         if key is not None:
-            position = params.index(key) if params.index(key) < code.co_argcount - 1 else None
-            setattr(cls, name, _route(name, func, key, position))
+            index = params.index(key)
+            routes[name] = (key, index if index < code.co_argcount - 1 else None)
+    cls._routes = routes
     return cls
 
 
-def _route(name: str, func: Callable[..., Any], key: str, position: int | None) -> Callable[..., Any]:
+def _route(
+    name: str, own: Callable[..., Any], inner: Any, key: str, position: int | None
+) -> Callable[..., Any]:
+    """``own`` (a store's bound method), made to call the private store's
+    instead when its argument ``key`` names a session or row of ``inner``."""
+    other = getattr(inner, name)
+    owned: set[str] = inner._owned
     by_row = key != "session_id"
 
-    @functools.wraps(func)
-    def method(self: Any, *args: Any, **kwargs: Any) -> Any:
-        inner = self._nothing
-        if inner is not None:
-            value = args[position] if position is not None and len(args) > position else kwargs.get(key)
-            if (
-                type(value) is int and value >= FIRST_ID
-                if by_row
-                else isinstance(value, str) and value in inner._owned
-            ):
-                return kept_nowhere(getattr(inner, name)(*args, **kwargs))
-        return func(self, *args, **kwargs)
+    @functools.wraps(own)
+    def method(*args: Any, **kwargs: Any) -> Any:
+        value = args[position] if position is not None and len(args) > position else kwargs.get(key)
+        if (
+            type(value) is int and value >= FIRST_ID
+            if by_row
+            else isinstance(value, str) and value in owned
+        ):
+            return kept_nowhere(other(*args, **kwargs))
+        return own(*args, **kwargs)
 
     return method

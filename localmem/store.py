@@ -89,7 +89,7 @@ def iso(moment: datetime) -> str:
     return moment.isoformat(timespec="milliseconds")[:23] + "Z"
 
 
-@routed  # a call naming a session that keeps nothing goes to its private store
+@routed  # once one exists, a call naming a session that keeps nothing goes to its store
 class MemoryStore(
     IncognitoMixin,
     ForgetMixin,
