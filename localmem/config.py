@@ -75,6 +75,10 @@ class MemoryConfig(BaseModel):
     """Summarize in the background after writes, never blocking them."""
     ollama_timeout: float = Field(DEFAULT_OLLAMA_TIMEOUT, gt=0, allow_inf_nan=False)
     """Seconds one call to the local model may take; never unbounded."""
+    offline: bool = False
+    """Never call the local model: summaries are the deterministic ones (source
+    ``offline``, redone by ``resummarize`` later), checkpoints and facts the rules',
+    recall lexical (no embeddings)."""
     ollama_host: str | None = None
     """The Ollama server; None reads ``OLLAMA_HOST`` like the ollama client does."""
     allow_remote_ollama: bool = False

@@ -193,9 +193,11 @@ class ForgetMixin(StoreBase):
         conn = gone.conn
         gone.touch("summaries", [summary.id])
         gone.touch("summary_facts", [summary.id])
-        left = db.range_messages(conn, session_id, summary.start_message_id, summary.end_message_id)
+        left = db.messages_between(
+            conn, session_id, summary.start_message_id, summary.end_message_id
+        )
         if drop or not left:
-            db.delete_summary(conn, summary.id)
+            db.drop_summary(conn, summary.id)
             return
         pairs = [(m.role, m.text) for m in left]
         text = keyword_summary(pairs)
@@ -214,7 +216,7 @@ class ForgetMixin(StoreBase):
         if not stale:
             return
         for rollup in stale:
-            db.delete_summary(conn, rollup.id)
+            db.drop_summary(conn, rollup.id)
         gone.touch("summaries", [r.id for r in stale])
         kept = db.recent_summaries(conn, session_id, 1, level=2)
         after = kept[0].end_message_id if kept else 0

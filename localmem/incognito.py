@@ -20,8 +20,9 @@ What differs, on purpose:
 
 - ``list_sessions()`` lists them among the file's, with ``Session.persist``
   False (so an app's list of open chats, and ``delete_session``, find them);
-- calls over the whole file leave them out: ``search`` without a session,
-  ``export_sessions()``, ``maintain``, ``prune``, ``stats``, ``backup``;
+- calls over the whole file leave them out: ``search``, ``resummarize`` and
+  ``embed_pending`` without a session, ``export_sessions()``, ``maintain``,
+  ``prune``, ``session_overview``, ``find_session_ids``, ``stats``, ``backup``;
   ``export_sessions`` naming one raises :class:`InvalidInput` (an export is a
   copy meant to be kept);
 - the file's learnt token ratios are copied in when the private store opens,

@@ -62,7 +62,9 @@ class RecallMixin(StoreBase):
     # --- embeddings ----------------------------------------------------------
 
     def _get_embedder(self) -> Embedder | None:
-        """The embedder in use, or None: no model configured, or it failed lately."""
+        """The embedder in use, or None: no model configured, offline mode, or it failed lately."""
+        if self.config.offline:
+            return None  # the model is not called: recall is lexical
         if self._embedder is None and self.config.embedding_model:
             from .summarizer.ollama_client import OllamaBackend
 

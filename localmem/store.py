@@ -29,6 +29,7 @@ from pydantic import ValidationError
 
 from . import db
 from .admin import AdminMixin
+from .browse import BrowseMixin
 from .args import (
     MAX_SQLITE_INTEGER,
     as_list,
@@ -63,9 +64,9 @@ from .models import (
 )
 from .pins import PinsMixin
 from .recall import RecallMixin
+from .resummarize import ResummarizeMixin
 from .scoring import Scorer, score_importance
 from .state import STATE_LIMITS, StateMixin, state_groups
-from .summaries import SummariesMixin
 from .summarizer import Summarizer
 from .summarizer.background import BackgroundSummarizer
 from .tokens import Tokenizer
@@ -94,13 +95,14 @@ class MemoryStore(
     IncognitoMixin,
     ForgetMixin,
     PinsMixin,
-    SummariesMixin,
+    ResummarizeMixin,  # and SummariesMixin, which it builds on
     RecallMixin,
     StateMixin,
     CheckpointMixin,
     MaintainMixin,
     AdminMixin,
     TransferMixin,
+    BrowseMixin,
 ):
     """The memory of an assistant, in one SQLite file.
 
@@ -112,7 +114,8 @@ class MemoryStore(
 
     Pins (manual, and the automatic ones found in user messages) come from
     :class:`~localmem.pins.PinsMixin`; summaries and their facts from
-    :class:`~localmem.summaries.SummariesMixin`; search and the query-aware
+    :class:`~localmem.summaries.SummariesMixin`, and the model redoes the deterministic ones
+    (``resummarize``) through :class:`~localmem.resummarize.ResummarizeMixin`; search and the query-aware
     context's candidates from
     :class:`~localmem.recall.RecallMixin`; session state (goals, subtasks,
     tool executions, tracked files, the window-share trigger) from
@@ -122,7 +125,10 @@ class MemoryStore(
     backup, stats and integrity from :class:`~localmem.admin.AdminMixin`; deleting
     (``delete_message``, ``clear_messages``, ``delete_session``), which leaves no
     trace of the text in the file, from :class:`~localmem.forget.ForgetMixin`; export and
-    import of sessions as JSON Lines from :class:`~localmem.transfer.TransferMixin`.
+    import of sessions as JSON Lines from :class:`~localmem.transfer.TransferMixin`; listings
+    for people (sessions with counts, the newest messages, ids by prefix) from
+    :class:`~localmem.browse.BrowseMixin`; sessions that keep nothing
+    (``create_session(..., persist=False)``) from :class:`~localmem.incognito.IncognitoMixin`.
     """
 
     def __init__(
@@ -317,6 +323,19 @@ class MemoryStore(
             self._score(new.role, new.text),
         )
 
+    def _pinned_row(self, row: db.MessageRow) -> db.MessageRow:
+        """A message an auto pin is taken from scores at least that pin's importance:
+        a stated fact ("My son is allergic to peanuts.") is not "ok"."""
+        importance = max(row[5], self.config.auto_pin_importance)
+        return (*row[:5], importance) if importance != row[5] else row
+
+    def _rows_and_pins(
+        self, rows: list[db.MessageRow]
+    ) -> tuple[list[db.MessageRow], list[list[db.AutoPin]]]:
+        """The rows, each scored at least its auto pins' importance, and those pins."""
+        pins = [self._auto_pins(row[1], row[2]) for row in rows]
+        return [self._pinned_row(r) if p else r for r, p in zip(rows, pins)], pins
+
     def add_message(
         self, session_id: str, role: str, text: str, model_id: str | None = None
     ) -> Message:
@@ -324,12 +343,15 @@ class MemoryStore(
 
         Its tokens are counted and its importance scored now, once. A user
         message's facts that must never be lost are pinned with it, in the
-        same transaction (``auto_pins``; ``localmem.pins``). Raises
+        same transaction (``auto_pins``; ``localmem.pins``), and the message
+        then scores at least ``auto_pin_importance``. Raises
         :class:`SessionNotFound` or :class:`InvalidInput`; nothing is written then.
         """
         check_id(session_id)
         row = self._message_row(session_id, {"role": role, "text": text, "model_id": model_id})
         pins = self._auto_pins(row[1], row[2])
+        if pins:
+            row = self._pinned_row(row)
         # One statement (the fast path) unless a rule found a fact to pin with it.
         with self._write(session_id, single_statement=not pins) as conn:
             now = self._now()
@@ -350,8 +372,7 @@ class MemoryStore(
         """
         check_id(session_id)
         items = as_list(messages, "messages must be a list of {'role': ..., 'text': ...} items")
-        rows = [self._message_row(session_id, item) for item in items]
-        pins = [self._auto_pins(row[1], row[2]) for row in rows]
+        rows, pins = self._rows_and_pins([self._message_row(session_id, item) for item in items])
         with self._write(session_id) as conn:
             if not db.session_exists(conn, session_id):
                 raise SessionNotFound(session_id)
@@ -419,7 +440,7 @@ class MemoryStore(
                 raise InvalidInput("items must be a list of (message, data) pairs")
             rows.append(self._message_row(session_id, entry[0]))
             data.append(check_text("item data", entry[1]))
-        pins = [self._auto_pins(row[1], row[2]) for row in rows]
+        rows, pins = self._rows_and_pins(rows)
         with self._write(session_id) as conn:
             now = self._now()
             if not db.session_exists(conn, session_id):

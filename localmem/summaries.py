@@ -11,6 +11,7 @@ in one transaction. Model failures never raise from here.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import sqlite3
 from typing import TYPE_CHECKING
@@ -32,7 +33,8 @@ from .facts import (
 )
 from .mixin import StoreBase
 from .models import FactsData, Message, Session, Summary, SummaryFacts
-from .summarizer import OllamaBackend, Outcome, Summarizer
+from .summarizer import OFFLINE, OllamaBackend, Outcome, Summarizer
+from .summarizer.fallback import keyword_summary, offline_summary
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -43,6 +45,16 @@ if TYPE_CHECKING:
 logger = logging.getLogger("localmem")
 
 SUMMARY_IMPORTANCE = 0.7  # the origin's fixed importance of a summary
+OFFLINE_MODE = "offline mode (MemoryConfig.offline): the local model is not called"
+
+
+def pin_sources(pins: Sequence[str], span: Sequence[Message]) -> list[tuple[str, int | None]]:
+    """Each must-remember item with the id of the user message of ``span`` it is
+    grounded in (``facts.grounding_text``): its pin's ``source_message_id``, so that
+    forgetting the message forgets the pin (``localmem.forget``)."""
+    said = [m for m in span if m.role == "user"]
+    found = [grounding_text(p, [m.text for m in said]) for p in pins]
+    return [(p, None if i is None else said[i].id) for p, i in zip(pins, found)]
 
 
 class SummariesMixin(StoreBase):
@@ -157,10 +169,6 @@ class SummariesMixin(StoreBase):
         data, source, pins = self._summary_facts(
             session, pairs, sum(m.token_count for m in span), outcome
         )
-        # Each pin's source: the user message it is grounded in (forgetting it forgets the pin).
-        said = [m for m in span if m.role == "user"]
-        sourced = [(p, grounding_text(p, [m.text for m in said])) for p in pins]
-        sources = [None if i is None else said[i].id for _, i in sourced]
         summary = self._store_summary(
             session_id,
             outcome,
@@ -169,7 +177,7 @@ class SummariesMixin(StoreBase):
             len(span),
             level=1,
             facts=(data, source),
-            pins=list(zip(pins, sources)),
+            pins=pin_sources(pins, span),
         )
         if summary is not None:
             self._rollup(session)
@@ -218,6 +226,8 @@ class SummariesMixin(StoreBase):
             ratio=self._model_ratio(session.model),
             lookup=self._cached_summary,
         )
+        if not outcome.from_model:
+            outcome = self._deterministic_rollup(session.id, batch[-1].end_message_id, outcome)
         return self._store_summary(
             session.id,
             outcome,
@@ -237,9 +247,12 @@ class SummariesMixin(StoreBase):
         level: int,
         facts: tuple[FactsData, str] | None = None,
         pins: Sequence[tuple[str, int | None]] = (),
+        replaces: Summary | None = None,
     ) -> Summary | None:
         """Store a summary, its facts, its auto pins and what its call taught us,
-        in one transaction.
+        in one transaction; with ``replaces``, in place of that summary (deleted
+        in the same transaction; nothing is stored if it is gone or changed
+        source meanwhile: another process redid it).
 
         An auto pin (``pins``: the model's must-remember items, each with the
         message it was taken from) is skipped when a pin of the session
@@ -252,6 +265,8 @@ class SummariesMixin(StoreBase):
             now = self._now()
             if not db.session_exists(conn, session_id):
                 return None  # deleted while the model was thinking
+            if replaces is not None and not db.delete_summary(conn, replaces.id, replaces.source):
+                return None
             summary = db.insert_summary(
                 conn,
                 session_id,
@@ -284,6 +299,16 @@ class SummariesMixin(StoreBase):
             logger.info("summary of messages %d-%d skipped: already covered", start, end)
         return summary
 
+    def _deterministic_rollup(self, session_id: str, end: int, outcome: Outcome) -> Outcome:
+        """A rollup no model wrote: the deterministic summary (offline or keyword, as
+        ``outcome`` was) of the messages it reaches back over, from the session's
+        first through ``end``; never a summary of summaries ("Offline summary: ...
+        Offline summary: ..."). ``resummarize`` has a model redo it later."""
+        with self._locked() as conn:
+            pairs = [(m.role, m.text) for m in db.messages_between(conn, session_id, 0, end)]
+        text = offline_summary(pairs) if outcome.source == OFFLINE else keyword_summary(pairs)
+        return dataclasses.replace(outcome, text=text)
+
     def _cached_summary(self, key: str) -> str | None:
         with self._locked() as conn:
             return db.cached_summary(conn, key)
@@ -298,7 +323,10 @@ class SummariesMixin(StoreBase):
         if self._summarizer is None:
             cfg = self.config
             backend = OllamaBackend(
-                cfg.ollama_host, timeout=cfg.ollama_timeout, allow_remote=cfg.allow_remote_ollama
+                cfg.ollama_host,
+                timeout=cfg.ollama_timeout,
+                allow_remote=cfg.allow_remote_ollama,
+                disabled=OFFLINE_MODE if cfg.offline else None,
             )
             self._summarizer = Summarizer(backend, self.tokenizer, cfg.summary_model)
         return self._summarizer

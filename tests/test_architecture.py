@@ -25,10 +25,11 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "context", "cache", "jsonl", "rank",
     ),
     "sql": ("db",),
+    "files": ("files",),
     "network": ("summarizer", "embeddings"),
     "store": (
-        "mixin", "store", "admin", "checkpoint", "forget", "incognito", "maintain", "pins",
-        "recall", "state", "summaries", "transfer",
+        "mixin", "store", "admin", "browse", "checkpoint", "forget", "incognito", "maintain",
+        "pins", "recall", "resummarize", "state", "summaries", "transfer",
     ),
     "front": (
         "", "__main__", "cli", "doctor", "demo", "integrations", "mcp_server", "mcp_tools",
@@ -43,9 +44,10 @@ MAY_IMPORT: dict[str, set[str]] = {
     "records": set(),
     "policies": {"records"},
     "sql": {"records"},
+    "files": {"records"},
     "network": {"records", "policies"},
-    "store": {"records", "policies", "sql", "network"},
-    "front": {"records", "policies", "sql", "network", "store"},
+    "store": {"records", "policies", "sql", "files", "network"},
+    "front": {"records", "policies", "sql", "files", "network", "store"},
 }
 
 WHERE = "tests/test_architecture.py LAYERS (and ARCHITECTURE.md)"

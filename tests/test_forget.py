@@ -167,10 +167,10 @@ WAYS: dict[str, Callable[[Remembered], object]] = {
         age_everything_but_the_other_session(r),
         r.store.prune(datetime.timedelta(days=30)),
     ),
-    "cli forget SESSION": lambda r: forget_by_cli(r, r.session),
+    "cli forget SESSION": lambda r: forget_by_cli(r, r.session, "--yes"),
     "cli forget --older-than": lambda r: (
         age_everything_but_the_other_session(r),
-        forget_by_cli(r, "--older-than", "30d"),
+        forget_by_cli(r, "--older-than", "30d", "--yes"),
     ),
 }
 
@@ -204,6 +204,14 @@ def test_a_forgotten_word_leaves_no_byte_in_the_file_its_log_or_a_backup(
         ).fetchone()
         assert vectors == (0,)
         assert raw.execute("SELECT count(*) FROM summary_cache").fetchone() == (0,)
+
+
+def test_a_dry_run_lists_what_would_go_and_forgets_nothing(remembered: Remembered) -> None:
+    r = remembered
+    age_everything_but_the_other_session(r)
+    out = forget_by_cli(r, "--older-than", "30d", "--dry-run")
+    assert out == f"Would delete session {r.session}\n"
+    assert traces(r.path, r.word) and all(everywhere(r).values())
 
 
 def test_the_rest_of_the_conversation_keeps_its_summaries_and_checkpoint(remembered: Remembered) -> None:

@@ -170,6 +170,8 @@ def script(store: MemoryStore, persist: bool) -> tuple[list[Any], set[str]]:
     call("get_items", s, "k")
     call("get_items", s, "k", newest=1)
     call("get_messages", s, after_id=m.id, limit=3)
+    call("newest_messages", s, 3)
+    call("due_ranges", s)
     pin = call("pin", s, "Answer briefly.", source_message_id=m.id)
     call("get_pins", s)
     call("get_pins", s, kind="auto")
@@ -185,6 +187,7 @@ def script(store: MemoryStore, persist: bool) -> tuple[list[Any], set[str]]:
     call("context_usage", s)
     call("summarize", s)
     call("get_summaries", s)
+    call("resummarize", s)  # no local model answers: it stops, saying so
     call("get_summary_facts", s)
     call("checkpoint", s)
     call("latest_checkpoint", s)

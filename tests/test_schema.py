@@ -127,7 +127,6 @@ HOT_QUERIES = [
     (db.DELETE_MESSAGE_SQL, (1,)),
     # forgetting
     (db.COVERING_SUMMARY_SQL, ("s", 15)),
-    (db.RANGE_MESSAGES_SQL, ("s", 1, 15)),
     (db.ROLLUPS_FROM_SQL, ("s", 15)),
     (db.DELETE_CHECKPOINTS_FROM_SQL, ("s", 15)),
     (db.DELETE_SOURCED_AUTO_PINS_SQL, (15,)),

@@ -226,3 +226,13 @@ def test_similarities_with_and_without_numpy(monkeypatch) -> None:
     assert fast[:2] == pytest.approx([1.0, 0.0]) and slow[:2] == pytest.approx([1.0, 0.0])
     assert fast[2] == slow[2] == float("-inf")  # another model's length never compares
     assert pack([0.0, 0.0]) is None and pack([float("inf"), 1.0]) is None
+
+
+def test_offline_mode_never_asks_for_an_embedding(db_path, server) -> None:
+    with semantic_store(db_path, offline=True) as store:
+        s = store.create_session()
+        store.add_message(s.id, "user", FACT)
+        filler(store, s.id, 20)
+        store.build_context(s.id, query=QUESTION)  # lexical only
+        assert store.embed_pending() == 0
+    assert embed_requests(server) == []

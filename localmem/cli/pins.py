@@ -6,13 +6,14 @@ import click
 
 from ..models import PIN_KINDS, Pin
 from ..store import MemoryStore
-from .base import _echo_json, cli, json_option, with_store
+from .base import cli, echo_json, json_option, resolve_session, session_argument, with_store
+from .output import print_rows, rows_options
 
 
 @cli.command()
 @click.argument("session")
 @click.argument("text")
-@click.option("--importance", type=click.FloatRange(0, 1), default=0.8, show_default=True)
+@click.option("-i", "--importance", type=click.FloatRange(0, 1), default=0.8, show_default=True)
 @click.option("--source", "source_message_id", type=int, default=None, help="Source message id.")
 @json_option
 @with_store
@@ -25,27 +26,29 @@ def pin(
     as_json: bool,
 ) -> None:
     """Pin a fact to SESSION; it is shown in every context of that session."""
-    p = store.pin(session, text, source_message_id=source_message_id, importance=importance)
+    sid = resolve_session(store, session)
+    p = store.pin(sid, text, source_message_id=source_message_id, importance=importance)
     if as_json:
-        _echo_json(p.model_dump())
+        echo_json(p.model_dump())
         return
     click.echo(f"{p.id}\ttokens={p.token_count}\timportance={p.importance_score}")
 
 
 @cli.command()
-@click.argument("session")
-@click.option("--kind", type=click.Choice(PIN_KINDS), default=None, help="Only pins of this kind.")
-@json_option
+@session_argument
+@click.option("-k", "--kind", type=click.Choice(PIN_KINDS), default=None, help="Only pins of this kind.")
+@rows_options
 @with_store
-def pins(store: MemoryStore, session: str, kind: str | None, as_json: bool) -> None:
-    """List SESSION's pins, highest importance first: manual ones and those pinned
+def pins(store: MemoryStore, session: str | None, latest: bool, kind: str | None, fmt: str | None) -> None:
+    """List a session's pins, highest importance first: manual ones and those pinned
     automatically (auto) from what the user said."""
-    rows = store.get_pins(session, kind=kind)
-    if as_json:
-        _echo_json([p.model_dump() for p in rows])
-        return
-    for p in rows:
-        click.echo(_pin_line(p))
+    rows = store.get_pins(resolve_session(store, session, latest), kind=kind)
+    print_rows(
+        [p.model_dump() for p in rows],
+        fmt,
+        lambda p: _pin_line(Pin(**p)),
+        ("id", "kind", "importance_score", "token_count", "content"),
+    )
 
 
 @cli.command()
@@ -56,7 +59,7 @@ def unpin(store: MemoryStore, pin_id: int, as_json: bool) -> None:
     """Remove the pin PIN_ID (an auto pin stays removed unless the user says it again)."""
     store.unpin(pin_id)
     if as_json:
-        _echo_json({"removed": pin_id})
+        echo_json({"removed": pin_id})
     else:
         click.echo(f"Removed pin #{pin_id}.")
 
@@ -64,7 +67,7 @@ def unpin(store: MemoryStore, pin_id: int, as_json: bool) -> None:
 @cli.command("edit-pin")
 @click.argument("pin_id", type=click.IntRange(min=0))
 @click.option("--text", default=None, help="The pin's new text.")
-@click.option("--importance", type=click.FloatRange(0, 1), default=None, help="Its new importance.")
+@click.option("-i", "--importance", type=click.FloatRange(0, 1), default=None, help="Its new importance.")
 @json_option
 @with_store
 def edit_pin(
@@ -73,7 +76,7 @@ def edit_pin(
     """Change the text and/or importance of the pin PIN_ID; its kind stays."""
     p = store.update_pin(pin_id, content=text, importance=importance)
     if as_json:
-        _echo_json(p.model_dump())
+        echo_json(p.model_dump())
     else:
         click.echo(_pin_line(p))
 

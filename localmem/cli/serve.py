@@ -15,7 +15,7 @@ from .base import cli, with_store
     default=None,
     help="The session tools act on when a call names none (created if missing).",
 )
-@with_store
+@with_store(create=True)
 def mcp(store: MemoryStore, session_id: str | None) -> None:
     """Serve the memory to a desktop assistant over MCP (stdio).
 

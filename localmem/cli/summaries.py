@@ -1,61 +1,94 @@
-"""What a session keeps of itself: ``summarize``, ``summaries``, ``checkpoint``, ``goals``,
-``usage``.
+"""Summaries and session state: ``summarize``, ``resummarize``, ``summaries``,
+``checkpoint show|take|clear``, ``goals``, ``usage``.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
-from ..models import Checkpoint
+from ..models import Checkpoint, ResummarizeReport
 from ..state import archive_line
 from ..store import MemoryStore
-from .base import _echo_json, cli, json_option, with_store
+from .base import cli, echo_json, json_option, resolve_session, session_argument, with_store, yes_option
+from .output import by_position, confirm, model_label, print_rows, progress, rows_options
 
 
 @cli.command()
-@click.argument("session")
+@session_argument
 @json_option
-@with_store
-def summarize(store: MemoryStore, session: str, as_json: bool) -> None:
-    """Summarize every range of SESSION that is due (with the local model when it can)."""
+@with_store(model=True)
+def summarize(store: MemoryStore, session: str | None, latest: bool, as_json: bool) -> None:
+    """Summarize every range of a session that is due (with the local model when it can)."""
+    sid = resolve_session(store, session, latest)
     made = []
-    while (summary := store.summarize(session)) is not None:
-        made.append(summary)
+    with progress(model_label(store, "Summarizing"), store.due_ranges(sid) or None) as advance:
+        while (summary := store.summarize(sid)) is not None:
+            made.append(summary)
+            advance(1)
     if as_json:
-        _echo_json([s.model_dump() for s in made])
+        echo_json([s.model_dump() for s in made])
         return
     if not made:
         click.echo(f"Nothing to summarize: fewer than {store.config.summary_threshold} new messages.")
-    _print_summaries(store.get_summaries(session) if made else [])
+    _print_summaries([s.model_dump() for s in store.get_summaries(sid)] if made else [])
 
 
 @cli.command()
-@click.argument("session")
+@click.argument("session", required=False)
 @json_option
-@with_store
-def summaries(store: MemoryStore, session: str, as_json: bool) -> None:
-    """List SESSION's summaries with their message range, level and source."""
-    rows = store.get_summaries(session)
-    facts = {f.id: f for f in store.get_summary_facts(session)}
+@with_store(model=True)
+def resummarize(store: MemoryStore, session: str | None, as_json: bool) -> None:
+    """Have the local model redo the summaries written while it was not there.
+
+    Ranges summarized offline (no model answered) or by the keyword fallback
+    are summarized again by the model, in place, when its summary is valid;
+    the rest stays as it was. Of SESSION, or of every session.
+    """
+    sid = None if session is None else resolve_session(store, session)
+    with progress(model_label(store, "Resummarizing")) as advance:
+        report = store.resummarize(sid, on_progress=by_position(advance))
     if as_json:
-        data = [
-            {**s.model_dump(), "facts": facts[s.id].model_dump() if s.id in facts else None}
-            for s in rows
-        ]
-        _echo_json(data)
+        echo_json(report.model_dump())
         return
-    _print_summaries(rows, facts)
+    print_resummarized(report)
 
 
-def _print_summaries(rows: list, facts: dict | None = None) -> None:
+@cli.command()
+@session_argument
+@rows_options
+@with_store
+def summaries(store: MemoryStore, session: str | None, latest: bool, fmt: str | None) -> None:
+    """List a session's summaries with their message range, level and source."""
+    sid = resolve_session(store, session, latest)
+    facts = {f.id: f for f in store.get_summary_facts(sid)}
+    rows = [
+        {**s.model_dump(), "facts": facts[s.id].model_dump() if s.id in facts else None}
+        for s in store.get_summaries(sid)
+    ]
+    if fmt is None:
+        _print_summaries(rows)
+        return
+    print_rows(rows, fmt, str, ("id", "level", "start_message_id", "end_message_id", "source", "text"))
+
+
+def print_resummarized(report: ResummarizeReport) -> None:
+    click.echo(
+        f"Redid {len(report.redone)} of {report.found} offline or fallback summaries with the "
+        "local model" + (f"; {report.left} left: {report.reason}" if report.left else ".")
+    )
+
+
+def _print_summaries(rows: list[dict[str, Any]]) -> None:
     for s in rows:
         click.echo(
-            f"#{s.id} level {s.level} messages {s.start_message_id}-{s.end_message_id} "
-            f"({s.message_count}) source={s.source}: {s.text}"
+            f"#{s['id']} level {s['level']} messages {s['start_message_id']}-{s['end_message_id']} "
+            f"({s['message_count']}) source={s['source']}: {s['text']}"
         )
-        kept = (facts or {}).get(s.id)
-        if kept is not None and kept.text:
-            for line in kept.text.splitlines():
+        kept = s.get("facts")
+        if kept and kept["text"]:
+            for line in kept["text"].splitlines():
                 click.echo(f"    {line}")
 
 
@@ -65,39 +98,45 @@ def checkpoint() -> None:
 
 
 @checkpoint.command("show")
-@click.argument("session")
+@session_argument
 @json_option
 @with_store
-def checkpoint_show(store: MemoryStore, session: str, as_json: bool) -> None:
-    """Print SESSION's latest checkpoint."""
-    _print_checkpoint(store.latest_checkpoint(session), as_json)
+def checkpoint_show(store: MemoryStore, session: str | None, latest: bool, as_json: bool) -> None:
+    """Print a session's latest checkpoint."""
+    _print_checkpoint(store.latest_checkpoint(resolve_session(store, session, latest)), as_json)
 
 
 @checkpoint.command("take")
-@click.argument("session")
+@session_argument
 @json_option
-@with_store
-def checkpoint_take(store: MemoryStore, session: str, as_json: bool) -> None:
-    """Take a checkpoint of SESSION now (with the local model when it can) and print it."""
-    _print_checkpoint(store.checkpoint(session), as_json)
+@with_store(model=True)
+def checkpoint_take(store: MemoryStore, session: str | None, latest: bool, as_json: bool) -> None:
+    """Take a checkpoint of a session now (with the local model when it can) and print it."""
+    _print_checkpoint(store.checkpoint(resolve_session(store, session, latest)), as_json)
 
 
 @checkpoint.command("clear")
-@click.argument("session")
+@session_argument
+@yes_option
 @json_option
 @with_store
-def checkpoint_clear(store: MemoryStore, session: str, as_json: bool) -> None:
-    """Delete SESSION's checkpoints."""
-    deleted = store.clear_checkpoints(session)
+def checkpoint_clear(
+    store: MemoryStore, session: str | None, latest: bool, yes: bool, as_json: bool
+) -> None:
+    """Delete a session's checkpoints (asks first on a terminal)."""
+    sid = resolve_session(store, session, latest)
+    if not confirm(f"Delete every checkpoint of session {sid}?", yes):
+        raise click.Abort()
+    deleted = store.clear_checkpoints(sid)
     if as_json:
-        _echo_json({"deleted": deleted})
+        echo_json({"deleted": deleted})
         return
     click.echo(f"Deleted {deleted} checkpoints.")
 
 
 def _print_checkpoint(taken: Checkpoint | None, as_json: bool) -> None:
     if as_json:
-        _echo_json(None if taken is None else taken.model_dump())
+        echo_json(None if taken is None else taken.model_dump())
         return
     if taken is None:
         click.echo("No checkpoint yet.")
@@ -111,30 +150,31 @@ def _print_checkpoint(taken: Checkpoint | None, as_json: bool) -> None:
 
 
 @cli.command()
-@click.argument("session")
-@json_option
+@session_argument
+@rows_options
 @with_store
-def goals(store: MemoryStore, session: str, as_json: bool) -> None:
-    """List SESSION's goals with their status and, once ended, their archive."""
-    rows = store.get_goals(session)
-    if as_json:
-        _echo_json([g.model_dump() for g in rows])
-        return
-    for g in rows:
-        click.echo(f"#{g.id} {g.status}: {g.text}")
-        if g.archive is not None:
-            click.echo(f"    {archive_line(g.text, g.status, g.archive)[2:]}")
+def goals(store: MemoryStore, session: str | None, latest: bool, fmt: str | None) -> None:
+    """List a session's goals with their status and, once ended, their archive."""
+
+    def line(g: dict[str, Any]) -> str:
+        text = f"#{g['id']} {g['status']}: {g['text']}"
+        if g["archive"] is not None:
+            text += f"\n    {archive_line(g['text'], g['status'], g['archive'])[2:]}"
+        return text
+
+    rows = store.get_goals(resolve_session(store, session, latest))
+    print_rows([g.model_dump() for g in rows], fmt, line, ("id", "status", "text", "ended_at"))
 
 
 @cli.command()
-@click.argument("session")
+@session_argument
 @json_option
 @with_store
-def usage(store: MemoryStore, session: str, as_json: bool) -> None:
-    """Print how full SESSION's model window is with messages no summary covers."""
-    u = store.context_usage(session)
+def usage(store: MemoryStore, session: str | None, latest: bool, as_json: bool) -> None:
+    """Print how full a session's model window is with messages no summary covers."""
+    u = store.context_usage(resolve_session(store, session, latest))
     if as_json:
-        _echo_json(u)
+        echo_json(u)
         return
     click.echo(
         f"{u['used_tokens']} of {u['context_window']} tokens ({u['share']:.0%}; "

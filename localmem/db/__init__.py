@@ -11,15 +11,17 @@ from .connection import (
 )
 from .sessions import (
     DELETE_SESSION_SQL, EXISTS_SESSION_SQL, GET_SESSION_SQL, INSERT_SESSION_SQL,
-    LIST_SESSIONS_SQL, RESERVE_IDS_SQL, SESSION_COLUMNS, TOUCH_SESSION_SQL, delete_session,
-    get_session, insert_session, list_sessions, reserve_ids, session_exists, touch_session,
+    LIST_SESSIONS_SQL, OVERVIEW_COLUMNS, RESERVE_IDS_SQL, SESSION_COLUMNS,
+    SESSION_IDS_BETWEEN_SQL, SESSION_OVERVIEW_SQL, TOUCH_SESSION_SQL, delete_session, get_session,
+    insert_session, list_sessions, reserve_ids, session_exists, session_ids_between,
+    session_overview, touch_session,
 )
 from .messages import (
     CLEAR_MESSAGES_SQL, CLEAR_SUMMARIES_SQL, DELETE_MESSAGE_SQL,
     INSERT_ITEM_SQL, INSERT_MESSAGE_SQL, ITEMS_AFTER_SQL, ITEM_COLUMNS, MESSAGES_AFTER_SQL,
-    MESSAGE_COLUMNS, MessageRow, NEWEST_ITEMS_SQL, NEXT_MESSAGE_ID_SQL, RECENT_MESSAGES_SQL,
+    MESSAGES_BETWEEN_SQL, MESSAGE_COLUMNS, MessageRow, NEWEST_ITEMS_SQL, NEXT_MESSAGE_ID_SQL, RECENT_MESSAGES_SQL,
     clear_messages, delete_message, insert_items, insert_message, insert_messages, items_after,
-    messages_after, newest_items, recent_messages,
+    messages_after, messages_between, newest_items, recent_messages,
 )
 from .pins import (
     AutoPin, DELETE_AUTO_KEYED_PINS_SQL, DELETE_PIN_SQL, GET_PIN_SQL, INSERT_AUTO_PIN_SQL,
@@ -29,13 +31,14 @@ from .pins import (
     update_pin,
 )
 from .summaries import (
-    CONTEXT_SUMMARIES_SQL, GET_CACHED_SUMMARY_SQL, INSERT_SUMMARY_SQL, LAST_COVERED_SQL,
+    CONTEXT_SUMMARIES_SQL, DELETE_SUMMARY_SQL, GET_CACHED_SUMMARY_SQL, SOURCE_SESSIONS_SQL,
+    SOURCE_SUMMARIES_SQL, SUMMARIES_WITHIN_SQL, INSERT_SUMMARY_SQL, LAST_COVERED_SQL,
     MODEL_RATIO_SQL, OVERLAP_SQL, PUT_CACHED_SUMMARY_SQL, RECENT_SUMMARIES_SQL,
     RECORD_TOKENS_SQL, SESSION_PROFILE_SQL, SUMMARIES_AFTER_SQL, SUMMARY_COLUMNS,
-    UNCOVERED_TOKENS_SQL, cache_summary, cached_summary, context_summaries, insert_summary,
-    last_covered, model_ratio, recent_summaries, record_tokens, session_profile,
-    summaries_after, uncovered_tokens, TOKEN_STATS_SQL, PUT_TOKEN_STATS_SQL, token_stats,
-    put_token_stats,
+    UNCOVERED_TOKENS_SQL, cache_summary, cached_summary, context_summaries, delete_summary,
+    insert_summary, last_covered, model_ratio, recent_summaries, record_tokens, session_profile,
+    source_sessions, source_summaries, summaries_after, summaries_within, uncovered_tokens,
+    TOKEN_STATS_SQL, PUT_TOKEN_STATS_SQL, token_stats, put_token_stats,
 )
 from .compaction import (
     COMPACTION_CANDIDATES_SQL, CompactionCandidate, RECORD_COMPACTION_SQL,
@@ -81,27 +84,26 @@ from .admin import (
     APPLICATION_ID_SQL, CHECKPOINT_TRUNCATE_SQL, FOREIGN_KEY_CHECK_SQL, FTS_OPTIMIZE_SQL,
     INTEGRITY_CHECK_SQL, PAGE_COUNT_SQL, PAGE_SIZE_SQL, QUICK_CHECK_SQL, SET_BUSY_TIMEOUT_SQL,
     SNAPSHOT_SQL, STALE_SESSIONS_SQL, STATS_COUNTS_SQL, USER_VERSION_SQL, VACUUM_SQL, backup,
-    checkpoint_truncate, create_new_file, file_pragmas, integrity_problems, no_waiting, reader,
+    checkpoint_truncate, file_pragmas, integrity_problems, no_waiting, reader,
     stale_sessions, stats_counts, vacuum, verify_copy,
 )
 
 from .forget import (
     CLEAR_SUMMARY_CACHE_SQL, COVERING_SUMMARY_SQL, DELETE_CHECKPOINTS_FROM_SQL, Forgotten,
-    DELETE_SESSION_SOURCED_AUTO_PINS_SQL, DELETE_SOURCED_AUTO_PINS_SQL, DELETE_SUMMARY_SQL,
-    INDEX_MARKS_SQL, RANGE_MESSAGES_SQL, REWRITE_FACTS_SQL, REWRITE_SUMMARY_SQL, ROLLUPS_FROM_SQL,
+    DELETE_SESSION_SOURCED_AUTO_PINS_SQL, DELETE_SOURCED_AUTO_PINS_SQL, DROP_SUMMARY_SQL,
+    INDEX_MARKS_SQL, REWRITE_FACTS_SQL, REWRITE_SUMMARY_SQL, ROLLUPS_FROM_SQL,
     SESSION_LOWEST_IDS_SQL, clear_summary_cache, covering_summaries, delete_checkpoints_from,
-    delete_session_sourced_auto_pins, delete_sourced_auto_pins, delete_summary, index_marks,
-    merge_indexes, range_messages, rewrite_facts, rewrite_summary, rollups_from,
-    session_lowest_ids,
+    delete_session_sourced_auto_pins, delete_sourced_auto_pins, drop_summary, index_marks,
+    merge_indexes, rewrite_facts, rewrite_summary, rollups_from, session_lowest_ids,
 )
 
 __all__ = [
     "CLEAR_SUMMARY_CACHE_SQL", "COVERING_SUMMARY_SQL", "DELETE_CHECKPOINTS_FROM_SQL", "Forgotten",
-    "DELETE_SESSION_SOURCED_AUTO_PINS_SQL", "DELETE_SOURCED_AUTO_PINS_SQL", "DELETE_SUMMARY_SQL",
-    "INDEX_MARKS_SQL", "RANGE_MESSAGES_SQL", "REWRITE_FACTS_SQL", "REWRITE_SUMMARY_SQL",
+    "DELETE_SESSION_SOURCED_AUTO_PINS_SQL", "DELETE_SOURCED_AUTO_PINS_SQL", "DROP_SUMMARY_SQL",
+    "INDEX_MARKS_SQL", "REWRITE_FACTS_SQL", "REWRITE_SUMMARY_SQL",
     "ROLLUPS_FROM_SQL", "SESSION_LOWEST_IDS_SQL", "clear_summary_cache", "covering_summaries",
     "delete_checkpoints_from", "delete_session_sourced_auto_pins", "delete_sourced_auto_pins",
-    "delete_summary", "index_marks", "merge_indexes", "range_messages", "rewrite_facts",
+    "drop_summary", "index_marks", "merge_indexes", "rewrite_facts",
     "rewrite_summary", "rollups_from", "session_lowest_ids",
     "MESSAGES_BY_IDS_SQL", "NEXT_MESSAGE_SQL", "PREVIOUS_MESSAGE_SQL", 
     "SCOPE_STATS_SQL", "TERM_HOLDERS_COUNT_SQL", "TERM_HOLDERS_SQL", "messages_by_ids",
@@ -159,6 +161,10 @@ __all__ = [
     "FTS_OPTIMIZE_SQL", "INTEGRITY_CHECK_SQL", "PAGE_COUNT_SQL", "PAGE_SIZE_SQL",
     "QUICK_CHECK_SQL", "SET_BUSY_TIMEOUT_SQL", "SNAPSHOT_SQL", "STALE_SESSIONS_SQL",
     "STATS_COUNTS_SQL", "USER_VERSION_SQL", "VACUUM_SQL", "backup", "checkpoint_truncate",
-    "create_new_file", "file_pragmas", "integrity_problems", "no_waiting", "reader",
+    "file_pragmas", "integrity_problems", "no_waiting", "reader",
     "stale_sessions", "stats_counts", "vacuum", "verify_copy",
+    "OVERVIEW_COLUMNS", "SESSION_IDS_BETWEEN_SQL", "SESSION_OVERVIEW_SQL", "session_ids_between",
+    "session_overview", "MESSAGES_BETWEEN_SQL", "messages_between", "DELETE_SUMMARY_SQL",
+    "SOURCE_SESSIONS_SQL", "SOURCE_SUMMARIES_SQL", "SUMMARIES_WITHIN_SQL", "delete_summary",
+    "source_sessions", "source_summaries", "summaries_within",
 ]

@@ -16,9 +16,8 @@ import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from ..models import Message, Summary
+from ..models import Summary
 from .fulltext import _INDEX_SQL
-from .messages import _MESSAGE_ROWS, MESSAGE_COLUMNS
 from .summaries import _SUMMARY_ROWS, SUMMARY_COLUMNS
 
 # Automatic pins taken from a message (a manual pin is the user's own words: it stays).
@@ -29,11 +28,9 @@ DELETE_SESSION_SOURCED_AUTO_PINS_SQL = """DELETE FROM semantic_pins
     RETURNING id"""
 COVERING_SUMMARY_SQL = f"""SELECT {SUMMARY_COLUMNS} FROM summaries
     WHERE session_id = ?1 AND level = 1 AND start_message_id <= ?2 AND end_message_id >= ?2"""
-RANGE_MESSAGES_SQL = f"""SELECT {MESSAGE_COLUMNS} FROM messages
-    WHERE session_id = ? AND id BETWEEN ? AND ? ORDER BY id"""
 REWRITE_SUMMARY_SQL = """UPDATE summaries SET text = ?, start_message_id = ?, end_message_id = ?,
     message_count = ?, source = ?, token_count = ? WHERE id = ?"""
-DELETE_SUMMARY_SQL = "DELETE FROM summaries WHERE id = ?"
+DROP_SUMMARY_SQL = "DELETE FROM summaries WHERE id = ?"
 # A summary's facts, rewritten in place (UPDATE: the index's triggers see it;
 # INSERT OR REPLACE would bypass the delete trigger).
 REWRITE_FACTS_SQL = "UPDATE summary_facts SET data = ?, text = ?, source = ? WHERE id = ?"
@@ -77,11 +74,6 @@ def covering_summaries(
     return sorted(found.values(), key=lambda s: s.start_message_id)
 
 
-def range_messages(conn: sqlite3.Connection, session_id: str, start: int, end: int) -> list[Message]:
-    """The session's messages with ids ``start``..``end``, oldest first."""
-    return [_MESSAGE_ROWS.build(row) for row in conn.execute(RANGE_MESSAGES_SQL, (session_id, start, end))]
-
-
 def rewrite_summary(
     conn: sqlite3.Connection,
     summary_id: int,
@@ -102,9 +94,9 @@ def rewrite_facts(conn: sqlite3.Connection, summary_id: int, data: str, text: st
     conn.execute(REWRITE_FACTS_SQL, (data, text, source, summary_id))
 
 
-def delete_summary(conn: sqlite3.Connection, summary_id: int) -> None:
-    """Delete a summary; its facts go with it (ON DELETE CASCADE)."""
-    conn.execute(DELETE_SUMMARY_SQL, (summary_id,))
+def drop_summary(conn: sqlite3.Connection, summary_id: int) -> None:
+    """Delete a summary, whatever its source; its facts go with it (ON DELETE CASCADE)."""
+    conn.execute(DROP_SUMMARY_SQL, (summary_id,))
 
 
 def rollups_from(conn: sqlite3.Connection, session_id: str, message_id: int) -> list[Summary]:

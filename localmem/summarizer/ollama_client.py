@@ -246,7 +246,9 @@ class OllamaBackend:
     ``timeout`` (seconds, finite and positive) bounds every request. With ``allow_remote``
     False (the default) a host outside this machine is refused: every call raises
     :class:`OllamaUnavailable` and nothing is sent. ``models_ttl`` is how long the list of
-    local models is trusted. ``clock`` is injectable for tests of the cache.
+    local models is trusted. ``clock`` is injectable for tests of the cache. ``disabled``
+    (a reason: offline mode) makes every call raise :class:`OllamaUnavailable` with it,
+    sending nothing.
 
     Every method raises :class:`OllamaUnavailable` or :class:`OllamaModelError` and nothing
     else (any other exception from the client becomes :class:`OllamaModelError`). The object
@@ -262,6 +264,7 @@ class OllamaBackend:
         *,
         clock: Callable[[], float] = time.monotonic,
         max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
+        disabled: str | None = None,
     ) -> None:
         if not (isinstance(timeout, (int, float)) and math.isfinite(timeout) and timeout > 0):
             raise InvalidInput(f"the Ollama timeout must be a positive number, not {timeout!r}")
@@ -283,6 +286,8 @@ class OllamaBackend:
         else:
             if not allow_remote and not is_loopback_host(self.host):
                 self._refusal = f"Ollama host {self.host} is not on this machine"
+        if disabled is not None:
+            self._refusal = disabled
         if self._refusal is not None:
             logger.info("Ollama disabled: %s", self._refusal)
 
