@@ -66,6 +66,19 @@ def build(path: Path, messages: int, secure: bool) -> tuple[MemoryStore, list[st
     return store, sessions
 
 
+def compare(what: str, jobs: dict[str, Job]) -> None:
+    """Run two jobs in interleaved rounds; print each one's per-call latency and
+    the first's over the second's."""
+    lat = {name: Latency.of(runs) for name, runs in interleave(jobs, each).items()}
+    for name, figure in lat.items():
+        print(f"{what}, {name}: p50 {figure.p50_us:,.1f} µs, mean {figure.mean_us:,.1f} µs")
+    first, second = lat.values()
+    print(
+        f"  ratio: p50 {first.p50_us / second.p50_us:.3f} ({first.p50_us - second.p50_us:+,.1f} µs),"
+        f" mean {first.mean_us / second.mean_us:.3f}\n"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--messages", type=int, default=20_000)
@@ -81,66 +94,47 @@ def main() -> None:
     texts = [[line(rng) for _ in range(args.per_round)] for _ in range(args.rounds + 1)]
 
     print(f"{args.messages} indexed messages per file, {args.rounds} rounds after a warm-up\n")
-    jobs = {
-        name: Job(lambda sid, text, st=st: st.add_message(sid, "user", text),
-                  [[(sids[0], t) for t in r] for r in texts])
-        for name, (st, sids) in stores.items()
-    }
-    lat = {name: Latency.of(runs) for name, runs in interleave(jobs, each).items()}
-    on, off = lat.values()
-    for name, figure in lat.items():
-        print(f"add_message, {name}: p50 {figure.p50_us:,.1f} µs, mean {figure.mean_us:,.1f} µs")
-    print(f"  ratio ON/OFF: p50 {on.p50_us / off.p50_us:.3f}, mean {on.mean_us / off.mean_us:.3f}\n")
+    (on_store, on_sids), (off_store, off_sids) = stores.values()
+
+    def adding(st: MemoryStore, sid: str) -> Job:
+        return Job(lambda text: st.add_message(sid, "user", text), [[(t,) for t in r] for r in texts])
 
     def victims(st: MemoryStore, sid: str, count: int) -> list[list[tuple]]:
         ids = [m.id for m in st.get_messages(sid, limit=count * (args.rounds + 1))]
         return [[(i,) for i in ids[r * count:(r + 1) * count]] for r in range(args.rounds + 1)]
 
-    raw = {
-        name: Job(lambda mid, st=st: st._conn.execute("DELETE FROM messages WHERE id = ?", (mid,)),
-                  victims(st, sids[1], 20))
-        for name, (st, sids) in stores.items()
-    }
-    lat = {name: Latency.of(runs) for name, runs in interleave(raw, each).items()}
-    on, off = lat.values()
-    for name, figure in lat.items():
-        print(f"DELETE of one message, {name}: p50 {figure.p50_us:,.0f} µs, mean {figure.mean_us:,.0f} µs")
-    print(f"  ratio ON/OFF: p50 {on.p50_us / off.p50_us:.3f}, mean {on.mean_us / off.mean_us:.3f}\n")
+    def bare_delete(st: MemoryStore, sid: str, count: int) -> Job:
+        sql = "DELETE FROM messages WHERE id = ?"
+        return Job(lambda mid: st._conn.execute(sql, (mid,)), victims(st, sid, count))
 
-    st, sids = stores["secure_delete ON (localmem)"]
-    whole = {
-        "store.delete_message (a whole forget)": Job(st.delete_message, victims(st, sids[2], 5)),
-        "bare DELETE (same store)": Job(
-            lambda mid: st._conn.execute("DELETE FROM messages WHERE id = ?", (mid,)),
-            victims(st, sids[3], 5),
+    compare("add_message", {
+        "secure_delete ON (localmem)": adding(on_store, on_sids[0]),
+        "secure_delete OFF": adding(off_store, off_sids[0]),
+    })
+    compare("DELETE of one message", {
+        "secure_delete ON (localmem)": bare_delete(on_store, on_sids[1], 20),
+        "secure_delete OFF": bare_delete(off_store, off_sids[1], 20),
+    })
+    compare("one message", {
+        "store.delete_message (a whole forget)": Job(
+            on_store.delete_message, victims(on_store, on_sids[2], 5)
         ),
-    }
-    lat = {name: Latency.of(runs) for name, runs in interleave(whole, each).items()}
-    for name, figure in lat.items():
-        print(f"{name}: p50 {figure.p50_us / 1e3:,.1f} ms, max {figure.max_us / 1e3:,.1f} ms")
-    forget, bare = lat.values()
-    print(f"  ratio (p50): {forget.p50_us / bare.p50_us:,.0f}\n")
-
-    st.create_session(persist=False)  # the wrapper now checks every call in full
-    sid = sids[4]
+        "bare DELETE (same store)": bare_delete(on_store, on_sids[3], 5),
+    })
+    on_store.create_session(persist=False)  # from now on its calls go through the router
+    sid = on_sids[4]
     add, ctx = MemoryStore.add_message, MemoryStore.build_context
-    routing = {
-        "add_message, routed": Job(lambda t: st.add_message(sid, "user", t), [[(t,) for t in r] for r in texts]),
-        "add_message, unwrapped": Job(
-            lambda t: add(st, sid, "user", t), [[(t,) for t in r] for r in texts]
+    compare("add_message", {
+        "routed": adding(on_store, sid),
+        "the class's method": Job(
+            lambda t: add(on_store, sid, "user", t), [[(t,) for t in r] for r in texts]
         ),
-        "build_context (cached), routed": Job(lambda: st.build_context(sid), [[()] * args.per_round] * (args.rounds + 1)),
-        "build_context (cached), unwrapped": Job(
-            lambda: ctx(st, sid), [[()] * args.per_round] * (args.rounds + 1)
-        ),
-    }
-    lat = {name: Latency.of(runs) for name, runs in interleave(routing, each).items()}
-    for name, figure in lat.items():
-        print(f"{name}: p50 {figure.p50_us:,.2f} µs, mean {figure.mean_us:,.2f} µs")
-    names = list(lat)
-    for routed_name, bare_name in (names[:2], names[2:]):
-        a, b = lat[routed_name], lat[bare_name]
-        print(f"  {routed_name} / unwrapped: p50 {a.p50_us / b.p50_us:.3f} (+{a.p50_us - b.p50_us:.2f} µs)")
+    })
+    cached = [[()] * args.per_round] * (args.rounds + 1)
+    compare("build_context (cached)", {
+        "routed": Job(lambda: on_store.build_context(sid), cached),
+        "the class's method": Job(lambda: ctx(on_store, sid), cached),
+    })
     for st, _ in stores.values():
         st.close()
 

@@ -16,6 +16,8 @@ import json
 import random
 import sqlite3
 import string
+import subprocess
+import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -318,3 +320,44 @@ def test_a_forget_on_a_file_another_program_reads_logs_what_is_left(
         reader.close()
         store.delete_message(store.add_message(s.id, "user", "scratch").id)
         assert traces(db_path, word) == []
+
+
+SECOND_APP = """
+import json, sys
+from localmem import MemoryStore
+store = MemoryStore(sys.argv[1])
+said = lambda: sys.argv[3] in json.dumps(store.build_context(sys.argv[2]).to_messages())
+print(json.dumps(said()), flush=True)
+sys.stdin.readline()
+print(json.dumps(said()), flush=True)
+store.close()
+"""
+
+
+def test_another_app_open_on_the_file_neither_keeps_it_nor_sees_it(db_path: Path) -> None:
+    """A second process with the file open (an MCP server, another window), idle
+    between its calls, does not keep the forgotten text in the file or the log,
+    and its next context no longer holds it."""
+    word = new_marker()
+    with MemoryStore(db_path) as store:
+        s = store.create_session()
+        store.add_messages(s.id, [filler(i) for i in range(4)])
+        m = store.add_message(s.id, "user", f"The alarm code is {word}, remember it.")
+        store.search("garden")
+        other = subprocess.Popen(
+            [sys.executable, "-c", SECOND_APP, str(db_path), s.id, word],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+        )
+        try:
+            assert other.stdout.readline() == "true\n"  # it has read it
+            store.delete_message(m.id)
+            assert traces(db_path, word) == []
+            assert Path(f"{db_path}-wal").stat().st_size == 0
+            other.stdin.write("again\n")
+            other.stdin.flush()
+            assert other.stdout.readline() == "false\n"
+        finally:
+            other.stdin.close()
+            other.wait(timeout=30)
+    assert other.returncode == 0
+    assert traces(db_path, word) == []
