@@ -128,7 +128,8 @@ class ForgetMixin(StoreBase):
                 self._memo.clear()
             else:
                 self._memo.forget(session_id)  # its state rows hold the checkpoint's lines
-        self._empty_log()
+        if gone.deleted:
+            self._empty_log()
 
     def _empty_log(self) -> None:
         """Copy the write-ahead log into the file and truncate it, waiting (up to
@@ -152,6 +153,7 @@ class ForgetMixin(StoreBase):
         self._memo.forget(session_id)
         if not db.delete_session(conn, session_id):
             return False
+        gone.deleted = True  # its title, at least
         for table, low in lowest.items():
             gone.touch(table, [low])
         return True
@@ -180,6 +182,7 @@ class ForgetMixin(StoreBase):
             first = min(message_ids)
         self._roll_again(gone, session_id, first)
         if db.delete_checkpoints_from(conn, session_id, first):
+            gone.deleted = True
             self._rules_checkpoint(conn, session_id)
         return count
 

@@ -134,11 +134,14 @@ class Forgotten:
     conn: sqlite3.Connection
     marks: dict[str, int]
     lowest: dict[str, int] = field(default_factory=dict)
+    deleted: bool = False
+    """Whether anything was deleted or rewritten (a session row counts)."""
 
     def touch(self, table: str, ids: Sequence[int]) -> None:
         if ids:
             low = min(ids)
             self.lowest[table] = min(low, self.lowest.get(table, low))
+            self.deleted = True
 
     def indexes(self) -> list[str]:
         """The full-text indexes that held a row this transaction removed or changed."""
