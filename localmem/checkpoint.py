@@ -407,11 +407,14 @@ class CheckpointMixin(StoreBase):
         return self._read_session(session_id, lambda conn, sid: db.checkpoints(conn, sid, -1))
 
     def clear_checkpoints(self, session_id: str) -> int:
-        """Delete the session's checkpoints; return how many. Raises :class:`SessionNotFound`."""
+        """Delete the session's checkpoints; return how many. Their text leaves the
+        file, as a forget's does (``localmem.forget``). Raises :class:`SessionNotFound`."""
         check_id(session_id)
-        with self._write_state(session_id) as conn:
+        with self._forgetting(session_id) as gone:
             self._require_session(session_id)
-            return db.clear_checkpoints(conn, session_id)
+            cleared = db.clear_checkpoints(gone.conn, session_id)
+            gone.deleted = cleared > 0
+            return cleared
 
     def _take_checkpoint(self, session: Session, min_tokens: int) -> Checkpoint | None:
         """Build and store a checkpoint; the model is asked only for at least

@@ -361,3 +361,16 @@ def test_another_app_open_on_the_file_neither_keeps_it_nor_sees_it(db_path: Path
             other.wait(timeout=30)
     assert other.returncode == 0
     assert traces(db_path, word) == []
+
+
+def test_clearing_checkpoints_is_a_forget(store: MemoryStore, session, db_path: Path) -> None:
+    """Their rows go (zeroed: secure_delete) and the log is emptied into the file."""
+    word = new_marker()
+    store.add_message(session.id, "user", f"I prefer {word} over everything else.")
+    assert word in store.checkpoint(session.id).data.user_preferences[0]
+    assert Path(f"{db_path}-wal").stat().st_size > 0
+    assert store.clear_checkpoints(session.id) == 1
+    assert store.get_checkpoints(session.id) == []
+    assert Path(f"{db_path}-wal").stat().st_size == 0
+    with sqlite3.connect(db_path) as raw:
+        assert raw.execute("SELECT count(*) FROM checkpoints").fetchone() == (0,)
