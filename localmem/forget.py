@@ -124,7 +124,8 @@ class ForgetMixin(StoreBase):
             if "messages" in gone.lowest or "summaries" in gone.lowest:
                 db.clear_summary_cache(conn)
             db.merge_indexes(gone)
-            if session_id is None:
+            if session_id is None or gone.users:  # the user's facts: every session's contexts
+                self._cache.clear()
                 self._memo.clear()
             else:
                 self._memo.forget(session_id)  # its state rows hold the checkpoint's lines
@@ -149,7 +150,7 @@ class ForgetMixin(StoreBase):
         """Delete a session (in a ``_forgetting`` transaction); False if there is none."""
         conn = gone.conn
         lowest = db.session_lowest_ids(conn, session_id)
-        gone.touch("semantic_pins", db.delete_session_sourced_auto_pins(conn, session_id))
+        gone.pins_gone(db.delete_session_sourced_auto_pins(conn, session_id))
         self._memo.forget(session_id)
         if not db.delete_session(conn, session_id):
             return False
@@ -165,14 +166,14 @@ class ForgetMixin(StoreBase):
         them, in a ``_forgetting`` transaction; return how many were deleted."""
         conn = gone.conn
         if message_ids is None:
-            gone.touch("semantic_pins", db.delete_session_sourced_auto_pins(conn, session_id))
+            gone.pins_gone(db.delete_session_sourced_auto_pins(conn, session_id))
             lowest = db.session_lowest_ids(conn, session_id)
             count = db.clear_messages(conn, session_id)  # and every summary, facts and all
             for table in ("messages", "summaries", "summary_facts"):
                 gone.touch(table, [lowest[table]] if table in lowest else [])
             first = 0
         else:
-            gone.touch("semantic_pins", db.delete_sourced_auto_pins(conn, message_ids))
+            gone.pins_gone(db.delete_sourced_auto_pins(conn, message_ids))
             covering = db.covering_summaries(conn, session_id, message_ids)
             newest = db.last_covered(conn, session_id)
             count = sum(db.delete_message(conn, mid) for mid in message_ids)

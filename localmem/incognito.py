@@ -25,6 +25,10 @@ What differs, on purpose:
   ``prune``, ``session_overview``, ``find_session_ids``, ``stats``, ``backup``;
   ``export_sessions`` naming one raises :class:`InvalidInput` (an export is a
   copy meant to be kept);
+- like a temporary chat, it neither teaches nor draws on the user's memory:
+  its automatic pins stay in it (``user_auto_pins`` off), its contexts show
+  neither the user's facts nor other sessions (``recall_scope="session"``),
+  and ``pin(None, ...)`` (a fact of the user's) is the file's, as always;
 - the file's learnt token ratios are copied in when the private store opens,
   and what it learns afterwards stays there.
 """
@@ -97,9 +101,12 @@ class IncognitoMixin(StoreBase):
 
     def _open_nothing(self) -> Self:
         """Open the private store, numbering its rows from :data:`FIRST_ID`."""
+        # Each of its sessions to itself: no fact of the user's learnt from one,
+        # no recall drawn from another (it holds no session of the file's).
+        config = self.config.model_copy(update={"user_auto_pins": False, "recall_scope": "session"})
         inner = type(self)(
             db.MEMORY,
-            self.config,
+            config,
             tokenizer=self.tokenizer,
             scorer=self._score,
             clock=self._clock,

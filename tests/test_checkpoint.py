@@ -232,7 +232,7 @@ def test_model_failures_leave_the_rules(db_path, fake: JsonFake, trouble, caplog
 
 
 def test_automatic_checkpoints_ask_the_model_only_for_enough_new_tokens(db_path, fake: JsonFake) -> None:
-    fake.json_reply = {"user_preferences": ["nothing much"]}
+    fake.json_reply = {"context_references": {"identifiers": ["Step 16"]}}
     with MemoryStore(db_path) as store:
         s = store.create_session(model="llama3.2")
         store.add_messages(s.id, chat(15))  # ~150 tokens: under structured_min_tokens

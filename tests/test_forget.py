@@ -374,3 +374,26 @@ def test_clearing_checkpoints_is_a_forget(store: MemoryStore, session, db_path: 
     assert Path(f"{db_path}-wal").stat().st_size == 0
     with sqlite3.connect(db_path) as raw:
         assert raw.execute("SELECT count(*) FROM checkpoints").fetchone() == (0,)
+
+
+@pytest.mark.parametrize("how", ["delete_message", "delete_session", "clear_messages"])
+def test_a_fact_of_the_users_learnt_from_a_forgotten_message_goes(
+    store: MemoryStore, db_path: Path, how: str
+) -> None:
+    """A lasting fact becomes the user's (every session sees it); forgetting the
+    message it was taken from forgets it, in every session."""
+    word = new_marker()
+    told = store.create_session()
+    later = store.create_session()
+    m = store.add_message(told.id, "user", f"I'm allergic to {word} pollen.")
+    [fact] = store.get_pins(later.id)
+    assert fact.session_id is None and fact.source_message_id == m.id  # the user's
+    store.add_message(later.id, "user", "Any advice for a picnic?")
+    assert word in json.dumps(store.build_context(later.id).to_messages())
+    {"delete_message": lambda: store.delete_message(m.id),
+     "delete_session": lambda: store.delete_session(told.id),
+     "clear_messages": lambda: store.clear_messages(told.id)}[how]()
+    assert store.get_pins(later.id) == []
+    assert word not in json.dumps(store.build_context(later.id).to_messages())
+    assert word not in store.memory_report().model_dump_json()
+    assert traces(db_path, word) == []

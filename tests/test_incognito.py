@@ -89,6 +89,12 @@ def test_no_fact_learnt_from_it_reaches_another_session(store: MemoryStore) -> N
         store.add_message(sid, "user", "What should I take for a sore throat?")
         assert "penicillin" not in json.dumps(store.build_context(sid).to_messages())
     assert store.search("penicillin") == []
+    assert "penicillin" not in store.memory_report().model_dump_json()  # "what do you remember?"
+    # Nor does it draw on the user's memory, like a temporary chat: the user's facts
+    # are in every kept session's context, not in its.
+    store.add_message(kept.id, "user", "I'm allergic to latex.")
+    assert "latex" in json.dumps(store.build_context(kept.id).to_messages())
+    assert "latex" not in json.dumps(store.build_context(s.id).to_messages())
 
 
 def test_listed_with_a_flag_gone_when_deleted_or_closed(db_path: Path) -> None:
@@ -239,9 +245,13 @@ def session_methods() -> set[str]:
 
 
 def test_every_method_taking_a_session_behaves_the_same(tmp_path: Path) -> None:
+    """The one difference on purpose (a lasting fact told in a session that keeps
+    nothing stays in it, instead of becoming the user's) is set aside: both stores
+    keep automatic pins per session."""
     runs = {}
+    config = {"user_auto_pins": False}
     for persist in (True, False):
-        with MemoryStore(tmp_path / f"{persist}.db", clock=lambda: T0) as store:
+        with MemoryStore(tmp_path / f"{persist}.db", config=config, clock=lambda: T0) as store:
             runs[persist] = script(store, persist)
     (kept, called), (nowhere, _) = runs[True], runs[False]
     assert [normal(r) for r in nowhere] == [normal(r) for r in kept]

@@ -22,10 +22,10 @@ from .summaries import _SUMMARY_ROWS, SUMMARY_COLUMNS
 
 # Automatic pins taken from a message (a manual pin is the user's own words: it stays).
 DELETE_SOURCED_AUTO_PINS_SQL = """DELETE FROM semantic_pins
-    WHERE kind = 'auto' AND source_message_id = ? RETURNING id"""
+    WHERE kind = 'auto' AND source_message_id = ? RETURNING id, session_id"""
 DELETE_SESSION_SOURCED_AUTO_PINS_SQL = """DELETE FROM semantic_pins
     WHERE kind = 'auto' AND source_message_id IN (SELECT id FROM messages WHERE session_id = ?)
-    RETURNING id"""
+    RETURNING id, session_id"""
 COVERING_SUMMARY_SQL = f"""SELECT {SUMMARY_COLUMNS} FROM summaries
     WHERE session_id = ?1 AND level = 1 AND start_message_id <= ?2 AND end_message_id >= ?2"""
 REWRITE_SUMMARY_SQL = """UPDATE summaries SET text = ?, start_message_id = ?, end_message_id = ?,
@@ -51,15 +51,21 @@ SESSION_LOWEST_IDS_SQL = """SELECT
     (SELECT min(id) FROM summary_facts WHERE session_id = ?1)"""
 
 
-def delete_sourced_auto_pins(conn: sqlite3.Connection, message_ids: Iterable[int]) -> list[int]:
-    """Delete the automatic pins taken from these messages; return their ids."""
-    return [row[0] for mid in message_ids for row in conn.execute(DELETE_SOURCED_AUTO_PINS_SQL, (mid,))]
+def delete_sourced_auto_pins(
+    conn: sqlite3.Connection, message_ids: Iterable[int]
+) -> list[tuple[int, str | None]]:
+    """Delete the automatic pins taken from these messages (the user's too);
+    return their (id, session_id: None for the user's)."""
+    sql = DELETE_SOURCED_AUTO_PINS_SQL
+    return [(row[0], row[1]) for mid in message_ids for row in conn.execute(sql, (mid,))]
 
 
-def delete_session_sourced_auto_pins(conn: sqlite3.Connection, session_id: str) -> list[int]:
-    """Delete the automatic pins taken from any message of the session (whatever
-    session holds the pin); return their ids."""
-    return [row[0] for row in conn.execute(DELETE_SESSION_SOURCED_AUTO_PINS_SQL, (session_id,))]
+def delete_session_sourced_auto_pins(
+    conn: sqlite3.Connection, session_id: str
+) -> list[tuple[int, str | None]]:
+    """Delete the automatic pins taken from any message of the session, wherever
+    they are kept (the user's too); return their (id, session_id)."""
+    return [(row[0], row[1]) for row in conn.execute(DELETE_SESSION_SOURCED_AUTO_PINS_SQL, (session_id,))]
 
 
 def covering_summaries(
@@ -136,12 +142,19 @@ class Forgotten:
     lowest: dict[str, int] = field(default_factory=dict)
     deleted: bool = False
     """Whether anything was deleted or rewritten (a session row counts)."""
+    users: bool = False
+    """Whether a fact of the user's went (every session's context shows those)."""
 
     def touch(self, table: str, ids: Sequence[int]) -> None:
         if ids:
             low = min(ids)
             self.lowest[table] = min(low, self.lowest.get(table, low))
             self.deleted = True
+
+    def pins_gone(self, pins: Sequence[tuple[int, str | None]]) -> None:
+        """Record deleted pins, as (id, session_id)."""
+        self.touch("semantic_pins", [pin_id for pin_id, _ in pins])
+        self.users = self.users or any(session_id is None for _, session_id in pins)
 
     def indexes(self) -> list[str]:
         """The full-text indexes that held a row this transaction removed or changed."""
