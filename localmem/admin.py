@@ -76,11 +76,10 @@ class AdminMixin(StoreBase):
         if dry_run:
             with self._locked() as conn:
                 return db.stale_sessions(conn, cutoff)
-        with self._write() as conn:  # no session id: every cached context is dropped
-            stale = db.stale_sessions(conn, cutoff)
+        with self._forgetting() as gone:  # no session id: every cached context is dropped
+            stale = db.stale_sessions(gone.conn, cutoff)
             for session_id in stale:
-                self._memo.forget(session_id)
-                db.delete_session(conn, session_id)
+                self._forget_session(gone, session_id)
         if stale:
             logger.info("pruned %d sessions last active before %s", len(stale), cutoff)
         return stale

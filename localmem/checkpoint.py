@@ -461,27 +461,20 @@ class CheckpointMixin(StoreBase):
         return self._read_session(session_id, lambda conn, sid: db.checkpoints(conn, sid, -1))
 
     def clear_checkpoints(self, session_id: str) -> int:
-        """Delete the session's checkpoints; return how many. Raises :class:`SessionNotFound`."""
+        """Delete the session's checkpoints; return how many. Their text leaves the
+        file, as a forget's does (``localmem.forget``). Raises :class:`SessionNotFound`."""
         check_id(session_id)
-        with self._write_state(session_id) as conn:
+        with self._forgetting(session_id) as gone:
             self._require_session(session_id)
-            return db.clear_checkpoints(conn, session_id)
+            cleared = db.clear_checkpoints(gone.conn, session_id)
+            gone.deleted = cleared > 0
+            return cleared
 
     def _take_checkpoint(self, session: Session, min_tokens: int) -> Checkpoint | None:
         """Build and store a checkpoint; the model is asked only for at least
         ``min_tokens`` new tokens. None if the session was deleted meanwhile."""
         with self._locked() as conn:
-            last = db.checkpoints(conn, session.id, 1)
-            previous = last[0] if last else None
-            newest = db.recent_messages(conn, session.id, 1)
-            through = newest[0].id if newest else 0
-            after = previous.through_message_id if previous else 0
-            if through < after:
-                after = 0  # ids handed out again after the conversation was cleared
-            new = db.messages_after(conn, session.id, after, MAX_CHECKPOINT_MESSAGES + 1)
-            if len(new) > MAX_CHECKPOINT_MESSAGES:  # read the newest, not the oldest
-                new = db.recent_messages(conn, session.id, MAX_CHECKPOINT_MESSAGES)[::-1]
-            state = self._snapshot(conn, session.id)
+            previous, new, through, state = self._checkpoint_inputs(conn, session.id)
         found = rules.extract((m.role, m.text) for m in new)
         data = build(previous.data if previous else None, state, found)
         source = RULES
@@ -493,19 +486,57 @@ class CheckpointMixin(StoreBase):
             )
             if answer.data is not None and answer.model is not None:
                 data, source = _with_model(data, answer.data, answer.model, state, new)
-        lines = [(text, self.tokenizer.count(text), live) for text, live in render_lines(data, state)]
         with self._write_state(session.id) as conn:
             if not db.session_exists(conn, session.id):
                 return None
-            taken = db.insert_checkpoint(
-                conn, session.id, data.model_dump_json(), source, through, lines, self._now(),
-                CHECKPOINTS_KEPT,
-            )
+            taken = self._store_checkpoint(conn, session.id, data, source, through, state)
         logger.info(
             "session %s: checkpoint %d (%s, %d new messages, %d tokens)",
             session.id, taken.id, source, len(new), taken.token_count,
         )
         return taken
+
+    def _rules_checkpoint(self, conn: sqlite3.Connection, session_id: str) -> Checkpoint:
+        """Build a checkpoint by the rules alone (no model) and store it, in the
+        caller's write transaction: what a forget puts in place of the
+        checkpoints it dropped (``localmem.forget``)."""
+        previous, new, through, state = self._checkpoint_inputs(conn, session_id)
+        found = rules.extract((m.role, m.text) for m in new)
+        data = build(previous.data if previous else None, state, found)
+        return self._store_checkpoint(conn, session_id, data, RULES, through, state)
+
+    def _checkpoint_inputs(
+        self, conn: sqlite3.Connection, session_id: str
+    ) -> tuple[Checkpoint | None, list[Message], int, StateSnapshot]:
+        """What the next checkpoint is made from: the previous one, the messages
+        since (at most the newest :data:`MAX_CHECKPOINT_MESSAGES`), the newest
+        message id and the state."""
+        last = db.checkpoints(conn, session_id, 1)
+        previous = last[0] if last else None
+        newest = db.recent_messages(conn, session_id, 1)
+        through = newest[0].id if newest else 0
+        after = previous.through_message_id if previous else 0
+        if through < after:
+            after = 0  # ids handed out again after the conversation was cleared
+        new = db.messages_after(conn, session_id, after, MAX_CHECKPOINT_MESSAGES + 1)
+        if len(new) > MAX_CHECKPOINT_MESSAGES:  # read the newest, not the oldest
+            new = db.recent_messages(conn, session_id, MAX_CHECKPOINT_MESSAGES)[::-1]
+        return previous, new, through, self._snapshot(conn, session_id)
+
+    def _store_checkpoint(
+        self,
+        conn: sqlite3.Connection,
+        session_id: str,
+        data: CheckpointData,
+        source: str,
+        through: int,
+        state: StateSnapshot,
+    ) -> Checkpoint:
+        lines = [(text, self.tokenizer.count(text), live) for text, live in render_lines(data, state)]
+        return db.insert_checkpoint(
+            conn, session_id, data.model_dump_json(), source, through, lines, self._now(),
+            CHECKPOINTS_KEPT,
+        )
 
     def _snapshot(self, conn: sqlite3.Connection, session_id: str) -> StateSnapshot:
         goals = db.goals(conn, session_id)

@@ -151,6 +151,21 @@ def must_remember(answer: ModelFacts, user_text: str) -> list[str]:
     return rules.unique(kept)[:MAX_MUST_REMEMBER]
 
 
+def grounding_text(item: str, texts: Sequence[str]) -> int | None:
+    """The index of the text among ``texts`` holding the most of ``item``'s content
+    words (the first on ties), matched as :func:`~localmem.extract.grounded` does;
+    None when none holds any. What a must-remember item is taken from: its pin's
+    ``source_message_id``, so that forgetting the message forgets the pin."""
+    words = rules.content_words(item)
+    best, best_found = None, 0
+    for index, text in enumerate(texts):
+        haystack = text.casefold()
+        found = sum(1 for w in words if w in haystack or w.rstrip("s") in haystack)
+        if found > best_found:
+            best, best_found = index, found
+    return best
+
+
 def facts_row(data: FactsData) -> tuple[str, str]:
     """(JSON, searchable text) of facts, as ``summary_facts`` stores them."""
     return data.model_dump_json(), facts_text(data)

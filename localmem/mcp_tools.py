@@ -214,7 +214,7 @@ def add_tools(server: FastMCP, memory: Memory) -> None:
     async def forget_message(
         message_id: Annotated[Id, Field(description="The message's id (from search).")],
     ) -> str:
-        """Delete one stored message, with any summary that covered it."""
+        """Delete one stored message; its text also leaves the summaries, facts and checkpoints that quoted it."""
         await run(store.delete_message, message_id)
         return f"Forgot message #{message_id}."
 

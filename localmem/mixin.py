@@ -14,12 +14,13 @@ from typing import TYPE_CHECKING, TypeVar
 if TYPE_CHECKING:
     import contextlib
     import sqlite3
-    from collections.abc import Callable
+    from collections.abc import Callable, Sequence
     from datetime import datetime
     from pathlib import Path
 
     from .cache import SessionMemo, TTLCache
     from .context import MemoryContext
+    from .db import Forgotten
     from .config import MemoryConfig
     from .tokens import Tokenizer
 
@@ -38,6 +39,13 @@ if TYPE_CHECKING:
             self, session_id: str | None = None, *, single_statement: bool = False
         ) -> contextlib.AbstractContextManager[sqlite3.Connection]: ...
         def _locked(self) -> contextlib.AbstractContextManager[sqlite3.Connection]: ...
+        def _forgetting(
+            self, session_id: str | None = None
+        ) -> contextlib.AbstractContextManager[Forgotten]: ...
+        def _forget_session(self, gone: Forgotten, session_id: str) -> bool: ...
+        def _forget_messages(
+            self, gone: Forgotten, session_id: str, message_ids: Sequence[int] | None
+        ) -> int: ...
         def _now(self) -> str: ...
         def _require_session(self, session_id: str) -> None: ...
         def _read_session(

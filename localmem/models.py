@@ -39,13 +39,18 @@ class _Record(BaseModel):
 
 
 class Session(_Record):
-    """A conversation. ``model`` is the chat model the assistant uses for it."""
+    """A conversation. ``model`` is the chat model the assistant uses for it.
+
+    ``persist`` is False for a session that keeps nothing (``create_session(...,
+    persist=False)``): it lives in memory only, never in the file.
+    """
 
     id: str
     title: str | None
     model: str | None
     created_at: str
     updated_at: str
+    persist: bool = True
 
 
 class SessionOverview(_Record):

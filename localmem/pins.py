@@ -203,8 +203,9 @@ class PinsMixin(StoreBase):
             exists, session_id = db.pin_scope(self._conn, pin_id)
             if not exists:
                 raise NotFound("pin", pin_id)
-            with self._write(session_id):
+            with self._forgetting(session_id) as gone:  # its text leaves the file
                 db.delete_pin(self._conn, pin_id)
+                gone.touch("semantic_pins", [pin_id])
 
     def memory_report(self) -> MemoryReport:
         """Everything remembered: every fact of the user's and every session's pins,

@@ -27,7 +27,7 @@ from . import db
 from .args import check_id
 from .errors import SessionNotFound
 from .models import ResummarizeReport, Session, Summary
-from .summaries import SummariesMixin
+from .summaries import SummariesMixin, pin_sources
 from .summarizer import FALLBACK, OFFLINE
 from .summarizer.ollama_client import OllamaUnavailable
 
@@ -150,7 +150,7 @@ class ResummarizeMixin(SummariesMixin):
             len(span),
             level=1,
             facts=(data, source),
-            pins=pins,
+            pins=pin_sources(pins, span),
             replaces=old,
         )
 

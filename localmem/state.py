@@ -439,9 +439,12 @@ class StateMixin(StoreBase):
 
     def clear_conversation(self, session_id: str) -> int:
         """Drop the session's messages and summaries; keep its goals, subtasks,
-        tool executions, files, pins and checkpoints. Returns the messages dropped.
+        tool executions, files and manual pins. Returns the messages dropped.
 
-        One transaction. The next context shows the state and the latest
+        One transaction. The conversation's text leaves the file
+        (``clear_messages``, ``localmem.forget``): the automatic pins taken
+        from it go, and the checkpoints are replaced by one the rules make
+        from the state alone. The next context shows the state and that
         checkpoint with no conversation. Raises :class:`SessionNotFound`.
         """
         return self.clear_messages(session_id)

@@ -49,9 +49,10 @@ from .embeddings import Embedder
 from .errors import (
     DatabaseError,
     InvalidInput,
-    NotFound,
     SessionNotFound,
 )
+from .forget import ForgetMixin
+from .incognito import IncognitoMixin, routed
 from .maintain import MaintainMixin
 from .models import (
     Item,
@@ -89,7 +90,10 @@ def iso(moment: datetime) -> str:
     return moment.isoformat(timespec="milliseconds")[:23] + "Z"
 
 
+@routed  # once one exists, a call naming a session that keeps nothing goes to its store
 class MemoryStore(
+    IncognitoMixin,
+    ForgetMixin,
     PinsMixin,
     ResummarizeMixin,  # and SummariesMixin, which it builds on
     RecallMixin,
@@ -118,10 +122,13 @@ class MemoryStore(
     :class:`~localmem.state.StateMixin`; checkpoints from
     :class:`~localmem.checkpoint.CheckpointMixin`; the compaction of idle sessions
     (``maintain``) from :class:`~localmem.maintain.MaintainMixin`; retention, vacuum,
-    backup, stats and integrity from :class:`~localmem.admin.AdminMixin`; export and
+    backup, stats and integrity from :class:`~localmem.admin.AdminMixin`; deleting
+    (``delete_message``, ``clear_messages``, ``delete_session``), which leaves no
+    trace of the text in the file, from :class:`~localmem.forget.ForgetMixin`; export and
     import of sessions as JSON Lines from :class:`~localmem.transfer.TransferMixin`; listings
     for people (sessions with counts, the newest messages, ids by prefix) from
-    :class:`~localmem.browse.BrowseMixin`.
+    :class:`~localmem.browse.BrowseMixin`; sessions that keep nothing
+    (``create_session(..., persist=False)``) from :class:`~localmem.incognito.IncognitoMixin`.
     """
 
     def __init__(
@@ -173,6 +180,7 @@ class MemoryStore(
         """
         if self._background is not None:
             self._background.close()
+        self._close_nothing()  # the sessions that keep nothing are gone
         if self._summarizer is not None:
             self._summarizer.backend.close()
         with self._locked():
@@ -252,20 +260,33 @@ class MemoryStore(
     # --- sessions ------------------------------------------------------------
 
     def create_session(
-        self, model: str | None = None, title: str | None = None, session_id: str | None = None
+        self,
+        model: str | None = None,
+        title: str | None = None,
+        session_id: str | None = None,
+        *,
+        persist: bool = True,
     ) -> Session:
         """Create a session; ``session_id`` defaults to a new random id.
 
+        With ``persist=False`` the session keeps nothing: it lives in memory
+        only, for as long as this store is open (or until it is deleted), and
+        nothing of it is ever written to the file (``localmem.incognito``);
+        every method taking its id works on it as on any other session.
         Raises :class:`InvalidInput` if the id is taken or an argument is not text.
         """
         for name, value in (("model", model), ("title", title), ("session_id", session_id)):
             if value is not None:
                 check_text(name, value)
-        session_id = session_id if session_id is not None else uuid.uuid4().hex
-        if not session_id:
+        if not isinstance(persist, bool):
+            raise InvalidInput(f"persist must be True or False, not {type(persist).__name__}")
+        if session_id == "":
             raise InvalidInput("session_id must not be empty")
+        if not persist:
+            return self._create_kept_nowhere(model, title, session_id)
+        session_id = session_id if session_id is not None else uuid.uuid4().hex
         with self._write(session_id):
-            if db.session_exists(self._conn, session_id):
+            if db.session_exists(self._conn, session_id) or self._keeps_nothing(session_id):
                 raise InvalidInput(f"a session with id {session_id!r} already exists")
             return db.insert_session(self._conn, session_id, title, model, self._now())
 
@@ -279,17 +300,11 @@ class MemoryStore(
         return session
 
     def list_sessions(self) -> list[Session]:
-        """Every session, most recently updated first."""
+        """Every session, most recently updated first; those that keep nothing
+        (``persist=False``, this store's) among them."""
         with self._locked():
-            return db.list_sessions(self._conn)
-
-    def delete_session(self, session_id: str) -> None:
-        """Delete a session and everything that belongs to it."""
-        check_id(session_id)
-        with self._write(session_id):
-            self._memo.forget(session_id)
-            if not db.delete_session(self._conn, session_id):
-                raise SessionNotFound(session_id)
+            sessions = db.list_sessions(self._conn)
+        return self._with_kept_nowhere(sessions)
 
     # --- messages ------------------------------------------------------------
 
@@ -399,35 +414,6 @@ class MemoryStore(
             self._require_session(session_id)
             return read(conn, session_id)
 
-    def clear_messages(self, session_id: str) -> int:
-        """Delete every message of a session, their items and its summaries; return how many.
-
-        One transaction. The session itself, its pins (a pin's
-        ``source_message_id`` becomes None), goals, subtasks, tool executions,
-        tracked files and checkpoints stay; the summaries' facts go with them.
-        Raises :class:`SessionNotFound`.
-        """
-        check_id(session_id)
-        with self._write(session_id) as conn:
-            self._require_session(session_id)
-            return db.clear_messages(conn, session_id)
-
-    def delete_message(self, message_id: int) -> None:
-        """Delete one message (and its item) with the summaries whose range holds it.
-
-        One transaction. The dropped summaries' messages become uncovered, so
-        the next summary is written from what is left; a pin the message was
-        the source of stays (its ``source_message_id`` becomes None). Raises
-        :class:`NotFound` if there is no message with this id; nothing is written then.
-        """
-        check_int("message_id", message_id)
-        with self._locked() as conn:
-            session_id = db.message_session(conn, message_id)
-            if session_id is None:
-                raise NotFound("message", message_id)
-            with self._write(session_id):
-                db.delete_message(conn, session_id, message_id)
-
     # --- items ---------------------------------------------------------------
 
     def add_items(
@@ -504,16 +490,16 @@ class MemoryStore(
         """Delete the session's newest item of ``kind`` with its message; return it.
 
         None when the session has no such item (or does not exist). One
-        transaction. A summary whose range held the message is deleted with
-        it: it would otherwise describe a message that is gone.
+        transaction. The message is forgotten as :meth:`delete_message`
+        forgets one: what quoted it is gone or rewritten.
         """
         check_id(session_id)
         check_kind(kind)
-        with self._write(session_id) as conn:
-            newest = db.newest_items(conn, session_id, kind, 0, 1)
+        with self._forgetting(session_id) as gone:
+            newest = db.newest_items(gone.conn, session_id, kind, 0, 1)
             if not newest:
                 return None
-            db.delete_message(conn, session_id, newest[0].message_id)
+            self._forget_messages(gone, session_id, [newest[0].message_id])
             return newest[0]
 
     # --- context -------------------------------------------------------------

@@ -25,6 +25,7 @@ from .facts import (
     ModelFacts,
     facts_messages,
     facts_row,
+    grounding_text,
     must_remember,
     overlay_facts,
     rule_facts,
@@ -46,6 +47,15 @@ logger = logging.getLogger("localmem")
 
 SUMMARY_IMPORTANCE = 0.7  # the origin's fixed importance of a summary
 OFFLINE_MODE = "offline mode (MemoryConfig.offline): the local model is not called"
+
+
+def pin_sources(pins: Sequence[str], span: Sequence[Message]) -> list[tuple[str, int | None]]:
+    """Each must-remember item with the id of the user message of ``span`` it is
+    grounded in (``facts.grounding_text``): its pin's ``source_message_id``, so that
+    forgetting the message forgets the pin (``localmem.forget``)."""
+    said = [m for m in span if m.role == "user"]
+    found = [grounding_text(p, [m.text for m in said]) for p in pins]
+    return [(p, None if i is None else said[i].id) for p, i in zip(pins, found)]
 
 
 class SummariesMixin(StoreBase):
@@ -169,7 +179,7 @@ class SummariesMixin(StoreBase):
             len(span),
             level=1,
             facts=(data, source),
-            pins=pins,
+            pins=pin_sources(pins, span),
         )
         if summary is not None:
             self._rollup(session)
@@ -238,7 +248,7 @@ class SummariesMixin(StoreBase):
         count: int,
         level: int,
         facts: tuple[FactsData, str] | None = None,
-        pins: Sequence[str] = (),
+        pins: Sequence[tuple[str, int | None]] = (),
         replaces: Summary | None = None,
     ) -> Summary | None:
         """Store a summary, its facts, its auto pins and what its call taught us,
@@ -246,12 +256,13 @@ class SummariesMixin(StoreBase):
         in the same transaction; nothing is stored if it is gone or changed
         source meanwhile: another process redid it).
 
-        An auto pin (``pins``, the model's must-remember items) is skipped when
-        a pin of the session already holds its fact, or restates it
-        (``extract.restates``): the model often rephrases what a rule pinned.
+        An auto pin (``pins``: the model's must-remember items, each with the
+        message it was taken from) is skipped when a pin of the session
+        already holds its fact, or restates it (``extract.restates``): the
+        model often rephrases what a rule pinned.
         """
         tokens = self.tokenizer.count(outcome.text)
-        counted = [self._planned(p) for p in pins]
+        counted = [(self._planned(p), source) for p, source in pins]
         with self._write(session_id) as conn:
             now = self._now()
             if not db.session_exists(conn, session_id):
@@ -276,8 +287,11 @@ class SummariesMixin(StoreBase):
                 db.insert_facts(conn, summary.id, session_id, data, text, facts[1], now)
             if summary is not None and counted:
                 held = [p.content for p in db.top_pins(conn, session_id, -1)]
-                fresh = [c for c in counted if not any(rules.restates(c.content, h) for h in held)]
-                if self._add_auto_pins(conn, session_id, None, fresh, now):
+                changed = False
+                for pin, source in counted:
+                    if not any(rules.restates(pin.content, h) for h in held):
+                        changed |= self._add_auto_pins(conn, session_id, source, [pin], now)
+                if changed:
                     self._cache.clear()  # a fact of the user's: every session's context
             if outcome.cache_key and outcome.from_model and not outcome.cached:
                 db.cache_summary(conn, outcome.cache_key, outcome.source, outcome.text, now)

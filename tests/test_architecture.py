@@ -28,8 +28,8 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "files": ("files",),
     "network": ("summarizer", "embeddings"),
     "store": (
-        "mixin", "store", "admin", "browse", "checkpoint", "maintain", "pins", "recall",
-        "resummarize", "state", "summaries", "transfer",
+        "mixin", "store", "admin", "browse", "checkpoint", "forget", "incognito", "maintain",
+        "pins", "recall", "resummarize", "state", "summaries", "transfer",
     ),
     "front": (
         "", "__main__", "cli", "doctor", "demo", "integrations", "mcp_server", "mcp_tools",

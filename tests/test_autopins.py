@@ -360,11 +360,13 @@ def test_the_model_pins_what_must_be_remembered(db_path: Path, fake: JsonFake) -
         summary = store.summarize(s.id)
         assert summary.source == "llama3.2:latest"
         pins = store.get_pins(s.id)
+        said = store.get_messages(s.id)[2]  # "She avoids shellfish, ... walks with a cane."
     assert sorted(p.content for p in pins) == [
         "Rosa avoids shellfish because it makes her ill",
         "Rosa walks with a cane",
     ]
-    assert {(p.kind, p.importance_score, p.source_message_id) for p in pins} == {("auto", 0.6, None)}
+    # Each pin names the user message it is grounded in: forgetting that message forgets it.
+    assert {(p.kind, p.importance_score, p.source_message_id) for p in pins} == {("auto", 0.6, said.id)}
     facts_request = fake.json_requests()[-1]
     assert "must_remember" in facts_request["messages"][0]["content"]
 

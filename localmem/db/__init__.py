@@ -11,12 +11,13 @@ from .connection import (
 )
 from .sessions import (
     DELETE_SESSION_SQL, EXISTS_SESSION_SQL, GET_SESSION_SQL, INSERT_SESSION_SQL,
-    LIST_SESSIONS_SQL, OVERVIEW_COLUMNS, SESSION_COLUMNS, SESSION_IDS_BETWEEN_SQL,
-    SESSION_OVERVIEW_SQL, TOUCH_SESSION_SQL, delete_session, get_session, insert_session,
-    list_sessions, session_exists, session_ids_between, session_overview, touch_session,
+    LIST_SESSIONS_SQL, OVERVIEW_COLUMNS, RESERVE_IDS_SQL, SESSION_COLUMNS,
+    SESSION_IDS_BETWEEN_SQL, SESSION_OVERVIEW_SQL, TOUCH_SESSION_SQL, delete_session, get_session,
+    insert_session, list_sessions, reserve_ids, session_exists, session_ids_between,
+    session_overview, touch_session,
 )
 from .messages import (
-    CLEAR_MESSAGES_SQL, CLEAR_SUMMARIES_SQL, DELETE_COVERING_SUMMARIES_SQL, DELETE_MESSAGE_SQL,
+    CLEAR_MESSAGES_SQL, CLEAR_SUMMARIES_SQL, DELETE_MESSAGE_SQL,
     INSERT_ITEM_SQL, INSERT_MESSAGE_SQL, ITEMS_AFTER_SQL, ITEM_COLUMNS, MESSAGES_AFTER_SQL,
     MESSAGES_BETWEEN_SQL, MESSAGE_COLUMNS, MessageRow, NEWEST_ITEMS_SQL, NEXT_MESSAGE_ID_SQL, RECENT_MESSAGES_SQL,
     clear_messages, delete_message, insert_items, insert_message, insert_messages, items_after,
@@ -38,6 +39,7 @@ from .summaries import (
     UNCOVERED_TOKENS_SQL, cache_summary, cached_summary, context_summaries, delete_summary,
     insert_summary, last_covered, model_ratio, recent_summaries, record_tokens, session_profile,
     source_sessions, source_summaries, summaries_after, summaries_within, uncovered_tokens,
+    TOKEN_STATS_SQL, PUT_TOKEN_STATS_SQL, token_stats, put_token_stats,
 )
 from .compaction import (
     COMPACTION_CANDIDATES_SQL, CompactionCandidate, RECORD_COMPACTION_SQL,
@@ -87,7 +89,23 @@ from .admin import (
     stale_sessions, stats_counts, vacuum, verify_copy,
 )
 
+from .forget import (
+    CLEAR_SUMMARY_CACHE_SQL, COVERING_SUMMARY_SQL, DELETE_CHECKPOINTS_FROM_SQL, Forgotten,
+    DELETE_SESSION_SOURCED_AUTO_PINS_SQL, DELETE_SOURCED_AUTO_PINS_SQL, DROP_SUMMARY_SQL,
+    INDEX_MARKS_SQL, REWRITE_FACTS_SQL, REWRITE_SUMMARY_SQL, ROLLUPS_FROM_SQL,
+    SESSION_LOWEST_IDS_SQL, clear_summary_cache, covering_summaries, delete_checkpoints_from,
+    delete_session_sourced_auto_pins, delete_sourced_auto_pins, drop_summary, index_marks,
+    merge_indexes, rewrite_facts, rewrite_summary, rollups_from, session_lowest_ids,
+)
+
 __all__ = [
+    "CLEAR_SUMMARY_CACHE_SQL", "COVERING_SUMMARY_SQL", "DELETE_CHECKPOINTS_FROM_SQL", "Forgotten",
+    "DELETE_SESSION_SOURCED_AUTO_PINS_SQL", "DELETE_SOURCED_AUTO_PINS_SQL", "DROP_SUMMARY_SQL",
+    "INDEX_MARKS_SQL", "REWRITE_FACTS_SQL", "REWRITE_SUMMARY_SQL",
+    "ROLLUPS_FROM_SQL", "SESSION_LOWEST_IDS_SQL", "clear_summary_cache", "covering_summaries",
+    "delete_checkpoints_from", "delete_session_sourced_auto_pins", "delete_sourced_auto_pins",
+    "drop_summary", "index_marks", "merge_indexes", "rewrite_facts",
+    "rewrite_summary", "rollups_from", "session_lowest_ids",
     "MESSAGES_BY_IDS_SQL", "NEXT_MESSAGE_SQL", "PREVIOUS_MESSAGE_SQL", 
     "SCOPE_STATS_SQL", "ALL_STATS_SQL", "TERM_HOLDERS_COUNT_SQL", "TERM_HOLDERS_SQL", "messages_by_ids",
     "neighbour", "scope_stats", "term_holders",
@@ -100,7 +118,7 @@ __all__ = [
     "EXISTS_SESSION_SQL", "GET_SESSION_SQL", "INSERT_SESSION_SQL", "LIST_SESSIONS_SQL",
     "SESSION_COLUMNS", "TOUCH_SESSION_SQL", "delete_session", "get_session", "insert_session",
     "list_sessions", "session_exists", "touch_session", "CLEAR_MESSAGES_SQL",
-    "CLEAR_SUMMARIES_SQL", "DELETE_COVERING_SUMMARIES_SQL", "DELETE_MESSAGE_SQL",
+    "CLEAR_SUMMARIES_SQL", "DELETE_MESSAGE_SQL",
     "INSERT_ITEM_SQL", "INSERT_MESSAGE_SQL", "ITEMS_AFTER_SQL", "ITEM_COLUMNS",
     "MESSAGES_AFTER_SQL", "MESSAGE_COLUMNS", "MessageRow", "NEWEST_ITEMS_SQL",
     "NEXT_MESSAGE_ID_SQL", "RECENT_MESSAGES_SQL", "clear_messages", "delete_message",

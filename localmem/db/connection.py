@@ -60,6 +60,8 @@ def connect(
     try:
         version = _identify(conn, path)
         conn.execute("PRAGMA foreign_keys = ON")
+        # Deleted text is overwritten with zeros, not left in free pages (localmem.forget).
+        conn.execute("PRAGMA secure_delete = ON")
         if str(path) != MEMORY:
             conn.execute("PRAGMA journal_mode = WAL")
         conn.execute(f"PRAGMA synchronous = {synchronous}")

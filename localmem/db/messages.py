@@ -84,9 +84,6 @@ def messages_between(
 CLEAR_SUMMARIES_SQL = "DELETE FROM summaries WHERE session_id = ?"
 CLEAR_MESSAGES_SQL = "DELETE FROM messages WHERE session_id = ?"
 DELETE_MESSAGE_SQL = "DELETE FROM messages WHERE id = ?"
-# Summaries (of either level) whose range holds a message that is deleted.
-DELETE_COVERING_SUMMARIES_SQL = """DELETE FROM summaries
-    WHERE session_id = ?1 AND start_message_id <= ?2 AND end_message_id >= ?2"""
 
 
 def clear_messages(conn: sqlite3.Connection, session_id: str) -> int:
@@ -98,15 +95,10 @@ def clear_messages(conn: sqlite3.Connection, session_id: str) -> int:
     return conn.execute(CLEAR_MESSAGES_SQL, (session_id,)).rowcount
 
 
-def delete_message(conn: sqlite3.Connection, session_id: str, message_id: int) -> None:
-    """Delete one message (and its item), and the summaries whose range holds it.
-
-    A summary that covered it no longer says what the session holds; dropping
-    it makes its messages uncovered again, so the next summary is written
-    from what is left (even when SQLite hands the freed id to a new message).
-    """
-    conn.execute(DELETE_COVERING_SUMMARIES_SQL, (session_id, message_id))
-    conn.execute(DELETE_MESSAGE_SQL, (message_id,))
+def delete_message(conn: sqlite3.Connection, message_id: int) -> bool:
+    """Delete one message (and its item); False if there was none. What quoted it
+    is the caller's (``localmem.forget``)."""
+    return conn.execute(DELETE_MESSAGE_SQL, (message_id,)).rowcount == 1
 
 
 # --- items -------------------------------------------------------------------

@@ -72,3 +72,29 @@ def session_overview(conn: sqlite3.Connection, limit: int) -> list[SessionOvervi
 
 def session_ids_between(conn: sqlite3.Connection, low: str, high: str, limit: int) -> list[str]:
     return [row[0] for row in conn.execute(SESSION_IDS_BETWEEN_SQL, (low, high, limit))]
+
+
+# A private in-memory store (a session that keeps nothing, ``localmem.incognito``)
+# hands out ids from ?1 up: one placeholder row at ?1 - 1 in each table whose ids
+# the public API takes back (message, pin, subtask) or shows (summary), in a
+# placeholder session '' that no method ever names (ids are never empty).
+RESERVE_IDS_SQL = (
+    "INSERT INTO sessions (id, title, model, created_at, updated_at) VALUES ('', NULL, NULL, '', '')",
+    """INSERT INTO messages (id, session_id, role, text, token_count, importance_score, created_at)
+        VALUES (?1 - 1, '', 'system', '', 0, 0, '')""",
+    """INSERT INTO semantic_pins (id, session_id, content, importance_score, kind, token_count,
+        created_at, content_key) VALUES (?1 - 1, '', '', 0, 'manual', 0, '', '')""",
+    """INSERT INTO summaries (id, session_id, text, start_message_id, end_message_id,
+        message_count, source, token_count, created_at) VALUES (?1 - 1, '', '', 0, 0, 0, '', 0, '')""",
+    """INSERT INTO subtasks (id, session_id, name, status, token_count, created_at, updated_at)
+        VALUES (?1 - 1, '', '', 'cancelled', 0, '', '')""",
+    # Counted as indexed, never put in the index: they weigh in no search's statistics.
+    "UPDATE search_state SET indexed_to = ?1 - 1",
+)
+
+
+def reserve_ids(conn: sqlite3.Connection, first_id: int) -> None:
+    """Make the store behind ``conn`` (a new, empty one) number its messages,
+    pins, summaries and subtasks from ``first_id`` up."""
+    for sql in RESERVE_IDS_SQL:
+        conn.execute(sql, (first_id,) if "?1" in sql else ())

@@ -154,6 +154,21 @@ def cache_summary(conn: sqlite3.Connection, key: str, model: str, text: str, now
     conn.execute(PUT_CACHED_SUMMARY_SQL, (key, model, text, now))
 
 
+TOKEN_STATS_SQL = """SELECT model, local_tokens, model_tokens, calls, updated_at
+    FROM model_token_stats ORDER BY model"""
+PUT_TOKEN_STATS_SQL = """INSERT OR REPLACE INTO model_token_stats
+    (model, local_tokens, model_tokens, calls, updated_at) VALUES (?, ?, ?, ?, ?)"""
+
+
+def token_stats(conn: sqlite3.Connection) -> list[tuple]:
+    """Every model's learnt token counts, as rows for :func:`put_token_stats`."""
+    return conn.execute(TOKEN_STATS_SQL).fetchall()
+
+
+def put_token_stats(conn: sqlite3.Connection, rows: list[tuple]) -> None:
+    conn.executemany(PUT_TOKEN_STATS_SQL, rows)
+
+
 def record_tokens(
     conn: sqlite3.Connection, model: str, local_tokens: int, model_tokens: int, now: str
 ) -> None:

@@ -18,8 +18,8 @@ carries its readable text (human → ``user``, ai → ``assistant``, system →
 ``[tool call NAME] ARGS``, a tool message ``[tool result NAME] TEXT``), so the
 conversation is counted, scored, summarized and shown by ``localmem context``.
 
-``clear`` deletes the session's messages and summaries; the localmem session
-and its pins stay. Histories of different session ids sharing one file never
+``clear`` deletes the session's messages and summaries (and the automatic pins
+taken from them); the localmem session and its manual pins stay. Histories of different session ids sharing one file never
 see each other's messages.
 """
 
@@ -120,7 +120,8 @@ class LocalMemChatMessageHistory(StoreOwner, BaseChatMessageHistory):
         self.store.add_items(self.session_id, KIND, entries, create_session=True)
 
     def clear(self) -> None:
-        """Forget every message: the session's messages and summaries go; it and its pins stay."""
+        """Forget every message: the session's messages and summaries go (and the automatic
+        pins taken from them); it and its manual pins stay."""
         self._check_open()
         try:
             self.store.clear_messages(self.session_id)

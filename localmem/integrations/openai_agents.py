@@ -28,8 +28,9 @@ Sessions sharing one file never see each other's items. One session may be
 used from several threads, each with its own event loop: the work runs in a
 worker thread (``asyncio.to_thread``, like the SDK's) over the store, whose
 lock serialises it; a write that has started finishes even if its caller is
-cancelled. ``clear_session`` deletes the session's messages and summaries but
-keeps the localmem session and its pins.
+cancelled. ``clear_session`` deletes the session's messages and summaries (and
+the automatic pins taken from them) but keeps the localmem session and its
+manual pins.
 
 ``compacting=True``: ``get_items()`` without a limit (what ``Runner`` calls
 unless ``session_settings.limit`` is set) returns the memory instead of the
@@ -154,7 +155,8 @@ class LocalMemSession(StoreOwner):
         return await _complete(asyncio.to_thread(self._pop))
 
     async def clear_session(self) -> None:
-        """Forget every item: the session's messages and summaries go; it and its pins stay."""
+        """Forget every item: the session's messages and summaries go (and the automatic
+        pins taken from them); it and its manual pins stay."""
         self._check_open()
         await _complete(asyncio.to_thread(self._clear))
 

@@ -1,0 +1,241 @@
+"""Forgetting: a deletion takes the text out of the whole file, not only out of its table.
+
+``ForgetMixin`` gives :class:`~localmem.store.MemoryStore` ``delete_message``,
+``clear_messages`` and ``delete_session``, and the machinery ``pop_item``,
+``unpin`` and ``prune`` share. Deleting a message (one, a popped item, a
+session's whole conversation) reaches everything that may quote it, in the
+same transaction:
+
+- **automatic pins** taken from it (``kind="auto"``, its ``source_message_id``)
+  are deleted; a manual pin is the user's own words and stays (its source
+  becomes None);
+- **the level-1 summary** over it: the session's newest one is deleted, and
+  its messages, uncovered again, go into the next summary (the model's, when
+  it is there); an older one (which no later summary would replace) is
+  rewritten deterministically from the messages left in its range (the
+  keyword summary, ``source="fallback"``, and the rules' facts), its range
+  narrowed to them, or deleted with none left;
+- **the rollups** (level 2) from there on all quote it, each one carrying the
+  one before: they are replaced by one deterministic rollup of the level-1
+  summaries they rolled (after the newest rollup that is left);
+- **checkpoints** taken after it (carried forward, any may quote it) are
+  deleted; if there were any, the rules build a new one in their place from
+  the newest checkpoint left, the session state and the messages after it;
+- **the summary cache** is emptied (its keys hash whole spans: any entry may
+  hold the text);
+- **the full-text indexes** that held a deleted or rewritten row are merged
+  (FTS5 'optimize'): a 'delete' only marks an entry until its segment is merged;
+- **the file's free pages**: SQLite overwrites deleted content with zeros
+  (``PRAGMA secure_delete``, set on every connection the store opens), and
+  after the commit the write-ahead log is copied into the file and truncated
+  (``wal_checkpoint(TRUNCATE)``), so the old pages do not live on in ``-wal``.
+
+Deleting a session or pruning old ones does the same for everything the
+session held, including automatic pins taken from its messages wherever they
+are kept. The store's vectors of a message go with it (a trigger).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import sqlite3
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING
+
+from . import db
+from . import extract as rules
+from .args import check_id, check_int
+from .checkpoint import RULES
+from .errors import NotFound, SessionNotFound
+from .facts import facts_row, rule_facts
+from .mixin import StoreBase
+from .db import Forgotten
+from .models import Summary
+from .summaries import SUMMARY_IMPORTANCE
+from .summarizer import FALLBACK
+from .summarizer.fallback import keyword_summary
+
+if TYPE_CHECKING:
+    from .models import Checkpoint
+
+logger = logging.getLogger("localmem")
+
+
+class ForgetMixin(StoreBase):
+    """Deleting, so that nothing of what is deleted stays in the file."""
+
+    if TYPE_CHECKING:
+        def _rules_checkpoint(self, conn: sqlite3.Connection, session_id: str) -> Checkpoint: ...
+
+    def delete_session(self, session_id: str) -> None:
+        """Delete a session and everything that belongs to it, leaving no trace of
+        its text in the file (see the module's docstring). Raises :class:`SessionNotFound`."""
+        check_id(session_id)
+        with self._forgetting(session_id) as gone:
+            if not self._forget_session(gone, session_id):
+                raise SessionNotFound(session_id)
+
+    def clear_messages(self, session_id: str) -> int:
+        """Delete every message of a session, their items and its summaries; return how many.
+
+        One transaction. The session itself, its manual pins (a pin's
+        ``source_message_id`` becomes None), goals, subtasks, tool executions
+        and tracked files stay; the summaries' facts and the automatic pins
+        taken from the messages go with them, and the checkpoints are
+        replaced by one the rules make from the session state alone.
+        Raises :class:`SessionNotFound`.
+        """
+        check_id(session_id)
+        with self._forgetting(session_id) as gone:
+            self._require_session(session_id)
+            return self._forget_messages(gone, session_id, None)
+
+    def delete_message(self, message_id: int) -> None:
+        """Delete one message (and its item), and its text wherever it was quoted.
+
+        One transaction. The summary over it is deleted if it is the
+        session's newest (its messages, uncovered again, go into the next
+        summary), else rewritten by the rules from the messages left in its
+        range; the rollups and checkpoints that follow are rebuilt by the
+        rules, and automatic pins taken from it are deleted (see the module's
+        docstring); a manual pin it was the source of stays (its
+        ``source_message_id`` becomes None). Raises :class:`NotFound` if
+        there is no message with this id; nothing is written then.
+        """
+        check_int("message_id", message_id)
+        with self._locked() as conn:
+            session_id = db.message_session(conn, message_id)
+            if session_id is None:
+                raise NotFound("message", message_id)
+            with self._forgetting(session_id) as gone:
+                self._forget_messages(gone, session_id, [message_id])
+
+    # --- the machinery ---------------------------------------------------------------
+
+    @contextlib.contextmanager
+    def _forgetting(self, session_id: str | None = None) -> Iterator[Forgotten]:
+        """The store's ``_write`` for a deletion: then, in the same transaction,
+        the full-text indexes that held what went are merged and (for messages)
+        the summary cache emptied; after the commit the log is emptied."""
+        with self._write(session_id) as conn:
+            gone = Forgotten(conn, db.index_marks(conn))
+            yield gone
+            if "messages" in gone.lowest or "summaries" in gone.lowest:
+                db.clear_summary_cache(conn)
+            db.merge_indexes(gone)
+            if session_id is None or gone.users:  # the user's facts: every session's contexts
+                self._cache.clear()
+                self._memo.clear()
+            else:
+                self._memo.forget(session_id)  # its state rows hold the checkpoint's lines
+        if gone.deleted:
+            self._empty_log()
+
+    def _empty_log(self) -> None:
+        """Copy the write-ahead log into the file and truncate it, waiting (up to
+        ``busy_timeout``) for other connections' reads to end."""
+        if self.path == db.MEMORY:
+            return
+        with self._locked() as conn:
+            if not db.checkpoint_truncate(conn):
+                logger.warning(
+                    "%s: another connection is reading, so the write-ahead log still holds "
+                    "deleted text; it is emptied when every connection closes "
+                    "(or by `localmem vacuum`)",
+                    self.path,
+                )
+
+    def _forget_session(self, gone: Forgotten, session_id: str) -> bool:
+        """Delete a session (in a ``_forgetting`` transaction); False if there is none."""
+        conn = gone.conn
+        lowest = db.session_lowest_ids(conn, session_id)
+        gone.pins_gone(db.delete_session_sourced_auto_pins(conn, session_id))
+        self._memo.forget(session_id)
+        if not db.delete_session(conn, session_id):
+            return False
+        gone.deleted = True  # its title, at least
+        for table, low in lowest.items():
+            gone.touch(table, [low])
+        return True
+
+    def _forget_messages(
+        self, gone: Forgotten, session_id: str, message_ids: Sequence[int] | None
+    ) -> int:
+        """Delete messages of one session (all of them for None) and what quotes
+        them, in a ``_forgetting`` transaction; return how many were deleted."""
+        conn = gone.conn
+        if message_ids is None:
+            gone.pins_gone(db.delete_session_sourced_auto_pins(conn, session_id))
+            lowest = db.session_lowest_ids(conn, session_id)
+            count = db.clear_messages(conn, session_id)  # and every summary, facts and all
+            for table in ("messages", "summaries", "summary_facts"):
+                gone.touch(table, [lowest[table]] if table in lowest else [])
+            first = 0
+        else:
+            gone.pins_gone(db.delete_sourced_auto_pins(conn, message_ids))
+            covering = db.covering_summaries(conn, session_id, message_ids)
+            newest = db.last_covered(conn, session_id)
+            count = sum(db.delete_message(conn, mid) for mid in message_ids)
+            gone.touch("messages", message_ids)
+            for summary in covering:
+                self._rewrite_summary(gone, session_id, summary, drop=summary.end_message_id == newest)
+            first = min(message_ids)
+        self._roll_again(gone, session_id, first)
+        if db.delete_checkpoints_from(conn, session_id, first):
+            gone.deleted = True
+            self._rules_checkpoint(conn, session_id)
+        return count
+
+    def _rewrite_summary(
+        self, gone: Forgotten, session_id: str, summary: Summary, *, drop: bool
+    ) -> None:
+        """Write a level-1 summary again, deterministically, from the messages left
+        in its range (narrowed to them), with the rules' facts; delete it if none is
+        left, or if ``drop`` (the session's newest: its messages become the
+        uncovered tail, which the next summary covers)."""
+        conn = gone.conn
+        gone.touch("summaries", [summary.id])
+        gone.touch("summary_facts", [summary.id])
+        left = db.messages_between(
+            conn, session_id, summary.start_message_id, summary.end_message_id
+        )
+        if drop or not left:
+            db.drop_summary(conn, summary.id)
+            return
+        pairs = [(m.role, m.text) for m in left]
+        text = keyword_summary(pairs)
+        db.rewrite_summary(
+            conn, summary.id, text, left[0].id, left[-1].id, len(left), FALLBACK,
+            self.tokenizer.count(text),
+        )
+        data, facts = facts_row(rule_facts(rules.extract(pairs)))
+        db.rewrite_facts(conn, summary.id, data, facts, RULES)
+
+    def _roll_again(self, gone: Forgotten, session_id: str, first: int) -> None:
+        """Replace the rollups ending at or after message ``first`` (each quotes the
+        one before) by one deterministic rollup of the level-1 summaries they rolled."""
+        conn = gone.conn
+        stale = db.rollups_from(conn, session_id, first)
+        if not stale:
+            return
+        for rollup in stale:
+            db.drop_summary(conn, rollup.id)
+        gone.touch("summaries", [r.id for r in stale])
+        kept = db.recent_summaries(conn, session_id, 1, level=2)
+        after = kept[0].end_message_id if kept else 0
+        parts = [
+            s for s in db.summaries_after(conn, session_id, 1, after)
+            if s.end_message_id <= stale[-1].end_message_id
+        ]
+        texts = [kept[0].text] if kept else []
+        texts += [s.text for s in parts]
+        if not parts or len(texts) < 2:
+            return  # one summary alone is its own rollup
+        # As the summarizer's own fallback rolls summaries: each text a turn.
+        text = keyword_summary([("user", t) for t in texts])
+        db.insert_summary(
+            conn, session_id, text, parts[0].start_message_id, parts[-1].end_message_id,
+            sum(s.message_count for s in parts), 2, FALLBACK, SUMMARY_IMPORTANCE,
+            self.tokenizer.count(text), self._now(),
+        )
