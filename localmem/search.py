@@ -126,10 +126,10 @@ def session_key(session_id: str) -> str:
 
 
 def plain_snippet(
-    text: str, terms: Sequence[str], start: str, end: str, ellipsis: str, words: int
+    text: str, terms: Sequence[str], start_mark: str, end_mark: str, ellipsis: str, words: int
 ) -> str:
     """About ``words`` words of ``text`` around the first word that begins like one
-    of ``terms`` (stems: "pickup" marks "pickups"), marked with ``start``/``end``.
+    of ``terms`` (stems: "pickup" marks "pickups"), marked with ``start_mark``/``end_mark``.
 
     Linear in the text, whatever its size: for the texts FTS5's ``snippet()``
     would take quadratic time over. The text's start when no word matches.
@@ -143,8 +143,12 @@ def plain_snippet(
     if found is None:
         head = text[: 20 * words].split()[:words]
         return " ".join(head) + (ellipsis if len(head) == words else "")
-    before = text[max(0, found.start() - 10 * words) : found.start()].split()[-(words // 2) :]
-    after = text[found.end() : found.end() + 10 * words].split()[: words - len(before) - 1]
-    middle = start + found.group() + end
-    lead = ellipsis if found.start() > 0 and before else ""
-    return lead + " ".join([*before, middle, *after]) + ellipsis
+    start = max(0, found.start() - 10 * words)
+    leading = text[start : found.start()].split()
+    before = leading[-(words // 2) :] if words > 1 else []
+    end = found.end() + 10 * words
+    trailing = text[found.end() : end].split()
+    after = trailing[: max(0, words - len(before) - 1)]
+    lead = ellipsis if start > 0 or len(leading) > len(before) else ""
+    tail = ellipsis if end < len(text) or len(trailing) > len(after) else ""
+    return lead + " ".join([*before, start_mark + found.group() + end_mark, *after]) + tail

@@ -141,11 +141,10 @@ def test_a_hung_model_costs_the_timeout_once(db_path, server) -> None:
         ctx = store.build_context(s.id, query="What is the school pickup code?")
         first = time.monotonic() - started
         assert fact in ctx.relevant_messages
-        started = time.monotonic()
+        asked = len(embed_requests(server))
         store.build_context(s.id, query="the pickup code, again?")
-        again = time.monotonic() - started
-    assert first < 5  # the timeout bounds it (connect + read, with the deadline)
-    assert again < 0.4  # semantic recall rests: no second wait
+        assert len(embed_requests(server)) == asked  # semantic recall rests: no second wait
+    assert first < 5  # bounded by the timeout (0.5 s for connecting, the same for the answer)
 
 
 def test_a_remote_host_is_refused_without_traffic(db_path, monkeypatch) -> None:
