@@ -170,6 +170,16 @@ def test_a_prompt_cut_by_the_server_is_not_trusted(store, fake_ollama, filled) -
     assert store.summarize(filled.id).source == FALLBACK
 
 
+@pytest.mark.parametrize("count", [-1, -(2**40)])
+def test_an_impossible_prompt_eval_count_is_ignored(store, fake_ollama, filled, count) -> None:
+    fake_ollama.prompt_eval_count = count  # a faulty server, or a proxy in front of one
+    first = store.summarize(filled.id)
+    assert first is not None and first.source == "llama3.2:latest"  # stored, not aborted
+    assert store.count_tokens("some words", model="llama3.2") == store.count_tokens("some words")
+    assert store.summarize(filled.id).source == "llama3.2:latest"
+    assert len(store.get_summaries(filled.id)) == 2
+
+
 def test_token_ratio_per_model_corrects_counts_and_budgets(store, fake_ollama, filled) -> None:
     fake_ollama.prompt_eval_count = 900
     summary = store.summarize(filled.id)
