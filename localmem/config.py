@@ -32,6 +32,7 @@ DEFAULT_SUMMARY_THRESHOLD = 15
 DEFAULT_CACHE_TTL = 5.0
 DEFAULT_CACHE_SIZE = 256
 DEFAULT_OLLAMA_TIMEOUT = 60.0
+DEFAULT_CLOSE_TIMEOUT = 5.0
 DEFAULT_ENCODING = "cl100k_base"
 DEFAULT_BUSY_TIMEOUT = 30.0
 DEFAULT_PIN_IMPORTANCE = 0.8
@@ -72,6 +73,9 @@ class MemoryConfig(BaseModel):
     """A local Ollama model for summaries when the session's own model is not local."""
     auto_summarize: bool = False
     """Summarize in the background after writes, never blocking them."""
+    close_timeout: float = Field(DEFAULT_CLOSE_TIMEOUT, ge=0, allow_inf_nan=False)
+    """Seconds ``close()`` lets background summaries go on; the ranges not summarized by
+    then stay due."""
     ollama_timeout: float = Field(DEFAULT_OLLAMA_TIMEOUT, gt=0, allow_inf_nan=False)
     """Seconds one call to the local model may take; never unbounded."""
     ollama_host: str | None = None

@@ -151,12 +151,15 @@ class MemoryStore(
     # --- lifecycle -----------------------------------------------------------
 
     def close(self) -> None:
-        """Finish queued background summaries, then close the connection.
+        """Stop the background summaries, then close the connection.
 
-        The store cannot be used afterwards.
+        The queued summaries get ``close_timeout`` seconds; then ``close``
+        returns (after a write in progress, if any), even while the model
+        hangs or another thread keeps writing. The ranges not summarized by
+        then stay due. The store cannot be used afterwards.
         """
         if self._background is not None:
-            self._background.close()
+            self._background.close(self.config.close_timeout)
         if self._summarizer is not None:
             self._summarizer.backend.close()
         with self._locked():

@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from .checkpoint import Checkpoint
+    from .summarizer.background import BackgroundSummarizer
 
 logger = logging.getLogger("localmem")
 
@@ -49,6 +50,7 @@ class SummariesMixin(StoreBase):
 
     if TYPE_CHECKING:
         _summarizer: Summarizer | None
+        _background: BackgroundSummarizer | None
 
         def _window_span(self, session: Session, uncovered: Sequence[Any]) -> list[Any]: ...
         def _take_checkpoint(self, session: Session, min_tokens: int) -> Checkpoint | None: ...
@@ -171,9 +173,15 @@ class SummariesMixin(StoreBase):
         return summary
 
     def _summarize_due(self, session_id: str) -> None:
-        """The background worker's job: every range of the session that is due."""
+        """The background worker's job: every range of the session that is due,
+        one at a time, until the store closes (the rest then stays due)."""
+        worker = self._background
         try:
-            while self.needs_summarization(session_id) and self.summarize(session_id):
+            while (
+                (worker is None or not worker.stopping)
+                and self.needs_summarization(session_id)
+                and self.summarize(session_id)
+            ):
                 pass
         except SessionNotFound:
             pass  # deleted since it was queued
