@@ -40,29 +40,67 @@ import bisect
 import json
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Annotated, Literal, get_args
+from datetime import datetime, timedelta
+from typing import Annotated, Any, Literal, get_args
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     ConfigDict,
     Field,
     TypeAdapter,
     ValidationError,
+    ValidationInfo,
+    field_validator,
     model_validator,
 )
 
 from . import db
 from .args import MAX_SQLITE_INTEGER, describe
+from .autopins import pin_key
+from .clock import iso, parse_time
 from .errors import InvalidInput
-from .models import CheckpointData, FactsData, GoalStatus, PinKind, Role, SubtaskStatus
+from .models import (
+    CheckpointData,
+    FactsData,
+    GoalArchive,
+    GoalStatus,
+    PinKind,
+    Role,
+    SubtaskStatus,
+)
 
 FORMAT = "localmem-export"
 FORMAT_VERSION = 1
 PROGRESS_LINES = 1000
 """An import reports its progress every this many lines (and at the end)."""
 
+CLOCK_SKEW = timedelta(days=1)
+"""How far past the importing machine's clock an imported timestamp may be (another
+machine's clock may run ahead); later than that is refused."""
+
 Id = Annotated[int, Field(ge=0, le=MAX_SQLITE_INTEGER)]
 Count = Annotated[int, Field(ge=0, le=MAX_SQLITE_INTEGER)]
+
+
+def _timestamp(value: str, info: ValidationInfo) -> str:
+    """An ISO-8601 timestamp, stored as the file stores its own (``iso``): SQL compares
+    them as text (retention, idle time), so ``zzz``, ``''`` or a date in year 9999
+    would make a session immortal or doomed. The reader passes ``latest`` in the context."""
+    moment = parse_time(value)
+    try:
+        normal = None if moment is None else iso(moment)
+    except OverflowError:  # year 1 in a time zone east of UTC
+        normal = None
+    if normal is None:
+        raise ValueError(f"{value[:40]!r} is not an ISO-8601 timestamp")
+    latest = (info.context or {}).get("latest")
+    if latest is not None and moment > latest:
+        raise ValueError(f"{value[:40]!r} is in the future")
+    return normal
+
+
+Timestamp = Annotated[str, AfterValidator(_timestamp)]
 
 
 # --- records ----------------------------------------------------------------------------
@@ -79,7 +117,7 @@ class Header(_Line):
     type: Literal["header"]
     format: str
     version: int
-    exported_at: str
+    exported_at: Timestamp
 
 
 class SessionRecord(_Line):
@@ -87,8 +125,8 @@ class SessionRecord(_Line):
     id: Annotated[str, Field(min_length=1)]
     title: str | None
     model: str | None
-    created_at: str
-    updated_at: str
+    created_at: Timestamp
+    updated_at: Timestamp
 
 
 class MessageRecord(_Line):
@@ -99,7 +137,7 @@ class MessageRecord(_Line):
     model_id: str | None
     token_count: Count
     importance_score: float
-    created_at: str
+    created_at: Timestamp
 
 
 class ItemRecord(_Line):
@@ -117,7 +155,7 @@ class PinRecord(_Line):
     importance_score: Annotated[float, Field(ge=0, le=1)]
     kind: PinKind
     token_count: Count
-    created_at: str
+    created_at: Timestamp
 
 
 class SummaryRecord(_Line):
@@ -131,7 +169,7 @@ class SummaryRecord(_Line):
     source: str
     importance_score: float
     token_count: Count
-    created_at: str
+    created_at: Timestamp
 
     @model_validator(mode="after")
     def _range(self) -> SummaryRecord:
@@ -146,7 +184,7 @@ class SummaryFactsRecord(_Line):
     data: FactsData
     text: str
     source: str
-    created_at: str
+    created_at: Timestamp
 
 
 class GoalRecord(_Line):
@@ -157,8 +195,19 @@ class GoalRecord(_Line):
     token_count: Count
     archive: dict | None
     archive_tokens: Count | None
-    created_at: str
-    ended_at: str | None
+    created_at: Timestamp
+    ended_at: Timestamp | None
+
+    @field_validator("archive")
+    @classmethod
+    def _archive(cls, archive: dict | None) -> dict | None:
+        # Kept as exported, once the model the context renders it with accepts it.
+        if archive is not None:
+            try:
+                GoalArchive.model_validate(archive)
+            except ValidationError as exc:
+                raise ValueError(describe(exc)) from None
+        return archive
 
 
 class SubtaskRecord(_Line):
@@ -170,8 +219,8 @@ class SubtaskRecord(_Line):
     dependencies: list[Id]
     notes: str | None
     token_count: Count
-    created_at: str
-    updated_at: str
+    created_at: Timestamp
+    updated_at: Timestamp
 
 
 class ToolExecutionRecord(_Line):
@@ -184,7 +233,7 @@ class ToolExecutionRecord(_Line):
     result_summary: str | None
     error_message: str | None
     token_count: Count
-    created_at: str
+    created_at: Timestamp
 
 
 class TrackedFileRecord(_Line):
@@ -194,8 +243,8 @@ class TrackedFileRecord(_Line):
     modified: bool
     seq: Count
     token_count: Count
-    created_at: str
-    updated_at: str
+    created_at: Timestamp
+    updated_at: Timestamp
 
 
 class CheckpointRecord(_Line):
@@ -206,7 +255,7 @@ class CheckpointRecord(_Line):
     through_message_id: Id
     token_count: Count
     lines: list[tuple[str, Count, bool]]
-    created_at: str
+    created_at: Timestamp
 
 
 TABLES: tuple[tuple[str, str, type[_Line]], ...] = (
@@ -314,6 +363,7 @@ class SessionBatch:
         self._ids: dict[str, set[int]] = {field: set() for _table, field, _record in TABLES}
         self._ranges: dict[int, list[tuple[int, int]]] = {1: [], 2: []}
         self._paths: set[str] = set()
+        self._auto_pins: set[str] = set()
         self._active_goals = 0
 
     def add(self, record: _Line) -> None:
@@ -343,6 +393,11 @@ class SessionBatch:
 
     def _check_pins(self, p: PinRecord) -> None:
         self._need("messages", "message", p.source_message_id, "source_message_id")
+        if p.kind == "auto":  # the file holds one automatic pin per fact (pin_key)
+            key = pin_key(p.content)
+            if key in self._auto_pins:
+                raise InvalidInput(f"pin {p.id} repeats an earlier automatic pin of the session")
+            self._auto_pins.add(key)
 
     def _check_summaries(self, s: SummaryRecord) -> None:
         first, last = self.positions(s.start_message_id, s.end_message_id)
@@ -410,9 +465,16 @@ class Reader:
     session being read (None before the first). Blank lines are skipped.
     """
 
-    def __init__(self, lines: Iterable[str], on_progress: Callable[[int], None] | None) -> None:
+    def __init__(
+        self,
+        lines: Iterable[str],
+        on_progress: Callable[[int], None] | None,
+        now: datetime | None = None,
+    ) -> None:
         self._lines = lines
         self._on_progress = on_progress
+        # Timestamps after now (give or take CLOCK_SKEW) are refused.
+        self._context: dict[str, Any] = {"latest": None if now is None else now + CLOCK_SKEW}
         self._reported = 0
         self.session: str | None = None
 
@@ -427,10 +489,10 @@ class Reader:
             record = None
             try:
                 if not header:
-                    _check_header(line.lstrip("\ufeff"))  # a BOM some editors add
+                    _check_header(line.lstrip("\ufeff"), self._context)  # a BOM some editors add
                     header = True
                     continue
-                record = _parse(line)
+                record = _parse(line, self._context)
                 if not isinstance(record, SessionRecord):
                     if batch is None:
                         raise InvalidInput(f"a {record.type} record before any session record")
@@ -456,7 +518,7 @@ class Reader:
             self._reported = done
 
 
-def _check_header(line: str) -> None:
+def _check_header(line: str, context: dict[str, Any]) -> None:
     try:
         data = json.loads(line)
     except ValueError:
@@ -469,19 +531,18 @@ def _check_header(line: str) -> None:
             f"version {FORMAT_VERSION}"
         )
     try:
-        Header.model_validate_json(line)
+        Header.model_validate_json(line, context=context)
     except ValidationError as exc:
         raise InvalidInput(f"header: {describe(exc)}") from None
 
 
-def _parse(line: str) -> _Line:
+def _parse(line: str, context: dict[str, Any]) -> _Line:
     try:
-        line.encode("utf-8")
-    except UnicodeEncodeError:
-        raise InvalidInput("not valid UTF-8") from None
-    try:
-        return _RECORD.validate_json(line)
+        return _RECORD.validate_json(line, context=context)
     except ValidationError as exc:
+        # A lone surrogate (what undecodable bytes become with errors="surrogateescape").
+        if exc.errors(include_input=False)[0]["type"] == "string_unicode":
+            raise InvalidInput("not valid UTF-8") from None
         raise InvalidInput(describe(exc)) from None
 
 

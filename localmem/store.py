@@ -21,7 +21,7 @@ import sqlite3
 import threading
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -40,6 +40,7 @@ from .args import (
 )
 from .cache import SessionMemo, TTLCache
 from .checkpoint import CheckpointMixin
+from .clock import iso, utc_now
 from .config import MemoryConfig, default_db_path, make_config
 from .context import PRECOUNTED_COSTS, Costs, MemoryContext, pack
 from .errors import (
@@ -71,17 +72,6 @@ logger = logging.getLogger("localmem")
 Clock = Callable[[], datetime]
 T = TypeVar("T")
 SESSION_MEMO_SIZE = 4096
-
-
-def utc_now() -> datetime:
-    return datetime.now(timezone.utc)
-
-
-def iso(moment: datetime) -> str:
-    """ISO-8601 UTC with milliseconds, e.g. ``2026-11-22T12:43:00.123Z``."""
-    if moment.utcoffset():
-        moment = moment.astimezone(timezone.utc)
-    return moment.isoformat(timespec="milliseconds")[:23] + "Z"
 
 
 class MemoryStore(

@@ -24,6 +24,7 @@ from .jsonl import (
     session_lines,
 )
 from .mixin import StoreBase
+from .state import archive_line, file_line, goal_line, subtask_line, tool_line
 
 # --- the store's methods ------------------------------------------------------------------
 
@@ -96,7 +97,7 @@ class TransferMixin(StoreBase):
             raise InvalidInput("lines must be the export's lines (an open file, a list), not one string")
         if not isinstance(rename, bool):
             raise InvalidInput(f"rename must be True or False, not {type(rename).__name__}")
-        reader = Reader(lines, on_progress)
+        reader = Reader(lines, on_progress, self._clock())
         done: list[tuple[str, str]] = []
         counts: Counter[str] = Counter()
         try:
@@ -117,6 +118,7 @@ class TransferMixin(StoreBase):
         """Write one session's batch in one transaction; return its id in this file."""
         s = batch.session
         fresh = uuid.uuid4().hex
+        tokens = _recount(batch, self.tokenizer.count)  # before the write lock is taken
         with self._write(s.id) as conn:
             session_id = s.id
             if db.session_exists(conn, session_id):
@@ -128,33 +130,65 @@ class TransferMixin(StoreBase):
                 session_id = fresh
             self._memo.forget(session_id)
             db.import_session(conn, (session_id, s.title, s.model, s.created_at, s.updated_at))
-            _write_rows(conn, batch, session_id)
+            _write_rows(conn, batch, session_id, tokens)
         return session_id
 
 
-def _write_rows(conn: sqlite3.Connection, batch: SessionBatch, sid: str) -> None:
-    """Insert a batch's rows under session ``sid``, table by table, references mapped."""
+def _recount(batch: SessionBatch, count: Callable[[str], int]) -> dict[str, list]:
+    """The token counts of a batch's rows, by this store's tokenizer, as its own
+    writes count them (the text, or the line the context renders).
+
+    An export's counts are not trusted: a count of 0 would let any text into
+    every budget, 2**63-1 overflow every ``SUM()``, and another file may have
+    counted with another encoding. Checkpoints: each line's count, then their sum.
+    """
+    r = batch.records
+    lines = [[(t, count(t), live) for t, _n, live in c.lines] for c in r["checkpoints"]]
+    return {
+        "messages": [count(m.text) for m in r["messages"]],
+        "pins": [count(p.content) for p in r["pins"]],
+        "summaries": [count(s.text) for s in r["summaries"]],
+        "goals": [
+            (
+                count(goal_line(g.text)),
+                None if g.archive is None else count(archive_line(g.text, g.status, g.archive)),
+            )
+            for g in r["goals"]
+        ],
+        "subtasks": [count(subtask_line(t.status, t.name, t.notes)) for t in r["subtasks"]],
+        "tools": [
+            count(tool_line(x.tool_name, x.success, x.result_summary, x.error_message))
+            for x in r["tools"]
+        ],
+        "files": [count(file_line(f.path)) for f in r["files"]],
+        "checkpoints": [(c, sum(n for _t, n, _live in c)) for c in lines],
+    }
+
+
+def _write_rows(
+    conn: sqlite3.Connection, batch: SessionBatch, sid: str, tokens: dict[str, list]
+) -> None:
+    """Insert a batch's rows under session ``sid``, table by table, references mapped,
+    with the token counts of ``_recount``."""
     r = batch.records
     first = db.import_messages(
         conn,
         [
-            (sid, m.role, m.text, m.model_id, m.token_count, m.importance_score, m.created_at)
-            for m in r["messages"]
+            (sid, m.role, m.text, m.model_id, n, m.importance_score, m.created_at)
+            for m, n in zip(r["messages"], tokens["messages"])
         ],
     )
     message = batch.message_map(first)
     db.import_items(conn, [(message[i.message_id], sid, i.kind, i.data) for i in r["items"]])
-    for p in r["pins"]:
+    for p, n in zip(r["pins"], tokens["pins"]):
         source = None if p.source_message_id is None else message[p.source_message_id]
-        db.insert_pin(
-            conn, sid, p.content, source, p.importance_score, p.kind, p.token_count, p.created_at
-        )
+        db.insert_pin(conn, sid, p.content, source, p.importance_score, p.kind, n, p.created_at)
     summaries: dict[int, int] = {}
-    for s in r["summaries"]:
+    for s, n in zip(r["summaries"], tokens["summaries"]):
         start, end = batch.new_range(s, first)
         made = db.insert_summary(
             conn, sid, s.text, start, end, s.message_count, s.level, s.source,
-            s.importance_score, s.token_count, s.created_at,
+            s.importance_score, n, s.created_at,
         )
         if made is None:  # SessionBatch refuses overlaps: never, but never half-written either
             raise InvalidInput(f"line {batch.line}+: summary {s.id} overlaps another")
@@ -164,33 +198,29 @@ def _write_rows(conn: sqlite3.Connection, batch: SessionBatch, sid: str) -> None
             conn, summaries[f.id], sid, f.data.model_dump_json(), f.text, f.source, f.created_at
         )
     goals: dict[int | None, int | None] = {None: None}
-    for g in r["goals"]:
+    for g, (n, archive_n) in zip(r["goals"], tokens["goals"]):
         archive = None if g.archive is None else json.dumps(g.archive, ensure_ascii=False)
         goals[g.id] = db.import_goal(
-            conn,
-            (sid, g.text, g.status, g.token_count, archive, g.archive_tokens, g.created_at, g.ended_at),
+            conn, (sid, g.text, g.status, n, archive, archive_n, g.created_at, g.ended_at)
         )
     subtasks: dict[int, int] = {}
-    for t in r["subtasks"]:
+    for t, n in zip(r["subtasks"], tokens["subtasks"]):
         deps = json.dumps([subtasks[d] for d in t.dependencies])
         subtasks[t.id] = db.import_subtask(
             conn,
-            (sid, goals[t.goal_id], t.name, t.status, deps, t.notes, t.token_count, t.created_at,
-             t.updated_at),
+            (sid, goals[t.goal_id], t.name, t.status, deps, t.notes, n, t.created_at, t.updated_at),
         )
-    for x in r["tools"]:
+    for x, n in zip(r["tools"], tokens["tools"]):
         db.insert_tool(
             conn, sid, goals[x.goal_id], x.tool_name, json.dumps(x.arguments, ensure_ascii=False),
-            x.success, x.result_summary, x.error_message, x.token_count, x.created_at,
+            x.success, x.result_summary, x.error_message, n, x.created_at,
         )
-    for f in r["files"]:
-        db.import_file(
-            conn, (sid, f.path, int(f.modified), f.seq, f.token_count, f.created_at, f.updated_at)
-        )
-    for c in r["checkpoints"]:
-        lines = json.dumps([list(line) for line in c.lines], ensure_ascii=False)
+    for f, n in zip(r["files"], tokens["files"]):
+        db.import_file(conn, (sid, f.path, int(f.modified), f.seq, n, f.created_at, f.updated_at))
+    for c, (counted, n) in zip(r["checkpoints"], tokens["checkpoints"]):
+        lines = json.dumps([list(line) for line in counted], ensure_ascii=False)
         db.import_checkpoint(
             conn,
             (sid, c.data.model_dump_json(), c.source, batch.new_through(c.through_message_id, first),
-             c.token_count, lines, c.created_at),
+             n, lines, c.created_at),
         )
