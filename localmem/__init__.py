@@ -3,13 +3,13 @@
 from .config import MemoryConfig
 from .context import MemoryContext
 from .errors import LocalMemError, SessionNotFound
-from .jsonl import ImportReport
 from .models import (
     Check,
     Checkpoint,
     CheckpointData,
     FactsData,
     Goal,
+    ImportReport,
     MaintenanceReport,
     Message,
     Pin,

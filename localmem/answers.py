@@ -14,6 +14,10 @@ from pydantic import BaseModel, ConfigDict
 
 from . import extract as rules
 
+MAX_REFERENCES = 15
+"""How many references (files, tables, URLs, identifiers, a summary's entities)
+a checkpoint or a summary's facts keep."""
+
 
 class Answer(BaseModel):
     """A model's JSON answer: keys it was not asked for are ignored."""

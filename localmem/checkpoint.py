@@ -41,7 +41,7 @@ from pydantic import field_validator
 
 from . import db
 from . import extract as rules
-from .answers import Answer, merge_items, strings
+from .answers import MAX_REFERENCES, Answer, merge_items, strings
 from .args import check_id
 from .errors import SessionNotFound
 from .mixin import StoreBase
@@ -73,7 +73,6 @@ MAX_GOALS = 3
 MAX_TASKS = 10
 MAX_DECISIONS = 12
 MAX_PREFERENCES = 20
-MAX_REFERENCES = 15
 MAX_STEPS = 5
 REFERENCE_LABELS = (("files", "Files"), ("tables", "Tables"), ("urls", "URLs"), ("identifiers", "Identifiers"))
 

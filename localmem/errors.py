@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .jsonl import ImportReport
+    from .models import ImportReport
 
 
 class LocalMemError(Exception):
@@ -25,7 +25,7 @@ class ImportRefused(InvalidInput):
     """An import stopped at a malformed line or a session that exists already.
 
     Nothing of the session it was reading was written; the sessions before it
-    stay imported: ``report`` (an :class:`~localmem.jsonl.ImportReport`) lists them.
+    stay imported: ``report`` (an :class:`~localmem.models.ImportReport`) lists them.
     """
 
     def __init__(self, message: str, report: ImportReport) -> None:

@@ -19,8 +19,7 @@ from typing import Any
 from pydantic import field_validator
 
 from . import extract as rules
-from .answers import Answer, merge_items, strings
-from .checkpoint import MAX_REFERENCES
+from .answers import MAX_REFERENCES, Answer, merge_items, strings
 from .models import FactsData
 
 MAX_FACTS = 8

@@ -55,7 +55,6 @@ from pydantic import (
     model_validator,
 )
 
-from . import db
 from .args import MAX_SQLITE_INTEGER, describe
 from .autopins import pin_key
 from .clock import iso, parse_time
@@ -67,6 +66,7 @@ from .models import (
     GoalStatus,
     PinKind,
     Role,
+    SessionRows,
     SubtaskStatus,
 )
 
@@ -270,7 +270,7 @@ TABLES: tuple[tuple[str, str, type[_Line]], ...] = (
     ("tracked_files", "files", TrackedFileRecord),
     ("checkpoints", "checkpoints", CheckpointRecord),
 )
-"""(table, ``db.SessionRows`` field, record) of a session's rows, in export order."""
+"""(table, ``SessionRows`` field, record) of a session's rows, in export order."""
 
 DERIVED_COLUMNS = {"semantic_pins": frozenset({"content_key"})}
 """Columns an import computes again rather than reads (a pin's de-duplication key is
@@ -330,7 +330,7 @@ def header_line(now: str) -> str:
     return _dump({"type": "header", "format": FORMAT, "version": FORMAT_VERSION, "exported_at": now})
 
 
-def session_lines(rows: db.SessionRows) -> Iterator[str]:
+def session_lines(rows: SessionRows) -> Iterator[str]:
     """A session's lines: its record, then its rows table by table."""
     models: list[Sequence[BaseModel]] = [[rows.session]]
     models += [getattr(rows, field) for _table, field, _record in TABLES]
@@ -544,13 +544,3 @@ def _parse(line: str, context: dict[str, Any]) -> _Line:
         if exc.errors(include_input=False)[0]["type"] == "string_unicode":
             raise InvalidInput("not valid UTF-8") from None
         raise InvalidInput(describe(exc)) from None
-
-
-class ImportReport(BaseModel):
-    """What an import wrote: each session as (id in the export, id in this file),
-    in the export's order, and how many records of each type."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    sessions: list[tuple[str, str]]
-    counts: dict[str, int]

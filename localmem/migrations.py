@@ -362,8 +362,8 @@ LEFT JOIN summaries u ON u.id = (SELECT c.id FROM summaries c
 # m008_auto_pins: facts the user states that must never be lost are pinned
 # automatically (kind 'auto', localmem.autopins), once per session. Every pin
 # gets content_key, its content case-folded, whitespace collapsed and trailing
-# punctuation stripped (localmem.autopins.pin_key, which db.migrate registers
-# as the SQL function pin_key for the back-fill below). An auto pin is written
+# punctuation stripped (localmem.autopins.pin_key, which the store hands to
+# db.migrate to register as the SQL function pin_key for the back-fill below). An auto pin is written
 # only when no pin of its session has its key (the plain index serves that
 # look-up, whatever the kind), and the partial unique index makes a second
 # auto pin with the same key impossible, whatever the writers do. Auto pins

@@ -18,7 +18,7 @@ columns become the nested models here.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
@@ -381,3 +381,30 @@ class Check(_Record):
     name: str
     ok: bool
     detail: str
+
+
+class SessionRows(NamedTuple):
+    """Every row of one session, each table oldest (lowest id) first: what an
+    export reads (``db.session_rows``) and writes (``localmem.jsonl``)."""
+
+    session: Session
+    messages: list[Message]
+    items: list[Item]
+    pins: list[Pin]
+    summaries: list[Summary]
+    facts: list[SummaryFacts]
+    goals: list[Goal]
+    subtasks: list[Subtask]
+    tools: list[ToolExecution]
+    files: list[TrackedFile]
+    checkpoints: list[Checkpoint]
+
+
+class ImportReport(BaseModel):
+    """What an import wrote: each session as (id in the export, id in this file),
+    in the export's order, and how many records of each type."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    sessions: list[tuple[str, str]]
+    counts: dict[str, int]

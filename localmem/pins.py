@@ -74,7 +74,7 @@ class PinsMixin(StoreBase):
             else:
                 db.delete_auto_pins(conn, session_id, key)
             return db.insert_pin(
-                conn, session_id, content, source_message_id, importance, kind, tokens, now
+                conn, session_id, content, key, source_message_id, importance, kind, tokens, now
             )
 
     def get_pins(self, session_id: str, kind: str | None = None) -> list[Pin]:
@@ -130,10 +130,12 @@ class PinsMixin(StoreBase):
                         if same is not None:
                             raise InvalidInput(f"pin {same.id} already says this")
                 db.touch_session(conn, session_id, self._now())
+                new_content = old.content if content is None else content
                 return db.update_pin(
                     conn,
                     old,
-                    old.content if content is None else content,
+                    new_content,
+                    pin_key(new_content),
                     old.importance_score if importance is None else importance,
                     old.token_count if tokens is None else tokens,
                 )

@@ -38,6 +38,7 @@ from .args import (
     describe,
     query_text,
 )
+from .autopins import pin_key
 from .cache import SessionMemo, TTLCache
 from .checkpoint import CheckpointMixin
 from .clock import iso, utc_now
@@ -124,15 +125,18 @@ class MemoryStore(
         self._clock = clock
         self._lock = threading.RLock()
         self._conn = db.connect(
-            self.path, busy_timeout=self.config.busy_timeout, synchronous=self.config.synchronous
+            self.path,
+            busy_timeout=self.config.busy_timeout,
+            synchronous=self.config.synchronous,
+            content_key=pin_key,
         )
         self._cache: TTLCache[MemoryContext] = TTLCache(
             self.config.cache_ttl, self.config.cache_size
         )
         self._costs: Costs | None = None
+        # Per session, what contexts read once and reuse (token ratio, compaction
+        # level, state rows) until the file or the session changes: SessionMemo.
         self._memo = SessionMemo(SESSION_MEMO_SIZE)
-        # Sessions whose context found no state (goals, files, checkpoints...),
-        # forgotten with the ratios and whenever this store writes their state.
         self._summarizer = summarizer
         self._background = (
             BackgroundSummarizer(self._summarize_due) if self.config.auto_summarize else None

@@ -15,15 +15,11 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 
 from . import db
 from .args import as_list, check_id
+from .autopins import pin_key
 from .errors import ImportRefused, InvalidInput, SessionNotFound
-from .jsonl import (
-    ImportReport,
-    Reader,
-    SessionBatch,
-    header_line,
-    session_lines,
-)
+from .jsonl import Reader, SessionBatch, header_line, session_lines
 from .mixin import StoreBase
+from .models import ImportReport
 from .state import archive_line, file_line, goal_line, subtask_line, tool_line
 
 # --- the store's methods ------------------------------------------------------------------
@@ -182,7 +178,10 @@ def _write_rows(
     db.import_items(conn, [(message[i.message_id], sid, i.kind, i.data) for i in r["items"]])
     for p, n in zip(r["pins"], tokens["pins"]):
         source = None if p.source_message_id is None else message[p.source_message_id]
-        db.insert_pin(conn, sid, p.content, source, p.importance_score, p.kind, n, p.created_at)
+        db.insert_pin(
+            conn, sid, p.content, pin_key(p.content), source, p.importance_score, p.kind,
+            n, p.created_at,
+        )
     summaries: dict[int, int] = {}
     for s, n in zip(r["summaries"], tokens["summaries"]):
         start, end = batch.new_range(s, first)

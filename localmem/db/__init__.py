@@ -1,0 +1,130 @@
+"""All of localmem's SQL, one module per capability (this file only lists them).
+
+Every statement localmem runs is a named ``*_SQL`` constant beside the function
+that runs it; callers use ``from . import db`` and ``db.<name>``.
+"""
+
+from .connection import (
+    BEGIN_READ_SQL, BEGIN_WRITE_SQL, COMMIT_SQL, DATA_VERSION_SQL, MEMORY, ROLLBACK_SQL,
+    ROW_MEMO_MAX_CHARS, ROW_MEMO_SIZE, SCHEMA_SQL, SQLITE_HEADER, connect, data_version,
+    migrate, schema, transaction,
+)
+from .sessions import (
+    DELETE_SESSION_SQL, EXISTS_SESSION_SQL, GET_SESSION_SQL, INSERT_SESSION_SQL,
+    LIST_SESSIONS_SQL, SESSION_COLUMNS, TOUCH_SESSION_SQL, delete_session, get_session,
+    insert_session, list_sessions, session_exists, touch_session,
+)
+from .messages import (
+    CLEAR_MESSAGES_SQL, CLEAR_SUMMARIES_SQL, DELETE_COVERING_SUMMARIES_SQL, DELETE_MESSAGE_SQL,
+    INSERT_ITEM_SQL, INSERT_MESSAGE_SQL, ITEMS_AFTER_SQL, ITEM_COLUMNS, MESSAGES_AFTER_SQL,
+    MESSAGE_COLUMNS, MessageRow, NEWEST_ITEMS_SQL, NEXT_MESSAGE_ID_SQL, RECENT_MESSAGES_SQL,
+    clear_messages, delete_message, insert_items, insert_message, insert_messages, items_after,
+    messages_after, newest_items, recent_messages,
+)
+from .pins import (
+    AutoPin, DELETE_AUTO_KEYED_PINS_SQL, DELETE_PIN_SQL, GET_PIN_SQL, INSERT_AUTO_PIN_SQL,
+    INSERT_PIN_SQL, KEYED_PIN_SQL, KIND_PINS_SQL, MESSAGE_SESSION_SQL, PIN_COLUMNS,
+    PIN_SESSION_SQL, TOP_PINS_SQL, UPDATE_PIN_SQL, delete_auto_pins, delete_pin, get_pin,
+    insert_auto_pins, insert_pin, keyed_pin, kind_pins, message_session, pin_session, top_pins,
+    update_pin,
+)
+from .summaries import (
+    CONTEXT_SUMMARIES_SQL, GET_CACHED_SUMMARY_SQL, INSERT_SUMMARY_SQL, LAST_COVERED_SQL,
+    MODEL_RATIO_SQL, OVERLAP_SQL, PUT_CACHED_SUMMARY_SQL, RECENT_SUMMARIES_SQL,
+    RECORD_TOKENS_SQL, SESSION_PROFILE_SQL, SUMMARIES_AFTER_SQL, SUMMARY_COLUMNS,
+    UNCOVERED_TOKENS_SQL, cache_summary, cached_summary, context_summaries, insert_summary,
+    last_covered, model_ratio, recent_summaries, record_tokens, session_profile,
+    summaries_after, uncovered_tokens,
+)
+from .compaction import (
+    COMPACTION_CANDIDATES_SQL, CompactionCandidate, RECORD_COMPACTION_SQL,
+    compaction_candidates, record_compaction,
+)
+from .fulltext import (
+    FACTS_CATCH_UP_SQL, FACTS_INDEX_LAG_SQL, FACTS_MARK_INDEXED_SQL, FACTS_OPTIMIZE_SQL,
+    MESSAGES_CATCH_UP_SQL, MESSAGES_INDEX_LAG_SQL, MESSAGES_MARK_INDEXED_SQL,
+    MESSAGES_OPTIMIZE_SQL, OPTIMIZE_MIN_ROWS, PINS_CATCH_UP_SQL, PINS_INDEX_LAG_SQL,
+    PINS_MARK_INDEXED_SQL, PINS_OPTIMIZE_SQL, RELEVANT_MESSAGES_SQL, SEARCH_FACTS_SQL,
+    SEARCH_MESSAGES_SQL, SEARCH_PINS_SQL, SEARCH_SUMMARIES_SQL, SEARCH_TABLES, SNIPPET_ELLIPSIS,
+    SNIPPET_END, SNIPPET_START, SNIPPET_TOKENS, SUMMARIES_CATCH_UP_SQL, SUMMARIES_INDEX_LAG_SQL,
+    SUMMARIES_MARK_INDEXED_SQL, SUMMARIES_OPTIMIZE_SQL, TERM_DOCS_ALL_SQL, TERM_DOCS_SQL,
+    catch_up, index_behind, relevant_messages, search, term_docs,
+)
+from .transfer import (
+    IMPORT_FILE_SQL, IMPORT_GOAL_SQL, IMPORT_SUBTASK_SQL, SESSION_IDS_SQL, SESSION_ITEMS_SQL,
+    SESSION_ROW_SQL, SessionRows, import_checkpoint, import_file, import_goal, import_items,
+    import_messages, import_session, import_subtask, session_ids, session_rows,
+)
+from .state import (
+    ACTIVE_GOAL_SQL, CHECKPOINTS_SQL, CHECKPOINT_COLUMNS, CLEAR_CHECKPOINTS_SQL, END_GOAL_SQL,
+    FACTS_COLUMNS, FACTS_SQL, FILES_SQL, FILE_COLUMNS, GET_FILE_SQL, GET_SUBTASK_SQL, GOALS_SQL,
+    GOAL_COLUMNS, GOAL_SUBTASKS_SQL, GOAL_TOOLS_SQL, INSERT_CHECKPOINT_SQL, INSERT_FACTS_SQL,
+    INSERT_GOAL_SQL, INSERT_SUBTASK_SQL, INSERT_TOOL_SQL, PRUNE_CHECKPOINTS_SQL,
+    SESSION_STATE_SQL, SUBTASKS_SQL, SUBTASK_COLUMNS, SUBTASK_SESSION_SQL, StateRow, TOOLS_SQL,
+    TOOL_COLUMNS, TRACK_FILE_SQL, UPDATE_SUBTASK_SQL, active_goal, checkpoints,
+    clear_checkpoints, end_goal, get_subtask, goal_subtasks, goal_tools, goals,
+    insert_checkpoint, insert_facts, insert_goal, insert_subtask, insert_tool, session_state,
+    subtask_session, subtasks, summary_facts, tools, track_file, tracked_files, update_subtask,
+)
+from .admin import (
+    APPLICATION_ID_SQL, CHECKPOINT_TRUNCATE_SQL, FOREIGN_KEY_CHECK_SQL, FTS_OPTIMIZE_SQL,
+    INTEGRITY_CHECK_SQL, PAGE_COUNT_SQL, PAGE_SIZE_SQL, QUICK_CHECK_SQL, SET_BUSY_TIMEOUT_SQL,
+    SNAPSHOT_SQL, STALE_SESSIONS_SQL, STATS_COUNTS_SQL, USER_VERSION_SQL, VACUUM_SQL, backup,
+    checkpoint_truncate, create_new_file, file_pragmas, integrity_problems, no_waiting, reader,
+    stale_sessions, stats_counts, vacuum, verify_copy,
+)
+
+__all__ = [
+    "BEGIN_READ_SQL", "BEGIN_WRITE_SQL", "COMMIT_SQL", "DATA_VERSION_SQL", "MEMORY",
+    "ROLLBACK_SQL", "ROW_MEMO_MAX_CHARS", "ROW_MEMO_SIZE", "SCHEMA_SQL", "SQLITE_HEADER",
+    "connect", "data_version", "migrate", "schema", "transaction", "DELETE_SESSION_SQL",
+    "EXISTS_SESSION_SQL", "GET_SESSION_SQL", "INSERT_SESSION_SQL", "LIST_SESSIONS_SQL",
+    "SESSION_COLUMNS", "TOUCH_SESSION_SQL", "delete_session", "get_session", "insert_session",
+    "list_sessions", "session_exists", "touch_session", "CLEAR_MESSAGES_SQL",
+    "CLEAR_SUMMARIES_SQL", "DELETE_COVERING_SUMMARIES_SQL", "DELETE_MESSAGE_SQL",
+    "INSERT_ITEM_SQL", "INSERT_MESSAGE_SQL", "ITEMS_AFTER_SQL", "ITEM_COLUMNS",
+    "MESSAGES_AFTER_SQL", "MESSAGE_COLUMNS", "MessageRow", "NEWEST_ITEMS_SQL",
+    "NEXT_MESSAGE_ID_SQL", "RECENT_MESSAGES_SQL", "clear_messages", "delete_message",
+    "insert_items", "insert_message", "insert_messages", "items_after", "messages_after",
+    "newest_items", "recent_messages", "AutoPin", "DELETE_AUTO_KEYED_PINS_SQL",
+    "DELETE_PIN_SQL", "GET_PIN_SQL", "INSERT_AUTO_PIN_SQL", "INSERT_PIN_SQL", "KEYED_PIN_SQL",
+    "KIND_PINS_SQL", "MESSAGE_SESSION_SQL", "PIN_COLUMNS", "PIN_SESSION_SQL", "TOP_PINS_SQL",
+    "UPDATE_PIN_SQL", "delete_auto_pins", "delete_pin", "get_pin", "insert_auto_pins",
+    "insert_pin", "keyed_pin", "kind_pins", "message_session", "pin_session", "top_pins",
+    "update_pin", "CONTEXT_SUMMARIES_SQL", "GET_CACHED_SUMMARY_SQL", "INSERT_SUMMARY_SQL",
+    "LAST_COVERED_SQL", "MODEL_RATIO_SQL", "OVERLAP_SQL", "PUT_CACHED_SUMMARY_SQL",
+    "RECENT_SUMMARIES_SQL", "RECORD_TOKENS_SQL", "SESSION_PROFILE_SQL", "SUMMARIES_AFTER_SQL",
+    "SUMMARY_COLUMNS", "UNCOVERED_TOKENS_SQL", "cache_summary", "cached_summary",
+    "context_summaries", "insert_summary", "last_covered", "model_ratio", "recent_summaries",
+    "record_tokens", "session_profile", "summaries_after", "uncovered_tokens",
+    "COMPACTION_CANDIDATES_SQL", "CompactionCandidate", "RECORD_COMPACTION_SQL",
+    "compaction_candidates", "record_compaction", "FACTS_CATCH_UP_SQL", "FACTS_INDEX_LAG_SQL",
+    "FACTS_MARK_INDEXED_SQL", "FACTS_OPTIMIZE_SQL", "MESSAGES_CATCH_UP_SQL",
+    "MESSAGES_INDEX_LAG_SQL", "MESSAGES_MARK_INDEXED_SQL", "MESSAGES_OPTIMIZE_SQL",
+    "OPTIMIZE_MIN_ROWS", "PINS_CATCH_UP_SQL", "PINS_INDEX_LAG_SQL", "PINS_MARK_INDEXED_SQL",
+    "PINS_OPTIMIZE_SQL", "RELEVANT_MESSAGES_SQL", "SEARCH_FACTS_SQL", "SEARCH_MESSAGES_SQL",
+    "SEARCH_PINS_SQL", "SEARCH_SUMMARIES_SQL", "SEARCH_TABLES", "SNIPPET_ELLIPSIS",
+    "SNIPPET_END", "SNIPPET_START", "SNIPPET_TOKENS", "SUMMARIES_CATCH_UP_SQL",
+    "SUMMARIES_INDEX_LAG_SQL", "SUMMARIES_MARK_INDEXED_SQL", "SUMMARIES_OPTIMIZE_SQL",
+    "TERM_DOCS_ALL_SQL", "TERM_DOCS_SQL", "catch_up", "index_behind", "relevant_messages",
+    "search", "term_docs", "IMPORT_FILE_SQL", "IMPORT_GOAL_SQL", "IMPORT_SUBTASK_SQL",
+    "SESSION_IDS_SQL", "SESSION_ITEMS_SQL", "SESSION_ROW_SQL", "SessionRows",
+    "import_checkpoint", "import_file", "import_goal", "import_items", "import_messages",
+    "import_session", "import_subtask", "session_ids", "session_rows", "ACTIVE_GOAL_SQL",
+    "CHECKPOINTS_SQL", "CHECKPOINT_COLUMNS", "CLEAR_CHECKPOINTS_SQL", "END_GOAL_SQL",
+    "FACTS_COLUMNS", "FACTS_SQL", "FILES_SQL", "FILE_COLUMNS", "GET_FILE_SQL",
+    "GET_SUBTASK_SQL", "GOALS_SQL", "GOAL_COLUMNS", "GOAL_SUBTASKS_SQL", "GOAL_TOOLS_SQL",
+    "INSERT_CHECKPOINT_SQL", "INSERT_FACTS_SQL", "INSERT_GOAL_SQL", "INSERT_SUBTASK_SQL",
+    "INSERT_TOOL_SQL", "PRUNE_CHECKPOINTS_SQL", "SESSION_STATE_SQL", "SUBTASKS_SQL",
+    "SUBTASK_COLUMNS", "SUBTASK_SESSION_SQL", "StateRow", "TOOLS_SQL", "TOOL_COLUMNS",
+    "TRACK_FILE_SQL", "UPDATE_SUBTASK_SQL", "active_goal", "checkpoints", "clear_checkpoints",
+    "end_goal", "get_subtask", "goal_subtasks", "goal_tools", "goals", "insert_checkpoint",
+    "insert_facts", "insert_goal", "insert_subtask", "insert_tool", "session_state",
+    "subtask_session", "subtasks", "summary_facts", "tools", "track_file", "tracked_files",
+    "update_subtask", "APPLICATION_ID_SQL", "CHECKPOINT_TRUNCATE_SQL", "FOREIGN_KEY_CHECK_SQL",
+    "FTS_OPTIMIZE_SQL", "INTEGRITY_CHECK_SQL", "PAGE_COUNT_SQL", "PAGE_SIZE_SQL",
+    "QUICK_CHECK_SQL", "SET_BUSY_TIMEOUT_SQL", "SNAPSHOT_SQL", "STALE_SESSIONS_SQL",
+    "STATS_COUNTS_SQL", "USER_VERSION_SQL", "VACUUM_SQL", "backup", "checkpoint_truncate",
+    "create_new_file", "file_pragmas", "integrity_problems", "no_waiting", "reader",
+    "stale_sessions", "stats_counts", "vacuum", "verify_copy",
+]

@@ -1,0 +1,177 @@
+"""The file as a whole (``localmem.admin``): which sessions a retention rule
+removes, counts for ``stats``, the integrity checks ``doctor`` runs, the
+online backup and what ``vacuum`` runs. None of this is on the hot path;
+the counts read whole tables (indexes where they can).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from ..migrations import APPLICATION_ID, SCHEMA_VERSION
+from .connection import BEGIN_READ_SQL, COMMIT_SQL, _create_private_file, transaction
+from .fulltext import SEARCH_TABLES, _INDEX_SQL
+from .sessions import _LAST_ACTIVITY
+
+# Sessions whose last activity (as Session.updated_at reports it) is before ?.
+STALE_SESSIONS_SQL = f"""SELECT s.id FROM sessions s WHERE {_LAST_ACTIVITY} < ?
+    ORDER BY s.id"""
+
+
+def stale_sessions(conn: sqlite3.Connection, before: str) -> list[str]:
+    """Ids of the sessions last active before ``before`` (ISO-8601 UTC text)."""
+    return [row[0] for row in conn.execute(STALE_SESSIONS_SQL, (before,))]
+
+
+# (group, key, rows): how the rows of the counted tables split.
+STATS_COUNTS_SQL = """SELECT 'sessions', NULL, count(*) FROM sessions
+UNION ALL SELECT 'messages', NULL, count(*) FROM messages
+UNION ALL SELECT 'checkpoints', NULL, count(*) FROM checkpoints
+UNION ALL SELECT 'summaries_by_level', level, count(*) FROM summaries GROUP BY level
+UNION ALL SELECT 'summaries_by_source', source, count(*) FROM summaries GROUP BY source
+UNION ALL SELECT 'pins_by_kind', kind, count(*) FROM semantic_pins GROUP BY kind
+UNION ALL SELECT 'goals_by_status', status, count(*) FROM goals GROUP BY status"""
+PAGE_SIZE_SQL = "PRAGMA page_size"
+PAGE_COUNT_SQL = "PRAGMA page_count"
+USER_VERSION_SQL = "PRAGMA user_version"
+APPLICATION_ID_SQL = "PRAGMA application_id"
+
+
+def stats_counts(conn: sqlite3.Connection) -> dict[str, Any]:
+    """Row counts: ``sessions``, ``messages``, ``checkpoints`` (ints) and the
+    ``*_by_*`` splits (dicts, key -> rows). Call in one read transaction."""
+    counts: dict[str, Any] = {
+        "summaries_by_level": {},
+        "summaries_by_source": {},
+        "pins_by_kind": {},
+        "goals_by_status": {},
+    }
+    for group, key, rows in conn.execute(STATS_COUNTS_SQL):
+        if key is None and group not in counts:
+            counts[group] = rows
+        else:
+            counts[group][key] = rows
+    return counts
+
+
+def file_pragmas(conn: sqlite3.Connection) -> tuple[int, int, int, int]:
+    """(page_size, page_count, user_version, application_id) of the open file."""
+    return (
+        conn.execute(PAGE_SIZE_SQL).fetchone()[0],
+        conn.execute(PAGE_COUNT_SQL).fetchone()[0],
+        conn.execute(USER_VERSION_SQL).fetchone()[0],
+        conn.execute(APPLICATION_ID_SQL).fetchone()[0],
+    )
+
+
+QUICK_CHECK_SQL = "PRAGMA quick_check"
+INTEGRITY_CHECK_SQL = "PRAGMA integrity_check"
+FOREIGN_KEY_CHECK_SQL = "PRAGMA foreign_key_check"
+
+
+def integrity_problems(conn: sqlite3.Connection, *, thorough: bool = False) -> list[str]:
+    """What SQLite finds wrong with the file ([] when nothing): ``quick_check``
+    (``integrity_check`` when ``thorough``: it also compares indexes with
+    their tables) and ``foreign_key_check`` (rows whose parent is missing)."""
+    check = INTEGRITY_CHECK_SQL if thorough else QUICK_CHECK_SQL
+    problems = [row[0] for row in conn.execute(check) if row[0] != "ok"]
+    problems += [
+        f"{table} row {rowid} refers to a missing {parent} row"
+        for table, rowid, parent, _fk in conn.execute(FOREIGN_KEY_CHECK_SQL)
+    ]
+    return problems
+
+
+FTS_OPTIMIZE_SQL = tuple(_INDEX_SQL[table][3] for table in SEARCH_TABLES)
+VACUUM_SQL = "VACUUM"
+# Returns (busy, log frames, frames checkpointed); busy 1: another connection
+# holds a transaction that needs the log, so it could not be emptied.
+CHECKPOINT_TRUNCATE_SQL = "PRAGMA wal_checkpoint(TRUNCATE)"
+SET_BUSY_TIMEOUT_SQL = "PRAGMA busy_timeout = {:d}"
+
+
+def checkpoint_truncate(conn: sqlite3.Connection) -> bool:
+    """Copy the write-ahead log into the file and empty it; False if another
+    connection's transaction prevented it (nothing is lost either way)."""
+    return conn.execute(CHECKPOINT_TRUNCATE_SQL).fetchone()[0] == 0
+
+
+@contextlib.contextmanager
+def no_waiting(conn: sqlite3.Connection, busy_timeout: float) -> Iterator[None]:
+    """Fail at once on a lock another connection holds, instead of waiting
+    (``busy_timeout`` seconds, restored afterwards)."""
+    conn.execute(SET_BUSY_TIMEOUT_SQL.format(0))
+    try:
+        yield
+    finally:
+        conn.execute(SET_BUSY_TIMEOUT_SQL.format(round(busy_timeout * 1000)))
+
+
+def vacuum(conn: sqlite3.Connection) -> None:
+    """Merge each full-text index into one segment (FTS5 'optimize', one
+    transaction), then rebuild the file (``VACUUM``). Not in a transaction."""
+    with transaction(conn):
+        for sql in FTS_OPTIMIZE_SQL:
+            conn.execute(sql)
+    conn.execute(VACUUM_SQL)
+
+
+def create_new_file(path: Path) -> None:
+    """Create ``path`` empty and readable by its owner alone, like the main
+    file; ``FileExistsError`` if something is there, :class:`DatabaseError`
+    if it cannot be created."""
+    _create_private_file(path, exclusive=True)
+
+
+@contextlib.contextmanager
+def reader(path: str | Path, busy_timeout: float) -> Iterator[sqlite3.Connection]:
+    """A second connection to an open localmem file, to read it beside the store's."""
+    conn = sqlite3.connect(str(path), timeout=busy_timeout, isolation_level=None)
+    try:
+        yield conn
+    finally:
+        conn.close()
+
+
+# Any read starts the snapshot a backup copies.
+SNAPSHOT_SQL = "SELECT 1 FROM sqlite_master LIMIT 1"
+
+
+def backup(source: sqlite3.Connection, target: Path, *, pages: int) -> None:
+    """Copy the database of ``source`` into the new, empty file ``target``,
+    ``pages`` pages per step, from one snapshot.
+
+    ``source`` must not be in a transaction. It holds one read transaction
+    for the whole copy: in WAL mode that never blocks a writer, and the copy
+    is the file as of its start (without it, a commit by another connection
+    would restart the copy, and a busy writer could starve it).
+    ``target`` must have been made by :func:`create_new_file`.
+    """
+    dest = sqlite3.connect(str(target), isolation_level=None)
+    try:
+        source.execute(BEGIN_READ_SQL)
+        try:
+            source.execute(SNAPSHOT_SQL).fetchone()
+            source.backup(dest, pages=pages, sleep=0)
+        finally:
+            source.execute(COMMIT_SQL)
+    finally:
+        dest.close()
+
+
+def verify_copy(path: Path) -> str | None:
+    """Why the file at ``path`` is not a sound localmem file, or None if it is
+    (``integrity_check``, foreign keys, application_id, schema version)."""
+    conn = sqlite3.connect(str(path), isolation_level=None)
+    try:
+        _size, _pages, version, app_id = file_pragmas(conn)
+        if app_id != APPLICATION_ID or version != SCHEMA_VERSION:
+            return f"application_id {app_id}, schema version {version}"
+        problems = integrity_problems(conn, thorough=True)
+        return "; ".join(problems[:5]) if problems else None
+    finally:
+        conn.close()

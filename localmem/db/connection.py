@@ -1,0 +1,247 @@
+"""Opening a localmem file, and what every other module of the package shares.
+
+Functions in ``localmem.db`` take an open ``sqlite3.Connection`` and turn rows
+into the pydantic models of ``localmem.models``; no other module writes SQL
+(the DDL lives in ``localmem.migrations``). Transactions are the caller's: the
+store wraps each logical write in ``transaction()``.
+
+Opening a file (``connect``) checks what it is before changing anything: a
+text file, another application's SQLite file or a file from a newer
+localmem is refused and left byte-for-byte as it was.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import json
+import os
+import sqlite3
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+from ..errors import DatabaseError, NotALocalMemDatabase, SchemaTooNew
+from ..migrations import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION
+
+SQLITE_HEADER = b"SQLite format 3\x00"
+ROW_MEMO_SIZE = 4096
+ROW_MEMO_MAX_CHARS = 8192
+MEMORY = ":memory:"
+
+# --- opening -----------------------------------------------------------------
+
+
+def connect(
+    path: str | Path,
+    *,
+    busy_timeout: float,
+    synchronous: str,
+    content_key: Callable[[str], str],
+) -> sqlite3.Connection:
+    """Open (creating with mode 0600 if needed) and migrate a localmem file.
+
+    ``content_key`` is the pins' de-duplication key (``autopins.pin_key``),
+    which a migration may need (see :func:`migrate`). Raises :class:`NotALocalMemDatabase`, :class:`SchemaTooNew` or
+    :class:`DatabaseError`; in each case the file is not modified.
+    """
+    if str(path) != MEMORY:
+        _create_private_file(Path(path))
+    try:
+        conn = sqlite3.connect(
+            str(path),
+            timeout=busy_timeout,
+            isolation_level=None,  # we issue BEGIN IMMEDIATE / COMMIT ourselves
+            check_same_thread=False,  # the store serialises access with a lock
+            cached_statements=512,
+        )
+    except sqlite3.Error as exc:
+        raise DatabaseError(f"cannot open {path}: {exc}") from None
+    try:
+        version = _identify(conn, path)
+        conn.execute("PRAGMA foreign_keys = ON")
+        if str(path) != MEMORY:
+            conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute(f"PRAGMA synchronous = {synchronous}")
+        if version < SCHEMA_VERSION:
+            migrate(conn, content_key)
+    except sqlite3.Error as exc:
+        conn.close()
+        raise DatabaseError(f"cannot use {path}: {exc}") from None
+    except BaseException:
+        conn.close()
+        raise
+    return conn
+
+
+def _create_private_file(path: Path, *, exclusive: bool = False) -> None:
+    """Create the database file readable by its owner alone, if it is missing.
+
+    SQLite gives the ``-wal`` and ``-shm`` files the database file's mode.
+    ``exclusive``: the file must be new (``FileExistsError`` if it is not).
+    """
+    if path.exists() and not exclusive:
+        if path.is_dir():
+            raise DatabaseError(f"{path} is a directory, not a database file")
+        _check_header(path)
+        return
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
+    except FileExistsError:
+        if exclusive:
+            raise
+        return  # another process created it first
+    except OSError as exc:
+        raise DatabaseError(f"cannot create {path}: {exc.strerror or exc}") from None
+    os.close(fd)
+
+
+def _check_header(path: Path) -> None:
+    """Refuse, before SQLite touches it, a file that is not SQLite or is cut short."""
+    try:
+        with path.open("rb") as f:
+            head = f.read(100)
+        size = path.stat().st_size
+    except OSError as exc:
+        raise DatabaseError(f"cannot read {path}: {exc.strerror or exc}") from None
+    if not head:
+        return  # an empty file becomes a new database
+    if head[: len(SQLITE_HEADER)] != SQLITE_HEADER or len(head) < 100:
+        raise NotALocalMemDatabase(f"{path} is not an SQLite database; it was left untouched")
+    # The header's page size and page count (valid when the two change
+    # counters agree) say how long the file must be at least.
+    page_size = int.from_bytes(head[16:18], "big")
+    page_size = 65536 if page_size == 1 else page_size
+    pages = int.from_bytes(head[28:32], "big")
+    counters_agree = head[24:28] == head[92:96]
+    # With a write-ahead log beside it, a short file is normal: a checkpoint
+    # cut by a crash writes page 1 first, and SQLite finishes it from the log.
+    wal = Path(f"{path}-wal")
+    has_log = wal.exists() and wal.stat().st_size > 0
+    if counters_agree and not has_log and size < pages * page_size:
+        raise NotALocalMemDatabase(
+            f"{path} is truncated ({size} of {pages * page_size} bytes); it was left untouched"
+        )
+
+
+def _identify(conn: sqlite3.Connection, path: str | Path) -> int:
+    """Return the file's schema version, refusing files that are not ours."""
+    app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+    version = conn.execute("PRAGMA user_version").fetchone()[0]
+    if app_id == 0 and version == 0:
+        has_tables = conn.execute(
+            "SELECT 1 FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' LIMIT 1"
+        ).fetchone()
+        if has_tables:
+            raise NotALocalMemDatabase(
+                f"{path} is another application's SQLite database; it was left untouched"
+            )
+        return 0
+    if app_id != APPLICATION_ID:
+        raise NotALocalMemDatabase(
+            f"{path} belongs to another application (application_id {app_id}); "
+            "it was left untouched"
+        )
+    if version > SCHEMA_VERSION:
+        raise SchemaTooNew(
+            f"{path} has schema version {version}, newer than this localmem's "
+            f"{SCHEMA_VERSION}: upgrade localmem to open it"
+        )
+    return version
+
+
+def migrate(conn: sqlite3.Connection, content_key: Callable[[str], str]) -> int:
+    """Apply the migrations a file lacks, all in one transaction; return the new version.
+
+    ``content_key``: the key new pins get, which m008_auto_pins back-fills
+    (registered as the SQL function ``pin_key``).
+    """
+    conn.create_function("pin_key", 1, content_key, deterministic=True)
+    with transaction(conn):
+        # Read again inside the write lock: another process may have migrated first.
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        for _name, statements in MIGRATIONS[version:]:
+            for statement in statements:
+                conn.execute(statement)
+        conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+        conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+    return SCHEMA_VERSION
+
+
+# Transaction control, for the store's hot paths that inline it.
+BEGIN_READ_SQL = "BEGIN"
+BEGIN_WRITE_SQL = "BEGIN IMMEDIATE"
+COMMIT_SQL = "COMMIT"
+ROLLBACK_SQL = "ROLLBACK"
+
+
+@contextlib.contextmanager
+def transaction(conn: sqlite3.Connection) -> Iterator[None]:
+    """One write transaction: ``BEGIN IMMEDIATE`` ... ``COMMIT``, or rollback on error.
+
+    IMMEDIATE takes the write lock up front, so a busy file makes the
+    writer wait (up to the busy timeout) instead of failing mid-way.
+    """
+    conn.execute(BEGIN_WRITE_SQL)
+    try:
+        yield
+    except BaseException:
+        conn.execute(ROLLBACK_SQL)
+        raise
+    conn.execute(COMMIT_SQL)
+
+
+SCHEMA_SQL = """SELECT sql FROM sqlite_master
+WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%'
+ORDER BY CASE type WHEN 'table' THEN 0 WHEN 'index' THEN 1 WHEN 'view' THEN 2 ELSE 3 END, rowid"""
+
+
+def schema(conn: sqlite3.Connection) -> str:
+    """The file's schema as SQL, one statement per paragraph (what ``schema.sql`` holds)."""
+    return "".join(row[0] + ";\n\n" for row in conn.execute(SCHEMA_SQL)).rstrip() + "\n"
+
+
+DATA_VERSION_SQL = "PRAGMA data_version"
+
+
+def data_version(conn: sqlite3.Connection) -> int:
+    """Changes whenever another connection commits to the file."""
+    return conn.execute(DATA_VERSION_SQL).fetchone()[0]
+
+
+class _RowModels:
+    """Rows of one table as frozen pydantic models, memoized by the row's content.
+
+    A context is rebuilt after every write, yet most of its rows are the same
+    as last time; models are immutable and the memo is keyed by the whole row
+    (id, text and all), so a hit can never be stale. Long texts are not kept.
+    """
+
+    def __init__(
+        self,
+        model: type,
+        columns: str,
+        text_column: str | None,
+        json_columns: tuple[str, ...] = (),
+    ) -> None:
+        self.fields = tuple(columns.split(", "))
+        self._validate = model.__pydantic_validator__.validate_python  # type: ignore[attr-defined]
+        self._text = self.fields.index(text_column) if text_column else None
+        self._json = json_columns  # stored as JSON text, given to the model decoded
+        self._memo = functools.lru_cache(maxsize=ROW_MEMO_SIZE)(self.build)
+
+    def build(self, row: tuple) -> Any:
+        """The model of a row, bypassing the memo (for rows just written)."""
+        fields = dict(zip(self.fields, row))
+        for column in self._json:
+            if fields[column] is not None:
+                fields[column] = json.loads(fields[column])
+        return self._validate(fields)
+
+    def __call__(self, row: tuple) -> Any:
+        """The model of a row read from the file; memoized unless it has no text
+        column (``text_column=None``) or its text is long."""
+        if self._text is None or len(row[self._text]) > ROW_MEMO_MAX_CHARS:
+            return self.build(row)
+        return self._memo(row)

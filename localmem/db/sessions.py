@@ -1,0 +1,55 @@
+"""Sessions: create, read, list, touch, delete."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from ..models import Session
+from .connection import _RowModels
+
+SESSION_COLUMNS = "id, title, model, created_at, updated_at"
+_SESSION_ROWS = _RowModels(Session, SESSION_COLUMNS, None)
+INSERT_SESSION_SQL = (
+    "INSERT INTO sessions (id, title, model, created_at, updated_at) VALUES (?, ?, ?, ?, ?)"
+)
+# updated_at as read: the later of the session's own record and its newest message.
+_LAST_ACTIVITY = """max(s.updated_at, coalesce((SELECT m.created_at FROM messages m
+    WHERE m.session_id = s.id ORDER BY m.id DESC LIMIT 1), ''))"""
+GET_SESSION_SQL = (
+    f"SELECT s.id, s.title, s.model, s.created_at, {_LAST_ACTIVITY} FROM sessions s WHERE s.id = ?"
+)
+LIST_SESSIONS_SQL = f"""SELECT s.id, s.title, s.model, s.created_at, {_LAST_ACTIVITY} AS activity
+    FROM sessions s ORDER BY activity DESC, s.id"""
+EXISTS_SESSION_SQL = "SELECT 1 FROM sessions WHERE id = ?"
+TOUCH_SESSION_SQL = "UPDATE sessions SET updated_at = ? WHERE id = ?"
+DELETE_SESSION_SQL = "DELETE FROM sessions WHERE id = ?"
+
+
+def insert_session(
+    conn: sqlite3.Connection, session_id: str, title: str | None, model: str | None, now: str
+) -> Session:
+    conn.execute(INSERT_SESSION_SQL, (session_id, title, model, now, now))
+    return _SESSION_ROWS((session_id, title, model, now, now))
+
+
+def get_session(conn: sqlite3.Connection, session_id: str) -> Session | None:
+    row = conn.execute(GET_SESSION_SQL, (session_id,)).fetchone()
+    return _SESSION_ROWS(row) if row else None
+
+
+def session_exists(conn: sqlite3.Connection, session_id: str) -> bool:
+    return conn.execute(EXISTS_SESSION_SQL, (session_id,)).fetchone() is not None
+
+
+def list_sessions(conn: sqlite3.Connection) -> list[Session]:
+    return [_SESSION_ROWS(row) for row in conn.execute(LIST_SESSIONS_SQL)]
+
+
+def touch_session(conn: sqlite3.Connection, session_id: str, now: str) -> bool:
+    """Mark a session as updated; False if it does not exist."""
+    return conn.execute(TOUCH_SESSION_SQL, (now, session_id)).rowcount == 1
+
+
+def delete_session(conn: sqlite3.Connection, session_id: str) -> bool:
+    """Delete a session; its messages, summaries and pins go with it (ON DELETE CASCADE)."""
+    return conn.execute(DELETE_SESSION_SQL, (session_id,)).rowcount == 1

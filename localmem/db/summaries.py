@@ -1,0 +1,150 @@
+"""Summaries, the summary cache, the models' token ratios and a session's profile."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from ..models import Summary
+from .connection import _RowModels
+
+SUMMARY_COLUMNS = (
+    "id, session_id, text, start_message_id, end_message_id, message_count, level, source, "
+    "importance_score, token_count, created_at"
+)
+_SUMMARY_ROWS = _RowModels(Summary, SUMMARY_COLUMNS, "text")
+RECENT_SUMMARIES_SQL = f"""SELECT {SUMMARY_COLUMNS} FROM summaries
+    WHERE session_id = ? AND level = ? ORDER BY end_message_id DESC LIMIT ?"""
+# The context's summaries in one statement: the newest rollup (level 2, which
+# reaches back to the session's start) and the newest level-1 summaries.
+CONTEXT_SUMMARIES_SQL = f"""SELECT * FROM (SELECT {SUMMARY_COLUMNS} FROM summaries
+    WHERE session_id = ?1 AND level = 2 ORDER BY end_message_id DESC LIMIT 1)
+UNION ALL SELECT * FROM (SELECT {SUMMARY_COLUMNS} FROM summaries
+    WHERE session_id = ?1 AND level = 1 ORDER BY end_message_id DESC LIMIT ?2)"""
+LAST_COVERED_SQL = (
+    "SELECT coalesce(max(end_message_id), 0) FROM summaries WHERE session_id = ? AND level = ?"
+)
+SUMMARIES_AFTER_SQL = f"""SELECT {SUMMARY_COLUMNS} FROM summaries
+    WHERE session_id = ? AND level = ? AND end_message_id > ? ORDER BY end_message_id"""
+OVERLAP_SQL = """SELECT 1 FROM summaries WHERE session_id = ? AND level = ?
+    AND end_message_id >= ? AND start_message_id <= ? LIMIT 1"""
+INSERT_SUMMARY_SQL = """INSERT INTO summaries
+    (session_id, text, start_message_id, end_message_id, message_count, level, source,
+     importance_score, token_count, created_at)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"""
+GET_CACHED_SUMMARY_SQL = "SELECT text FROM summary_cache WHERE key = ?"
+PUT_CACHED_SUMMARY_SQL = """INSERT OR IGNORE INTO summary_cache (key, model, text, created_at)
+    VALUES (?, ?, ?, ?)"""
+RECORD_TOKENS_SQL = """INSERT INTO model_token_stats
+    (model, local_tokens, model_tokens, calls, updated_at) VALUES (?, ?, ?, 1, ?)
+    ON CONFLICT (model) DO UPDATE SET local_tokens = local_tokens + excluded.local_tokens,
+    model_tokens = model_tokens + excluded.model_tokens, calls = calls + 1,
+    updated_at = excluded.updated_at"""
+# A session's model may be named without its tag ("llama3.2" for "llama3.2:latest").
+_RATIO_OF = "(SELECT 1.0 * model_tokens / local_tokens FROM model_token_stats WHERE model = {})"
+MODEL_RATIO_SQL = "SELECT coalesce({}, {})".format(
+    _RATIO_OF.format("?1"), _RATIO_OF.format("?1 || ':latest'")
+)
+# What the context builder needs to know of a session, in one lookup: its
+# model's ratio and its compaction level (0 once a message is newer than the
+# compaction: the user picked the session up again).
+SESSION_PROFILE_SQL = """SELECT s.model, coalesce({}, {}), coalesce((SELECT c.level
+        FROM session_compaction c WHERE c.session_id = s.id
+        AND c.through_message_id >= (SELECT coalesce(max(m.id), 0) FROM messages m
+            WHERE m.session_id = s.id)), 0)
+    FROM sessions s WHERE s.id = ?""".format(
+    _RATIO_OF.format("s.model"), _RATIO_OF.format("s.model || ':latest'")
+)
+
+
+def recent_summaries(
+    conn: sqlite3.Connection, session_id: str, limit: int, level: int = 1
+) -> list[Summary]:
+    """The summaries of one level covering the newest ranges, newest first."""
+    return [_SUMMARY_ROWS(row) for row in conn.execute(RECENT_SUMMARIES_SQL, (session_id, level, limit))]
+
+
+def context_summaries(conn: sqlite3.Connection, session_id: str, limit: int) -> list[Summary]:
+    """The newest rollup and the newest ``limit`` level-1 summaries it does not cover, newest first."""
+    rows = [_SUMMARY_ROWS(row) for row in conn.execute(CONTEXT_SUMMARIES_SQL, (session_id, limit))]
+    rollup = rows[0] if rows and rows[0].level == 2 else None
+    if rollup is None:
+        return rows
+    return [s for s in rows[1:] if s.end_message_id > rollup.end_message_id] + [rollup]
+
+
+def last_covered(conn: sqlite3.Connection, session_id: str, level: int = 1) -> int:
+    """The highest message id covered by a summary of ``level`` (0 if none)."""
+    return conn.execute(LAST_COVERED_SQL, (session_id, level)).fetchone()[0]
+
+
+def summaries_after(
+    conn: sqlite3.Connection, session_id: str, level: int, after_id: int
+) -> list[Summary]:
+    """Summaries of ``level`` ending after message ``after_id``, oldest first."""
+    return [_SUMMARY_ROWS(r) for r in conn.execute(SUMMARIES_AFTER_SQL, (session_id, level, after_id))]
+
+
+def insert_summary(
+    conn: sqlite3.Connection,
+    session_id: str,
+    text: str,
+    start: int,
+    end: int,
+    message_count: int,
+    level: int,
+    source: str,
+    importance: float,
+    token_count: int,
+    now: str,
+) -> Summary | None:
+    """Insert a summary unless one of the same level already overlaps its range.
+
+    Call inside a write transaction: the check and the insert then see the
+    same state, so two processes can never store overlapping ranges.
+    """
+    if conn.execute(OVERLAP_SQL, (session_id, level, start, end)).fetchone():
+        return None
+    row = (session_id, text, start, end, message_count, level, source, importance, token_count, now)
+    cur = conn.execute(INSERT_SUMMARY_SQL, row)
+    return _SUMMARY_ROWS((cur.lastrowid, *row))
+
+
+def cached_summary(conn: sqlite3.Connection, key: str) -> str | None:
+    row = conn.execute(GET_CACHED_SUMMARY_SQL, (key,)).fetchone()
+    return row[0] if row else None
+
+
+def cache_summary(conn: sqlite3.Connection, key: str, model: str, text: str, now: str) -> None:
+    conn.execute(PUT_CACHED_SUMMARY_SQL, (key, model, text, now))
+
+
+def record_tokens(
+    conn: sqlite3.Connection, model: str, local_tokens: int, model_tokens: int, now: str
+) -> None:
+    """Add one call's prompt sizes (ours in cl100k, the model's own) to the model's totals."""
+    conn.execute(RECORD_TOKENS_SQL, (model, local_tokens, model_tokens, now))
+
+
+def model_ratio(conn: sqlite3.Connection, model: str) -> float | None:
+    """The model's tokens per cl100k token, learnt from its calls; None if never measured."""
+    return conn.execute(MODEL_RATIO_SQL, (model,)).fetchone()[0]
+
+
+def session_profile(
+    conn: sqlite3.Connection, session_id: str
+) -> tuple[bool, float | None, int]:
+    """(session exists, its model's token ratio or None, its compaction level) in one lookup."""
+    row = conn.execute(SESSION_PROFILE_SQL, (session_id,)).fetchone()
+    return (True, row[1], row[2]) if row else (False, None, 0)
+
+
+
+# How many messages are not covered by a level-1 summary, and their tokens.
+UNCOVERED_TOKENS_SQL = """SELECT count(*), coalesce(sum(token_count), 0) FROM messages
+    WHERE session_id = ? AND id > ?"""
+
+
+def uncovered_tokens(conn: sqlite3.Connection, session_id: str, after_id: int) -> tuple[int, int]:
+    """(messages, their stored tokens) after message ``after_id``."""
+    count, tokens = conn.execute(UNCOVERED_TOKENS_SQL, (session_id, after_id)).fetchone()
+    return count, tokens

@@ -1,0 +1,141 @@
+"""Export and import: every row of a session, read and written as it is.
+
+``localmem.transfer`` exports a session by reading all its rows inside one
+read transaction (``session_rows``) and imports one inside one write
+transaction, keeping every column as the export has it: timestamps, token
+counts, scores, sources and levels are never recomputed. Reads reuse each
+table's queries but build their models past the row memo: an export reads
+every row once, and memoizing them would evict the rows contexts reuse.
+Pins, summaries, facts and tool executions are written by their usual
+inserts, which take every column; the rest have their own below.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+
+from ..models import SessionRows
+from .connection import _RowModels
+from .messages import (
+    INSERT_ITEM_SQL,
+    INSERT_MESSAGE_SQL,
+    ITEM_COLUMNS,
+    MESSAGES_AFTER_SQL,
+    NEXT_MESSAGE_ID_SQL,
+    _ITEM_ROWS,
+    _MESSAGE_ROWS,
+)
+from .pins import TOP_PINS_SQL, _PIN_ROWS
+from .sessions import INSERT_SESSION_SQL, SESSION_COLUMNS, _SESSION_ROWS
+from .state import (
+    CHECKPOINTS_SQL,
+    FACTS_SQL,
+    FILES_SQL,
+    GOALS_SQL,
+    INSERT_CHECKPOINT_SQL,
+    SUBTASKS_SQL,
+    TOOLS_SQL,
+    _CHECKPOINT_ROWS,
+    _FACTS_ROWS,
+    _FILE_ROWS,
+    _GOAL_ROWS,
+    _SUBTASK_ROWS,
+    _TOOL_ROWS,
+)
+from .summaries import RECENT_SUMMARIES_SQL, _SUMMARY_ROWS
+
+# Every session, oldest first: an export reads the whole table anyway.
+SESSION_IDS_SQL = "SELECT id FROM sessions ORDER BY created_at, rowid"
+# The stored row (GET_SESSION_SQL reads updated_at as the last activity).
+SESSION_ROW_SQL = f"SELECT {SESSION_COLUMNS} FROM sessions WHERE id = ?"
+# Every kind, in the order of the index.
+SESSION_ITEMS_SQL = f"SELECT {ITEM_COLUMNS} FROM items WHERE session_id = ? ORDER BY kind, message_id"
+IMPORT_GOAL_SQL = """INSERT INTO goals
+    (session_id, text, status, token_count, archive, archive_tokens, created_at, ended_at)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?)"""
+IMPORT_SUBTASK_SQL = """INSERT INTO subtasks
+    (session_id, goal_id, name, status, dependencies, notes, token_count, created_at, updated_at)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"""
+IMPORT_FILE_SQL = """INSERT INTO tracked_files
+    (session_id, path, modified, seq, token_count, created_at, updated_at)
+    VALUES (?, ?, ?, ?, ?, ?, ?)"""
+
+
+def session_ids(conn: sqlite3.Connection) -> list[str]:
+    """Every session's id, oldest first."""
+    return [row[0] for row in conn.execute(SESSION_IDS_SQL)]
+
+
+def session_rows(conn: sqlite3.Connection, session_id: str) -> SessionRows | None:
+    """Every row of a session (None if there is none); read-only.
+
+    Call inside a read transaction: the rows are then one consistent snapshot.
+    """
+    row = conn.execute(SESSION_ROW_SQL, (session_id,)).fetchone()
+    if row is None:
+        return None
+
+    def read(rows: _RowModels, sql: str, *params: object) -> list:
+        return [rows.build(r) for r in conn.execute(sql, (session_id, *params))]
+
+    def by_id(models: list) -> list:
+        return sorted(models, key=lambda m: m.id)
+
+    return SessionRows(
+        session=_SESSION_ROWS.build(row),
+        messages=read(_MESSAGE_ROWS, MESSAGES_AFTER_SQL, 0, -1),
+        items=sorted(read(_ITEM_ROWS, SESSION_ITEMS_SQL), key=lambda i: i.message_id),
+        pins=by_id(read(_PIN_ROWS, TOP_PINS_SQL, -1)),
+        summaries=by_id(
+            read(_SUMMARY_ROWS, RECENT_SUMMARIES_SQL, 1, -1)
+            + read(_SUMMARY_ROWS, RECENT_SUMMARIES_SQL, 2, -1)
+        ),
+        facts=read(_FACTS_ROWS, FACTS_SQL),
+        goals=read(_GOAL_ROWS, GOALS_SQL),
+        subtasks=by_id(read(_SUBTASK_ROWS, SUBTASKS_SQL)),
+        tools=by_id(read(_TOOL_ROWS, TOOLS_SQL)),
+        files=by_id(read(_FILE_ROWS, FILES_SQL)),
+        checkpoints=by_id(read(_CHECKPOINT_ROWS, CHECKPOINTS_SQL, -1)),
+    )
+
+
+def import_session(
+    conn: sqlite3.Connection, row: tuple[str, str | None, str | None, str, str]
+) -> None:
+    """Insert a session as it was: (id, title, model, created_at, updated_at)."""
+    conn.execute(INSERT_SESSION_SQL, row)
+
+
+def import_messages(conn: sqlite3.Connection, rows: Sequence[tuple]) -> int:
+    """Insert messages in order, each row every column but the id; return the
+    first one's id. The others follow it one by one (see ``insert_messages``)."""
+    first = conn.execute(NEXT_MESSAGE_ID_SQL).fetchone()[0]
+    conn.executemany(INSERT_MESSAGE_SQL, rows)
+    return first
+
+
+def import_items(conn: sqlite3.Connection, rows: Sequence[tuple[int, str, str, str]]) -> None:
+    """Insert items: (message_id, session_id, kind, data)."""
+    conn.executemany(INSERT_ITEM_SQL, rows)
+
+
+def import_goal(conn: sqlite3.Connection, row: tuple) -> int:
+    """Insert a goal, every column but the id (``archive`` as JSON text); return its id."""
+    return conn.execute(IMPORT_GOAL_SQL, row).lastrowid  # type: ignore[return-value]
+
+
+def import_subtask(conn: sqlite3.Connection, row: tuple) -> int:
+    """Insert a subtask, every column but the id (``dependencies`` as JSON text); return its id."""
+    return conn.execute(IMPORT_SUBTASK_SQL, row).lastrowid  # type: ignore[return-value]
+
+
+def import_file(conn: sqlite3.Connection, row: tuple) -> None:
+    """Insert a tracked file, every column but the id (its ``seq`` kept)."""
+    conn.execute(IMPORT_FILE_SQL, row)
+
+
+def import_checkpoint(conn: sqlite3.Connection, row: tuple) -> None:
+    """Insert a checkpoint, every column but the id (``data`` and ``lines`` as
+    JSON text); unlike ``insert_checkpoint``, nothing is pruned or recounted."""
+    conn.execute(INSERT_CHECKPOINT_SQL, row)

@@ -1,0 +1,183 @@
+"""The layers of ARCHITECTURE.md, held: no import runs from a lower layer to a
+higher one, the SQL takes no policy, and no modules import each other in a loop.
+
+Every module of ``localmem`` is parsed with ``ast`` (nothing is imported), each
+import is resolved to the localmem module it names, and each module is mapped
+to its layer. Every import counts, also those inside functions and under
+``TYPE_CHECKING``: a dependency hidden from the interpreter is still one.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+# Found by path, not imported: the check must run even when an import loop
+# stops the package from importing at all.
+PACKAGE = Path(__file__).resolve().parents[1] / "localmem"
+
+# Bottom to top; ARCHITECTURE.md says what each layer is for. A subpackage's
+# modules take its layer unless named themselves.
+LAYERS: dict[str, tuple[str, ...]] = {
+    "records": ("errors", "models", "migrations", "config"),
+    "policies": (
+        "args", "tokens", "scoring", "extract", "answers", "autopins", "facts", "search",
+        "context", "cache", "jsonl", "clock",
+    ),
+    "sql": ("db",),
+    "network": ("summarizer",),
+    "store": (
+        "mixin", "store", "admin", "checkpoint", "maintain", "pins", "recall", "state",
+        "summaries", "transfer",
+    ),
+    "front": ("", "__main__", "cli", "doctor", "demo", "integrations"),
+}
+
+# Which layers each layer may import (its own always). The SQL takes no
+# policy; pure policies take no connection; the network corner knows no store
+# and no SQL.
+MAY_IMPORT: dict[str, set[str]] = {
+    "records": set(),
+    "policies": {"records"},
+    "sql": {"records"},
+    "network": {"records", "policies"},
+    "store": {"records", "policies", "sql", "network"},
+    "front": {"records", "policies", "sql", "network", "store"},
+}
+
+WHERE = "tests/test_architecture.py LAYERS (and ARCHITECTURE.md)"
+
+
+def module_name(path: Path) -> str:
+    parts = ("localmem", *path.relative_to(PACKAGE).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def sources() -> dict[str, str]:
+    """Every module of the package: dotted name -> source."""
+    return {module_name(p): p.read_text(encoding="utf-8") for p in sorted(PACKAGE.rglob("*.py"))}
+
+
+def imports_of(module: str, source: str, known: set[str]) -> set[str]:
+    """The localmem modules ``module`` imports (``from . import db`` is
+    ``localmem.db``; ``from .models import Pin`` is ``localmem.models``)."""
+    is_package = any(other.startswith(module + ".") for other in known)
+    package = module if is_package else module.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names if alias.name.split(".")[0] == "localmem"}
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            if target.split(".")[0] != "localmem":
+                continue
+            for alias in node.names:
+                name = f"{target}.{alias.name}"
+                found.add(name if name in known else target)
+    found.discard(module)
+    return found
+
+
+def layer_of(module: str) -> str | None:
+    """The layer of a module: that of its own name, or of its nearest package named."""
+    parts = module.split(".")[1:]
+    # "" is the package itself; a module of the top level has no package named
+    candidates = [".".join(parts[:end]) for end in range(len(parts), 0, -1)] or [""]
+    for name in candidates:
+        for layer, names in LAYERS.items():
+            if name in names:
+                return layer
+    return None
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The import loops of ``graph`` (Tarjan's strongly connected components)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for nxt in sorted(graph.get(node, ())):
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in on_stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            component = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                component.append(member)
+                if member == node:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def problems(modules: dict[str, str]) -> list[str]:
+    """Everything wrong with the imports of ``modules`` (name -> source), as sentences."""
+    known = set(modules)
+    graph = {name: imports_of(name, source, known) for name, source in modules.items()}
+    out = []
+    for name in sorted(graph):
+        layer = layer_of(name)
+        if layer is None:
+            out.append(f"{name} has no layer: add it to {WHERE}")
+            continue
+        for target in sorted(graph[name]):
+            target_layer = layer_of(target)
+            if target_layer is not None and target_layer != layer:
+                if target_layer not in MAY_IMPORT[layer]:
+                    out.append(f"{name} ({layer}) imports {target} ({target_layer})")
+    out += [f"import loop: {' -> '.join(loop)}" for loop in cycles(graph)]
+    return out
+
+
+def test_every_import_follows_the_layers():
+    assert problems(sources()) == []
+
+
+def test_an_upward_import_is_caught():
+    modules = sources()
+    modules["localmem.models"] += "\nfrom .store import MemoryStore\n"
+    found = problems(modules)
+    assert "localmem.models (records) imports localmem.store (store)" in found
+    assert any(p.startswith("import loop:") and "localmem.models" in p for p in found)
+
+
+def test_the_sql_taking_a_policy_is_caught():
+    modules = sources()
+    modules["localmem.db.pins"] += "\nfrom ..autopins import pin_key\n"
+    assert problems(modules) == ["localmem.db.pins (sql) imports localmem.autopins (policies)"]
+
+
+def test_a_loop_within_a_layer_is_caught():
+    modules = sources()
+    modules["localmem.models"] += "\nif TYPE_CHECKING:\n    from .errors import LocalMemError\n"
+    assert problems(modules) == ["import loop: localmem.errors -> localmem.models"]
+
+
+def test_a_new_module_must_be_placed():
+    modules = sources()
+    modules["localmem.newroom"] = "from . import db\n"
+    assert problems(modules) == [f"localmem.newroom has no layer: add it to {WHERE}"]
+
+
+def test_every_layer_named_exists():
+    named = {f"localmem.{n}".rstrip(".") for names in LAYERS.values() for n in names}
+    assert named <= set(sources())
