@@ -17,6 +17,7 @@ import functools
 import json
 import os
 import sqlite3
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -61,7 +62,7 @@ def connect(
         version = _identify(conn, path)
         conn.execute("PRAGMA foreign_keys = ON")
         if str(path) != MEMORY:
-            conn.execute("PRAGMA journal_mode = WAL")
+            _use_wal(conn, busy_timeout)
         conn.execute(f"PRAGMA synchronous = {synchronous}")
         if version < SCHEMA_VERSION:
             migrate(conn, content_key)
@@ -125,14 +126,20 @@ def _check_header(path: Path) -> None:
         )
 
 
+# One statement, so one snapshot: read one by one, the three values could
+# straddle another process's first migration (an id of 0 with its tables).
+IDENTIFY_SQL = """SELECT (SELECT application_id FROM pragma_application_id),
+    (SELECT user_version FROM pragma_user_version),
+    EXISTS (SELECT 1 FROM sqlite_master WHERE name NOT LIKE 'sqlite_%')"""
+USE_WAL_SQL = "PRAGMA journal_mode = WAL"
+WAL_RETRY_PAUSE = 0.005
+"""Seconds between two attempts at the switch to WAL (doubling, at most 0.1)."""
+
+
 def _identify(conn: sqlite3.Connection, path: str | Path) -> int:
     """Return the file's schema version, refusing files that are not ours."""
-    app_id = conn.execute("PRAGMA application_id").fetchone()[0]
-    version = conn.execute("PRAGMA user_version").fetchone()[0]
+    app_id, version, has_tables = conn.execute(IDENTIFY_SQL).fetchone()
     if app_id == 0 and version == 0:
-        has_tables = conn.execute(
-            "SELECT 1 FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' LIMIT 1"
-        ).fetchone()
         if has_tables:
             raise NotALocalMemDatabase(
                 f"{path} is another application's SQLite database; it was left untouched"
@@ -149,6 +156,26 @@ def _identify(conn: sqlite3.Connection, path: str | Path) -> int:
             f"{SCHEMA_VERSION}: upgrade localmem to open it"
         )
     return version
+
+
+def _use_wal(conn: sqlite3.Connection, busy_timeout: float) -> None:
+    """Switch the file to WAL (a no-op once it is), waiting up to ``busy_timeout``.
+
+    The switch needs the file to itself, and SQLite reports "database is
+    locked" at once, without its busy handler, while another process that
+    opens the same new file holds it for a moment: try again until the timeout.
+    """
+    deadline = time.monotonic() + busy_timeout
+    pause = WAL_RETRY_PAUSE
+    while True:
+        try:
+            conn.execute(USE_WAL_SQL)
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() + pause > deadline:
+                raise
+        time.sleep(pause)
+        pause = min(pause * 2, 0.1)
 
 
 def migrate(conn: sqlite3.Connection, content_key: Callable[[str], str]) -> int:
