@@ -204,6 +204,11 @@ CREATE TABLE session_compaction (
     compacted_at TEXT NOT NULL
 ) WITHOUT ROWID;
 
+CREATE TABLE used_ids (
+    name TEXT PRIMARY KEY,
+    max_id INTEGER NOT NULL CHECK (max_id >= 0)
+) WITHOUT ROWID;
+
 CREATE INDEX messages_session_id ON messages (session_id, id);
 
 CREATE UNIQUE INDEX summaries_session_range ON summaries (session_id, level, start_message_id);
@@ -378,4 +383,10 @@ BEGIN
         WHERE new.id <= (SELECT indexed_to FROM search_state WHERE name = 'summary_facts');
     UPDATE search_state SET indexed_to = (SELECT coalesce(max(id), 0) FROM summary_facts)
         WHERE name = 'summary_facts' AND indexed_to > (SELECT coalesce(max(id), 0) FROM summary_facts);
+END;
+
+CREATE TRIGGER messages_used_ids AFTER DELETE ON messages
+WHEN old.id > (SELECT max_id FROM used_ids WHERE name = 'messages')
+BEGIN
+    UPDATE used_ids SET max_id = old.id WHERE name = 'messages';
 END;

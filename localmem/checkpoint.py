@@ -421,9 +421,7 @@ class CheckpointMixin(StoreBase):
             previous = last[0] if last else None
             newest = db.recent_messages(conn, session.id, 1)
             through = newest[0].id if newest else 0
-            after = previous.through_message_id if previous else 0
-            if through < after:
-                after = 0  # ids handed out again after the conversation was cleared
+            after = previous.through_message_id if previous else 0  # ids are never reused
             new = db.messages_after(conn, session.id, after, MAX_CHECKPOINT_MESSAGES + 1)
             if len(new) > MAX_CHECKPOINT_MESSAGES:  # read the newest, not the oldest
                 new = db.recent_messages(conn, session.id, MAX_CHECKPOINT_MESSAGES)[::-1]

@@ -23,8 +23,12 @@ An import gives every row a new id and maps each reference to it. Message
 ranges may outlive messages: a summary's range becomes the new ids of the
 session's messages it contains (``message_count`` kept), a checkpoint's
 ``through_message_id`` the newest message at or before it (0 if none), so
-"the messages after it" stay the same messages. Everything else is kept as
-exported: timestamps, token counts, scores, sources, levels, JSON.
+"the messages after it" stay the same messages. Nothing is trusted that can
+be checked: timestamps must be ISO-8601 and not in the future (stored as the
+file stores its own, UTC with milliseconds), a goal's archive must have the
+shape the context renders, an automatic pin may not repeat one, and the store
+counts every token again (``TransferMixin``). Everything else is kept as
+exported: scores, sources, levels, JSON.
 
 The summary cache, the models' token statistics, the search index and the
 sessions' compaction levels (:data:`NOT_EXPORTED`) are the file's own and are

@@ -228,6 +228,7 @@ class SummariesMixin(StoreBase):
             batch[-1].end_message_id,
             sum(s.message_count for s in batch),
             level=2,
+            parts=len(batch),
         )
 
     def _store_summary(
@@ -240,9 +241,18 @@ class SummariesMixin(StoreBase):
         level: int,
         facts: tuple[FactsData, str] | None = None,
         pins: Sequence[str] = (),
+        parts: int = 0,
     ) -> Summary | None:
         """Store a summary, its facts, its auto pins and what its call taught us,
         in one transaction.
+
+        Only while what it summarized is all still there, checked in that
+        transaction: the ``count`` messages of its range (level 1), or the
+        ``parts`` level-1 summaries it rolled up (level 2). The model takes
+        its time; meanwhile the user may have cleared the conversation or
+        deleted the session and created it again under its id, and a summary
+        of text that is gone must not cover the messages that come next.
+        None when not stored (that, a range already covered, or no session).
 
         An auto pin (``pins``, the model's must-remember items) is skipped when
         a pin of the session already holds its fact, or restates it
@@ -254,6 +264,13 @@ class SummariesMixin(StoreBase):
             now = self._now()
             if not db.session_exists(conn, session_id):
                 return None  # deleted while the model was thinking
+            if level == 1:
+                intact = db.messages_in_range(conn, session_id, start, end) == count
+            else:
+                intact = db.summaries_in_range(conn, session_id, start, end) == (parts, count)
+            if not intact:
+                logger.info("summary of messages %d-%d not stored: some of them are gone", start, end)
+                return None
             summary = db.insert_summary(
                 conn,
                 session_id,

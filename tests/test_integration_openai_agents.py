@@ -361,7 +361,8 @@ def test_pop_drops_a_summary_that_covered_the_popped_message(db_path: Path) -> N
         assert s.store.get_summaries("s") == []
         run(s.add_items([{"role": "user", "content": "a new fourth question?"}]))
         again = s.store.summarize("s")
-        assert again is not None and (again.start_message_id, again.end_message_id) == (1, 4)
+        # 1-3 and the new message 5 (was 1-4: the popped id handed out again)
+        assert again is not None and (again.start_message_id, again.end_message_id) == (1, 5)
 
 
 def test_clear_forgets_items_and_summaries_but_keeps_the_session_and_its_pins(

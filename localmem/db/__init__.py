@@ -30,11 +30,12 @@ from .pins import (
 )
 from .summaries import (
     CONTEXT_SUMMARIES_SQL, GET_CACHED_SUMMARY_SQL, INSERT_SUMMARY_SQL, LAST_COVERED_SQL,
-    MODEL_RATIO_SQL, OVERLAP_SQL, PUT_CACHED_SUMMARY_SQL, RECENT_SUMMARIES_SQL,
-    RECORD_TOKENS_SQL, SESSION_PROFILE_SQL, SUMMARIES_AFTER_SQL, SUMMARY_COLUMNS,
-    UNCOVERED_TOKENS_SQL, cache_summary, cached_summary, context_summaries, insert_summary,
-    last_covered, model_ratio, recent_summaries, record_tokens, session_profile,
-    summaries_after, uncovered_tokens,
+    MODEL_RATIO_SQL, OVERLAP_SQL, PUT_CACHED_SUMMARY_SQL, RANGE_MESSAGES_SQL,
+    RANGE_SUMMARIES_SQL, RECENT_SUMMARIES_SQL, RECORD_TOKENS_SQL, SESSION_PROFILE_SQL,
+    SUMMARIES_AFTER_SQL, SUMMARY_COLUMNS, UNCOVERED_TOKENS_SQL, cache_summary, cached_summary,
+    context_summaries, insert_summary, last_covered, messages_in_range, model_ratio,
+    recent_summaries, record_tokens, session_profile, summaries_after, summaries_in_range,
+    uncovered_tokens,
 )
 from .compaction import (
     COMPACTION_CANDIDATES_SQL, CompactionCandidate, RECORD_COMPACTION_SQL,
@@ -97,6 +98,7 @@ __all__ = [
     "SUMMARY_COLUMNS", "UNCOVERED_TOKENS_SQL", "cache_summary", "cached_summary",
     "context_summaries", "insert_summary", "last_covered", "model_ratio", "recent_summaries",
     "record_tokens", "session_profile", "summaries_after", "uncovered_tokens",
+    "RANGE_MESSAGES_SQL", "RANGE_SUMMARIES_SQL", "messages_in_range", "summaries_in_range",
     "COMPACTION_CANDIDATES_SQL", "CompactionCandidate", "RECORD_COMPACTION_SQL",
     "compaction_candidates", "record_compaction", "FACTS_CATCH_UP_SQL", "FACTS_INDEX_LAG_SQL",
     "FACTS_MARK_INDEXED_SQL", "FACTS_OPTIMIZE_SQL", "MESSAGES_CATCH_UP_SQL",
