@@ -486,8 +486,9 @@ class Reader:
         batch: SessionBatch | None = None
         header = False
         number = 0
-        for number, line in enumerate(self._lines, 1):
+        for number, raw in enumerate(self._lines, 1):
             self._progress(number - 1)
+            line = _text(raw, number)
             if not line.strip():
                 continue  # a blank line (a file's last newline, say) holds nothing
             record = None
@@ -522,10 +523,20 @@ class Reader:
             self._reported = done
 
 
+def _text(line: object, number: int) -> str:
+    """A line as text: bytes (a file opened in binary mode) are read as UTF-8."""
+    if isinstance(line, str):
+        return line
+    if isinstance(line, (bytes, bytearray)):
+        # Undecodable bytes become lone surrogates, refused as "not valid UTF-8" below.
+        return bytes(line).decode("utf-8", "surrogateescape")
+    raise InvalidInput(f"line {number}: a {type(line).__name__}, not a line of text")
+
+
 def _check_header(line: str, context: dict[str, Any]) -> None:
     try:
         data = json.loads(line)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: arrays nested thousands deep
         data = None
     if not isinstance(data, dict) or data.get("type") != "header" or data.get("format") != FORMAT:
         raise InvalidInput(f"not a localmem export: the first line is not a {FORMAT!r} header")

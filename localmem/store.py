@@ -34,6 +34,7 @@ from .args import (
     check_id,
     check_int,
     check_kind,
+    check_path,
     check_text,
     describe,
     query_text,
@@ -117,9 +118,10 @@ class MemoryStore(
         summarizer: Summarizer | None = None,
     ) -> None:
         self.config = make_config(dict(config) if isinstance(config, Mapping) else config)
-        self.path = Path(path).expanduser() if path not in (None, db.MEMORY) else path
-        if self.path is None:
-            self.path = default_db_path()
+        if path is None:
+            self.path: Path | str = default_db_path()
+        else:
+            self.path = db.MEMORY if path == db.MEMORY else check_path(path)
         self.tokenizer = tokenizer or Tokenizer(self.config.encoding)
         self._score = scorer
         self._clock = clock

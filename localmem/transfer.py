@@ -45,9 +45,9 @@ class TransferMixin(StoreBase):
                 ids = db.session_ids(conn)
             else:
                 ids = as_list(session_ids, "session_ids must be a list of session ids")
-                ids = list(dict.fromkeys(ids))  # a session exported twice could not be imported
+                ids = list(dict.fromkeys(check_id(i) for i in ids))  # exported twice: no import
                 for session_id in ids:
-                    if not db.session_exists(conn, check_id(session_id)):
+                    if not db.session_exists(conn, session_id):
                         raise SessionNotFound(session_id)
         return self._export(ids, header_line(self._now()), strict)
 
@@ -91,6 +91,12 @@ class TransferMixin(StoreBase):
         """
         if isinstance(lines, (str, bytes)):
             raise InvalidInput("lines must be the export's lines (an open file, a list), not one string")
+        try:
+            lines = iter(lines)  # read lazily: an export may be larger than memory
+        except TypeError:
+            raise InvalidInput(
+                f"lines must be the export's lines (an open file, a list), not {type(lines).__name__}"
+            ) from None
         if not isinstance(rename, bool):
             raise InvalidInput(f"rename must be True or False, not {type(rename).__name__}")
         reader = Reader(lines, on_progress, self._clock())
