@@ -107,7 +107,8 @@ class MemoryConfig(BaseModel):
     """Days a session must be idle before ``maintain`` compacts it at level 1, 2 and 3
     (light, heavy, archival; origin 000's 1, 7 and 30 days), increasing."""
     encoding: str = DEFAULT_ENCODING
-    """tiktoken encoding used to count tokens."""
+    """tiktoken encoding used to count tokens. localmem ships ``cl100k_base``; any other
+    counts by the estimate (tiktoken would download it, and localmem never does)."""
     busy_timeout: float = Field(DEFAULT_BUSY_TIMEOUT, gt=0, allow_inf_nan=False)
     """Seconds a write waits for another process's write to finish."""
     synchronous: str = Field("NORMAL", pattern="^(OFF|NORMAL|FULL|EXTRA)$")

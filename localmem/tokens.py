@@ -7,7 +7,10 @@ so counting works with no network. Text is encoded as ordinary text:
 
 Only if the encoder truly cannot load does the tokenizer fall back to the
 documented estimate of one token per four characters (rounded up); ``name``
-and ``exact`` say which one is active, and the store reports it.
+and ``exact`` say which one is active, and the store reports it. An encoding
+localmem does not ship (``o200k_base``, ``p50k_base``...) counts by the
+estimate too, without asking tiktoken: tiktoken would download it, and
+localmem never touches the network to count.
 """
 
 from __future__ import annotations
@@ -49,16 +52,23 @@ class Tokenizer:
             return self._enc
         with self._lock:
             if not self._loaded:
-                try:
-                    self._enc = tiktoken.get_encoding(
-                        SHIPPED_ENCODINGS.get(self.encoding, self.encoding)
-                    )
-                except Exception as exc:  # noqa: BLE001 - any failure means "no encoder"
+                shipped = SHIPPED_ENCODINGS.get(self.encoding)
+                if shipped is None:
                     logger.warning(
-                        "tiktoken encoding %r could not load (%s); counting tokens by estimate",
+                        "tiktoken encoding %r is not shipped with localmem and loading it would "
+                        "need the network; counting tokens by estimate (shipped: %s)",
                         self.encoding,
-                        exc,
+                        ", ".join(SHIPPED_ENCODINGS),
                     )
+                else:
+                    try:
+                        self._enc = tiktoken.get_encoding(shipped)
+                    except Exception as exc:  # noqa: BLE001 - any failure means "no encoder"
+                        logger.warning(
+                            "tiktoken encoding %r could not load (%s); counting tokens by estimate",
+                            self.encoding,
+                            exc,
+                        )
                 self._loaded = True
         return self._enc
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import os
 import shutil
 import subprocess
@@ -71,6 +72,42 @@ def test_encoder_loads_with_the_network_unreachable(tmp_path: Path) -> None:
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["cl100k_base", "6", "0"]
     assert list(cache.iterdir()) == []  # nothing was downloaded or cached
+
+
+NETWORK_GUARD = textwrap.dedent(
+    """
+    import sys
+    attempts = []
+    def deny_network(event, args):
+        if event in ("socket.connect", "socket.getaddrinfo", "urllib.Request"):
+            attempts.append((event, str(args)[:80]))
+            raise OSError("network is unreachable in this test")
+    sys.addaudithook(deny_network)
+    from localmem import MemoryStore
+    with MemoryStore(sys.argv[1], config={"encoding": sys.argv[2]}) as store:
+        s = store.create_session()
+        m = store.add_message(s.id, "user", "tiktoken is great!")
+        print(repr((store.tokenizer_name, m.token_count, attempts)))
+    """
+)
+
+
+@pytest.mark.parametrize("encoding", ["o200k_base", "p50k_base", "r50k_base", "gpt2"])
+def test_an_encoding_localmem_does_not_ship_never_touches_the_network(
+    tmp_path: Path, encoding: str
+) -> None:
+    """tiktoken downloads every encoding but the one localmem ships (a DNS look-up of
+    its blob host first): a store asked for another counts by the estimate, offline."""
+    cache = tmp_path / "empty-cache"
+    cache.mkdir()
+    env = {**os.environ, "TIKTOKEN_CACHE_DIR": str(cache)}
+    cmd = [sys.executable, "-c", NETWORK_GUARD, str(tmp_path / "guarded.db"), encoding]
+    out = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    name, count, attempts = ast.literal_eval(out.stdout.strip())
+    assert attempts == []  # not one DNS look-up or connection
+    assert (name, count) == (ESTIMATE_NAME, estimate_tokens("tiktoken is great!"))
+    assert list(cache.iterdir()) == []
 
 
 def test_estimate_only_when_the_encoder_cannot_load(tmp_path: Path) -> None:
