@@ -338,7 +338,9 @@ class ModelCheckpoint(Answer):
 
 
 def _clipped(data: CheckpointData) -> CheckpointData:
-    """Every statement on one line within ``extract.ITEM_CHARS``."""
+    """Every statement on one line within ``extract.ITEM_CHARS``; the workflow's steps
+    at most ``MAX_STEPS`` each way (a model's list is taken whole, and 5,000 steps made
+    one line too long for any context)."""
 
     def c(items: list[str]) -> list[str]:
         return [rules.clip(i, rules.ITEM_CHARS) for i in items]
@@ -357,8 +359,8 @@ def _clipped(data: CheckpointData) -> CheckpointData:
         ),
         workflow_state=WorkflowState(
             current_step=rules.clip(flow.current_step, rules.ITEM_CHARS) if flow.current_step else None,
-            completed_steps=c(flow.completed_steps),
-            next_steps=c(flow.next_steps),
+            completed_steps=c(flow.completed_steps[-MAX_STEPS:]),
+            next_steps=c(flow.next_steps[:MAX_STEPS]),
         ),
     )
 

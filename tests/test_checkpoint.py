@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from localmem import MemoryStore
-from localmem.checkpoint import CHECKPOINTS_KEPT, RULES
+from localmem.checkpoint import CHECKPOINTS_KEPT, MAX_STEPS, RULES
 from localmem.cli import cli
 from localmem.extract import extract, references, restates
 from tests.ollama_server import FakeOllama
@@ -206,6 +206,31 @@ def test_the_model_adds_what_is_grounded(db_path, fake: JsonFake) -> None:
     assert data.context_references.tables == ["reports"]
     assert "crm_db" in data.context_references.identifiers
     assert data.workflow_state.current_step == "Writing the export"
+
+
+class RunawayFake(JsonFake):
+    """A server that ignores ``num_predict`` (the answer is never cut, however long)."""
+
+    def generation_body(self, path: str, request: dict[str, Any]) -> dict[str, Any]:
+        return {**super().generation_body(path, request), "done_reason": "stop"}
+
+
+def test_a_model_s_endless_workflow_is_capped_and_still_shown(db_path, monkeypatch) -> None:
+    """5,000 next steps made one 10,001-token line that fit no context and silently
+    dropped out of every one: the steps are capped like every other list."""
+    steps = [f"Write the export for report {i}" for i in range(5000)]
+    with RunawayFake() as fake:
+        monkeypatch.setenv("OLLAMA_HOST", fake.host)
+        fake.json_reply = {"workflow_state": {"current_step": "Writing the export",
+                                              "next_steps": steps, "completed_steps": steps}}
+        with MemoryStore(db_path) as store:
+            s = store.create_session(model="llama3.2")
+            store.add_messages(s.id, TALK)
+            flow = store.checkpoint(s.id).data.workflow_state
+            assert flow.next_steps == steps[:MAX_STEPS]
+            assert flow.completed_steps == steps[-MAX_STEPS:]
+            shown = store.build_context(s.id).checkpoint
+    assert any(line.startswith("Next: Write the export for report 0;") for line in shown), shown
 
 
 @pytest.mark.parametrize(
