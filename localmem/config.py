@@ -31,6 +31,7 @@ DEFAULT_RELEVANT_MESSAGES = 3
 DEFAULT_SUMMARY_THRESHOLD = 15
 DEFAULT_CACHE_TTL = 5.0
 DEFAULT_CACHE_SIZE = 256
+DEFAULT_CACHE_BYTES = 32 * 1024 * 1024
 DEFAULT_OLLAMA_TIMEOUT = 60.0
 DEFAULT_CLOSE_TIMEOUT = 5.0
 DEFAULT_ENCODING = "cl100k_base"
@@ -69,6 +70,8 @@ class MemoryConfig(BaseModel):
     """Seconds a built context is served from the cache (0 disables the cache)."""
     cache_size: int = Field(DEFAULT_CACHE_SIZE, ge=0)
     """Most contexts kept in the cache at once."""
+    cache_bytes: int = Field(DEFAULT_CACHE_BYTES, ge=0)
+    """Most bytes of text the cached contexts hold together; a larger context is not cached."""
     summary_model: str | None = None
     """A local Ollama model for summaries when the session's own model is not local."""
     auto_summarize: bool = False

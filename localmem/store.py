@@ -18,6 +18,7 @@ import contextlib
 import logging
 import math
 import sqlite3
+import sys
 import threading
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -133,7 +134,10 @@ class MemoryStore(
             content_key=pin_key,
         )
         self._cache: TTLCache[MemoryContext] = TTLCache(
-            self.config.cache_ttl, self.config.cache_size
+            self.config.cache_ttl,
+            self.config.cache_size,
+            max_bytes=self.config.cache_bytes,
+            weigh=context_bytes,
         )
         self._costs: Costs | None = None
         # Per session, what contexts read once and reuse (token ratio, compaction
@@ -602,10 +606,20 @@ class MemoryStore(
         )
 
     def cache_stats(self) -> dict[str, int]:
-        """Hits, misses and live entries of the context cache."""
+        """Hits, misses, live entries and the bytes of text they hold, of the context cache."""
         with self._locked():
             return {
                 "hits": self._cache.hits,
                 "misses": self._cache.misses,
                 "size": len(self._cache),
+                "bytes": self._cache.bytes,
             }
+
+
+def context_bytes(context: MemoryContext) -> int:
+    """The bytes a cached context holds, near enough: the sizes of its texts."""
+    texts = [m.text for m in context.recent_messages]
+    texts += [m.text for m in context.relevant_messages]
+    texts += [p.content for p in context.pins]
+    texts += [s.text for s in context.summaries]
+    return sum(map(sys.getsizeof, (*texts, *context.state, *context.checkpoint)))
