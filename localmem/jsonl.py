@@ -489,7 +489,7 @@ class Reader:
         for number, raw in enumerate(self._lines, 1):
             self._progress(number - 1)
             line = _text(raw, number)
-            if not line.strip():
+            if not line or line.isspace():  # not strip(): a copy of a 200 MB line
                 continue  # a blank line (a file's last newline, say) holds nothing
             record = None
             try:
@@ -498,6 +498,7 @@ class Reader:
                     header = True
                     continue
                 record = _parse(line, self._context)
+                raw = line = ""  # the record holds its text: let the line go before the write
                 if not isinstance(record, SessionRecord):
                     if batch is None:
                         raise InvalidInput(f"a {record.type} record before any session record")

@@ -10,6 +10,9 @@ from __future__ import annotations
 import datetime
 import json
 import sqlite3
+import subprocess
+import sys
+import textwrap
 from collections.abc import Callable
 from pathlib import Path
 
@@ -18,6 +21,8 @@ import pytest
 from localmem import MemoryStore
 from localmem.errors import ImportRefused
 
+ROOT = Path(__file__).resolve().parents[1]
+WHEN = "2026-01-01T00:00:00.000Z"
 TEXT = "The quarterly report is due on Friday; Rosa reviews section three first. "
 
 
@@ -150,3 +155,44 @@ def test_a_repeated_automatic_pin_is_refused_with_its_line(tmp_path: Path) -> No
         with pytest.raises(ImportRefused, match=f"^line {len(records)}: pin .* repeats"):
             target.import_sessions([json.dumps(r) for r in records])
         assert target.list_sessions() == []
+
+
+PEAK_PROBE = textwrap.dedent(
+    """
+    import resource, sys
+    from localmem import MemoryStore
+    with MemoryStore(sys.argv[1]) as store:
+        store.count_tokens("the encoder, loaded before the baseline")
+        base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        with open(sys.argv[2]) as lines:
+            report = store.import_sessions(lines)
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        print((peak - base) * 1024, report.counts["message"], len(store.get_messages("big")[0].text))
+    """
+)
+
+
+def test_a_one_line_import_lets_its_line_go_before_the_write(tmp_path: Path) -> None:
+    """A 200 MB message on one line peaked at 828 MB (4.1x): the line was kept (and
+    stripped, a copy) while SQLite took its own two copies of the text to write it.
+    Reading a line and parsing it hold two copies, writing it three (the record's
+    text, SQLite's bound copy and its row): the peak is that, not a copy more."""
+    size = 40 * 1024 * 1024
+    export = tmp_path / "big.jsonl"
+    with export.open("w") as f:
+        for record in (
+            {"type": "header", "format": "localmem-export", "version": 1, "exported_at": WHEN},
+            {"type": "session", "id": "big", "title": None, "model": None, "created_at": WHEN,
+             "updated_at": WHEN},
+        ):
+            f.write(json.dumps(record) + "\n")
+        f.write('{"type":"message","id":1,"role":"user","text":"')
+        for _ in range(size // (1024 * 1024)):
+            f.write("figures " * (1024 * 128))
+        f.write(f'","model_id":null,"token_count":1,"importance_score":0.5,"created_at":"{WHEN}"}}\n')
+    probe = [sys.executable, "-c", PEAK_PROBE, str(tmp_path / "big.db"), str(export)]
+    out = subprocess.run(probe, capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert out.returncode == 0, out.stderr
+    grown, messages, length = map(int, out.stdout.split())
+    assert (messages, length) == (1, size)
+    assert grown < 4 * size, f"{grown / size:.2f}x the line"  # 4.69x before, 3.69x now
