@@ -204,6 +204,16 @@ CREATE TABLE session_compaction (
     compacted_at TEXT NOT NULL
 ) WITHOUT ROWID;
 
+CREATE TABLE embeddings (
+    model TEXT NOT NULL,
+    kind TEXT NOT NULL CHECK (kind IN ('message', 'summary', 'pin')),
+    row_id INTEGER NOT NULL,
+    session_id TEXT REFERENCES sessions(id) ON DELETE CASCADE,
+    vector BLOB NOT NULL,
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (model, kind, row_id)
+) WITHOUT ROWID;
+
 CREATE TABLE used_ids (
     name TEXT PRIMARY KEY,
     max_id INTEGER NOT NULL CHECK (max_id >= 0)
@@ -244,6 +254,8 @@ CREATE INDEX semantic_pins_session_key ON semantic_pins (session_id, content_key
 
 CREATE UNIQUE INDEX semantic_pins_auto_key
     ON semantic_pins (session_id, content_key) WHERE kind = 'auto';
+
+CREATE INDEX embeddings_session ON embeddings (session_id, model, kind, row_id);
 
 CREATE VIEW messages_fts_source AS
     SELECT id, text, 's' || hex(session_id) || '0' AS session_key FROM messages;
@@ -383,6 +395,14 @@ BEGIN
         WHERE new.id <= (SELECT indexed_to FROM search_state WHERE name = 'summary_facts');
     UPDATE search_state SET indexed_to = (SELECT coalesce(max(id), 0) FROM summary_facts)
         WHERE name = 'summary_facts' AND indexed_to > (SELECT coalesce(max(id), 0) FROM summary_facts);
+END;
+
+CREATE TRIGGER messages_embeddings_delete AFTER DELETE ON messages BEGIN
+    DELETE FROM embeddings WHERE kind = 'message' AND row_id = old.id;
+END;
+
+CREATE TRIGGER messages_embeddings_update AFTER UPDATE OF text ON messages BEGIN
+    DELETE FROM embeddings WHERE kind = 'message' AND row_id = old.id;
 END;
 
 CREATE TRIGGER messages_used_ids AFTER DELETE ON messages

@@ -3,8 +3,11 @@
     python benchmarks/transfer.py [--messages 20000] [--runs 3]
 
 Each run exports every session (``store.export_sessions``, the lines kept in
-memory) and imports them into a fresh file (``store.import_sessions``).
-Timings are printed, never asserted.
+memory) and imports them into a fresh file (``store.import_sessions``). In the
+same run, the end record's own cost is measured: hashing the export's lines
+(what the export adds) and ``jsonl.check_end`` (the pass over a whole file that
+``localmem import FILE`` makes before writing anything), as shares of the
+export's and the import's time. Timings are printed, never asserted.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ import time
 from corpus import iter_sessions
 
 from localmem import MemoryStore
+from localmem.jsonl import Tally, check_end
 
 
 def main() -> None:
@@ -32,13 +36,21 @@ def main() -> None:
             started = time.perf_counter()
             lines = list(source.export_sessions())
             exported = time.perf_counter() - started
+            started = time.perf_counter()
+            Tally().add(lines)
+            hashed = time.perf_counter() - started
             with MemoryStore(f"{workdir}/copy-{run}.db") as copy:
                 started = time.perf_counter()
                 report = copy.import_sessions(lines)
                 imported = time.perf_counter() - started
+            started = time.perf_counter()
+            check_end(lines)
+            checked = time.perf_counter() - started
             print(
-                f"run {run}: export {len(lines):,} lines in {exported:.2f} s, "
-                f"import {report.counts['message']:,} messages in {imported:.2f} s"
+                f"run {run}: export {len(lines):,} lines in {exported:.2f} s "
+                f"(hashing them: {hashed / exported:.0%} of it), "
+                f"import {report.counts['message']:,} messages in {imported:.2f} s "
+                f"(check_end first: {checked / imported:.0%} more)"
             )
 
 

@@ -21,10 +21,11 @@ import datetime
 import logging
 import os
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from . import db
+from . import db, files
 from .errors import DatabaseError, InvalidInput
 from .mixin import StoreBase
 from .models import Stats
@@ -129,49 +130,56 @@ class AdminMixin(StoreBase):
             "log_bytes": after_log,
         }
 
-    def backup(self, path: str | Path, *, pages: int = DEFAULT_BACKUP_PAGES) -> Path:
-        """Copy the whole file to the new file ``path`` and return its path.
+    def backup(
+        self,
+        path: str | Path,
+        *,
+        pages: int = DEFAULT_BACKUP_PAGES,
+        force: bool = False,
+        on_progress: Callable[[int, int], None] | None = None,
+    ) -> Path:
+        """Copy the whole file to ``path`` and return its absolute path.
 
         SQLite's online backup API copies ``pages`` pages per step from one
         snapshot: writers (this store's threads, other processes) go on
         writing meanwhile, and the copy holds everything committed when it
-        began. The copy is created readable by its owner alone, then checked
-        (``integrity_check``, foreign keys, localmem's application id and
-        schema version); a copy that fails is deleted and
-        :class:`DatabaseError` raised. Raises :class:`InvalidInput`, writing
-        nothing, if ``path`` exists or is not a path.
+        began. The copy is written to a temporary file beside ``path``
+        (readable by its owner alone), checked (``integrity_check``, foreign
+        keys, localmem's application id and schema version) and only then
+        renamed to ``path`` (``localmem.files``): an interrupted backup never
+        leaves a partial database under that name, and retrying works. A copy
+        that fails its check is deleted and :class:`DatabaseError` raised.
+        Raises :class:`InvalidInput`, writing nothing, if ``path`` is not a
+        path, is this database or one of its ``-wal``/``-shm`` files, is a
+        symbolic link, or exists (unless ``force``, which replaces it).
+        ``on_progress(copied, total)`` is called after each step, in pages.
         """
         if not isinstance(path, (str, Path)) or str(path) in ("", db.MEMORY):
             raise InvalidInput(f"a backup needs a file path, not {path!r}")
         if isinstance(pages, bool) or not isinstance(pages, int) or pages < 1:
             raise InvalidInput(f"pages must be a positive integer, not {pages!r}")
-        target = Path(path).expanduser().absolute()
-        exists = InvalidInput(f"{target} already exists: a backup is written to a new file only")
-        if target.exists() or target.is_symlink():
-            raise exists
-        try:
-            db.create_new_file(target)
-        except FileExistsError:
-            raise exists from None
+        if not isinstance(force, bool):
+            raise InvalidInput(f"force must be True or False, not {type(force).__name__}")
+        target = files.check_target(path, database=self.path, force=force, parents=True)
+        temporary, fd = files.create_temporary(target)
+        os.close(fd)  # SQLite opens it by name; empty, it is an empty database
         try:
             if self.path == db.MEMORY:
                 # The only connection to an in-memory database: hold the lock.
                 with self._locked() as conn:
-                    db.backup(conn, target, pages=pages)
+                    db.backup(conn, temporary, pages=pages, progress=on_progress)
             else:
                 # Its own connection: this store's threads are not held up meanwhile.
                 with db.reader(self.path, self.config.busy_timeout) as source:
-                    db.backup(source, target, pages=pages)
-            problem = db.verify_copy(target)
+                    db.backup(source, temporary, pages=pages, progress=on_progress)
+            problem = db.verify_copy(temporary)
+            if problem is not None:
+                raise DatabaseError(f"backup of {self.path} to {target} failed its check: {problem}")
+            files.publish(temporary, target, force=force)
         except sqlite3.Error as exc:
-            _remove_copy(target)
             raise DatabaseError(f"backup of {self.path} to {target} failed: {exc}") from None
-        except BaseException:
-            _remove_copy(target)
-            raise
-        if problem is not None:
-            _remove_copy(target)
-            raise DatabaseError(f"backup of {self.path} to {target} failed its check: {problem}")
+        finally:
+            _remove_copy(temporary)  # gone once published; else the failed copy
         logger.info("backed up %s to %s", self.path, target)
         return target
 
@@ -219,10 +227,7 @@ class AdminMixin(StoreBase):
         return self._get_summarizer().backend
 
 
-def _remove_copy(target: Path) -> None:
-    """Delete a failed backup (and the log files SQLite may have left beside it)."""
-    for name in (str(target), f"{target}-wal", f"{target}-shm", f"{target}-journal"):
-        try:
-            os.unlink(name)
-        except FileNotFoundError:
-            pass
+def _remove_copy(temporary: Path) -> None:
+    """Delete a backup's temporary file (and the log files SQLite may have left beside it)."""
+    for suffix in files.DATABASE_SUFFIXES:
+        files.remove(Path(f"{temporary}{suffix}"))

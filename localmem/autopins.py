@@ -21,8 +21,14 @@ clipped, whitespace normalized) that state
   "I don't drink alcohol", "we must not use GPL code", "I'm vegan", "my budget
   is 500 EUR".
 
-Out of scope, on purpose (each would pin noise into every context): questions
-(a sentence ending in "?", unless it asks to remember something),
+A question is no fact ("Can I take amoxicillin if I'm allergic to
+penicillin?"), except two kinds: one that asks to remember something, and one
+that opens with a health fact stated as a clause of its own ("My son is
+allergic to peanuts, which pastries are safe?"), whose clause is pinned
+("My son is allergic to peanuts.").
+
+Out of scope, on purpose (each would pin noise into every context): other
+questions,
 hypotheticals and examples ("if I were allergic ...", "imagine ...", "for
 example ...", "in my story ..."), people in general ("people who are allergic
 ..."), relative dates alone ("my appointment is tomorrow" goes stale within a
@@ -202,6 +208,15 @@ _HYPOTHETICAL = re.compile(
 # common case), before any sentence is split; a sentence is then tried only
 # against the families its message mentions.
 _FAMILIES = (*_RULES, _EVENTS, _EXPLICIT)
+_HEALTH = (_CONDITION, _ILLNESS, _MEDICATION)
+# Where a statement clause may end before the question it opens ("..., which ...?").
+_CLAUSE_END = re.compile(r"\s*(?:[,;:]|\s[-–—])\s+")
+# A clause opening with one of these is itself part of the question.
+_QUESTION_OPENERS = frozenset(
+    """what which who whom whose where when why how is are am was were do does did can could
+    will would shall should may might must have has had isn't aren't don't doesn't didn't
+    can't won't wouldn't shouldn't""".split()
+)
 
 
 def pin_facts(role: str, text: str) -> list[str]:
@@ -224,7 +239,12 @@ def pin_facts(role: str, text: str) -> list[str]:
     keys: set[str] = set()
     for sentence in rules.sentences(head):
         if not _is_fact(sentence, mentioned):
-            continue
+            if not sentence.endswith("?"):
+                continue
+            stated = _stated_in_question(sentence, mentioned)
+            if stated is None:
+                continue
+            sentence = stated
         key = pin_key(sentence)
         if key not in keys:
             keys.add(key)
@@ -257,6 +277,27 @@ def _is_fact(sentence: str, families: list[tuple[frozenset[str], re.Pattern[str]
         if found:
             break
     return found and not _HYPOTHETICAL.search(sentence)
+
+
+def _stated_in_question(
+    sentence: str, families: list[tuple[frozenset[str], re.Pattern[str]]]
+) -> str | None:
+    """The health fact a question opens with, as a sentence of its own ("My son is
+    allergic to peanuts, which pastries are safe?" -> "My son is allergic to
+    peanuts."): the shortest leading clause, ended by a comma, semicolon, colon or
+    dash, that states one; None if there is none."""
+    health = [family for family in families if family in _HEALTH]
+    if not health:
+        return None
+    first = sentence.split(maxsplit=1)[0].casefold() if sentence.strip() else ""
+    if first in _QUESTION_OPENERS or _HYPOTHETICAL.search(sentence):
+        return None
+    for end in _CLAUSE_END.finditer(sentence):
+        clause = sentence[: end.start()].rstrip(TRAILING_PUNCTUATION)
+        words = _lower_words(clause)
+        if any(not words.isdisjoint(needed) and rule.search(clause) for needed, rule in health):
+            return clause + "."
+    return None
 
 
 def pin_key(content: str) -> str:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 V = TypeVar("V")
 
@@ -108,7 +108,9 @@ class SessionMemo:
     the session exists); ``levels``: the compaction level of each session
     that has one (``store.maintain``; absent means 0), read with the ratio;
     ``state``: each session's state rows (goals, subtasks, tools, files, the
-    latest checkpoint), which change only through the store's state writes.
+    latest checkpoint), which change only through the store's state writes;
+    ``scopes``: each session's recall statistics (``localmem.rank.Scope``),
+    forgotten whenever the store writes to the session.
     ``sync`` empties both when another connection committed (a new
     ``PRAGMA data_version``) or they grew past ``max_sessions``; the store
     calls ``forget`` when it writes something they depend on.
@@ -119,6 +121,7 @@ class SessionMemo:
         self.ratios: dict[str, float] = {}
         self.levels: dict[str, int] = {}
         self.state: dict[str, list] = {}
+        self.scopes: dict[str, Any] = {}
         self._stamp: Hashable = None
 
     def sync(self, stamp: Hashable) -> None:
@@ -130,8 +133,10 @@ class SessionMemo:
         self.ratios.pop(session_id, None)
         self.levels.pop(session_id, None)
         self.state.pop(session_id, None)
+        self.scopes.pop(session_id, None)
 
     def clear(self) -> None:
         self.ratios.clear()
         self.levels.clear()
         self.state.clear()
+        self.scopes.clear()

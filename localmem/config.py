@@ -27,7 +27,8 @@ DEFAULT_RECENT_MESSAGES = 8
 DEFAULT_TOP_PINS = 5
 DEFAULT_RECENT_SUMMARIES = 3
 DEFAULT_MIN_RECENT_MESSAGES = 3
-DEFAULT_RELEVANT_MESSAGES = 3
+DEFAULT_RELEVANT_MESSAGES = 200
+DEFAULT_EMBEDDING_TIMEOUT = 15.0
 DEFAULT_SUMMARY_THRESHOLD = 15
 DEFAULT_CACHE_TTL = 5.0
 DEFAULT_CACHE_SIZE = 256
@@ -81,12 +82,23 @@ class MemoryConfig(BaseModel):
     then stay due."""
     ollama_timeout: float = Field(DEFAULT_OLLAMA_TIMEOUT, gt=0, allow_inf_nan=False)
     """Seconds one call to the local model may take; never unbounded."""
+    offline: bool = False
+    """Never call the local model: summaries are the deterministic ones (source
+    ``offline``, redone by ``resummarize`` later), checkpoints and facts the rules',
+    recall lexical (no embeddings)."""
     ollama_host: str | None = None
     """The Ollama server; None reads ``OLLAMA_HOST`` like the ollama client does."""
     allow_remote_ollama: bool = False
     """Allow an Ollama host that is not on the loopback (a conversation then leaves the machine)."""
     relevant_messages: int = Field(DEFAULT_RELEVANT_MESSAGES, ge=0)
-    """Most older messages a query-aware context may carry (0 turns the section off)."""
+    """Most older messages a query-aware context may carry (0 turns the section off);
+    they take whatever budget the other sections leave."""
+    embedding_model: str | None = None
+    """A local Ollama embedding model (``all-minilm``, ``nomic-embed-text``...) for
+    semantic recall, fused with the lexical ranking; None: lexical recall only."""
+    embedding_timeout: float = Field(DEFAULT_EMBEDDING_TIMEOUT, gt=0, allow_inf_nan=False)
+    """Seconds one call to the embedding model may take (a context with a query waits
+    for it: a hung server costs this once, then semantic recall rests a while)."""
     auto_query: bool = False
     """Without a ``query``, ``build_context`` uses the newest user message among the
     recent messages as its query, adding the older messages relevant to it."""

@@ -13,14 +13,16 @@ stored token counts. The budget is a hard ceiling, filled in priority order:
    (``localmem.checkpoint``), in their order, within ``CHECKPOINT_SHARE``;
    a line that does not fit is left out, the next may still fit;
 4. summaries, newest first;
-5. older messages relevant to the query, best first, within their own share
-   of the budget (``RELEVANT_SHARE``) and while they fit whole;
-6. the rest of the recent messages, newest first, as long as they fit.
+5. the rest of the recent messages, newest first, as long as they fit (with
+   relevant messages to place, within ``RECENT_SHARE`` of what is left, so
+   that a few long turns cannot crowd out the answer to the question);
+6. older messages relevant to the query, best first, each whole, in all
+   that is left: the budget serves the question.
 
 Whatever order filled it, the context reads in natural order:
 ``to_messages()`` gives one system message holding the summaries (oldest
 first), the checkpoint, the pins, the session state and the relevant older
-messages (oldest first, each with its role), each section under its bracketed
+messages (oldest first, each with its date and role), each section under its bracketed
 header and separated by a blank line, then the turns oldest to newest.
 
 ``total_tokens`` counts what ``to_messages()`` carries: the stored counts of
@@ -31,13 +33,13 @@ bound; the chat format's own per-message framing is the model's, not ours).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
-from .models import ROLES, Message, Pin, Summary
+from .models import Message, Pin, Summary
 
 SUMMARIES_HEADER = "[Earlier in this conversation, summarized]"
 PINS_HEADER = "[Pinned facts]"
@@ -64,8 +66,9 @@ SECTION_SEPARATOR = "\n\n"
 ITEM_SEPARATOR = "\n"
 
 SECTIONS = ("messages", "pins", "summaries", "relevant", "state", "checkpoint")
-RELEVANT_SHARE = 1 / 3
-"""The most of the budget the relevant older messages may take."""
+RECENT_SHARE = 1 / 2
+"""With relevant messages to place, the most of what is left that the rest of the
+recent messages may take."""
 STATE_SHARE = 1 / 4
 """The most of the budget the session state may take."""
 ARCHIVE_SHARE = 1 / 10
@@ -137,7 +140,7 @@ class MemoryContext(BaseModel):
             sections.append(
                 _section(
                     RELEVANT_HEADER,
-                    [m.role + ROLE_SEPARATOR + m.text for m in self.relevant_messages],
+                    [relevant_label(m) + m.text for m in self.relevant_messages],
                 )
             )
         return SECTION_SEPARATOR.join(sections)
@@ -154,6 +157,12 @@ class MemoryContext(BaseModel):
         return out
 
 
+def relevant_label(message: Message) -> str:
+    """What precedes a relevant older message: its date (UTC) and role,
+    ``[2026-03-14] user: ``, so that "when did ..." can be answered from it."""
+    return f"[{message.created_at[:10]}] {message.role}{ROLE_SEPARATOR}"
+
+
 def _section(header: str, items: Sequence[str]) -> str:
     return header + ITEM_SEPARATOR + ITEM_SEPARATOR.join(items)
 
@@ -167,8 +176,6 @@ class Costs:
     relevant_header: int
     item: int
     clip_marker: int
-    role_prefix: dict[str, int]
-    """Tokens of ``role + ROLE_SEPARATOR`` before a relevant message, by role."""
     state_header: int = 0
     checkpoint_header: int = 0
     headings: dict[str, int] = field(default_factory=dict)
@@ -184,7 +191,6 @@ class Costs:
             relevant_header=count(SECTION_SEPARATOR + RELEVANT_HEADER + ITEM_SEPARATOR),
             item=count(ITEM_SEPARATOR),
             clip_marker=count(CLIP_MARKER),
-            role_prefix={role: count(role + ROLE_SEPARATOR) for role in ROLES},
             state_header=count(SECTION_SEPARATOR + STATE_HEADER + ITEM_SEPARATOR),
             checkpoint_header=count(SECTION_SEPARATOR + CHECKPOINT_HEADER + ITEM_SEPARATOR),
             headings={heading: count(heading) for heading in STATE_HEADINGS},
@@ -200,7 +206,6 @@ CL100K_COSTS = Costs(
     relevant_header=9,
     item=1,
     clip_marker=13,
-    role_prefix={"system": 3, "user": 3, "assistant": 3, "tool": 3},
     state_header=5,
     checkpoint_header=11,
     headings={
@@ -233,12 +238,14 @@ def pack(
     token_ratio: float = 1.0,
     relevant: Sequence[Message] = (),
     max_relevant: int = 0,
+    label_cost: Callable[[Message], int] | None = None,
     query: str | None = None,
     state: Sequence[Group] = (),
     checkpoint: Sequence[Line] = (),
 ) -> MemoryContext:
     """Fill ``max_tokens`` in priority order. ``recent`` and ``summaries`` come newest first;
-    ``relevant`` best first, all older than ``recent`` (at most ``max_relevant`` are kept);
+    ``relevant`` best first, all older than ``recent`` (at most ``max_relevant`` are kept,
+    each paying ``label_cost``: by default its label counted with ``count``);
     ``state`` and ``checkpoint`` in the order they are shown."""
     left = max_tokens
     kept: list[Message] = []
@@ -277,25 +284,23 @@ def pack(
     kept_summaries, summary_tokens = _take(summaries, left, costs.summaries_header, costs.item)
     left -= summary_tokens
 
-    # Relevant older messages whole or not at all (the matching words may be
-    # anywhere in one), best first, within their share of the budget.
-    kept_relevant, relevant_tokens = _take(
-        relevant,
-        min(left, math.floor(max_tokens * RELEVANT_SHARE)),
-        costs.relevant_header,
-        costs.item,
-        prefix=costs.role_prefix,
-        limit=max_relevant,
-    )
-    left -= relevant_tokens
-
     if not clipped:
         # Older recent messages only while they fit: the turns must stay contiguous.
+        room = left if not relevant else math.floor(left * RECENT_SHARE)
         for message in recent[min_recent:]:
-            if message.token_count > left:
+            if message.token_count > room:
                 break
             kept.append(message)
             left -= message.token_count
+            room -= message.token_count
+
+    # Relevant older messages whole or not at all (the matching words may be
+    # anywhere in one), best first, in whatever is left.
+    cost = label_cost or (lambda m: count(relevant_label(m)))
+    kept_relevant, relevant_tokens = _take(
+        relevant, left, costs.relevant_header, costs.item, prefix=cost, limit=max_relevant
+    )
+    left -= relevant_tokens
 
     message_tokens = sum(m.token_count for m in kept)
     breakdown = {
@@ -337,13 +342,13 @@ def _take(
     header: int,
     separator: int,
     *,
-    prefix: Mapping[str, int] | None = None,
+    prefix: Callable[[Message], int] | None = None,
     limit: int | None = None,
 ) -> tuple[list[Counted], int]:
     """The items that fit in ``room``, in order (at most ``limit``), and their tokens.
 
     The first item kept pays the section's ``header``, every later one a line
-    break; with ``prefix``, each message also pays its ``role:`` label.
+    break; with ``prefix``, each message also pays its label (``prefix(message)``).
     """
     kept: list[Counted] = []
     used = 0
@@ -352,7 +357,7 @@ def _take(
             break
         cost = item.token_count + (separator if kept else header)
         if prefix is not None:
-            cost += prefix[item.role]  # type: ignore[union-attr]
+            cost += prefix(item)  # type: ignore[arg-type]
         if used + cost <= room:
             kept.append(item)
             used += cost

@@ -3,6 +3,14 @@ assistant about a grandmother's medications, with a fact worth pinning."""
 
 from __future__ import annotations
 
+import itertools
+from typing import TYPE_CHECKING
+
+from .errors import SessionNotFound
+
+if TYPE_CHECKING:
+    from .store import MemoryStore
+
 DEMO_SESSION_ID = "demo"
 DEMO_TITLE = "Grandma's meds"
 DEMO_MODEL = "llama3.2"
@@ -36,3 +44,29 @@ DEMO_PINS: tuple[tuple[str, float], ...] = (
     # automatically from the user's own messages (kind "auto").
     ("Rosa reads large print best: keep printed plans short, one line per item.", 0.9),
 )
+
+
+def demo_session_id(store: MemoryStore) -> str:
+    """The session the demo may write: ``demo`` if it is free or the demo's own,
+    else ``demo-2``, ``demo-3``, ...: a session of the user's is never touched."""
+    for n in itertools.count(1):
+        sid = DEMO_SESSION_ID if n == 1 else f"{DEMO_SESSION_ID}-{n}"
+        try:
+            session = store.get_session(sid)
+        except SessionNotFound:
+            return sid
+        if _written_by_the_demo(store, sid, session.title, session.model):
+            return sid
+    raise AssertionError("unreachable")
+
+
+def _written_by_the_demo(store: MemoryStore, sid: str, title: str | None, model: str | None) -> bool:
+    """Whether the session holds what the demo wrote and nothing else: its title,
+    model, messages and manual pin."""
+    if (title, model) != (DEMO_TITLE, DEMO_MODEL):
+        return False
+    messages = store.get_messages(sid, limit=len(DEMO_CONVERSATION) + 1)
+    if [(m.role, m.text) for m in messages] != list(DEMO_CONVERSATION):
+        return False
+    manual = [(p.content, p.importance_score) for p in store.get_pins(sid, kind="manual")]
+    return sorted(manual) == sorted(DEMO_PINS)

@@ -14,7 +14,10 @@ and returns one :class:`~localmem.models.Check` per question, in order:
   server's ``/api/show``, or the configured fallback, saying why.
 
 A failing or absent server is a failed check, never an exception: the only
-errors raised are about the arguments (an unknown session) and the file.
+errors raised are about the arguments (an unknown session) and the file. A
+check that failed only because no local model is there (no server, none
+installed, ``MemoryConfig.offline``) is marked ``offline``: localmem works
+without one, so :func:`verdict` tells that apart from something broken.
 Nothing is written; the server is asked through the store's
 :class:`~localmem.summarizer.OllamaBackend`, with its timeout and caches.
 """
@@ -33,6 +36,18 @@ if TYPE_CHECKING:
     from .summarizer import OllamaBackend
 
 MAX_LISTED_MODELS = 20
+OK, BROKEN, OFFLINE = 0, 1, 3
+"""``localmem doctor``'s exit codes: all good; something is broken; no local model
+(fine: summaries are made offline)."""
+
+
+def verdict(checks: list[Check]) -> int:
+    """:data:`OK`, :data:`BROKEN` (a check failed for another reason than no local
+    model) or :data:`OFFLINE` (only the local model is missing)."""
+    failed = [c for c in checks if not c.ok]
+    if not failed:
+        return OK
+    return OFFLINE if all(c.offline for c in failed) else BROKEN
 
 
 def run_checks(store: MemoryStore, session_id: str | None = None) -> list[Check]:
@@ -82,7 +97,9 @@ def _ask_models(backend: OllamaBackend) -> tuple[Check, frozenset[str] | None]:
     """The ``ollama`` check and the installed models (None when the server did not say)."""
     try:
         models = backend.local_models()
-    except (OllamaUnavailable, OllamaModelError) as exc:
+    except OllamaUnavailable as exc:
+        return Check(name="ollama", ok=False, detail=f"{backend.host}: {exc}", offline=True), None
+    except OllamaModelError as exc:
         return Check(name="ollama", ok=False, detail=f"{backend.host}: {exc}"), None
     return Check(name="ollama", ok=True, detail=f"{backend.host} answers"), models
 
@@ -91,9 +108,16 @@ def check_models(
     store: MemoryStore, backend: OllamaBackend, models: frozenset[str] | None
 ) -> Check:
     if models is None:
-        return Check(name="models", ok=False, detail="unknown: the Ollama server did not answer")
+        return Check(
+            name="models", ok=False, detail="unknown: the Ollama server did not answer", offline=True
+        )
     if not models:
-        return Check(name="models", ok=False, detail="no model installed: summaries fall back to keywords")
+        return Check(
+            name="models",
+            ok=False,
+            detail="no model installed: summaries fall back to keywords",
+            offline=True,
+        )
     names = sorted(models)
     listed = ", ".join(names[:MAX_LISTED_MODELS]) + (" ..." if len(names) > MAX_LISTED_MODELS else "")
     wanted = store.config.summary_model
@@ -122,6 +146,7 @@ def check_window(
         name="context window",
         ok=False,
         detail=f"{why}; using MemoryConfig.context_window, {window} tokens",
+        offline=reachable.ok or reachable.offline,  # a fallback that works, unless the server is faulty
     )
 
 

@@ -21,6 +21,15 @@ class InvalidInput(LocalMemError, ValueError):
     """An argument was rejected before anything was written."""
 
 
+class InvalidType(InvalidInput, TypeError):
+    """An argument of the wrong type, or a mapping with a field that does not exist,
+    was rejected before anything was written.
+
+    Also a :class:`TypeError`, as Python and the frameworks localmem adapts raise
+    for these (the OpenAI Agents SDK: "Unknown session settings: limitt").
+    """
+
+
 class ImportRefused(InvalidInput):
     """An import stopped at a malformed line or a session that exists already.
 

@@ -28,13 +28,15 @@ in; idle time does not.
 
 Idempotent: a session already at its level with no new message is skipped,
 so running ``maintain`` twice in a row does nothing the second time. Model
-failures never raise (summaries fall back as everywhere else).
+failures never raise (summaries fall back as everywhere else). Last, the
+deterministic summaries written while no model answered are redone by the
+model if one answers now (``store.resummarize``).
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING
 
@@ -42,7 +44,14 @@ from . import db
 from .clock import parse_time
 from .errors import SessionNotFound
 from .mixin import StoreBase
-from .models import MaintenanceReport, Message, Session, SessionCompaction, Summary
+from .models import (
+    MaintenanceReport,
+    Message,
+    ResummarizeReport,
+    Session,
+    SessionCompaction,
+    Summary,
+)
 
 logger = logging.getLogger("localmem")
 
@@ -76,21 +85,31 @@ class MaintainMixin(StoreBase):
         def _rollup(self, session: Session, leave: int | None = None) -> Summary | None: ...
         def summarize(self, session_id: str) -> Summary | None: ...
         def get_summaries(self, session_id: str) -> list[Summary]: ...
+        def resummarize(
+            self,
+            session_id: str | None = None,
+            *,
+            on_progress: Callable[[int, int], None] | None = None,
+        ) -> ResummarizeReport: ...
 
-    def maintain(self) -> MaintenanceReport:
+    def maintain(self, *, on_progress: Callable[[int, int], None] | None = None) -> MaintenanceReport:
         """Compact every session idle long enough, more tightly the longer it has been idle.
 
         See :mod:`localmem.maintain` for the levels. Writes summaries (one
         transaction each) and each compacted session's level; deletes
         nothing; idempotent. Summaries use the local model when it is there
         and the deterministic fallback otherwise; nothing here raises for a
-        model's failure. Returns what it did.
+        model's failure. Then has the model redo the deterministic summaries
+        (``resummarize``), if one answers. ``on_progress(done, total)`` is
+        called after each session looked at. Returns what it did.
         """
         now = self._clock()
         with self._locked() as conn:
             candidates = db.compaction_candidates(conn)
         compacted = []
-        for session_id, activity, recorded, through, newest in candidates:
+        for done, (session_id, activity, recorded, through, newest) in enumerate(candidates, 1):
+            if on_progress is not None and done > 1:
+                on_progress(done - 1, len(candidates))
             idle = idle_days(activity, now)
             if idle is None:
                 logger.warning("session %s: last activity %r is not a timestamp", session_id, activity)
@@ -102,7 +121,11 @@ class MaintainMixin(StoreBase):
             done = self._compact(session_id, level, current, idle, newest)
             if done is not None:
                 compacted.append(done)
-        return MaintenanceReport(checked=len(candidates), compacted=compacted)
+        if on_progress is not None and candidates:
+            on_progress(len(candidates), len(candidates))
+        return MaintenanceReport(
+            checked=len(candidates), compacted=compacted, resummarized=self.resummarize()
+        )
 
     def _compact(
         self, session_id: str, level: int, previous: int, idle: float, newest: int

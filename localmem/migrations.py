@@ -381,7 +381,33 @@ M008_AUTO_PINS = (
     ON semantic_pins (session_id, content_key) WHERE kind = 'auto'""",
 )
 
-# m009_message_ids: a message id is never handed out twice. Every marker the
+# m009_embeddings: vectors for semantic recall, from the local Ollama server's
+# embedding model (MemoryConfig.embedding_model). One unit vector per row and
+# model (float32, little-endian), so a changed model is re-embedded, never
+# mixed with the old one. Written off the write path, in bulk; the triggers
+# delete a row's vectors with the row (and with its text, when that changes),
+# so forgetting a message leaves no vector of it behind. session_id lets a
+# context read one session's vectors through the index.
+M009_EMBEDDINGS = (
+    """CREATE TABLE embeddings (
+    model TEXT NOT NULL,
+    kind TEXT NOT NULL CHECK (kind IN ('message', 'summary', 'pin')),
+    row_id INTEGER NOT NULL,
+    session_id TEXT REFERENCES sessions(id) ON DELETE CASCADE,
+    vector BLOB NOT NULL,
+    created_at TEXT NOT NULL,
+    PRIMARY KEY (model, kind, row_id)
+) WITHOUT ROWID""",
+    "CREATE INDEX embeddings_session ON embeddings (session_id, model, kind, row_id)",
+    """CREATE TRIGGER messages_embeddings_delete AFTER DELETE ON messages BEGIN
+    DELETE FROM embeddings WHERE kind = 'message' AND row_id = old.id;
+END""",
+    """CREATE TRIGGER messages_embeddings_update AFTER UPDATE OF text ON messages BEGIN
+    DELETE FROM embeddings WHERE kind = 'message' AND row_id = old.id;
+END""",
+)
+
+# m010_message_ids: a message id is never handed out twice. Every marker the
 # file keeps is a message id (a summary's range, a checkpoint's and a
 # compaction's through_message_id, the search index's mark); SQLite gives a
 # new row max(id) + 1, so after the newest messages were deleted (an agent's
@@ -391,10 +417,11 @@ M008_AUTO_PINS = (
 # that is gone (a trigger raises it when a message above it is deleted; it
 # starts past every id a marker holds), and the store inserts a message with
 # the id after both it and max(id). AUTOINCREMENT would do the same for every
-# writer, but it rewrites sqlite_sequence on every insert: one more page per
-# commit, measured at 0.52-0.62x the rate of add_message; this table is
-# written only when a message is deleted, and read (one cached page) per insert.
-M009_MESSAGE_IDS = (
+# writer, but it rewrites sqlite_sequence on every insert (one more page per
+# commit: add_message at 0.88x its CPU-time rate, measured in one process);
+# this table is written only when a message is deleted, and read (one cached
+# page, about 0.5 us) per insert.
+M010_MESSAGE_IDS = (
     """CREATE TABLE used_ids (
     name TEXT PRIMARY KEY,
     max_id INTEGER NOT NULL CHECK (max_id >= 0)
@@ -422,7 +449,8 @@ MIGRATIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("m007_views", M007_VIEWS),
     # Automatic pins, de-duplicated per session by content_key (see M008_AUTO_PINS).
     ("m008_auto_pins", M008_AUTO_PINS),
-    # Message ids never handed out twice (see M009_MESSAGE_IDS).
-    ("m009_message_ids", M009_MESSAGE_IDS),
+    ("m009_embeddings", M009_EMBEDDINGS),
+    # Message ids never handed out twice (see M010_MESSAGE_IDS).
+    ("m010_message_ids", M010_MESSAGE_IDS),
 )
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -48,6 +48,27 @@ class Session(_Record):
     updated_at: str
 
 
+class SessionOverview(_Record):
+    """A session with its counts, as the ``session_overview`` view shows it.
+
+    ``last_activity`` is the later of the session's own update and its newest
+    message; ``active_goal`` the text of its active goal, if any;
+    ``latest_checkpoint_at`` when its newest checkpoint was taken.
+    """
+
+    id: str
+    title: str | None
+    model: str | None
+    created_at: str
+    last_activity: str
+    message_count: int
+    token_count: int
+    summary_count: int
+    pin_count: int
+    active_goal: str | None
+    latest_checkpoint_at: str | None
+
+
 class Message(_Record):
     """One stored turn; ``id`` orders a session's messages."""
 
@@ -334,15 +355,29 @@ class SessionCompaction(_Record):
     through_message_id: int
 
 
+class ResummarizeReport(_Record):
+    """The result of :meth:`~localmem.MemoryStore.resummarize`: how many
+    deterministic summaries (``offline``, ``fallback``) were ``found``, those the
+    model ``redone`` (the new summaries), how many are ``left``, and why
+    (``reason``, None when none is left)."""
+
+    found: int
+    redone: list[Summary]
+    left: int
+    reason: str | None
+
+
 class MaintenanceReport(_Record):
     """The result of one :meth:`~localmem.MemoryStore.maintain` run.
 
     ``checked`` sessions were looked at; ``compacted`` lists those it changed
-    (empty when run again with nothing new: maintenance is idempotent).
+    (empty when run again with nothing new: maintenance is idempotent);
+    ``resummarized`` is what the model redid of the deterministic summaries.
     """
 
     checked: int
     compacted: list[SessionCompaction]
+    resummarized: ResummarizeReport | None = None
 
 
 # --- the file as a whole ---------------------------------------------------------
@@ -376,11 +411,17 @@ class Stats(_Record):
 
 
 class Check(_Record):
-    """One check of ``localmem doctor``: its ``name``, whether it passed and what it found."""
+    """One check of ``localmem doctor``: its ``name``, whether it passed and what it found.
+
+    ``offline`` marks a failed check that only means no local model is there
+    to use (no Ollama server, no model installed): localmem then works offline
+    (deterministic summaries), which is fine; nothing is broken.
+    """
 
     name: str
     ok: bool
     detail: str
+    offline: bool = False
 
 
 class SessionRows(NamedTuple):
@@ -402,9 +443,16 @@ class SessionRows(NamedTuple):
 
 class ImportReport(BaseModel):
     """What an import wrote: each session as (id in the export, id in this file),
-    in the export's order, and how many records of each type."""
+    in the export's order, and how many records of each type; the sessions it
+    left alone because this file had them (``skipped``) and those it replaced
+    (``replaced``, also in ``sessions``); whether an end record vouched for the
+    whole input (``verified``: False while it is incomplete, or ``unverified``
+    imported one without it)."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     sessions: list[tuple[str, str]]
     counts: dict[str, int]
+    skipped: list[str] = []
+    replaced: list[str] = []
+    verified: bool = False

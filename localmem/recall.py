@@ -1,11 +1,17 @@
-"""The store's recall: full-text search and the query-aware context's candidates.
+"""The store's recall: full-text search, semantic vectors, and the query-aware
+context's candidates.
 
-``RecallMixin`` gives :class:`~localmem.store.MemoryStore` ``search`` and the
-helpers ``build_context`` uses with a query. Turning user text into a safe
-MATCH expression is ``localmem.search``'s (pure); the SQL is ``localmem.db``'s.
-The index is caught up in bulk, behind a high-water mark, inside the reading
-transaction (``_indexed``), so writes never pay for it and reads never miss a
-committed row.
+``RecallMixin`` gives :class:`~localmem.store.MemoryStore` ``search``,
+``embed_pending`` and the helpers ``build_context`` uses with a query.
+Turning user text into a safe MATCH expression is ``localmem.search``'s and
+ranking is ``localmem.rank``'s (both pure); the SQL is ``localmem.db``'s.
+The index is caught up in bulk, behind a high-water mark, just before a read
+(``_indexed``), so writes never pay for it and reads see every row committed
+before they began (unless another program holds the write lock: a read never
+waits for it). Vectors are caught up the same way, in bulk, by
+``embed_pending``: before a query-aware context (for its session) or whenever
+the host calls it; the model is never called while the store's lock is held,
+and never by a write.
 """
 
 from __future__ import annotations
@@ -13,70 +19,242 @@ from __future__ import annotations
 import contextlib
 import logging
 import sqlite3
+import time
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from . import db
+from . import rank
 from . import search as fts
-from .args import MAX_SQLITE_INTEGER, check_id, check_int, query_text
+from .args import check_id, check_int, query_text
+from .embeddings import Embedder, OllamaEmbedder, pack, similarities
 from .errors import LocalMemError
 from .mixin import StoreBase
 from .models import Message, SearchHit
 
 logger = logging.getLogger("localmem")
 
+MAX_QUERY_TERMS = 32
+"""The words of a query that are matched (an auto query can be a whole message)."""
+HOLDER_CAP = 4000
+"""At most this many ids are read per query word (its frequency is counted exactly)."""
+LEXICAL_CANDIDATES = 300
+"""Messages read and scored by BM25, chosen by their summed word weights."""
+DENSE_CANDIDATES = 300
+"""Messages taken from the semantic ranking."""
+NEIGHBOUR_HITS = 24
+"""The best hits that bring the turn that completes them along."""
+SHORT_REPLY_TOKENS = 12
+"""A hit this short ("Yes, last Tuesday!") brings the turn it answers."""
+EMBED_BATCH = 32
+"""Texts per /api/embed call."""
+EMBED_RETRY_AFTER = 30.0
+"""Seconds semantic recall stays off after the embedding model failed."""
+
 
 class RecallMixin(StoreBase):
-    """Search methods of the store; they rely on the store's lock and connection."""
+    """Search and recall methods of the store; they rely on the store's lock and connection."""
 
-    def _relevant(self, session_id: str, query: str, recent: list[Message]) -> list[Message]:
-        """Candidates for the relevant section: the session's messages older than
-        ``recent`` (newest first) that best match ``query``, best first.
+    if TYPE_CHECKING:  # set by MemoryStore.__init__
+        _embedder: Embedder | None
+        _embedder_down_until: float
 
-        Only words in at most ``search.TERM_DOC_LIMIT`` messages are matched:
-        a common word would cost milliseconds and rank little.
+    # --- embeddings ----------------------------------------------------------
+
+    def _get_embedder(self) -> Embedder | None:
+        """The embedder in use, or None: no model configured, offline mode, or it failed lately."""
+        if self.config.offline:
+            return None  # the model is not called: recall is lexical
+        if self._embedder is None and self.config.embedding_model:
+            from .summarizer.ollama_client import OllamaBackend
+
+            cfg = self.config
+            backend = OllamaBackend(
+                cfg.ollama_host, timeout=cfg.embedding_timeout, allow_remote=cfg.allow_remote_ollama
+            )
+            self._embedder = OllamaEmbedder(cfg.embedding_model, backend)
+        if self._embedder is None or time.monotonic() < self._embedder_down_until:
+            return None
+        return self._embedder
+
+    def _embedding_failed(self, exc: Exception) -> None:
+        self._embedder_down_until = time.monotonic() + EMBED_RETRY_AFTER
+        logger.info("semantic recall off for %.0fs: %s", EMBED_RETRY_AFTER, exc)
+
+    def embed_pending(self, session_id: str | None = None, limit: int | None = None) -> int:
+        """Embed the messages (of one session, or all) that have no vector of the
+        configured model yet; return how many were stored.
+
+        In batches: each batch is read under the store's lock, embedded with
+        the lock released (a write never waits for the model), and stored in
+        one transaction, skipping a message deleted or rewritten meanwhile.
+        Returns 0 with no embedding model; stops early, without raising, when
+        the model fails (semantic recall then stays off for a while).
+        """
+        if session_id is not None:
+            check_id(session_id)
+        most = None if limit is None else check_int("limit", limit)
+        embedder = self._get_embedder()
+        stored = 0
+        after = 0
+        while embedder is not None and (most is None or stored < most):
+            size = EMBED_BATCH if most is None else min(EMBED_BATCH, most - stored)
+            with self._locked() as conn:
+                rows = db.pending_messages(conn, session_id, embedder.model, after, size)
+            if not rows:
+                break
+            after = rows[-1][0]
+            try:
+                vectors = embedder.embed_documents([text for _, _, text in rows])
+                if len(vectors) != len(rows):
+                    raise LocalMemError(f"{len(vectors)} vectors for {len(rows)} texts")
+            except LocalMemError as exc:
+                self._embedding_failed(exc)
+                break
+            packed = [(i, text, pack(v)) for (i, _, text), v in zip(rows, vectors)]
+            with self._write() as conn:  # vectors change no context: the cache stays
+                stored += db.insert_embeddings(
+                    conn, embedder.model, [(i, t, v) for i, t, v in packed if v], self._now()
+                )
+        return stored
+
+    def _query_vector(self, session_id: str, query: str) -> tuple[str, bytes] | None:
+        """(model, the query's packed vector), with the session's vectors caught up
+        first; None when no model answers. Call without the store's lock."""
+        embedder = self._get_embedder()
+        if embedder is None:
+            return None
+        self.embed_pending(session_id)
+        try:
+            vector = pack(embedder.embed_query(query))
+        except LocalMemError as exc:
+            self._embedding_failed(exc)
+            return None
+        return None if vector is None else (embedder.model, vector)
+
+    # --- the query-aware context's candidates ------------------------------------
+
+    def _relevant(
+        self,
+        session_id: str,
+        query: str,
+        before_id: int,
+        semantic: tuple[str, bytes] | None = None,
+    ) -> list[Message]:
+        """The session's messages older than ``before_id`` that best answer ``query``,
+        best first, each hit that needs its neighbour followed by it.
+
+        Lexical (BM25 with the session's own statistics, every content word of
+        the query) fused with semantic (cosine with ``semantic``'s vector) when
+        given. Call inside a transaction in which the search index is current.
         """
         conn = self._conn
-        words = fts.query_terms(query)
-        if not words:
+        scope = self._scope(session_id)
+        key = fts.session_key(session_id)
+        terms = fts.query_terms(query)[:MAX_QUERY_TERMS]
+        holders: dict[str, list[int]] = {}
+        frequencies: dict[str, int] = {}
+        for term in terms:
+            ids, frequencies[term] = db.term_holders(conn, fts.any_of([term], key), HOLDER_CAP)
+            holders[term] = [i for i in ids if i < before_id]
+        chosen = rank.ranked(rank.prescore(terms, holders, frequencies, scope))
+        chosen = chosen[:LEXICAL_CANDIDATES]
+        dense: list[int] = []
+        if semantic is not None:
+            model, vector = semantic
+            stored = db.session_vectors(conn, session_id, model, before_id)
+            scores = similarities(vector, [blob for _, blob in stored])
+            by_id = {row_id: score for (row_id, _), score in zip(stored, scores)}
+            dense = rank.ranked(by_id)[:DENSE_CANDIDATES]
+        if not chosen and not dense:
             return []
-        limit = fts.TERM_DOC_LIMIT
-        terms = fts.choose_terms(
-            words, lambda t: db.term_docs(conn, fts.phrase(t), limit + 1), limit=limit
-        )
-        if not terms:
-            return []
-        before = recent[-1].id if recent else MAX_SQLITE_INTEGER
-        match = fts.any_of(terms, fts.session_key(session_id))
-        # Twice as many as may be kept: a long one may not fit the section's share.
-        wanted = 2 * self.config.relevant_messages
-        return db.relevant_messages(conn, session_id, match, before, wanted)
+        rows = {m.id: m for m in db.messages_by_ids(conn, session_id, set(chosen) | set(dense))}
+        sets = {t: set(ids) for t, ids in holders.items()}
+        texts = {i: (rows[i].text, rows[i].token_count) for i in chosen if i in rows}
+        scores = rank.bm25(terms, sets, frequencies, scope, texts)
+        if dense:
+            order = rank.fuse(rank.ranked(rank.confident(scores)), dense)
+        else:
+            order = rank.ranked(scores)
+        return self._with_neighbours(session_id, [rows[i] for i in order if i in rows], before_id)
+
+    def _with_neighbours(self, session_id: str, hits: list[Message], before_id: int) -> list[Message]:
+        """``hits`` with, after each of the best, the turn that makes it an answer:
+        the reply to a question, the question a short reply answers ("Yes, last
+        Tuesday!")."""
+        out: list[Message] = []
+        seen: set[int] = set()
+        for position, hit in enumerate(hits):
+            if hit.id in seen:
+                continue
+            out.append(hit)
+            seen.add(hit.id)
+            if position >= NEIGHBOUR_HITS:
+                continue
+            if _is_question(hit):
+                partner = db.neighbour(self._conn, session_id, hit.id, after=True)
+            elif hit.token_count <= SHORT_REPLY_TOKENS:
+                partner = db.neighbour(self._conn, session_id, hit.id, after=False)
+                partner = partner if partner is not None and _is_question(partner) else None
+            else:
+                continue
+            if partner is not None and partner.id < before_id and partner.id not in seen:
+                out.append(partner)
+                seen.add(partner.id)
+        return out
+
+    def _scope(self, session_id: str) -> rank.Scope:
+        """The session's statistics, memoized until it or the file changes."""
+        scope = self._memo.scopes.get(session_id)
+        if scope is None:
+            documents, mean = db.scope_stats(self._conn, session_id)
+            scope = self._memo.scopes[session_id] = rank.Scope(documents, mean)
+        return scope
 
     @contextlib.contextmanager
     def _indexed(self, tables: tuple[str, ...]) -> Iterator[sqlite3.Connection]:
-        """A transaction in which the search index holds every committed row of ``tables``.
+        """A read transaction in which the search index holds the committed rows of ``tables``.
 
-        Starts as a read; if rows are missing from the index, switches to a
-        write transaction (``BEGIN IMMEDIATE``, so no row can commit in
-        between) and indexes them in bulk before yielding. Call with the lock
-        held; SQLite's errors are the caller's to translate.
+        Rows missing from the index are indexed first, in bulk, in their own
+        short write transaction; the ranking and snippets then run in a read
+        transaction, so no other writer waits on them. When another program
+        holds the file's write lock (the ``sqlite3`` shell in a transaction),
+        the catch-up is skipped rather than waited for: the read goes on
+        over the rows indexed so far, and the next call indexes the rest.
+        Call with the lock held; SQLite's errors are the caller's to translate.
         """
         conn = self._conn
         conn.execute(db.BEGIN_READ_SQL)
         try:
-            if db.index_behind(conn, tables):
-                conn.execute(db.COMMIT_SQL)
-                conn.execute(db.BEGIN_WRITE_SQL)
-                indexed = db.catch_up(conn, tables)
-                logger.debug("search index: %d new rows indexed", indexed)
+            behind = db.index_behind(conn, tables)
+        finally:
+            conn.execute(db.COMMIT_SQL)
+        if behind:
+            self._catch_up(tables)
+        conn.execute(db.BEGIN_READ_SQL)
+        try:
             yield conn
-        except LocalMemError:
-            conn.execute(db.COMMIT_SQL)  # the index caught up; only the reader failed
-            raise
-        except BaseException:
+        finally:
             if conn.in_transaction:
-                conn.execute(db.ROLLBACK_SQL)
+                conn.execute(db.COMMIT_SQL)
+
+    def _catch_up(self, tables: tuple[str, ...]) -> None:
+        """Index the rows of ``tables`` above the high-water mark, unless another
+        connection holds the write lock (then nothing is waited for)."""
+        conn = self._conn
+        try:
+            with db.no_waiting(conn, self.config.busy_timeout):
+                conn.execute(db.BEGIN_WRITE_SQL)
+        except sqlite3.OperationalError as exc:
+            logger.info("search index not caught up (the file is busy: %s); reading as it is", exc)
+            return
+        try:
+            indexed = db.catch_up(conn, tables)
+        except BaseException:
+            conn.execute(db.ROLLBACK_SQL)
             raise
         conn.execute(db.COMMIT_SQL)
+        logger.debug("search index: %d new rows indexed", indexed)
 
     # --- search --------------------------------------------------------------
 
@@ -92,9 +270,13 @@ class RecallMixin(StoreBase):
         (:class:`SessionNotFound` if there is none). Each hit carries a
         snippet with the matched words in ``[`` ``]``.
 
-        Never stale: rows written since the last search (by any process) are
-        indexed first, in bulk, in one write transaction; that is the only
-        write this call makes.
+        Rows written since the last search (by any process) are indexed
+        first, in bulk, in one short write transaction, the only write this
+        call makes; while another program holds the file's write lock, that
+        is skipped rather than waited for (the search reads the rows indexed
+        so far). Ranking and snippets run in a read transaction. A text too
+        long for FTS5's snippet() (``db.SNIPPET_MAX_CHARS``) gets a snippet
+        cut around its first match, in time linear in its length.
         """
         text = query_text(query)
         if session_id is not None:
@@ -117,4 +299,16 @@ class RecallMixin(StoreBase):
                 if not terms:
                     return []
                 key = None if session_id is None else fts.session_key(session_id)
-                return db.search(conn, fts.any_of(terms, key), session_id, count)
+                hits = db.search(conn, fts.any_of(terms, key), session_id, count)
+        # Texts too long for FTS5's snippet() get one cut around their first match.
+        return [
+            hit if hit.snippet else hit.model_copy(update={"snippet": fts.plain_snippet(
+                hit.text, terms, db.SNIPPET_START, db.SNIPPET_END, db.SNIPPET_ELLIPSIS,
+                db.SNIPPET_TOKENS,
+            )})
+            for hit in hits
+        ]
+
+
+def _is_question(message: Message) -> bool:
+    return message.text.rstrip().endswith("?")

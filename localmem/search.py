@@ -102,11 +102,12 @@ def phrase(text: str) -> str:
 
 
 def any_of(terms: Sequence[str], session_key: str | None = None) -> str:
-    """A MATCH expression: any of ``terms``, and the session's key token if given."""
+    """A MATCH expression: any of ``terms`` in the text, and the session's key token
+    in its own column if given (so no text can pass for a session's key)."""
     either = " OR ".join(phrase(t) for t in terms)
     if session_key is None:
-        return either
-    return f"{phrase(session_key)} AND ({either})"
+        return f"text : ({either})"
+    return f"session_key : {phrase(session_key)} AND text : ({either})"
 
 
 def session_key(session_id: str) -> str:
@@ -116,3 +117,28 @@ def session_key(session_id: str) -> str:
     (``migrations.SESSION_KEY_EXPR``); the tokenizer lowercases both.
     """
     return "s" + session_id.encode("utf-8").hex() + "0"
+
+
+def plain_snippet(
+    text: str, terms: Sequence[str], start: str, end: str, ellipsis: str, words: int
+) -> str:
+    """About ``words`` words of ``text`` around the first word that begins like one
+    of ``terms`` (stems: "pickup" marks "pickups"), marked with ``start``/``end``.
+
+    Linear in the text, whatever its size: for the texts FTS5's ``snippet()``
+    would take quadratic time over. The text's start when no word matches.
+    """
+    stems = tuple(t[: max(3, len(t) - 2)] for t in terms)
+    found = None
+    for match in _WORD.finditer(text):
+        if match.group().lower().startswith(stems):
+            found = match
+            break
+    if found is None:
+        head = text[: 20 * words].split()[:words]
+        return " ".join(head) + (ellipsis if len(head) == words else "")
+    before = text[max(0, found.start() - 10 * words) : found.start()].split()[-(words // 2) :]
+    after = text[found.end() : found.end() + 10 * words].split()[: words - len(before) - 1]
+    middle = start + found.group() + end
+    lead = ellipsis if found.start() > 0 and before else ""
+    return lead + " ".join([*before, middle, *after]) + ellipsis

@@ -30,7 +30,9 @@ from pydantic import ValidationError
 
 from . import db
 from .admin import AdminMixin
+from .browse import BrowseMixin
 from .args import (
+    MAX_SQLITE_INTEGER,
     as_list,
     check_id,
     check_int,
@@ -45,10 +47,12 @@ from .cache import SessionMemo, TTLCache
 from .checkpoint import CheckpointMixin
 from .clock import iso, utc_now
 from .config import MemoryConfig, default_db_path, make_config
-from .context import PRECOUNTED_COSTS, Costs, MemoryContext, pack
+from .context import PRECOUNTED_COSTS, Costs, MemoryContext, pack, relevant_label
+from .embeddings import Embedder
 from .errors import (
     DatabaseError,
     InvalidInput,
+    NotFound,
     SessionNotFound,
 )
 from .maintain import MaintainMixin
@@ -62,9 +66,9 @@ from .models import (
 )
 from .pins import PinsMixin
 from .recall import RecallMixin
+from .resummarize import ResummarizeMixin
 from .scoring import Scorer, score_importance
 from .state import STATE_LIMITS, StateMixin, state_groups
-from .summaries import SummariesMixin
 from .summarizer import Summarizer
 from .summarizer.background import BackgroundSummarizer
 from .tokens import Tokenizer
@@ -79,13 +83,14 @@ SESSION_MEMO_SIZE = 4096
 
 class MemoryStore(
     PinsMixin,
-    SummariesMixin,
+    ResummarizeMixin,  # and SummariesMixin, which it builds on
     RecallMixin,
     StateMixin,
     CheckpointMixin,
     MaintainMixin,
     AdminMixin,
     TransferMixin,
+    BrowseMixin,
 ):
     """The memory of an assistant, in one SQLite file.
 
@@ -97,7 +102,8 @@ class MemoryStore(
 
     Pins (manual, and the automatic ones found in user messages) come from
     :class:`~localmem.pins.PinsMixin`; summaries and their facts from
-    :class:`~localmem.summaries.SummariesMixin`; search and the query-aware
+    :class:`~localmem.summaries.SummariesMixin`, and the model redoes the deterministic ones
+    (``resummarize``) through :class:`~localmem.resummarize.ResummarizeMixin`; search and the query-aware
     context's candidates from
     :class:`~localmem.recall.RecallMixin`; session state (goals, subtasks,
     tool executions, tracked files, the window-share trigger) from
@@ -105,7 +111,9 @@ class MemoryStore(
     :class:`~localmem.checkpoint.CheckpointMixin`; the compaction of idle sessions
     (``maintain``) from :class:`~localmem.maintain.MaintainMixin`; retention, vacuum,
     backup, stats and integrity from :class:`~localmem.admin.AdminMixin`; export and
-    import of sessions as JSON Lines from :class:`~localmem.transfer.TransferMixin`.
+    import of sessions as JSON Lines from :class:`~localmem.transfer.TransferMixin`; listings
+    for people (sessions with counts, the newest messages, ids by prefix) from
+    :class:`~localmem.browse.BrowseMixin`.
     """
 
     def __init__(
@@ -117,6 +125,7 @@ class MemoryStore(
         scorer: Scorer = score_importance,
         clock: Clock = utc_now,
         summarizer: Summarizer | None = None,
+        embedder: Embedder | None = None,
     ) -> None:
         self.config = make_config(dict(config) if isinstance(config, Mapping) else config)
         if path is None:
@@ -144,6 +153,9 @@ class MemoryStore(
         # level, state rows) until the file or the session changes: SessionMemo.
         self._memo = SessionMemo(SESSION_MEMO_SIZE)
         self._summarizer = summarizer
+        self._embedder = embedder
+        self._embedder_down_until = 0.0
+        self._label_costs: dict[tuple[str, str], int] = {}
         self._background = (
             BackgroundSummarizer(self._summarize_due) if self.config.auto_summarize else None
         )
@@ -221,8 +233,10 @@ class MemoryStore(
             finally:
                 if session_id is None:
                     self._cache.clear()
+                    self._memo.scopes.clear()
                 else:
                     self._cache.drop_session(session_id)
+                    self._memo.scopes.pop(session_id, None)
                     if session_id in self._memo.levels:  # a new message may end its compaction
                         self._memo.forget(session_id)
 
@@ -293,6 +307,19 @@ class MemoryStore(
             self._score(new.role, new.text),
         )
 
+    def _pinned_row(self, row: db.MessageRow) -> db.MessageRow:
+        """A message an auto pin is taken from scores at least that pin's importance:
+        a stated fact ("My son is allergic to peanuts.") is not "ok"."""
+        importance = max(row[5], self.config.auto_pin_importance)
+        return (*row[:5], importance) if importance != row[5] else row
+
+    def _rows_and_pins(
+        self, rows: list[db.MessageRow]
+    ) -> tuple[list[db.MessageRow], list[list[db.AutoPin]]]:
+        """The rows, each scored at least its auto pins' importance, and those pins."""
+        pins = [self._auto_pins(row[1], row[2]) for row in rows]
+        return [self._pinned_row(r) if p else r for r, p in zip(rows, pins)], pins
+
     def add_message(
         self, session_id: str, role: str, text: str, model_id: str | None = None
     ) -> Message:
@@ -300,12 +327,15 @@ class MemoryStore(
 
         Its tokens are counted and its importance scored now, once. A user
         message's facts that must never be lost are pinned with it, in the
-        same transaction (``auto_pins``; ``localmem.pins``). Raises
+        same transaction (``auto_pins``; ``localmem.pins``), and the message
+        then scores at least ``auto_pin_importance``. Raises
         :class:`SessionNotFound` or :class:`InvalidInput`; nothing is written then.
         """
         check_id(session_id)
         row = self._message_row(session_id, {"role": role, "text": text, "model_id": model_id})
         pins = self._auto_pins(row[1], row[2])
+        if pins:
+            row = self._pinned_row(row)
         # One statement (the fast path) unless a rule found a fact to pin with it.
         with self._write(session_id, single_statement=not pins) as conn:
             now = self._now()
@@ -326,8 +356,7 @@ class MemoryStore(
         """
         check_id(session_id)
         items = as_list(messages, "messages must be a list of {'role': ..., 'text': ...} items")
-        rows = [self._message_row(session_id, item) for item in items]
-        pins = [self._auto_pins(row[1], row[2]) for row in rows]
+        rows, pins = self._rows_and_pins([self._message_row(session_id, item) for item in items])
         with self._write(session_id) as conn:
             if not db.session_exists(conn, session_id):
                 raise SessionNotFound(session_id)
@@ -377,6 +406,22 @@ class MemoryStore(
             self._require_session(session_id)
             return db.clear_messages(conn, session_id)
 
+    def delete_message(self, message_id: int) -> None:
+        """Delete one message (and its item) with the summaries whose range holds it.
+
+        One transaction. The dropped summaries' messages become uncovered, so
+        the next summary is written from what is left; a pin the message was
+        the source of stays (its ``source_message_id`` becomes None). Raises
+        :class:`NotFound` if there is no message with this id; nothing is written then.
+        """
+        check_int("message_id", message_id)
+        with self._locked() as conn:
+            session_id = db.message_session(conn, message_id)
+            if session_id is None:
+                raise NotFound("message", message_id)
+            with self._write(session_id):
+                db.delete_message(conn, session_id, message_id)
+
     # --- items ---------------------------------------------------------------
 
     def add_items(
@@ -408,7 +453,7 @@ class MemoryStore(
                 raise InvalidInput("items must be a list of (message, data) pairs")
             rows.append(self._message_row(session_id, entry[0]))
             data.append(check_text("item data", entry[1]))
-        pins = [self._auto_pins(row[1], row[2]) for row in rows]
+        rows, pins = self._rows_and_pins(rows)
         with self._write(session_id) as conn:
             now = self._now()
             if not db.session_exists(conn, session_id):
@@ -503,6 +548,10 @@ class MemoryStore(
         if query is not None:
             query = query_text(query)
         key = (session_id, budget, query)
+        semantic = None
+        if self.config.relevant_messages and (query is not None or self.config.auto_query):
+            if self._embedder is not None or self.config.embedding_model:
+                semantic = self._semantic(session_id, key, query)
         # The hot path: the lock and error translation inline, not a context manager.
         with self._lock:
             try:
@@ -510,11 +559,25 @@ class MemoryStore(
                 cached = self._cache.get(key, stamp)
                 if cached is not None:
                     return cached
-                context = self._build_context(session_id, budget, stamp, query)
+                context = self._build_context(session_id, budget, stamp, query, semantic)
             except sqlite3.Error as exc:
                 raise DatabaseError(f"{self.path}: {exc}") from exc
             self._cache.put(key, stamp, context)
             return context
+
+    def _semantic(
+        self, session_id: str, key: tuple, query: str | None
+    ) -> tuple[str, bytes] | None:
+        """The query's vector for a context not in the cache, the session's messages
+        embedded first; None without a working embedding model. Holds the store's
+        lock only to read: the model is called without it."""
+        with self._locked() as conn:
+            if self._cache.get(key, db.data_version(conn)) is not None:
+                return None
+            if query is None:  # auto_query: the newest user message
+                recent = db.recent_messages(conn, session_id, self.config.recent_messages)
+                query = next((m.text for m in recent if m.role == "user"), None)
+        return None if query is None else self._query_vector(session_id, query)
 
     def _session_ratio(self, session_id: str, stamp: int) -> float:
         """The session model's token ratio (1.0 until measured); SessionNotFound if none.
@@ -535,7 +598,12 @@ class MemoryStore(
         return ratio
 
     def _build_context(
-        self, session_id: str, budget: int, stamp: int, query: str | None
+        self,
+        session_id: str,
+        budget: int,
+        stamp: int,
+        query: str | None,
+        semantic: tuple[str, bytes] | None = None,
     ) -> MemoryContext:
         cfg = self.config
         conn = self._conn
@@ -546,7 +614,8 @@ class MemoryStore(
                 if query is None:
                     query = next((m.text for m in recent if m.role == "user"), None)
                 if query is not None:
-                    relevant = self._relevant(session_id, query, recent)
+                    before = recent[-1].id if recent else MAX_SQLITE_INTEGER
+                    relevant = self._relevant(session_id, query, before, semantic)
         else:
             conn.execute(db.BEGIN_READ_SQL)  # one snapshot for the reads
             try:
@@ -575,10 +644,21 @@ class MemoryStore(
             count=self.tokenizer.count,
             relevant=relevant,
             max_relevant=cfg.relevant_messages,
+            label_cost=self._label_cost,
             query=query,
             state=groups,
             checkpoint=checkpoint,
         )
+
+    def _label_cost(self, message: Message) -> int:
+        """Tokens of a relevant message's label (its date and role), counted once each."""
+        key = (message.created_at[:10], message.role)
+        cost = self._label_costs.get(key)
+        if cost is None:
+            if len(self._label_costs) > SESSION_MEMO_SIZE:
+                self._label_costs.clear()
+            cost = self._label_costs[key] = self.tokenizer.count(relevant_label(message))
+        return cost
 
     def _read_context(
         self, session_id: str, stamp: int

@@ -11,6 +11,7 @@ in one transaction. Model failures never raise from here.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import sqlite3
 from typing import TYPE_CHECKING
@@ -31,7 +32,8 @@ from .facts import (
 )
 from .mixin import StoreBase
 from .models import FactsData, Message, Session, Summary, SummaryFacts
-from .summarizer import OllamaBackend, Outcome, Summarizer
+from .summarizer import OFFLINE, OllamaBackend, Outcome, Summarizer
+from .summarizer.fallback import keyword_summary, offline_summary
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -43,6 +45,7 @@ if TYPE_CHECKING:
 logger = logging.getLogger("localmem")
 
 SUMMARY_IMPORTANCE = 0.7  # the origin's fixed importance of a summary
+OFFLINE_MODE = "offline mode (MemoryConfig.offline): the local model is not called"
 
 
 class SummariesMixin(StoreBase):
@@ -221,6 +224,8 @@ class SummariesMixin(StoreBase):
             ratio=self._model_ratio(session.model),
             lookup=self._cached_summary,
         )
+        if not outcome.from_model:
+            outcome = self._deterministic_rollup(session.id, batch[-1].end_message_id, outcome)
         return self._store_summary(
             session.id,
             outcome,
@@ -228,7 +233,7 @@ class SummariesMixin(StoreBase):
             batch[-1].end_message_id,
             sum(s.message_count for s in batch),
             level=2,
-            parts=len(batch),
+            rolled=[s.id for s in batch],
         )
 
     def _store_summary(
@@ -241,14 +246,18 @@ class SummariesMixin(StoreBase):
         level: int,
         facts: tuple[FactsData, str] | None = None,
         pins: Sequence[str] = (),
-        parts: int = 0,
+        replaces: Summary | None = None,
+        rolled: Sequence[int] = (),
     ) -> Summary | None:
         """Store a summary, its facts, its auto pins and what its call taught us,
-        in one transaction.
+        in one transaction; with ``replaces``, in place of that summary (deleted
+        in the same transaction; nothing is stored if it is gone or changed
+        source meanwhile: another process redid it).
 
         Only while what it summarized is all still there, checked in that
         transaction: the ``count`` messages of its range (level 1), or the
-        ``parts`` level-1 summaries it rolled up (level 2). The model takes
+        level-1 summaries it rolled up (level 2: their ids, ``rolled``, are
+        still those within its range). The model takes
         its time; meanwhile the user may have cleared the conversation or
         deleted the session and created it again under its id, and a summary
         of text that is gone must not cover the messages that come next.
@@ -267,9 +276,12 @@ class SummariesMixin(StoreBase):
             if level == 1:
                 intact = db.messages_in_range(conn, session_id, start, end) == count
             else:
-                intact = db.summaries_in_range(conn, session_id, start, end) == (parts, count)
+                within = db.summaries_within(conn, session_id, 1, start, end)
+                intact = [s.id for s in within] == list(rolled)
             if not intact:
                 logger.info("summary of messages %d-%d not stored: some of them are gone", start, end)
+                return None
+            if replaces is not None and not db.delete_summary(conn, replaces.id, replaces.source):
                 return None
             summary = db.insert_summary(
                 conn,
@@ -302,6 +314,16 @@ class SummariesMixin(StoreBase):
             logger.info("summary of messages %d-%d skipped: already covered", start, end)
         return summary
 
+    def _deterministic_rollup(self, session_id: str, end: int, outcome: Outcome) -> Outcome:
+        """A rollup no model wrote: the deterministic summary (offline or keyword, as
+        ``outcome`` was) of the messages it reaches back over, from the session's
+        first through ``end``; never a summary of summaries ("Offline summary: ...
+        Offline summary: ..."). ``resummarize`` has a model redo it later."""
+        with self._locked() as conn:
+            pairs = [(m.role, m.text) for m in db.messages_between(conn, session_id, 0, end)]
+        text = offline_summary(pairs) if outcome.source == OFFLINE else keyword_summary(pairs)
+        return dataclasses.replace(outcome, text=text)
+
     def _cached_summary(self, key: str) -> str | None:
         with self._locked() as conn:
             return db.cached_summary(conn, key)
@@ -316,7 +338,10 @@ class SummariesMixin(StoreBase):
         if self._summarizer is None:
             cfg = self.config
             backend = OllamaBackend(
-                cfg.ollama_host, timeout=cfg.ollama_timeout, allow_remote=cfg.allow_remote_ollama
+                cfg.ollama_host,
+                timeout=cfg.ollama_timeout,
+                allow_remote=cfg.allow_remote_ollama,
+                disabled=OFFLINE_MODE if cfg.offline else None,
             )
             self._summarizer = Summarizer(backend, self.tokenizer, cfg.summary_model)
         return self._summarizer

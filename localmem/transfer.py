@@ -12,15 +12,20 @@ import sqlite3
 import uuid
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Literal, get_args
 
 from . import db
 from .args import as_list, check_id
 from .autopins import pin_key
 from .errors import ImportRefused, InvalidInput, SessionNotFound
-from .jsonl import Reader, SessionBatch, header_line, session_lines
+from .jsonl import Reader, SessionBatch, Tally, check_end, header_line, session_lines
 from .mixin import StoreBase
 from .models import ImportReport
 from .state import archive_line, file_line, goal_line, subtask_line, tool_line
+
+Existing = Literal["refuse", "rename", "skip", "replace"]
+"""What an import does with a session whose id the file already has."""
+EXISTING: tuple[str, ...] = get_args(Existing)
 
 # --- the store's methods ------------------------------------------------------------------
 
@@ -29,7 +34,9 @@ class TransferMixin(StoreBase):
     """Export and import; mixed into :class:`~localmem.MemoryStore`."""
 
     def export_sessions(self, session_ids: Sequence[str] | None = None) -> Iterator[str]:
-        """The sessions as JSON lines (no trailing newline): a header, then each session.
+        """The sessions as JSON lines (no trailing newline): a header, each session,
+        and the end record that lets an import check it read them all
+        (``localmem.jsonl``).
 
         All sessions, oldest first, when ``session_ids`` is None (one deleted
         while the export runs is left out). Raises :class:`SessionNotFound` for
@@ -52,6 +59,8 @@ class TransferMixin(StoreBase):
         return self._export(ids, header_line(self._now()), strict)
 
     def _export(self, ids: list[str], header: str, strict: bool) -> Iterator[str]:
+        tally = Tally()
+        tally.add([header])
         yield header
         for session_id in ids:
             with self._locked() as conn:
@@ -64,7 +73,8 @@ class TransferMixin(StoreBase):
                 if strict:
                     raise SessionNotFound(session_id)
                 continue
-            yield from session_lines(rows)
+            yield from session_lines(rows, tally)
+        yield tally.end_line()
 
     def import_sessions(
         self,
@@ -72,22 +82,36 @@ class TransferMixin(StoreBase):
         *,
         on_progress: Callable[[int], None] | None = None,
         rename: bool = False,
+        existing: Existing = "refuse",
+        unverified: bool = False,
     ) -> ImportReport:
         """Import an export's sessions (``lines``: the export's lines, as ``open(path)`` gives them).
 
         Each session is one transaction, written once all its lines are read
         and checked; every row gets a new id and references follow (see the
-        module). A session whose id this file already has is refused unless
-        ``rename``, which gives it a new random id (the report says which).
+        module). The last session is written only once the end record is read
+        and matches every line before it (counts and SHA-256): an export cut
+        short never arrives as if whole. A session whose id this file already
+        has is, by ``existing``: refused (``"refuse"``, the default), given a new
+        random id (``"rename"``, or ``rename=True``; the report says which),
+        left as it is (``"skip"``: re-running an interrupted import resumes
+        it) or deleted and imported anew in the same transaction
+        (``"replace"``).
 
         Raises :class:`~localmem.errors.ImportRefused` (an :class:`InvalidInput`)
         for a header of another format or version, or at the first malformed
         line ("line N: ..."): bad JSON, an unknown type, a missing or extra
         field, a reference to no earlier record of its session, a record
-        before any session. Nothing of the session that line belongs to is
-        written; **the sessions before it stay imported** (the error says how
-        many, its ``report`` which). ``on_progress(n)`` is called as lines are
-        read, ``n`` lines at a time.
+        before any session, an end record that does not match; and at the end
+        of an input without an end record (cut short, or a version-1 export),
+        unless ``unverified``, which imports its last session as far as it
+        goes. Nothing of the session being read is written; **the sessions
+        before it stay imported** (the error says how many, its ``report``
+        which): import again with ``existing="skip"`` to resume. ``lines``
+        that can be rewound (an open file) are first checked for their end
+        record in one quick pass (``jsonl.check_end``), so a cut or altered
+        file is refused before anything is written.
+        ``on_progress(n)`` is called as lines are read, ``n`` lines at a time.
         """
         if isinstance(lines, (str, bytes)):
             raise InvalidInput("lines must be the export's lines (an open file, a list), not one string")
@@ -97,43 +121,91 @@ class TransferMixin(StoreBase):
             raise InvalidInput(
                 f"lines must be the export's lines (an open file, a list), not {type(lines).__name__}"
             ) from None
-        if not isinstance(rename, bool):
-            raise InvalidInput(f"rename must be True or False, not {type(rename).__name__}")
-        reader = Reader(lines, on_progress, self._clock())
+        for name, flag in (("rename", rename), ("unverified", unverified)):
+            if not isinstance(flag, bool):
+                raise InvalidInput(f"{name} must be True or False, not {type(flag).__name__}")
+        if existing not in EXISTING:
+            raise InvalidInput(f"existing must be one of {', '.join(EXISTING)}, not {existing!r}")
+        if rename:
+            if existing not in ("refuse", "rename"):
+                raise InvalidInput(f"rename=True and existing={existing!r} contradict each other")
+            existing = "rename"
+        if not unverified and _rewindable(lines):
+            start = lines.tell()  # type: ignore[attr-defined]
+            try:
+                check_end(lines)
+            except InvalidInput as exc:
+                raise ImportRefused(str(exc), ImportReport(sessions=[], counts={})) from None
+            lines.seek(start)  # type: ignore[attr-defined]
+        reader = Reader(lines, on_progress, unverified=unverified, now=self._clock())
         done: list[tuple[str, str]] = []
+        skipped: list[str] = []
+        replaced: list[str] = []
         counts: Counter[str] = Counter()
+
+        def report() -> ImportReport:
+            return ImportReport(
+                sessions=done,
+                counts=dict(counts),
+                skipped=skipped,
+                replaced=replaced,
+                verified=reader.verified,
+            )
+
         try:
             for batch in reader:
-                done.append((batch.session.id, self._import_session(batch, rename)))
+                written = self._import_session(batch, existing)
+                if written is None:
+                    skipped.append(batch.session.id)
+                    continue
+                done.append((batch.session.id, written[0]))
+                if written[1]:
+                    replaced.append(batch.session.id)
                 counts += batch.counts
         except InvalidInput as exc:
-            report = ImportReport(sessions=done, counts=dict(counts))
             message = str(exc)
             if reader.session is not None:  # the session being read or written
                 message += f"; nothing of session {reader.session!r} was written"
             if done:
                 message += f"; the {len(done)} session(s) before it stay imported"
-            raise ImportRefused(message, report) from None
-        return ImportReport(sessions=done, counts=dict(counts))
+            raise ImportRefused(message, report()) from None
+        return report()
 
-    def _import_session(self, batch: SessionBatch, rename: bool) -> str:
-        """Write one session's batch in one transaction; return its id in this file."""
+    def _import_session(self, batch: SessionBatch, existing: str) -> tuple[str, bool] | None:
+        """Write one session's batch in one transaction: (its id in this file, whether
+        it replaced one), or None when it was skipped."""
         s = batch.session
         fresh = uuid.uuid4().hex
         tokens = _recount(batch, self.tokenizer.count)  # before the write lock is taken
         with self._write(s.id) as conn:
             session_id = s.id
+            replaced = False
             if db.session_exists(conn, session_id):
-                if not rename:
+                if existing == "skip":
+                    return None
+                if existing == "replace":
+                    db.delete_session(conn, session_id)
+                    replaced = True
+                elif existing == "rename":
+                    session_id = fresh
+                else:
                     raise InvalidInput(
                         f"line {batch.line}: a session with id {s.id!r} already exists "
-                        "(import with rename, --rename on the command line, to give it a new id)"
+                        "(to import it anyway: existing='skip', 'replace' or 'rename'; on the "
+                        "command line --skip-existing, --replace or --rename)"
                     )
-                session_id = fresh
             self._memo.forget(session_id)
             db.import_session(conn, (session_id, s.title, s.model, s.created_at, s.updated_at))
             _write_rows(conn, batch, session_id, tokens)
-        return session_id
+        return session_id, replaced
+
+
+def _rewindable(lines: object) -> bool:
+    """Whether ``lines`` is a file that can be read twice."""
+    try:
+        return bool(lines.seekable()) and lines.tell() >= 0  # type: ignore[attr-defined]
+    except (AttributeError, OSError, ValueError):
+        return False
 
 
 def _recount(batch: SessionBatch, count: Callable[[str], int]) -> dict[str, list]:

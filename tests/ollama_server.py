@@ -6,6 +6,7 @@ meets (httpx, the client's JSON parsing, our transport guards) runs for real. It
 
 - ``GET /api/tags``, ``GET /api/version``;
 - ``POST /api/show`` (``model_info`` with ``llama.context_length``), 404 for an unknown model;
+- ``POST /api/embed`` (see ``embed_dims``), 404 for an unknown model;
 - ``POST /api/chat`` and ``POST /api/generate`` (non-streamed answers with ``done_reason``,
   ``prompt_eval_count``, ``eval_count``...), 404 for an unknown model.
 
@@ -21,6 +22,10 @@ Knobs, all plain attributes that a test may change while the server runs:
   (the connection drops half way through the body), ``"redirect"`` (307 to a TEST-NET
   address that is never contacted);
 - ``mode_paths`` — the paths the mode applies to (default: /api/chat and /api/generate);
+- ``embed_dims`` — the length of the vectors ``POST /api/embed`` answers with: a
+  deterministic bag of "concepts" (``CONCEPTS`` maps a few words to a shared concept, so
+  "pets" and "fur" meet without sharing a word), hashed into that many dimensions;
+- ``embed_override`` — not None: the value sent as ``embeddings`` instead (garbage tests);
 - ``prompt_eval_count`` — None: estimated from the request (capped at ``num_ctx`` like
   Ollama's truncation); an int forces the value;
 - ``delay`` — seconds to wait before answering;
@@ -107,6 +112,8 @@ class FakeOllama:
         self.mode = mode
         self.mode_paths: frozenset[str] = GENERATION_PATHS
         self.prompt_eval_count = prompt_eval_count
+        self.embed_dims = 64
+        self.embed_override: Any = None
         self.delay = delay
         self.requests: list[tuple[str, str, Any]] = []
         self.stopping = threading.Event()
@@ -217,6 +224,18 @@ class FakeOllama:
             body["context"] = [128006, 882, 128007]
         return body
 
+    def embed_body(self, model: str, request: dict[str, Any]) -> dict[str, Any]:
+        inputs = request.get("input")
+        texts = [inputs] if isinstance(inputs, str) else list(inputs or [])
+        vectors = [concept_vector(str(t), self.embed_dims) for t in texts]
+        return {
+            "model": model,
+            "embeddings": vectors if self.embed_override is None else self.embed_override,
+            "total_duration": 1000,
+            "load_duration": 10,
+            "prompt_eval_count": sum(len(str(t).split()) for t in texts),
+        }
+
     def reply_text(self, request: dict[str, Any]) -> str:
         if self.mode == "poem":
             return POEM_REPLY
@@ -232,6 +251,29 @@ class FakeOllama:
         estimate = len(_all_request_text(request)) // 4 + 10
         num_ctx = (request.get("options") or {}).get("num_ctx")
         return min(estimate, num_ctx) if isinstance(num_ctx, int) and num_ctx > 0 else estimate
+
+
+CONCEPTS: Final = {
+    **dict.fromkeys(("pet", "pets", "dog", "dogs", "cat", "cats", "animal", "animals",
+                     "reptile", "reptiles", "fur", "furry"), "animal"),
+    **dict.fromkeys(("allergic", "allergy", "allergies", "discomfort", "itchy",
+                     "sneeze", "sneezing"), "allergy"),
+    **dict.fromkeys(("landlord", "rent", "lease", "flat", "apartment"), "housing"),
+}
+"""Words the fake embedding model treats as one concept (a stand-in for what a real
+model learns), so that semantic recall can be tested with no shared word."""
+
+
+def concept_vector(text: str, dims: int) -> list[float]:
+    """A deterministic embedding: each word's concept hashed into ``dims`` counts."""
+    vector = [0.0] * dims
+    for word in re.findall(r"[a-z]+", text.lower()):
+        concept = CONCEPTS.get(word, word)
+        if len(concept) < 3:
+            continue
+        digest = hashlib.sha256(concept.encode()).digest()
+        vector[int.from_bytes(digest[:4], "big") % dims] += 1.0
+    return vector
 
 
 def plausible_summary(conversation: str) -> str:
@@ -350,6 +392,11 @@ class _Handler(BaseHTTPRequestHandler):
             if self.path == "/api/show":
                 return 200, fake.show_body(model)
             return 200, fake.generation_body(self.path, body)
+        if route == ("POST", "/api/embed"):
+            model = fake.installed(body.get("model"))
+            if model is None:
+                return 404, _not_found(body.get("model"))
+            return 200, fake.embed_body(model, body)
         return 404, None
 
     def _misbehave(self, mode: str, body: Any) -> None:

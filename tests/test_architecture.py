@@ -22,15 +22,19 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "records": ("errors", "models", "migrations", "config"),
     "policies": (
         "args", "tokens", "scoring", "extract", "answers", "autopins", "facts", "search",
-        "context", "cache", "jsonl", "clock",
+        "context", "cache", "jsonl", "rank", "clock",
     ),
     "sql": ("db",),
-    "network": ("summarizer",),
+    "files": ("files",),
+    "network": ("summarizer", "embeddings"),
     "store": (
-        "mixin", "store", "admin", "checkpoint", "maintain", "pins", "recall", "state",
-        "summaries", "transfer",
+        "mixin", "store", "admin", "browse", "checkpoint", "maintain", "pins", "recall",
+        "resummarize", "state", "summaries", "transfer",
     ),
-    "front": ("", "__main__", "cli", "doctor", "demo", "integrations"),
+    "front": (
+        "", "__main__", "cli", "doctor", "demo", "integrations", "mcp_server", "mcp_tools",
+        "mcp_text",
+    ),
 }
 
 # Which layers each layer may import (its own always). The SQL takes no
@@ -40,9 +44,10 @@ MAY_IMPORT: dict[str, set[str]] = {
     "records": set(),
     "policies": {"records"},
     "sql": {"records"},
+    "files": {"records"},
     "network": {"records", "policies"},
-    "store": {"records", "policies", "sql", "network"},
-    "front": {"records", "policies", "sql", "network", "store"},
+    "store": {"records", "policies", "sql", "files", "network"},
+    "front": {"records", "policies", "sql", "files", "network", "store"},
 }
 
 WHERE = "tests/test_architecture.py LAYERS (and ARCHITECTURE.md)"

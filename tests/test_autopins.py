@@ -88,6 +88,31 @@ def test_what_is_not_a_stated_fact_is_not_pinned(text: str) -> None:
     assert pin_facts("user", text) == []
 
 
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        ("My son is allergic to peanuts, which pastries are safe?", "My son is allergic to peanuts."),
+        ("I'm diabetic; what dessert can I make?", "I'm diabetic."),
+        ("She takes lisinopril 10 mg - can she drink grapefruit juice?", "She takes lisinopril 10 mg."),
+    ],
+)
+def test_a_health_fact_stated_inside_a_question_is_pinned_as_its_clause(text: str, fact: str) -> None:
+    assert pin_facts("user", text) == [fact]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Do you think my son is allergic to peanuts, or is it eggs?",  # asked, not stated
+        "If my son is allergic to peanuts, which pastries are safe?",  # a hypothetical
+        "People who are allergic to nuts, what do they eat?",  # no one in particular
+        "Hi, what about Sintra?",
+    ],
+)
+def test_a_question_that_states_no_fact_of_its_own_is_not_pinned(text: str) -> None:
+    assert pin_facts("user", text) == []
+
+
 @pytest.mark.parametrize("role", ["assistant", "system", "tool"])
 def test_only_the_user_states_facts(role: str) -> None:
     assert pin_facts(role, "Noted: Rosa is allergic to penicillin. Remember that.") == []
@@ -148,6 +173,33 @@ def test_a_user_message_pins_its_fact_with_it(store: MemoryStore, session) -> No
     assert p.token_count == store.count_tokens(p.content)
     store.add_message(session.id, "assistant", "Noted: you are allergic to penicillin.")
     assert len(store.get_pins(session.id)) == 1
+
+
+def test_a_stated_fact_scores_at_least_its_pins_importance(store: MemoryStore, session) -> None:
+    # The origin's heuristics alone: the allergy 0.5 like "ok", a vague question 0.7.
+    said = {
+        text: store.add_message(session.id, "user", text).importance_score
+        for text in ("ok", "What about Sintra?", "My son is allergic to peanuts.")
+    }
+    assert said == {"ok": 0.5, "What about Sintra?": 0.7, "My son is allergic to peanuts.": 0.6}
+    asked = "My son is allergic to peanuts, which pastries are safe?"  # 0.7 already: kept
+    assert store.add_message(session.id, "user", asked).importance_score == 0.7
+    batch = store.add_messages(
+        session.id, [{"role": "user", "text": "I'm vegan."}, {"role": "user", "text": "ok"}]
+    )
+    assert [m.importance_score for m in batch] == [0.6, 0.5]
+    (item,) = store.add_items(session.id, "k", [({"role": "user", "text": "I'm on insulin."}, "{}")])
+    assert item.importance_score == 0.6
+    assert store.get_messages(session.id)[2].importance_score == 0.6  # as stored
+
+
+def test_a_stated_fact_scores_the_configured_auto_pin_importance(db_path: Path) -> None:
+    with MemoryStore(db_path, config={"auto_pin_importance": 0.9}) as store:
+        s = store.create_session()
+        assert store.add_message(s.id, "user", "I'm allergic to penicillin.").importance_score == 0.9
+    with MemoryStore(db_path, config={"auto_pins": False}) as store:
+        s = store.create_session()
+        assert store.add_message(s.id, "user", "I'm allergic to penicillin.").importance_score == 0.5
 
 
 def test_the_fast_path_stays_one_statement(store: MemoryStore, session) -> None:

@@ -393,7 +393,7 @@ def test_messages_after_a_cleared_conversation_are_read(store, session) -> None:
     assert store.checkpoint(session.id).through_message_id == 20
     store.clear_conversation(session.id)
     new = store.add_message(session.id, "user", "I prefer answers with examples from demo.py.")
-    assert new.id == 21  # never an id handed out before (m009): not 1 again
+    assert new.id == 21  # never an id handed out before (m010): not 1 again
     taken = store.checkpoint(session.id)
     assert taken.through_message_id == 21
     assert taken.data.user_preferences == ["I prefer answers with examples from demo.py."]

@@ -61,6 +61,7 @@ def test_new_add_pin_messages_context(tmp_path: Path) -> None:
 
 def test_errors_are_one_clean_line(tmp_path: Path) -> None:
     db = str(tmp_path / "cli.db")
+    run("new", "--db", db)
     result = CliRunner().invoke(cli, ["context", "missing", "--db", db])
     assert result.exit_code == 1
     assert result.output.strip() == "Error: no session with id 'missing'"
@@ -75,12 +76,13 @@ def test_python_dash_m_works(tmp_path: Path) -> None:
     import subprocess
     import sys
 
-    out = subprocess.run(
-        [sys.executable, "-m", "localmem", "sessions", "--db", str(tmp_path / "m.db")],
-        capture_output=True,
-        text=True,
-    )
-    assert out.returncode == 0, out.stderr
+    for command in ("new", "sessions"):
+        out = subprocess.run(
+            [sys.executable, "-m", "localmem", command, "--db", str(tmp_path / "m.db")],
+            capture_output=True,
+            text=True,
+        )
+        assert out.returncode == 0, out.stderr
 
 
 def test_summarize_and_summaries(tmp_path: Path, dead_ollama_host: str, monkeypatch) -> None:
@@ -119,7 +121,7 @@ def test_context_with_a_query_carries_the_old_message_that_answers_it(tmp_path: 
 
 # --- every command: --help, --db, --json ------------------------------------------------
 
-PRINTS_NO_DATA = {"demo", "schema", "export"}  # a walkthrough; SQL and JSON Lines (their own formats)
+PRINTS_NO_DATA = {"demo", "schema", "export", "mcp"}  # walkthrough; SQL, JSON Lines, MCP
 
 
 def _commands(group: click.Group, prefix: tuple[str, ...] = ()) -> list[tuple[tuple[str, ...], click.Command]]:
@@ -235,7 +237,7 @@ def test_vacuum_backup_and_stats(tmp_path: Path) -> None:
     run("demo", "--db", db)
     scratch = run("new", "--db", db)[1].strip()
     with MemoryStore(db) as store:
-        store.add_messages(scratch, [{"role": "user", "text": f"scratch {i} " * 50} for i in range(300)])
+        store.add_messages(scratch, [{"role": "user", "text": f"scratch {i} " * 50} for i in range(600)])  # far more than the schema
     run("forget", scratch, "--db", db)
     code, out = run("vacuum", "--db", db, "--json")
     sizes = json.loads(out)
@@ -262,8 +264,16 @@ def test_doctor_exit_codes(tmp_path: Path, fake_ollama, monkeypatch, dead_ollama
     monkeypatch.setenv("OLLAMA_HOST", dead_ollama_host)
     code, out = run("doctor", "--db", db, "--json")
     checks = {c["name"]: c["ok"] for c in json.loads(out)}
-    assert code == 1 and checks == {
+    # No local model: not broken, offline (exit 3), told apart from broken (exit 1).
+    assert code == 3 and checks == {
         "file": True, "schema": True, "tokenizer": True, "ollama": False, "models": False,
     }
+    code, out = run("doctor", "--db", db)
+    assert code == 3 and "[offline] ollama: " in out and "localmem works offline" in out
+    fake_ollama.mode_paths = frozenset({"/api/tags"})
+    fake_ollama.mode = "error500"  # a server that answers, wrongly: broken
+    monkeypatch.setenv("OLLAMA_HOST", fake_ollama.host)
+    code, out = run("doctor", "--db", db)
+    assert code == 1 and "[FAIL] ollama: " in out
     result = CliRunner().invoke(cli, ["doctor", "--session", "missing", "--db", db])
     assert result.exit_code == 1 and result.output == "Error: no session with id 'missing'\n"

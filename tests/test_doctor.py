@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from localmem import MemoryStore
-from localmem.doctor import run_checks
+from localmem.doctor import BROKEN, OFFLINE, OK, run_checks, verdict
 from localmem.errors import SessionNotFound
 from localmem.migrations import SCHEMA_VERSION
 from localmem.models import Check
@@ -31,7 +31,7 @@ def test_all_good_with_a_local_server(store: MemoryStore, session, fake_ollama: 
     assert [c.name for c in checks] == [
         "file", "schema", "tokenizer", "ollama", "models", "context window",
     ]
-    assert all(c.ok for c in checks), checks
+    assert all(c.ok for c in checks) and verdict(checks) == OK, checks
     found = by_name(checks)
     assert found["schema"].detail == f"schema version {SCHEMA_VERSION}"
     assert found["tokenizer"].detail == "cl100k_base, loaded offline"
@@ -54,14 +54,17 @@ def test_no_server_fails_its_checks_and_raises_nothing(
     assert not found["ollama"].ok and found["ollama"].detail.startswith(dead_ollama_host)
     assert "unreachable" in found["ollama"].detail
     assert found["models"] == Check(
-        name="models", ok=False, detail="unknown: the Ollama server did not answer"
+        name="models", ok=False, detail="unknown: the Ollama server did not answer", offline=True
     )
     assert found["context window"] == Check(
         name="context window",
         ok=False,
         detail="llama3.2: the Ollama server did not answer; "
         "using MemoryConfig.context_window, 8192 tokens",
+        offline=True,
     )
+    # No local model: localmem works offline, nothing is broken.
+    assert found["ollama"].offline and verdict(list(found.values())) == OFFLINE
 
 
 def test_a_remote_host_is_refused_without_traffic(
@@ -80,8 +83,10 @@ def test_a_faulty_server_is_a_failed_check(
 ) -> None:
     fake_ollama.mode_paths = frozenset({"/api/tags"})
     fake_ollama.mode = mode
-    found = by_name(run_checks(store, session.id))
+    checks = run_checks(store, session.id)
+    found = by_name(checks)
     assert not found["ollama"].ok and not found["models"].ok and not found["context window"].ok
+    assert not found["ollama"].offline and verdict(checks) == BROKEN  # answering, but wrongly
 
 
 @pytest.mark.parametrize(
@@ -110,6 +115,7 @@ def test_the_window_falls_back_to_the_config_and_says_why(
         name="context window",
         ok=False,
         detail=f"{why}; using MemoryConfig.context_window, 5000 tokens",
+        offline=True,
     )
 
 
@@ -118,15 +124,21 @@ def test_models_check_fails_with_none_installed_or_the_summary_model_missing(
 ) -> None:
     fake_ollama.models = []
     with MemoryStore(db_path) as store:
-        assert by_name(run_checks(store))["models"] == Check(
-            name="models", ok=False, detail="no model installed: summaries fall back to keywords"
+        checks = run_checks(store)
+        assert by_name(checks)["models"] == Check(
+            name="models",
+            ok=False,
+            detail="no model installed: summaries fall back to keywords",
+            offline=True,
         )
+        assert verdict(checks) == OFFLINE
     fake_ollama.models = ["llama3.2:latest"]
     with MemoryStore(db_path, config={"summary_model": "phi3"}) as store:
-        models = by_name(run_checks(store))["models"]
-    assert models == Check(
+        checks = run_checks(store)
+    assert by_name(checks)["models"] == Check(
         name="models", ok=False, detail="llama3.2:latest; summary_model 'phi3' is not one of them"
     )
+    assert verdict(checks) == BROKEN  # a model the configuration names is missing
 
 
 def test_the_estimate_tokenizer_fails_its_check(db_path: Path, fake_ollama: FakeOllama) -> None:
@@ -154,4 +166,12 @@ def test_an_unknown_session_is_an_error_before_any_request(
 ) -> None:
     with pytest.raises(SessionNotFound):
         run_checks(store, "missing")
+    assert fake_ollama.requests == []
+
+
+def test_offline_mode_sends_nothing_and_is_not_broken(db_path: Path, fake_ollama: FakeOllama) -> None:
+    with MemoryStore(db_path, config={"offline": True}) as store:
+        checks = run_checks(store, store.create_session(model="llama3.2").id)
+    found = by_name(checks)
+    assert "offline mode" in found["ollama"].detail and verdict(checks) == OFFLINE
     assert fake_ollama.requests == []

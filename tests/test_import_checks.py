@@ -13,7 +13,7 @@ import sqlite3
 import subprocess
 import sys
 import textwrap
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import pytest
@@ -34,12 +34,18 @@ def exported(store: MemoryStore) -> tuple[str, list[dict]]:
     store.set_goal(sid, "Ship the report")
     store.record_tool(sid, "search", {"q": "report"}, result_summary="3 found")
     store.complete_goal(sid)
-    return sid, [json.loads(line) for line in store.export_sessions([sid])]
+    return sid, edited(store.export_sessions([sid]))
+
+
+def edited(lines: Iterable[str]) -> list[dict]:
+    """An export's records, about to be edited by hand: its end record (the lines'
+    SHA-256) is dropped, and the edited file is imported ``unverified``."""
+    return [r for r in map(json.loads, lines) if r["type"] != "end"]
 
 
 def import_into(path: Path, records: list[dict]) -> MemoryStore:
     store = MemoryStore(path)
-    store.import_sessions([json.dumps(r) for r in records])
+    store.import_sessions([json.dumps(r) for r in records], unverified=True)
     return store
 
 
@@ -95,7 +101,7 @@ def test_an_archive_of_another_shape_is_refused_with_its_line(tmp_path: Path, ca
     line = edit(records, "goal", lambda r: r.update(archive=_odd_archive(case, real)))
     with MemoryStore(tmp_path / "b.db") as target:
         with pytest.raises(ImportRefused, match=f"^line {line}: goal.archive: "):
-            target.import_sessions([json.dumps(r) for r in records])
+            target.import_sessions([json.dumps(r) for r in records], unverified=True)
         assert target.list_sessions() == []
 
 
@@ -124,7 +130,7 @@ def test_timestamps_that_are_not_or_not_yet_are_refused(tmp_path: Path, when: st
     line = edit(records, "message", lambda r: r.update(created_at=when))
     with MemoryStore(tmp_path / "b.db") as target:
         with pytest.raises(ImportRefused, match=f"^line {line}: message.created_at: "):
-            target.import_sessions([json.dumps(r) for r in records])
+            target.import_sessions([json.dumps(r) for r in records], unverified=True)
         assert target.list_sessions() == []
 
 
@@ -148,12 +154,12 @@ def test_a_repeated_automatic_pin_is_refused_with_its_line(tmp_path: Path) -> No
     with MemoryStore(tmp_path / "a.db") as source:
         sid = source.create_session().id
         source.pin(sid, "Allergic to penicillin", kind="auto")
-        records = [json.loads(line) for line in source.export_sessions([sid])]
+        records = edited(source.export_sessions([sid]))
     pin = next(r for r in records if r["type"] == "pin")
     records.append({**pin, "id": pin["id"] + 1, "content": "allergic to  PENICILLIN."})
     with MemoryStore(tmp_path / "b.db") as target:
         with pytest.raises(ImportRefused, match=f"^line {len(records)}: pin .* repeats"):
-            target.import_sessions([json.dumps(r) for r in records])
+            target.import_sessions([json.dumps(r) for r in records], unverified=True)
         assert target.list_sessions() == []
 
 
@@ -179,17 +185,12 @@ def test_a_one_line_import_lets_its_line_go_before_the_write(tmp_path: Path) -> 
     text, SQLite's bound copy and its row): the peak is that, not a copy more."""
     size = 40 * 1024 * 1024
     export = tmp_path / "big.jsonl"
-    with export.open("w") as f:
-        for record in (
-            {"type": "header", "format": "localmem-export", "version": 1, "exported_at": WHEN},
-            {"type": "session", "id": "big", "title": None, "model": None, "created_at": WHEN,
-             "updated_at": WHEN},
-        ):
-            f.write(json.dumps(record) + "\n")
-        f.write('{"type":"message","id":1,"role":"user","text":"')
-        for _ in range(size // (1024 * 1024)):
-            f.write("figures " * (1024 * 128))
-        f.write(f'","model_id":null,"token_count":1,"importance_score":0.5,"created_at":"{WHEN}"}}\n')
+    with MemoryStore(tmp_path / "source.db") as source:
+        source.create_session(session_id="big")
+        source.add_message("big", "user", "figures " * (size // 8))
+        with export.open("w") as f:
+            for line in source.export_sessions():  # with its end record: a verified import
+                f.write(line + "\n")
     probe = [sys.executable, "-c", PEAK_PROBE, str(tmp_path / "big.db"), str(export)]
     out = subprocess.run(probe, capture_output=True, text=True, timeout=300, cwd=ROOT)
     assert out.returncode == 0, out.stderr

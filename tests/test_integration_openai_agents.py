@@ -248,6 +248,20 @@ def test_bad_settings_are_refused(db_path: Path, settings: Any) -> None:
         LocalMemSession("s", db_path, settings)
 
 
+@pytest.mark.parametrize("session_class", [SQLiteSession, LocalMemSession])
+def test_unknown_settings_raise_the_sdks_type_error(session_class: Any) -> None:
+    # The SDK's own test (tests/test_session.py), run against both classes.
+    with pytest.raises(TypeError, match="Unknown session settings: limitt"):
+        session_class("invalid_settings_test", session_settings={"limitt": 1})
+
+
+def test_unknown_settings_are_also_a_localmem_error(db_path: Path) -> None:
+    for bad in ({"limitt": 1}, ["limit", 1]):
+        with pytest.raises(LocalMemError) as caught:
+            LocalMemSession("s", db_path, session_settings=bad)
+        assert isinstance(caught.value, TypeError) and isinstance(caught.value, InvalidInput)
+
+
 def test_runner_sends_only_the_settings_limit_of_history(db_path: Path) -> None:
     model = FakeModel([[text_message(f"reply {i}", f"msg_{i}")] for i in range(3)])
     with LocalMemSession("s", db_path, {"limit": 2}) as s:

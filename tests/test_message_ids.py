@@ -126,14 +126,14 @@ def test_ids_are_never_reused_across_processes_deleting_the_newest(db_path: Path
                 (b if i % 2 else a).clear_messages(sid)
 
 
-def test_a_version_8_file_hands_out_ids_past_every_marker(tmp_path: Path) -> None:
+def test_an_older_file_hands_out_ids_past_every_marker(tmp_path: Path) -> None:
     message = (
         "INSERT INTO messages (id, session_id, role, text, model_id, token_count,"
         " importance_score, created_at) VALUES (?, 's', 'user', ?, NULL, 3, 0.5, 't')"
     )
     path = file_at_version(
-        tmp_path / "v8.db",
-        8,
+        tmp_path / "v9.db",
+        9,
         [
             ("INSERT INTO sessions VALUES ('s', NULL, NULL, 't', 't')", ()),
             *[(message, (i, f"message {i} about tulips")) for i in (1, 2, 3, 5)],

@@ -7,6 +7,7 @@ import json
 import sqlite3
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -23,7 +24,7 @@ from localmem import (
 )
 from localmem import search as fts
 from localmem.cli import cli
-from localmem.context import RELEVANT_HEADER, RELEVANT_SHARE
+from localmem.context import RECENT_SHARE, RELEVANT_HEADER, relevant_label
 from localmem.errors import InvalidInput
 from localmem.migrations import (
     APPLICATION_ID,
@@ -241,18 +242,33 @@ def test_stems_match(store, session) -> None:
     assert ids(store.search("cafe")) == [("message", m.id)]
 
 
-def test_common_words_are_dropped_from_the_context_but_search_falls_back(
-    store, session, monkeypatch
-) -> None:
-    monkeypatch.setattr(fts, "TERM_DOC_LIMIT", 3)
+def test_no_query_word_is_dropped_from_the_context(store, session) -> None:
     fact = store.add_message(session.id, "user", "My garden gate code is 4417.")
     chat(store, session.id, 20, topic="the garden")  # "garden" in 21 messages
     store.add_message(session.id, "user", "What is the gate code?")
     ctx = store.build_context(session.id, query="What is the gate code for the garden?")
-    assert [m.id for m in ctx.relevant_messages] == [fact.id]  # matched on gate, code
+    assert fact in ctx.relevant_messages
+    # ... and a common word alone still recalls what holds it
     ctx = store.build_context(session.id, query="garden?")
-    assert ctx.relevant_messages == ()  # too common to be worth matching
-    assert store.search("garden")  # a search still finds something
+    assert fact in ctx.relevant_messages and len(ctx.relevant_messages) > 1
+    assert store.search("garden")
+
+
+def test_statistics_are_the_sessions_own(db_path) -> None:
+    """A speaker's name, rare in the file but in every turn of its own conversation,
+    weighs nothing there: the turn that answers outranks "Thanks, Melanie!"."""
+    with MemoryStore(db_path, config={"relevant_messages": 1}) as store:
+        for n in range(30):  # other conversations: "melanie" is rare in the file, "paint" common
+            other = store.create_session()
+            turns = [{"role": "user", "text": f"We paint the fence, coat {n}."}] * 10
+            store.add_messages(other.id, turns)
+        s = store.create_session()
+        thanks = [{"role": "user", "text": f"Thanks, Melanie! Lovely chat {i}."} for i in range(30)]
+        store.add_messages(s.id, thanks)
+        answer = store.add_message(s.id, "assistant", "I painted a lake at sunrise last week.")
+        store.add_messages(s.id, thanks[:10])
+        ctx = store.build_context(s.id, query="What did Melanie paint?")
+        assert ctx.relevant_messages == (answer,)
 
 
 # --- sessions -----------------------------------------------------------------------
@@ -362,7 +378,7 @@ def test_unpin_leaves_no_hits(store, session) -> None:
 
 
 def test_popping_the_newest_message_then_writing_another(store, session) -> None:
-    """The popped newest id is not handed out again (m009); the new row is indexed."""
+    """The popped newest id is not handed out again (m010); the new row is indexed."""
     chat(store, session.id, 3)
     old = store.add_items(session.id, "k", [({"role": "user", "text": "pickup at four"}, "{}")])
     assert ids(store.search("pickup")) == [("message", old[0].id)]
@@ -439,7 +455,8 @@ def test_the_context_carries_the_relevant_older_message(store, session) -> None:
     assert sum(ctx.breakdown.values()) == ctx.total_tokens
     system = ctx.to_messages()[0]
     assert system["role"] == "system"
-    assert system["content"] == f"{RELEVANT_HEADER}\nuser: {FACT}"
+    fact = ctx.relevant_messages[0]
+    assert system["content"] == f"{RELEVANT_HEADER}\n[{fact.created_at[:10]}] user: {FACT}"
     assert store.count_tokens(system["content"]) <= ctx.breakdown["relevant"]
 
 
@@ -465,25 +482,41 @@ def test_at_most_relevant_messages_best_first_shown_oldest_first(db_path) -> Non
         assert store.build_context(s.id, query=QUESTION).relevant_messages == ()
 
 
-def test_the_relevant_section_fills_before_the_older_turns(store, session) -> None:
+def test_the_relevant_section_takes_what_the_recent_turns_leave(store, session) -> None:
     fact = store.add_message(session.id, "user", FACT)
     ms = chat(store, session.id, 20, topic="a long walk in the hills " * 3)
     pin = store.pin(session.id, "Pinned fact " * 10)
     store.build_context(session.id)
     costs = store._costs
-    needed = costs.relevant_header + costs.role_prefix["user"] + fact.token_count
-    # the newest 3, the pin, the relevant message, and one token less than a fourth turn
+    needed = costs.relevant_header + store.count_tokens(relevant_label(fact)) + fact.token_count
+    # the newest 3 and the pin; then the 4th and 5th newest turns take at most half of
+    # what is left, and the relevant message fits in the rest
     base = sum(m.token_count for m in ms[-3:]) + pin.token_count + costs.pins_header
-    budget = base + needed + ms[-4].token_count - 1
+    turns = ms[-5].token_count + ms[-4].token_count
+    budget = base + max(2 * turns, turns + needed)
     plain = store.build_context(session.id, max_tokens=budget)
-    assert [m.id for m in plain.recent_messages] == [m.id for m in ms[-4:]]
     ctx = store.build_context(session.id, max_tokens=budget, query=QUESTION)
     assert [m.id for m in ctx.relevant_messages] == [fact.id]
-    assert [m.id for m in ctx.recent_messages] == [m.id for m in ms[-3:]]
+    assert [m.id for m in ctx.recent_messages] == [m.id for m in ms[-5:]]
+    assert len(plain.recent_messages) > 5  # without a query the older turns take it all
     assert ctx.pins == (pin,)
     content = ctx.to_messages()[0]["content"]
     assert content.index("[Pinned facts]") < content.index(RELEVANT_HEADER)
-    assert ctx.to_messages()[1]["content"] == ms[-3].text  # then the turns
+    assert ctx.to_messages()[1]["content"] == ms[-5].text  # then the turns
+
+
+def test_the_relevant_section_fills_the_budget_left(store, session) -> None:
+    facts = [
+        store.add_message(session.id, "user", f"The school pickup code was {1000 + i} in week {i}.")
+        for i in range(60)
+    ]
+    chat(store, session.id, 20)
+    ctx = store.build_context(session.id, max_tokens=1000, query=QUESTION)
+    assert len(ctx.relevant_messages) > 20  # not a fixed three
+    assert set(ctx.relevant_messages) <= set(facts)
+    left_over = ctx.max_tokens - ctx.total_tokens
+    smallest = min(m.token_count for m in facts if m not in ctx.relevant_messages)
+    assert left_over < smallest + store.count_tokens(relevant_label(facts[0])) + 1
 
 
 def test_a_long_relevant_message_does_not_crowd_out_the_budget(store, session) -> None:
@@ -491,9 +524,9 @@ def test_a_long_relevant_message_does_not_crowd_out_the_budget(store, session) -
     short = store.add_message(session.id, "user", "Pickup is at the side gate.")
     chat(store, session.id, 20)
     ctx = store.build_context(session.id, max_tokens=1000, query=QUESTION)
-    assert long.token_count > 1000 * RELEVANT_SHARE
+    assert long.token_count > 1000
     assert [m.id for m in ctx.relevant_messages] == [short.id]
-    assert ctx.breakdown["relevant"] <= 1000 * RELEVANT_SHARE
+    assert ctx.total_tokens <= 1000
 
 
 words = st.text(alphabet=st.characters(codec="utf-8", exclude_categories=["Cs"]), max_size=300)
@@ -536,7 +569,6 @@ def test_the_query_aware_budget_is_a_hard_ceiling(
         assert ctx.total_tokens <= budget
         assert sum(ctx.breakdown.values()) == ctx.total_tokens
         assert sum(store.count_tokens(m["content"]) for m in ctx.to_messages()) <= budget
-        assert ctx.breakdown["relevant"] <= budget * RELEVANT_SHARE
         assert len(ctx.relevant_messages) <= relevant
         found = [m.id for m in ctx.relevant_messages]
         assert found == sorted(set(found))
@@ -610,3 +642,52 @@ def test_cli_search(tmp_path: Path) -> None:
     assert code == 1 and out.strip() == "Error: no session with id 'nope'"
     code, out = run("search", "--help")
     assert code == 0 and "--session" in out and "--limit" in out and "--json" in out
+
+
+# --- hardening: huge texts, a held write lock, the session key in text ----------------------
+
+
+def test_a_huge_pasted_log_is_searched_in_linear_time(store, session) -> None:
+    line = "ERROR disk quota exceeded on /var/lib/app retrying upload chunk\n"
+    log = store.add_message(session.id, "tool", line * 16_000)  # 1 MB, 16,000 hits of each word
+    started = time.monotonic()
+    hits = store.search("disk quota", session_id=session.id)
+    elapsed = time.monotonic() - started
+    assert [h.id for h in hits] == [log.id]
+    assert "[disk]" in hits[0].snippet and len(hits[0].snippet) < 400
+    assert elapsed < 3  # FTS5's snippet() took ~12 s on this
+
+
+def test_readers_read_while_another_program_holds_the_write_lock(db_path) -> None:
+    with MemoryStore(db_path, config={"busy_timeout": 10}) as store:
+        s = store.create_session()
+        fact = store.add_message(s.id, "user", FACT)
+        chat(store, s.id, 20)
+        shell = sqlite3.connect(db_path, isolation_level=None)  # like the sqlite3 shell
+        shell.execute("BEGIN IMMEDIATE")
+        shell.execute("UPDATE sessions SET title = 'renamed in the shell'")
+        try:
+            started = time.monotonic()
+            ctx = store.build_context(s.id, query=QUESTION)
+            store.search("pickup code")
+            assert time.monotonic() - started < 2  # not the 10 s busy timeout
+            assert len(ctx.recent_messages) == store.config.recent_messages
+        finally:
+            shell.execute("ROLLBACK")
+            shell.close()
+        # the write lock gone, the index catches up and the fact is found
+        assert fact in store.build_context(s.id, query=QUESTION + " ").relevant_messages
+        assert [h.id for h in store.search("pickup code")] == [fact.id]
+
+
+def test_text_holding_another_sessions_key_does_not_enter_its_scope(store) -> None:
+    from localmem.search import session_key
+
+    a, b = store.create_session(), store.create_session()
+    mine = store.add_message(a.id, "user", "The pickup code is 4417.")
+    spoof = f"pickup code {session_key(a.id)} pickup code pickup code"
+    store.add_messages(b.id, [{"role": "user", "text": spoof}] * 12)  # more than a search's limit
+    chat(store, a.id, 20)
+    assert [h.id for h in store.search("pickup code", session_id=a.id)] == [mine.id]
+    ctx = store.build_context(a.id, query=QUESTION)
+    assert [m.id for m in ctx.relevant_messages] == [mine.id]

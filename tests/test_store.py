@@ -196,6 +196,24 @@ def test_delete_session_removes_everything(store: MemoryStore, db_path) -> None:
     assert len(store.get_pins(keep.id)) == 1
 
 
+def test_delete_message_drops_it_and_the_summaries_over_it(store: MemoryStore, session) -> None:
+    ids = [store.add_message(session.id, "user", f"note {i} zebracorn{i}").id for i in range(18)]
+    pin = store.pin(session.id, "a fact", source_message_id=ids[4])
+    assert store.summarize(session.id) is not None  # covers the first 15
+    store.delete_message(ids[4])
+    assert [m.id for m in store.get_messages(session.id)] == ids[:4] + ids[5:]
+    assert store.get_summaries(session.id) == []
+    assert store.get_pins(session.id)[0].source_message_id is None
+    assert store.get_pins(session.id)[0].id == pin.id
+    assert store.search("zebracorn4") == []
+    assert store.needs_summarization(session.id)
+    with pytest.raises(NotFound, match="no message with id"):
+        store.delete_message(ids[4])
+    with pytest.raises(InvalidInput):
+        store.delete_message(-1)
+    assert len(store.get_messages(session.id)) == 17
+
+
 def test_every_error_is_a_localmem_error() -> None:
     from localmem import errors
 

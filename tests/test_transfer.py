@@ -234,7 +234,7 @@ def test_a_second_export_is_the_first_with_the_new_ids(rich, tmp_path: Path) -> 
     # Same lines but for the header's time and ids; as many of each type, same texts.
     assert len(first) == len(second)
     strip = {"id", "message_id", "source_message_id", "start_message_id", "end_message_id",
-             "goal_id", "dependencies", "through_message_id", "exported_at"}
+             "goal_id", "dependencies", "through_message_id", "exported_at", "sha256"}
 
     def without_ids(line: str) -> dict:
         return {k: v for k, v in json.loads(line).items() if k not in strip}
@@ -298,7 +298,7 @@ def _replace(kind: str, text: Callable[[str], str]) -> Callable[[list[str]], int
 
 
 def _message_first(lines: list[str]) -> int:
-    lines.insert(1, lines[-1])  # the second session's last record, before any session
+    lines.insert(1, lines[-2])  # the second session's last record, before any session
     return 2
 
 
@@ -349,8 +349,8 @@ def test_a_malformed_line_is_refused_with_its_number(store: MemoryStore, tmp_pat
 @pytest.mark.parametrize(
     ("header", "expected"),
     [
-        ({"type": "header", "format": "localmem-export", "version": 2, "exported_at": "t"},
-         "version 2 cannot be read"),
+        ({"type": "header", "format": "localmem-export", "version": 3, "exported_at": "t"},
+         "version 3 cannot be read"),
         ({"type": "header", "format": "other-export", "version": 1, "exported_at": "t"},
          "not a localmem export"),
         ({"type": "session", "id": "s"}, "not a localmem export"),
@@ -423,7 +423,7 @@ def test_progress_is_reported_in_steps_of_lines(store: MemoryStore, tmp_path: Pa
     with MemoryStore(tmp_path / "copy.db") as copy:
         copy.import_sessions(lines, on_progress=steps.append)
         assert len(copy.get_messages(sid)) == 2 * PROGRESS_LINES
-    assert steps == [PROGRESS_LINES, PROGRESS_LINES, 2] and sum(steps) == len(lines)
+    assert steps == [PROGRESS_LINES, PROGRESS_LINES, 3] and sum(steps) == len(lines)
 
 
 # --- export ---------------------------------------------------------------------------------
@@ -456,9 +456,11 @@ def test_an_export_reads_each_session_as_one_snapshot(db_path: Path, tmp_path: P
         finally:
             store._conn.set_trace_callback(None)
         assert wrote
-        assert [json.loads(line)["type"] for line in during] == ["header", "session", "message"]
+        assert [json.loads(line)["type"] for line in during] == ["header", "session", "message", "end"]
         after = list(store.export_sessions([sid]))
-        assert [json.loads(line)["type"] for line in after] == ["header", "session", "message", "message", "pin"]
+        assert [json.loads(line)["type"] for line in after] == [
+            "header", "session", "message", "message", "pin", "end"
+        ]
     with MemoryStore(tmp_path / "copy.db") as copy:
         copy.import_sessions(during)
         copy.import_sessions(after, rename=True)
@@ -470,7 +472,7 @@ def test_the_store_is_usable_between_the_sessions_of_an_export(store: MemoryStor
     assert json.loads(next(lines))["type"] == "header"
     assert json.loads(next(lines))["id"] == ids[0]  # oldest first
     store.delete_session(ids[1])  # between two sessions: the export leaves it out
-    assert [json.loads(line)["id"] for line in lines] == [ids[2]]
+    assert [json.loads(line).get("id") for line in lines] == [ids[2], None]  # and the end
 
 
 # --- the command line -----------------------------------------------------------------------
@@ -496,10 +498,8 @@ def test_cli_round_trip_through_files_and_pipes(rich, tmp_path: Path) -> None:
         assert snapshot(store, sid) == shown
     # stdout to stdin, into the same file, renamed; no progress bar in a pipe.
     code, exported = run("export", sid, "--db", str(path))
-    assert code == 0 and exported == out.read_text().replace(
-        json.loads(out.read_text().splitlines()[0])["exported_at"],
-        json.loads(exported.splitlines()[0])["exported_at"],
-    )
+    # The same lines, but for the header's time and so the end record's checksum.
+    assert code == 0 and exported.splitlines()[1:-1] == out.read_text().splitlines()[1:-1]
     code, text = run("import", "-", "--db", str(path), "--rename", "--json", input=exported.encode())
     assert code == 0, text
     report = json.loads(text)
@@ -517,6 +517,9 @@ def test_cli_errors_are_one_line(store: MemoryStore, db_path: Path, tmp_path: Pa
     bad = tmp_path / "bad.jsonl"
     bad.write_bytes(("\n".join(lines[:-1]) + "\n").encode() + b'{"type":"subtask","name":"\xff"}\n')
     code, text = run("import", str(bad), "--db", str(tmp_path / "target.db"))
+    assert code == 1 and text.count("\n") == 1  # refused whole: it has no end record
+    assert text.startswith(f"Error: line {len(lines) + 1}: the input ends before its end record")
+    code, text = run("import", str(bad), "--unverified", "--db", str(tmp_path / "target.db"))
     assert code == 1 and text.count("\n") == 1
     assert text.startswith(f"Error: line {len(lines)}: not valid UTF-8; nothing of session '{second}'")
     code, text = run("import", str(tmp_path / "missing.jsonl"), "--db", str(tmp_path / "t.db"))

@@ -11,15 +11,16 @@ from .connection import (
 )
 from .sessions import (
     DELETE_SESSION_SQL, EXISTS_SESSION_SQL, GET_SESSION_SQL, INSERT_SESSION_SQL,
-    LIST_SESSIONS_SQL, SESSION_COLUMNS, TOUCH_SESSION_SQL, delete_session, get_session,
-    insert_session, list_sessions, session_exists, touch_session,
+    LIST_SESSIONS_SQL, OVERVIEW_COLUMNS, SESSION_COLUMNS, SESSION_IDS_BETWEEN_SQL,
+    SESSION_OVERVIEW_SQL, TOUCH_SESSION_SQL, delete_session, get_session, insert_session,
+    list_sessions, session_exists, session_ids_between, session_overview, touch_session,
 )
 from .messages import (
     CLEAR_MESSAGES_SQL, CLEAR_SUMMARIES_SQL, DELETE_COVERING_SUMMARIES_SQL, DELETE_MESSAGE_SQL,
     INSERT_ITEM_SQL, INSERT_MESSAGE_SQL, ITEMS_AFTER_SQL, ITEM_COLUMNS, MESSAGES_AFTER_SQL,
-    MESSAGE_COLUMNS, MessageRow, NEWEST_ITEMS_SQL, NEXT_MESSAGE_ID_SQL, RECENT_MESSAGES_SQL,
+    MESSAGES_BETWEEN_SQL, MESSAGE_COLUMNS, MessageRow, NEWEST_ITEMS_SQL, NEXT_MESSAGE_ID_SQL, RECENT_MESSAGES_SQL,
     clear_messages, delete_message, insert_items, insert_message, insert_messages, items_after,
-    messages_after, newest_items, recent_messages,
+    messages_after, messages_between, newest_items, recent_messages,
 )
 from .pins import (
     AutoPin, DELETE_AUTO_KEYED_PINS_SQL, DELETE_PIN_SQL, GET_PIN_SQL, INSERT_AUTO_PIN_SQL,
@@ -29,13 +30,14 @@ from .pins import (
     update_pin,
 )
 from .summaries import (
-    CONTEXT_SUMMARIES_SQL, GET_CACHED_SUMMARY_SQL, INSERT_SUMMARY_SQL, LAST_COVERED_SQL,
-    MODEL_RATIO_SQL, OVERLAP_SQL, PUT_CACHED_SUMMARY_SQL, RANGE_MESSAGES_SQL,
-    RANGE_SUMMARIES_SQL, RECENT_SUMMARIES_SQL, RECORD_TOKENS_SQL, SESSION_PROFILE_SQL,
-    SUMMARIES_AFTER_SQL, SUMMARY_COLUMNS, UNCOVERED_TOKENS_SQL, cache_summary, cached_summary,
-    context_summaries, insert_summary, last_covered, messages_in_range, model_ratio,
-    recent_summaries, record_tokens, session_profile, summaries_after, summaries_in_range,
-    uncovered_tokens,
+    CONTEXT_SUMMARIES_SQL, DELETE_SUMMARY_SQL, GET_CACHED_SUMMARY_SQL, SOURCE_SESSIONS_SQL,
+    SOURCE_SUMMARIES_SQL, SUMMARIES_WITHIN_SQL, INSERT_SUMMARY_SQL, LAST_COVERED_SQL,
+    MODEL_RATIO_SQL, OVERLAP_SQL, PUT_CACHED_SUMMARY_SQL, RANGE_MESSAGES_SQL, RECENT_SUMMARIES_SQL,
+    RECORD_TOKENS_SQL, SESSION_PROFILE_SQL, SUMMARIES_AFTER_SQL, SUMMARY_COLUMNS,
+    UNCOVERED_TOKENS_SQL, cache_summary, cached_summary, context_summaries, delete_summary,
+    insert_summary, last_covered, messages_in_range, model_ratio, recent_summaries,
+    record_tokens, session_profile, source_sessions, source_summaries, summaries_after,
+    summaries_within, uncovered_tokens,
 )
 from .compaction import (
     COMPACTION_CANDIDATES_SQL, CompactionCandidate, RECORD_COMPACTION_SQL,
@@ -45,11 +47,21 @@ from .fulltext import (
     FACTS_CATCH_UP_SQL, FACTS_INDEX_LAG_SQL, FACTS_MARK_INDEXED_SQL, FACTS_OPTIMIZE_SQL,
     MESSAGES_CATCH_UP_SQL, MESSAGES_INDEX_LAG_SQL, MESSAGES_MARK_INDEXED_SQL,
     MESSAGES_OPTIMIZE_SQL, OPTIMIZE_MIN_ROWS, PINS_CATCH_UP_SQL, PINS_INDEX_LAG_SQL,
-    PINS_MARK_INDEXED_SQL, PINS_OPTIMIZE_SQL, RELEVANT_MESSAGES_SQL, SEARCH_FACTS_SQL,
+    PINS_MARK_INDEXED_SQL, PINS_OPTIMIZE_SQL, SEARCH_FACTS_SQL,
     SEARCH_MESSAGES_SQL, SEARCH_PINS_SQL, SEARCH_SUMMARIES_SQL, SEARCH_TABLES, SNIPPET_ELLIPSIS,
     SNIPPET_END, SNIPPET_START, SNIPPET_TOKENS, SUMMARIES_CATCH_UP_SQL, SUMMARIES_INDEX_LAG_SQL,
     SUMMARIES_MARK_INDEXED_SQL, SUMMARIES_OPTIMIZE_SQL, TERM_DOCS_ALL_SQL, TERM_DOCS_SQL,
-    catch_up, index_behind, relevant_messages, search, term_docs,
+    catch_up, index_behind, search, term_docs,
+)
+from .recall import (
+    MESSAGES_BY_IDS_SQL, NEXT_MESSAGE_SQL, PREVIOUS_MESSAGE_SQL, 
+    SCOPE_STATS_SQL, TERM_HOLDERS_COUNT_SQL, TERM_HOLDERS_SQL, messages_by_ids, neighbour,
+    scope_stats, term_holders,
+)
+from .embeddings import (
+    COUNT_VECTORS_SQL, DELETE_MODEL_VECTORS_SQL, INSERT_EMBEDDING_SQL, PENDING_MESSAGES_SQL,
+    SESSION_VECTORS_SQL, PendingRow, delete_model_vectors, insert_embeddings, pending_messages,
+    session_vectors, vector_counts,
 )
 from .transfer import (
     IMPORT_FILE_SQL, IMPORT_GOAL_SQL, IMPORT_SUBTASK_SQL, SESSION_IDS_SQL, SESSION_ITEMS_SQL,
@@ -71,11 +83,17 @@ from .admin import (
     APPLICATION_ID_SQL, CHECKPOINT_TRUNCATE_SQL, FOREIGN_KEY_CHECK_SQL, FTS_OPTIMIZE_SQL,
     INTEGRITY_CHECK_SQL, PAGE_COUNT_SQL, PAGE_SIZE_SQL, QUICK_CHECK_SQL, SET_BUSY_TIMEOUT_SQL,
     SNAPSHOT_SQL, STALE_SESSIONS_SQL, STATS_COUNTS_SQL, USER_VERSION_SQL, VACUUM_SQL, backup,
-    checkpoint_truncate, create_new_file, file_pragmas, integrity_problems, no_waiting, reader,
+    checkpoint_truncate, file_pragmas, integrity_problems, no_waiting, reader,
     stale_sessions, stats_counts, vacuum, verify_copy,
 )
 
 __all__ = [
+    "MESSAGES_BY_IDS_SQL", "NEXT_MESSAGE_SQL", "PREVIOUS_MESSAGE_SQL", 
+    "SCOPE_STATS_SQL", "TERM_HOLDERS_COUNT_SQL", "TERM_HOLDERS_SQL", "messages_by_ids",
+    "neighbour", "scope_stats", "term_holders",
+    "COUNT_VECTORS_SQL", "DELETE_MODEL_VECTORS_SQL", "INSERT_EMBEDDING_SQL",
+    "PENDING_MESSAGES_SQL", "SESSION_VECTORS_SQL", "PendingRow", "delete_model_vectors",
+    "insert_embeddings", "pending_messages", "session_vectors", "vector_counts",
     "BEGIN_READ_SQL", "BEGIN_WRITE_SQL", "COMMIT_SQL", "DATA_VERSION_SQL", "MEMORY",
     "ROLLBACK_SQL", "ROW_MEMO_MAX_CHARS", "ROW_MEMO_SIZE", "SCHEMA_SQL", "SQLITE_HEADER",
     "connect", "data_version", "migrate", "schema", "transaction", "DELETE_SESSION_SQL",
@@ -98,17 +116,17 @@ __all__ = [
     "SUMMARY_COLUMNS", "UNCOVERED_TOKENS_SQL", "cache_summary", "cached_summary",
     "context_summaries", "insert_summary", "last_covered", "model_ratio", "recent_summaries",
     "record_tokens", "session_profile", "summaries_after", "uncovered_tokens",
-    "RANGE_MESSAGES_SQL", "RANGE_SUMMARIES_SQL", "messages_in_range", "summaries_in_range",
+    "RANGE_MESSAGES_SQL", "messages_in_range",
     "COMPACTION_CANDIDATES_SQL", "CompactionCandidate", "RECORD_COMPACTION_SQL",
     "compaction_candidates", "record_compaction", "FACTS_CATCH_UP_SQL", "FACTS_INDEX_LAG_SQL",
     "FACTS_MARK_INDEXED_SQL", "FACTS_OPTIMIZE_SQL", "MESSAGES_CATCH_UP_SQL",
     "MESSAGES_INDEX_LAG_SQL", "MESSAGES_MARK_INDEXED_SQL", "MESSAGES_OPTIMIZE_SQL",
     "OPTIMIZE_MIN_ROWS", "PINS_CATCH_UP_SQL", "PINS_INDEX_LAG_SQL", "PINS_MARK_INDEXED_SQL",
-    "PINS_OPTIMIZE_SQL", "RELEVANT_MESSAGES_SQL", "SEARCH_FACTS_SQL", "SEARCH_MESSAGES_SQL",
+    "PINS_OPTIMIZE_SQL", "SEARCH_FACTS_SQL", "SEARCH_MESSAGES_SQL",
     "SEARCH_PINS_SQL", "SEARCH_SUMMARIES_SQL", "SEARCH_TABLES", "SNIPPET_ELLIPSIS",
     "SNIPPET_END", "SNIPPET_START", "SNIPPET_TOKENS", "SUMMARIES_CATCH_UP_SQL",
     "SUMMARIES_INDEX_LAG_SQL", "SUMMARIES_MARK_INDEXED_SQL", "SUMMARIES_OPTIMIZE_SQL",
-    "TERM_DOCS_ALL_SQL", "TERM_DOCS_SQL", "catch_up", "index_behind", "relevant_messages",
+    "TERM_DOCS_ALL_SQL", "TERM_DOCS_SQL", "catch_up", "index_behind", 
     "search", "term_docs", "IMPORT_FILE_SQL", "IMPORT_GOAL_SQL", "IMPORT_SUBTASK_SQL",
     "SESSION_IDS_SQL", "SESSION_ITEMS_SQL", "SESSION_ROW_SQL", "SessionRows",
     "import_checkpoint", "import_file", "import_goal", "import_items", "import_messages",
@@ -127,6 +145,10 @@ __all__ = [
     "FTS_OPTIMIZE_SQL", "INTEGRITY_CHECK_SQL", "PAGE_COUNT_SQL", "PAGE_SIZE_SQL",
     "QUICK_CHECK_SQL", "SET_BUSY_TIMEOUT_SQL", "SNAPSHOT_SQL", "STALE_SESSIONS_SQL",
     "STATS_COUNTS_SQL", "USER_VERSION_SQL", "VACUUM_SQL", "backup", "checkpoint_truncate",
-    "create_new_file", "file_pragmas", "integrity_problems", "no_waiting", "reader",
+    "file_pragmas", "integrity_problems", "no_waiting", "reader",
     "stale_sessions", "stats_counts", "vacuum", "verify_copy",
+    "OVERVIEW_COLUMNS", "SESSION_IDS_BETWEEN_SQL", "SESSION_OVERVIEW_SQL", "session_ids_between",
+    "session_overview", "MESSAGES_BETWEEN_SQL", "messages_between", "DELETE_SUMMARY_SQL",
+    "SOURCE_SESSIONS_SQL", "SOURCE_SUMMARIES_SQL", "SUMMARIES_WITHIN_SQL", "delete_summary",
+    "source_sessions", "source_summaries", "summaries_within",
 ]

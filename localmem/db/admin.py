@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import contextlib
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 from ..migrations import APPLICATION_ID, SCHEMA_VERSION
-from .connection import BEGIN_READ_SQL, COMMIT_SQL, _create_private_file, transaction
+from .connection import BEGIN_READ_SQL, COMMIT_SQL, transaction
 from .fulltext import SEARCH_TABLES, _INDEX_SQL
 from .sessions import _LAST_ACTIVITY
 
@@ -120,13 +120,6 @@ def vacuum(conn: sqlite3.Connection) -> None:
     conn.execute(VACUUM_SQL)
 
 
-def create_new_file(path: Path) -> None:
-    """Create ``path`` empty and readable by its owner alone, like the main
-    file; ``FileExistsError`` if something is there, :class:`DatabaseError`
-    if it cannot be created."""
-    _create_private_file(path, exclusive=True)
-
-
 @contextlib.contextmanager
 def reader(path: str | Path, busy_timeout: float) -> Iterator[sqlite3.Connection]:
     """A second connection to an open localmem file, to read it beside the store's."""
@@ -141,22 +134,30 @@ def reader(path: str | Path, busy_timeout: float) -> Iterator[sqlite3.Connection
 SNAPSHOT_SQL = "SELECT 1 FROM sqlite_master LIMIT 1"
 
 
-def backup(source: sqlite3.Connection, target: Path, *, pages: int) -> None:
+def backup(
+    source: sqlite3.Connection,
+    target: Path,
+    *,
+    pages: int,
+    progress: Callable[[int, int], None] | None = None,
+) -> None:
     """Copy the database of ``source`` into the new, empty file ``target``,
-    ``pages`` pages per step, from one snapshot.
+    ``pages`` pages per step, from one snapshot; ``progress(copied, total)``
+    (in pages) after each step.
 
     ``source`` must not be in a transaction. It holds one read transaction
     for the whole copy: in WAL mode that never blocks a writer, and the copy
     is the file as of its start (without it, a commit by another connection
     would restart the copy, and a busy writer could starve it).
-    ``target`` must have been made by :func:`create_new_file`.
+    ``target`` must be a new, empty file (``localmem.files.create_temporary``).
     """
     dest = sqlite3.connect(str(target), isolation_level=None)
+    steps = None if progress is None else (lambda _status, left, total: progress(total - left, total))
     try:
         source.execute(BEGIN_READ_SQL)
         try:
             source.execute(SNAPSHOT_SQL).fetchone()
-            source.backup(dest, pages=pages, sleep=0)
+            source.backup(dest, pages=pages, progress=steps, sleep=0)
         finally:
             source.execute(COMMIT_SQL)
     finally:

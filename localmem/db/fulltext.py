@@ -12,9 +12,8 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Sequence
 
-from ..models import Message, SearchHit
+from ..models import SearchHit
 from .connection import _RowModels
-from .messages import MESSAGE_COLUMNS, _MESSAGE_ROWS
 
 SEARCH_TABLES = ("messages", "summaries", "semantic_pins", "summary_facts")
 _INDEX_LAG = """SELECT indexed_to, (SELECT coalesce(max(id), 0) FROM {0})
@@ -127,32 +126,20 @@ def term_docs(conn: sqlite3.Connection, match: str, cap: int, *, everywhere: boo
 # BM25 with the session_key column weighted 0: only the text ranks. The FTS5
 # table sorts by rank itself and stops at the LIMIT; the join reads the rows.
 _RANK = "rank MATCH 'bm25(1.0, 0.0)'"
-_M_MESSAGE_COLUMNS = ", ".join("m." + column for column in MESSAGE_COLUMNS.split(", "))
-RELEVANT_MESSAGES_SQL = f"""SELECT {_M_MESSAGE_COLUMNS}, hit_rank
-    FROM (SELECT rowid AS hit_id, rank AS hit_rank FROM messages_fts
-        WHERE messages_fts MATCH ?1 AND rowid < ?2 AND {_RANK} ORDER BY rank LIMIT ?3)
-    JOIN messages m ON m.id = hit_id WHERE m.session_id = ?4"""
-
-
-def relevant_messages(
-    conn: sqlite3.Connection, session_id: str, match: str, before_id: int, limit: int
-) -> list[Message]:
-    """The session's messages older than ``before_id`` matching ``match``, best first.
-
-    ``match`` must carry the session's key; the join checks the session too.
-    """
-    rows = conn.execute(RELEVANT_MESSAGES_SQL, (match, before_id, limit, session_id)).fetchall()
-    rows.sort(key=lambda row: row[-1])  # a join's order is not guaranteed; rank: lower is better
-    return [_MESSAGE_ROWS(row[:-1]) for row in rows]
 
 
 SNIPPET_START = "["
 SNIPPET_END = "]"
 SNIPPET_ELLIPSIS = "…"
 SNIPPET_TOKENS = 24
+SNIPPET_MAX_CHARS = 20_000
+"""FTS5's snippet() costs time quadratic in the hits inside one text (a pasted 1 MB
+log took 12 s): a longer text gets an empty snippet from SQL, and the caller cuts
+one from around its first match instead (``search.plain_snippet``)."""
 _HITS = """SELECT '{kind}', t.id, t.session_id, t.{text}, -hit_rank, hit_snippet
     FROM (SELECT rowid AS hit_id, rank AS hit_rank,
-            snippet({table}_fts, 0, ?2, ?3, ?4, ?5) AS hit_snippet
+            CASE WHEN length(text) <= ?8 THEN snippet({table}_fts, 0, ?2, ?3, ?4, ?5) ELSE ''
+                END AS hit_snippet
         FROM {table}_fts WHERE {table}_fts MATCH ?1 AND {rank} ORDER BY rank LIMIT ?6)
     JOIN {table} t ON t.id = hit_id WHERE ?7 IS NULL OR t.session_id = ?7"""
 SEARCH_MESSAGES_SQL = _HITS.format(kind="message", table="messages", text="text", rank=_RANK)
@@ -161,7 +148,8 @@ SEARCH_PINS_SQL = _HITS.format(kind="pin", table="semantic_pins", text="content"
 # A summary found by its facts: the hit is the summary, the snippet from its facts.
 SEARCH_FACTS_SQL = f"""SELECT 'summary', s.id, s.session_id, s.text, -hit_rank, hit_snippet
     FROM (SELECT rowid AS hit_id, rank AS hit_rank,
-            snippet(summary_facts_fts, 0, ?2, ?3, ?4, ?5) AS hit_snippet
+            CASE WHEN length(text) <= ?8 THEN snippet(summary_facts_fts, 0, ?2, ?3, ?4, ?5)
+                ELSE '' END AS hit_snippet
         FROM summary_facts_fts WHERE summary_facts_fts MATCH ?1 AND {_RANK} ORDER BY rank LIMIT ?6)
     JOIN summaries s ON s.id = hit_id WHERE ?7 IS NULL OR s.session_id = ?7"""
 _HIT_ROWS = _RowModels(SearchHit, "kind, id, session_id, text, score, snippet", None)
@@ -173,11 +161,12 @@ def search(
     """The best ``limit`` messages, summaries and pins matching ``match``, best first.
 
     A summary matches by its text or by its facts (one hit, the better of the
-    two). With ``session_id``, ``match`` must carry that session's key.
+    two). With ``session_id``, ``match`` must carry that session's key. A text
+    over ``SNIPPET_MAX_CHARS`` comes with an empty snippet.
     """
     best: dict[tuple[str, int], SearchHit] = {}
     snippet = (SNIPPET_START, SNIPPET_END, SNIPPET_ELLIPSIS, SNIPPET_TOKENS)
-    params = (match, *snippet, limit, session_id)
+    params = (match, *snippet, limit, session_id, SNIPPET_MAX_CHARS)
     for sql in (SEARCH_MESSAGES_SQL, SEARCH_SUMMARIES_SQL, SEARCH_PINS_SQL, SEARCH_FACTS_SQL):
         for row in conn.execute(sql, params):
             hit = _HIT_ROWS(row)

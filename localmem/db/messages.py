@@ -10,7 +10,7 @@ from .connection import _RowModels
 
 MESSAGE_COLUMNS = "id, session_id, role, text, model_id, token_count, importance_score, created_at"
 _MESSAGE_ROWS = _RowModels(Message, MESSAGE_COLUMNS, "text")
-# The id after every id ever handed out (m009_message_ids): never a deleted one's.
+# The id after every id ever handed out (m010_message_ids): never a deleted one's.
 _NEXT_ID = """max(coalesce((SELECT max(id) FROM messages), 0),
     (SELECT max_id FROM used_ids WHERE name = 'messages')) + 1"""
 INSERT_MESSAGE_SQL = f"""INSERT INTO messages
@@ -22,6 +22,8 @@ RECENT_MESSAGES_SQL = (
 MESSAGES_AFTER_SQL = (
     f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE session_id = ? AND id > ? ORDER BY id LIMIT ?"
 )
+MESSAGES_BETWEEN_SQL = f"""SELECT {MESSAGE_COLUMNS} FROM messages
+    WHERE session_id = ? AND id BETWEEN ? AND ? ORDER BY id"""
 
 # A message checked and counted, before it is written: (session_id, role, text,
 # model_id, token_count, importance_score); the insert adds created_at.
@@ -71,6 +73,14 @@ def messages_after(
     return [
         _MESSAGE_ROWS(row) for row in conn.execute(MESSAGES_AFTER_SQL, (session_id, after_id, limit))
     ]
+
+
+def messages_between(
+    conn: sqlite3.Connection, session_id: str, first_id: int, last_id: int
+) -> list[Message]:
+    """The session's messages with ids from ``first_id`` to ``last_id``, oldest first."""
+    rows = conn.execute(MESSAGES_BETWEEN_SQL, (session_id, first_id, last_id))
+    return [_MESSAGE_ROWS(row) for row in rows]
 
 
 CLEAR_SUMMARIES_SQL = "DELETE FROM summaries WHERE session_id = ?"

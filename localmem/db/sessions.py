@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from ..models import Session
+from ..models import Session, SessionOverview
 from .connection import _RowModels
 
 SESSION_COLUMNS = "id, title, model, created_at, updated_at"
@@ -23,6 +23,16 @@ LIST_SESSIONS_SQL = f"""SELECT s.id, s.title, s.model, s.created_at, {_LAST_ACTI
 EXISTS_SESSION_SQL = "SELECT 1 FROM sessions WHERE id = ?"
 TOUCH_SESSION_SQL = "UPDATE sessions SET updated_at = ? WHERE id = ?"
 DELETE_SESSION_SQL = "DELETE FROM sessions WHERE id = ?"
+OVERVIEW_COLUMNS = (
+    "id, title, model, created_at, last_activity, message_count, token_count, summary_count, "
+    "pin_count, active_goal, latest_checkpoint_at"
+)
+# The view of schema.sql (one indexed lookup per column), newest activity first.
+SESSION_OVERVIEW_SQL = f"""SELECT {OVERVIEW_COLUMNS} FROM session_overview
+    ORDER BY last_activity DESC, id LIMIT ?"""
+_OVERVIEW_ROWS = _RowModels(SessionOverview, OVERVIEW_COLUMNS, None)
+# Ids from ``low`` (included) to ``high`` (excluded): a prefix's range, on the primary key.
+SESSION_IDS_BETWEEN_SQL = "SELECT id FROM sessions WHERE id >= ? AND id < ? ORDER BY id LIMIT ?"
 
 
 def insert_session(
@@ -53,3 +63,12 @@ def touch_session(conn: sqlite3.Connection, session_id: str, now: str) -> bool:
 def delete_session(conn: sqlite3.Connection, session_id: str) -> bool:
     """Delete a session; its messages, summaries and pins go with it (ON DELETE CASCADE)."""
     return conn.execute(DELETE_SESSION_SQL, (session_id,)).rowcount == 1
+
+
+def session_overview(conn: sqlite3.Connection, limit: int) -> list[SessionOverview]:
+    """The newest ``limit`` sessions by last activity (-1: all), with their counts."""
+    return [_OVERVIEW_ROWS(row) for row in conn.execute(SESSION_OVERVIEW_SQL, (limit,))]
+
+
+def session_ids_between(conn: sqlite3.Connection, low: str, high: str, limit: int) -> list[str]:
+    return [row[0] for row in conn.execute(SESSION_IDS_BETWEEN_SQL, (low, high, limit))]

@@ -28,12 +28,19 @@ SUMMARIES_AFTER_SQL = f"""SELECT {SUMMARY_COLUMNS} FROM summaries
 OVERLAP_SQL = """SELECT 1 FROM summaries WHERE session_id = ? AND level = ?
     AND end_message_id >= ? AND start_message_id <= ? LIMIT 1"""
 RANGE_MESSAGES_SQL = "SELECT count(*) FROM messages WHERE session_id = ? AND id BETWEEN ? AND ?"
-RANGE_SUMMARIES_SQL = """SELECT count(*), coalesce(sum(message_count), 0) FROM summaries
-    WHERE session_id = ? AND level = 1 AND start_message_id >= ? AND end_message_id <= ?"""
 INSERT_SUMMARY_SQL = """INSERT INTO summaries
     (session_id, text, start_message_id, end_message_id, message_count, level, source,
      importance_score, token_count, created_at)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"""
+# Summaries written by one of two sources (the deterministic ones), oldest range first.
+SOURCE_SUMMARIES_SQL = f"""SELECT {SUMMARY_COLUMNS} FROM summaries
+    WHERE session_id = ? AND source IN (?, ?) ORDER BY level, end_message_id"""
+SOURCE_SESSIONS_SQL = """SELECT DISTINCT session_id FROM summaries WHERE source IN (?, ?)
+    ORDER BY session_id"""
+SUMMARIES_WITHIN_SQL = f"""SELECT {SUMMARY_COLUMNS} FROM summaries
+    WHERE session_id = ? AND level = ? AND start_message_id >= ? AND end_message_id <= ?
+    ORDER BY end_message_id"""
+DELETE_SUMMARY_SQL = "DELETE FROM summaries WHERE id = ? AND source = ?"
 GET_CACHED_SUMMARY_SQL = "SELECT text FROM summary_cache WHERE key = ?"
 PUT_CACHED_SUMMARY_SQL = """INSERT OR IGNORE INTO summary_cache (key, model, text, created_at)
     VALUES (?, ?, ?, ?)"""
@@ -92,14 +99,6 @@ def messages_in_range(conn: sqlite3.Connection, session_id: str, start: int, end
     return conn.execute(RANGE_MESSAGES_SQL, (session_id, start, end)).fetchone()[0]
 
 
-def summaries_in_range(
-    conn: sqlite3.Connection, session_id: str, start: int, end: int
-) -> tuple[int, int]:
-    """The session's level-1 summaries within ``start``..``end``: how many, and the
-    messages they cover."""
-    return conn.execute(RANGE_SUMMARIES_SQL, (session_id, start, end)).fetchone()
-
-
 def insert_summary(
     conn: sqlite3.Connection,
     session_id: str,
@@ -123,6 +122,33 @@ def insert_summary(
     row = (session_id, text, start, end, message_count, level, source, importance, token_count, now)
     cur = conn.execute(INSERT_SUMMARY_SQL, row)
     return _SUMMARY_ROWS((cur.lastrowid, *row))
+
+
+def source_summaries(
+    conn: sqlite3.Connection, session_id: str, sources: tuple[str, str]
+) -> list[Summary]:
+    """The session's summaries written by one of ``sources``: level 1, then level 2,
+    each oldest range first."""
+    rows = conn.execute(SOURCE_SUMMARIES_SQL, (session_id, *sources))
+    return [_SUMMARY_ROWS(row) for row in rows]
+
+
+def source_sessions(conn: sqlite3.Connection, sources: tuple[str, str]) -> list[str]:
+    """The sessions with a summary written by one of ``sources``."""
+    return [row[0] for row in conn.execute(SOURCE_SESSIONS_SQL, sources)]
+
+
+def summaries_within(
+    conn: sqlite3.Connection, session_id: str, level: int, start: int, end: int
+) -> list[Summary]:
+    """The summaries of ``level`` whose range lies within ``start``..``end``, in order."""
+    rows = conn.execute(SUMMARIES_WITHIN_SQL, (session_id, level, start, end))
+    return [_SUMMARY_ROWS(row) for row in rows]
+
+
+def delete_summary(conn: sqlite3.Connection, summary_id: int, source: str) -> bool:
+    """Delete a summary (its facts go with it) if it still has ``source``; whether it did."""
+    return conn.execute(DELETE_SUMMARY_SQL, (summary_id, source)).rowcount == 1
 
 
 def cached_summary(conn: sqlite3.Connection, key: str) -> str | None:

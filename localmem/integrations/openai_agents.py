@@ -52,7 +52,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from ..config import MemoryConfig
-from ..errors import InvalidInput, MissingExtra, SessionNotFound
+from ..errors import InvalidInput, InvalidType, MissingExtra, SessionNotFound
 from ..models import Item, Message
 from ..store import MemoryStore
 from ._common import StoreOwner, check_session_id, clean_text, open_store, to_json
@@ -379,13 +379,13 @@ def _coerce_settings(value: SessionSettings | Mapping[str, Any] | None) -> Sessi
     if isinstance(value, SessionSettings):
         return value
     if not isinstance(value, Mapping):
-        raise InvalidInput(
+        raise InvalidType(
             f"session_settings must be a SessionSettings or a dict, not {type(value).__name__}"
         )
     known = {field.name for field in dataclasses.fields(SessionSettings) if field.init}
     unknown = sorted(str(name) for name in value if name not in known)
-    if unknown:
-        raise InvalidInput(f"unknown session settings: {', '.join(unknown)}")
+    if unknown:  # the SDK's own words and type (its tests match them)
+        raise InvalidType(f"Unknown session settings: {', '.join(unknown)}")
     try:
         return SessionSettings(**value)
     except (TypeError, ValueError) as exc:  # pydantic's ValidationError is a ValueError

@@ -246,7 +246,9 @@ class OllamaBackend:
     ``timeout`` (seconds, finite and positive) bounds every request. With ``allow_remote``
     False (the default) a host outside this machine is refused: every call raises
     :class:`OllamaUnavailable` and nothing is sent. ``models_ttl`` is how long the list of
-    local models is trusted. ``clock`` is injectable for tests of the cache.
+    local models is trusted. ``clock`` is injectable for tests of the cache. ``disabled``
+    (a reason: offline mode) makes every call raise :class:`OllamaUnavailable` with it,
+    sending nothing.
 
     Every method raises :class:`OllamaUnavailable` or :class:`OllamaModelError` and nothing
     else (any other exception from the client becomes :class:`OllamaModelError`). The object
@@ -262,6 +264,7 @@ class OllamaBackend:
         *,
         clock: Callable[[], float] = time.monotonic,
         max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES,
+        disabled: str | None = None,
     ) -> None:
         if not (isinstance(timeout, (int, float)) and math.isfinite(timeout) and timeout > 0):
             raise InvalidInput(f"the Ollama timeout must be a positive number, not {timeout!r}")
@@ -283,6 +286,8 @@ class OllamaBackend:
         else:
             if not allow_remote and not is_loopback_host(self.host):
                 self._refusal = f"Ollama host {self.host} is not on this machine"
+        if disabled is not None:
+            self._refusal = disabled
         if self._refusal is not None:
             logger.info("Ollama disabled: %s", self._refusal)
 
@@ -333,8 +338,8 @@ class OllamaBackend:
         models = self.local_models()
         if wanted in models:
             return wanted
-        key = _tagged(wanted).casefold()
-        return next((model for model in sorted(models) if _tagged(model).casefold() == key), None)
+        key = tagged(wanted).casefold()
+        return next((model for model in sorted(models) if tagged(model).casefold() == key), None)
 
     def context_length(self, model: str) -> int | None:
         """The model's trained context length (``/api/show`` model_info), cached per model.
@@ -392,6 +397,27 @@ class OllamaBackend:
             eval_count=_token_count(response.eval_count),
             done_reason=response.done_reason,
         )
+
+    def embed(self, model: str, inputs: Sequence[str]) -> list[list[float]]:
+        """One ``/api/embed`` call: a vector per input, in order.
+
+        Raises :class:`OllamaModelError` unless the answer holds exactly one
+        non-empty list of finite numbers per input, all of the same length.
+        """
+        response = self._call(
+            "embed", model, lambda client: client.embed(model=model, input=list(inputs))
+        )
+        vectors = [list(vector) for vector in (response.embeddings or ())]
+        if len(vectors) != len(inputs):
+            raise OllamaModelError(f"/api/embed gave {len(vectors)} vectors for {len(inputs)} inputs")
+        dims = len(vectors[0]) if vectors else 0
+        for vector in vectors:
+            if len(vector) != dims or not dims or not all(
+                isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
+                for x in vector
+            ):
+                raise OllamaModelError("/api/embed gave vectors that are not lists of numbers")
+        return vectors
 
     def _store_models(self, entry: _ModelsEntry) -> None:
         with self._lock:
@@ -453,7 +479,7 @@ def _map_error(
     return OllamaModelError(f"Ollama /api/{endpoint} gave an unusable answer: {type(exc).__name__}")
 
 
-def _tagged(name: str) -> str:
+def tagged(name: str) -> str:
     """``name`` with Ollama's implicit ``:latest`` tag (a ``:`` before a ``/`` is a port)."""
     return name if ":" in name.rsplit("/", 1)[-1] else f"{name}:latest"
 

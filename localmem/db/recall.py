@@ -1,0 +1,57 @@
+"""Recall's candidates: the scope's messages holding each query word, its statistics.
+
+The query-aware context ranks a session's older messages itself
+(``localmem.rank``) with that session's own statistics: these statements
+give it the ids of the session's messages holding each query word (the
+session's key and the word each matched in their own column, so that text
+can never pass for a key), the session's size, and the candidates' rows.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Sequence
+
+from ..models import Message
+from .messages import MESSAGE_COLUMNS, _MESSAGE_ROWS
+
+TERM_HOLDERS_SQL = """SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?
+    ORDER BY rowid DESC LIMIT ?"""
+TERM_HOLDERS_COUNT_SQL = "SELECT count(*) FROM messages_fts WHERE messages_fts MATCH ?"
+SCOPE_STATS_SQL = """SELECT count(*), coalesce(avg(token_count), 0.0)
+    FROM messages WHERE session_id = ?"""
+MESSAGES_BY_IDS_SQL = f"""SELECT {MESSAGE_COLUMNS} FROM messages
+    WHERE id IN (SELECT value FROM json_each(?1)) AND session_id = ?2"""
+NEXT_MESSAGE_SQL = f"""SELECT {MESSAGE_COLUMNS} FROM messages
+    WHERE session_id = ? AND id > ? ORDER BY id LIMIT 1"""
+PREVIOUS_MESSAGE_SQL = f"""SELECT {MESSAGE_COLUMNS} FROM messages
+    WHERE session_id = ? AND id < ? ORDER BY id DESC LIMIT 1"""
+
+
+def term_holders(conn: sqlite3.Connection, match: str, cap: int) -> tuple[list[int], int]:
+    """The ids (newest first, at most ``cap``) of the messages matching ``match``, and
+    how many match in all (counted only when there are more than ``cap``)."""
+    ids = [row[0] for row in conn.execute(TERM_HOLDERS_SQL, (match, cap))]
+    if len(ids) < cap:
+        return ids, len(ids)
+    return ids, conn.execute(TERM_HOLDERS_COUNT_SQL, (match,)).fetchone()[0]
+
+
+def scope_stats(conn: sqlite3.Connection, session_id: str) -> tuple[int, float]:
+    """The session's number of messages and their mean token count."""
+    count, mean = conn.execute(SCOPE_STATS_SQL, (session_id,)).fetchone()
+    return count, mean
+
+
+def messages_by_ids(conn: sqlite3.Connection, session_id: str, ids: Sequence[int]) -> list[Message]:
+    """The session's messages among ``ids``, in no particular order."""
+    rows = conn.execute(MESSAGES_BY_IDS_SQL, (json.dumps(list(ids)), session_id))
+    return [_MESSAGE_ROWS(row) for row in rows]
+
+
+def neighbour(conn: sqlite3.Connection, session_id: str, message_id: int, after: bool) -> Message | None:
+    """The session's message just after (or before) ``message_id``, if any."""
+    sql = NEXT_MESSAGE_SQL if after else PREVIOUS_MESSAGE_SQL
+    row = conn.execute(sql, (session_id, message_id)).fetchone()
+    return None if row is None else _MESSAGE_ROWS(row)

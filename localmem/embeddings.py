@@ -1,0 +1,116 @@
+"""Embeddings for semantic recall: the policy, and vectors as stored.
+
+An :class:`Embedder` turns texts into vectors. The default,
+:class:`OllamaEmbedder`, asks the local Ollama server's embedding model
+(``MemoryConfig.embedding_model``) through the summarizer's network boundary,
+so it inherits its rules: loopback only, a bounded timeout, every failure one
+of two errors. A host application with its own model passes any object with
+the same two methods and a ``model`` name (``MemoryStore(embedder=...)``).
+
+Vectors are stored normalized to unit length as float32 little-endian bytes
+(``pack``), so a cosine is a dot product. ``similarities`` scores a query
+against stored vectors with numpy when it is installed, else in plain Python
+(a few milliseconds per thousand vectors of 384 dimensions).
+
+Some models are trained with task prefixes: nomic-embed-text wants
+``search_query:`` before a question and ``search_document:`` before a
+passage; mxbai-embed-large an instruction before queries. ``PREFIXES`` holds
+the known ones; any other model gets the texts as they are.
+"""
+
+from __future__ import annotations
+
+import math
+import struct
+from collections.abc import Sequence
+from typing import Protocol
+
+from .summarizer.ollama_client import OllamaBackend, tagged
+
+PREFIXES: dict[str, tuple[str, str]] = {
+    "nomic-embed-text": ("search_query: ", "search_document: "),
+    "mxbai-embed-large": ("Represent this sentence for searching relevant passages: ", ""),
+    "snowflake-arctic-embed": ("Represent this sentence for searching relevant passages: ", ""),
+}
+"""Model family -> (query prefix, document prefix)."""
+MAX_EMBED_CHARS = 8_000
+"""Only the start of a longer text is embedded (embedding models read a few hundred tokens)."""
+
+
+class Embedder(Protocol):
+    """What semantic recall needs of an embedding model.
+
+    ``model`` names the vectors it makes: stored vectors of another name are
+    never compared with its own. Both methods raise
+    :class:`~localmem.errors.LocalMemError` (any subclass) when they cannot
+    answer; the store then recalls lexically.
+    """
+
+    model: str
+
+    def embed_documents(self, texts: Sequence[str]) -> list[list[float]]: ...
+
+    def embed_query(self, text: str) -> list[float]: ...
+
+
+def model_family(model: str) -> str:
+    """``"nomic-embed-text:v1.5"`` -> ``"nomic-embed-text"`` (a namespace is kept)."""
+    return model.rsplit(":", 1)[0] if ":" in model.rsplit("/", 1)[-1] else model
+
+
+class OllamaEmbedder:
+    """Embeddings from the local Ollama server's ``model`` (``/api/embed``)."""
+
+    def __init__(self, model: str, backend: OllamaBackend) -> None:
+        self._name = model.strip()
+        self.model = tagged(self._name)  # "all-minilm" and "all-minilm:latest" are one model
+        self._backend = backend
+        self._query_prefix, self._document_prefix = PREFIXES.get(
+            model_family(self._name), ("", "")
+        )
+
+    def __repr__(self) -> str:
+        return f"OllamaEmbedder({self._name!r})"
+
+    def embed_documents(self, texts: Sequence[str]) -> list[list[float]]:
+        inputs = [self._document_prefix + t[:MAX_EMBED_CHARS] for t in texts]
+        return self._backend.embed(self._name, inputs)
+
+    def embed_query(self, text: str) -> list[float]:
+        return self._backend.embed(self._name, [self._query_prefix + text[:MAX_EMBED_CHARS]])[0]
+
+
+def pack(vector: Sequence[float]) -> bytes | None:
+    """``vector`` at unit length as float32 bytes; None for a zero or non-finite vector."""
+    norm = math.sqrt(math.fsum(x * x for x in vector))
+    if not vector or not math.isfinite(norm) or norm == 0:
+        return None
+    return struct.pack(f"<{len(vector)}f", *(x / norm for x in vector))
+
+
+def unpack(blob: bytes) -> tuple[float, ...]:
+    return struct.unpack(f"<{len(blob) // 4}f", blob)
+
+
+def similarities(query: bytes, blobs: Sequence[bytes]) -> list[float]:
+    """Cosine of the packed ``query`` with each packed vector of ``blobs``.
+
+    A vector of another length than the query's scores -inf (it came from a
+    model that changed under the same name; the store re-embeds it).
+    """
+    if not blobs:
+        return []
+    same = [len(b) == len(query) for b in blobs]
+    try:
+        import numpy as np
+    except ImportError:
+        q = unpack(query)
+        return [
+            math.fsum(a * b for a, b in zip(q, unpack(blob))) if ok else -math.inf
+            for blob, ok in zip(blobs, same)
+        ]
+    dims = len(query) // 4
+    rows = [blob if ok else bytes(len(query)) for blob, ok in zip(blobs, same)]
+    matrix = np.frombuffer(b"".join(rows), dtype="<f4").reshape(len(rows), dims)
+    scores = (matrix @ np.frombuffer(query, dtype="<f4")).tolist()
+    return [s if ok else -math.inf for s, ok in zip(scores, same)]

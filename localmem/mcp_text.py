@@ -1,0 +1,105 @@
+"""How the memory reads as plain text, for a model's tool results and an app's resources.
+
+Pure functions from the store's records to text; the MCP server
+(``localmem.mcp_server``) returns what they build. Ids are always shown, so
+a model can act on what it reads (edit or forget a fact, forget a message).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from .context import MemoryContext
+from .models import Goal, Message, Pin, SearchHit, Session, Subtask, Summary
+
+
+def session_name(session: Session) -> str:
+    title = f" {session.title!r}" if session.title else ""
+    return f"session{title} (id {session.id})"
+
+
+def context_text(ctx: MemoryContext) -> str:
+    """A built context as one text: each chat message under its role, then the tokens spent."""
+    blocks = [f"[{m['role']}]\n{m['content']}" for m in ctx.to_messages()]
+    parts = ", ".join(f"{name} {tokens}" for name, tokens in ctx.breakdown.items() if tokens)
+    footer = f"({ctx.total_tokens} of {ctx.max_tokens} tokens: {parts or 'nothing stored yet'}"
+    footer += "; a message was clipped to fit)" if ctx.clipped else ")"
+    return "\n\n".join([*blocks, footer])
+
+
+def pin_line(p: Pin) -> str:
+    return f"fact #{p.id} ({p.kind}, importance {p.importance_score:g}): {p.content}"
+
+
+def pins_text(pins: Sequence[Pin], session_id: str) -> str:
+    if not pins:
+        return f"No facts are pinned to session {session_id}."
+    return "\n".join([f"{len(pins)} facts of session {session_id}, most important first:"]
+                     + [pin_line(p) for p in pins])
+
+
+def hit_line(h: SearchHit) -> str:
+    kind = "fact" if h.kind == "pin" else h.kind
+    return f"{kind} #{h.id} in session {h.session_id}: {' '.join(h.snippet.split())}"
+
+
+def hits_text(hits: Sequence[SearchHit], query: str) -> str:
+    if not hits:
+        return f"Nothing in memory matches {query!r}."
+    head = f"{len(hits)} matches for {query!r}, best first (matched words in [ ]):"
+    return "\n".join([head] + [hit_line(h) for h in hits])
+
+
+def sessions_text(sessions: Sequence[Session], total: int, current: str | None) -> str:
+    if not sessions:
+        return "No sessions yet: start one with start_session."
+    lines = [f"{len(sessions)} of {total} sessions, most recently active first:"]
+    for s in sessions:
+        mark = " (current)" if s.id == current else ""
+        lines.append(f"{s.id}{mark}\tlast active {s.updated_at}\t{s.model or '-'}\t{s.title or ''}")
+    return "\n".join(lines)
+
+
+def subtask_line(t: Subtask) -> str:
+    after = f", after #{', #'.join(map(str, t.dependencies))}" if t.dependencies else ""
+    notes = f" ({t.notes})" if t.notes else ""
+    return f"subtask #{t.id} [{t.status}{after}]: {t.name}{notes}"
+
+
+def state_text(goals: Sequence[Goal], subtasks: Sequence[Subtask], session_id: str) -> str:
+    """The active goal and its subtasks (and those of no goal), then the finished goals."""
+    active = next((g for g in goals if g.status == "active"), None)
+    lines = [f"Session {session_id}:"]
+    lines.append(f"active goal #{active.id}: {active.text}" if active else "no active goal")
+    current = None if active is None else active.id
+    lines += [subtask_line(t) for t in subtasks if t.goal_id in (None, current)]
+    finished = [g for g in goals if g.status != "active"]
+    if finished:
+        lines.append(f"{len(finished)} finished goals, newest first:")
+        lines += [f"goal #{g.id} [{g.status}]: {g.text}" for g in reversed(finished)]
+    return "\n".join(lines)
+
+
+def transcript_text(session: Session, messages: Iterable[Message]) -> str:
+    lines = [f"Transcript of {session_name(session)}, oldest first", ""]
+    for m in messages:
+        lines += [f"[#{m.id} {m.role}, {m.created_at}]", m.text, ""]
+    return "\n".join(lines)
+
+
+def report_text(
+    path: str, sessions: Iterable[tuple[Session, Sequence[Pin], Sequence[Summary]]]
+) -> str:
+    """What the file remembers: each session's facts and summaries."""
+    lines = [f"# What localmem remembers ({path})"]
+    for session, pins, summaries in sessions:
+        lines += ["", f"## {session_name(session)}, last active {session.updated_at}"]
+        lines += [f"- {pin_line(p)}" for p in pins] or ["- no facts pinned"]
+        lines += [
+            f"- summary of messages #{s.start_message_id}-#{s.end_message_id} "
+            f"(by {s.source}): {s.text}"
+            for s in summaries
+        ]
+    if len(lines) == 1:
+        lines.append("\nNothing yet: the file holds no session.")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,141 @@
+"""Ranking the older material that answers a question: pure functions, no SQL.
+
+Lexical: BM25 (k1 1.2, b 0.75) with statistics of the scope searched, not of
+the file. A speaker's name is rare in a file of many conversations but in
+every turn of its own, so file-wide statistics would rank "Thanks, Melanie!"
+above the turn that answers; with the scope's own document frequencies the
+name weighs what it tells there: almost nothing. Every content word of the
+query counts (stop words aside); the store reads, for each word, the ids of
+the scope's messages that hold it (FTS5 with its Porter stemmer finds them),
+then scores the candidates here: term frequency from the message's own words,
+document length from its stored token count.
+
+Semantic: cosine similarity of stored unit vectors (``localmem.embeddings``).
+
+Fusion: reciprocal rank fusion (Cormack et al., k = 60) of the two rankings,
+the lexical one cut to its confident matches (``FUSED_LEXICAL_FLOOR``). RRF
+needs no calibration between BM25 scores and cosines, and a message found by
+both ranks above one found by either alone.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import unicodedata
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+K1 = 1.2
+B = 0.75
+RRF_K = 60
+"""Reciprocal rank fusion's constant: a rank r adds 1 / (RRF_K + r)."""
+FUSED_LEXICAL_FLOOR = 0.2
+"""In a fusion, the lexical ranking brings only the messages scoring at least this
+share of its best: RRF credits ranks, not scores, so a long tail of weak matches (a
+speaker's name alone) would otherwise push out what the semantic ranking found."""
+
+_WORD = re.compile(r"[^\W_]+")
+_SUFFIXES = ("ational", "fulness", "iveness", "ization", "ation", "ness", "ment", "ing", "edly",
+             "ies", "ied", "ed", "es", "ly", "er", "s")
+
+
+def stem(word: str) -> str:
+    """A light English stem: enough that "dogs", "adopted" and "running" meet "dog",
+    "adopt" and "run" when term frequencies are counted (as word prefixes). FTS5's
+    Porter stemmer decides which messages match; this only counts how often a matched
+    word occurs."""
+    for suffix in _SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            word = word[: -len(suffix)]
+            if suffix in ("ies", "ied"):
+                word += "y"
+            break
+    if len(word) > 3 and word[-1] == word[-2] and word[-1] not in "aeiouls":
+        word = word[:-1]  # "running" -> "runn" -> "run"
+    return word
+
+
+def occurrences(term: str) -> re.Pattern[str]:
+    """A pattern finding the words of a text that begin with ``term``'s stem, in any case."""
+    return re.compile(r"(?<![^\W_])" + re.escape(stem(term)), re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class Scope:
+    """The statistics of the searched scope: its messages and their mean length."""
+
+    documents: int
+    mean_tokens: float
+
+
+def idf(documents: int, holding: int) -> float:
+    """BM25's inverse document frequency (the "plus one" form: never negative)."""
+    return math.log(1 + (documents - holding + 0.5) / (holding + 0.5))
+
+
+def bm25(
+    terms: Sequence[str],
+    holders: Mapping[str, frozenset[int] | set[int]],
+    frequencies: Mapping[str, int],
+    scope: Scope,
+    texts: Mapping[int, tuple[str, int]],
+) -> dict[int, float]:
+    """BM25 scores of the messages in ``texts`` (id -> (text, token count)).
+
+    ``holders`` maps each query term to ids of the scope's messages that hold
+    it, ``frequencies`` to how many of the scope's messages hold it. A message
+    the index matched but whose words the light stemmer does not connect to
+    the term counts it once.
+    """
+    weights = {t: idf(scope.documents, frequencies.get(t, 0)) for t in terms}
+    patterns = {t: occurrences(t) for t in terms}
+    mean = scope.mean_tokens or 1.0
+    scores: dict[int, float] = {}
+    for doc_id, (text, tokens) in texts.items():
+        held = [t for t in terms if doc_id in holders.get(t, ())]
+        if not held:
+            continue
+        norm = K1 * (1 - B + B * max(tokens, 1) / mean)
+        score = 0.0
+        for t in held:
+            tf = len(patterns[t].findall(text)) or 1
+            score += weights[t] * tf * (K1 + 1) / (tf + norm)
+        scores[doc_id] = score
+    return scores
+
+
+def prescore(
+    terms: Sequence[str],
+    holders: Mapping[str, Iterable[int]],
+    frequencies: Mapping[str, int],
+    scope: Scope,
+) -> dict[int, float]:
+    """Each matched message's summed IDF over the terms it holds: BM25 before term
+    frequency and length, to choose which candidates are worth reading."""
+    scores: dict[int, float] = {}
+    for t in terms:
+        weight = idf(scope.documents, frequencies.get(t, 0))
+        for doc_id in holders.get(t, ()):
+            scores[doc_id] = scores.get(doc_id, 0.0) + weight
+    return scores
+
+
+def ranked(scores: Mapping[int, float]) -> list[int]:
+    """Ids by score, best first; ties: the newer message first."""
+    return sorted(scores, key=lambda i: (-scores[i], -i))
+
+
+def confident(scores: Mapping[int, float], floor: float = FUSED_LEXICAL_FLOOR) -> dict[int, float]:
+    """The scores at least ``floor`` of the best one."""
+    best = max(scores.values(), default=0.0)
+    return {i: s for i, s in scores.items() if s >= floor * best}
+
+
+def fuse(*rankings: Sequence[int]) -> list[int]:
+    """Reciprocal rank fusion of rankings (ids, best first) into one, best first."""
+    fused: dict[int, float] = {}
+    for ranking in rankings:
+        for position, doc_id in enumerate(ranking, start=1):
+            fused[doc_id] = fused.get(doc_id, 0.0) + 1.0 / (RRF_K + position)
+    return ranked(fused)

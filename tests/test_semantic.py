@@ -1,0 +1,238 @@
+"""Semantic recall: embeddings from the local Ollama server's /api/embed, off the write
+path, stored in the file, fused with the lexical ranking; and every way it can fail
+ending in the lexical path with no error.
+
+The server is tests/ollama_server.py's FakeOllama, reached by the real ``ollama`` client:
+its embedding model maps a few words to shared concepts ("pets" and "fur" are both
+"animal"), so a paraphrase that shares no word with the question can be recalled.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from localmem import MemoryStore
+from localmem.embeddings import pack, similarities
+from tests.ollama_server import FakeOllama
+
+FACT = "I'm allergic to most reptiles and animals with fur."
+QUESTION = "What pets wouldn't cause any discomfort to Joanna?"
+MODEL = "all-minilm"
+
+
+def filler(store: MemoryStore, session_id: str, n: int) -> None:
+    store.add_messages(
+        session_id,
+        [
+            {"role": "user" if i % 2 else "assistant", "text": f"We talked about gardening plan {i}."}
+            for i in range(n)
+        ],
+    )
+
+
+def embed_requests(server: FakeOllama) -> list[dict]:
+    return [body for _, path, body in server.requests if path == "/api/embed"]
+
+
+@pytest.fixture
+def server(fake_ollama: FakeOllama) -> FakeOllama:
+    fake_ollama.models = ["llama3.2:latest", "all-minilm:latest", "nomic-embed-text:latest"]
+    return fake_ollama
+
+
+def semantic_store(db_path: Path, **config) -> MemoryStore:
+    return MemoryStore(db_path, config={"embedding_model": MODEL, "relevant_messages": 1, **config})
+
+
+def test_a_paraphrase_with_no_shared_word_is_recalled(db_path, server) -> None:
+    with semantic_store(db_path) as store:
+        s = store.create_session()
+        fact = store.add_message(s.id, "user", FACT)
+        filler(store, s.id, 40)
+        ctx = store.build_context(s.id, query=QUESTION)
+        assert ctx.relevant_messages == (fact,)
+    with MemoryStore(db_path, config={"relevant_messages": 1}) as lexical:  # no model
+        assert lexical.build_context(s.id, query=QUESTION).relevant_messages != (fact,)
+
+
+def test_writes_never_call_the_model(db_path, server) -> None:
+    with semantic_store(db_path) as store:
+        s = store.create_session()
+        store.add_message(s.id, "user", FACT)
+        filler(store, s.id, 10)
+        store.build_context(s.id)  # no query: no model either
+        assert embed_requests(server) == []
+
+
+def test_vectors_are_stored_once_with_their_model(db_path, server) -> None:
+    with semantic_store(db_path) as store:
+        s = store.create_session()
+        filler(store, s.id, 70)
+        store.build_context(s.id, query=QUESTION)
+        # in bulk (batches of 32), then the question itself
+        assert [len(b["input"]) for b in embed_requests(server)] == [32, 32, 6, 1]
+    rows = sqlite3.connect(db_path).execute(
+        "SELECT model, kind, count(*), min(length(vector)) FROM embeddings GROUP BY 1, 2"
+    ).fetchall()
+    assert rows == [("all-minilm:latest", "message", 70, 4 * server.embed_dims)]
+    server.requests.clear()
+    with semantic_store(db_path) as store:  # a second app instance: only the query
+        store.build_context(s.id, query="something else entirely")
+        assert [len(b["input"]) for b in embed_requests(server)] == [1]
+
+
+def test_another_process_catches_up_the_vectors(db_path, server) -> None:
+    with semantic_store(db_path) as store:
+        s = store.create_session()
+    writer = (
+        "import sys; from localmem import MemoryStore\n"
+        "with MemoryStore(sys.argv[1]) as st:\n"
+        "    st.add_messages(sys.argv[2], [{'role': 'user', 'text': f'note {i}'} for i in range(25)])\n"
+    )
+    subprocess.run([sys.executable, "-c", writer, str(db_path), s.id], check=True)
+    with semantic_store(db_path) as store:
+        assert store.embed_pending() == 25
+        assert store.embed_pending() == 0  # nothing is embedded twice
+    with semantic_store(db_path) as store:
+        assert store.embed_pending(s.id) == 0
+
+
+@pytest.mark.parametrize(
+    "fault",
+    ["absent", "error500", "invalid_json", "close_mid", "wrong_count", "nan", "strings", "empty"],
+)
+def test_a_faulty_model_leaves_the_lexical_path(db_path, server, fault) -> None:
+    if fault == "absent":
+        server.models = ["llama3.2:latest"]
+    elif fault in ("error500", "invalid_json", "close_mid"):
+        server.mode_paths = frozenset({"/api/embed"})
+        server.mode = fault
+    else:
+        server.embed_override = {
+            "wrong_count": [[1.0, 2.0]],
+            "nan": [[float("nan")] * 4] * 100,
+            "strings": [["a", "b"]] * 100,
+            "empty": [],
+        }[fault]
+    with semantic_store(db_path, relevant_messages=5) as store:
+        s = store.create_session()
+        fact = store.add_message(s.id, "user", "The school pickup code is 4417.")
+        filler(store, s.id, 20)
+        ctx = store.build_context(s.id, query="What is the school pickup code?")
+        assert fact in ctx.relevant_messages  # lexical recall still works
+        assert store.embed_pending() == 0
+    assert sqlite3.connect(db_path).execute("SELECT count(*) FROM embeddings").fetchone() == (0,)
+
+
+def test_a_hung_model_costs_the_timeout_once(db_path, server) -> None:
+    server.mode_paths = frozenset({"/api/embed"})
+    server.mode = "hang"
+    with semantic_store(db_path, embedding_timeout=0.5, relevant_messages=5) as store:
+        s = store.create_session()
+        fact = store.add_message(s.id, "user", "The school pickup code is 4417.")
+        filler(store, s.id, 20)
+        started = time.monotonic()
+        ctx = store.build_context(s.id, query="What is the school pickup code?")
+        first = time.monotonic() - started
+        assert fact in ctx.relevant_messages
+        started = time.monotonic()
+        store.build_context(s.id, query="the pickup code, again?")
+        again = time.monotonic() - started
+    assert first < 5  # the timeout bounds it (connect + read, with the deadline)
+    assert again < 0.4  # semantic recall rests: no second wait
+
+
+def test_a_remote_host_is_refused_without_traffic(db_path, monkeypatch) -> None:
+    monkeypatch.setenv("OLLAMA_HOST", "http://192.0.2.1:11434")  # TEST-NET-1: never contacted
+    with semantic_store(db_path, relevant_messages=5) as store:
+        s = store.create_session()
+        fact = store.add_message(s.id, "user", "The school pickup code is 4417.")
+        filler(store, s.id, 20)
+        started = time.monotonic()
+        assert fact in store.build_context(s.id, query="school pickup code?").relevant_messages
+        assert time.monotonic() - started < 1
+
+
+def test_changing_the_model_re_embeds_and_never_mixes(db_path, server) -> None:
+    with semantic_store(db_path) as store:
+        s = store.create_session()
+        filler(store, s.id, 20)
+        assert store.embed_pending() == 20
+    server.requests.clear()
+    with semantic_store(db_path, embedding_model="nomic-embed-text") as store:
+        assert store.embed_pending() == 20  # its own vectors
+        bodies = embed_requests(server)
+        assert all(t.startswith("search_document: ") for b in bodies for t in b["input"])
+        server.requests.clear()
+        store.build_context(s.id, query="gardening?")
+        assert embed_requests(server)[-1]["input"] == ["search_query: gardening?"]
+    counts = dict(
+        sqlite3.connect(db_path).execute("SELECT model, count(*) FROM embeddings GROUP BY model")
+    )
+    assert counts == {"all-minilm:latest": 20, "nomic-embed-text:latest": 20}
+
+
+def test_forgetting_a_message_drops_its_vector(db_path, server) -> None:
+    with semantic_store(db_path) as store:
+        s = store.create_session()
+        filler(store, s.id, 10)
+        store.embed_pending()
+        store.clear_messages(s.id)
+        store.add_message(s.id, "user", "fresh start")
+        assert store.embed_pending() == 1
+        store.delete_session(s.id)
+    assert sqlite3.connect(db_path).execute("SELECT count(*) FROM embeddings").fetchone() == (0,)
+
+
+def test_a_host_can_plug_in_its_own_embedder(db_path) -> None:
+    class Letters:
+        model = "letters-v1"
+
+        def __init__(self) -> None:
+            self.calls = 0
+
+        def vector(self, text: str) -> list[float]:
+            return [float(text.lower().count(c)) for c in "aeiourstlnfyp"]
+
+        def embed_documents(self, texts):
+            self.calls += 1
+            return [self.vector(t) for t in texts]
+
+        def embed_query(self, text):
+            return self.vector(text)
+
+    embedder = Letters()
+    with MemoryStore(db_path, config={"relevant_messages": 1}, embedder=embedder) as store:
+        s = store.create_session()
+        filler(store, s.id, 20)
+        store.build_context(s.id, query="anything at all")
+        assert embedder.calls >= 1
+    rows = sqlite3.connect(db_path).execute("SELECT DISTINCT model FROM embeddings").fetchall()
+    assert rows == [("letters-v1",)]
+
+
+def test_similarities_with_and_without_numpy(monkeypatch) -> None:
+    q = pack([1.0, 0.0, 0.0])
+    blobs = [pack([1.0, 0.0, 0.0]), pack([0.0, 1.0, 0.0]), pack([1.0, 1.0])]
+    fast = similarities(q, blobs)
+    monkeypatch.setitem(sys.modules, "numpy", None)  # import numpy now fails
+    slow = similarities(q, blobs)
+    assert fast[:2] == pytest.approx([1.0, 0.0]) and slow[:2] == pytest.approx([1.0, 0.0])
+    assert fast[2] == slow[2] == float("-inf")  # another model's length never compares
+    assert pack([0.0, 0.0]) is None and pack([float("inf"), 1.0]) is None
+
+
+def test_offline_mode_never_asks_for_an_embedding(db_path, server) -> None:
+    with semantic_store(db_path, offline=True) as store:
+        s = store.create_session()
+        store.add_message(s.id, "user", FACT)
+        filler(store, s.id, 20)
+        store.build_context(s.id, query=QUESTION)  # lexical only
+        assert store.embed_pending() == 0
+    assert embed_requests(server) == []
