@@ -19,32 +19,24 @@ import argparse
 import subprocess
 import sys
 import tempfile
-import textwrap
 import time
 from pathlib import Path
 
+from probe import peak_rss_mb
+
 from localmem import MemoryStore
 
-IMPORT_PROBE = textwrap.dedent(
-    """
-    import sys, time
-    from localmem import MemoryStore
-
-    def peak_kb():  # VmHWM: this process's own peak (ru_maxrss would carry its parent's over exec)
-        with open("/proc/self/status") as status:
-            return next(int(line.split()[1]) for line in status if line.startswith("VmHWM:"))
-
-    with MemoryStore(sys.argv[1]) as store:
+def import_probe(db: str, export: str) -> None:
+    """In a fresh process (``--import-probe``): import ``export``, print the peak RSS
+    before and after (MiB, VmHWM) and the seconds it took."""
+    with MemoryStore(db) as store:
         store.count_tokens("the encoder, loaded before the baseline")
-        base = peak_kb()
+        base = peak_rss_mb()
         started = time.perf_counter()
-        with open(sys.argv[2]) as lines:
+        with open(export) as lines:
             store.import_sessions(lines)
         took = time.perf_counter() - started
-        peak = peak_kb()
-    print(base // 1024, peak // 1024, round(took, 1))
-    """
-)
+        print(round(base), round(peak_rss_mb()), round(took, 1))
 
 
 def huge_message(folder: Path, size: int) -> None:
@@ -68,7 +60,7 @@ def huge_import(folder: Path, size: int) -> None:
         with export.open("w") as f:
             for line in source.export_sessions():
                 f.write(line + "\n")
-    probe = [sys.executable, "-c", IMPORT_PROBE, str(folder / "target.db"), str(export)]
+    probe = [sys.executable, __file__, "--import-probe", str(folder / "target.db"), str(export)]
     base, peak, took = subprocess.run(probe, capture_output=True, text=True, check=True).stdout.split()
     grown = int(peak) - int(base)
     print(
@@ -81,7 +73,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mb", type=int, default=20, help="MB of the huge message")
     parser.add_argument("--import-mb", type=int, default=200, help="MB of the one-line import")
+    parser.add_argument("--import-probe", nargs=2, metavar=("DB", "EXPORT"), help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.import_probe:
+        import_probe(*args.import_probe)
+        return
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         huge_message(folder, args.mb * 1_000_000)
