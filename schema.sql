@@ -32,17 +32,6 @@ CREATE TABLE summaries (
     CHECK (start_message_id <= end_message_id)
 );
 
-CREATE TABLE semantic_pins (
-    id INTEGER PRIMARY KEY,
-    session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
-    content TEXT NOT NULL,
-    source_message_id INTEGER REFERENCES messages(id) ON DELETE SET NULL,
-    importance_score REAL NOT NULL CHECK (importance_score BETWEEN 0 AND 1),
-    kind TEXT NOT NULL CHECK (kind IN ('manual', 'auto')),
-    token_count INTEGER NOT NULL CHECK (token_count >= 0),
-    created_at TEXT NOT NULL
-, content_key TEXT);
-
 CREATE TABLE summary_cache (
     key TEXT PRIMARY KEY,
     model TEXT NOT NULL,
@@ -214,6 +203,20 @@ CREATE TABLE embeddings (
     PRIMARY KEY (model, kind, row_id)
 ) WITHOUT ROWID;
 
+CREATE TABLE "semantic_pins" (
+    id INTEGER PRIMARY KEY,
+    session_id TEXT REFERENCES sessions(id) ON DELETE CASCADE,
+    content TEXT NOT NULL,
+    source_message_id INTEGER REFERENCES messages(id) ON DELETE SET NULL,
+    importance_score REAL NOT NULL CHECK (importance_score BETWEEN 0 AND 1),
+    kind TEXT NOT NULL CHECK (kind IN ('manual', 'auto')),
+    token_count INTEGER NOT NULL CHECK (token_count >= 0),
+    created_at TEXT NOT NULL,
+    content_key TEXT,
+    slot TEXT,
+    superseded_at TEXT
+);
+
 CREATE TABLE used_ids (
     name TEXT PRIMARY KEY,
     max_id INTEGER NOT NULL CHECK (max_id >= 0)
@@ -224,11 +227,6 @@ CREATE INDEX messages_session_id ON messages (session_id, id);
 CREATE UNIQUE INDEX summaries_session_range ON summaries (session_id, level, start_message_id);
 
 CREATE INDEX summaries_session_end ON summaries (session_id, level, end_message_id);
-
-CREATE INDEX semantic_pins_session_importance
-    ON semantic_pins (session_id, importance_score DESC, id DESC);
-
-CREATE INDEX semantic_pins_source_message ON semantic_pins (source_message_id);
 
 CREATE INDEX items_session_kind ON items (session_id, kind, message_id);
 
@@ -250,12 +248,20 @@ CREATE INDEX checkpoints_session ON checkpoints (session_id, id);
 
 CREATE INDEX summary_facts_session ON summary_facts (session_id, id);
 
+CREATE INDEX embeddings_session ON embeddings (session_id, model, kind, row_id);
+
+CREATE INDEX semantic_pins_session_importance
+    ON semantic_pins (session_id, importance_score DESC, id DESC) WHERE superseded_at IS NULL;
+
+CREATE INDEX semantic_pins_source_message ON semantic_pins (source_message_id);
+
 CREATE INDEX semantic_pins_session_key ON semantic_pins (session_id, content_key);
 
-CREATE UNIQUE INDEX semantic_pins_auto_key
-    ON semantic_pins (session_id, content_key) WHERE kind = 'auto';
+CREATE INDEX semantic_pins_slot ON semantic_pins (slot, created_at) WHERE slot IS NOT NULL;
 
-CREATE INDEX embeddings_session ON embeddings (session_id, model, kind, row_id);
+CREATE UNIQUE INDEX semantic_pins_auto_key
+    ON semantic_pins (coalesce(session_id, ''), content_key)
+    WHERE kind = 'auto' AND superseded_at IS NULL;
 
 CREATE VIEW messages_fts_source AS
     SELECT id, text, 's' || hex(session_id) || '0' AS session_key FROM messages;
@@ -263,29 +269,8 @@ CREATE VIEW messages_fts_source AS
 CREATE VIEW summaries_fts_source AS
     SELECT id, text, 's' || hex(session_id) || '0' AS session_key FROM summaries;
 
-CREATE VIEW semantic_pins_fts_source AS
-    SELECT id, content AS text, 's' || hex(session_id) || '0' AS session_key FROM semantic_pins;
-
 CREATE VIEW summary_facts_fts_source AS
     SELECT id, text, 's' || hex(session_id) || '0' AS session_key FROM summary_facts;
-
-CREATE VIEW session_overview AS SELECT
-    s.id,
-    s.title,
-    s.model,
-    s.created_at,
-    max(s.updated_at, coalesce((SELECT m.created_at FROM messages m
-        WHERE m.session_id = s.id ORDER BY m.id DESC LIMIT 1), '')) AS last_activity,
-    (SELECT count(*) FROM messages m WHERE m.session_id = s.id) AS message_count,
-    (SELECT coalesce(sum(m.token_count), 0) FROM messages m
-        WHERE m.session_id = s.id) AS token_count,
-    (SELECT count(*) FROM summaries u WHERE u.session_id = s.id) AS summary_count,
-    (SELECT count(*) FROM semantic_pins p WHERE p.session_id = s.id) AS pin_count,
-    (SELECT g.text FROM goals g
-        WHERE g.session_id = s.id AND g.status = 'active') AS active_goal,
-    (SELECT c.created_at FROM checkpoints c
-        WHERE c.session_id = s.id ORDER BY c.id DESC LIMIT 1) AS latest_checkpoint_at
-FROM sessions s;
 
 CREATE VIEW messages_with_summary AS SELECT
     m.id,
@@ -304,6 +289,28 @@ LEFT JOIN summaries u ON u.id = (SELECT c.id FROM summaries c
         WHERE c.session_id = m.session_id AND c.level = 1 AND c.end_message_id >= m.id
         ORDER BY c.end_message_id LIMIT 1)
     AND u.start_message_id <= m.id;
+
+CREATE VIEW semantic_pins_fts_source AS
+    SELECT id, content AS text, CASE WHEN session_id IS NULL THEN 'u0' ELSE 's' || hex(session_id) || '0' END AS session_key
+    FROM semantic_pins;
+
+CREATE VIEW session_overview AS SELECT
+    s.id,
+    s.title,
+    s.model,
+    s.created_at,
+    max(s.updated_at, coalesce((SELECT m.created_at FROM messages m
+        WHERE m.session_id = s.id ORDER BY m.id DESC LIMIT 1), '')) AS last_activity,
+    (SELECT count(*) FROM messages m WHERE m.session_id = s.id) AS message_count,
+    (SELECT coalesce(sum(m.token_count), 0) FROM messages m
+        WHERE m.session_id = s.id) AS token_count,
+    (SELECT count(*) FROM summaries u WHERE u.session_id = s.id) AS summary_count,
+    (SELECT count(*) FROM semantic_pins p WHERE p.session_id = s.id) AS pin_count,
+    (SELECT g.text FROM goals g
+        WHERE g.session_id = s.id AND g.status = 'active') AS active_goal,
+    (SELECT c.created_at FROM checkpoints c
+        WHERE c.session_id = s.id ORDER BY c.id DESC LIMIT 1) AS latest_checkpoint_at
+FROM sessions s;
 
 CREATE TRIGGER messages_fts_delete AFTER DELETE ON messages
 WHEN old.id <= (SELECT indexed_to FROM search_state WHERE name = 'messages')
@@ -351,29 +358,6 @@ BEGIN
         WHERE name = 'summaries' AND indexed_to > (SELECT coalesce(max(id), 0) FROM summaries);
 END;
 
-CREATE TRIGGER semantic_pins_fts_delete AFTER DELETE ON semantic_pins
-WHEN old.id <= (SELECT indexed_to FROM search_state WHERE name = 'semantic_pins')
-BEGIN
-    INSERT INTO semantic_pins_fts (semantic_pins_fts, rowid, text, session_key)
-        VALUES ('delete', old.id, old.content, 's' || hex(old.session_id) || '0');
-    UPDATE search_state SET indexed_to = (SELECT coalesce(max(id), 0) FROM semantic_pins)
-        WHERE name = 'semantic_pins' AND indexed_to > (SELECT coalesce(max(id), 0) FROM semantic_pins);
-END;
-
-CREATE TRIGGER semantic_pins_fts_update AFTER UPDATE OF id, content, session_id ON semantic_pins
-WHEN old.id <= (SELECT indexed_to FROM search_state WHERE name = 'semantic_pins')
-    OR new.id <= (SELECT indexed_to FROM search_state WHERE name = 'semantic_pins')
-BEGIN
-    INSERT INTO semantic_pins_fts (semantic_pins_fts, rowid, text, session_key)
-        SELECT 'delete', old.id, old.content, 's' || hex(old.session_id) || '0'
-        WHERE old.id <= (SELECT indexed_to FROM search_state WHERE name = 'semantic_pins');
-    INSERT INTO semantic_pins_fts (rowid, text, session_key)
-        SELECT new.id, new.content, 's' || hex(new.session_id) || '0'
-        WHERE new.id <= (SELECT indexed_to FROM search_state WHERE name = 'semantic_pins');
-    UPDATE search_state SET indexed_to = (SELECT coalesce(max(id), 0) FROM semantic_pins)
-        WHERE name = 'semantic_pins' AND indexed_to > (SELECT coalesce(max(id), 0) FROM semantic_pins);
-END;
-
 CREATE TRIGGER summary_facts_fts_delete AFTER DELETE ON summary_facts
 WHEN old.id <= (SELECT indexed_to FROM search_state WHERE name = 'summary_facts')
 BEGIN
@@ -403,6 +387,29 @@ END;
 
 CREATE TRIGGER messages_embeddings_update AFTER UPDATE OF text ON messages BEGIN
     DELETE FROM embeddings WHERE kind = 'message' AND row_id = old.id;
+END;
+
+CREATE TRIGGER semantic_pins_fts_delete AFTER DELETE ON semantic_pins
+WHEN old.id <= (SELECT indexed_to FROM search_state WHERE name = 'semantic_pins')
+BEGIN
+    INSERT INTO semantic_pins_fts (semantic_pins_fts, rowid, text, session_key)
+        VALUES ('delete', old.id, old.content, CASE WHEN old.session_id IS NULL THEN 'u0' ELSE 's' || hex(old.session_id) || '0' END);
+    UPDATE search_state SET indexed_to = (SELECT coalesce(max(id), 0) FROM semantic_pins)
+        WHERE name = 'semantic_pins' AND indexed_to > (SELECT coalesce(max(id), 0) FROM semantic_pins);
+END;
+
+CREATE TRIGGER semantic_pins_fts_update AFTER UPDATE OF id, content, session_id ON semantic_pins
+WHEN old.id <= (SELECT indexed_to FROM search_state WHERE name = 'semantic_pins')
+    OR new.id <= (SELECT indexed_to FROM search_state WHERE name = 'semantic_pins')
+BEGIN
+    INSERT INTO semantic_pins_fts (semantic_pins_fts, rowid, text, session_key)
+        SELECT 'delete', old.id, old.content, CASE WHEN old.session_id IS NULL THEN 'u0' ELSE 's' || hex(old.session_id) || '0' END
+        WHERE old.id <= (SELECT indexed_to FROM search_state WHERE name = 'semantic_pins');
+    INSERT INTO semantic_pins_fts (rowid, text, session_key)
+        SELECT new.id, new.content, CASE WHEN new.session_id IS NULL THEN 'u0' ELSE 's' || hex(new.session_id) || '0' END
+        WHERE new.id <= (SELECT indexed_to FROM search_state WHERE name = 'semantic_pins');
+    UPDATE search_state SET indexed_to = (SELECT coalesce(max(id), 0) FROM semantic_pins)
+        WHERE name = 'semantic_pins' AND indexed_to > (SELECT coalesce(max(id), 0) FROM semantic_pins);
 END;
 
 CREATE TRIGGER messages_used_ids AFTER DELETE ON messages

@@ -161,25 +161,27 @@ class AdminMixin(StoreBase):
         if not isinstance(force, bool):
             raise InvalidInput(f"force must be True or False, not {type(force).__name__}")
         target = files.check_target(path, database=self.path, force=force, parents=True)
-        temporary, fd = files.create_temporary(target)
-        os.close(fd)  # SQLite opens it by name; empty, it is an empty database
-        try:
-            if self.path == db.MEMORY:
-                # The only connection to an in-memory database: hold the lock.
-                with self._locked() as conn:
-                    db.backup(conn, temporary, pages=pages, progress=on_progress)
-            else:
-                # Its own connection: this store's threads are not held up meanwhile.
-                with db.reader(self.path, self.config.busy_timeout) as source:
-                    db.backup(source, temporary, pages=pages, progress=on_progress)
-            problem = db.verify_copy(temporary)
-            if problem is not None:
-                raise DatabaseError(f"backup of {self.path} to {target} failed its check: {problem}")
-            files.publish(temporary, target, force=force)
-        except sqlite3.Error as exc:
-            raise DatabaseError(f"backup of {self.path} to {target} failed: {exc}") from None
-        finally:
-            _remove_copy(temporary)  # gone once published; else the failed copy
+        with files.temporary_beside(target) as (temporary, fd):
+            os.close(fd)  # SQLite opens it by name; empty, it is an empty database
+            try:
+                if self.path == db.MEMORY:
+                    # The only connection to an in-memory database: hold the lock.
+                    with self._locked() as conn:
+                        db.backup(conn, temporary, pages=pages, progress=on_progress)
+                else:
+                    # Its own connection: this store's threads are not held up meanwhile.
+                    with db.reader(self.path, self.config.busy_timeout) as source:
+                        db.backup(source, temporary, pages=pages, progress=on_progress)
+                problem = db.verify_copy(temporary)
+                if problem is not None:
+                    raise DatabaseError(
+                        f"backup of {self.path} to {target} failed its check: {problem}"
+                    )
+                files.publish(temporary, target, force=force)
+            except sqlite3.Error as exc:
+                raise DatabaseError(f"backup of {self.path} to {target} failed: {exc}") from None
+            finally:
+                _remove_copy(temporary)  # gone once published; else the failed copy
         logger.info("backed up %s to %s", self.path, target)
         return target
 

@@ -279,6 +279,15 @@ def _is_fact(sentence: str, families: list[tuple[frozenset[str], re.Pattern[str]
     return found and not _HYPOTHETICAL.search(sentence)
 
 
+def is_lasting(fact: str) -> bool:
+    """Whether a fact is about the person and holds beyond one conversation: health
+    (allergies, conditions, medication), names and relations, stable constraints and
+    preferences. Dated events and "remember that ..." requests are bound to the
+    conversation they were said in."""
+    words = _lower_words(fact)
+    return any(not words.isdisjoint(needed) and rule.search(fact) for needed, rule in _RULES)
+
+
 def _stated_in_question(
     sentence: str, families: list[tuple[frozenset[str], re.Pattern[str]]]
 ) -> str | None:

@@ -16,9 +16,13 @@ it again. How one is made:
    (oldest out); the state is authoritative for goals, subtasks and workflow.
 3. **The local model, when it is there**: asked in JSON mode (the summarizer's
    backend and model choice, ``Summarizer.ask_json``) for the updated
-   checkpoint, validated by pydantic; what it adds is kept only if grounded
-   in what it was shown (:func:`localmem.extract.grounded`) and never
-   replaces the floor (:func:`overlay`). Any failure leaves the floor alone.
+   checkpoint, validated by pydantic; each item it adds is kept only where
+   one message (or a line of the state) supports it, with the same
+   negations, and never flips a warning (:mod:`localmem.grounding`; a
+   preference only from the user's own words, a reference only verbatim),
+   and never replaces the floor (:func:`overlay`). The checkpoint's source
+   is the model only when one of its items survived; any failure leaves the
+   floor alone.
 
 A checkpoint is taken automatically before every compaction (asking the model
 only when at least ``structured_min_tokens`` new tokens are at stake) and on
@@ -44,6 +48,7 @@ from . import extract as rules
 from .answers import MAX_REFERENCES, Answer, merge_items, strings
 from .args import check_id
 from .errors import SessionNotFound
+from .grounding import Evidence
 from .mixin import StoreBase
 from .models import (
     OPEN_SUBTASK_STATUSES,
@@ -311,30 +316,79 @@ class ModelCheckpoint(Answer):
             refs[key] += strings(names)
         return refs
 
-    def grounded(self, haystack: str) -> CheckpointData:
-        """The items that share a word with ``haystack`` (case-folded), as CheckpointData."""
+    def supported(
+        self, evidence: Evidence, said: Evidence, dropped: dict[str, int] | None = None
+    ) -> CheckpointData:
+        """The items ``evidence`` supports (``localmem.grounding``), as CheckpointData:
+        preferences by what the user ``said``, references verbatim. ``dropped`` counts
+        the others by reason."""
+        dropped = {} if dropped is None else dropped
 
-        def keep(items: list[str]) -> list[str]:
-            return [i for i in items if i.strip() and rules.grounded(i, haystack)]
+        def keep(items: list[str], check: Any = evidence.check) -> list[str]:
+            kept = []
+            for item in items:
+                reason = check(item)
+                if reason is None:
+                    kept.append(item)
+                else:
+                    dropped[reason] = dropped.get(reason, 0) + 1
+            return kept
 
         flow = self.workflow_state
-        current = flow.current_step if flow.current_step and keep([flow.current_step]) else None
+        current = keep([flow.current_step]) if flow.current_step else []
         return _clipped(
             CheckpointData(
                 active_goals=keep(self.active_goals),
                 pending_tasks=keep(self.pending_tasks),
                 key_decisions=keep(self.key_decisions),
-                user_preferences=keep(self.user_preferences),
+                user_preferences=keep(self.user_preferences, said.check),
                 context_references=References(
-                    **{k: keep(self.context_references.get(k, [])) for k in rules.REFERENCE_KINDS}
+                    **{
+                        k: keep(self.context_references.get(k, []), evidence.check_name)
+                        for k in rules.REFERENCE_KINDS
+                    }
                 ),
                 workflow_state=WorkflowState(
-                    current_step=current,
+                    current_step=current[0] if current else None,
                     completed_steps=keep(flow.completed_steps),
                     next_steps=keep(flow.next_steps),
                 ),
             )
         )
+
+
+def _with_model(
+    floor: CheckpointData,
+    answer: ModelCheckpoint,
+    model: str,
+    state: StateSnapshot,
+    messages: Sequence[Message],
+) -> tuple[CheckpointData, str]:
+    """``floor`` with the model's supported items, and the source: the model only when
+    one of its items is in the result."""
+    texts = [m.text for m in messages if m.role in ("user", "assistant")]
+    carried = _items(floor)
+    evidence = Evidence([*texts, *state.lines(), *carried], conversation=[*texts, *carried])
+    said = Evidence([m.text for m in messages if m.role == "user"], conversation=evidence.conversation)
+    dropped: dict[str, int] = {}
+    merged = overlay(floor, answer.supported(evidence, said, dropped), state)
+    if dropped:
+        logger.info("%s's checkpoint items dropped: %s", model, dropped)
+    return (merged, model) if merged != floor else (floor, RULES)
+
+
+def _items(data: CheckpointData) -> list[str]:
+    """Every statement of a checkpoint, one per entry."""
+    flow = data.workflow_state
+    return [
+        *data.active_goals,
+        *data.pending_tasks,
+        *data.key_decisions,
+        *data.user_preferences,
+        *([flow.current_step] if flow.current_step else []),
+        *flow.completed_steps,
+        *flow.next_steps,
+    ]
 
 
 def _clipped(data: CheckpointData) -> CheckpointData:
@@ -438,9 +492,7 @@ class CheckpointMixin(StoreBase):
                 request, session.model, ModelCheckpoint, ratio=self._model_ratio(session.model)
             )
             if answer.data is not None and answer.model is not None:
-                haystack = "\n".join(m["content"] for m in request).casefold()
-                data = overlay(data, answer.data.grounded(haystack), state)
-                source = answer.model
+                data, source = _with_model(data, answer.data, answer.model, state, new)
         lines = [(text, self.tokenizer.count(text), live) for text, live in render_lines(data, state)]
         with self._write_state(session.id) as conn:
             if not db.session_exists(conn, session.id):

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import os
+from typing import Literal
 from pathlib import Path
 
 import platformdirs
@@ -81,7 +82,9 @@ class MemoryConfig(BaseModel):
     """Seconds ``close()`` lets background summaries go on; the ranges not summarized by
     then stay due."""
     ollama_timeout: float = Field(DEFAULT_OLLAMA_TIMEOUT, gt=0, allow_inf_nan=False)
-    """Seconds one call to the local model may take; never unbounded."""
+    """Seconds one summary-sized call to the local model may take; a bigger request (a
+    checkpoint: more to read, 512 tokens to write) gets proportionally more, at most 10x
+    (``ollama_client.scaled_timeout``). Never unbounded."""
     offline: bool = False
     """Never call the local model: summaries are the deterministic ones (source
     ``offline``, redone by ``resummarize`` later), checkpoints and facts the rules',
@@ -116,6 +119,14 @@ class MemoryConfig(BaseModel):
     """Pin the facts a user states that must never be lost (allergies, names, dates,
     "remember that ...", constraints) as ``auto`` pins: by phrase rules over each new
     user message, and by the local model when it writes a summary's facts."""
+    user_auto_pins: bool = True
+    """Automatic pins of lasting personal facts (health, names and relations, stable
+    constraints) are the user's, shown in every session; False keeps each in the
+    session it was said in."""
+    recall_scope: Literal["session", "user"] = "session"
+    """Where a query-aware context looks for older messages: its own session, or
+    ("user") every session of the file, each item marked with its session's title
+    and date. Off by default: sessions stay private from each other."""
     auto_pin_importance: float = Field(DEFAULT_AUTO_PIN_IMPORTANCE, ge=0, le=1, allow_inf_nan=False)
     """Importance of an auto pin; below manual pins' default (0.8), so they show first."""
     compaction_ages: tuple[float, float, float] = DEFAULT_COMPACTION_AGES

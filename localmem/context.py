@@ -32,8 +32,9 @@ bound; the chat format's own per-message framing is the model's, not ours).
 
 from __future__ import annotations
 
+import json
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple, TypeVar
 
@@ -61,6 +62,8 @@ STATE_HEADINGS = (
 OLDER_FILES = "- … and {count} older"
 """The line standing for the tracked files beyond the newest ones shown."""
 ROLE_SEPARATOR = ": "
+OTHER_CHAT = "an earlier chat"
+"""How a relevant message of another, untitled session names where it was said."""
 CLIP_MARKER = "[… earlier part of this message clipped to fit the context …]\n"
 SECTION_SEPARATOR = "\n\n"
 ITEM_SEPARATOR = "\n"
@@ -112,6 +115,8 @@ class MemoryContext(BaseModel):
     pins: tuple[Pin, ...]
     summaries: tuple[Summary, ...]
     relevant_messages: tuple[Message, ...] = ()
+    session_titles: dict[str, str] = {}
+    """The titles of the other sessions relevant messages come from (``recall_scope="user"``)."""
     state: tuple[str, ...] = ()
     checkpoint: tuple[str, ...] = ()
     query: str | None = None
@@ -140,10 +145,14 @@ class MemoryContext(BaseModel):
             sections.append(
                 _section(
                     RELEVANT_HEADER,
-                    [relevant_label(m) + m.text for m in self.relevant_messages],
+                    [self.label(m) + m.text for m in self.relevant_messages],
                 )
             )
         return SECTION_SEPARATOR.join(sections)
+
+    def label(self, message: Message) -> str:
+        """The label a relevant message is rendered with (``relevant_label``)."""
+        return _label(message, self.session_id, self.session_titles)
 
     def to_messages(self, system_prompt: str | None = None) -> list[dict[str, str]]:
         """Chat messages ready for ``ollama.chat`` or an OpenAI-style API.
@@ -157,10 +166,18 @@ class MemoryContext(BaseModel):
         return out
 
 
-def relevant_label(message: Message) -> str:
+def relevant_label(message: Message, chat: str | None = None) -> str:
     """What precedes a relevant older message: its date (UTC) and role,
-    ``[2026-03-14] user: ``, so that "when did ..." can be answered from it."""
-    return f"[{message.created_at[:10]}] {message.role}{ROLE_SEPARATOR}"
+    ``[2026-03-14] user: ``, so that "when did ..." can be answered from it; for a
+    message of another session (``recall_scope="user"``), that session's title too:
+    ``[2026-03-14, chat "Landlord"] user: ``."""
+    where = "" if chat is None else f", chat {json.dumps(chat, ensure_ascii=False)}"
+    return f"[{message.created_at[:10]}{where}] {message.role}{ROLE_SEPARATOR}"
+
+
+def _label(message: Message, session_id: str, titles: Mapping[str, str]) -> str:
+    chat = None if message.session_id == session_id else titles.get(message.session_id, OTHER_CHAT)
+    return relevant_label(message, chat)
 
 
 def _section(header: str, items: Sequence[str]) -> str:
@@ -238,14 +255,16 @@ def pack(
     token_ratio: float = 1.0,
     relevant: Sequence[Message] = (),
     max_relevant: int = 0,
-    label_cost: Callable[[Message], int] | None = None,
+    label_cost: Callable[[str], int] | None = None,
+    session_titles: Mapping[str, str] | None = None,
     query: str | None = None,
     state: Sequence[Group] = (),
     checkpoint: Sequence[Line] = (),
 ) -> MemoryContext:
     """Fill ``max_tokens`` in priority order. ``recent`` and ``summaries`` come newest first;
     ``relevant`` best first, all older than ``recent`` (at most ``max_relevant`` are kept,
-    each paying ``label_cost``: by default its label counted with ``count``);
+    each paying its label's tokens, ``label_cost(label)``: by default ``count``; a
+    message of another session is labelled with its title from ``session_titles``);
     ``state`` and ``checkpoint`` in the order they are shown."""
     left = max_tokens
     kept: list[Message] = []
@@ -296,9 +315,15 @@ def pack(
 
     # Relevant older messages whole or not at all (the matching words may be
     # anywhere in one), best first, in whatever is left.
-    cost = label_cost or (lambda m: count(relevant_label(m)))
+    titles = dict(session_titles or {})
+    tokens_of = label_cost or count
     kept_relevant, relevant_tokens = _take(
-        relevant, left, costs.relevant_header, costs.item, prefix=cost, limit=max_relevant
+        relevant,
+        left,
+        costs.relevant_header,
+        costs.item,
+        prefix=lambda m: tokens_of(_label(m, session_id, titles)),
+        limit=max_relevant,
     )
     left -= relevant_tokens
 
@@ -315,6 +340,9 @@ def pack(
     extra: dict = {} if query is None else {"query": query}
     if kept_relevant:
         extra["relevant_messages"] = tuple(sorted(kept_relevant, key=lambda m: m.id))
+        others = {m.session_id for m in kept_relevant} - {session_id}
+        if others:
+            extra["session_titles"] = {s: titles[s] for s in others if s in titles}
     if kept_state:
         extra["state"] = tuple(kept_state)
     if kept_checkpoint:

@@ -88,18 +88,37 @@ def _same_file(a: Path, b: Path) -> bool:
         return False
 
 
-def create_temporary(target: Path) -> tuple[Path, int]:
-    """A new, empty, private file beside ``target``: its path and an open descriptor."""
-    while True:
-        temporary = target.with_name(f".{target.name}.{secrets.token_hex(4)}{TEMPORARY_SUFFIX}")
-        try:
-            fd = os.open(temporary, _NEW_FILE, PRIVATE_MODE)
-        except FileExistsError:
-            continue  # another writer's: pick another name
-        except OSError as exc:
-            raise InvalidInput(f"cannot write in {target.parent}: {exc.strerror or exc}") from None
+@contextlib.contextmanager
+def temporary_beside(target: Path) -> Iterator[tuple[Path, int]]:
+    """A new, empty, private file beside ``target`` for the block: its path and an open
+    descriptor. Deleted if the block raises, a Ctrl-C included wherever it lands, even
+    as the file is being made (Python raises it when ``os.open`` returns, before its
+    descriptor is stored: so the name is held before the file exists); the block
+    publishes it otherwise (:func:`publish`).
+    """
+    temporary: Path | None = None
+    try:
+        while True:
+            temporary = target.with_name(
+                f".{target.name}.{secrets.token_hex(4)}{TEMPORARY_SUFFIX}"
+            )
+            try:
+                fd = os.open(temporary, _NEW_FILE, PRIVATE_MODE)
+            except FileExistsError:
+                temporary = None  # another writer's: never ours to delete
+                continue
+            except OSError as exc:
+                temporary = None
+                raise InvalidInput(
+                    f"cannot write in {target.parent}: {exc.strerror or exc}"
+                ) from None
+            break
         os.fchmod(fd, PRIVATE_MODE)  # whatever the umask
-        return temporary, fd
+        yield temporary, fd
+    except BaseException:
+        if temporary is not None:
+            remove(temporary)
+        raise
 
 
 def publish(temporary: Path, target: Path, *, force: bool) -> None:
@@ -152,13 +171,8 @@ def private_file(target: str | Path, *, database: str | Path | None, force: bool
     the target is left as it was.
     """
     path = check_target(target, database=database, force=force)
-    temporary, fd = create_temporary(path)
-    try:
-        with open(fd, "wb") as out:
-            yield out
-            out.flush()
-            os.fsync(out.fileno())
+    with temporary_beside(path) as (temporary, fd), open(fd, "wb") as out:
+        yield out
+        out.flush()
+        os.fsync(out.fileno())
         publish(temporary, path, force=force)
-    except BaseException:
-        remove(temporary)
-        raise

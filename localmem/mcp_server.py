@@ -113,8 +113,9 @@ def add_resources(server: FastMCP, memory: Memory) -> None:
         "localmem://memory",
         name="memory",
         title="What localmem remembers",
-        description="Every session with its pinned facts and summaries, as Markdown.",
-        mime_type="text/markdown",
+        description="Every fact remembered about the user and each session's pinned facts,"
+        " with where each came from and whether it still holds (store.memory_report).",
+        mime_type="text/plain",
     )
     async def report() -> str:
         return await memory.run(_report, store)
@@ -141,15 +142,7 @@ def add_resources(server: FastMCP, memory: Memory) -> None:
 
 
 def _report(store: MemoryStore) -> str:
-    # store.memory_report() (user-level facts, where each came from) takes this
-    # one's place when it lands; until then the report is built from the listings.
-    rows = []
-    for session in store.list_sessions():
-        try:
-            rows.append((session, store.get_pins(session.id), store.get_summaries(session.id)))
-        except SessionNotFound:  # another process deleted it since the listing
-            continue
-    return mcp_text.report_text(str(store.path), rows)
+    return store.memory_report().to_text()
 
 
 def _transcript(store: MemoryStore, session_id: str) -> str:

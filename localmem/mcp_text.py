@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from .context import MemoryContext
-from .models import Goal, Message, Pin, SearchHit, Session, Subtask, Summary
+from .models import Goal, Message, Pin, SearchHit, Session, Subtask
 
 
 def session_name(session: Session) -> str:
@@ -85,21 +85,3 @@ def transcript_text(session: Session, messages: Iterable[Message]) -> str:
     for m in messages:
         lines += [f"[#{m.id} {m.role}, {m.created_at}]", m.text, ""]
     return "\n".join(lines)
-
-
-def report_text(
-    path: str, sessions: Iterable[tuple[Session, Sequence[Pin], Sequence[Summary]]]
-) -> str:
-    """What the file remembers: each session's facts and summaries."""
-    lines = [f"# What localmem remembers ({path})"]
-    for session, pins, summaries in sessions:
-        lines += ["", f"## {session_name(session)}, last active {session.updated_at}"]
-        lines += [f"- {pin_line(p)}" for p in pins] or ["- no facts pinned"]
-        lines += [
-            f"- summary of messages #{s.start_message_id}-#{s.end_message_id} "
-            f"(by {s.source}): {s.text}"
-            for s in summaries
-        ]
-    if len(lines) == 1:
-        lines.append("\nNothing yet: the file holds no session.")
-    return "\n".join(lines) + "\n"

@@ -75,7 +75,7 @@ SessionArg = Annotated[
 ]
 # Facts belong to the session now; "user" (every session sees it) joins this
 # Literal once the store pins with no session (store.pin(None, ...)).
-Scope = Literal["session"]
+Scope = Literal["session", "user"]
 
 
 class Memory:
@@ -130,18 +130,23 @@ def add_tools(server: FastMCP, memory: Memory) -> None:
             Importance, Field(description="0 to 1: the most important facts come first.")
         ] = DEFAULT_PIN_IMPORTANCE,
         scope: Annotated[
-            Scope, Field(description="Who the fact belongs to: 'session' is this conversation.")
+            Scope,
+            Field(
+                description="Who the fact belongs to: 'session' is this conversation; 'user' is"
+                " the person, remembered in every conversation (allergies, names, preferences)."
+            ),
         ] = "session",
         session_id: SessionArg = None,
     ) -> str:
-        """Pin a fact so it is part of every recall of its session.
+        """Pin a fact so it is part of every recall of its session (scope 'user': of every
+        session).
 
         Use it for what must never be forgotten: allergies and health needs,
         names, preferences, deadlines, decisions. Keep each fact short; a fact
         the session already holds as an automatic pin is replaced by this one.
         """
         owner = memory.session(session_id) if scope == "session" else None
-        p = await run(store.pin, owner, fact, importance=importance)
+        p = await run(store.pin, owner, fact, importance=importance, scope=scope)
         return f"Pinned {mcp_text.pin_line(p)}"
 
     @server.tool(annotations=READS, structured_output=False)

@@ -407,7 +407,77 @@ END""",
 END""",
 )
 
-# m010_message_ids: a message id is never handed out twice. Every marker the
+USER_PINS_KEY_EXPR = "CASE WHEN {0} IS NULL THEN 'u0' ELSE 's' || hex({0}) || '0' END"
+"""The session_key token of a pin: its session's, or 'u0' for the user's
+(``localmem.search.USER_KEY``)."""
+
+
+def _m010_pin_triggers() -> tuple[str, ...]:
+    """m004's delete and update triggers of the pins' search index, with the pins' key."""
+    plain = _m004_index("semantic_pins", "content")[2:]
+    return tuple(
+        t.replace(SESSION_KEY_EXPR.format("old.session_id"), USER_PINS_KEY_EXPR.format("old.session_id"))
+        .replace(SESSION_KEY_EXPR.format("new.session_id"), USER_PINS_KEY_EXPR.format("new.session_id"))
+        for t in plain
+    )
+
+
+# m010_scopes: memory that follows the user across chats and stays current.
+# - A pin belongs to a session or to the user: session_id NULL is a fact of the
+#   user's, which every session's context shows (where it was learnt stays
+#   readable through source_message_id).
+# - A fact that updates an earlier one supersedes it rather than deleting it:
+#   superseded_at is when the old one stopped holding, and the pins of one
+#   chain share a slot (what they are about: "wifi password", "home", ...).
+#   Contexts read current pins only (the partial indexes).
+# - The automatic pins' uniqueness spans the user's pins too (NULL compared as
+#   ''), and concerns current pins only: a fact said again after it was
+#   superseded is a new pin.
+# session_id's NOT NULL cannot be dropped in place, so the table is rebuilt by
+# SQLite's documented procedure: its two views are dropped and made again
+# around the rename, its indexes and search triggers made again (the index's
+# rows keep their ids). Nothing moves: every existing pin keeps its session.
+M010_SCOPES = (
+    "DROP VIEW session_overview",
+    "DROP VIEW semantic_pins_fts_source",
+    """CREATE TABLE semantic_pins_scoped (
+    id INTEGER PRIMARY KEY,
+    session_id TEXT REFERENCES sessions(id) ON DELETE CASCADE,
+    content TEXT NOT NULL,
+    source_message_id INTEGER REFERENCES messages(id) ON DELETE SET NULL,
+    importance_score REAL NOT NULL CHECK (importance_score BETWEEN 0 AND 1),
+    kind TEXT NOT NULL CHECK (kind IN ('manual', 'auto')),
+    token_count INTEGER NOT NULL CHECK (token_count >= 0),
+    created_at TEXT NOT NULL,
+    content_key TEXT,
+    slot TEXT,
+    superseded_at TEXT
+)""",
+    """INSERT INTO semantic_pins_scoped (id, session_id, content, source_message_id,
+    importance_score, kind, token_count, created_at, content_key)
+    SELECT id, session_id, content, source_message_id, importance_score, kind, token_count,
+        created_at, content_key FROM semantic_pins""",
+    "DROP TABLE semantic_pins",
+    "ALTER TABLE semantic_pins_scoped RENAME TO semantic_pins",
+    """CREATE INDEX semantic_pins_session_importance
+    ON semantic_pins (session_id, importance_score DESC, id DESC) WHERE superseded_at IS NULL""",
+    "CREATE INDEX semantic_pins_source_message ON semantic_pins (source_message_id)",
+    "CREATE INDEX semantic_pins_session_key ON semantic_pins (session_id, content_key)",
+    "CREATE INDEX semantic_pins_slot ON semantic_pins (slot, created_at) WHERE slot IS NOT NULL",
+    """CREATE UNIQUE INDEX semantic_pins_auto_key
+    ON semantic_pins (coalesce(session_id, ''), content_key)
+    WHERE kind = 'auto' AND superseded_at IS NULL""",
+    # The view the search index reads: the user's pins carry the key 'u0', so a
+    # search of one session finds them beside its own ('u0' is no session's key:
+    # those all start with 's').
+    f"""CREATE VIEW semantic_pins_fts_source AS
+    SELECT id, content AS text, {USER_PINS_KEY_EXPR.format("session_id")} AS session_key
+    FROM semantic_pins""",
+    *_m010_pin_triggers(),
+    M007_VIEWS[0],  # session_overview, as it was
+)
+
+# m011_message_ids: a message id is never handed out twice. Every marker the
 # file keeps is a message id (a summary's range, a checkpoint's and a
 # compaction's through_message_id, the search index's mark); SQLite gives a
 # new row max(id) + 1, so after the newest messages were deleted (an agent's
@@ -421,7 +491,7 @@ END""",
 # commit: add_message at 0.88x its CPU-time rate, measured in one process);
 # this table is written only when a message is deleted, and read (one cached
 # page, about 0.5 us) per insert.
-M010_MESSAGE_IDS = (
+M011_MESSAGE_IDS = (
     """CREATE TABLE used_ids (
     name TEXT PRIMARY KEY,
     max_id INTEGER NOT NULL CHECK (max_id >= 0)
@@ -450,7 +520,8 @@ MIGRATIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     # Automatic pins, de-duplicated per session by content_key (see M008_AUTO_PINS).
     ("m008_auto_pins", M008_AUTO_PINS),
     ("m009_embeddings", M009_EMBEDDINGS),
-    # Message ids never handed out twice (see M010_MESSAGE_IDS).
-    ("m010_message_ids", M010_MESSAGE_IDS),
+    ("m010_scopes", M010_SCOPES),
+    # Message ids never handed out twice (see M011_MESSAGE_IDS).
+    ("m011_message_ids", M011_MESSAGE_IDS),
 )
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -18,7 +18,8 @@ if TYPE_CHECKING:
     from datetime import datetime
     from pathlib import Path
 
-    from .cache import SessionMemo
+    from .cache import SessionMemo, TTLCache
+    from .context import MemoryContext
     from .config import MemoryConfig
     from .tokens import Tokenizer
 
@@ -30,6 +31,7 @@ if TYPE_CHECKING:
         path: Path | str
         _conn: sqlite3.Connection
         _memo: SessionMemo
+        _cache: TTLCache[MemoryContext]
         _clock: Callable[[], datetime]
 
         def _write(

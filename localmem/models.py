@@ -104,16 +104,82 @@ class Summary(_Record):
 
 
 class Pin(_Record):
-    """A fact kept in every context of its session, by importance."""
+    """A fact kept in every context of its session, by importance.
+
+    ``session_id`` None: a fact of the user's, in every session's context.
+    ``superseded_at``: when a later fact updated it (it is kept for the
+    history, out of contexts); the pins of one chain share a ``slot``.
+    """
 
     id: int
-    session_id: str
+    session_id: str | None
     content: str
     source_message_id: int | None
     importance_score: float
     kind: PinKind
     token_count: int
     created_at: str
+    slot: str | None = None
+    superseded_at: str | None = None
+
+    @property
+    def scope(self) -> str:
+        """``"user"`` or ``"session"``."""
+        return "user" if self.session_id is None else "session"
+
+
+class RememberedFact(_Record):
+    """One pin as :meth:`~localmem.MemoryStore.memory_report` shows it: the pin, and
+    where it came from (the message it was taken from, that message's session and
+    time; all None for a fact pinned by hand without a message)."""
+
+    pin: Pin
+    status: Literal["current", "superseded"]
+    source_session_id: str | None
+    source_session_title: str | None
+    said_at: str | None
+
+
+class SessionMemory(_Record):
+    """A session and its own pins, in the memory report."""
+
+    session: Session
+    facts: list[RememberedFact]
+
+
+class MemoryReport(_Record):
+    """What localmem remembers: every fact of the user's (shown in every session), then
+    every session's own, each with its provenance, current and superseded. ``to_text()``
+    renders it for a person; ``model_dump()`` is its JSON."""
+
+    generated_at: str
+    user_facts: list[RememberedFact]
+    sessions: list[SessionMemory]
+
+    def to_text(self) -> str:
+        lines = [f"What is remembered (as of {self.generated_at[:16].replace('T', ' ')} UTC)", ""]
+        lines.append(f"About you, in every chat ({len(self.user_facts)}):")
+        lines += [_fact_line(f) for f in self.user_facts] or ["  (nothing)"]
+        for memory in self.sessions:
+            title = memory.session.title or f"untitled, begun {memory.session.created_at[:10]}"
+            lines += ["", f"In the chat {title!r} ({memory.session.id}), {len(memory.facts)}:"]
+            lines += [_fact_line(f) for f in memory.facts] or ["  (nothing)"]
+        return "\n".join(lines)
+
+
+def _fact_line(fact: RememberedFact) -> str:
+    pin = fact.pin
+    how = "pinned by hand" if pin.kind == "manual" else "caught automatically"
+    if fact.said_at is not None:
+        where = f" from a message of {fact.said_at[:10]}"
+        if fact.source_session_title or fact.source_session_id:
+            where += f" in {fact.source_session_title or fact.source_session_id!r}"
+        how += where
+    else:
+        how += f" on {pin.created_at[:10]}"
+    if fact.status == "superseded":
+        return f"  - #{pin.id} (no longer holds since {pin.superseded_at[:10]}) {pin.content}  [{how}]"
+    return f"  - #{pin.id} {pin.content}  [{how}]"
 
 
 class Item(_Record):
@@ -141,7 +207,7 @@ class SearchHit(_Record):
 
     kind: HitKind
     id: int
-    session_id: str
+    session_id: str | None
     text: str
     score: float
     snippet: str

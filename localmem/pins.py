@@ -1,5 +1,16 @@
 """The store's pins: facts shown in every context of their session, by importance.
 
+Scopes: a pin belongs to a session, or to the user (``session_id`` None),
+and then every session's context shows it, under the same budget and order.
+Automatic pins of lasting personal facts (health, names and relations,
+stable preferences and constraints: ``autopins.is_lasting``) are the user's
+by default (``MemoryConfig.user_auto_pins``); session-bound ones (this
+trip's dates, "remember that ...") stay in their session. A fact that
+updates an earlier one ("my new wifi password is ...", "we moved to Leeds",
+"I no longer take lisinopril": ``localmem.updates``) supersedes it: the old
+pin is kept in history with when it stopped holding, only the current one
+is in contexts.
+
 ``PinsMixin`` gives :class:`~localmem.store.MemoryStore` its pin methods. A
 pin is ``manual`` (the host app or the user pinned it) or ``auto``: a fact
 the user stated that must never be lost, found by the phrase rules of
@@ -18,13 +29,29 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Sequence
 
+from typing import NamedTuple
+
 from . import db
 from .args import check_id, check_importance, check_int, check_text
-from .autopins import pin_facts, pin_key
+from .autopins import is_lasting, pin_facts, pin_key
 from .config import DEFAULT_PIN_IMPORTANCE
 from .errors import InvalidInput, NotFound, SessionNotFound
 from .mixin import StoreBase
-from .models import PIN_KINDS, Pin
+from .models import PIN_KINDS, MemoryReport, Pin, RememberedFact, SessionMemory
+from .updates import Update, superseded, updates_in
+
+SCOPES = ("session", "user")
+
+
+class PlannedPin(NamedTuple):
+    """An automatic pin to write: its content, key and tokens, whether it is a lasting
+    personal fact (the user's), and the earlier facts it updates, if it updates any."""
+
+    content: str
+    key: str
+    tokens: int
+    lasting: bool = False
+    update: Update | None = None
 
 
 class PinsMixin(StoreBase):
@@ -32,37 +59,51 @@ class PinsMixin(StoreBase):
 
     def pin(
         self,
-        session_id: str,
+        session_id: str | None,
         content: str,
         source_message_id: int | None = None,
         importance: float = DEFAULT_PIN_IMPORTANCE,
         kind: str = "manual",
+        *,
+        scope: str | None = None,
     ) -> Pin:
-        """Pin a fact to a session: it is shown in every context, by importance.
+        """Pin a fact: to a session (shown in its every context), or to the user
+        (``session_id`` None, or ``scope="user"``: shown in every session's context),
+        by importance.
 
         ``importance`` is between 0 and 1; ``kind`` is ``manual`` or ``auto``;
-        ``source_message_id``, if given, must be a message of the same session.
-        Pins of one fact (the same ``autopins.pin_key``) are not kept twice
-        when one of them is automatic: an ``auto`` pin whose fact the session
-        already has a pin for is not added (that pin is returned), and a
-        ``manual`` pin replaces the auto pin that held its fact. Raises
-        :class:`SessionNotFound` or :class:`InvalidInput`; nothing is written then.
+        ``source_message_id``, if given, must be a message of ``session_id``
+        (with ``scope="user"``, the session the user said it in). Pins of one
+        fact (the same ``autopins.pin_key``) are not kept twice when one of
+        them is automatic: an ``auto`` pin whose fact the session already
+        sees (its own pins and the user's) is not added (that pin is
+        returned), and a ``manual`` pin replaces the auto pin of its scope
+        that held its fact. Raises :class:`SessionNotFound` or
+        :class:`InvalidInput`; nothing is written then.
         """
-        check_id(session_id)
+        if session_id is not None:
+            check_id(session_id)
+        scope = ("user" if session_id is None else "session") if scope is None else scope
+        if scope not in SCOPES:
+            raise InvalidInput(f"scope must be one of {', '.join(SCOPES)}, not {scope!r}")
+        if scope == "session" and session_id is None:
+            raise InvalidInput("a session-scoped pin needs a session id")
         content = self._pin_content(content)
         importance = check_importance(importance)
         if kind not in PIN_KINDS:
             raise InvalidInput(f"kind must be one of {', '.join(PIN_KINDS)}, not {kind!r}")
         if source_message_id is not None:
             check_int("source_message_id", source_message_id)
+            if session_id is None:
+                raise InvalidInput("source_message_id needs the session the message is in")
         tokens = self.tokenizer.count(content)
-        with self._write(session_id) as conn:
+        owner = None if scope == "user" else session_id
+        with self._write(owner) as conn:
             now = self._now()
-            if not db.touch_session(conn, session_id, now):
+            if session_id is not None and not db.touch_session(conn, session_id, now):
                 raise SessionNotFound(session_id)
             if source_message_id is not None:
-                owner = db.message_session(conn, source_message_id)
-                if owner != session_id:
+                if db.message_session(conn, source_message_id) != session_id:
                     raise InvalidInput(
                         f"message {source_message_id} is not a message of session {session_id!r}"
                     )
@@ -71,23 +112,33 @@ class PinsMixin(StoreBase):
                 same = self._same_fact(conn, session_id, key)
                 if same is not None:
                     return same
-            else:
-                db.delete_auto_pins(conn, session_id, key)
+            else:  # the explicit pin replaces the automatic one (its scope's, or the user's)
+                db.delete_auto_pins(conn, owner, key)
+                if owner is not None and db.delete_auto_pins(conn, None, key):
+                    self._cache.clear()  # the user's pins changed: every session's context
             return db.insert_pin(
-                conn, session_id, content, key, source_message_id, importance, kind, tokens, now
+                conn, owner, content, key, source_message_id, importance, kind, tokens, now
             )
 
-    def get_pins(self, session_id: str, kind: str | None = None) -> list[Pin]:
-        """A session's pins (only those of ``kind``, ``manual`` or ``auto``, if given),
-        highest importance first, newest first on ties. Read-only.
+    def get_pins(
+        self, session_id: str | None, kind: str | None = None, *, history: bool = False
+    ) -> list[Pin]:
+        """The pins a session sees: its own and the user's (``session_id`` None: the
+        user's alone), highest importance first, newest first on ties; only those of
+        ``kind`` (``manual`` or ``auto``) if given. Read-only.
 
-        Raises :class:`SessionNotFound` or :class:`InvalidInput`.
+        With ``history``, superseded pins too, each chain (``slot``) together,
+        oldest first. Raises :class:`SessionNotFound` or :class:`InvalidInput`.
         """
-        check_id(session_id)
+        if session_id is not None:
+            check_id(session_id)
         if kind is not None and kind not in PIN_KINDS:
             raise InvalidInput(f"kind must be one of {', '.join(PIN_KINDS)}, not {kind!r}")
         with self._locked() as conn:
-            self._require_session(session_id)
+            if session_id is not None:
+                self._require_session(session_id)
+            if history:
+                return [p for p in db.pin_history(conn, session_id) if kind in (None, p.kind)]
             if kind is None:
                 return db.top_pins(conn, session_id, -1)
             return db.kind_pins(conn, session_id, kind)
@@ -95,15 +146,15 @@ class PinsMixin(StoreBase):
     def update_pin(
         self, pin_id: int, *, content: str | None = None, importance: float | None = None
     ) -> Pin:
-        """Edit a pin's content and/or importance and return it; its kind stays.
+        """Edit a pin's content and/or importance and return it; its kind and scope stay.
 
         New content is counted again and re-keyed, so an auto pin that was
         edited no longer matches the fact as first stated; a manual pin's new
-        content replaces an auto pin that held it (as :meth:`pin` does). One
-        transaction. Raises :class:`NotFound` for an unknown id,
+        content replaces an auto pin of its scope that held it (as :meth:`pin`
+        does). One transaction. Raises :class:`NotFound` for an unknown id,
         :class:`InvalidInput` for no change asked, empty content, an importance
-        outside 0..1, or an auto pin's new content that another pin of the
-        session already holds; nothing is written then.
+        outside 0..1, or an auto pin's new content that another pin already
+        holds; nothing is written then.
         """
         check_int("pin_id", pin_id)
         if content is None and importance is None:
@@ -114,8 +165,8 @@ class PinsMixin(StoreBase):
             importance = check_importance(importance)
         tokens = None if content is None else self.tokenizer.count(content)
         with self._locked() as conn:
-            session_id = db.pin_session(conn, pin_id)  # a pin never changes session
-            if session_id is None:
+            exists, session_id = db.pin_scope(conn, pin_id)  # a pin never changes scope
+            if not exists:
                 raise NotFound("pin", pin_id)
             with self._write(session_id):
                 old = db.get_pin(conn, pin_id)  # inside the transaction: what we rewrite
@@ -129,7 +180,8 @@ class PinsMixin(StoreBase):
                         same = self._same_fact(conn, session_id, key, besides=pin_id)
                         if same is not None:
                             raise InvalidInput(f"pin {same.id} already says this")
-                db.touch_session(conn, session_id, self._now())
+                if session_id is not None:
+                    db.touch_session(conn, session_id, self._now())
                 new_content = old.content if content is None else content
                 return db.update_pin(
                     conn,
@@ -141,23 +193,53 @@ class PinsMixin(StoreBase):
                 )
 
     def unpin(self, pin_id: int) -> None:
-        """Remove a pin; raises :class:`NotFound` if there is none with this id.
+        """Remove a pin (a session's or the user's, current or superseded); raises
+        :class:`NotFound` if there is none with this id.
 
         An auto pin removed stays removed: the rules only read new messages.
         """
         check_int("pin_id", pin_id)
         with self._locked():
-            session_id = db.pin_session(self._conn, pin_id)
-            if session_id is None:
+            exists, session_id = db.pin_scope(self._conn, pin_id)
+            if not exists:
                 raise NotFound("pin", pin_id)
             with self._write(session_id):
                 db.delete_pin(self._conn, pin_id)
 
+    def memory_report(self) -> MemoryReport:
+        """Everything remembered: every fact of the user's and every session's pins,
+        current and superseded, each with where it came from (the message, its
+        session and date; manual or automatic). Read-only. ``report.to_text()``
+        is what an app can show the user as is; ``report.model_dump()`` its JSON."""
+        with self._locked() as conn:
+            rows = db.pins_with_sources(conn)
+            sessions = {s.id: s for s in db.list_sessions(conn)}
+        user: list[RememberedFact] = []
+        by_session: dict[str, list[RememberedFact]] = {sid: [] for sid in sessions}
+        for pin, source_session, title, said_at in rows:
+            fact = RememberedFact(
+                pin=pin,
+                status="current" if pin.superseded_at is None else "superseded",
+                source_session_id=source_session,
+                source_session_title=title,
+                said_at=said_at,
+            )
+            if pin.session_id is None:
+                user.append(fact)
+            elif pin.session_id in by_session:
+                by_session[pin.session_id].append(fact)
+        return MemoryReport(
+            generated_at=self._now(),
+            user_facts=user,
+            sessions=[SessionMemory(session=sessions[sid], facts=f) for sid, f in by_session.items()],
+        )
+
     @staticmethod
     def _same_fact(
-        conn: sqlite3.Connection, session_id: str, key: str, besides: int | None = None
+        conn: sqlite3.Connection, session_id: str | None, key: str, besides: int | None = None
     ) -> Pin | None:
-        """The session's pin (manual first) holding the fact ``key``, other than ``besides``."""
+        """The current pin (manual first) holding the fact ``key`` that the session sees
+        (its own or the user's; None: the user's), other than ``besides``."""
         for kind in PIN_KINDS:
             same = db.keyed_pin(conn, session_id, key, kind, besides)
             if same is not None:
@@ -171,23 +253,57 @@ class PinsMixin(StoreBase):
             raise InvalidInput("a pin's content must not be empty")
         return text
 
-    def _auto_pins(self, role: str, text: str) -> list[db.AutoPin]:
-        """The auto pins one message would add (the rules; no I/O), counted and keyed."""
+    def _planned(self, fact: str, update: Update | None = None) -> PlannedPin:
+        return PlannedPin(fact, pin_key(fact), self.tokenizer.count(fact), is_lasting(fact), update)
+
+    def _auto_pins(self, role: str, text: str) -> list[PlannedPin]:
+        """The auto pins one message would add, and the updates it states (the rules;
+        no I/O), counted and keyed."""
         if not self.config.auto_pins or role != "user":
             return []
-        return [(fact, pin_key(fact), self.tokenizer.count(fact)) for fact in pin_facts(role, text)]
+        found = updates_in(text)
+        keys = {pin_key(sentence) for sentence, _ in found}
+        return [
+            *(self._planned(sentence, update) for sentence, update in found),
+            *(self._planned(fact) for fact in pin_facts(role, text) if pin_key(fact) not in keys),
+        ]
 
     def _add_auto_pins(
         self,
         conn: sqlite3.Connection,
         session_id: str,
         source_message_id: int | None,
-        pins: Sequence[db.AutoPin],
+        pins: Sequence[PlannedPin],
         now: str,
-    ) -> int:
-        """Write auto pins inside the caller's transaction; return how many were new."""
-        if not pins:
-            return 0
-        return db.insert_auto_pins(
-            conn, session_id, source_message_id, pins, self.config.auto_pin_importance, now
-        )
+    ) -> bool:
+        """Write auto pins inside the caller's transaction: lasting facts as the user's
+        (``user_auto_pins``), the rest in the session; an update supersedes the
+        current pins it replaces. Return whether the user's pins changed (every
+        session's cached contexts are then stale)."""
+        user_changed = False
+        importance = self.config.auto_pin_importance
+        to_user = self.config.user_auto_pins
+        for lasting in (True, False):
+            group = [p[:3] for p in pins if p.update is None and p.lasting == lasting]
+            owner = None if lasting and to_user else session_id
+            if group:
+                added = db.insert_auto_pins(
+                    conn, owner, source_message_id, group, importance, now, session_id
+                )
+                user_changed |= owner is None and added > 0
+        for p in pins:
+            if p.update is None:
+                continue
+            old = superseded(p.update, db.top_pins(conn, session_id, -1), p.key)
+            for pin in old:
+                db.supersede_pin(conn, pin.id, p.update.slot, now)
+            users = p.lasting or p.update.slot == "home" or any(o.session_id is None for o in old)
+            owner = None if users and to_user else session_id
+            if self._same_fact(conn, session_id, p.key) is None:
+                db.insert_pin(
+                    conn, owner, p.content, p.key, source_message_id, importance, "auto",
+                    p.tokens, now, p.update.slot,
+                )
+                user_changed |= owner is None
+            user_changed |= any(o.session_id is None for o in old)
+        return user_changed

@@ -20,7 +20,7 @@ import contextlib
 import logging
 import sqlite3
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 from . import db
@@ -48,6 +48,14 @@ SHORT_REPLY_TOKENS = 12
 """A hit this short ("Yes, last Tuesday!") brings the turn it answers."""
 EMBED_BATCH = 32
 """Texts per /api/embed call."""
+RECALL_VECTORS = 5000
+"""With ``recall_scope="user"``, the semantic ranking reads the newest this many vectors
+of the file (a whole file's would cost more than a context may)."""
+ALL_SESSIONS = ""
+"""The memo key of the whole file's statistics (no session id is empty)."""
+EMBED_CATCH_UP = 512
+"""With ``recall_scope="user"``, the most messages a context embeds first (the whole
+file can wait: ``embed_pending()`` does it in bulk)."""
 EMBED_RETRY_AFTER = 30.0
 """Seconds semantic recall stays off after the embedding model failed."""
 
@@ -124,7 +132,10 @@ class RecallMixin(StoreBase):
         embedder = self._get_embedder()
         if embedder is None:
             return None
-        self.embed_pending(session_id)
+        if self.config.recall_scope == "user":
+            self.embed_pending(limit=EMBED_CATCH_UP)  # the rest on later calls
+        else:
+            self.embed_pending(session_id)
         try:
             vector = pack(embedder.embed_query(query))
         except LocalMemError as exc:
@@ -141,34 +152,45 @@ class RecallMixin(StoreBase):
         before_id: int,
         semantic: tuple[str, bytes] | None = None,
     ) -> list[Message]:
-        """The session's messages older than ``before_id`` that best answer ``query``,
-        best first, each hit that needs its neighbour followed by it.
+        """The older messages that best answer ``query``, best first, each hit that
+        needs its neighbour followed by it: the session's messages older than
+        ``before_id``, and with ``recall_scope="user"`` every other session's too.
 
-        Lexical (BM25 with the session's own statistics, every content word of
-        the query) fused with semantic (cosine with ``semantic``'s vector) when
-        given. Call inside a transaction in which the search index is current.
+        Lexical (BM25 with the statistics of the scope searched, every content
+        word of the query) fused with semantic (cosine with ``semantic``'s
+        vector) when given. Call inside a transaction in which the search
+        index is current.
         """
         conn = self._conn
-        scope = self._scope(session_id)
-        key = fts.session_key(session_id)
+        everywhere = self.config.recall_scope == "user"
+        scope = self._scope(None if everywhere else session_id)
+        key = None if everywhere else fts.session_key(session_id)
+
+        def older(message: Message) -> bool:  # outside the session's recent window
+            return message.session_id != session_id or message.id < before_id
+
         terms = fts.query_terms(query)[:MAX_QUERY_TERMS]
         holders: dict[str, list[int]] = {}
         frequencies: dict[str, int] = {}
         for term in terms:
             ids, frequencies[term] = db.term_holders(conn, fts.any_of([term], key), HOLDER_CAP)
-            holders[term] = [i for i in ids if i < before_id]
+            holders[term] = ids if everywhere else [i for i in ids if i < before_id]
         chosen = rank.ranked(rank.prescore(terms, holders, frequencies, scope))
         chosen = chosen[:LEXICAL_CANDIDATES]
         dense: list[int] = []
         if semantic is not None:
             model, vector = semantic
-            stored = db.session_vectors(conn, session_id, model, before_id)
+            if everywhere:
+                stored = db.recent_vectors(conn, model, RECALL_VECTORS)
+            else:
+                stored = db.session_vectors(conn, session_id, model, before_id)
             scores = similarities(vector, [blob for _, blob in stored])
             by_id = {row_id: score for (row_id, _), score in zip(stored, scores)}
             dense = rank.ranked(by_id)[:DENSE_CANDIDATES]
         if not chosen and not dense:
             return []
-        rows = {m.id: m for m in db.messages_by_ids(conn, session_id, set(chosen) | set(dense))}
+        found = db.messages_by_ids(conn, None if everywhere else session_id, {*chosen, *dense})
+        rows = {m.id: m for m in found if older(m)}
         sets = {t: set(ids) for t, ids in holders.items()}
         texts = {i: (rows[i].text, rows[i].token_count) for i in chosen if i in rows}
         scores = rank.bm25(terms, sets, frequencies, scope, texts)
@@ -176,12 +198,14 @@ class RecallMixin(StoreBase):
             order = rank.fuse(rank.ranked(rank.confident(scores)), dense)
         else:
             order = rank.ranked(scores)
-        return self._with_neighbours(session_id, [rows[i] for i in order if i in rows], before_id)
+        return self._with_neighbours([rows[i] for i in order if i in rows], older)
 
-    def _with_neighbours(self, session_id: str, hits: list[Message], before_id: int) -> list[Message]:
+    def _with_neighbours(
+        self, hits: list[Message], allowed: Callable[[Message], bool]
+    ) -> list[Message]:
         """``hits`` with, after each of the best, the turn that makes it an answer:
         the reply to a question, the question a short reply answers ("Yes, last
-        Tuesday!")."""
+        Tuesday!"), if ``allowed``."""
         out: list[Message] = []
         seen: set[int] = set()
         for position, hit in enumerate(hits):
@@ -192,23 +216,35 @@ class RecallMixin(StoreBase):
             if position >= NEIGHBOUR_HITS:
                 continue
             if _is_question(hit):
-                partner = db.neighbour(self._conn, session_id, hit.id, after=True)
+                partner = db.neighbour(self._conn, hit.session_id, hit.id, after=True)
             elif hit.token_count <= SHORT_REPLY_TOKENS:
-                partner = db.neighbour(self._conn, session_id, hit.id, after=False)
+                partner = db.neighbour(self._conn, hit.session_id, hit.id, after=False)
                 partner = partner if partner is not None and _is_question(partner) else None
             else:
                 continue
-            if partner is not None and partner.id < before_id and partner.id not in seen:
+            if partner is not None and allowed(partner) and partner.id not in seen:
                 out.append(partner)
                 seen.add(partner.id)
         return out
 
-    def _scope(self, session_id: str) -> rank.Scope:
-        """The session's statistics, memoized until it or the file changes."""
-        scope = self._memo.scopes.get(session_id)
+    def _session_titles(self, messages: list[Message], session_id: str) -> dict[str, str]:
+        """How each other session among ``messages`` is named in the context: its
+        title, else when it began."""
+        titles: dict[str, str] = {}
+        for other in {m.session_id for m in messages} - {session_id}:
+            found = db.get_session(self._conn, other)
+            if found is not None:
+                titles[other] = found.title or f"untitled, begun {found.created_at[:10]}"
+        return titles
+
+    def _scope(self, session_id: str | None) -> rank.Scope:
+        """The statistics of a session (None: of every session), memoized until the
+        store writes to it or the file changes."""
+        key = ALL_SESSIONS if session_id is None else session_id
+        scope = self._memo.scopes.get(key)
         if scope is None:
             documents, mean = db.scope_stats(self._conn, session_id)
-            scope = self._memo.scopes[session_id] = rank.Scope(documents, mean)
+            scope = self._memo.scopes[key] = rank.Scope(documents, mean)
         return scope
 
     @contextlib.contextmanager

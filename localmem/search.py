@@ -101,13 +101,19 @@ def phrase(text: str) -> str:
     return '"' + text.replace('"', '""') + '"'
 
 
+USER_KEY = "u0"
+"""The key token of the user's pins (migration ``m010_scopes``): in every session's scope."""
+
+
 def any_of(terms: Sequence[str], session_key: str | None = None) -> str:
     """A MATCH expression: any of ``terms`` in the text, and the session's key token
-    in its own column if given (so no text can pass for a session's key)."""
+    (or the user's, whose pins every session sees) in its own column if given, so
+    no text can pass for a session's key."""
     either = " OR ".join(phrase(t) for t in terms)
     if session_key is None:
         return f"text : ({either})"
-    return f"session_key : {phrase(session_key)} AND text : ({either})"
+    keys = f"{phrase(session_key)} OR {phrase(USER_KEY)}"
+    return f"session_key : ({keys}) AND text : ({either})"
 
 
 def session_key(session_id: str) -> str:

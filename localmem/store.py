@@ -47,7 +47,7 @@ from .cache import SessionMemo, TTLCache
 from .checkpoint import CheckpointMixin
 from .clock import iso, utc_now
 from .config import MemoryConfig, default_db_path, make_config
-from .context import PRECOUNTED_COSTS, Costs, MemoryContext, pack, relevant_label
+from .context import PRECOUNTED_COSTS, Costs, MemoryContext, pack
 from .embeddings import Embedder
 from .errors import (
     DatabaseError,
@@ -65,7 +65,7 @@ from .models import (
     Summary,
 )
 from .pins import PinsMixin
-from .recall import RecallMixin
+from .recall import ALL_SESSIONS, RecallMixin
 from .resummarize import ResummarizeMixin
 from .scoring import Scorer, score_importance
 from .state import STATE_LIMITS, StateMixin, state_groups
@@ -155,7 +155,7 @@ class MemoryStore(
         self._summarizer = summarizer
         self._embedder = embedder
         self._embedder_down_until = 0.0
-        self._label_costs: dict[tuple[str, str], int] = {}
+        self._label_costs: dict[str, int] = {}
         self._background = (
             BackgroundSummarizer(self._summarize_due) if self.config.auto_summarize else None
         )
@@ -237,6 +237,7 @@ class MemoryStore(
                 else:
                     self._cache.drop_session(session_id)
                     self._memo.scopes.pop(session_id, None)
+                    self._memo.scopes.pop(ALL_SESSIONS, None)
                     if session_id in self._memo.levels:  # a new message may end its compaction
                         self._memo.forget(session_id)
 
@@ -342,7 +343,8 @@ class MemoryStore(
             message = db.insert_message(conn, row, now)
             if message is None:
                 raise SessionNotFound(session_id)
-            self._add_auto_pins(conn, session_id, message.id, pins, now)
+            if self._add_auto_pins(conn, session_id, message.id, pins, now):
+                self._cache.clear()  # a fact of the user's: every session's context
         if self._background is not None:
             self._background.notify(session_id)
         return message
@@ -362,8 +364,11 @@ class MemoryStore(
                 raise SessionNotFound(session_id)
             now = self._now()
             stored = db.insert_messages(conn, rows, now)
+            user_changed = False
             for message, found in zip(stored, pins):
-                self._add_auto_pins(conn, session_id, message.id, found, now)
+                user_changed |= self._add_auto_pins(conn, session_id, message.id, found, now)
+            if user_changed:
+                self._cache.clear()  # a fact of the user's: every session's context
         if self._background is not None:
             self._background.notify(session_id)
         return stored
@@ -462,8 +467,11 @@ class MemoryStore(
                 db.insert_session(conn, session_id, None, None, now)
             stored = db.insert_messages(conn, rows, now)
             db.insert_items(conn, session_id, kind, stored, data)
+            user_changed = False
             for message, found in zip(stored, pins):
-                self._add_auto_pins(conn, session_id, message.id, found, now)
+                user_changed |= self._add_auto_pins(conn, session_id, message.id, found, now)
+            if user_changed:
+                self._cache.clear()  # a fact of the user's: every session's context
         if self._background is not None and stored:
             self._background.notify(session_id)
         return stored
@@ -608,6 +616,7 @@ class MemoryStore(
         cfg = self.config
         conn = self._conn
         relevant: list[Message] = []
+        titles: dict[str, str] = {}
         if cfg.relevant_messages and (query is not None or cfg.auto_query):
             with self._indexed(("messages",)):  # one snapshot, the index caught up
                 ratio, recent, pins, summaries, state = self._read_context(session_id, stamp)
@@ -616,6 +625,7 @@ class MemoryStore(
                 if query is not None:
                     before = recent[-1].id if recent else MAX_SQLITE_INTEGER
                     relevant = self._relevant(session_id, query, before, semantic)
+                    titles = self._session_titles(relevant, session_id)
         else:
             conn.execute(db.BEGIN_READ_SQL)  # one snapshot for the reads
             try:
@@ -645,19 +655,19 @@ class MemoryStore(
             relevant=relevant,
             max_relevant=cfg.relevant_messages,
             label_cost=self._label_cost,
+            session_titles=titles,
             query=query,
             state=groups,
             checkpoint=checkpoint,
         )
 
-    def _label_cost(self, message: Message) -> int:
+    def _label_cost(self, label: str) -> int:
         """Tokens of a relevant message's label (its date and role), counted once each."""
-        key = (message.created_at[:10], message.role)
-        cost = self._label_costs.get(key)
+        cost = self._label_costs.get(label)
         if cost is None:
             if len(self._label_costs) > SESSION_MEMO_SIZE:
                 self._label_costs.clear()
-            cost = self._label_costs[key] = self.tokenizer.count(relevant_label(message))
+            cost = self._label_costs[label] = self.tokenizer.count(label)
         return cost
 
     def _read_context(

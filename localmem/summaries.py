@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING
 from . import db
 from . import extract as rules
 from .args import check_id
-from .autopins import pin_key
 from .checkpoint import RULES
 from .errors import SessionNotFound
 from .facts import (
@@ -40,6 +39,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from .checkpoint import Checkpoint
+    from .pins import PlannedPin
     from .summarizer.background import BackgroundSummarizer
 
 logger = logging.getLogger("localmem")
@@ -57,14 +57,15 @@ class SummariesMixin(StoreBase):
 
         def _window_span(self, session: Session, uncovered: Sequence[Any]) -> list[Any]: ...
         def _take_checkpoint(self, session: Session, min_tokens: int) -> Checkpoint | None: ...
+        def _planned(self, fact: str) -> PlannedPin: ...
         def _add_auto_pins(
             self,
             conn: sqlite3.Connection,
             session_id: str,
             source_message_id: int | None,
-            pins: Sequence[db.AutoPin],
+            pins: Sequence[PlannedPin],
             now: str,
-        ) -> int: ...
+        ) -> bool: ...
 
     def get_summaries(self, session_id: str) -> list[Summary]:
         """A session's summaries: level 1 in range order, then its rollups (level 2)."""
@@ -268,7 +269,7 @@ class SummariesMixin(StoreBase):
         (``extract.restates``): the model often rephrases what a rule pinned.
         """
         tokens = self.tokenizer.count(outcome.text)
-        counted = [(p, pin_key(p), self.tokenizer.count(p)) for p in pins]
+        counted = [self._planned(p) for p in pins]
         with self._write(session_id) as conn:
             now = self._now()
             if not db.session_exists(conn, session_id):
@@ -301,8 +302,9 @@ class SummariesMixin(StoreBase):
                 db.insert_facts(conn, summary.id, session_id, data, text, facts[1], now)
             if summary is not None and counted:
                 held = [p.content for p in db.top_pins(conn, session_id, -1)]
-                fresh = [c for c in counted if not any(rules.restates(c[0], h) for h in held)]
-                self._add_auto_pins(conn, session_id, None, fresh, now)
+                fresh = [c for c in counted if not any(rules.restates(c.content, h) for h in held)]
+                if self._add_auto_pins(conn, session_id, None, fresh, now):
+                    self._cache.clear()  # a fact of the user's: every session's context
             if outcome.cache_key and outcome.from_model and not outcome.cached:
                 db.cache_summary(conn, outcome.cache_key, outcome.source, outcome.text, now)
             if outcome.model and outcome.local_tokens and outcome.model_tokens:

@@ -20,7 +20,7 @@ from .autopins import pin_key
 from .errors import ImportRefused, InvalidInput, SessionNotFound
 from .jsonl import Reader, SessionBatch, Tally, check_end, header_line, session_lines
 from .mixin import StoreBase
-from .models import ImportReport
+from .models import PIN_KINDS, ImportReport
 from .state import archive_line, file_line, goal_line, subtask_line, tool_line
 
 Existing = Literal["refuse", "rename", "skip", "replace"]
@@ -256,9 +256,13 @@ def _write_rows(
     db.import_items(conn, [(message[i.message_id], sid, i.kind, i.data) for i in r["items"]])
     for p, n in zip(r["pins"], tokens["pins"]):
         source = None if p.source_message_id is None else message[p.source_message_id]
+        key = pin_key(p.content)
+        owner = None if p.scope == "user" else sid
+        if owner is None and any(db.keyed_pin(conn, None, key, kind) for kind in PIN_KINDS):
+            continue  # the user has this fact already
         db.insert_pin(
-            conn, sid, p.content, pin_key(p.content), source, p.importance_score, p.kind,
-            n, p.created_at,
+            conn, owner, p.content, key, source, p.importance_score, p.kind,
+            n, p.created_at, p.slot, p.superseded_at,
         )
     summaries: dict[int, int] = {}
     for s, n in zip(r["summaries"], tokens["summaries"]):

@@ -7,15 +7,22 @@ meets (httpx, the client's JSON parsing, our transport guards) runs for real. It
 - ``GET /api/tags``, ``GET /api/version``;
 - ``POST /api/show`` (``model_info`` with ``llama.context_length``), 404 for an unknown model;
 - ``POST /api/embed`` (see ``embed_dims``), 404 for an unknown model;
-- ``POST /api/chat`` and ``POST /api/generate`` (non-streamed answers with ``done_reason``,
-  ``prompt_eval_count``, ``eval_count``...), 404 for an unknown model.
+- ``POST /api/chat`` and ``POST /api/generate`` (answers with ``done_reason``,
+  ``prompt_eval_count``, ``eval_count``...; streamed as NDJSON when the request says
+  ``"stream": true``, a line per few characters, as Ollama streams tokens), 404 for an
+  unknown model.
 
 Knobs, all plain attributes that a test may change while the server runs:
 
 - ``models`` — installed model names (default ``["llama3.2:latest"]``);
 - ``context_length`` — reported by /api/show (None: the key is absent);
 - ``reply`` — the chat text (None: a short summary made of the request's own words, which
-  passes localmem's validation);
+  passes localmem's validation); recorded real-model outputs are replayed through it;
+- ``done_reason`` — None: ``"length"`` when ``num_predict`` tokens (a token being about four
+  characters) do not hold the reply, else ``"stop"``; a string forces it (a recorded answer's);
+- ``token_delay`` — seconds between two streamed lines (a model generating);
+- ``streams`` — ``(lines sent, lines in the whole answer)`` of every streamed answer: fewer
+  sent means the client hung up early (``wait_for_streams`` waits for the server's side to end);
 - ``mode`` — ``"ok"``, ``"poem"``, ``"ramble"`` (a long chatty answer), ``"error500"``,
   ``"notfound"``, ``"hang"`` (never answers until the server stops), ``"slow_bytes"`` (a
   byte every 50 ms), ``"huge"`` (a 10 MB reply), ``"invalid_json"``, ``"close_mid"``
@@ -28,7 +35,8 @@ Knobs, all plain attributes that a test may change while the server runs:
 - ``embed_override`` — not None: the value sent as ``embeddings`` instead (garbage tests);
 - ``prompt_eval_count`` — None: estimated from the request (capped at ``num_ctx`` like
   Ollama's truncation); an int forces the value;
-- ``delay`` — seconds to wait before answering;
+- ``delay`` — seconds to wait before answering; ``delay_paths`` — the paths it applies to
+  (None: every path);
 - ``requests`` — ``(method, path, parsed JSON body or None)`` of every request received.
 
 Use it as a context manager; leaving it releases any hanging request and stops the server.
@@ -69,6 +77,8 @@ SLOW_BYTE_INTERVAL: Final = 0.05
 REDIRECT_TARGET: Final = "http://192.0.2.1:11434"
 """TEST-NET-1 (RFC 5737): documentation only, routed nowhere."""
 OLLAMA_VERSION: Final = "0.6.5"
+STREAM_PIECE_CHARS: Final = 4
+"""Characters per streamed line: about one token."""
 
 POEM_REPLY: Final = """Title: A Spring Day
 
@@ -104,6 +114,8 @@ class FakeOllama:
         mode: str = "ok",
         prompt_eval_count: int | None = None,
         delay: float = 0.0,
+        done_reason: str | None = None,
+        token_delay: float = 0.0,
     ) -> None:
         self.models = list(models if models is not None else DEFAULT_MODELS)
         self.context_length = context_length
@@ -115,6 +127,10 @@ class FakeOllama:
         self.embed_dims = 64
         self.embed_override: Any = None
         self.delay = delay
+        self.delay_paths: frozenset[str] | None = None
+        self.done_reason = done_reason
+        self.token_delay = token_delay
+        self.streams: list[tuple[int, int]] = []
         self.requests: list[tuple[str, str, Any]] = []
         self.stopping = threading.Event()
         self._server: _Server | None = None
@@ -158,6 +174,13 @@ class FakeOllama:
 
     def __exit__(self, *exc_info: object) -> None:
         self.stop()
+
+    def wait_for_streams(self, count: int, timeout: float = 10.0) -> list[tuple[int, int]]:
+        """``streams`` once ``count`` streamed answers have ended (at most ``timeout`` s)."""
+        deadline = time.monotonic() + timeout
+        while len(self.streams) < count and time.monotonic() < deadline:
+            time.sleep(0.01)
+        return self.streams
 
     def paths(self) -> list[str]:
         """The paths requested so far, in order."""
@@ -205,6 +228,7 @@ class FakeOllama:
         done_reason = "stop"
         if isinstance(num_predict, int) and 0 < num_predict <= eval_count:
             eval_count, done_reason = num_predict, "length"
+        done_reason = self.done_reason or done_reason
         body: dict[str, Any] = {
             "model": self.installed(request.get("model")),
             "created_at": time.strftime("%Y-%m-%dT%H:%M:%S.000000Z", time.gmtime()),
@@ -362,13 +386,17 @@ class _Handler(BaseHTTPRequestHandler):
         fake = self.server.fake
         body = self._read_json()
         fake.requests.append((method, self.path, body))
-        if fake.delay:
+        if fake.delay and (fake.delay_paths is None or self.path in fake.delay_paths):
             fake.stopping.wait(fake.delay)
         if self.path in fake.mode_paths and fake.mode not in ("ok", "poem", "ramble"):
             self._misbehave(fake.mode, body)
             return
-        status, answer = self._route(method, body if isinstance(body, dict) else {})
-        self._send_json(status, answer)
+        request = body if isinstance(body, dict) else {}
+        status, answer = self._route(method, request)
+        if status == 200 and self.path in GENERATION_PATHS and request.get("stream"):
+            self._stream_lines(answer)
+        else:
+            self._send_json(status, answer)
 
     def _read_json(self) -> Any:
         length = int(self.headers.get("Content-Length") or 0)
@@ -437,6 +465,37 @@ class _Handler(BaseHTTPRequestHandler):
                     self.wfile.write(payload[start : start + 64 * 1024])
         except OSError:  # the client gave up on us: what the test wanted
             self.close_connection = True
+
+    def _stream_lines(self, answer: dict[str, Any]) -> None:
+        """The answer as Ollama streams it: NDJSON, a line per ``STREAM_PIECE_CHARS``
+        characters, then a last line with the counts; stops when the client hangs up."""
+        fake = self.server.fake
+        key = "message" if "message" in answer else "response"
+        text = answer["message"]["content"] if key == "message" else answer["response"]
+        pieces = [text[i : i + STREAM_PIECE_CHARS] for i in range(0, len(text), STREAM_PIECE_CHARS)]
+        head = {k: answer[k] for k in ("model", "created_at")}
+        lines = [
+            {**head, key: {"role": "assistant", "content": p} if key == "message" else p, "done": False}
+            for p in pieces
+        ]
+        last = {**answer, key: {"role": "assistant", "content": ""} if key == "message" else ""}
+        lines.append(last)
+        self.send_response(200)
+        self.send_header("Content-Type", "application/x-ndjson")
+        self.send_header("Connection", "close")
+        self.end_headers()
+        self.close_connection = True
+        sent = 0
+        try:
+            for line in lines:
+                if sent and fake.token_delay and fake.stopping.wait(fake.token_delay):
+                    break
+                self.wfile.write(_encode(line) + b"\n")
+                self.wfile.flush()
+                sent += 1
+        except OSError:  # the client hung up: what a guard that stops early does
+            pass
+        fake.streams.append((sent, len(lines)))
 
     def _send_json(self, status: int, answer: Any) -> None:
         if answer is None:

@@ -454,8 +454,8 @@ def test_cli_lists_edits_and_removes_pins(tmp_path: Path) -> None:
     assert code == 0
     assert out.splitlines() == [
         f"#{manual.id} manual (importance 0.8, {manual.token_count} tokens): Prefers short answers.",
-        f"#{auto.id} auto (importance 0.6, {auto.token_count} tokens): I'm allergic to penicillin.",
-    ]
+        f"#{auto.id} user auto (importance 0.6, {auto.token_count} tokens): I'm allergic to penicillin.",
+    ]  # a lasting health fact: the user's
     code, out = run("pins", "s", "--kind", "auto", "--json", "--db", db)
     assert [p["id"] for p in json.loads(out)] == [auto.id]
     code, out = run("edit-pin", str(auto.id), "--text", "Allergic to penicillin (hives).",

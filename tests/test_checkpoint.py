@@ -215,22 +215,30 @@ class RunawayFake(JsonFake):
         return {**super().generation_body(path, request), "done_reason": "stop"}
 
 
+PHONETIC = (
+    "alpha bravo charlie delta echo foxtrot golf hotel india juliett kilo lima mike november "
+    "oscar papa quebec romeo sierra tango uniform victor whiskey xray yankee zulu"
+).split()
+
+
 def test_a_model_s_endless_workflow_is_capped_and_still_shown(db_path, monkeypatch) -> None:
-    """5,000 next steps made one 10,001-token line that fit no context and silently
-    dropped out of every one: the steps are capped like every other list."""
-    steps = [f"Write the export for report {i}" for i in range(5000)]
+    """A model's workflow was taken whole: 5,000 next steps made one 10,001-token line
+    that fit no context and silently dropped out of every one. Its steps are capped
+    like every other list (here 26 steps, each one supported by its own message)."""
+    steps = [f"Configure the {name} gateway" for name in PHONETIC]
+    talk = [{"role": "user", "text": f"Next I will configure the {name} gateway."} for name in PHONETIC]
     with RunawayFake() as fake:
         monkeypatch.setenv("OLLAMA_HOST", fake.host)
-        fake.json_reply = {"workflow_state": {"current_step": "Writing the export",
-                                              "next_steps": steps, "completed_steps": steps}}
+        fake.json_reply = {"workflow_state": {"current_step": steps[0], "next_steps": steps,
+                                              "completed_steps": steps}}
         with MemoryStore(db_path) as store:
             s = store.create_session(model="llama3.2")
-            store.add_messages(s.id, TALK)
+            store.add_messages(s.id, talk)
             flow = store.checkpoint(s.id).data.workflow_state
             assert flow.next_steps == steps[:MAX_STEPS]
             assert flow.completed_steps == steps[-MAX_STEPS:]
             shown = store.build_context(s.id).checkpoint
-    assert any(line.startswith("Next: Write the export for report 0;") for line in shown), shown
+    assert any(line.startswith("Next: Configure the alpha gateway;") for line in shown), shown
 
 
 @pytest.mark.parametrize(
@@ -257,7 +265,7 @@ def test_model_failures_leave_the_rules(db_path, fake: JsonFake, trouble, caplog
 
 
 def test_automatic_checkpoints_ask_the_model_only_for_enough_new_tokens(db_path, fake: JsonFake) -> None:
-    fake.json_reply = {"user_preferences": ["nothing much"]}
+    fake.json_reply = {"context_references": {"identifiers": ["Step 16"]}}
     with MemoryStore(db_path) as store:
         s = store.create_session(model="llama3.2")
         store.add_messages(s.id, chat(15))  # ~150 tokens: under structured_min_tokens
@@ -393,7 +401,7 @@ def test_messages_after_a_cleared_conversation_are_read(store, session) -> None:
     assert store.checkpoint(session.id).through_message_id == 20
     store.clear_conversation(session.id)
     new = store.add_message(session.id, "user", "I prefer answers with examples from demo.py.")
-    assert new.id == 21  # never an id handed out before (m010): not 1 again
+    assert new.id == 21  # never an id handed out before (m011): not 1 again
     taken = store.checkpoint(session.id)
     assert taken.through_message_id == 21
     assert taken.data.user_preferences == ["I prefer answers with examples from demo.py."]

@@ -93,7 +93,7 @@ def test_tools_have_schemas_descriptions_and_truthful_annotations(db_path: Path)
             assert remember["properties"]["role"]["enum"] == ["system", "user", "assistant", "tool"]
             recall = tools["recall"].inputSchema["properties"]["max_tokens"]["anyOf"][0]
             assert recall == {"type": "integer", "minimum": 1, "maximum": 1_000_000}
-            assert tools["remember_fact"].inputSchema["properties"]["scope"]["const"] == "session"
+            assert tools["remember_fact"].inputSchema["properties"]["scope"]["enum"] == ["session", "user"]
             assert tools["forget_session"].inputSchema["required"] == ["session_id"]
             resources = {str(r.uri) for r in (await client.list_resources()).resources}
             assert resources == {"localmem://memory", "localmem://schema"}
@@ -154,8 +154,9 @@ def test_every_tool_and_resource_on_a_real_file(db_path: Path) -> None:
             assert f"{new_id} (current)" in sessions and "3 of 3 sessions" in sessions
 
             memory = (await client.read_resource("localmem://memory")).contents[0]
-            assert memory.mimeType == "text/markdown"
-            assert "## session (id chat)" in memory.text  # type: ignore[union-attr]
+            assert memory.mimeType == "text/plain"
+            assert "About you, in every chat" in memory.text  # type: ignore[union-attr]
+            assert "(chat)" in memory.text  # type: ignore[union-attr]
             assert "allergic to peanuts" in memory.text  # type: ignore[union-attr]
             uri = "localmem://sessions/chat/transcript"
             transcript = (await client.read_resource(uri)).contents[0].text  # type: ignore[union-attr]
@@ -206,7 +207,7 @@ BAD_CALLS: list[tuple[str, dict[str, Any], str]] = [
     ("remember_fact", {"fact": "ok", "importance": 1.5, "session_id": "s"}, "less than or equal to 1"),
     ("remember_fact", {"fact": "ok", "importance": -0.1, "session_id": "s"}, "greater than or equal"),
     ("remember_fact", {"fact": "ok", "importance": "high", "session_id": "s"}, "importance: "),
-    ("remember_fact", {"fact": "ok", "scope": "user", "session_id": "s"}, "scope: Input should be"),
+    ("remember_fact", {"fact": "ok", "scope": "everyone", "session_id": "s"}, "scope: Input should be"),
     ("remember_fact", {"fact": "   ", "session_id": "s"}, "a pin's content must not be empty"),
     ("recall", {"max_tokens": HUGE, "session_id": "s"}, "max_tokens: Input should be less than"),
     ("recall", {"max_tokens": -5, "session_id": "s"}, "max_tokens: Input should be greater than"),

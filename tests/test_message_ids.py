@@ -22,13 +22,13 @@ from localmem import MemoryStore
 from tests.old_files import file_at_version
 from tests.ollama_server import FakeOllama
 
-SECRET = "my new bank PIN is 8812"
+SECRET = "the old plan: a kayak trip down the river"
 KIND = "openai-agents"
 
 
 def old_conversation() -> list[dict[str, str]]:
     return [
-        {"role": "user" if i % 2 == 0 else "assistant", "text": f"{SECRET}, remember it ({i})"}
+        {"role": "user" if i % 2 == 0 else "assistant", "text": f"{SECRET.capitalize()} ({i})"}
         for i in range(15)
     ]
 
@@ -38,6 +38,11 @@ def new_conversation() -> list[dict[str, str]]:
         {"role": "user" if i % 2 == 0 else "assistant", "text": f"Let us plan the garden beds ({i})"}
         for i in range(15)
     ]
+
+
+def store_pins_hold_none_of_it(store: MemoryStore, session_id: str) -> bool:
+    """The old conversation left no pin (so only a summary could bring it back)."""
+    return not any("kayak" in p.content for p in store.get_pins(session_id))
 
 
 def summarize_in_background(path: Path, session_id: str) -> tuple[threading.Thread, list]:
@@ -81,7 +86,8 @@ def test_a_summary_of_a_cleared_conversation_is_not_stored(
         assert app.get_summaries(sid) == []
         assert app.needs_summarization(sid)  # the new messages are not "already summarized"
         ctx = app.build_context(sid, max_tokens=100_000)
-        assert "8812" not in str(ctx.to_messages())
+        assert store_pins_hold_none_of_it(app, sid)
+        assert "kayak" not in str(ctx.to_messages())  # the cleared conversation stays gone
         assert min(m.id for m in fresh) > 15  # no id of the old conversation handed out again
 
 

@@ -27,6 +27,7 @@ from localmem.summarizer.ollama_client import (
     OllamaUnavailable,
     is_loopback_host,
     resolve_host,
+    scaled_timeout,
 )
 from localmem.summarizer.prompts import build_summary_messages, format_conversation
 from localmem.summarizer.validation import validate_summary
@@ -411,3 +412,51 @@ def _assert_raises_within(error: type[Exception], seconds: float, call: Callable
     with pytest.raises(error):
         call()
     assert time.monotonic() - started < seconds
+
+
+# --- issue 17: time that scales with the request, answers dropped early -------------------------
+
+
+@pytest.mark.parametrize(
+    ("prompt", "predict", "scale"),
+    [(0, 0, 1.0), (600, 100, 1.0), (2048, 100, 1.0), (4000, 512, (4000 + 5120) / 3048),
+     (100_000, 100_000, 10.0)],
+)
+def test_scaled_timeout(prompt: int, predict: int, scale: float) -> None:
+    assert scaled_timeout(60.0, prompt, predict) == pytest.approx(60.0 * scale)
+
+
+def test_a_request_may_wait_longer_than_the_backends_timeout(fake_ollama: FakeOllama) -> None:
+    fake_ollama.delay, fake_ollama.delay_paths = 0.8, frozenset({"/api/chat"})
+    with OllamaBackend(timeout=0.4) as backend:
+        with pytest.raises(OllamaUnavailable):
+            backend.chat("llama3.2", MESSAGES, num_ctx=None)
+        assert backend.chat("llama3.2", MESSAGES, num_ctx=None, timeout=2.0).text
+        assert backend.local_models()  # other requests keep the backend's timeout
+
+
+def test_a_streamed_answer_is_dropped_when_its_guard_says_so(fake_ollama: FakeOllama) -> None:
+    fake_ollama.reply = "word " * 400
+    fake_ollama.token_delay = 0.002
+    seen: list[int] = []
+
+    def stop(text: str) -> str | None:
+        seen.append(len(text))
+        return "enough" if len(text) >= 100 else None
+
+    with OllamaBackend(timeout=5.0) as backend:
+        result = backend.chat("llama3.2", MESSAGES, num_ctx=None, stop=stop)
+    assert result.stopped == "enough" and 100 <= len(result.text) < 200
+    assert result.done_reason is None and result.eval_count is None
+    sent, whole = fake_ollama.wait_for_streams(1)[-1]
+    assert sent < whole / 2  # the server saw the client hang up
+    assert seen == sorted(seen) and all(b - a >= 32 for a, b in zip(seen, seen[1:]))
+
+
+def test_a_streamed_answer_that_ends_well_carries_the_counts(fake_ollama: FakeOllama) -> None:
+    fake_ollama.reply = "Grandma takes Lisinopril at 8am."
+    with OllamaBackend(timeout=5.0) as backend:
+        result = backend.chat("llama3.2", MESSAGES, num_ctx=2048, stop=lambda text: None)
+    assert result.text == "Grandma takes Lisinopril at 8am."
+    assert result.stopped is None and result.done_reason == "stop"
+    assert result.prompt_eval_count and result.eval_count

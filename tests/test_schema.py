@@ -109,14 +109,16 @@ HOT_QUERIES = [
     (db.LAST_COVERED_SQL, ("s", 1)),
     (db.SUMMARIES_AFTER_SQL, ("s", 1, 0)),
     (db.OVERLAP_SQL, ("s", 1, 1, 15)),
-    (db.RANGE_MESSAGES_SQL, ("s", 1, 15)),  # m010: a summary's range is all still there
+    (db.RANGE_MESSAGES_SQL, ("s", 1, 15)),  # m011: a summary's range is all still there
     (db.GET_CACHED_SUMMARY_SQL, ("k",)),
     (db.GET_SESSION_SQL, ("s",)),
     (db.TOUCH_SESSION_SQL, ("t", "s")),
     (db.MESSAGE_SESSION_SQL, (1,)),
-    (db.PIN_SESSION_SQL, (1,)),
+    (db.PIN_SCOPE_SQL, (1,)),
+    (db.SESSION_PINS_SQL, ("s",)),
+    (db.SUPERSEDE_PIN_SQL, ("t", "slot", 1)),
     # m008_auto_pins
-    (db.INSERT_AUTO_PIN_SQL, ("s", "c", "k", None, 0.6, 3, "t")),
+    (db.INSERT_AUTO_PIN_SQL, ("s", "c", "k", None, 0.6, 3, "t", "s")),
     (db.KIND_PINS_SQL, ("s", "auto")),
     (db.GET_PIN_SQL, (1,)),
     (db.KEYED_PIN_SQL, ("s", "k", "auto", 0)),

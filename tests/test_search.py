@@ -378,7 +378,7 @@ def test_unpin_leaves_no_hits(store, session) -> None:
 
 
 def test_popping_the_newest_message_then_writing_another(store, session) -> None:
-    """The popped newest id is not handed out again (m010); the new row is indexed."""
+    """The popped newest id is not handed out again (m011); the new row is indexed."""
     chat(store, session.id, 3)
     old = store.add_items(session.id, "k", [({"role": "user", "text": "pickup at four"}, "{}")])
     assert ids(store.search("pickup")) == [("message", old[0].id)]

@@ -140,12 +140,14 @@ def test_pins_order_isolation_and_unpin(store: MemoryStore) -> None:
     other = store.pin(b.id, "b's secret")
     assert isinstance(first, Pin) and first.importance_score == 0.8 and first.kind == "manual"
     assert first.source_message_id == source.id and second.kind == "auto"
-    # The user's message stated an allergy: it was pinned automatically, at 0.6.
+    # The user's message stated an allergy: it was pinned automatically, at 0.6, as a
+    # fact of the user's (a lasting health fact): every session sees it.
     said = store.get_pins(a.id, kind="auto")[-1]
     assert (said.content, said.source_message_id) == ("I'm allergic to penicillin", source.id)
+    assert said.session_id is None and said.scope == "user"
     # highest importance first, newest first on ties
     assert [p.id for p in store.get_pins(a.id)] == [top.id, second.id, first.id, said.id, low.id]
-    assert store.get_pins(b.id) == [other]
+    assert store.get_pins(b.id) == [other, said]  # b's own pin and the user's, not a's
     assert "b's secret" not in str(store.build_context(a.id).to_messages())
     store.unpin(low.id)
     assert low.id not in [p.id for p in store.get_pins(a.id)]

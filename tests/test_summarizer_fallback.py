@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from localmem.summarizer.salient import complete, dropped_kinds, facts_of
 from localmem.summarizer.fallback import (
     NO_MESSAGES_SUMMARY,
     extract_topics,
@@ -42,9 +43,25 @@ TECH_CHAT: Messages = [
     )
 ]
 PLAIN_CHAT: Messages = [
-    ("user", "Good morning! My grandmother needs reminders every day for her pills."),
-    ("assistant", "A phone alarm at 8am works well."),
+    ("user", "Good morning! My grandmother gets bored in the evenings lately."),
+    ("assistant", "Card games or a jigsaw puzzle could keep her company."),
     ("user", "Thanks, she will love that"),
+]
+CAREGIVER_CHAT: Messages = [
+    ("user", "Hi! I'm setting up a medication schedule for my mom, Rosa. She's 82."),
+    ("assistant", "Happy to help. What does she take, and when?"),
+    ("user", "Warfarin 5 mg every evening at 6 pm, and metoprolol 25 mg in the morning."),
+    (
+        "assistant",
+        "Okay. Warfarin needs regular INR checks; never give her ibuprofen or aspirin with it, "
+        "since that raises the bleeding risk.",
+    ),
+    ("user", "Good to know. She is also allergic to penicillin."),
+    ("assistant", "Noted: penicillin allergy. Tell every doctor and pharmacist about it."),
+    ("user", "Her next INR check is Tuesday March 12 at 10:30 at Dr. Patel's clinic."),
+    ("assistant", "I'll remind you on Monday evening. Acetaminophen is safer than ibuprofen for her."),
+    ("user", "Thanks, that's great."),
+    ("assistant", "You're welcome. Take care of yourself too."),
 ]
 STRANGE_TEXTS = [
     "",
@@ -91,9 +108,9 @@ def test_keyword_summary_with_topics_has_the_origin_wording() -> None:
     )
 
 
-def test_keyword_summary_without_topics_quotes_first_and_last_user_messages() -> None:
+def test_keyword_summary_without_topics_or_facts_quotes_first_and_last_user_messages() -> None:
     assert keyword_summary(PLAIN_CHAT) == (
-        'Conversation with 3 messages. Started with: "Good morning! My grandmother n..."'
+        'Conversation with 3 messages. Started with: "Good morning! My grandmother g..."'
         ' Recent topic: "Thanks, she will love that"'
     )
 
@@ -105,11 +122,94 @@ def test_offline_summary_gives_count_topics_and_samples() -> None:
     assert 'Recent: "Thanks, this helps a lot."' in summary
 
 
-def test_offline_summary_without_topics() -> None:
+def test_offline_summary_without_topics_or_facts() -> None:
     assert offline_summary(PLAIN_CHAT) == (
-        'Offline summary: 3 messages. Started: "Good morning! My grandmother needs reminders '
-        'every..." Recent: "Thanks, she will love that"'
+        'Offline summary: 3 messages. Started: "Good morning! My grandmother gets bored in the '
+        'eve..." Recent: "Thanks, she will love that"'
     )
+
+
+# --- the salient facts (issue 12, point 5) ----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("summarize", "head"),
+    [
+        (
+            keyword_summary,
+            'Conversation with 10 messages. Started with: "Hi! I\'m setting up a medicatio..." '
+            'Recent topic: "Thanks, that\'s great." Facts: ',
+        ),
+        (
+            offline_summary,
+            'Offline summary: 10 messages. Started: "Hi! I\'m setting up a medication schedule '
+            'for my mo..." Recent: "You\'re welcome. Take care of yourself too." Facts: ',
+        ),
+    ],
+)
+def test_fallbacks_carry_the_spans_facts_after_the_origins_wording(
+    summarize: Summarize, head: str
+) -> None:
+    summary = summarize(CAREGIVER_CHAT)
+    assert summary.startswith(head)
+    facts = summary[len(head):]
+    for fact in (
+        "She is also allergic to penicillin.",
+        "Her next INR check is Tuesday March 12 at 10:30 at Dr. Patel's clinic.",
+    ):
+        assert fact in facts
+    # in the conversation's order, and nothing said twice ("Noted: penicillin allergy.")
+    assert facts.index("allergic") < facts.index("Tuesday")
+    assert facts.count("penicillin") == 1
+    assert "Happy to help" not in facts and "Thanks" not in facts
+    _assert_storable(summary)
+
+
+def test_the_warning_is_kept_without_its_explanation() -> None:
+    facts = keyword_summary(CAREGIVER_CHAT).split("Facts: ", 1)[1]
+    assert "Never give her ibuprofen or aspirin with it." in facts
+    assert "bleeding" not in facts
+
+
+def test_topics_stay_and_facts_follow() -> None:
+    chat = [*TECH_CHAT[:-1], ("user", "We decided to ship the fix on Friday, June 7.")]
+    assert keyword_summary(chat) == (
+        "Conversation with 15 messages (8 user, 7 assistant) about: programming, database, API."
+        " Facts: We decided to ship the fix on Friday, June 7."
+    )
+
+
+def test_the_most_important_facts_win_the_room() -> None:
+    # Fourteen facts with prices crowd the span; the allergy, said last, is kept all the same.
+    chat: Messages = [
+        ("user" if i % 2 == 0 else "assistant", f"Option {i} costs ${100 + i} and ships in {i + 2} days.")
+        for i in range(14)
+    ]
+    chat.append(("user", "Important: my son Leo is allergic to peanuts and tree nuts."))
+    summary = keyword_summary(chat)
+    assert "Leo is allergic to peanuts and tree nuts." in summary
+    assert "costs $100" in summary  # the room left goes to the others, oldest first on ties
+    _assert_storable(summary)
+
+
+def test_a_long_fact_that_does_not_fit_gives_way_to_shorter_ones() -> None:
+    long_fact = "The contract with Harlow Logistics renews on 2025-09-01 " + "and then " * 30 + "ends."
+    chat = [("user", long_fact), ("user", "The deposit is $450, paid on May 2.")]
+    summary = offline_summary(chat)
+    assert summary.split("Facts: ", 1)[1] == "The deposit is $450, paid on May 2."
+    _assert_storable(summary)
+
+
+@pytest.mark.parametrize("summarize", [keyword_summary, offline_summary])
+def test_facts_are_deterministic_whatever_the_container(summarize: Summarize) -> None:
+    first = summarize(CAREGIVER_CHAT)
+    assert summarize(tuple(CAREGIVER_CHAT)) == first
+    assert summarize([(r, t) for r, t in CAREGIVER_CHAT]) == first
+
+
+def test_a_system_prompt_is_not_a_fact() -> None:
+    chat = [("system", "You are Ada, born 1815 in London; answer in 3 sentences."), *PLAIN_CHAT]
+    assert "Ada" not in keyword_summary(chat) and "Ada" not in offline_summary(chat)
 
 
 @pytest.mark.parametrize("summarize", [keyword_summary, offline_summary])
@@ -157,3 +257,66 @@ def _assert_storable(summary: str) -> None:
     assert 0 < len(summary) < 300
     assert "\n" not in summary
     summary.encode("utf-8")  # no lone surrogates: SQLite would refuse them
+
+
+# --- what a model's summary must keep (issue 17, point 2) -------------------------------------
+
+
+def test_the_safety_kinds_a_summary_drops() -> None:
+    facts = facts_of(CAREGIVER_CHAT)
+    assert dropped_kinds("We talked about Rosa.", facts) == [
+        "allergy", "medication", "warning", "appointment"
+    ]
+    # warfarin is named, but the warning is about ibuprofen and the visit has no date here
+    assert dropped_kinds("Rosa takes warfarin and needs INR checks.", facts) == [
+        "allergy", "warning", "appointment"
+    ]
+    kept = (
+        "Rosa takes warfarin 5 mg; she is allergic to penicillin, must avoid ibuprofen and "
+        "has an INR check on Tuesday March 12."
+    )
+    assert dropped_kinds(kept, facts) == []
+
+
+def test_a_summary_is_completed_with_what_it_dropped_or_not_at_all() -> None:
+    facts = facts_of(CAREGIVER_CHAT)
+    summary = (
+        "Rosa takes warfarin 5 mg at 6 pm, must avoid ibuprofen, and sees Dr. Patel on Tuesday "
+        "March 12 at 10:30."
+    )
+    assert complete(summary, facts, 300) == summary + " She is also allergic to penicillin."
+    assert complete(summary, facts, len(summary) + 10) is None  # does not fit
+    completed = complete("Rosa's week was planned.", facts, 300)
+    assert completed is not None and completed.startswith("Rosa's week was planned. ")
+    # the best fact of each kind dropped (the ibuprofen warning is a medication fact too),
+    # in the conversation's order
+    assert completed.split(". ", 1)[1] == (
+        "Never give her ibuprofen or aspirin with it. She is also allergic to penicillin. "
+        "Her next INR check is Tuesday March 12 at 10:30 at Dr. Patel's clinic."
+    )
+    assert complete(summary + " She is allergic to penicillin.", facts, 300) == (
+        summary + " She is allergic to penicillin."
+    )
+
+
+def test_a_question_is_no_fact_to_keep() -> None:
+    facts = facts_of([("user", "Does she have any allergies?"), ("assistant", "None that we know.")])
+    assert dropped_kinds("We talked.", facts) == []
+
+
+def test_a_span_without_safety_facts_needs_nothing() -> None:
+    assert dropped_kinds("Orders and time zones.", facts_of(TECH_CHAT)) == []
+
+
+def test_health_conditions_code_names_and_counts_are_facts_too() -> None:
+    chat: Messages = [
+        ("user", "My partner gets seasick, so no boat trips please."),
+        ("assistant", "Understood. Take the train instead."),
+        ("user", "The test failed 3 times in 100 runs before the fix and 0 times after."),
+        ("assistant", "I'll open PR 517 with the fix to get_price()."),  # a number and a code name
+        ("user", "Nice weather today."),
+    ]
+    summary = keyword_summary(chat)
+    for fact in ("seasick", "failed 3 times in 100 runs", "PR 517 with the fix to get_price()"):
+        assert fact in summary
+    assert "weather" not in summary and "train" not in summary

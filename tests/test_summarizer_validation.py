@@ -16,7 +16,13 @@ from localmem.summarizer.prompts import (
     format_conversation,
     format_summaries,
 )
-from localmem.summarizer.validation import DEFAULT_MAX_SUMMARY_CHARS, validate_summary
+from localmem.summarizer.validation import (
+    DEFAULT_MAX_SUMMARY_CHARS,
+    accept_summary,
+    summary_limit,
+    trim_to_sentences,
+    validate_summary,
+)
 
 MEDICATION_CHAT = [
     ("user", "What medications does grandma take? She has blood pressure problems."),
@@ -34,6 +40,23 @@ MEDICATION_CHAT = [
     ("user", "Can we set up a medication schedule with reminders on her phone?"),
 ]
 FIFTEEN_MESSAGES = (MEDICATION_CHAT * 3)[:15]
+TERSE_CHAT = [
+    "pizza tonight? I'm starving", "sure, sounds good", "luigi's again or the new place?",
+    "luigi's. what time works", "7pm is fine for me", "ok 7pm then", "pepperoni for me",
+    "and a veggie half for Ana", "ok noted", "can you pick it up on your way",
+    "Sam picks it up, fine", "k", "do we still have that coupon?",
+    "I'll remind you: bring the coupon", "thx",
+]
+
+
+def _words(size: int, summary: bool = False) -> str:
+    """``size`` characters of real, distinct words (the overlap check counts whole words); a
+    summary's in the reverse order (six words in the conversation's order are a copy)."""
+    words = [f"term{i}" for i in range(1, 400)]
+    text = " ".join(reversed(words[: size // 5 + 2]) if summary else words)[:size]
+    return text[:-1] + "s" if text.endswith(" ") else text  # no space for strip() to eat
+
+
 CONVERSATION = format_conversation(FIFTEEN_MESSAGES)
 
 GOOD_SUMMARY = (
@@ -118,16 +141,40 @@ def test_the_reason_never_quotes_the_summary() -> None:
     assert reason is not None and "Lisinopril" not in reason
 
 
-@pytest.mark.parametrize(("length", "accepted"), [(150, True), (151, False)])
-def test_a_summary_may_be_at_most_30_percent_of_the_conversation(
+@pytest.mark.parametrize(("length", "accepted"), [(300, True), (301, False)])
+def test_a_summary_may_be_at_most_30_percent_of_a_long_conversation(
     length: int, accepted: bool
 ) -> None:
-    conversation = format_conversation([("user", "a" * 494)])
-    assert len(conversation) == 500
-    reason = validate_summary("a" * length, conversation)
+    conversation = format_conversation([("user", _words(994))])
+    assert len(conversation) == 1000
+    assert summary_limit(conversation) == 300
+    reason = validate_summary(_words(length, summary=True), conversation)
     assert (reason is None) is accepted
-    if not accepted:
-        assert reason is not None and "30%" in reason
+
+
+@pytest.mark.parametrize(
+    ("size", "limit"), [(2000, 300), (1000, 300), (700, 210), (560, 180), (300, 150), (100, 50)]
+)
+def test_a_terse_conversation_may_have_a_useful_summary(size: int, limit: int) -> None:
+    """30% of a long conversation; a terse one may have 180 characters, never half of it."""
+    conversation = format_conversation([("user", _words(size - 6))])
+    assert summary_limit(conversation) == limit
+    assert validate_summary(_words(limit, summary=True), conversation) is None
+    reason = validate_summary(_words(limit + 1, summary=True), conversation)
+    assert reason is not None and f"longer than {limit} characters" in reason
+
+
+def test_the_good_summary_of_a_terse_chat_the_origin_rejected_is_kept() -> None:
+    """Issue 17: a faithful 168-character summary of a terse chat was thrown away."""
+    chat = format_conversation(
+        [("user" if i % 2 == 0 else "assistant", text) for i, text in enumerate(TERSE_CHAT)]
+    )
+    summary = (
+        "Sam and the assistant planned dinner: pizza from Luigi's at 7pm, pepperoni and a "
+        "veggie half, Sam picks it up, and the assistant reminds Sam to bring the coupon."
+    )
+    assert len(summary) > 0.3 * len(chat)  # the origin's ratio rejects it
+    assert validate_summary(summary, chat) is None
 
 
 def test_a_short_conversation_is_held_to_the_ratio_too() -> None:
@@ -201,7 +248,8 @@ def test_summary_messages_carry_the_strict_prompt_and_the_conversation() -> None
     assert messages[0]["content"] == SUMMARY_SYSTEM_PROMPT
     assert "DO NOT" in SUMMARY_SYSTEM_PROMPT and "poems" in SUMMARY_SYSTEM_PROMPT
     assert CONVERSATION in messages[1]["content"]
-    assert messages[1]["content"].endswith("Provide only the summary:")
+    assert messages[1]["content"].endswith("Provide only the summary, at most 50 words:")
+    assert "EXAMPLE" not in SUMMARY_SYSTEM_PROMPT  # nothing a model can copy as its answer
 
 
 def test_rollup_messages_carry_every_summary_in_order() -> None:
@@ -211,3 +259,95 @@ def test_rollup_messages_carry_every_summary_in_order() -> None:
     assert format_summaries(summaries) in messages[1]["content"]
     content = messages[1]["content"]
     assert content.index(summaries[0]) < content.index(summaries[1])
+
+
+# --- issue 17: what a real model's answer must also be --------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "limit", "kept"),
+    [
+        ("One. Two. Three.", 100, "One. Two. Three."),
+        ("One. Two. Three.", 9, "One. Two."),
+        ("Dr. Patel sees her. Then home.", 20, "Dr. Patel sees her."),  # not cut after "Dr."
+        ('She said "stop." Then left.', 17, 'She said "stop."'),
+        ("No sentence end at all", 100, ""),
+        ("A first sentence that is far too long for the limit.", 10, ""),
+        ("Costs 3.5 dollars. Done.", 19, "Costs 3.5 dollars."),
+    ],
+)
+def test_trim_to_sentences_keeps_whole_sentences_within_the_limit(
+    text: str, limit: int, kept: str
+) -> None:
+    assert trim_to_sentences(text, limit) == kept
+
+
+def test_an_answer_cut_mid_sentence_loses_its_unfinished_sentence() -> None:
+    answer = GOOD_SUMMARY + " The user then asked whether the pill organ"
+    assert accept_summary(answer, CONVERSATION, cut=True) == (GOOD_SUMMARY, None)
+    # not cut, and within the limit: kept whole, unfinished or not
+    assert accept_summary("Grandma takes Lisinopril daily", CONVERSATION)[0] == (
+        "Grandma takes Lisinopril daily"
+    )
+
+
+def test_an_answer_over_the_limit_is_trimmed_then_validated() -> None:
+    long = (
+        GOOD_SUMMARY + " Reminders on her phone were set up for the morning dose."
+        " The doctor's notebook holds any dizziness or cough."
+        " Her phone organizer and the weekly pill box keep her on track."
+    )
+    assert len(long) > DEFAULT_MAX_SUMMARY_CHARS
+    text, reason = accept_summary(long, CONVERSATION)
+    assert reason is None and text is not None and len(text) <= DEFAULT_MAX_SUMMARY_CHARS
+    assert long.startswith(text)
+    assert accept_summary("x" * 400 + ".", CONVERSATION) == (
+        None, "no whole sentence within 300 characters"
+    )
+
+
+def test_the_form_checks_read_the_whole_answer_not_only_what_is_kept() -> None:
+    answer = GOOD_SUMMARY + "\n\n- Lisinopril at 8am\n- Pill organizer\n- Reminders"
+    assert accept_summary(answer, CONVERSATION, cut=True) == (None, "contains a list")
+
+
+def test_word_overlap_counts_whole_words() -> None:
+    """Issue 17: "free" matched "freedom" and "them" matched "theme"."""
+    conversation = format_conversation(
+        [("user", "Freedom is the theme of the festival posters. Themes matter to them.")] * 3
+    )
+    assert validate_summary("Free verse and sonnets were written.", conversation) is not None
+    assert validate_summary("Festival posters and their themes.", conversation) is None
+
+
+def test_a_number_the_conversation_never_states_is_rejected() -> None:
+    reason = validate_summary("Grandma takes 20mg Lisinopril at 9 each morning.", CONVERSATION)
+    assert reason == "states a number the conversation does not"
+    assert validate_summary("Grandma takes Lisinopril 10mg at 8am daily.", CONVERSATION) is None
+
+
+@pytest.mark.parametrize(
+    "summary",
+    [
+        "Grandma takes Lisinopril for blood pressure and grandma takes Lisinopril for blood pressure.",
+        "Side effects were noted, side effects were noted, and side effects were noted daily.",
+    ],
+)
+def test_a_summary_that_repeats_itself_is_rejected(summary: str) -> None:
+    assert validate_summary(summary, CONVERSATION) == "repeats itself"
+
+
+def test_a_passage_copied_from_the_conversation_is_rejected() -> None:
+    copied = (
+        "The Lisinopril should be taken once daily at 8am. Watch for dizziness, a dry cough or "
+        "swelling."
+    )
+    assert validate_summary(copied, CONVERSATION) == "copies a passage of the conversation"
+    # quoting a few words inside a real summary is fine
+    quoting = "Grandma takes Lisinopril once daily at 8am and watches for dizziness or swelling."
+    assert validate_summary(quoting, CONVERSATION) is None
+
+
+def test_repeating_the_prompts_instructions_is_rejected() -> None:
+    echo = "Grandma takes Lisinopril. Focus only on what was discussed, not generating new content."
+    assert validate_summary(echo, CONVERSATION) == "repeats the prompt's instructions"

@@ -19,6 +19,7 @@ from localmem.errors import ImportRefused, InvalidInput, SessionNotFound
 from localmem.jsonl import (
     DERIVED_COLUMNS,
     NOT_EXPORTED,
+    RECORD_ONLY_FIELDS,
     PROGRESS_LINES,
     TABLES,
     SessionBatch,
@@ -27,7 +28,10 @@ from localmem.jsonl import (
 )
 from tests.ollama_server import FakeOllama
 
-CONFIG = {"summary_threshold": 4, "recent_summaries": 2, "structured_min_tokens": 0}
+CONFIG = {
+    "summary_threshold": 4, "recent_summaries": 2, "structured_min_tokens": 0,
+    "user_auto_pins": False,  # the session's own pins; the user's: tests/test_scopes.py
+}
 KIND = "openai-agents"
 WHEN = "2026-01-01T00:00:00.000Z"
 TEXTS = [
@@ -253,7 +257,8 @@ def test_the_format_covers_every_column_of_every_session_table(store: MemoryStor
     assert per_session == {table for table, _field, _record in TABLES}
     for table, _field, record in TABLES:
         exported = columns(table) - {"session_id"} - DERIVED_COLUMNS.get(table, frozenset())
-        assert exported == set(record.model_fields) - {"type"}, table
+        fields = set(record.model_fields) - {"type"} - RECORD_ONLY_FIELDS.get(table, frozenset())
+        assert exported == fields, table
     assert columns("sessions") == set(SessionRecord.model_fields) - {"type"}
 
 

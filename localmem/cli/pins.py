@@ -1,4 +1,4 @@
-"""Pins: ``pin``, ``pins``, ``unpin``, ``edit-pin``."""
+"""Pins: ``pin``, ``pins``, ``unpin``, ``edit-pin``, and ``memory`` (what is remembered)."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from .output import print_rows, rows_options
 @click.argument("text")
 @click.option("-i", "--importance", type=click.FloatRange(0, 1), default=0.8, show_default=True)
 @click.option("--source", "source_message_id", type=int, default=None, help="Source message id.")
+@click.option("--user", "for_user", is_flag=True, help="A fact of the user's: every session sees it.")
 @json_option
 @with_store
 def pin(
@@ -23,11 +24,16 @@ def pin(
     text: str,
     importance: float,
     source_message_id: int | None,
+    for_user: bool,
     as_json: bool,
 ) -> None:
-    """Pin a fact to SESSION; it is shown in every context of that session."""
+    """Pin a fact to SESSION; it is shown in every context of that session (with
+    --user, in every session's)."""
     sid = resolve_session(store, session)
-    p = store.pin(sid, text, source_message_id=source_message_id, importance=importance)
+    p = store.pin(
+        sid, text, source_message_id=source_message_id, importance=importance,
+        scope="user" if for_user else "session",
+    )
     if as_json:
         echo_json(p.model_dump())
         return
@@ -37,18 +43,41 @@ def pin(
 @cli.command()
 @session_argument
 @click.option("-k", "--kind", type=click.Choice(PIN_KINDS), default=None, help="Only pins of this kind.")
+@click.option("--history", is_flag=True, help="Superseded pins too, each chain together.")
 @rows_options
 @with_store
-def pins(store: MemoryStore, session: str | None, latest: bool, kind: str | None, fmt: str | None) -> None:
-    """List a session's pins, highest importance first: manual ones and those pinned
-    automatically (auto) from what the user said."""
-    rows = store.get_pins(resolve_session(store, session, latest), kind=kind)
+def pins(
+    store: MemoryStore,
+    session: str | None,
+    latest: bool,
+    kind: str | None,
+    history: bool,
+    fmt: str | None,
+) -> None:
+    """List the pins a session sees, highest importance first: its own and the
+    user's, manual ones and those pinned automatically (auto) from what the user
+    said. With --history, the facts that no longer hold too, each chain together."""
+    rows = store.get_pins(resolve_session(store, session, latest), kind=kind, history=history)
     print_rows(
-        [p.model_dump() for p in rows],
+        [{**p.model_dump(), "scope": p.scope} for p in rows],
         fmt,
-        lambda p: _pin_line(Pin(**p)),
-        ("id", "kind", "importance_score", "token_count", "content"),
+        lambda p: _pin_line(Pin(**{k: v for k, v in p.items() if k != "scope"})),
+        ("id", "scope", "kind", "importance_score", "token_count", "superseded_at", "content"),
     )
+
+
+@cli.command()
+@json_option
+@with_store
+def memory(store: MemoryStore, as_json: bool) -> None:
+    """What is remembered: every fact of the user's and every session's pins, with where
+    each came from (the message, its chat and date; by hand or automatically) and
+    whether it still holds."""
+    report = store.memory_report()
+    if as_json:
+        echo_json(report.model_dump())
+    else:
+        click.echo(report.to_text())
 
 
 @cli.command()
@@ -82,4 +111,9 @@ def edit_pin(
 
 
 def _pin_line(p: Pin) -> str:
-    return f"#{p.id} {p.kind} (importance {p.importance_score}, {p.token_count} tokens): {p.content}"
+    scope = "user " if p.session_id is None else ""
+    gone = "" if p.superseded_at is None else f" [no longer holds since {p.superseded_at[:10]}]"
+    return (
+        f"#{p.id} {scope}{p.kind} (importance {p.importance_score}, {p.token_count} tokens):"
+        f" {p.content}{gone}"
+    )

@@ -25,8 +25,9 @@ from .messages import (
 from .pins import (
     AutoPin, DELETE_AUTO_KEYED_PINS_SQL, DELETE_PIN_SQL, GET_PIN_SQL, INSERT_AUTO_PIN_SQL,
     INSERT_PIN_SQL, KEYED_PIN_SQL, KIND_PINS_SQL, MESSAGE_SESSION_SQL, PIN_COLUMNS,
-    PIN_SESSION_SQL, TOP_PINS_SQL, UPDATE_PIN_SQL, delete_auto_pins, delete_pin, get_pin,
-    insert_auto_pins, insert_pin, keyed_pin, kind_pins, message_session, pin_session, top_pins,
+    PIN_SCOPE_SQL, PIN_HISTORY_SQL, PINS_WITH_SOURCES_SQL, PinSource, pins_with_sources, SESSION_PINS_SQL, SUPERSEDE_PIN_SQL, TOP_PINS_SQL, UPDATE_PIN_SQL, delete_auto_pins, delete_pin, get_pin,
+    insert_auto_pins, insert_pin, keyed_pin, kind_pins, message_session, pin_history, pin_scope, session_pins,
+    supersede_pin, top_pins,
     update_pin,
 )
 from .summaries import (
@@ -55,12 +56,12 @@ from .fulltext import (
 )
 from .recall import (
     MESSAGES_BY_IDS_SQL, NEXT_MESSAGE_SQL, PREVIOUS_MESSAGE_SQL, 
-    SCOPE_STATS_SQL, TERM_HOLDERS_COUNT_SQL, TERM_HOLDERS_SQL, messages_by_ids, neighbour,
+    SCOPE_STATS_SQL, ALL_STATS_SQL, TERM_HOLDERS_COUNT_SQL, TERM_HOLDERS_SQL, messages_by_ids, neighbour,
     scope_stats, term_holders,
 )
 from .embeddings import (
     COUNT_VECTORS_SQL, DELETE_MODEL_VECTORS_SQL, INSERT_EMBEDDING_SQL, PENDING_MESSAGES_SQL,
-    SESSION_VECTORS_SQL, PendingRow, delete_model_vectors, insert_embeddings, pending_messages,
+    SESSION_VECTORS_SQL, RECENT_VECTORS_SQL, PendingRow, recent_vectors, delete_model_vectors, insert_embeddings, pending_messages,
     session_vectors, vector_counts,
 )
 from .transfer import (
@@ -89,10 +90,10 @@ from .admin import (
 
 __all__ = [
     "MESSAGES_BY_IDS_SQL", "NEXT_MESSAGE_SQL", "PREVIOUS_MESSAGE_SQL", 
-    "SCOPE_STATS_SQL", "TERM_HOLDERS_COUNT_SQL", "TERM_HOLDERS_SQL", "messages_by_ids",
+    "SCOPE_STATS_SQL", "ALL_STATS_SQL", "TERM_HOLDERS_COUNT_SQL", "TERM_HOLDERS_SQL", "messages_by_ids",
     "neighbour", "scope_stats", "term_holders",
     "COUNT_VECTORS_SQL", "DELETE_MODEL_VECTORS_SQL", "INSERT_EMBEDDING_SQL",
-    "PENDING_MESSAGES_SQL", "SESSION_VECTORS_SQL", "PendingRow", "delete_model_vectors",
+    "PENDING_MESSAGES_SQL", "SESSION_VECTORS_SQL", "RECENT_VECTORS_SQL", "PendingRow", "recent_vectors", "delete_model_vectors",
     "insert_embeddings", "pending_messages", "session_vectors", "vector_counts",
     "BEGIN_READ_SQL", "BEGIN_WRITE_SQL", "COMMIT_SQL", "DATA_VERSION_SQL", "MEMORY",
     "ROLLBACK_SQL", "ROW_MEMO_MAX_CHARS", "ROW_MEMO_SIZE", "SCHEMA_SQL", "SQLITE_HEADER",
@@ -107,9 +108,10 @@ __all__ = [
     "insert_items", "insert_message", "insert_messages", "items_after", "messages_after",
     "newest_items", "recent_messages", "AutoPin", "DELETE_AUTO_KEYED_PINS_SQL",
     "DELETE_PIN_SQL", "GET_PIN_SQL", "INSERT_AUTO_PIN_SQL", "INSERT_PIN_SQL", "KEYED_PIN_SQL",
-    "KIND_PINS_SQL", "MESSAGE_SESSION_SQL", "PIN_COLUMNS", "PIN_SESSION_SQL", "TOP_PINS_SQL",
+    "KIND_PINS_SQL", "MESSAGE_SESSION_SQL", "PIN_COLUMNS", "PIN_SCOPE_SQL", "PIN_HISTORY_SQL", "PINS_WITH_SOURCES_SQL", "PinSource", "pins_with_sources", "SESSION_PINS_SQL", "SUPERSEDE_PIN_SQL", "TOP_PINS_SQL",
     "UPDATE_PIN_SQL", "delete_auto_pins", "delete_pin", "get_pin", "insert_auto_pins",
-    "insert_pin", "keyed_pin", "kind_pins", "message_session", "pin_session", "top_pins",
+    "insert_pin", "keyed_pin", "kind_pins", "message_session", "pin_history", "pin_scope", "session_pins",
+    "supersede_pin", "top_pins",
     "update_pin", "CONTEXT_SUMMARIES_SQL", "GET_CACHED_SUMMARY_SQL", "INSERT_SUMMARY_SQL",
     "LAST_COVERED_SQL", "MODEL_RATIO_SQL", "OVERLAP_SQL", "PUT_CACHED_SUMMARY_SQL",
     "RECENT_SUMMARIES_SQL", "RECORD_TOKENS_SQL", "SESSION_PROFILE_SQL", "SUMMARIES_AFTER_SQL",

@@ -149,7 +149,7 @@ def backup(
     for the whole copy: in WAL mode that never blocks a writer, and the copy
     is the file as of its start (without it, a commit by another connection
     would restart the copy, and a busy writer could starve it).
-    ``target`` must be a new, empty file (``localmem.files.create_temporary``).
+    ``target`` must be a new, empty file (``localmem.files.temporary_beside``).
     """
     dest = sqlite3.connect(str(target), isolation_level=None)
     steps = None if progress is None else (lambda _status, left, total: progress(total - left, total))

@@ -23,6 +23,8 @@ INSERT_EMBEDDING_SQL = """INSERT OR REPLACE INTO embeddings
     WHERE m.id = ?2 AND m.text = ?3"""
 SESSION_VECTORS_SQL = """SELECT row_id, vector FROM embeddings
     WHERE session_id = ? AND model = ? AND kind = 'message' AND row_id < ?"""
+RECENT_VECTORS_SQL = """SELECT row_id, vector FROM embeddings
+    WHERE model = ? AND kind = 'message' ORDER BY row_id DESC LIMIT ?"""
 DELETE_MODEL_VECTORS_SQL = "DELETE FROM embeddings WHERE model = ?"
 COUNT_VECTORS_SQL = "SELECT model, count(*) FROM embeddings GROUP BY model ORDER BY model"
 
@@ -52,6 +54,11 @@ def session_vectors(
 ) -> list[tuple[int, bytes]]:
     """The session's message vectors of ``model`` for messages older than ``before_id``."""
     return conn.execute(SESSION_VECTORS_SQL, (session_id, model, before_id)).fetchall()
+
+
+def recent_vectors(conn: sqlite3.Connection, model: str, limit: int) -> list[tuple[int, bytes]]:
+    """The newest ``limit`` message vectors of ``model``, of every session."""
+    return conn.execute(RECENT_VECTORS_SQL, (model, limit)).fetchall()
 
 
 def delete_model_vectors(conn: sqlite3.Connection, model: str) -> int:

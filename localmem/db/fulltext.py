@@ -144,7 +144,10 @@ _HITS = """SELECT '{kind}', t.id, t.session_id, t.{text}, -hit_rank, hit_snippet
     JOIN {table} t ON t.id = hit_id WHERE ?7 IS NULL OR t.session_id = ?7"""
 SEARCH_MESSAGES_SQL = _HITS.format(kind="message", table="messages", text="text", rank=_RANK)
 SEARCH_SUMMARIES_SQL = _HITS.format(kind="summary", table="summaries", text="text", rank=_RANK)
-SEARCH_PINS_SQL = _HITS.format(kind="pin", table="semantic_pins", text="content", rank=_RANK)
+# A session's search finds the user's pins too (their key is search.USER_KEY).
+SEARCH_PINS_SQL = _HITS.format(
+    kind="pin", table="semantic_pins", text="content", rank=_RANK
+).replace("WHERE ?7 IS NULL OR", "WHERE ?7 IS NULL OR t.session_id IS NULL OR")
 # A summary found by its facts: the hit is the summary, the snippet from its facts.
 SEARCH_FACTS_SQL = f"""SELECT 'summary', s.id, s.session_id, s.text, -hit_rank, hit_snippet
     FROM (SELECT rowid AS hit_id, rank AS hit_rank,

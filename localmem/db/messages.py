@@ -10,7 +10,7 @@ from .connection import _RowModels
 
 MESSAGE_COLUMNS = "id, session_id, role, text, model_id, token_count, importance_score, created_at"
 _MESSAGE_ROWS = _RowModels(Message, MESSAGE_COLUMNS, "text")
-# The id after every id ever handed out (m010_message_ids): never a deleted one's.
+# The id after every id ever handed out (m011_message_ids): never a deleted one's.
 _NEXT_ID = """max(coalesce((SELECT max(id) FROM messages), 0),
     (SELECT max_id FROM used_ids WHERE name = 'messages')) + 1"""
 INSERT_MESSAGE_SQL = f"""INSERT INTO messages

@@ -1,4 +1,10 @@
-"""Semantic pins: the user's and the automatic ones, and the lookups that guard them."""
+"""Semantic pins: the user's and the automatic ones, and the lookups that guard them.
+
+A pin belongs to a session, or to the user (``session_id`` NULL): a session's
+context shows its own pins and the user's. A superseded pin (``superseded_at``
+set: a later fact updated it) stays for the history, out of every context;
+the pins of one chain share a ``slot``.
+"""
 
 from __future__ import annotations
 
@@ -9,30 +15,64 @@ from ..models import Pin
 from .connection import _RowModels
 
 PIN_COLUMNS = (
-    "id, session_id, content, source_message_id, importance_score, kind, token_count, created_at"
+    "id, session_id, content, source_message_id, importance_score, kind, token_count, created_at,"
+    " slot, superseded_at"
 )
 _PIN_ROWS = _RowModels(Pin, PIN_COLUMNS, "content")
 INSERT_PIN_SQL = """INSERT INTO semantic_pins (session_id, content, content_key, source_message_id,
-    importance_score, kind, token_count, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"""
-# An auto pin, unless a pin of its session (either kind) has its key.
+    importance_score, kind, token_count, created_at, slot, superseded_at)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"""
+# An auto pin (its session's, or the user's when ?1 is NULL), unless a current
+# pin the session ?8 sees (its own or the user's) already has its key.
 INSERT_AUTO_PIN_SQL = """INSERT OR IGNORE INTO semantic_pins (session_id, content, content_key,
     source_message_id, importance_score, kind, token_count, created_at)
     SELECT ?1, ?2, ?3, ?4, ?5, 'auto', ?6, ?7
-    WHERE NOT EXISTS (SELECT 1 FROM semantic_pins WHERE session_id = ?1 AND content_key = ?3)"""
-TOP_PINS_SQL = f"""SELECT {PIN_COLUMNS} FROM semantic_pins WHERE session_id = ?
-    ORDER BY importance_score DESC, id DESC LIMIT ?"""
-KIND_PINS_SQL = f"""SELECT {PIN_COLUMNS} FROM semantic_pins WHERE session_id = ? AND kind = ?
+    WHERE NOT EXISTS (SELECT 1 FROM semantic_pins WHERE (session_id = ?8 OR session_id IS NULL)
+        AND content_key = ?3 AND superseded_at IS NULL)"""
+# What a session's context sees: its current pins and the user's, by importance.
+# (Two ordered index reads merged, for the LIMIT; ?1 NULL: the user's alone.)
+TOP_PINS_SQL = f"""SELECT {PIN_COLUMNS} FROM semantic_pins
+        WHERE session_id = ?1 AND superseded_at IS NULL
+    UNION ALL SELECT {PIN_COLUMNS} FROM semantic_pins
+        WHERE session_id IS NULL AND superseded_at IS NULL
+    ORDER BY importance_score DESC, id DESC LIMIT ?2"""
+KIND_PINS_SQL = f"""SELECT {PIN_COLUMNS} FROM semantic_pins
+        WHERE session_id = ?1 AND kind = ?2 AND superseded_at IS NULL
+    UNION ALL SELECT {PIN_COLUMNS} FROM semantic_pins
+        WHERE session_id IS NULL AND kind = ?2 AND superseded_at IS NULL
     ORDER BY importance_score DESC, id DESC"""
+# Every pin a session sees, superseded ones too: chains by slot, then in time.
+PIN_HISTORY_SQL = f"""SELECT {PIN_COLUMNS} FROM semantic_pins
+    WHERE session_id = ?1 OR session_id IS NULL ORDER BY coalesce(slot, ''), id"""
+# A session's own pins, current and superseded, and the user's pins learnt from
+# one of its messages (an export writes them all).
+SESSION_PINS_SQL = f"""SELECT {PIN_COLUMNS} FROM semantic_pins WHERE session_id = ?1
+    UNION ALL SELECT {PIN_COLUMNS} FROM semantic_pins WHERE session_id IS NULL
+        AND source_message_id IN (SELECT id FROM messages WHERE session_id = ?1)"""
+# Every pin with its provenance (the source message's session, time and the
+# session's title): the memory report. The user's pins first, then by session.
+_P_PIN_COLUMNS = ", ".join("p." + c.strip() for c in PIN_COLUMNS.split(","))
+PINS_WITH_SOURCES_SQL = f"""SELECT {_P_PIN_COLUMNS}, m.session_id, s.title, m.created_at
+    FROM semantic_pins p LEFT JOIN messages m ON m.id = p.source_message_id
+        LEFT JOIN sessions s ON s.id = m.session_id
+    ORDER BY p.session_id IS NOT NULL, p.session_id, coalesce(p.slot, ''), p.id"""
 GET_PIN_SQL = f"SELECT {PIN_COLUMNS} FROM semantic_pins WHERE id = ?"
 KEYED_PIN_SQL = f"""SELECT {PIN_COLUMNS} FROM semantic_pins
-    WHERE session_id = ? AND content_key = ? AND kind = ? AND id != ? ORDER BY id LIMIT 1"""
+        WHERE session_id = ?1 AND content_key = ?2 AND kind = ?3 AND id != ?4
+            AND superseded_at IS NULL
+    UNION ALL SELECT {PIN_COLUMNS} FROM semantic_pins
+        WHERE session_id IS NULL AND content_key = ?2 AND kind = ?3 AND id != ?4
+            AND superseded_at IS NULL
+    ORDER BY id LIMIT 1"""
 UPDATE_PIN_SQL = """UPDATE semantic_pins
     SET content = ?, content_key = ?, importance_score = ?, token_count = ? WHERE id = ?"""
+SUPERSEDE_PIN_SQL = """UPDATE semantic_pins SET superseded_at = ?, slot = ?
+    WHERE id = ? AND superseded_at IS NULL"""
 DELETE_PIN_SQL = "DELETE FROM semantic_pins WHERE id = ?"
 DELETE_AUTO_KEYED_PINS_SQL = """DELETE FROM semantic_pins
-    WHERE session_id = ? AND content_key = ? AND kind = 'auto'"""
+    WHERE session_id IS ? AND content_key = ? AND kind = 'auto' AND superseded_at IS NULL"""
 MESSAGE_SESSION_SQL = "SELECT session_id FROM messages WHERE id = ?"
-PIN_SESSION_SQL = "SELECT session_id FROM semantic_pins WHERE id = ?"
+PIN_SCOPE_SQL = "SELECT session_id FROM semantic_pins WHERE id = ?"
 
 # A pin to write automatically: (content, content_key, token_count).
 AutoPin = tuple[str, str, int]
@@ -40,7 +80,7 @@ AutoPin = tuple[str, str, int]
 
 def insert_pin(
     conn: sqlite3.Connection,
-    session_id: str,
+    session_id: str | None,
     content: str,
     key: str,
     source_message_id: int | None,
@@ -48,40 +88,49 @@ def insert_pin(
     kind: str,
     token_count: int,
     now: str,
+    slot: str | None = None,
+    superseded_at: str | None = None,
 ) -> Pin:
-    """Insert a pin; ``key`` is its ``content_key`` (the caller computes it)."""
-    row = (session_id, content, key, source_message_id, importance, kind, token_count, now)
+    """Insert a pin (``session_id`` None: the user's); ``key`` is its ``content_key``
+    (the caller computes it)."""
+    row = (
+        session_id, content, key, source_message_id, importance, kind, token_count, now, slot,
+        superseded_at,
+    )
     cur = conn.execute(INSERT_PIN_SQL, row)
     return _PIN_ROWS.build((cur.lastrowid, *row[:2], *row[3:]))
 
 
 def insert_auto_pins(
     conn: sqlite3.Connection,
-    session_id: str,
+    session_id: str | None,
     source_message_id: int | None,
     pins: Sequence[AutoPin],
     importance: float,
     now: str,
+    seen_from: str,
 ) -> int:
-    """Insert auto pins whose key no pin of the session has yet; return how many were new."""
+    """Insert auto pins (``session_id`` None: the user's) whose key no current pin
+    session ``seen_from`` sees has yet; return how many were new."""
     rows = [
-        (session_id, content, key, source_message_id, importance, tokens, now)
+        (session_id, content, key, source_message_id, importance, tokens, now, seen_from)
         for content, key, tokens in pins
     ]
     return conn.executemany(INSERT_AUTO_PIN_SQL, rows).rowcount
 
 
 def keyed_pin(
-    conn: sqlite3.Connection, session_id: str, key: str, kind: str, besides: int | None = None
+    conn: sqlite3.Connection, session_id: str | None, key: str, kind: str, besides: int | None = None
 ) -> Pin | None:
-    """The session's oldest pin of ``kind`` whose content_key is ``key`` (other than
-    pin ``besides``), if any."""
+    """The oldest current pin of ``kind`` the session sees (its own or the user's) whose
+    content_key is ``key`` (other than pin ``besides``), if any."""
     row = conn.execute(KEYED_PIN_SQL, (session_id, key, kind, besides or 0)).fetchone()
     return _PIN_ROWS(row) if row else None
 
 
-def delete_auto_pins(conn: sqlite3.Connection, session_id: str, key: str) -> int:
-    """Delete the session's auto pins whose content_key is ``key``; return how many."""
+def delete_auto_pins(conn: sqlite3.Connection, session_id: str | None, key: str) -> int:
+    """Delete the current auto pins of one scope (a session, or None: the user's) whose
+    content_key is ``key``; return how many."""
     return conn.execute(DELETE_AUTO_KEYED_PINS_SQL, (session_id, key)).rowcount
 
 
@@ -101,14 +150,45 @@ def update_pin(
     )
 
 
-def kind_pins(conn: sqlite3.Connection, session_id: str, kind: str) -> list[Pin]:
-    """A session's pins of one kind, by importance, newest first on ties."""
+def kind_pins(conn: sqlite3.Connection, session_id: str | None, kind: str) -> list[Pin]:
+    """The current pins of one kind a session sees (None: the user's), by importance,
+    newest first on ties."""
     return [_PIN_ROWS(row) for row in conn.execute(KIND_PINS_SQL, (session_id, kind))]
 
 
-def top_pins(conn: sqlite3.Connection, session_id: str, limit: int) -> list[Pin]:
-    """Pins by importance, newest first on ties; ``limit`` -1 means all."""
+def top_pins(conn: sqlite3.Connection, session_id: str | None, limit: int) -> list[Pin]:
+    """The current pins a session sees, its own and the user's (None: the user's alone),
+    by importance, newest first on ties; ``limit`` -1 means all."""
     return [_PIN_ROWS(row) for row in conn.execute(TOP_PINS_SQL, (session_id, limit))]
+
+
+def pin_history(conn: sqlite3.Connection, session_id: str | None) -> list[Pin]:
+    """Every pin a session sees (None: the user's), superseded ones too, by slot and time."""
+    return [_PIN_ROWS(row) for row in conn.execute(PIN_HISTORY_SQL, (session_id,))]
+
+
+def session_pins(conn: sqlite3.Connection, session_id: str) -> list[Pin]:
+    """A session's own pins, current and superseded, and the user's pins learnt from
+    its messages, in no particular order."""
+    return [_PIN_ROWS(row) for row in conn.execute(SESSION_PINS_SQL, (session_id,))]
+
+
+PinSource = tuple[Pin, str | None, str | None, str | None]
+"""A pin and its source message's session id, that session's title and the time."""
+
+
+def pins_with_sources(conn: sqlite3.Connection) -> list[PinSource]:
+    """Every pin of the file with where it came from (the user's first, then by session,
+    chains together)."""
+    width = len(PIN_COLUMNS.split(","))
+    return [
+        (_PIN_ROWS(row[:width]), *row[width:]) for row in conn.execute(PINS_WITH_SOURCES_SQL)
+    ]
+
+
+def supersede_pin(conn: sqlite3.Connection, pin_id: int, slot: str, now: str) -> bool:
+    """Mark a current pin as no longer holding since ``now``, in chain ``slot``."""
+    return conn.execute(SUPERSEDE_PIN_SQL, (now, slot, pin_id)).rowcount == 1
 
 
 def message_session(conn: sqlite3.Connection, message_id: int) -> str | None:
@@ -116,9 +196,10 @@ def message_session(conn: sqlite3.Connection, message_id: int) -> str | None:
     return row[0] if row else None
 
 
-def pin_session(conn: sqlite3.Connection, pin_id: int) -> str | None:
-    row = conn.execute(PIN_SESSION_SQL, (pin_id,)).fetchone()
-    return row[0] if row else None
+def pin_scope(conn: sqlite3.Connection, pin_id: int) -> tuple[bool, str | None]:
+    """Whether the pin exists, and its session (None: the user's)."""
+    row = conn.execute(PIN_SCOPE_SQL, (pin_id,)).fetchone()
+    return (False, None) if row is None else (True, row[0])
 
 
 def delete_pin(conn: sqlite3.Connection, pin_id: int) -> bool:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Collection
 
 from ..models import Message
 from .messages import MESSAGE_COLUMNS, _MESSAGE_ROWS
@@ -21,8 +21,9 @@ TERM_HOLDERS_SQL = """SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?
 TERM_HOLDERS_COUNT_SQL = "SELECT count(*) FROM messages_fts WHERE messages_fts MATCH ?"
 SCOPE_STATS_SQL = """SELECT count(*), coalesce(avg(token_count), 0.0)
     FROM messages WHERE session_id = ?"""
+ALL_STATS_SQL = "SELECT count(*), coalesce(avg(token_count), 0.0) FROM messages"
 MESSAGES_BY_IDS_SQL = f"""SELECT {MESSAGE_COLUMNS} FROM messages
-    WHERE id IN (SELECT value FROM json_each(?1)) AND session_id = ?2"""
+    WHERE id IN (SELECT value FROM json_each(?1)) AND (?2 IS NULL OR session_id = ?2)"""
 NEXT_MESSAGE_SQL = f"""SELECT {MESSAGE_COLUMNS} FROM messages
     WHERE session_id = ? AND id > ? ORDER BY id LIMIT 1"""
 PREVIOUS_MESSAGE_SQL = f"""SELECT {MESSAGE_COLUMNS} FROM messages
@@ -38,14 +39,19 @@ def term_holders(conn: sqlite3.Connection, match: str, cap: int) -> tuple[list[i
     return ids, conn.execute(TERM_HOLDERS_COUNT_SQL, (match,)).fetchone()[0]
 
 
-def scope_stats(conn: sqlite3.Connection, session_id: str) -> tuple[int, float]:
-    """The session's number of messages and their mean token count."""
-    count, mean = conn.execute(SCOPE_STATS_SQL, (session_id,)).fetchone()
+def scope_stats(conn: sqlite3.Connection, session_id: str | None) -> tuple[int, float]:
+    """The session's (None: the file's) number of messages and their mean token count."""
+    if session_id is None:
+        count, mean = conn.execute(ALL_STATS_SQL).fetchone()
+    else:
+        count, mean = conn.execute(SCOPE_STATS_SQL, (session_id,)).fetchone()
     return count, mean
 
 
-def messages_by_ids(conn: sqlite3.Connection, session_id: str, ids: Sequence[int]) -> list[Message]:
-    """The session's messages among ``ids``, in no particular order."""
+def messages_by_ids(
+    conn: sqlite3.Connection, session_id: str | None, ids: Collection[int]
+) -> list[Message]:
+    """The session's (None: any session's) messages among ``ids``, in no particular order."""
     rows = conn.execute(MESSAGES_BY_IDS_SQL, (json.dumps(list(ids)), session_id))
     return [_MESSAGE_ROWS(row) for row in rows]
 

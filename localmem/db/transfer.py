@@ -27,7 +27,7 @@ from .messages import (
     _ITEM_ROWS,
     _MESSAGE_ROWS,
 )
-from .pins import TOP_PINS_SQL, _PIN_ROWS
+from .pins import SESSION_PINS_SQL, _PIN_ROWS
 from .sessions import INSERT_SESSION_SQL, SESSION_COLUMNS, _SESSION_ROWS
 from .state import (
     CHECKPOINTS_SQL,
@@ -87,7 +87,7 @@ def session_rows(conn: sqlite3.Connection, session_id: str) -> SessionRows | Non
         session=_SESSION_ROWS.build(row),
         messages=read(_MESSAGE_ROWS, MESSAGES_AFTER_SQL, 0, -1),
         items=sorted(read(_ITEM_ROWS, SESSION_ITEMS_SQL), key=lambda i: i.message_id),
-        pins=by_id(read(_PIN_ROWS, TOP_PINS_SQL, -1)),
+        pins=by_id(read(_PIN_ROWS, SESSION_PINS_SQL)),
         summaries=by_id(
             read(_SUMMARY_ROWS, RECENT_SUMMARIES_SQL, 1, -1)
             + read(_SUMMARY_ROWS, RECENT_SUMMARIES_SQL, 2, -1)

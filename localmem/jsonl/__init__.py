@@ -54,6 +54,7 @@ from .records import (
     NOT_EXPORTED,
     PROGRESS_LINES,
     READABLE_VERSIONS,
+    RECORD_ONLY_FIELDS,
     TABLES,
     CheckpointRecord,
     EndRecord,
@@ -77,7 +78,7 @@ from .records import (
 
 __all__ = [
     "DERIVED_COLUMNS", "FORMAT", "FORMAT_VERSION", "NOT_EXPORTED", "PROGRESS_LINES",
-    "READABLE_VERSIONS", "TABLES", "CheckpointRecord", "EndRecord", "GoalRecord", "Header",
+    "READABLE_VERSIONS", "RECORD_ONLY_FIELDS", "TABLES", "CheckpointRecord", "EndRecord", "GoalRecord", "Header",
     "ItemRecord", "MessageRecord", "PinRecord", "Reader", "Record", "SessionBatch",
     "SessionRecord", "SubtaskRecord", "SummaryFactsRecord", "SummaryRecord", "Tally",
     "ToolExecutionRecord", "TrackedFileRecord", "check_end", "header_line", "record_type",

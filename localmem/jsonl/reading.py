@@ -93,7 +93,9 @@ class SessionBatch:
 
     def _check_pins(self, p: PinRecord) -> None:
         self._need("messages", "message", p.source_message_id, "source_message_id")
-        if p.kind == "auto":  # the file holds one automatic pin per fact (pin_key)
+        # A session holds one current automatic pin per fact (pin_key); the user's
+        # pins that repeat one are skipped on import, superseded ones are history.
+        if p.kind == "auto" and p.scope == "session" and p.superseded_at is None:
             key = pin_key(p.content)
             if key in self._auto_pins:
                 raise InvalidInput(f"pin {p.id} repeats an earlier automatic pin of the session")

@@ -136,6 +136,9 @@ class PinRecord(_Line):
     kind: PinKind
     token_count: Count
     created_at: Timestamp
+    slot: str | None = None
+    superseded_at: Timestamp | None = None
+    scope: Literal["session", "user"] = "session"
 
 
 class SummaryRecord(_Line):
@@ -255,6 +258,12 @@ TABLES: tuple[tuple[str, str, type[_Line]], ...] = (
 DERIVED_COLUMNS = {"semantic_pins": frozenset({"content_key"})}
 """Columns an import computes again rather than reads (a pin's de-duplication key is
 ``autopins.pin_key`` of its content)."""
+
+RECORD_ONLY_FIELDS = {"semantic_pins": frozenset({"scope"})}
+"""Fields a record carries that no column holds: a pin's scope is whether its
+session_id is NULL. A session's export carries the user's pins learnt in it
+(from one of its messages), ``scope="user"``; an import makes them the user's
+again, unless the user already has the fact."""
 
 NOT_EXPORTED = ("session_compaction", "embeddings")
 """Per-session tables that stay with their file: a compaction level is this file's

@@ -8,14 +8,22 @@ deterministic summary whose ``source`` says which way it went.
 - **Model choice**: the session's model if the local Ollama server has it,
   else the configured ``summary_model`` if that is local, else none. There is
   no cloud fallback: no local model, no call.
-- **The call**: the strict prompt, temperature 0.1, ``num_predict`` 100, an
-  explicit timeout, and ``num_ctx`` sized to the request within the model's
-  context length (``/api/show``). A span that cannot fit is split in two and
-  its halves' summaries rolled into one.
+- **The call**: the strict prompt asking for what validation accepts (at most
+  ``summary_limit`` characters, as words), temperature 0.1, ``num_predict``
+  with room for that many characters (100 for 300), a timeout scaled to the
+  request (``ollama_client.scaled_timeout``), and ``num_ctx`` sized to the
+  request within the model's context length (``/api/show``). A span that
+  cannot fit is split in two and its halves' summaries rolled into one.
 - **Truth checks**: Ollama answers 200 OK after cutting a prompt longer than
   ``num_ctx`` from the front; a reply whose ``prompt_eval_count`` shows the
   prompt filled the window is treated as invalid. Every output is validated
-  (``validation.validate_summary``) before it may be stored.
+  (``validation.accept_summary``: an answer cut by ``num_predict`` or too
+  long keeps its whole sentences within the limit) before it may be stored.
+- **What matters is kept**: where the span holds safety-relevant facts
+  (allergies, medicines and warnings, appointments, decisions:
+  ``salient``), a summary that mentions none of a kind gets that kind's
+  best fact appended, within 300 characters; when they do not fit, the
+  deterministic summary (which carries them) is stored instead.
 - **Outcomes**: valid → ``source`` = the model's name; rejected output, HTTP
   error or no local model → keyword summary, ``source="fallback"``; connection
   refused, DNS failure or timeout → offline summary, ``source="offline"``.
@@ -23,7 +31,8 @@ deterministic summary whose ``source`` says which way it went.
 The same model choice and the same bounded call serve two more requests:
 :meth:`Summarizer.ask_json` (structured JSON in Ollama's JSON mode, validated
 by a pydantic model: checkpoints and a summary's facts; None when anything
-fails, so the caller keeps its deterministic extraction) and
+fails, so the caller keeps its deterministic extraction; streamed, and dropped
+as soon as the answer loops: ``guards.looping``) and
 :meth:`Summarizer.session_window` (the session model's context window).
 """
 
@@ -41,12 +50,14 @@ from pydantic import BaseModel
 
 from ..tokens import Tokenizer
 from .fallback import keyword_summary, offline_summary
+from .guards import looping
 from .ollama_client import (
     DEFAULT_NUM_PREDICT,
     DEFAULT_TEMPERATURE,
     OllamaBackend,
     OllamaModelError,
     OllamaUnavailable,
+    scaled_timeout,
 )
 from .prompts import (
     build_rollup_messages,
@@ -54,7 +65,13 @@ from .prompts import (
     format_conversation,
     format_summaries,
 )
-from .validation import DEFAULT_MAX_SUMMARY_RATIO, validate_summary
+from .salient import complete, facts_of
+from .validation import (
+    DEFAULT_MAX_SUMMARY_CHARS,
+    DEFAULT_MAX_SUMMARY_RATIO,
+    accept_summary,
+    summary_limit,
+)
 
 logger = logging.getLogger("localmem")
 
@@ -67,6 +84,8 @@ DEFAULT_NUM_CTX_STEP = 256
 PROMPT_SAFETY = 1.15
 TEMPLATE_TOKENS = 64
 
+MIN_CHARS_PER_TOKEN = 3
+"""A summary of N characters needs at most N / 3 tokens (English runs near four)."""
 DEFAULT_JSON_NUM_PREDICT = 512
 """Room for a structured answer: a checkpoint or a summary's facts."""
 JSON_FORMAT = "json"
@@ -182,14 +201,16 @@ class Summarizer:
             return span.fallback(str(exc), model)
 
     def _ask(self, span: _Span, model: str, ratio: float, lookup: CacheLookup | None) -> Outcome:
-        messages = span.messages()
+        limit = span.limit()
+        messages = span.messages(limit)
         key = cache_key(model, messages)
         if lookup is not None:
             hit = lookup(key)
             if hit is not None:
                 return Outcome(hit, model, model, cache_key=key, cached=True)
+        num_predict = min(self.num_predict, max(1, -(-limit // MIN_CHARS_PER_TOKEN)))
         local_tokens = sum(self.tokenizer.count(m["content"]) for m in messages)
-        num_ctx = self._num_ctx(model, local_tokens, ratio, self.num_predict)
+        num_ctx = self._num_ctx(model, local_tokens, ratio, num_predict)
         if num_ctx is None:
             if len(span) > 1:
                 return self._split(span, model, ratio, lookup)
@@ -198,21 +219,30 @@ class Summarizer:
             model,
             messages,
             num_ctx=num_ctx,
-            num_predict=self.num_predict,
+            num_predict=num_predict,
             temperature=self.temperature,
             think=None,
+            timeout=self._timeout(local_tokens, ratio, num_predict),
         )
         used = result.prompt_eval_count
-        if used is not None and used + self.num_predict >= num_ctx:
+        if used is not None and used + num_predict >= num_ctx:
             reason = f"prompt cut by the server ({used} tokens read, num_ctx {num_ctx})"
             logger.warning("%s: %s; fallback summary", model, reason)
             return span.fallback(reason, model)
-        text = result.text.strip()
-        reason = validate_summary(text, span.conversation(), span.max_ratio)
-        if reason is not None:
+        tokens = {"local_tokens": local_tokens, "model_tokens": used}
+        text, reason = accept_summary(
+            result.text, span.conversation(), span.max_ratio, cut=result.done_reason == "length"
+        )
+        if text is None:
             logger.info("%s's summary rejected: %s; fallback summary", model, reason)
-            return span.fallback(reason, model, local_tokens=local_tokens, model_tokens=used)
-        return Outcome(text, model, model, local_tokens, used, cache_key=key)
+            return span.fallback(str(reason), model, **tokens)
+        completed = complete(text, facts_of(span.as_pairs()), DEFAULT_MAX_SUMMARY_CHARS)
+        if completed is None:
+            reason = "drops the span's safety-relevant facts"
+            logger.info("%s's summary %s; fallback summary", model, reason)
+            return span.fallback(reason, model, **tokens)
+        note = None if completed == text else "completed with the span's safety-relevant facts"
+        return Outcome(completed, model, model, local_tokens, used, cache_key=key, reason=note)
 
     def ask_json(
         self,
@@ -226,8 +256,9 @@ class Summarizer:
         """Ask the local model (chosen as for summaries) for JSON matching ``schema``.
 
         One bounded call in Ollama's JSON mode, ``num_ctx`` sized as for a
-        summary. Never raises: no local model, an unreachable server, a prompt
-        too long for the window or cut by the server, a reply cut by
+        summary, streamed so that a looping answer is dropped at once. Never
+        raises: no local model, an unreachable server, a prompt too long for
+        the window or cut by the server, a reply that loops or is cut by
         ``num_predict``, invalid JSON or a reply ``schema`` rejects all give
         ``data=None`` with the reason (logged without the text).
         """
@@ -251,9 +282,13 @@ class Summarizer:
                 temperature=self.temperature,
                 format=JSON_FORMAT,
                 think=None,
+                timeout=self._timeout(local_tokens, ratio, num_predict),
+                stop=looping,
             )
             used = result.prompt_eval_count
-            if used is not None and used + num_predict >= num_ctx:
+            if result.stopped is not None:
+                reason = f"{result.stopped}, dropped after {len(result.text)} characters"
+            elif used is not None and used + num_predict >= num_ctx:
                 reason = f"prompt cut by the server ({used} tokens read, num_ctx {num_ctx})"
             elif result.done_reason == "length":
                 reason = f"answer cut at {num_predict} tokens"
@@ -276,6 +311,11 @@ class Summarizer:
         except Exception as exc:  # noqa: BLE001
             logger.debug("context window of %r unknown: %s", session_model, type(exc).__name__)
             return None
+
+    def _timeout(self, local_tokens: int, ratio: float, num_predict: int) -> float:
+        """This request's timeout: the backend's, scaled to what the model reads and writes."""
+        prompt = math.ceil(local_tokens * max(ratio, 1.0))
+        return scaled_timeout(self.backend.timeout, prompt, num_predict)
 
     def _num_ctx(self, model: str, local_tokens: int, ratio: float, num_predict: int) -> int | None:
         """The ``num_ctx`` for a prompt of ``local_tokens``, or None if it cannot fit the window."""
@@ -305,15 +345,19 @@ class _Span:
     def __len__(self) -> int:
         return len(self.pairs) if self.pairs else len(self.texts)
 
-    def messages(self) -> list[dict[str, str]]:
+    def messages(self, limit: int) -> list[dict[str, str]]:
         if self.pairs:
-            return build_summary_messages(self.pairs)
-        return build_rollup_messages(self.texts)
+            return build_summary_messages(self.pairs, limit)
+        return build_rollup_messages(self.texts, limit)
 
     @property
     def max_ratio(self) -> float | None:
         # Rolling three 300-character summaries into one is already a 3x cut.
         return DEFAULT_MAX_SUMMARY_RATIO if self.pairs else None
+
+    def limit(self) -> int:
+        """The most characters this span's summary may have."""
+        return summary_limit(self.conversation(), self.max_ratio)
 
     def conversation(self) -> str:
         return format_conversation(self.pairs) if self.pairs else format_summaries(self.texts)

@@ -13,6 +13,12 @@ Two situations, two wordings, both from the origin:
   messages. Started: "..." Recent: "..."``). The origin's leading emoji is dropped: the stored
   ``source`` column already says ``offline``.
 
+Both then carry the span's salient facts (:mod:`localmem.summarizer.salient`): the sentences
+with allergies, medicines and warnings, appointments, decisions, dates, money, numbers and
+names, best first, as many as fit in the 300 characters after the origin's wording, in
+conversation order (``... about: programming. Facts: Mom takes warfarin 5 mg at 6 pm. She
+is allergic to penicillin.``); a span without any keeps the origin's wording exactly.
+
 Both are pure functions of their input: the same messages always give the same text, in well
 under a millisecond for a 15-message range. They never raise on any ``str`` input (empty
 lists, empty or huge strings, any unicode, lone surrogates included) and always return at most
@@ -29,6 +35,7 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Final
 
+from localmem.summarizer.salient import salient_facts
 from localmem.summarizer.validation import DEFAULT_MAX_SUMMARY_CHARS
 
 DEFAULT_TOPIC_LIMIT: Final = 3
@@ -38,6 +45,7 @@ DEFAULT_OFFLINE_SAMPLE_CHARS: Final = 50
 """Characters quoted from a message in an offline summary (the origin's 50)."""
 NO_MESSAGES_SUMMARY: Final = "No messages to summarize."
 ELLIPSIS: Final = "..."
+FACTS_LABEL: Final = "Facts:"
 
 TOPIC_KEYWORDS: Final[tuple[tuple[str, tuple[str, ...]], ...]] = (
     # Technical topics
@@ -76,7 +84,8 @@ def extract_topics(text: str, limit: int = DEFAULT_TOPIC_LIMIT) -> list[str]:
 
 
 def keyword_summary(messages: Sequence[tuple[str, str]]) -> str:
-    """The origin's fallback summary: user topics if any, else first/last user samples."""
+    """The origin's fallback summary (user topics if any, else first/last user samples),
+    then the span's salient facts in the room left."""
     if not messages:
         return NO_MESSAGES_SUMMARY
     user_texts = [text for role, text in messages if _is_role(role, "user")]
@@ -84,17 +93,21 @@ def keyword_summary(messages: Sequence[tuple[str, str]]) -> str:
     count = _count_phrase(len(messages))
     topics = extract_topics("\n".join(user_texts))
     if topics:
-        return _clip(
+        return _with_facts(
             f"Conversation with {count} ({len(user_texts)} user, {assistant_count} assistant)"
-            f" about: {', '.join(topics)}."
+            f" about: {', '.join(topics)}.",
+            messages,
         )
     sampled = user_texts or [text for _, text in messages]
     first, last = _first_and_last(sampled, DEFAULT_SAMPLE_CHARS)
-    return _clip(f'Conversation with {count}. Started with: "{first}" Recent topic: "{last}"')
+    return _with_facts(
+        f'Conversation with {count}. Started with: "{first}" Recent topic: "{last}"', messages
+    )
 
 
 def offline_summary(messages: Sequence[tuple[str, str]]) -> str:
-    """Summary written when no model is reachable: count, topics, first and last samples."""
+    """Summary written when no model is reachable: count, topics, samples of the first and
+    last messages, then the span's salient facts in the room left."""
     if not messages:
         return NO_MESSAGES_SUMMARY
     topics = extract_topics("\n".join(text for role, text in messages if _is_role(role, "user")))
@@ -102,10 +115,21 @@ def offline_summary(messages: Sequence[tuple[str, str]]) -> str:
     # A system prompt says how to talk, not what was talked about.
     turns = [text for role, text in messages if not _is_role(role, "system")]
     first, last = _first_and_last(turns or [text for _, text in messages], DEFAULT_OFFLINE_SAMPLE_CHARS)
-    return _clip(
-        f"Offline summary: {_count_phrase(len(messages))}{about}."
-        f' Started: "{first}" Recent: "{last}"'
+    return _with_facts(
+        f'Offline summary: {_count_phrase(len(messages))}{about}. Started: "{first}" Recent: "{last}"',
+        messages,
     )
+
+
+def _with_facts(head: str, messages: Sequence[tuple[str, str]]) -> str:
+    """``head`` (the origin's wording), then ``Facts: ...`` with the span's salient facts
+    that fit within the stored maximum."""
+    budget = DEFAULT_MAX_SUMMARY_CHARS - len(head) - len(FACTS_LABEL) - 2
+    facts = salient_facts(messages, budget) if budget > 0 else []
+    if not facts:
+        return _clip(head)
+    text = " ".join(facts).encode("utf-8", "replace").decode("utf-8")
+    return _clip(f"{head} {FACTS_LABEL} {text}")
 
 
 def _is_role(role: str, name: str) -> bool:

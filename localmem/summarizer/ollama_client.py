@@ -20,7 +20,14 @@ Rules kept here, in one place:
 - **Bounded time.** The timeout is always explicit (the ``ollama`` client's default is none):
   it bounds connecting and every read, and the transport also enforces it as a deadline for
   the whole answer, so a server that dribbles bytes is cut off too. A request therefore ends
-  within about twice the timeout. Not covered: a server that dribbles its *headers* byte by
+  within about twice the timeout. A generation may be given a longer one
+  (:func:`scaled_timeout`: ``timeout`` is what a summary-sized request may take, and a
+  request that reads or writes more tokens gets proportionally more, up to
+  :data:`MAX_TIMEOUT_SCALE` times): on a desktop CPU a 1.5B model's checkpoint takes minutes,
+  a small model's summary seconds.
+- **Stopped early.** A generation can be read as a stream and dropped as soon as a guard
+  says the answer is going nowhere (``chat(stop=...)``: a model looping in JSON mode until
+  ``num_predict``); closing the connection makes Ollama stop generating. Not covered: a server that dribbles its *headers* byte by
   byte (httpx has no total timeout; each byte restarts the read timeout, up to httpcore's
   100 KB header limit).
 - **Bounded memory.** The ``ollama`` client reads the whole body and parses it; it offers no
@@ -45,7 +52,8 @@ import socket
 import threading
 import time
 import urllib.parse
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
@@ -72,6 +80,19 @@ DEFAULT_MAX_RESPONSE_BYTES: Final = 4 * 1024 * 1024
 DEFAULT_MAX_REPLY_CHARS: Final = 1_000_000
 DEFAULT_NUM_PREDICT: Final = 100
 DEFAULT_TEMPERATURE: Final = 0.1
+
+REFERENCE_PROMPT_TOKENS: Final = 2048
+"""The prompt of a summary-sized request: ``timeout`` is meant for this much..."""
+REFERENCE_PREDICT_TOKENS: Final = DEFAULT_NUM_PREDICT
+"""... and this many generated tokens."""
+DECODE_WEIGHT: Final = 10
+"""On a CPU, generating one token takes about as long as reading ten of the prompt."""
+MAX_TIMEOUT_SCALE: Final = 10.0
+STOP_CHECK_CHARS: Final = 32
+"""A streamed answer is shown to its guard every this many new characters."""
+
+_REQUEST_TIMEOUT: ContextVar[float | None] = ContextVar("localmem_ollama_timeout", default=None)
+"""The read timeout of the request being made in this thread, when not the backend's."""
 
 _UNSPECIFIED_HOSTS: Final = {"0.0.0.0": "127.0.0.1", "::": "::1"}
 """A server told to listen on every interface is reached through loopback."""
@@ -100,6 +121,17 @@ class ChatResult:
     prompt_eval_count: int | None
     eval_count: int | None
     done_reason: str | None
+    stopped: str | None = None
+    """Why the answer was dropped before its end (the ``stop`` guard's reason), or None."""
+
+
+def scaled_timeout(base: float, prompt_tokens: int, num_predict: int) -> float:
+    """The timeout of a generation reading ``prompt_tokens`` and writing up to ``num_predict``:
+    ``base`` for a summary-sized request or smaller, proportionally more for a larger one,
+    at most :data:`MAX_TIMEOUT_SCALE` times ``base``."""
+    reference = REFERENCE_PROMPT_TOKENS + DECODE_WEIGHT * REFERENCE_PREDICT_TOKENS
+    cost = max(prompt_tokens, 0) + DECODE_WEIGHT * max(num_predict, 0)
+    return base * min(MAX_TIMEOUT_SCALE, max(1.0, cost / reference))
 
 
 def resolve_host(host: str | None = None) -> str:
@@ -212,7 +244,12 @@ class _GuardedTransport(httpx.BaseTransport):
     def handle_request(self, request: httpx.Request) -> httpx.Response:
         if not self._allow_remote and not is_loopback_host(request.url.host):
             raise OllamaUnavailable("refusing to send a request outside this machine")
-        deadline = time.monotonic() + self._timeout
+        timeout = _REQUEST_TIMEOUT.get() or self._timeout
+        if timeout != self._timeout:  # a longer generation: reads may wait as long
+            request.extensions["timeout"] = {
+                "connect": self._timeout, "read": timeout, "write": timeout, "pool": self._timeout
+            }
+        deadline = time.monotonic() + timeout
         response = self._inner.handle_request(request)
         encoding = response.headers.get("content-encoding", "identity").strip().lower()
         declared = response.headers.get("content-length", "")
@@ -365,38 +402,41 @@ class OllamaBackend:
         temperature: float = DEFAULT_TEMPERATURE,
         format: str | None = None,
         think: bool | None = None,
+        timeout: float | None = None,
+        stop: Callable[[str], str | None] | None = None,
     ) -> ChatResult:
-        """One non-streamed ``/api/chat`` call; ``num_ctx=None`` keeps the server's default.
+        """One ``/api/chat`` call; ``num_ctx=None`` keeps the server's default.
 
         ``think`` is passed on when not None (False stops a reasoning model from spending
-        ``num_predict`` on thoughts). Raises :class:`OllamaModelError` for a reply over
+        ``num_predict`` on thoughts). ``timeout`` replaces the backend's for this request's
+        reads and its deadline (see :func:`scaled_timeout`). With ``stop``, the answer is
+        streamed and ``stop(text so far)`` is asked every :data:`STOP_CHECK_CHARS` new
+        characters: a reason ends the request at once, and the result carries the text so far
+        and ``stopped``. Raises :class:`OllamaModelError` for a reply over
         :data:`DEFAULT_MAX_REPLY_CHARS` characters.
         """
         options: dict[str, Any] = {"temperature": temperature, "num_predict": num_predict}
         if num_ctx is not None:
             options["num_ctx"] = num_ctx
-        response = self._call(
-            "chat",
-            model,
-            lambda client: client.chat(
-                model=model,
-                messages=[dict(message) for message in messages],
-                stream=False,
-                options=options,
-                format=format,
-                think=think,
-            ),
-        )
-        text = response.message.content or ""
-        if len(text) > DEFAULT_MAX_REPLY_CHARS:
-            raise OllamaModelError(f"reply longer than {DEFAULT_MAX_REPLY_CHARS} characters")
-        return ChatResult(
-            text=text,
-            model=response.model or model,
-            prompt_eval_count=_token_count(response.prompt_eval_count),
-            eval_count=_token_count(response.eval_count),
-            done_reason=response.done_reason,
-        )
+        request = {
+            "model": model,
+            "messages": [dict(message) for message in messages],
+            "options": options,
+            "format": format,
+            "think": think,
+        }
+
+        def ask(client: ollama.Client) -> ChatResult:
+            if stop is None:
+                return _result(client.chat(stream=False, **request), model)
+            return _streamed(client.chat(stream=True, **request), model, stop)
+
+        token = _REQUEST_TIMEOUT.set(timeout) if timeout is not None else None
+        try:
+            return self._call("chat", model, ask)
+        finally:
+            if token is not None:
+                _REQUEST_TIMEOUT.reset(token)
 
     def embed(self, model: str, inputs: Sequence[str]) -> list[list[float]]:
         """One ``/api/embed`` call: a vector per input, in order.
@@ -460,6 +500,53 @@ class OllamaBackend:
             raise error from exc
         logger.debug("ollama %s %s took %.3fs", endpoint, model or "", time.monotonic() - started)
         return result
+
+
+def _result(response: Any, model: str) -> ChatResult:
+    text = response.message.content or ""
+    if len(text) > DEFAULT_MAX_REPLY_CHARS:
+        raise OllamaModelError(f"reply longer than {DEFAULT_MAX_REPLY_CHARS} characters")
+    return ChatResult(
+        text=text,
+        model=response.model or model,
+        prompt_eval_count=_token_count(response.prompt_eval_count),
+        eval_count=_token_count(response.eval_count),
+        done_reason=response.done_reason,
+    )
+
+
+def _streamed(parts: Iterable[Any], model: str, stop: Callable[[str], str | None]) -> ChatResult:
+    """Read a streamed answer, dropping it as soon as ``stop`` gives a reason."""
+    pieces: list[str] = []
+    size = checked = 0
+    last: Any = None
+    stream = iter(parts)
+    try:
+        for part in stream:
+            last = part
+            piece = part.message.content or ""
+            pieces.append(piece)
+            size += len(piece)
+            if size > DEFAULT_MAX_REPLY_CHARS:
+                raise OllamaModelError(f"reply longer than {DEFAULT_MAX_REPLY_CHARS} characters")
+            if size - checked >= STOP_CHECK_CHARS and not part.done:
+                checked = size
+                reason = stop("".join(pieces))
+                if reason is not None:
+                    return ChatResult("".join(pieces), model, None, None, None, stopped=reason)
+    finally:
+        close = getattr(stream, "close", None)
+        if close is not None:
+            close()  # hangs up: Ollama stops generating
+    if last is None:
+        raise OllamaModelError("empty streamed answer")
+    return ChatResult(
+        text="".join(pieces),
+        model=last.model or model,
+        prompt_eval_count=_token_count(last.prompt_eval_count),
+        eval_count=_token_count(last.eval_count),
+        done_reason=last.done_reason,
+    )
 
 
 def _map_error(

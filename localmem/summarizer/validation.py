@@ -11,27 +11,45 @@ Checks, in order (the first that fails gives the reason):
 
 1. empty or whitespace only;
 2. longer than :data:`DEFAULT_MAX_SUMMARY_CHARS` (300) characters;
-3. longer than :data:`DEFAULT_MAX_SUMMARY_RATIO` (30%) of the conversation's length. As in
-   the origin this applies to every conversation, however short: a "summary" that does not
-   compress is not one, and the keyword fallback covers short conversations well;
+3. longer than the conversation allows (:func:`summary_limit`): :data:`DEFAULT_MAX_SUMMARY_RATIO`
+   (30%) of its length, as in the origin, except that a terse conversation (15 messages of a
+   few words) may have up to :data:`TERSE_FLOOR_CHARS` characters, never more than
+   :data:`TERSE_MAX_SHARE` of its length: a "summary" that does not compress is not one, but
+   the origin's 30% rejected a good 168-character summary of a 560-character chat;
 4. shapes a summary never has: helper preambles ("Sure", "Here's", "As an AI", "I'd be
    happy"...), titles ("Title:", a first line in quotes or bold), story and song openings
    ("Once upon a time", "In a world", "Chapter 1", "[Chorus]"), code fences, reasoning tags,
    markdown headings and bold, numbered or bulleted lists, script-style speaker lines
    ("User:", "ROMEO:", several "Name:" lines);
 5. poem shape: four or more short lines, or a rhyming couplet of short lines;
-6. under :data:`DEFAULT_MIN_WORD_OVERLAP` (10%) of the summary's content words appear in the
+6. under :data:`DEFAULT_MIN_WORD_OVERLAP` (50%; the origin's 10% let unrelated text
+   through) of the summary's content words appear in the
    conversation. Content words are case-folded words of four letters or more that are neither
    stop words nor the vocabulary every summary uses ("user", "discussed"...); a word counts
-   when it, or its stem without a plain suffix ("-s", "-ed", "-ing"...), occurs in the
-   conversation (a substring test, as in the origin). Runs of CJK characters, written without
-   spaces, count as character pairs.
+   when it, or its stem without a plain suffix ("-s", "-ed", "-ing"...), is a whole word of
+   the conversation or the stem of one (the origin's substring test let "free" match
+   "freedom" and "them" match "theme"). Runs of CJK characters, written without
+   spaces, count as character pairs;
+7. a number the conversation does not state (an invented detail: "a sonnet with 15 lines"),
+   or a run of words said again (:data:`REPEATS`: a model running in circles);
+8. a copy, not a summary: :data:`COPY_SHARE` of its words or more, and
+   :data:`COPY_MIN_WORDS` at least, lie in runs of :data:`COPY_RUN_WORDS` words that the
+   conversation holds in the same order (a passage lifted from one turn), or it repeats a
+   run of that many words of the prompt's own instructions (``INSTRUCTION_TEXTS``: a model
+   echoing its task).
+
+:func:`accept_summary` is what the summarizer calls with a model's answer: the shape and poem
+checks read the whole answer; an answer longer than the limit, or cut by ``num_predict``, is
+then trimmed to its whole sentences within the limit (:func:`trim_to_sentences`) and the
+rest of the checks read what is kept. The prompt asks for that length
+(``prompts.summary_words``) and ``num_predict`` leaves room for it, so a summary the model
+finishes normally fits.
 
 Surrounding whitespace of ``summary`` is ignored: the caller stores ``summary.strip()``.
 ``conversation`` is the text the model was given, as rendered by
 :func:`localmem.summarizer.prompts.format_conversation` (or ``format_summaries`` for a
-rollup). The function is pure, deterministic and fast: every regex is compiled at import and
-the conversation is scanned with substring tests only, never tokenized.
+rollup). The functions are pure, deterministic and fast: every regex is compiled at import,
+the conversation is split into words once.
 """
 
 from __future__ import annotations
@@ -39,9 +57,26 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from .prompts import INSTRUCTION_TEXTS
+
 DEFAULT_MAX_SUMMARY_CHARS: Final = 300
 DEFAULT_MAX_SUMMARY_RATIO: Final = 0.3
-DEFAULT_MIN_WORD_OVERLAP: Final = 0.1
+DEFAULT_MIN_WORD_OVERLAP: Final = 0.5
+"""Half of a summary's content words must be the conversation's. The origin's 10% let a
+0.5B model's copy of the prompt's example about poetry pass as the summary of a birthday
+cake (issue 17); faithful summaries of real conversations share 75-100%."""
+TERSE_FLOOR_CHARS: Final = 180
+"""A terse conversation's summary may have this many characters even past 30% of it..."""
+TERSE_MAX_SHARE: Final = 0.5
+"""... but never more than this share of the conversation's length."""
+COPY_RUN_WORDS: Final = 6
+"""Words in a row, in the same order, that make a run copied from the source."""
+REPEATS: Final = ((6, 2), (4, 3))
+"""(words, times): a run of six words said twice, or of four words three times, is a loop."""
+COPY_SHARE: Final = 0.6
+"""Share of a summary's words inside copied runs that makes it a copy, not a summary..."""
+COPY_MIN_WORDS: Final = 12
+"""... when they are this many at least: a long passage, not a short restatement."""
 
 POEM_MIN_LINES: Final = 4
 """This many non-empty lines, short on average, make a poem."""
@@ -121,6 +156,8 @@ _NAME_LINE = re.compile(r"^\s*[A-Z][\w.'\u2019-]*(?: [A-Z][\w.'\u2019-]*)?\s*:",
 """A "Name:" line; one is a label ("Summary: ..."), two or more are a script."""
 _LAST_WORD = re.compile(r"([^\W\d_]+)[^\w]*\Z")
 _SENTENCE_END = (".", "!", "?", ":", ";")
+_SENTENCE_STOP = re.compile(r"[.!?][\"'\u201d\u2019)\]]*(?=\s|\Z)")
+_ABBREVIATION = re.compile(r"\b(?:dr|mr|mrs|ms|prof|st|jr|sr|vs|etc|approx|e\.g|i\.e)\.\Z", _I)
 _WORD = re.compile(r"\w+")
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _SUFFIXES: Final = ("ing", "es", "ed", "ly", "s")
@@ -165,22 +202,105 @@ def validate_summary(
     reason = _check_length(text, conversation, max_ratio)
     if reason is not None:
         return reason
-    for check in (_check_shape, _check_poem):
-        reason = check(text, conversation)
-        if reason is not None:
-            return reason
-    return _check_overlap(text, conversation)
+    return _check_form(text) or _check_content(text, conversation)
+
+
+def accept_summary(
+    answer: str,
+    conversation: str,
+    max_ratio: float | None = DEFAULT_MAX_SUMMARY_RATIO,
+    *,
+    cut: bool = False,
+) -> tuple[str | None, str | None]:
+    """``(summary, None)`` to store from a model's ``answer``, or ``(None, reason)``.
+
+    ``cut`` says ``num_predict`` stopped the answer (``done_reason == "length"``): its last,
+    unfinished sentence is dropped. An answer past :func:`summary_limit` keeps its whole
+    sentences within the limit. The shape checks read the whole answer; the others what is kept.
+    """
+    text = answer.strip()
+    if not text:
+        return None, "empty"
+    reason = _check_form(text)
+    if reason is not None:
+        return None, reason
+    limit = summary_limit(conversation, max_ratio)
+    if cut or len(text) > limit:
+        text = trim_to_sentences(text, limit)
+        if not text:
+            return None, f"no whole sentence within {limit} characters"
+    reason = _check_length(text, conversation, max_ratio) or _check_content(text, conversation)
+    return (None, reason) if reason is not None else (text, None)
+
+
+def summary_limit(conversation: str, max_ratio: float | None = DEFAULT_MAX_SUMMARY_RATIO) -> int:
+    """The most characters a summary of ``conversation`` may have (see the module docstring)."""
+    if max_ratio is None:
+        return DEFAULT_MAX_SUMMARY_CHARS
+    size = len(conversation)
+    allowed = max(int(max_ratio * size), min(TERSE_FLOOR_CHARS, int(TERSE_MAX_SHARE * size)))
+    return max(1, min(DEFAULT_MAX_SUMMARY_CHARS, allowed))
+
+
+def trim_to_sentences(text: str, limit: int) -> str:
+    """The longest run of ``text``'s whole sentences from its start within ``limit``
+    characters ("" if not even the first one fits). A sentence ends at ``.``, ``!`` or
+    ``?`` (and closing quotes) before a space or the end, not after "Dr." or "e.g."."""
+    best = 0
+    for match in _SENTENCE_STOP.finditer(text):
+        if match.end() > limit:
+            break
+        if not _ABBREVIATION.search(text, 0, match.start() + 1):
+            best = match.end()
+    return text[:best].strip()
+
+
+def _check_form(text: str) -> str | None:
+    return _check_shape(text) or _check_poem(text)
+
+
+def _check_content(text: str, conversation: str) -> str | None:
+    """The checks that read words: ``text``'s and the conversation's, split once."""
+    said = _WORD.findall(conversation.casefold())
+    vocabulary = _vocabulary(said)
+    words = _WORD.findall(text.casefold())
+    return (
+        _check_overlap(text, vocabulary)
+        or _check_numbers(words, vocabulary)
+        or _check_repeats(words)
+        or _check_copy(words, said, vocabulary)
+    )
+
+
+def _check_numbers(words: list[str], vocabulary: set[str]) -> str | None:
+    """A number the conversation never states is an invented detail."""
+    if any(w.isdigit() and w not in vocabulary for w in words):
+        return "states a number the conversation does not"
+    return None
+
+
+def _check_repeats(words: list[str]) -> str | None:
+    """A summary saying the same words again is a model running in circles."""
+    for size, times in REPEATS:
+        seen: dict[tuple[str, ...], int] = {}
+        for i in range(len(words) - size + 1):
+            run = tuple(words[i : i + size])
+            seen[run] = seen.get(run, 0) + 1
+            if seen[run] >= times:
+                return "repeats itself"
+    return None
 
 
 def _check_length(text: str, conversation: str, max_ratio: float | None) -> str | None:
     if len(text) > DEFAULT_MAX_SUMMARY_CHARS:
         return f"longer than {DEFAULT_MAX_SUMMARY_CHARS} characters"
-    if max_ratio is not None and len(text) > max_ratio * len(conversation):
-        return f"longer than {max_ratio:.0%} of the conversation"
+    limit = summary_limit(conversation, max_ratio)
+    if len(text) > limit:
+        return f"longer than {limit} characters, the limit for this conversation"
     return None
 
 
-def _check_shape(text: str, conversation: str) -> str | None:
+def _check_shape(text: str) -> str | None:
     for pattern, reason in _SHAPE_CHECKS:
         if pattern.search(text):
             return reason
@@ -189,7 +309,7 @@ def _check_shape(text: str, conversation: str) -> str | None:
     return None
 
 
-def _check_poem(text: str, conversation: str) -> str | None:
+def _check_poem(text: str) -> str | None:
     lines = [line.strip() for line in text.splitlines() if line.strip()]
     if len(lines) < 2:
         return None
@@ -217,22 +337,55 @@ def _is_couplet(first: str, second: str) -> bool:
     return word_a != word_b and min(len(word_a), len(word_b)) >= 2 and word_a[-2:] == word_b[-2:]
 
 
-def _check_overlap(text: str, conversation: str) -> str | None:
+def _check_overlap(text: str, vocabulary: set[str]) -> str | None:
+    """``vocabulary``: the conversation's (:func:`_vocabulary`)."""
     units = _content_units(text.casefold())
     if not units:
         return "has no content words"
-    haystack = conversation.casefold()
-    found = sum(1 for unit in units if _occurs(unit, haystack))
+    found = sum(1 for unit in units if _occurs(unit, vocabulary))
     if found / len(units) < DEFAULT_MIN_WORD_OVERLAP:
         return f"shares under {DEFAULT_MIN_WORD_OVERLAP:.0%} of its words with the conversation"
     return None
+
+
+def _check_copy(words: list[str], conversation: list[str], vocabulary: set[str]) -> str | None:
+    """``words``: the summary's, case-folded; ``conversation``: its words; ``vocabulary``:
+    their set."""
+    if len(words) < COPY_RUN_WORDS:
+        return None
+    copied = _copied_share(words, f" {' '.join(conversation)} ", vocabulary)
+    if copied >= COPY_SHARE and copied * len(words) >= COPY_MIN_WORDS:
+        return "copies a passage of the conversation"
+    if _copied_share(words, _PROMPT_TEXT, _PROMPT_VOCABULARY) > 0:
+        return "repeats the prompt's instructions"
+    return None
+
+
+def _copied_share(words: list[str], source: str, vocabulary: set[str] | frozenset[str]) -> float:
+    """Share of ``words`` inside a run of :data:`COPY_RUN_WORDS` of them that ``source``
+    (its words joined by single spaces, a space at each end; ``vocabulary``: their set)
+    holds in the same order."""
+    covered = 0
+    run_end = 0  # words before this index are counted already
+    present = 0  # words in a row, up to here, that the source has at all
+    for end, word in enumerate(words, 1):
+        present = present + 1 if word in vocabulary else 0
+        start = end - COPY_RUN_WORDS
+        if present >= COPY_RUN_WORDS and f" {' '.join(words[start:end])} " in source:
+            covered += end - max(start, run_end)
+            run_end = end
+    return covered / len(words)
+
+
+_PROMPT_TEXT: Final = "".join(f" {' '.join(_WORD.findall(t.casefold()))} " for t in INSTRUCTION_TEXTS)
+_PROMPT_VOCABULARY: Final = frozenset(_PROMPT_TEXT.split())
 
 
 def _content_units(folded: str) -> list[str]:
     """Content words of a case-folded text; CJK runs become overlapping character pairs."""
     units: list[str] = []
     for word in _WORD.findall(folded):
-        if _CJK.search(word):
+        if not word.isascii() and _CJK.search(word):
             units.extend(_cjk_pairs(word))
         elif (
             len(word) >= MIN_CONTENT_WORD_CHARS
@@ -250,12 +403,32 @@ def _cjk_pairs(word: str) -> list[str]:
     return [word[i : i + 2] for i in range(len(word) - 1)]
 
 
-def _occurs(unit: str, haystack: str) -> bool:
-    if unit in haystack:
-        return True
+def _vocabulary(words: list[str]) -> set[str]:
+    """The words of a text, and the character pairs of its CJK runs."""
+    vocabulary = set(words)
+    for word in [w for w in vocabulary if not w.isascii() and _CJK.search(w)]:
+        vocabulary.update(_cjk_pairs(word))
+    return vocabulary
+
+
+def _stems(word: str) -> list[str]:
+    """``word`` and what it is without a plain suffix, never a stop word ("themes" ->
+    "theme", not "them")."""
+    stems = [word]
     for suffix in _SUFFIXES:
-        if unit.endswith(suffix):
-            stem = unit[: -len(suffix)]
-            if len(stem) >= MIN_CONTENT_WORD_CHARS and stem in haystack:
-                return True
-    return False
+        if word.endswith(suffix) and len(word) - len(suffix) >= MIN_CONTENT_WORD_CHARS:
+            stem = word[: -len(suffix)]
+            if stem not in STOP_WORDS:
+                stems.append(stem)
+    return stems
+
+
+def _occurs(unit: str, vocabulary: set[str]) -> bool:
+    """True when ``unit`` or its stem is a word of the conversation, alone or with a plain
+    suffix ("medication" ~ "medications", "reviewed" ~ "reviewing")."""
+    if unit in vocabulary:
+        return True
+    return any(
+        base in vocabulary or any(base + suffix in vocabulary for suffix in _SUFFIXES)
+        for base in _stems(unit)
+    )

@@ -1,0 +1,233 @@
+"""Whether what a local model states is supported by what was actually written.
+
+A small model asked for a checkpoint in JSON answers with items that sound right: "Decision:
+Take ibuprofen instead of penicillin" for a conversation that warned against ibuprofen with
+warfarin, "Current step: take ibuprofen for it", a preference nobody stated. One shared word
+was enough to store them. :func:`check` holds a model's item to what the conversation says:
+
+1. **Content.** Its content words (four letters or more, not stop words nor negation words;
+   numbers count) must exist: "id: 3" says nothing and is dropped.
+2. **One source.** At least :data:`SUPPORT_SHARE` of them must be in ONE source text (a
+   message the user or assistant wrote, or a line of the session's state), as whole words
+   or plain word forms ("schedules" ~ "schedule"), outside questions: "Can she take
+   ibuprofen?" asks, it does not state.
+3. **Same polarity there.** Each of its words that the source holds must be negated in the
+   item exactly when it is negated in the source. A word is negated when it is the object
+   of a negation ("not", "never", "don't", "avoid", "without", "stop"...), a substitution
+   ("instead of", "rather than") or an allergy ("allergic to"): the first content word
+   after it that is not a verb a warning carries (:data:`CARRIERS`), the words of the same
+   phrase, and what "or" or "and" adds ("don't give her ibuprofen or aspirin with
+   warfarin" negates ibuprofen and aspirin, not warfarin); or when "allergy" follows it.
+   "Don't forget to" and "not only" negate nothing.
+4. **No flipped warning.** A word the conversation negates anywhere ("never give her
+   ibuprofen", "allergic to penicillin") is never asserted by a model's item: "take
+   ibuprofen" is dropped even when another message asked about it. (The verbs a warning
+   carries, :data:`CARRIERS`, are exempt: "give warfarin at 6 pm" stays.) The deterministic
+   rules, which quote what people said, remain for such statements.
+
+:func:`check_name` holds a reference (a file, a table, an identifier) to appearing verbatim
+in one source. Pure functions; case-insensitive; they never raise on any ``str``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Final
+
+SUPPORT_SHARE: Final = 0.6
+"""Share of an item's content words that one source must hold ("most of them")."""
+SCOPE_WORDS: Final = 5
+"""Words after a negation that it reaches, within the clause."""
+MIN_WORD_CHARS: Final = 4
+
+_WORD = re.compile(r"[^\W\d_][\w'\u2019]*|\d+(?:[.,:]\d+)*")
+_CLAUSE = re.compile(r"[.,;:!?()\[\]{}\n\"\u201c\u201d]|\s[-\u2013\u2014]\s")
+_QUESTION = re.compile(r"[^.!?\n]*\?")
+_SUFFIXES: Final = ("ing", "es", "ed", "ly", "s")
+NEGATIONS: Final = frozenset(
+    """
+    not no never none nothing without avoid avoids avoiding avoided stop stopped stopping
+    don't dont doesn't doesnt didn't didnt won't wont can't cant cannot shouldn't shouldnt
+    mustn't isn't aren't wasn't weren't neither nor skip skipping against except instead
+    allergic intolerant refuse refused
+    """.split()
+)
+"""Words that negate what follows them (``instead`` stands for "instead of")."""
+_PAIRS: Final = (("rather", "than"),)
+_ENDS: Final = frozenset({"and", "but", "then", "so", "while", "because", "since", "though"})
+"""Words that end a negation's reach: "avoid ibuprofen and take acetaminophen"."""
+_JOINS: Final = frozenset({"or", "nor", "and"})
+"""Words that add another object to a negation: "no ibuprofen or aspirin"."""
+_CANCELS: Final = frozenset({"forget", "miss", "hesitate", "worry", "fail", "only"})
+"""A negation right before one of these is an idiom, not a negation ("don't forget to")."""
+CARRIERS: Final = frozenset(
+    """
+    give gives giving take takes taking use uses using make have start starting keep try put
+    eat eating drink drinking mix combine add buy get go do run call send
+    """.split()
+)
+"""Verbs a warning carries its object with ("never GIVE her ibuprofen"): negated there, but
+not warned against everywhere (rule 4 would otherwise drop "give warfarin at 6 pm")."""
+_AFTER: Final = frozenset({"allergy", "allergies", "intolerance"})
+"""Words that negate the word right before them ("penicillin allergy")."""
+STOP_WORDS: Final = frozenset(
+    """
+    about above after again against also always another because been before being below
+    between both could does doing down during each either even every from further have
+    having here hers herself himself into itself just more most much must myself once only
+    other ought ours ourselves over same shall should some such than that their theirs them
+    themselves then there these they this those through under until upon very were what when
+    where which while whom whose with within would your yours yourself yourselves will like
+    well still many made make makes want wants need needs please thanks thank okay sure
+    every
+    """.split()
+)
+
+
+@dataclass(frozen=True)
+class _Text:
+    """One source, read once: its word forms outside questions, and its negated forms."""
+
+    forms: frozenset[str]
+    negated: frozenset[str]
+    asserted: frozenset[str]
+    lowered: str
+
+
+@dataclass
+class Evidence:
+    """What a model's items may rest on: ``sources`` (messages and state lines, each one
+    text) and the ``conversation``'s messages (for warnings said anywhere)."""
+
+    sources: Sequence[str]
+    conversation: Sequence[str] = ()
+    _texts: list[_Text] = field(default_factory=list, init=False, repr=False)
+    _warned: frozenset[str] = field(default=frozenset(), init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self._texts = [_read(text) for text in self.sources]
+        self._warned = frozenset().union(*(_read(t).negated for t in self.conversation))
+
+    def check(self, item: str) -> str | None:
+        """None when ``item`` is supported (see the module docstring), else why not."""
+        return check(item, self)
+
+    def check_name(self, name: str) -> str | None:
+        """None when the reference ``name`` appears verbatim in one source, else why not."""
+        return check_name(name, self)
+
+
+def check(item: str, evidence: Evidence) -> str | None:
+    """None when ``item`` is supported by ``evidence`` (rules 1-4), else the reason."""
+    words = _clauses(item)
+    content = [w for w in words if _is_content(w[0])]
+    if not any(not w[:1].isdigit() for w, _ in content):
+        return "no content words"  # "id: 3"
+    forms = [(_form(w), negated) for w, negated in content]
+    for form, negated in forms:
+        if not negated and form in evidence._warned:
+            return "asserts what the conversation warns against"
+    best = 0.0
+    for text in evidence._texts:
+        held = [(f, n) for f, n in forms if f in text.forms]
+        share = len(held) / len(forms)
+        best = max(best, share)
+        if share >= SUPPORT_SHARE and all(_same_polarity(f, n, text) for f, n in held):
+            return None
+    if best >= SUPPORT_SHARE:
+        return "negation flipped"
+    return "not supported by any one message"
+
+
+def check_name(name: str, evidence: Evidence) -> str | None:
+    """None when ``name`` (3 characters or more, a letter among them) is in one source."""
+    wanted = name.strip().casefold()
+    if len(wanted) < 3 or not any(c.isalpha() for c in wanted):
+        return "no content words"
+    if any(wanted in text.lowered for text in evidence._texts):
+        return None
+    return "not in any message"
+
+
+def content_words(text: str) -> list[str]:
+    """The content words of ``text`` (rule 1), case-folded, in order."""
+    return [w for w, _ in _clauses(text) if _is_content(w)]
+
+
+def negated_words(text: str) -> list[str]:
+    """The content words of ``text`` a negation reaches (rule 3), case-folded, in order:
+    what a warning warns against ("don't give her ibuprofen" -> give, ibuprofen)."""
+    return [w for w, negated in _clauses(text) if negated and _is_content(w)]
+
+
+def _same_polarity(form: str, negated: bool, text: _Text) -> bool:
+    if form in _CARRIER_FORMS:
+        return True  # "give" is neither warned against nor decided
+    return form in (text.negated if negated else text.asserted)
+
+
+def _read(text: str) -> _Text:
+    lowered = text.casefold()
+    stated = _QUESTION.sub(" ", lowered)
+    words = _clauses(stated)
+    forms = {_form(w) for w, _ in words}
+    return _Text(
+        forms=frozenset(forms),
+        negated=frozenset(_form(w) for w, n in words if n),
+        asserted=frozenset(_form(w) for w, n in words if not n),
+        lowered=lowered,
+    )
+
+
+def _clauses(text: str) -> list[tuple[str, bool]]:
+    """Every word of ``text`` (case-folded) with whether a negation reaches it.
+
+    A negation reaches its object: the first content word after it that is not a carrier
+    verb (at most :data:`SCOPE_WORDS` words on), the content words right after that one
+    ("grapefruit juice"), and what "or", "nor" or "and" adds to them ("peanuts and tree
+    nuts"; not "and take acetaminophen": a carrier after "and" starts a new statement).
+    """
+    out: list[tuple[str, bool]] = []
+    for clause in _CLAUSE.split(text.casefold()):
+        words = [w.replace("\u2019", "'") for w in _WORD.findall(clause)]
+        waiting = -1  # a negation waits for its object up to this index
+        inside = False  # the words so far belong to a negated object
+        for i, word in enumerate(words):
+            following = words[i + 1] if i + 1 < len(words) else ""
+            negated = following in _AFTER
+            if word in _ENDS and not (word == "and" and inside and following not in CARRIERS):
+                waiting, inside = -1, False
+            elif (word in NEGATIONS or (word, following) in _PAIRS) and following not in _CANCELS:
+                waiting, inside = i + SCOPE_WORDS, False
+            elif word in _JOINS and inside:
+                waiting, inside = i + SCOPE_WORDS, False
+            elif _is_content(word) and word not in CARRIERS and (inside or i <= waiting):
+                negated, inside, waiting = True, True, -1
+            elif inside:
+                inside = False
+            out.append((word, negated))
+    return out
+
+
+def _is_content(word: str) -> bool:
+    if word[:1].isdigit():
+        return True
+    return len(word) >= MIN_WORD_CHARS and word not in STOP_WORDS and word not in NEGATIONS
+
+
+def _form(word: str) -> str:
+    """A word without a plain suffix ("schedules" -> "schedul", "schedule" -> "schedul")."""
+    if word[:1].isdigit():
+        return word
+    word = word.removesuffix("'s")
+    for suffix in _SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= MIN_WORD_CHARS:
+            word = word[: -len(suffix)]
+            break
+    return word.rstrip("e") if len(word) > MIN_WORD_CHARS else word
+
+
+
+_CARRIER_FORMS: Final = frozenset(_form(w) for w in CARRIERS)
