@@ -217,6 +217,11 @@ CREATE TABLE "semantic_pins" (
     superseded_at TEXT
 );
 
+CREATE TABLE used_ids (
+    name TEXT PRIMARY KEY,
+    max_id INTEGER NOT NULL CHECK (max_id >= 0)
+) WITHOUT ROWID;
+
 CREATE INDEX messages_session_id ON messages (session_id, id);
 
 CREATE UNIQUE INDEX summaries_session_range ON summaries (session_id, level, start_message_id);
@@ -405,4 +410,10 @@ BEGIN
         WHERE new.id <= (SELECT indexed_to FROM search_state WHERE name = 'semantic_pins');
     UPDATE search_state SET indexed_to = (SELECT coalesce(max(id), 0) FROM semantic_pins)
         WHERE name = 'semantic_pins' AND indexed_to > (SELECT coalesce(max(id), 0) FROM semantic_pins);
+END;
+
+CREATE TRIGGER messages_used_ids AFTER DELETE ON messages
+WHEN old.id > (SELECT max_id FROM used_ids WHERE name = 'messages')
+BEGIN
+    UPDATE used_ids SET max_id = old.id WHERE name = 'messages';
 END;

@@ -8,7 +8,9 @@ is refused: no reader of the file could show it); integers must fit SQLite's.
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Mapping
+from pathlib import Path
 
 from pydantic import ValidationError
 
@@ -40,6 +42,19 @@ def query_text(query: object) -> str:
     except UnicodeEncodeError:
         return query.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
     return query
+
+
+def check_path(path: object) -> Path:
+    """A database path: text or an ``os.PathLike`` (bytes are decoded as the OS does)."""
+    if isinstance(path, bytes):
+        path = os.fsdecode(path)
+    try:
+        checked = Path(path).expanduser()  # type: ignore[arg-type]
+    except TypeError:
+        raise InvalidInput(f"path must be a str or a path, not {type(path).__name__}") from None
+    if "\x00" in str(checked):
+        raise InvalidInput("path must not contain a NUL character")
+    return checked
 
 
 def check_id(session_id: object) -> str:

@@ -1,7 +1,9 @@
 """A short-lived, bounded cache of built contexts that can never serve stale data.
 
-Entries live ``ttl`` seconds and at most ``max_entries`` are kept (least
-recently used go first). The store drops a session's entries when it writes
+Entries live ``ttl`` seconds; at most ``max_entries`` are kept, holding at
+most ``max_bytes`` as ``weigh`` measures them (least recently used go first;
+an entry heavier than ``max_bytes`` alone is not kept at all: a context with
+a huge budget can hold megabytes, and 256 of them held 4.4 GB). The store drops a session's entries when it writes
 to that session, and passes SQLite's ``PRAGMA data_version`` as the ``stamp``
 of every lookup: that number changes whenever another connection or process
 commits to the file, and a changed stamp empties the cache. Not thread-safe
@@ -22,14 +24,23 @@ class TTLCache(Generic[V]):
     """Entries keyed by a tuple whose first item is the session id."""
 
     def __init__(
-        self, ttl: float, max_entries: int, clock: Callable[[], float] = time.monotonic
+        self,
+        ttl: float,
+        max_entries: int,
+        clock: Callable[[], float] = time.monotonic,
+        *,
+        max_bytes: int | None = None,
+        weigh: Callable[[V], int] | None = None,
     ) -> None:
         self.ttl = ttl
         self.max_entries = max_entries
+        self.max_bytes = max_bytes
+        self._weigh = weigh
         self._clock = clock
-        self._entries: OrderedDict[tuple, tuple[float, V]] = OrderedDict()
+        self._entries: OrderedDict[tuple, tuple[float, V, int]] = OrderedDict()
         self._by_session: dict[object, set[tuple]] = {}
         self._stamp: Hashable = None
+        self.bytes = 0
         self.hits = 0
         self.misses = 0
 
@@ -55,19 +66,26 @@ class TTLCache(Generic[V]):
     def put(self, key: tuple, stamp: Hashable, value: V) -> None:
         if not self.enabled or stamp != self._stamp:
             return
-        self._entries[key] = (self._clock() + self.ttl, value)
-        self._entries.move_to_end(key)
+        size = self._weigh(value) if self._weigh is not None else 0
+        if key in self._entries:
+            self._forget(key)
+        if self.max_bytes is not None and size > self.max_bytes:
+            return  # would push out everything else, and still not fit
+        self._entries[key] = (self._clock() + self.ttl, value, size)
+        self.bytes += size
         self._by_session.setdefault(key[0], set()).add(key)
-        while len(self._entries) > self.max_entries:
+        while len(self._entries) > self.max_entries or (
+            self.max_bytes is not None and self.bytes > self.max_bytes
+        ):
             self._forget(next(iter(self._entries)))
 
     def drop_session(self, session_id: str) -> None:
         """Forget every entry of one session (after the store wrote to it)."""
         for key in self._by_session.pop(session_id, ()):
-            del self._entries[key]
+            self.bytes -= self._entries.pop(key)[2]
 
     def _forget(self, key: tuple) -> None:
-        del self._entries[key]
+        self.bytes -= self._entries.pop(key)[2]
         keys = self._by_session.get(key[0])
         if keys is not None:
             keys.discard(key)
@@ -77,6 +95,7 @@ class TTLCache(Generic[V]):
     def clear(self) -> None:
         self._entries.clear()
         self._by_session.clear()
+        self.bytes = 0
 
     def __len__(self) -> int:
         return len(self._entries)

@@ -392,7 +392,9 @@ def _items(data: CheckpointData) -> list[str]:
 
 
 def _clipped(data: CheckpointData) -> CheckpointData:
-    """Every statement on one line within ``extract.ITEM_CHARS``."""
+    """Every statement on one line within ``extract.ITEM_CHARS``; the workflow's steps
+    at most ``MAX_STEPS`` each way (a model's list is taken whole, and 5,000 steps made
+    one line too long for any context)."""
 
     def c(items: list[str]) -> list[str]:
         return [rules.clip(i, rules.ITEM_CHARS) for i in items]
@@ -411,8 +413,8 @@ def _clipped(data: CheckpointData) -> CheckpointData:
         ),
         workflow_state=WorkflowState(
             current_step=rules.clip(flow.current_step, rules.ITEM_CHARS) if flow.current_step else None,
-            completed_steps=c(flow.completed_steps),
-            next_steps=c(flow.next_steps),
+            completed_steps=c(flow.completed_steps[-MAX_STEPS:]),
+            next_steps=c(flow.next_steps[:MAX_STEPS]),
         ),
     )
 
@@ -515,9 +517,7 @@ class CheckpointMixin(StoreBase):
         previous = last[0] if last else None
         newest = db.recent_messages(conn, session_id, 1)
         through = newest[0].id if newest else 0
-        after = previous.through_message_id if previous else 0
-        if through < after:
-            after = 0  # ids handed out again after the conversation was cleared
+        after = previous.through_message_id if previous else 0  # ids are never reused
         new = db.messages_after(conn, session_id, after, MAX_CHECKPOINT_MESSAGES + 1)
         if len(new) > MAX_CHECKPOINT_MESSAGES:  # read the newest, not the oldest
             new = db.recent_messages(conn, session_id, MAX_CHECKPOINT_MESSAGES)[::-1]

@@ -33,7 +33,9 @@ DEFAULT_EMBEDDING_TIMEOUT = 15.0
 DEFAULT_SUMMARY_THRESHOLD = 15
 DEFAULT_CACHE_TTL = 5.0
 DEFAULT_CACHE_SIZE = 256
+DEFAULT_CACHE_BYTES = 32 * 1024 * 1024
 DEFAULT_OLLAMA_TIMEOUT = 60.0
+DEFAULT_CLOSE_TIMEOUT = 5.0
 DEFAULT_ENCODING = "cl100k_base"
 DEFAULT_BUSY_TIMEOUT = 30.0
 DEFAULT_PIN_IMPORTANCE = 0.8
@@ -70,10 +72,15 @@ class MemoryConfig(BaseModel):
     """Seconds a built context is served from the cache (0 disables the cache)."""
     cache_size: int = Field(DEFAULT_CACHE_SIZE, ge=0)
     """Most contexts kept in the cache at once."""
+    cache_bytes: int = Field(DEFAULT_CACHE_BYTES, ge=0)
+    """Most bytes of text the cached contexts hold together; a larger context is not cached."""
     summary_model: str | None = None
     """A local Ollama model for summaries when the session's own model is not local."""
     auto_summarize: bool = False
     """Summarize in the background after writes, never blocking them."""
+    close_timeout: float = Field(DEFAULT_CLOSE_TIMEOUT, ge=0, allow_inf_nan=False)
+    """Seconds ``close()`` lets background summaries go on; the ranges not summarized by
+    then stay due."""
     ollama_timeout: float = Field(DEFAULT_OLLAMA_TIMEOUT, gt=0, allow_inf_nan=False)
     """Seconds one summary-sized call to the local model may take; a bigger request (a
     checkpoint: more to read, 512 tokens to write) gets proportionally more, at most 10x
@@ -126,7 +133,8 @@ class MemoryConfig(BaseModel):
     """Days a session must be idle before ``maintain`` compacts it at level 1, 2 and 3
     (light, heavy, archival; origin 000's 1, 7 and 30 days), increasing."""
     encoding: str = DEFAULT_ENCODING
-    """tiktoken encoding used to count tokens."""
+    """tiktoken encoding used to count tokens. localmem ships ``cl100k_base``; any other
+    counts by the estimate (tiktoken would download it, and localmem never does)."""
     busy_timeout: float = Field(DEFAULT_BUSY_TIMEOUT, gt=0, allow_inf_nan=False)
     """Seconds a write waits for another process's write to finish."""
     synchronous: str = Field("NORMAL", pattern="^(OFF|NORMAL|FULL|EXTRA)$")

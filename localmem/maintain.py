@@ -37,10 +37,11 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
-from datetime import datetime, timezone
+from datetime import datetime
 from typing import TYPE_CHECKING
 
 from . import db
+from .clock import parse_time
 from .errors import SessionNotFound
 from .mixin import StoreBase
 from .models import (
@@ -69,14 +70,9 @@ def idle_days(last_activity: str, now: datetime) -> float | None:
     """Days from an ISO-8601 timestamp (UTC unless it says otherwise) to ``now``,
     never negative; None for text that is not a timestamp (a row written by
     another program), whose session is then left alone."""
-    if isinstance(last_activity, str) and last_activity.endswith("Z"):
-        last_activity = last_activity[:-1] + "+00:00"  # Python 3.10 reads no "Z"
-    try:
-        then = datetime.fromisoformat(last_activity)
-    except (TypeError, ValueError):
+    then = parse_time(last_activity)
+    if then is None:
         return None
-    if then.tzinfo is None:
-        then = then.replace(tzinfo=timezone.utc)
     return max((now - then).total_seconds() / SECONDS_PER_DAY, 0.0)
 
 

@@ -18,7 +18,7 @@ columns become the nested models here.
 
 from __future__ import annotations
 
-from typing import Literal, NamedTuple
+from typing import Annotated, Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict, Field, StrictStr
 
@@ -298,6 +298,39 @@ class TrackedFile(_Record):
 
 class _Data(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+Tally = dict[str, Annotated[int, Field(ge=0)]]
+
+
+class ToolStats(_Data):
+    """A finished goal's tool runs (``localmem.state.archive_stats``)."""
+
+    total: int = Field(ge=0)
+    succeeded: int = Field(ge=0)
+    success_rate: float | None = Field(ge=0, le=1, allow_inf_nan=False)
+    usage: Tally
+    error_patterns: Tally
+    first: str | None
+    last: str | None
+
+
+class SubtaskStats(_Data):
+    """A finished goal's subtasks, by status and by theme."""
+
+    total: int = Field(ge=0)
+    by_status: Tally
+    themes: Tally
+
+
+class GoalArchive(_Data):
+    """The statistics a goal keeps when it ends (``Goal.archive`` holds them as a dict):
+    what the context renders, and what an import must hold to be accepted."""
+
+    tools: ToolStats
+    subtasks: SubtaskStats
+    started_at: str
+    ended_at: str
 
 
 class References(_Data):

@@ -180,6 +180,7 @@ class ResummarizeMixin(SummariesMixin):
             old.message_count,
             level=2,
             replaces=old,
+            rolled=[s.id for s in inputs if s.level == 1],
         )
 
 

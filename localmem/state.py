@@ -36,6 +36,8 @@ from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from pydantic import ValidationError
+
 from . import db
 from .args import check_id, check_int, check_text
 from .context import (
@@ -55,6 +57,7 @@ from .models import (
     GOAL_STATUSES,
     SUBTASK_STATUSES,
     Goal,
+    GoalArchive,
     Session,
     Subtask,
     ToolExecution,
@@ -124,19 +127,29 @@ def file_line(path: str) -> str:
     return "- " + clip(path, MAX_LINE_TEXT)
 
 
-def archive_line(text: str, status: str, archive: Mapping[str, Any]) -> str:
-    """A finished goal in one line: its outcome, tool usage and subtasks."""
+def archive_line(text: str, status: str, archive: GoalArchive | Mapping[str, Any]) -> str:
+    """A finished goal in one line: its outcome, tool usage and subtasks.
+
+    ``archive`` is read through :class:`~localmem.models.GoalArchive` (the model an
+    import checks archives with); one of another shape (a file written by another
+    program) renders as "nothing recorded" rather than failing every context.
+    """
+    if not isinstance(archive, GoalArchive):
+        try:
+            archive = GoalArchive.model_validate(archive)
+        except ValidationError:
+            archive = None
     parts = []
-    tools = archive.get("tools") or {}
-    if tools.get("total"):
-        most_used = sorted(tools["usage"].items(), key=lambda item: -item[1])[:3]
+    tools = archive.tools if archive is not None else None
+    if tools is not None and tools.total:
+        most_used = sorted(tools.usage.items(), key=lambda item: -item[1])[:3]
         usage = ", ".join(f"{name} {n}" for name, n in most_used)
-        rate = round(100 * tools["success_rate"])
-        parts.append(f"{_count(tools['total'], 'tool call')}, {rate}% ok ({usage})")
-    subtasks = archive.get("subtasks") or {}
-    if subtasks.get("total"):
-        statuses = ", ".join(f"{n} {status}" for status, n in subtasks["by_status"].items())
-        parts.append(f"{_count(subtasks['total'], 'subtask')} ({statuses})")
+        rate = "" if tools.success_rate is None else f", {round(100 * tools.success_rate)}% ok"
+        parts.append(f"{_count(tools.total, 'tool call')}{rate} ({usage})")
+    subtasks = archive.subtasks if archive is not None else None
+    if subtasks is not None and subtasks.total:
+        statuses = ", ".join(f"{n} {status}" for status, n in subtasks.by_status.items())
+        parts.append(f"{_count(subtasks.total, 'subtask')} ({statuses})")
     done = "; ".join(parts) or "nothing recorded"
     return f"- {status}: {clip(text, MAX_DETAIL_TEXT)} — {done}"
 
@@ -147,7 +160,11 @@ def _count(n: int, noun: str) -> str:
 
 @functools.lru_cache(maxsize=1024)
 def _archive_line(text: str, status: str, archive: str) -> str:
-    return archive_line(text, status, json.loads(archive))
+    try:
+        data = json.loads(archive)
+    except ValueError:
+        data = None
+    return archive_line(text, status, data)
 
 
 def archive_stats(

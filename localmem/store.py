@@ -18,10 +18,11 @@ import contextlib
 import logging
 import math
 import sqlite3
+import sys
 import threading
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -36,6 +37,7 @@ from .args import (
     check_id,
     check_int,
     check_kind,
+    check_path,
     check_text,
     describe,
     query_text,
@@ -43,6 +45,7 @@ from .args import (
 from .autopins import pin_key
 from .cache import SessionMemo, TTLCache
 from .checkpoint import CheckpointMixin
+from .clock import iso, utc_now
 from .config import MemoryConfig, default_db_path, make_config
 from .context import PRECOUNTED_COSTS, Costs, MemoryContext, pack
 from .embeddings import Embedder
@@ -77,17 +80,6 @@ logger = logging.getLogger("localmem")
 Clock = Callable[[], datetime]
 T = TypeVar("T")
 SESSION_MEMO_SIZE = 4096
-
-
-def utc_now() -> datetime:
-    return datetime.now(timezone.utc)
-
-
-def iso(moment: datetime) -> str:
-    """ISO-8601 UTC with milliseconds, e.g. ``2026-11-22T12:43:00.123Z``."""
-    if moment.utcoffset():
-        moment = moment.astimezone(timezone.utc)
-    return moment.isoformat(timespec="milliseconds")[:23] + "Z"
 
 
 @routed  # once one exists, a call naming a session that keeps nothing goes to its store
@@ -143,9 +135,10 @@ class MemoryStore(
         embedder: Embedder | None = None,
     ) -> None:
         self.config = make_config(dict(config) if isinstance(config, Mapping) else config)
-        self.path = Path(path).expanduser() if path not in (None, db.MEMORY) else path
-        if self.path is None:
-            self.path = default_db_path()
+        if path is None:
+            self.path: Path | str = default_db_path()
+        else:
+            self.path = db.MEMORY if path == db.MEMORY else check_path(path)
         self.tokenizer = tokenizer or Tokenizer(self.config.encoding)
         self._score = scorer
         self._clock = clock
@@ -157,7 +150,10 @@ class MemoryStore(
             content_key=pin_key,
         )
         self._cache: TTLCache[MemoryContext] = TTLCache(
-            self.config.cache_ttl, self.config.cache_size
+            self.config.cache_ttl,
+            self.config.cache_size,
+            max_bytes=self.config.cache_bytes,
+            weigh=context_bytes,
         )
         self._costs: Costs | None = None
         # Per session, what contexts read once and reuse (token ratio, compaction
@@ -174,12 +170,15 @@ class MemoryStore(
     # --- lifecycle -----------------------------------------------------------
 
     def close(self) -> None:
-        """Finish queued background summaries, then close the connection.
+        """Stop the background summaries, then close the connection.
 
-        The store cannot be used afterwards.
+        The queued summaries get ``close_timeout`` seconds; then ``close``
+        returns (after a write in progress, if any), even while the model
+        hangs or another thread keeps writing. The ranges not summarized by
+        then stay due. The store cannot be used afterwards.
         """
         if self._background is not None:
-            self._background.close()
+            self._background.close(self.config.close_timeout)
         self._close_nothing()  # the sessions that keep nothing are gone
         if self._summarizer is not None:
             self._summarizer.backend.close()
@@ -683,10 +682,20 @@ class MemoryStore(
         )
 
     def cache_stats(self) -> dict[str, int]:
-        """Hits, misses and live entries of the context cache."""
+        """Hits, misses, live entries and the bytes of text they hold, of the context cache."""
         with self._locked():
             return {
                 "hits": self._cache.hits,
                 "misses": self._cache.misses,
                 "size": len(self._cache),
+                "bytes": self._cache.bytes,
             }
+
+
+def context_bytes(context: MemoryContext) -> int:
+    """The bytes a cached context holds, near enough: the sizes of its texts."""
+    texts = [m.text for m in context.recent_messages]
+    texts += [m.text for m in context.relevant_messages]
+    texts += [p.content for p in context.pins]
+    texts += [s.text for s in context.summaries]
+    return sum(map(sys.getsizeof, (*texts, *context.state, *context.checkpoint)))

@@ -42,6 +42,7 @@ if TYPE_CHECKING:
 
     from .checkpoint import Checkpoint
     from .pins import PlannedPin
+    from .summarizer.background import BackgroundSummarizer
 
 logger = logging.getLogger("localmem")
 
@@ -63,6 +64,7 @@ class SummariesMixin(StoreBase):
 
     if TYPE_CHECKING:
         _summarizer: Summarizer | None
+        _background: BackgroundSummarizer | None
 
         def _window_span(self, session: Session, uncovered: Sequence[Any]) -> list[Any]: ...
         def _take_checkpoint(self, session: Session, min_tokens: int) -> Checkpoint | None: ...
@@ -186,9 +188,15 @@ class SummariesMixin(StoreBase):
         return summary
 
     def _summarize_due(self, session_id: str) -> None:
-        """The background worker's job: every range of the session that is due."""
+        """The background worker's job: every range of the session that is due,
+        one at a time, until the store closes (the rest then stays due)."""
+        worker = self._background
         try:
-            while self.needs_summarization(session_id) and self.summarize(session_id):
+            while (
+                (worker is None or not worker.stopping)
+                and self.needs_summarization(session_id)
+                and self.summarize(session_id)
+            ):
                 pass
         except SessionNotFound:
             pass  # deleted since it was queued
@@ -237,6 +245,7 @@ class SummariesMixin(StoreBase):
             batch[-1].end_message_id,
             sum(s.message_count for s in batch),
             level=2,
+            rolled=[s.id for s in batch],
         )
 
     def _store_summary(
@@ -250,11 +259,21 @@ class SummariesMixin(StoreBase):
         facts: tuple[FactsData, str] | None = None,
         pins: Sequence[tuple[str, int | None]] = (),
         replaces: Summary | None = None,
+        rolled: Sequence[int] = (),
     ) -> Summary | None:
         """Store a summary, its facts, its auto pins and what its call taught us,
         in one transaction; with ``replaces``, in place of that summary (deleted
         in the same transaction; nothing is stored if it is gone or changed
         source meanwhile: another process redid it).
+
+        Only while what it summarized is all still there, checked in that
+        transaction: the ``count`` messages of its range (level 1), or the
+        level-1 summaries it rolled up (level 2: their ids, ``rolled``, are
+        still those within its range). The model takes its time; meanwhile the
+        user may have cleared the conversation or deleted the session and
+        created it again under its id, and a summary of text that is gone must
+        not cover the messages that come next. None when not stored (that, a
+        range already covered, or no session).
 
         An auto pin (``pins``: the model's must-remember items, each with the
         message it was taken from) is skipped when a pin of the session
@@ -267,6 +286,14 @@ class SummariesMixin(StoreBase):
             now = self._now()
             if not db.session_exists(conn, session_id):
                 return None  # deleted while the model was thinking
+            if level == 1:
+                intact = db.messages_in_range(conn, session_id, start, end) == count
+            else:
+                within = db.summaries_within(conn, session_id, 1, start, end)
+                intact = [s.id for s in within] == list(rolled)
+            if not intact:
+                logger.info("summary of messages %d-%d not stored: some of them are gone", start, end)
+                return None
             if replaces is not None and not db.delete_summary(conn, replaces.id, replaces.source):
                 return None
             summary = db.insert_summary(

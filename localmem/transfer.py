@@ -21,6 +21,7 @@ from .errors import ImportRefused, InvalidInput, SessionNotFound
 from .jsonl import Reader, SessionBatch, Tally, check_end, header_line, session_lines
 from .mixin import StoreBase
 from .models import PIN_KINDS, ImportReport
+from .state import archive_line, file_line, goal_line, subtask_line, tool_line
 
 Existing = Literal["refuse", "rename", "skip", "replace"]
 """What an import does with a session whose id the file already has."""
@@ -51,9 +52,9 @@ class TransferMixin(StoreBase):
                 ids = db.session_ids(conn)
             else:
                 ids = as_list(session_ids, "session_ids must be a list of session ids")
-                ids = list(dict.fromkeys(ids))  # a session exported twice could not be imported
+                ids = list(dict.fromkeys(check_id(i) for i in ids))  # exported twice: no import
                 for session_id in ids:
-                    if not db.session_exists(conn, check_id(session_id)):
+                    if not db.session_exists(conn, session_id):
                         raise SessionNotFound(session_id)
         return self._export(ids, header_line(self._now()), strict)
 
@@ -114,6 +115,12 @@ class TransferMixin(StoreBase):
         """
         if isinstance(lines, (str, bytes)):
             raise InvalidInput("lines must be the export's lines (an open file, a list), not one string")
+        try:
+            lines = iter(lines)  # read lazily: an export may be larger than memory
+        except TypeError:
+            raise InvalidInput(
+                f"lines must be the export's lines (an open file, a list), not {type(lines).__name__}"
+            ) from None
         for name, flag in (("rename", rename), ("unverified", unverified)):
             if not isinstance(flag, bool):
                 raise InvalidInput(f"{name} must be True or False, not {type(flag).__name__}")
@@ -130,7 +137,7 @@ class TransferMixin(StoreBase):
             except InvalidInput as exc:
                 raise ImportRefused(str(exc), ImportReport(sessions=[], counts={})) from None
             lines.seek(start)  # type: ignore[attr-defined]
-        reader = Reader(lines, on_progress, unverified=unverified)
+        reader = Reader(lines, on_progress, unverified=unverified, now=self._clock())
         done: list[tuple[str, str]] = []
         skipped: list[str] = []
         replaced: list[str] = []
@@ -169,6 +176,7 @@ class TransferMixin(StoreBase):
         it replaced one), or None when it was skipped."""
         s = batch.session
         fresh = uuid.uuid4().hex
+        tokens = _recount(batch, self.tokenizer.count)  # before the write lock is taken
         with self._write(s.id) as conn:
             session_id = s.id
             replaced = False
@@ -188,7 +196,7 @@ class TransferMixin(StoreBase):
                     )
             self._memo.forget(session_id)
             db.import_session(conn, (session_id, s.title, s.model, s.created_at, s.updated_at))
-            _write_rows(conn, batch, session_id)
+            _write_rows(conn, batch, session_id, tokens)
         return session_id, replaced
 
 
@@ -200,19 +208,53 @@ def _rewindable(lines: object) -> bool:
         return False
 
 
-def _write_rows(conn: sqlite3.Connection, batch: SessionBatch, sid: str) -> None:
-    """Insert a batch's rows under session ``sid``, table by table, references mapped."""
+def _recount(batch: SessionBatch, count: Callable[[str], int]) -> dict[str, list]:
+    """The token counts of a batch's rows, by this store's tokenizer, as its own
+    writes count them (the text, or the line the context renders).
+
+    An export's counts are not trusted: a count of 0 would let any text into
+    every budget, 2**63-1 overflow every ``SUM()``, and another file may have
+    counted with another encoding. Checkpoints: each line's count, then their sum.
+    """
+    r = batch.records
+    lines = [[(t, count(t), live) for t, _n, live in c.lines] for c in r["checkpoints"]]
+    return {
+        "messages": [count(m.text) for m in r["messages"]],
+        "pins": [count(p.content) for p in r["pins"]],
+        "summaries": [count(s.text) for s in r["summaries"]],
+        "goals": [
+            (
+                count(goal_line(g.text)),
+                None if g.archive is None else count(archive_line(g.text, g.status, g.archive)),
+            )
+            for g in r["goals"]
+        ],
+        "subtasks": [count(subtask_line(t.status, t.name, t.notes)) for t in r["subtasks"]],
+        "tools": [
+            count(tool_line(x.tool_name, x.success, x.result_summary, x.error_message))
+            for x in r["tools"]
+        ],
+        "files": [count(file_line(f.path)) for f in r["files"]],
+        "checkpoints": [(c, sum(n for _t, n, _live in c)) for c in lines],
+    }
+
+
+def _write_rows(
+    conn: sqlite3.Connection, batch: SessionBatch, sid: str, tokens: dict[str, list]
+) -> None:
+    """Insert a batch's rows under session ``sid``, table by table, references mapped,
+    with the token counts of ``_recount``."""
     r = batch.records
     first = db.import_messages(
         conn,
         [
-            (sid, m.role, m.text, m.model_id, m.token_count, m.importance_score, m.created_at)
-            for m in r["messages"]
+            (sid, m.role, m.text, m.model_id, n, m.importance_score, m.created_at)
+            for m, n in zip(r["messages"], tokens["messages"])
         ],
     )
     message = batch.message_map(first)
     db.import_items(conn, [(message[i.message_id], sid, i.kind, i.data) for i in r["items"]])
-    for p in r["pins"]:
+    for p, n in zip(r["pins"], tokens["pins"]):
         source = None if p.source_message_id is None else message[p.source_message_id]
         key = pin_key(p.content)
         owner = None if p.scope == "user" else sid
@@ -220,14 +262,14 @@ def _write_rows(conn: sqlite3.Connection, batch: SessionBatch, sid: str) -> None
             continue  # the user has this fact already
         db.insert_pin(
             conn, owner, p.content, key, source, p.importance_score, p.kind,
-            p.token_count, p.created_at, p.slot, p.superseded_at,
+            n, p.created_at, p.slot, p.superseded_at,
         )
     summaries: dict[int, int] = {}
-    for s in r["summaries"]:
+    for s, n in zip(r["summaries"], tokens["summaries"]):
         start, end = batch.new_range(s, first)
         made = db.insert_summary(
             conn, sid, s.text, start, end, s.message_count, s.level, s.source,
-            s.importance_score, s.token_count, s.created_at,
+            s.importance_score, n, s.created_at,
         )
         if made is None:  # SessionBatch refuses overlaps: never, but never half-written either
             raise InvalidInput(f"line {batch.line}+: summary {s.id} overlaps another")
@@ -237,33 +279,29 @@ def _write_rows(conn: sqlite3.Connection, batch: SessionBatch, sid: str) -> None
             conn, summaries[f.id], sid, f.data.model_dump_json(), f.text, f.source, f.created_at
         )
     goals: dict[int | None, int | None] = {None: None}
-    for g in r["goals"]:
+    for g, (n, archive_n) in zip(r["goals"], tokens["goals"]):
         archive = None if g.archive is None else json.dumps(g.archive, ensure_ascii=False)
         goals[g.id] = db.import_goal(
-            conn,
-            (sid, g.text, g.status, g.token_count, archive, g.archive_tokens, g.created_at, g.ended_at),
+            conn, (sid, g.text, g.status, n, archive, archive_n, g.created_at, g.ended_at)
         )
     subtasks: dict[int, int] = {}
-    for t in r["subtasks"]:
+    for t, n in zip(r["subtasks"], tokens["subtasks"]):
         deps = json.dumps([subtasks[d] for d in t.dependencies])
         subtasks[t.id] = db.import_subtask(
             conn,
-            (sid, goals[t.goal_id], t.name, t.status, deps, t.notes, t.token_count, t.created_at,
-             t.updated_at),
+            (sid, goals[t.goal_id], t.name, t.status, deps, t.notes, n, t.created_at, t.updated_at),
         )
-    for x in r["tools"]:
+    for x, n in zip(r["tools"], tokens["tools"]):
         db.insert_tool(
             conn, sid, goals[x.goal_id], x.tool_name, json.dumps(x.arguments, ensure_ascii=False),
-            x.success, x.result_summary, x.error_message, x.token_count, x.created_at,
+            x.success, x.result_summary, x.error_message, n, x.created_at,
         )
-    for f in r["files"]:
-        db.import_file(
-            conn, (sid, f.path, int(f.modified), f.seq, f.token_count, f.created_at, f.updated_at)
-        )
-    for c in r["checkpoints"]:
-        lines = json.dumps([list(line) for line in c.lines], ensure_ascii=False)
+    for f, n in zip(r["files"], tokens["files"]):
+        db.import_file(conn, (sid, f.path, int(f.modified), f.seq, n, f.created_at, f.updated_at))
+    for c, (counted, n) in zip(r["checkpoints"], tokens["checkpoints"]):
+        lines = json.dumps([list(line) for line in counted], ensure_ascii=False)
         db.import_checkpoint(
             conn,
             (sid, c.data.model_dump_json(), c.source, batch.new_through(c.through_message_id, first),
-             c.token_count, lines, c.created_at),
+             n, lines, c.created_at),
         )

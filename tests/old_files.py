@@ -6,6 +6,7 @@ import sqlite3
 from collections.abc import Iterable
 from pathlib import Path
 
+from localmem.autopins import pin_key
 from localmem.migrations import APPLICATION_ID, MIGRATIONS
 
 
@@ -15,6 +16,7 @@ def file_at_version(
     """A localmem file with the first ``version`` migrations applied, then ``rows``
     (``(sql, params)`` pairs) written the way that version's code could have written them."""
     conn = sqlite3.connect(path)
+    conn.create_function("pin_key", 1, pin_key, deterministic=True)  # m008's back-fill
     for _name, statements in MIGRATIONS[:version]:
         for statement in statements:
             conn.execute(statement)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import sys
 import time
 import uuid
+from pathlib import Path
 
 from localmem import MemoryStore
 
@@ -59,6 +60,33 @@ def summarizer(db: str, session: str) -> None:
     print(stored)
 
 
+def opener(directory: str, processes: str, rounds: str, me: str) -> None:
+    """Open ``rounds`` brand-new files, each at the same moment as the other openers.
+
+    Before each round every process drops a ``ready`` file and waits for all of
+    them, so the openings race as closely as processes can. Prints one line per
+    error any of them raised (none expected).
+    """
+    folder = Path(directory)
+    failures = []
+    for n in range(int(rounds)):
+        (folder / f"ready.{n}.{me}").touch()
+        while len(list(folder.glob(f"ready.{n}.*"))) < int(processes):
+            time.sleep(0.0005)
+        try:
+            with MemoryStore(folder / f"{n}.db") as store:
+                store.create_session(session_id=f"p{me}")
+        except Exception as exc:  # noqa: BLE001 - the test reports what reached the caller
+            failures.append(f"round {n}: {type(exc).__name__}: {exc}")
+    print("\n".join(failures))
+
+
 if __name__ == "__main__":
-    kinds = {"writer": writer, "reader": reader, "batches": batches, "summarizer": summarizer}
+    kinds = {
+        "writer": writer,
+        "reader": reader,
+        "batches": batches,
+        "summarizer": summarizer,
+        "opener": opener,
+    }
     kinds[sys.argv[1]](*sys.argv[2:])

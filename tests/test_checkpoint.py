@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from localmem import MemoryStore
-from localmem.checkpoint import CHECKPOINTS_KEPT, RULES
+from localmem.checkpoint import CHECKPOINTS_KEPT, MAX_STEPS, RULES
 from localmem.cli import cli
 from localmem.extract import extract, references, restates
 from tests.ollama_server import FakeOllama
@@ -208,6 +208,39 @@ def test_the_model_adds_what_is_grounded(db_path, fake: JsonFake) -> None:
     assert data.workflow_state.current_step == "Writing the export"
 
 
+class RunawayFake(JsonFake):
+    """A server that ignores ``num_predict`` (the answer is never cut, however long)."""
+
+    def generation_body(self, path: str, request: dict[str, Any]) -> dict[str, Any]:
+        return {**super().generation_body(path, request), "done_reason": "stop"}
+
+
+PHONETIC = (
+    "alpha bravo charlie delta echo foxtrot golf hotel india juliett kilo lima mike november "
+    "oscar papa quebec romeo sierra tango uniform victor whiskey xray yankee zulu"
+).split()
+
+
+def test_a_model_s_endless_workflow_is_capped_and_still_shown(db_path, monkeypatch) -> None:
+    """A model's workflow was taken whole: 5,000 next steps made one 10,001-token line
+    that fit no context and silently dropped out of every one. Its steps are capped
+    like every other list (here 26 steps, each one supported by its own message)."""
+    steps = [f"Configure the {name} gateway" for name in PHONETIC]
+    talk = [{"role": "user", "text": f"Next I will configure the {name} gateway."} for name in PHONETIC]
+    with RunawayFake() as fake:
+        monkeypatch.setenv("OLLAMA_HOST", fake.host)
+        fake.json_reply = {"workflow_state": {"current_step": steps[0], "next_steps": steps,
+                                              "completed_steps": steps}}
+        with MemoryStore(db_path) as store:
+            s = store.create_session(model="llama3.2")
+            store.add_messages(s.id, talk)
+            flow = store.checkpoint(s.id).data.workflow_state
+            assert flow.next_steps == steps[:MAX_STEPS]
+            assert flow.completed_steps == steps[-MAX_STEPS:]
+            shown = store.build_context(s.id).checkpoint
+    assert any(line.startswith("Next: Configure the alpha gateway;") for line in shown), shown
+
+
 @pytest.mark.parametrize(
     "trouble",
     ["error500", "invalid_json", "not json", "wrong shape", "cut", "hang"],
@@ -367,8 +400,8 @@ def test_messages_after_a_cleared_conversation_are_read(store, session) -> None:
     store.add_messages(session.id, chat(20))
     assert store.checkpoint(session.id).through_message_id == 20
     store.clear_conversation(session.id)
-    reused = store.add_message(session.id, "user", "I prefer answers with examples from demo.py.")
-    assert reused.id == 1  # the only session in the file: SQLite hands out id 1 again
+    new = store.add_message(session.id, "user", "I prefer answers with examples from demo.py.")
+    assert new.id == 21  # never an id handed out before (m011): not 1 again
     taken = store.checkpoint(session.id)
-    assert taken.through_message_id == 1
+    assert taken.through_message_id == 21
     assert taken.data.user_preferences == ["I prefer answers with examples from demo.py."]

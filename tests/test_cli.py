@@ -237,7 +237,7 @@ def test_vacuum_backup_and_stats(tmp_path: Path) -> None:
     run("demo", "--db", db)
     scratch = run("new", "--db", db)[1].strip()
     with MemoryStore(db) as store:
-        store.add_messages(scratch, [{"role": "user", "text": f"scratch {i} " * 50} for i in range(300)])
+        store.add_messages(scratch, [{"role": "user", "text": f"scratch {i} " * 50} for i in range(600)])  # far more than the schema
     run("forget", scratch, "--db", db)
     code, out = run("vacuum", "--db", db, "--json")
     sizes = json.loads(out)

@@ -4,12 +4,16 @@ and the file stays consistent."""
 from __future__ import annotations
 
 import sqlite3
+from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from localmem import LocalMemError, MemoryStore
+from localmem.cli import cli
+from localmem.errors import ImportRefused, InvalidInput
 
 # Any unicode, lone surrogates and NUL included.
 any_text = st.text(alphabet=st.characters(codec=None, categories=None), max_size=300)
@@ -44,7 +48,14 @@ CALLS = [
     ("delete_session", lambda store, sid, a, b: store.delete_session(a)),
     ("count_tokens", lambda store, sid, a, b: store.count_tokens(a, model=b)),
     ("summarize", lambda store, sid, a, b: store.summarize(a)),
+    ("export_sessions", lambda store, sid, a, b: list(store.export_sessions([sid, a]))),
+    ("export_sessions_any", lambda store, sid, a, b: list(store.export_sessions(a))),
+    ("import_sessions", lambda store, sid, a, b: store.import_sessions(a)),
+    ("import_sessions_lines", lambda store, sid, a, b: store.import_sessions([HEADER, a, b])),
 ]
+
+
+HEADER = '{"type":"header","format":"localmem-export","version":1,"exported_at":"2026-01-01T00:00:00Z"}'
 
 
 @pytest.fixture(scope="module")
@@ -86,3 +97,56 @@ def test_a_ten_megabyte_message(store: MemoryStore, session) -> None:
     assert store.get_messages(session.id)[0].text == text
     ctx = store.build_context(session.id)
     assert ctx.total_tokens <= 3000 and ctx.clipped
+
+
+DEEP = "[" * 100_000 + "]" * 100_000
+SESSION_LINE = (
+    '{"type":"session","id":"z","title":null,"model":null,'
+    '"created_at":"2026-01-01T00:00:00Z","updated_at":"2026-01-01T00:00:00Z"}'
+)
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        ['{"type":"header","x":' + DEEP + "}"],
+        [HEADER, DEEP],
+        [HEADER, SESSION_LINE, '{"type":"tool_execution","arguments":' + DEEP + "}"],
+    ],
+    ids=["deep header", "deep line", "deep field"],
+)
+def test_deeply_nested_json_is_a_refused_line_in_the_library_and_the_cli(
+    tmp_path: Path, lines: list[str]
+) -> None:
+    with MemoryStore(tmp_path / "a.db") as store:
+        with pytest.raises(ImportRefused, match=f"^line {len(lines)}: "):
+            store.import_sessions(lines)
+    export = tmp_path / "deep.jsonl"
+    export.write_text("\n".join(lines) + "\n")
+    args = ["import", str(export), "--db", str(tmp_path / "b.db"), "--unverified"]  # read its lines
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 1 and result.output.count("\n") == 1, result.output
+    assert result.output.startswith(f"Error: line {len(lines)}: ")
+
+
+def test_an_export_opened_in_binary_mode_imports(tmp_path: Path) -> None:
+    with MemoryStore(tmp_path / "a.db") as store:
+        sid = store.create_session(title="binary").id
+        store.add_message(sid, "user", "Ünïcödé and 日本語 survive")
+        (tmp_path / "x.jsonl").write_text("\n".join(store.export_sessions()) + "\n")
+    with MemoryStore(tmp_path / "b.db") as target, open(tmp_path / "x.jsonl", "rb") as f:
+        target.import_sessions(f)
+        assert target.get_messages(sid)[0].text == "Ünïcödé and 日本語 survive"
+
+
+@pytest.mark.parametrize("path", [123, 1.5, ["a.db"], object(), "with\x00nul.db"])
+def test_a_path_that_is_no_path_is_invalid_input(tmp_path: Path, monkeypatch, path) -> None:
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(InvalidInput):
+        MemoryStore(path)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_bytes_path_is_a_path(tmp_path: Path) -> None:
+    with MemoryStore(bytes(tmp_path / "bytes.db")) as store:
+        assert store.path == tmp_path / "bytes.db"

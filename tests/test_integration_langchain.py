@@ -291,3 +291,14 @@ def test_runnable_with_message_history_async(db_path: Path) -> None:
     assert asyncio.run(go()) == ["one", "two"]
     with LocalMemChatMessageHistory("s", db_path) as h:
         assert [m.content for m in h.messages] == ["a", "one", "b", "two"]
+
+
+@pytest.mark.parametrize("data", ['{"foo": 1}', "[1, 2]", '{"type": "nonsense", "data": {}}'])
+def test_an_item_that_is_not_a_message_is_skipped(db_path: Path, data: str) -> None:
+    """An item of the history's kind that LangChain cannot read (written by hand or by
+    another program) is left out with a warning, not a KeyError on every read."""
+    with LocalMemChatMessageHistory("s", db_path) as history:
+        history.add_messages([HumanMessage("before")])
+        history.store.add_items("s", KIND, [({"role": "user", "text": "by hand"}, data)])
+        history.add_messages([AIMessage("after")])
+        assert history.messages == [HumanMessage("before"), AIMessage("after")]

@@ -375,7 +375,8 @@ def test_pop_drops_a_summary_that_covered_the_popped_message(db_path: Path) -> N
         assert s.store.get_summaries("s") == []
         run(s.add_items([{"role": "user", "content": "a new fourth question?"}]))
         again = s.store.summarize("s")
-        assert again is not None and (again.start_message_id, again.end_message_id) == (1, 4)
+        # 1-3 and the new message 5 (was 1-4: the popped id handed out again)
+        assert again is not None and (again.start_message_id, again.end_message_id) == (1, 5)
 
 
 def test_clear_forgets_items_and_summaries_but_keeps_the_session_and_its_pins(
@@ -556,3 +557,29 @@ def test_a_runner_over_a_compacting_session_stores_every_item(tmp_path: Path) ->
         assert first["role"] == "system" and "The user is called Rosa." in first["content"]
         history = run(plain.get_items())[:6]
         assert rest == [*history[-3:], {"role": "user", "content": "question 3"}]
+
+
+def test_items_with_odd_types_and_call_ids_never_break_the_session(db_path: Path) -> None:
+    """A list ``type`` or ``call_id`` (a buggy tool, a hand-written item) is stored and
+    read back like any item; before, every compacting get_items() failed after it."""
+    odd = [
+        {"role": "user", "content": "Question: what about Paris?"},
+        {"type": ["function_call"], "call_id": ["c1"], "name": "get_weather", "arguments": "{}"},
+        {"type": "function_call_output", "call_id": ["c1"], "output": "Sunny"},
+        {"type": {"nested": 1}, "call_id": 7},
+        {"role": "assistant", "content": "It is sunny."},
+    ]
+    with LocalMemSession("s", db_path, compacting=True) as s:
+        run(s.add_items(odd))
+        assert run(s.get_items(-1)) == odd
+        compact = run(s.get_items())
+        assert compact[0] == odd[0] and compact[-1] == odd[-1]
+        assert run(s.pop_item()) == odd[-1]
+
+
+def test_a_stored_item_that_is_not_an_object_is_skipped(db_path: Path) -> None:
+    with LocalMemSession("s", db_path, compacting=True) as s:
+        run(s.add_items([{"role": "user", "content": "hello"}]))
+        s.store.add_items("s", KIND, [({"role": "user", "text": "by hand"}, "[1, 2]")])
+        assert run(s.get_items(-1)) == [{"role": "user", "content": "hello"}]
+        assert run(s.get_items()) == [{"role": "user", "content": "hello"}]

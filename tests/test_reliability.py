@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from localmem import MemoryStore
-from localmem.errors import DatabaseError, NotALocalMemDatabase
+from localmem.errors import NotALocalMemDatabase
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -93,6 +93,30 @@ def test_a_killed_writer_loses_no_batch_and_corrupts_nothing(
         assert start in ids and end in ids
         if level == 1:
             assert count == sum(1 for i in ids if start <= i <= end) == 15
+
+
+@pytest.mark.parametrize(
+    "processes,rounds",
+    [pytest.param(6, 20, id="6x20"), pytest.param(8, 60, id="8x60", marks=pytest.mark.slow)],
+)
+def test_processes_opening_a_brand_new_file_at_once(tmp_path: Path, processes: int, rounds: int) -> None:
+    """Each round, every process opens the same new file at the same moment: one of them
+    migrates it, the others must wait for it, never take it for another application's
+    file or give up with "database is locked"."""
+    procs = [
+        worker("opener", str(tmp_path), str(processes), str(rounds), str(me))
+        for me in range(processes)
+    ]
+    failures = []
+    for p in procs:
+        out, err = p.communicate(timeout=600)
+        assert p.returncode == 0, err
+        failures += [line for line in out.splitlines() if line]
+    assert failures == []
+    for n in range(rounds):
+        with MemoryStore(tmp_path / f"{n}.db") as store:
+            assert sorted(s.id for s in store.list_sessions()) == [f"p{me}" for me in range(processes)]
+        assert integrity(tmp_path / f"{n}.db") == "ok"
 
 
 def test_two_processes_summarizing_one_session_never_overlap(db_path: Path, fake_ollama) -> None:

@@ -109,6 +109,7 @@ HOT_QUERIES = [
     (db.LAST_COVERED_SQL, ("s", 1)),
     (db.SUMMARIES_AFTER_SQL, ("s", 1, 0)),
     (db.OVERLAP_SQL, ("s", 1, 1, 15)),
+    (db.RANGE_MESSAGES_SQL, ("s", 1, 15)),  # m011: a summary's range is all still there
     (db.GET_CACHED_SUMMARY_SQL, ("k",)),
     (db.GET_SESSION_SQL, ("s",)),
     (db.TOUCH_SESSION_SQL, ("t", "s")),

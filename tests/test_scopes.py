@@ -5,7 +5,6 @@ newer ones and kept in history, and the report of what is remembered."""
 from __future__ import annotations
 
 import json
-import sqlite3
 import subprocess
 import sys
 from pathlib import Path

@@ -378,14 +378,14 @@ def test_unpin_leaves_no_hits(store, session) -> None:
     index_is_exact(store)
 
 
-def test_popping_the_newest_message_then_reusing_its_id(store, session) -> None:
-    """SQLite hands a deleted newest id out again: the new row must be indexed."""
+def test_popping_the_newest_message_then_writing_another(store, session) -> None:
+    """The popped newest id is not handed out again (m011); the new row is indexed."""
     chat(store, session.id, 3)
     old = store.add_items(session.id, "k", [({"role": "user", "text": "pickup at four"}, "{}")])
     assert ids(store.search("pickup")) == [("message", old[0].id)]
     store.pop_item(session.id, "k")
     new = store.add_message(session.id, "user", "dentist at noon")
-    assert new.id == old[0].id
+    assert new.id == old[0].id + 1  # was old[0].id: the freed id handed out again
     assert store.search("pickup") == []
     assert ids(store.search("dentist")) == [("message", new.id)]
     index_is_exact(store)

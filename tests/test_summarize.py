@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from localmem import MemoryConfig, MemoryStore
+from localmem.errors import LocalMemError
 from localmem.summarizer import FALLBACK, OFFLINE
 from localmem.summarizer.validation import validate_summary
 from tests.ollama_server import FakeOllama
@@ -170,6 +171,16 @@ def test_a_prompt_cut_by_the_server_is_not_trusted(store, fake_ollama, filled) -
     assert store.summarize(filled.id).source == FALLBACK
 
 
+@pytest.mark.parametrize("count", [-1, -(2**40)])
+def test_an_impossible_prompt_eval_count_is_ignored(store, fake_ollama, filled, count) -> None:
+    fake_ollama.prompt_eval_count = count  # a faulty server, or a proxy in front of one
+    first = store.summarize(filled.id)
+    assert first is not None and first.source == "llama3.2:latest"  # stored, not aborted
+    assert store.count_tokens("some words", model="llama3.2") == store.count_tokens("some words")
+    assert store.summarize(filled.id).source == "llama3.2:latest"
+    assert len(store.get_summaries(filled.id)) == 2
+
+
 def test_token_ratio_per_model_corrects_counts_and_budgets(store, fake_ollama, filled) -> None:
     fake_ollama.prompt_eval_count = 500
     summary = store.summarize(filled.id)
@@ -306,3 +317,45 @@ def test_the_background_worker_survives_failures(db_path, dead_ollama_host, monk
     with MemoryStore(db_path) as reopened:
         assert len(reopened.get_summaries(s.id)) == 1
     assert calls == [s.id]
+
+
+def _keep_writing(store: MemoryStore, session_id: str, stop: threading.Event) -> None:
+    """Another thread of the app, adding messages until the store closes under it."""
+    i = 0
+    while not stop.is_set():
+        try:
+            store.add_message(session_id, "user", f"{TOPICS[i % len(TOPICS)]} ({i})")
+        except LocalMemError:
+            return  # closed
+        i += 1
+
+
+@pytest.mark.parametrize("mode", ["hang", "ok"])
+def test_close_is_bounded_and_leaves_the_rest_due(db_path, fake_ollama, mode) -> None:
+    """A hung model, or a slow one while another thread keeps writing, never holds close():
+    it returns within close_timeout; what the worker did not store stays due."""
+    fake_ollama.mode = mode
+    fake_ollama.delay = 0.2
+    config = MemoryConfig(auto_summarize=True, ollama_timeout=60.0, close_timeout=0.5)
+    store = MemoryStore(db_path, config=config)
+    s = store.create_session(model="llama3.2")
+    store.add_messages(s.id, conversation(150))  # ten ranges due
+    stop = threading.Event()
+    writer = threading.Thread(target=_keep_writing, args=(store, s.id, stop), daemon=True)
+    writer.start()
+    for _ in range(500):  # until the worker's first call reaches the model
+        if chats(fake_ollama):
+            break
+        threading.Event().wait(0.01)
+    closing = threading.Thread(target=store.close, daemon=True)
+    closing.start()
+    closing.join(10)  # 0.5 s asked; the old close took 60 s per range against the hung model
+    stop.set()
+    assert not closing.is_alive(), "close() did not return"
+    writer.join(10)
+    with MemoryStore(db_path) as reopened:
+        assert reopened.needs_summarization(s.id)  # what was not summarized stays due
+        stored = reopened.get_summaries(s.id)
+        assert len(stored) < 10
+        assert all(x.source == "llama3.2:latest" for x in stored)
+        assert reopened.check_file() == []

@@ -33,6 +33,7 @@ CONFIG = {
     "user_auto_pins": False,  # the session's own pins; the user's: tests/test_scopes.py
 }
 KIND = "openai-agents"
+WHEN = "2026-01-01T00:00:00.000Z"
 TEXTS = [
     "Rosa is allergic to penicillin 💊. What should I give her instead?",
     "Multi-line\nanswer with\ttabs,\r\nCRLF and trailing spaces   ",
@@ -394,12 +395,12 @@ def test_blank_lines_and_a_bom_are_read_but_one_string_is_refused(
 
 def test_summary_ranges_and_checkpoints_map_through_deleted_messages() -> None:
     batch = SessionBatch(SessionRecord(type="session", id="s", title=None, model=None,
-                                       created_at="t", updated_at="t"), 2)
+                                       created_at=WHEN, updated_at=WHEN), 2)
     for message_id in (2, 3, 7, 9):  # 1, 4-6 and 8 were deleted
         batch.add(_record("message", id=message_id, role="user", text="x", model_id=None,
-                          token_count=1, importance_score=0.5, created_at="t"))
+                          token_count=1, importance_score=0.5, created_at=WHEN))
     summary = _record("summary", id=1, text="s", start_message_id=1, end_message_id=5, message_count=4,
-                      level=1, source="offline", importance_score=0.7, token_count=1, created_at="t")
+                      level=1, source="offline", importance_score=0.7, token_count=1, created_at=WHEN)
     batch.add(summary)
     assert batch.new_range(summary, first=100) == (100, 101)  # messages 2 and 3
     with pytest.raises(InvalidInput, match="overlaps another level-1 summary"):
@@ -411,7 +412,7 @@ def test_summary_ranges_and_checkpoints_map_through_deleted_messages() -> None:
     assert batch.new_through(1, first=100) == 0  # before every message: all are newer
     with pytest.raises(InvalidInput, match="message ids must increase: 5 after 9"):
         batch.add(_record("message", id=5, role="user", text="x", model_id=None, token_count=1,
-                          importance_score=0.5, created_at="t"))
+                          importance_score=0.5, created_at=WHEN))
 
 
 def _record(kind: str, **fields: Any) -> Any:

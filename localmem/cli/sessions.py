@@ -154,6 +154,8 @@ def _jsonl_messages(lines: TextIO, model_id: str | None) -> list[dict[str, Any]]
             item = json.loads(line)
         except ValueError as exc:
             raise InvalidInput(f"line {number}: not JSON ({exc.msg})") from None
+        except RecursionError:
+            raise InvalidInput(f"line {number}: not JSON (nested too deeply)") from None
         if not isinstance(item, dict):
             raise InvalidInput(f'line {number}: not an object like {{"role": "user", "text": "..."}}')
         if model_id is not None:

@@ -34,12 +34,13 @@ from .pins import (
 from .summaries import (
     CONTEXT_SUMMARIES_SQL, DELETE_SUMMARY_SQL, GET_CACHED_SUMMARY_SQL, SOURCE_SESSIONS_SQL,
     SOURCE_SUMMARIES_SQL, SUMMARIES_WITHIN_SQL, INSERT_SUMMARY_SQL, LAST_COVERED_SQL,
-    MODEL_RATIO_SQL, OVERLAP_SQL, PUT_CACHED_SUMMARY_SQL, RECENT_SUMMARIES_SQL,
+    MODEL_RATIO_SQL, OVERLAP_SQL, PUT_CACHED_SUMMARY_SQL, RANGE_MESSAGES_SQL, RECENT_SUMMARIES_SQL,
     RECORD_TOKENS_SQL, SESSION_PROFILE_SQL, SUMMARIES_AFTER_SQL, SUMMARY_COLUMNS,
     UNCOVERED_TOKENS_SQL, cache_summary, cached_summary, context_summaries, delete_summary,
-    insert_summary, last_covered, model_ratio, recent_summaries, record_tokens, session_profile,
-    source_sessions, source_summaries, summaries_after, summaries_within, uncovered_tokens,
-    TOKEN_STATS_SQL, PUT_TOKEN_STATS_SQL, token_stats, put_token_stats,
+    insert_summary, last_covered, messages_in_range, model_ratio, recent_summaries,
+    record_tokens, session_profile, source_sessions, source_summaries, summaries_after,
+    summaries_within, uncovered_tokens, TOKEN_STATS_SQL, PUT_TOKEN_STATS_SQL, token_stats,
+    put_token_stats,
 )
 from .compaction import (
     COMPACTION_CANDIDATES_SQL, CompactionCandidate, RECORD_COMPACTION_SQL,
@@ -99,6 +100,7 @@ from .forget import (
 )
 
 __all__ = [
+    "RESERVE_IDS_SQL", "reserve_ids", "TOKEN_STATS_SQL", "PUT_TOKEN_STATS_SQL", "token_stats", "put_token_stats",
     "CLEAR_SUMMARY_CACHE_SQL", "COVERING_SUMMARY_SQL", "DELETE_CHECKPOINTS_FROM_SQL", "Forgotten",
     "DELETE_SESSION_SOURCED_AUTO_PINS_SQL", "DELETE_SOURCED_AUTO_PINS_SQL", "DROP_SUMMARY_SQL",
     "INDEX_MARKS_SQL", "REWRITE_FACTS_SQL", "REWRITE_SUMMARY_SQL",
@@ -135,6 +137,7 @@ __all__ = [
     "SUMMARY_COLUMNS", "UNCOVERED_TOKENS_SQL", "cache_summary", "cached_summary",
     "context_summaries", "insert_summary", "last_covered", "model_ratio", "recent_summaries",
     "record_tokens", "session_profile", "summaries_after", "uncovered_tokens",
+    "RANGE_MESSAGES_SQL", "messages_in_range",
     "COMPACTION_CANDIDATES_SQL", "CompactionCandidate", "RECORD_COMPACTION_SQL",
     "compaction_candidates", "record_compaction", "FACTS_CATCH_UP_SQL", "FACTS_INDEX_LAG_SQL",
     "FACTS_MARK_INDEXED_SQL", "FACTS_OPTIMIZE_SQL", "MESSAGES_CATCH_UP_SQL",

@@ -15,8 +15,11 @@ from __future__ import annotations
 import contextlib
 import functools
 import json
+import logging
 import os
 import sqlite3
+import stat
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -28,6 +31,10 @@ SQLITE_HEADER = b"SQLite format 3\x00"
 ROW_MEMO_SIZE = 4096
 ROW_MEMO_MAX_CHARS = 8192
 MEMORY = ":memory:"
+PRIVATE_FILE_MODE = 0o600
+PRIVATE_DIR_MODE = 0o700
+
+logger = logging.getLogger("localmem")
 
 # --- opening -----------------------------------------------------------------
 
@@ -63,7 +70,7 @@ def connect(
         # Deleted text is overwritten with zeros, not left in free pages (localmem.forget).
         conn.execute("PRAGMA secure_delete = ON")
         if str(path) != MEMORY:
-            conn.execute("PRAGMA journal_mode = WAL")
+            _use_wal(conn, busy_timeout)
         conn.execute(f"PRAGMA synchronous = {synchronous}")
         if version < SCHEMA_VERSION:
             migrate(conn, content_key)
@@ -77,19 +84,28 @@ def connect(
 
 
 def _create_private_file(path: Path, *, exclusive: bool = False) -> None:
-    """Create the database file readable by its owner alone, if it is missing.
+    """Make sure the database file is readable by its owner alone.
 
-    SQLite gives the ``-wal`` and ``-shm`` files the database file's mode.
-    ``exclusive``: the file must be new (``FileExistsError`` if it is not).
+    A missing file is created with mode 0600, in directories created 0700
+    (whatever the umask); a symbolic link is followed to the file it names,
+    created there if missing (SQLite would give it mode 0644). An existing
+    file, or its ``-wal`` or ``-shm``, that others may read is tightened to
+    the owner's bits, with a warning in the log (SQLite gives the ``-wal``
+    and ``-shm`` it creates the database file's mode). ``exclusive``: the
+    file must be new, and a link is not followed (``FileExistsError``).
     """
+    if not exclusive and path.is_symlink():
+        path = Path(os.path.realpath(path))
     if path.exists() and not exclusive:
         if path.is_dir():
             raise DatabaseError(f"{path} is a directory, not a database file")
         _check_header(path)
+        for name in (str(path), f"{path}-wal", f"{path}-shm"):
+            _keep_private(name)
         return
     try:
-        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
+        _make_private_dirs(path.parent)
+        fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, PRIVATE_FILE_MODE)
     except FileExistsError:
         if exclusive:
             raise
@@ -97,6 +113,50 @@ def _create_private_file(path: Path, *, exclusive: bool = False) -> None:
     except OSError as exc:
         raise DatabaseError(f"cannot create {path}: {exc.strerror or exc}") from None
     os.close(fd)
+
+
+def _make_private_dirs(folder: Path) -> None:
+    """Create ``folder`` and its missing parents, each 0700 (``Path.mkdir`` gives the
+    parents the umask's mode: 0777 under umask 000)."""
+    missing = []
+    while not folder.exists():
+        missing.append(folder)
+        if folder.parent == folder:
+            break
+        folder = folder.parent
+    for created in reversed(missing):
+        try:
+            os.mkdir(created, PRIVATE_DIR_MODE)
+        except FileExistsError:
+            continue  # another process made it first
+        os.chmod(created, PRIVATE_DIR_MODE)  # whatever the umask took away or left
+
+
+def _keep_private(name: str) -> None:
+    """Take group and other permissions off an existing file; log that it had them."""
+    try:
+        mode = stat.S_IMODE(os.stat(name).st_mode)
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        logger.warning("cannot check who may read %s: %s", name, exc.strerror or exc)
+        return
+    if not mode & 0o077:
+        return
+    try:
+        os.chmod(name, mode & 0o700)
+    except OSError as exc:
+        logger.warning(
+            "%s may be read by other users (mode %04o) and its mode cannot be changed (%s): "
+            "it holds private conversations",
+            name,
+            mode,
+            exc.strerror or exc,
+        )
+        return
+    logger.warning(
+        "%s could be read by other users (mode %04o); it is now %04o", name, mode, mode & 0o700
+    )
 
 
 def _check_header(path: Path) -> None:
@@ -127,14 +187,20 @@ def _check_header(path: Path) -> None:
         )
 
 
+# One statement, so one snapshot: read one by one, the three values could
+# straddle another process's first migration (an id of 0 with its tables).
+IDENTIFY_SQL = """SELECT (SELECT application_id FROM pragma_application_id),
+    (SELECT user_version FROM pragma_user_version),
+    EXISTS (SELECT 1 FROM sqlite_master WHERE name NOT LIKE 'sqlite_%')"""
+USE_WAL_SQL = "PRAGMA journal_mode = WAL"
+WAL_RETRY_PAUSE = 0.005
+"""Seconds between two attempts at the switch to WAL (doubling, at most 0.1)."""
+
+
 def _identify(conn: sqlite3.Connection, path: str | Path) -> int:
     """Return the file's schema version, refusing files that are not ours."""
-    app_id = conn.execute("PRAGMA application_id").fetchone()[0]
-    version = conn.execute("PRAGMA user_version").fetchone()[0]
+    app_id, version, has_tables = conn.execute(IDENTIFY_SQL).fetchone()
     if app_id == 0 and version == 0:
-        has_tables = conn.execute(
-            "SELECT 1 FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' LIMIT 1"
-        ).fetchone()
         if has_tables:
             raise NotALocalMemDatabase(
                 f"{path} is another application's SQLite database; it was left untouched"
@@ -151,6 +217,26 @@ def _identify(conn: sqlite3.Connection, path: str | Path) -> int:
             f"{SCHEMA_VERSION}: upgrade localmem to open it"
         )
     return version
+
+
+def _use_wal(conn: sqlite3.Connection, busy_timeout: float) -> None:
+    """Switch the file to WAL (a no-op once it is), waiting up to ``busy_timeout``.
+
+    The switch needs the file to itself, and SQLite reports "database is
+    locked" at once, without its busy handler, while another process that
+    opens the same new file holds it for a moment: try again until the timeout.
+    """
+    deadline = time.monotonic() + busy_timeout
+    pause = WAL_RETRY_PAUSE
+    while True:
+        try:
+            conn.execute(USE_WAL_SQL)
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() + pause > deadline:
+                raise
+        time.sleep(pause)
+        pause = min(pause * 2, 0.1)
 
 
 def migrate(conn: sqlite3.Connection, content_key: Callable[[str], str]) -> int:

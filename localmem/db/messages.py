@@ -10,9 +10,12 @@ from .connection import _RowModels
 
 MESSAGE_COLUMNS = "id, session_id, role, text, model_id, token_count, importance_score, created_at"
 _MESSAGE_ROWS = _RowModels(Message, MESSAGE_COLUMNS, "text")
-INSERT_MESSAGE_SQL = """INSERT INTO messages
-    (session_id, role, text, model_id, token_count, importance_score, created_at)
-    VALUES (?, ?, ?, ?, ?, ?, ?)"""
+# The id after every id ever handed out (m011_message_ids): never a deleted one's.
+_NEXT_ID = """max(coalesce((SELECT max(id) FROM messages), 0),
+    (SELECT max_id FROM used_ids WHERE name = 'messages')) + 1"""
+INSERT_MESSAGE_SQL = f"""INSERT INTO messages
+    (id, session_id, role, text, model_id, token_count, importance_score, created_at)
+    VALUES ({_NEXT_ID}, ?, ?, ?, ?, ?, ?, ?)"""
 RECENT_MESSAGES_SQL = (
     f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE session_id = ? ORDER BY id DESC LIMIT ?"
 )
@@ -25,7 +28,7 @@ MESSAGES_BETWEEN_SQL = f"""SELECT {MESSAGE_COLUMNS} FROM messages
 # A message checked and counted, before it is written: (session_id, role, text,
 # model_id, token_count, importance_score); the insert adds created_at.
 MessageRow = tuple[str, str, str, "str | None", int, float]
-NEXT_MESSAGE_ID_SQL = "SELECT coalesce(max(id), 0) + 1 FROM messages"
+NEXT_MESSAGE_ID_SQL = f"SELECT {_NEXT_ID}"
 
 
 def insert_message(conn: sqlite3.Connection, row: MessageRow, now: str) -> Message | None:
@@ -52,8 +55,7 @@ def insert_messages(
         return []
     rows = [(*row, now) for row in rows]
     # executemany is several times faster than one execute per row; with the
-    # write lock held (BEGIN IMMEDIATE) and no deletes in between, INTEGER
-    # PRIMARY KEY ids are assigned as max(id)+1, +2, ... in order.
+    # write lock held (BEGIN IMMEDIATE), each row takes the next id in order.
     first = conn.execute(NEXT_MESSAGE_ID_SQL).fetchone()[0]
     conn.executemany(INSERT_MESSAGE_SQL, rows)
     return [_MESSAGE_ROWS.build((first + i, *row)) for i, row in enumerate(rows)]

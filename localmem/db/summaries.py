@@ -27,6 +27,7 @@ SUMMARIES_AFTER_SQL = f"""SELECT {SUMMARY_COLUMNS} FROM summaries
     WHERE session_id = ? AND level = ? AND end_message_id > ? ORDER BY end_message_id"""
 OVERLAP_SQL = """SELECT 1 FROM summaries WHERE session_id = ? AND level = ?
     AND end_message_id >= ? AND start_message_id <= ? LIMIT 1"""
+RANGE_MESSAGES_SQL = "SELECT count(*) FROM messages WHERE session_id = ? AND id BETWEEN ? AND ?"
 INSERT_SUMMARY_SQL = """INSERT INTO summaries
     (session_id, text, start_message_id, end_message_id, message_count, level, source,
      importance_score, token_count, created_at)
@@ -91,6 +92,11 @@ def summaries_after(
 ) -> list[Summary]:
     """Summaries of ``level`` ending after message ``after_id``, oldest first."""
     return [_SUMMARY_ROWS(r) for r in conn.execute(SUMMARIES_AFTER_SQL, (session_id, level, after_id))]
+
+
+def messages_in_range(conn: sqlite3.Connection, session_id: str, start: int, end: int) -> int:
+    """How many of the session's messages have an id in ``start``..``end``."""
+    return conn.execute(RANGE_MESSAGES_SQL, (session_id, start, end)).fetchone()[0]
 
 
 def insert_summary(

@@ -2,8 +2,9 @@
 
 ``localmem.transfer`` exports a session by reading all its rows inside one
 read transaction (``session_rows``) and imports one inside one write
-transaction, keeping every column as the export has it: timestamps, token
-counts, scores, sources and levels are never recomputed. Reads reuse each
+transaction, writing every column as the caller gives it (the store recounts
+token counts and the export format normalises timestamps before; scores,
+sources and levels are kept as exported). Reads reuse each
 table's queries but build their models past the row memo: an export reads
 every row once, and memoizing them would evict the rows contexts reuse.
 Pins, summaries, facts and tool executions are written by their usual

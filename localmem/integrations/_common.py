@@ -50,7 +50,7 @@ def to_json(record: Any, what: str) -> str:
     """
     try:
         text = json.dumps(record, ensure_ascii=False)
-    except (TypeError, ValueError) as exc:
+    except (TypeError, ValueError, RecursionError) as exc:
         raise InvalidInput(f"{what} is not JSON-serializable: {exc}") from None
     try:
         text.encode("utf-8")

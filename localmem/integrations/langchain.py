@@ -93,10 +93,11 @@ class LocalMemChatMessageHistory(StoreOwner, BaseChatMessageHistory):
         out = []
         for item in self.store.get_items(self.session_id, KIND):
             try:
-                out.append(json.loads(item.data))
-            except json.JSONDecodeError:
-                logger.warning("skipped item of message %d: not valid JSON", item.message_id)
-        return messages_from_dict(out)
+                out += messages_from_dict([json.loads(item.data)])
+            except (ValueError, KeyError, TypeError, RecursionError):  # ValueError: bad JSON too
+                # Written by hand or by another program: not a message LangChain can read.
+                logger.warning("skipped item of message %d: not a LangChain message", item.message_id)
+        return out
 
     def add_messages(self, messages: Sequence[BaseMessage]) -> None:
         """Append messages, in order, in one transaction (creating the session if needed).

@@ -189,7 +189,7 @@ class LocalMemSession(StoreOwner):
                 raise InvalidInput(
                     f"item {index} must be a dict (a TResponseInputItem), not {type(item).__name__}"
                 )
-            if item.get("type") in CALL_TYPES and isinstance(item.get("call_id"), str):
+            if _kind(item) in CALL_TYPES and isinstance(item.get("call_id"), str):
                 names[item["call_id"]] = str(item.get("name") or item.get("type"))
             entries.append((item_message(item, names), to_json(item, f"item {index}")))
         return self.store.add_items(self.session_id, KIND, entries, create_session=True)
@@ -247,7 +247,7 @@ def item_message(
 
     ``call_names`` maps call ids to tool names, so an output can name its tool.
     """
-    kind = item.get("type")
+    kind = _kind(item)
     role = item.get("role")
     if isinstance(role, str) and kind in (None, "message"):
         text = _content_text(item.get("content"))
@@ -269,6 +269,17 @@ def item_message(
         text = " ".join(["[reasoning]", _content_text(parts)]).rstrip()
         return {"role": "assistant", "text": clean_text(text)}
     return _generic_message(item)
+
+
+def _kind(item: Mapping[str, Any]) -> str | None:
+    """An item's ``type`` when it is text; anything else (a list, a number) is no known type."""
+    kind = item.get("type")
+    return kind if isinstance(kind, str) else None
+
+
+def _call_id(item: Mapping[str, Any]) -> str | None:
+    call_id = item.get("call_id")
+    return call_id if isinstance(call_id, str) else None
 
 
 def _generic_message(item: Mapping[str, Any]) -> dict[str, str]:
@@ -338,11 +349,11 @@ def _self_contained(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """
     start = next((i for i, item in enumerate(items) if "role" in item), len(items))
     kept = items[start:]
-    calls = {item.get("call_id") for item in kept if "output" not in str(item.get("type", ""))}
+    calls = {_call_id(item) for item in kept if "output" not in (_kind(item) or "")}
     return [
         item
         for item in kept
-        if not str(item.get("type", "")).endswith("_output") or item.get("call_id") in calls
+        if not (_kind(item) or "").endswith("_output") or _call_id(item) in calls
     ]
 
 
@@ -350,9 +361,13 @@ def _decode(items: Iterable[Item]) -> list[dict[str, Any]]:
     out = []
     for item in items:
         try:
-            out.append(json.loads(item.data))
-        except (json.JSONDecodeError, TypeError):
-            logger.warning("skipped item of message %d: not valid JSON", item.message_id)
+            data = json.loads(item.data)
+        except (json.JSONDecodeError, TypeError, RecursionError):
+            data = None
+        if isinstance(data, dict):
+            out.append(data)
+        else:  # written by hand, or by another program: not an item the SDK can take
+            logger.warning("skipped item of message %d: not a JSON object", item.message_id)
     return out
 
 

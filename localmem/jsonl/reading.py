@@ -9,15 +9,20 @@ import bisect
 import json
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
+from datetime import datetime
+from typing import Any
 
 from pydantic import ValidationError
 
 from ..args import describe
+from ..autopins import pin_key
 from ..errors import InvalidInput
 from .records import (
     _FIELDS,
     _RECORD,
+    CLOCK_SKEW,
     FORMAT,
+    LONG_LINE_CHARS,
     PROGRESS_LINES,
     READABLE_VERSIONS,
     TABLES,
@@ -58,6 +63,7 @@ class SessionBatch:
         self._ids: dict[str, set[int]] = {field: set() for _table, field, _record in TABLES}
         self._ranges: dict[int, list[tuple[int, int]]] = {1: [], 2: []}
         self._paths: set[str] = set()
+        self._auto_pins: set[str] = set()
         self._active_goals = 0
 
     def add(self, record: _Line) -> None:
@@ -87,6 +93,13 @@ class SessionBatch:
 
     def _check_pins(self, p: PinRecord) -> None:
         self._need("messages", "message", p.source_message_id, "source_message_id")
+        # A session holds one current automatic pin per fact (pin_key); the user's
+        # pins that repeat one are skipped on import, superseded ones are history.
+        if p.kind == "auto" and p.scope == "session" and p.superseded_at is None:
+            key = pin_key(p.content)
+            if key in self._auto_pins:
+                raise InvalidInput(f"pin {p.id} repeats an earlier automatic pin of the session")
+            self._auto_pins.add(key)
 
     def _check_summaries(self, s: SummaryRecord) -> None:
         first, last = self.positions(s.start_message_id, s.end_message_id)
@@ -164,10 +177,13 @@ class Reader:
         on_progress: Callable[[int], None] | None,
         *,
         unverified: bool = False,
+        now: datetime | None = None,
     ) -> None:
         self._lines = lines
         self._on_progress = on_progress
         self._unverified = unverified
+        # Timestamps after now (give or take CLOCK_SKEW) are refused.
+        self._context: dict[str, Any] = {"latest": None if now is None else now + CLOCK_SKEW}
         self._reported = 0
         self.session: str | None = None
         self.verified = False
@@ -178,9 +194,10 @@ class Reader:
         tally = Tally()
         read: list[str] = []  # the lines since the last hashed, hashed in one go (cheaper)
         number = 0
-        for number, line in enumerate(self._lines, 1):
+        for number, raw in enumerate(self._lines, 1):
             self._progress(number - 1)
-            if not line.strip():
+            line = _text(raw, number)
+            if not line or line.isspace():  # not strip(): a copy of a 200 MB line
                 continue  # a blank line (a file's last newline, say) holds nothing
             record = None
             try:
@@ -188,10 +205,10 @@ class Reader:
                     raise InvalidInput("a line after the end record")
                 if version is None:
                     line = line.lstrip("\ufeff")  # a BOM some editors add
-                    version = _check_header(line)
+                    version = _check_header(line, self._context)
                     tally.add([line.rstrip("\r\n")])
                     continue
-                record = _parse(line)
+                record = _parse(line, self._context)
                 if isinstance(record, EndRecord):
                     tally.add(read)
                     read.clear()
@@ -203,7 +220,13 @@ class Reader:
                         )
                     self.verified = True
                     continue
-                read.append(line.rstrip("\r\n"))
+                if len(line) > LONG_LINE_CHARS:  # hashed now, in slices: never copied
+                    tally.add(read)
+                    read.clear()
+                    _hash(tally, line)
+                else:
+                    read.append(line.rstrip("\r\n"))
+                raw = line = ""  # the record holds its text: let the line go before the write
                 tally.records[record.type] += 1  # type: ignore[attr-defined]
                 if not isinstance(record, SessionRecord):
                     if batch is None:
@@ -246,8 +269,9 @@ def check_end(lines: Iterable[str]) -> EndRecord:
     version: int | None = None
     previous: str | None = None  # the last non-blank line, not yet hashed
     number = last = 0
-    for number, line in enumerate(lines, 1):
-        if not line.strip():
+    for number, raw in enumerate(lines, 1):
+        line = _text(raw, number)
+        if not line or line.isspace():
             continue
         if version is None:
             line = line.lstrip("\ufeff")
@@ -256,8 +280,8 @@ def check_end(lines: Iterable[str]) -> EndRecord:
             except InvalidInput as exc:
                 raise InvalidInput(f"line {number}: {exc}") from None
         if previous is not None:
-            tally.add([previous])
-        previous, last = line.rstrip("\r\n"), number
+            _hash(tally, previous)
+        previous, last = line, number
     if version is None:
         raise InvalidInput(f"line {number + 1}: the input ends before the header")
     end = None
@@ -277,10 +301,17 @@ def check_end(lines: Iterable[str]) -> EndRecord:
     return end
 
 
+def _hash(tally: Tally, line: str) -> None:
+    if len(line) > LONG_LINE_CHARS:
+        tally.add_long(line)
+    else:
+        tally.add([line.rstrip("\r\n")])
+
+
 def _record_type(line: str) -> object:
     try:
         data = json.loads(line)
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
     return data.get("type") if isinstance(data, dict) else None
 
@@ -300,11 +331,21 @@ def _no_end(version: int) -> str:
     )
 
 
-def _check_header(line: str) -> int:
+def _text(line: object, number: int) -> str:
+    """A line as text: bytes (a file opened in binary mode) are read as UTF-8."""
+    if isinstance(line, str):
+        return line
+    if isinstance(line, (bytes, bytearray)):
+        # Undecodable bytes become lone surrogates, refused as "not valid UTF-8" below.
+        return bytes(line).decode("utf-8", "surrogateescape")
+    raise InvalidInput(f"line {number}: a {type(line).__name__}, not a line of text")
+
+
+def _check_header(line: str, context: dict[str, Any] | None = None) -> int:
     """The version of an export's header line; InvalidInput if it is not one."""
     try:
         data = json.loads(line)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: arrays nested thousands deep
         data = None
     if not isinstance(data, dict) or data.get("type") != "header" or data.get("format") != FORMAT:
         raise InvalidInput(f"not a localmem export: the first line is not a {FORMAT!r} header")
@@ -314,17 +355,16 @@ def _check_header(line: str) -> int:
             f"versions {', '.join(map(str, READABLE_VERSIONS))}"
         )
     try:
-        return Header.model_validate_json(line).version
+        return Header.model_validate_json(line, context=context).version
     except ValidationError as exc:
         raise InvalidInput(f"header: {describe(exc)}") from None
 
 
-def _parse(line: str) -> _Line:
+def _parse(line: str, context: dict[str, Any] | None = None) -> _Line:
     try:
-        line.encode("utf-8")
-    except UnicodeEncodeError:
-        raise InvalidInput("not valid UTF-8") from None
-    try:
-        return _RECORD.validate_json(line)
+        return _RECORD.validate_json(line, context=context)
     except ValidationError as exc:
+        # A lone surrogate (what undecodable bytes become with errors="surrogateescape").
+        if exc.errors(include_input=False)[0]["type"] == "string_unicode":
+            raise InvalidInput("not valid UTF-8") from None
         raise InvalidInput(describe(exc)) from None

@@ -8,20 +8,27 @@ import hashlib
 import json
 from collections import Counter
 from collections.abc import Sequence
+from datetime import timedelta
 from typing import Annotated, Literal, get_args
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     ConfigDict,
     Field,
     TypeAdapter,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
     model_validator,
 )
 
-from ..args import MAX_SQLITE_INTEGER
+from ..args import MAX_SQLITE_INTEGER, describe
+from ..clock import iso, parse_time
 from ..models import (
     CheckpointData,
     FactsData,
+    GoalArchive,
     GoalStatus,
     PinKind,
     Role,
@@ -35,9 +42,36 @@ READABLE_VERSIONS = (1, 2)
 """Versions an import reads: 1 had no end record (it is read only ``unverified``)."""
 PROGRESS_LINES = 1000
 """An import reports its progress every this many lines (and at the end)."""
+LONG_LINE_CHARS = 1 << 20
+"""A line longer than this is hashed (the end record's SHA-256) in slices of this many
+characters, not joined to the others: no copy of a huge line is made."""
+
+CLOCK_SKEW = timedelta(days=1)
+"""How far past the importing machine's clock an imported timestamp may be (another
+machine's clock may run ahead); later than that is refused."""
 
 Id = Annotated[int, Field(ge=0, le=MAX_SQLITE_INTEGER)]
 Count = Annotated[int, Field(ge=0, le=MAX_SQLITE_INTEGER)]
+
+
+def _timestamp(value: str, info: ValidationInfo) -> str:
+    """An ISO-8601 timestamp, stored as the file stores its own (``iso``): SQL compares
+    them as text (retention, idle time), so ``zzz``, ``''`` or a date in year 9999
+    would make a session immortal or doomed. The reader passes ``latest`` in the context."""
+    moment = parse_time(value)
+    try:
+        normal = None if moment is None else iso(moment)
+    except OverflowError:  # year 1 in a time zone east of UTC
+        normal = None
+    if moment is None or normal is None:
+        raise ValueError(f"{value[:40]!r} is not an ISO-8601 timestamp")
+    latest = (info.context or {}).get("latest")
+    if latest is not None and moment > latest:
+        raise ValueError(f"{value[:40]!r} is in the future")
+    return normal
+
+
+Timestamp = Annotated[str, AfterValidator(_timestamp)]
 
 
 # --- records ----------------------------------------------------------------------------
@@ -54,7 +88,7 @@ class Header(_Line):
     type: Literal["header"]
     format: str
     version: int
-    exported_at: str
+    exported_at: Timestamp
 
 
 class EndRecord(_Line):
@@ -71,8 +105,8 @@ class SessionRecord(_Line):
     id: Annotated[str, Field(min_length=1)]
     title: str | None
     model: str | None
-    created_at: str
-    updated_at: str
+    created_at: Timestamp
+    updated_at: Timestamp
 
 
 class MessageRecord(_Line):
@@ -83,7 +117,7 @@ class MessageRecord(_Line):
     model_id: str | None
     token_count: Count
     importance_score: float
-    created_at: str
+    created_at: Timestamp
 
 
 class ItemRecord(_Line):
@@ -101,9 +135,9 @@ class PinRecord(_Line):
     importance_score: Annotated[float, Field(ge=0, le=1)]
     kind: PinKind
     token_count: Count
-    created_at: str
+    created_at: Timestamp
     slot: str | None = None
-    superseded_at: str | None = None
+    superseded_at: Timestamp | None = None
     scope: Literal["session", "user"] = "session"
 
 
@@ -118,7 +152,7 @@ class SummaryRecord(_Line):
     source: str
     importance_score: float
     token_count: Count
-    created_at: str
+    created_at: Timestamp
 
     @model_validator(mode="after")
     def _range(self) -> SummaryRecord:
@@ -133,7 +167,7 @@ class SummaryFactsRecord(_Line):
     data: FactsData
     text: str
     source: str
-    created_at: str
+    created_at: Timestamp
 
 
 class GoalRecord(_Line):
@@ -144,8 +178,19 @@ class GoalRecord(_Line):
     token_count: Count
     archive: dict | None
     archive_tokens: Count | None
-    created_at: str
-    ended_at: str | None
+    created_at: Timestamp
+    ended_at: Timestamp | None
+
+    @field_validator("archive")
+    @classmethod
+    def _archive(cls, archive: dict | None) -> dict | None:
+        # Kept as exported, once the model the context renders it with accepts it.
+        if archive is not None:
+            try:
+                GoalArchive.model_validate(archive)
+            except ValidationError as exc:
+                raise ValueError(describe(exc)) from None
+        return archive
 
 
 class SubtaskRecord(_Line):
@@ -157,8 +202,8 @@ class SubtaskRecord(_Line):
     dependencies: list[Id]
     notes: str | None
     token_count: Count
-    created_at: str
-    updated_at: str
+    created_at: Timestamp
+    updated_at: Timestamp
 
 
 class ToolExecutionRecord(_Line):
@@ -171,7 +216,7 @@ class ToolExecutionRecord(_Line):
     result_summary: str | None
     error_message: str | None
     token_count: Count
-    created_at: str
+    created_at: Timestamp
 
 
 class TrackedFileRecord(_Line):
@@ -181,8 +226,8 @@ class TrackedFileRecord(_Line):
     modified: bool
     seq: Count
     token_count: Count
-    created_at: str
-    updated_at: str
+    created_at: Timestamp
+    updated_at: Timestamp
 
 
 class CheckpointRecord(_Line):
@@ -193,7 +238,7 @@ class CheckpointRecord(_Line):
     through_message_id: Id
     token_count: Count
     lines: list[tuple[str, Count, bool]]
-    created_at: str
+    created_at: Timestamp
 
 
 TABLES: tuple[tuple[str, str, type[_Line]], ...] = (
@@ -286,6 +331,18 @@ class Tally:
             block = "\n".join(lines) + "\n"
             self._digest.update(block.encode("utf-8", "surrogatepass"))
             self.lines += len(lines)
+
+    def add_long(self, line: str) -> None:
+        """Count and hash one line (its line break left out, as ``add`` does), in slices:
+        a line of hundreds of megabytes is never copied whole."""
+        end = len(line)
+        while end and line[end - 1] in "\r\n":
+            end -= 1
+        for start in range(0, end, LONG_LINE_CHARS):
+            piece = line[start : min(end, start + LONG_LINE_CHARS)]
+            self._digest.update(piece.encode("utf-8", "surrogatepass"))
+        self._digest.update(b"\n")
+        self.lines += 1
 
     def end_line(self) -> str:
         records = dict(sorted(self.records.items()))

@@ -509,8 +509,8 @@ def _result(response: Any, model: str) -> ChatResult:
     return ChatResult(
         text=text,
         model=response.model or model,
-        prompt_eval_count=response.prompt_eval_count,
-        eval_count=response.eval_count,
+        prompt_eval_count=_token_count(response.prompt_eval_count),
+        eval_count=_token_count(response.eval_count),
         done_reason=response.done_reason,
     )
 
@@ -543,8 +543,8 @@ def _streamed(parts: Iterable[Any], model: str, stop: Callable[[str], str | None
     return ChatResult(
         text="".join(pieces),
         model=last.model or model,
-        prompt_eval_count=last.prompt_eval_count,
-        eval_count=last.eval_count,
+        prompt_eval_count=_token_count(last.prompt_eval_count),
+        eval_count=_token_count(last.eval_count),
         done_reason=last.done_reason,
     )
 
@@ -580,4 +580,16 @@ def _context_length_from(model_info: Mapping[str, Any]) -> int | None:
         value = model_info.get(key)
         if isinstance(value, int) and not isinstance(value, bool) and value > 0:
             return value
+    return None
+
+
+def _token_count(value: int | None) -> int | None:
+    """A token count the server reported, or None when it cannot be one.
+
+    A faulty server (or a proxy in front of one) may report a negative or a
+    zero count; passed on, it would be stored as a model's token ratio (a
+    CHECK constraint refuses it, aborting the summary's whole transaction).
+    """
+    if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+        return value
     return None

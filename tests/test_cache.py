@@ -1,0 +1,57 @@
+"""The context cache holds at most ``cache_bytes`` of text, however large the contexts."""
+
+from __future__ import annotations
+
+import gc
+import tracemalloc
+from pathlib import Path
+
+from localmem import MemoryStore
+from localmem.cache import TTLCache
+
+MB = 1024 * 1024
+
+
+def test_entries_go_least_recently_used_first_when_the_bytes_run_out() -> None:
+    cache: TTLCache[str] = TTLCache(60, 100, max_bytes=10, weigh=len)
+    cache.get(("s", 0), 1)  # the stamp
+    for n, value in enumerate(["aaaa", "bbbb", "cccc"]):
+        cache.put(("s", n), 1, value)
+    assert len(cache) == 2 and cache.bytes == 8  # "aaaa" went to make room
+    assert cache.get(("s", 0), 1) is None and cache.get(("s", 2), 1) == "cccc"
+    cache.put(("t", 0), 1, "x" * 11)  # heavier than the whole cache: not kept, nothing pushed out
+    assert len(cache) == 2 and cache.bytes == 8
+    cache.put(("s", 2), 1, "cc")  # replaced: counted once
+    assert cache.bytes == 6
+    cache.drop_session("s")
+    assert len(cache) == 0 and cache.bytes == 0
+    cache.put(("s", 1), 1, "dd")
+    cache.get(("s", 1), 2)  # another connection committed: everything goes
+    assert cache.bytes == 0
+
+
+def test_a_store_s_cache_holds_at_most_cache_bytes(tmp_path: Path) -> None:
+    """Contexts with a huge budget hold whole messages: 40 of a 1 MB message held
+    40 MB (4.4 GB in the red team's case, with 256 of them)."""
+    with MemoryStore(tmp_path / "c.db", config={"cache_bytes": 4 * MB}) as store:
+        s = store.create_session()
+        store.add_message(s.id, "user", "the quarterly report, pasted whole: " + "figures " * (MB // 8))
+        store.build_context(s.id)  # the encoder and the row models loaded
+        gc.collect()
+        tracemalloc.start()
+        try:
+            before = tracemalloc.get_traced_memory()[0]
+            for budget in range(1_000_000, 1_000_040):
+                ctx = store.build_context(s.id, max_tokens=budget)
+                assert not ctx.clipped  # the whole message is in it
+            del ctx
+            gc.collect()
+            held = tracemalloc.get_traced_memory()[0] - before
+        finally:
+            tracemalloc.stop()
+        stats = store.cache_stats()
+        assert stats["bytes"] <= 4 * MB and stats["size"] <= 4
+        assert held <= 6 * MB, held  # the cache's 4 MB and change
+        assert store.build_context(s.id, max_tokens=1_000_039) is store.build_context(
+            s.id, max_tokens=1_000_039
+        )  # still a cache: the newest stay
