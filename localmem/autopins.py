@@ -219,19 +219,26 @@ _QUESTION_OPENERS = frozenset(
 )
 
 
-def pin_facts(role: str, text: str) -> list[str]:
+def message_words(text: str) -> frozenset[str]:
+    """The lower-cased words of a message's scanned start: what every rule family's gate
+    (and ``localmem.updates``') looks at, computed once per message."""
+    return frozenset(_lower_words(text[:MAX_SCAN_CHARS].replace("’", "'")))
+
+
+def pin_facts(role: str, text: str, words: frozenset[str] | None = None) -> list[str]:
     """The facts in one message worth pinning automatically, in order, each once.
 
     Only ``user`` messages have any. Each fact is a whole sentence (see the
     module docstring for the rules and what they leave out), clipped to
     ``localmem.extract.ITEM_CHARS`` characters; at most
     :data:`MAX_FACTS_PER_MESSAGE`, from the first :data:`MAX_SCAN_CHARS`
-    characters of ``text``.
+    characters of ``text``. ``words``: ``message_words(text)``, if already known.
     """
     if role != "user":
         return []
     head = text[:MAX_SCAN_CHARS].replace("’", "'")  # the rules spell apostrophes straight
-    words = _lower_words(head)
+    if words is None:
+        words = message_words(text)
     mentioned = [family for family in _FAMILIES if not words.isdisjoint(family[0])]
     if not mentioned:
         return []

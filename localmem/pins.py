@@ -33,7 +33,7 @@ from typing import NamedTuple
 
 from . import db
 from .args import check_id, check_importance, check_int, check_text
-from .autopins import is_lasting, pin_facts, pin_key
+from .autopins import is_lasting, message_words, pin_facts, pin_key
 from .config import DEFAULT_PIN_IMPORTANCE
 from .errors import InvalidInput, NotFound, SessionNotFound
 from .mixin import StoreBase
@@ -262,11 +262,15 @@ class PinsMixin(StoreBase):
         no I/O), counted and keyed."""
         if not self.config.auto_pins or role != "user":
             return []
-        found = updates_in(text)
+        words = message_words(text)
+        found = updates_in(text, words)
+        facts = pin_facts(role, text, words)
+        if not found:  # the common case
+            return [self._planned(fact) for fact in facts]
         keys = {pin_key(sentence) for sentence, _ in found}
         return [
             *(self._planned(sentence, update) for sentence, update in found),
-            *(self._planned(fact) for fact in pin_facts(role, text) if pin_key(fact) not in keys),
+            *(self._planned(fact) for fact in facts if pin_key(fact) not in keys),
         ]
 
     def _add_auto_pins(
@@ -281,6 +285,8 @@ class PinsMixin(StoreBase):
         (``user_auto_pins``), the rest in the session; an update supersedes the
         current pins it replaces. Return whether the user's pins changed (every
         session's cached contexts are then stale)."""
+        if not pins:
+            return False
         user_changed = False
         importance = self.config.auto_pin_importance
         to_user = self.config.user_auto_pins

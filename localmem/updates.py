@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from . import extract
-from .autopins import pin_key
+from .autopins import message_words, pin_key
 from .models import Pin
 
 _HYPOTHETICAL = re.compile(r"\b(?:if|imagine|suppose|what if|for example|in my story)\b", re.I)
@@ -96,19 +96,21 @@ def find_update(sentence: str) -> Update | None:
     return None
 
 
-_CUES = re.compile(
-    r"\b(?:new|updated|current|changed|now|moved|relocated|longer|stopped|quit|off)\b", re.I
+CUE_WORDS = frozenset(
+    "new updated current changed now moved relocated longer stopped quit off".split()
 )
+"""A message without one of these words states no update: the gate every user message
+passes, a set intersection with its words (``autopins.message_words``)."""
 
 
-def updates_in(text: str) -> list[tuple[str, Update]]:
-    """Each sentence of a user's message that states an update, with it."""
-    head = text[: extract.MAX_SCAN_CHARS]
-    if not _CUES.search(head):
-        return []  # the common case: one regular expression over the message
+def updates_in(text: str, words: frozenset[str] | None = None) -> list[tuple[str, Update]]:
+    """Each sentence of a user's message that states an update, with it. ``words``:
+    ``autopins.message_words(text)``, if already known."""
+    if (message_words(text) if words is None else words).isdisjoint(CUE_WORDS):
+        return []  # the common case
     return [
         (sentence, update)
-        for sentence in extract.sentences(head)
+        for sentence in extract.sentences(text[: extract.MAX_SCAN_CHARS])
         if (update := find_update(sentence)) is not None
     ]
 
