@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import json
 import math
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple, TypeVar
@@ -461,3 +462,12 @@ def _clip(
             return message.model_copy(update={"text": text, "token_count": tokens})
         room -= tokens - allowed
     return None
+
+
+def context_bytes(context: MemoryContext) -> int:
+    """The bytes a cached context holds, near enough: the sizes of its texts."""
+    texts = [m.text for m in context.recent_messages]
+    texts += [m.text for m in context.relevant_messages]
+    texts += [p.content for p in context.pins]
+    texts += [s.text for s in context.summaries]
+    return sum(map(sys.getsizeof, (*texts, *context.state, *context.checkpoint)))

@@ -16,9 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import math
 import sqlite3
-import sys
 import threading
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -32,22 +30,20 @@ from . import db
 from .admin import AdminMixin
 from .browse import BrowseMixin
 from .args import (
-    MAX_SQLITE_INTEGER,
     as_list,
     check_id,
     check_int,
-    check_kind,
     check_path,
     check_text,
     describe,
-    query_text,
 )
 from .autopins import pin_key
 from .cache import SessionMemo, TTLCache
 from .checkpoint import CheckpointMixin
 from .clock import iso, utc_now
 from .config import MemoryConfig, default_db_path, make_config
-from .context import PRECOUNTED_COSTS, Costs, MemoryContext, pack
+from .assembly import ContextMixin
+from .context import Costs, MemoryContext, context_bytes
 from .embeddings import Embedder
 from .errors import (
     DatabaseError,
@@ -56,23 +52,21 @@ from .errors import (
 )
 from .forget import ForgetMixin
 from .incognito import IncognitoMixin, routed
+from .items import ItemsMixin
 from .maintain import MaintainMixin
 from .models import (
-    Item,
     Message,
     NewMessage,
-    Pin,
     Session,
-    Summary,
 )
 from .pins import PinsMixin
 from .recall import ALL_SESSIONS, RecallMixin
 from .resummarize import ResummarizeMixin
 from .scoring import Scorer, score_importance
-from .state import STATE_LIMITS, StateMixin, state_groups
+from .state import StateMixin
 from .summarizer import Summarizer
 from .summarizer.background import BackgroundSummarizer
-from .tokens import Tokenizer, bounded_ratio
+from .tokens import Tokenizer
 from .transfer import TransferMixin
 
 logger = logging.getLogger("localmem")
@@ -85,6 +79,8 @@ SESSION_MEMO_SIZE = 4096
 @routed  # once one exists, a call naming a session that keeps nothing goes to its store
 class MemoryStore(
     IncognitoMixin,
+    ContextMixin,
+    ItemsMixin,
     ForgetMixin,
     PinsMixin,
     ResummarizeMixin,  # and SummariesMixin, which it builds on
@@ -412,290 +408,3 @@ class MemoryStore(
         with self._locked() as conn:
             self._require_session(session_id)
             return read(conn, session_id)
-
-    # --- items ---------------------------------------------------------------
-
-    def add_items(
-        self,
-        session_id: str,
-        kind: str,
-        items: Iterable[tuple[Mapping[str, Any] | NewMessage, str]],
-        *,
-        create_session: bool = False,
-    ) -> list[Message]:
-        """Store an agent framework's records, each beside the message carrying its text.
-
-        Each entry is ``(message, data)``: the message (``{"role": ..., "text":
-        ...}``) is stored, counted and scored like any other; ``data``, the
-        framework's record as JSON text, is kept verbatim as an :class:`Item`
-        of ``kind``. One transaction, in order: all of them or none (their
-        auto pins, as for :meth:`add_message`, included). A missing
-        session is created (no model, no title) when ``create_session`` is
-        true, else :class:`SessionNotFound` is raised. Raises
-        :class:`InvalidInput` before anything is written.
-        """
-        check_id(session_id)
-        check_kind(kind)
-        entries = as_list(items, "items must be a list of (message, data) pairs")
-        rows: list[db.MessageRow] = []
-        data: list[str] = []
-        for entry in entries:
-            if not isinstance(entry, tuple) or len(entry) != 2:
-                raise InvalidInput("items must be a list of (message, data) pairs")
-            rows.append(self._message_row(session_id, entry[0]))
-            data.append(check_text("item data", entry[1]))
-        rows, pins = self._rows_and_pins(rows)
-        with self._write(session_id) as conn:
-            now = self._now()
-            if not db.session_exists(conn, session_id):
-                if not create_session:
-                    raise SessionNotFound(session_id)
-                db.insert_session(conn, session_id, None, None, now)
-            stored = db.insert_messages(conn, rows, now)
-            db.insert_items(conn, session_id, kind, stored, data)
-            user_changed = False
-            for message, found in zip(stored, pins):
-                user_changed |= self._add_auto_pins(conn, session_id, message.id, found, now)
-            if user_changed:
-                self._cache.clear()  # a fact of the user's: every session's context
-        if self._background is not None and stored:
-            self._background.notify(session_id)
-        return stored
-
-    def get_items(
-        self,
-        session_id: str,
-        kind: str,
-        *,
-        newest: int | None = None,
-        after_id: int | None = None,
-    ) -> list[Item]:
-        """A session's items of ``kind``, oldest first.
-
-        All of them, or those whose message id is above ``after_id``; with
-        ``newest``, only the newest that many. Read-only. A session that does
-        not exist has no items: the result is empty, not an error.
-        """
-        check_id(session_id)
-        check_kind(kind)
-        after = 0 if after_id is None else check_int("after_id", after_id)
-        with self._locked() as conn:
-            if newest is None:
-                return db.items_after(conn, session_id, kind, after)
-            count = check_int("newest", newest)
-            return db.newest_items(conn, session_id, kind, after, count)[::-1]
-
-    def pop_item(self, session_id: str, kind: str) -> Item | None:
-        """Delete the session's newest item of ``kind`` with its message; return it.
-
-        None when the session has no such item (or does not exist). One
-        transaction. The message is forgotten as :meth:`delete_message`
-        forgets one: what quoted it is gone or rewritten.
-        """
-        check_id(session_id)
-        check_kind(kind)
-        with self._forgetting(session_id) as gone:
-            newest = db.newest_items(gone.conn, session_id, kind, 0, 1)
-            if not newest:
-                return None
-            self._forget_messages(gone, session_id, [newest[0].message_id])
-            return newest[0]
-
-    # --- context -------------------------------------------------------------
-
-    def count_tokens(self, text: str, model: str | None = None) -> int:
-        """Tokens in ``text`` with the store's tokenizer (cl100k_base by default).
-
-        With ``model``, the count is corrected by what that local model's
-        server reported for earlier prompts (``prompt_eval_count`` against our
-        count of the same prompts), so it estimates the model's own tokens.
-        """
-        check_text("text", text)
-        tokens = self.tokenizer.count(text)
-        if model is None:
-            return tokens
-        check_text("model", model)
-        return math.ceil(tokens * self._model_ratio(model))
-
-    def build_context(
-        self, session_id: str, max_tokens: int | None = None, query: str | None = None
-    ) -> MemoryContext:
-        """The context for the session's next model call, within ``max_tokens``.
-
-        Served from the cache while nothing changed and the entry is younger
-        than ``cache_ttl``. Raises :class:`SessionNotFound`.
-
-        With a ``query`` (any text; with ``auto_query``, the newest user message
-        among the recent ones when none is given), the context also carries up
-        to ``relevant_messages`` older messages of the session, outside the
-        recent window, that best match it (full-text search, BM25), in their
-        own section and share of the budget (``breakdown["relevant"]``). The
-        messages written since the last search are indexed first, in one write
-        transaction; that is the only write this call makes.
-        """
-        check_id(session_id)
-        budget = (
-            self.config.context_token_limit
-            if max_tokens is None
-            else check_int("max_tokens", max_tokens)
-        )
-        if query is not None:
-            query = query_text(query)
-        key = (session_id, budget, query)
-        semantic = None
-        if self.config.relevant_messages and (query is not None or self.config.auto_query):
-            if self._embedder is not None or self.config.embedding_model:
-                semantic = self._semantic(session_id, key, query)
-        # The hot path: the lock and error translation inline, not a context manager.
-        with self._lock:
-            try:
-                stamp = db.data_version(self._conn)
-                cached = self._cache.get(key, stamp)
-                if cached is not None:
-                    return cached
-                context = self._build_context(session_id, budget, stamp, query, semantic)
-            except sqlite3.Error as exc:
-                raise DatabaseError(f"{self.path}: {exc}") from exc
-            self._cache.put(key, stamp, context)
-            return context
-
-    def _semantic(
-        self, session_id: str, key: tuple, query: str | None
-    ) -> tuple[str, bytes] | None:
-        """The query's vector for a context not in the cache, the session's messages
-        embedded first; None without a working embedding model. Holds the store's
-        lock only to read: the model is called without it."""
-        with self._locked() as conn:
-            if self._cache.get(key, db.data_version(conn)) is not None:
-                return None
-            if query is None:  # auto_query: the newest user message
-                recent = db.recent_messages(conn, session_id, self.config.recent_messages)
-                query = next((m.text for m in recent if m.role == "user"), None)
-        return None if query is None else self._query_vector(session_id, query)
-
-    def _session_ratio(self, session_id: str, stamp: int) -> float:
-        """The session model's token ratio (1.0 until measured); SessionNotFound if none.
-
-        Read with the session's compaction level (``_memo.levels``) and
-        memoized until another connection commits (``stamp``) or this store
-        deletes the session, writes to a compacted one or learns a new ratio.
-        """
-        self._memo.sync(stamp)
-        ratio = self._memo.ratios.get(session_id)
-        if ratio is None:
-            exists, measured, level = db.session_profile(self._conn, session_id)
-            if not exists:
-                raise SessionNotFound(session_id)
-            ratio = self._memo.ratios[session_id] = bounded_ratio(measured)
-            if level:
-                self._memo.levels[session_id] = level
-        return ratio
-
-    def _build_context(
-        self,
-        session_id: str,
-        budget: int,
-        stamp: int,
-        query: str | None,
-        semantic: tuple[str, bytes] | None = None,
-    ) -> MemoryContext:
-        cfg = self.config
-        conn = self._conn
-        relevant: list[Message] = []
-        titles: dict[str, str] = {}
-        if cfg.relevant_messages and (query is not None or cfg.auto_query):
-            with self._indexed(("messages",)):  # one snapshot, the index caught up
-                ratio, recent, pins, summaries, state = self._read_context(session_id, stamp)
-                if query is None:
-                    query = next((m.text for m in recent if m.role == "user"), None)
-                if query is not None:
-                    before = recent[-1].id if recent else MAX_SQLITE_INTEGER
-                    relevant = self._relevant(session_id, query, before, semantic)
-                    titles = self._session_titles(relevant, session_id)
-        else:
-            conn.execute(db.BEGIN_READ_SQL)  # one snapshot for the reads
-            try:
-                ratio, recent, pins, summaries, state = self._read_context(session_id, stamp)
-            finally:
-                conn.execute(db.COMMIT_SQL)
-        costs = self._costs
-        if costs is None:
-            precounted = PRECOUNTED_COSTS.get(self.tokenizer.encoding)
-            stock = type(self.tokenizer) is Tokenizer
-            if precounted is None or not stock:
-                precounted = Costs.measure(self.tokenizer.count)
-            costs = self._costs = precounted
-        groups, checkpoint = state_groups(state, costs)
-        # A budget is in the session model's own tokens once its ratio is known.
-        return pack(
-            session_id,
-            recent,
-            pins,
-            summaries,
-            max_tokens=math.floor(budget / ratio),
-            token_ratio=ratio,
-            min_recent=cfg.min_recent_messages,
-            costs=costs,
-            clip=self.tokenizer.tail,
-            count=self.tokenizer.count,
-            relevant=relevant,
-            max_relevant=cfg.relevant_messages,
-            label_cost=self._label_cost,
-            session_titles=titles,
-            query=query,
-            state=groups,
-            checkpoint=checkpoint,
-        )
-
-    def _label_cost(self, label: str) -> int:
-        """Tokens of a relevant message's label (its date and role), counted once each."""
-        cost = self._label_costs.get(label)
-        if cost is None:
-            if len(self._label_costs) > SESSION_MEMO_SIZE:
-                self._label_costs.clear()
-            cost = self._label_costs[label] = self.tokenizer.count(label)
-        return cost
-
-    def _read_context(
-        self, session_id: str, stamp: int
-    ) -> tuple[float, list[Message], list[Pin], list[Summary], list[db.StateRow]]:
-        """The ratio, recent messages, pins, summaries and the session state's rows;
-        call inside a transaction.
-
-        The state is one statement, memoized per session (like the ratio,
-        which is read first) until another connection commits or this store
-        writes the session's state.
-        """
-        cfg = self.config
-        conn = self._conn
-        ratio = self._session_ratio(session_id, stamp)
-        state = self._memo.state.get(session_id)
-        if state is None:
-            limits = STATE_LIMITS[self._memo.levels.get(session_id, 0)]
-            state = self._memo.state[session_id] = db.session_state(conn, session_id, limits)
-        return (
-            ratio,
-            db.recent_messages(conn, session_id, cfg.recent_messages),
-            db.top_pins(conn, session_id, cfg.top_pins),
-            db.context_summaries(conn, session_id, cfg.recent_summaries),
-            state,
-        )
-
-    def cache_stats(self) -> dict[str, int]:
-        """Hits, misses, live entries and the bytes of text they hold, of the context cache."""
-        with self._locked():
-            return {
-                "hits": self._cache.hits,
-                "misses": self._cache.misses,
-                "size": len(self._cache),
-                "bytes": self._cache.bytes,
-            }
-
-
-def context_bytes(context: MemoryContext) -> int:
-    """The bytes a cached context holds, near enough: the sizes of its texts."""
-    texts = [m.text for m in context.recent_messages]
-    texts += [m.text for m in context.relevant_messages]
-    texts += [p.content for p in context.pins]
-    texts += [s.text for s in context.summaries]
-    return sum(map(sys.getsizeof, (*texts, *context.state, *context.checkpoint)))

@@ -28,7 +28,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "files": ("files",),
     "network": ("summarizer", "embeddings"),
     "store": (
-        "mixin", "store", "admin", "browse", "checkpoint", "forget", "incognito", "maintain",
+        "mixin", "store", "assembly", "items", "admin", "browse", "checkpoint", "forget", "incognito", "maintain",
         "pins", "recall", "resummarize", "state", "summaries", "transfer",
     ),
     "front": (
