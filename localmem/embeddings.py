@@ -95,8 +95,8 @@ def unpack(blob: bytes) -> tuple[float, ...]:
 def similarities(query: bytes, blobs: Sequence[bytes]) -> list[float]:
     """Cosine of the packed ``query`` with each packed vector of ``blobs``.
 
-    A vector of another length than the query's scores -inf (it came from a
-    model that changed under the same name; the store re-embeds it).
+    A vector of another length than the query's scores -inf: it came from a
+    model that changed under the same name, and is never compared.
     """
     if not blobs:
         return []

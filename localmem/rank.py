@@ -34,7 +34,6 @@ FUSED_LEXICAL_FLOOR = 0.2
 share of its best: RRF credits ranks, not scores, so a long tail of weak matches (a
 speaker's name alone) would otherwise push out what the semantic ranking found."""
 
-_WORD = re.compile(r"[^\W_]+")
 _SUFFIXES = ("ational", "fulness", "iveness", "ization", "ation", "ness", "ment", "ing", "edly",
              "ies", "ied", "ed", "es", "ly", "er", "s")
 

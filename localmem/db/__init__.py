@@ -62,9 +62,9 @@ from .recall import (
     scope_stats, term_holders,
 )
 from .embeddings import (
-    COUNT_VECTORS_SQL, DELETE_MODEL_VECTORS_SQL, INSERT_EMBEDDING_SQL, PENDING_MESSAGES_SQL,
-    SESSION_VECTORS_SQL, RECENT_VECTORS_SQL, PendingRow, recent_vectors, delete_model_vectors, insert_embeddings, pending_messages,
-    session_vectors, vector_counts,
+    INSERT_EMBEDDING_SQL, PENDING_MESSAGES_SQL,
+    SESSION_VECTORS_SQL, RECENT_VECTORS_SQL, PendingRow, recent_vectors, insert_embeddings, pending_messages,
+    session_vectors,
 )
 from .transfer import (
     IMPORT_FILE_SQL, IMPORT_GOAL_SQL, IMPORT_SUBTASK_SQL, SESSION_IDS_SQL, SESSION_ITEMS_SQL,
@@ -111,9 +111,9 @@ __all__ = [
     "MESSAGES_BY_IDS_SQL", "NEXT_MESSAGE_SQL", "PREVIOUS_MESSAGE_SQL", 
     "SCOPE_STATS_SQL", "ALL_STATS_SQL", "TERM_HOLDERS_COUNT_SQL", "TERM_HOLDERS_SQL", "messages_by_ids",
     "neighbour", "scope_stats", "term_holders",
-    "COUNT_VECTORS_SQL", "DELETE_MODEL_VECTORS_SQL", "INSERT_EMBEDDING_SQL",
-    "PENDING_MESSAGES_SQL", "SESSION_VECTORS_SQL", "RECENT_VECTORS_SQL", "PendingRow", "recent_vectors", "delete_model_vectors",
-    "insert_embeddings", "pending_messages", "session_vectors", "vector_counts",
+    "INSERT_EMBEDDING_SQL",
+    "PENDING_MESSAGES_SQL", "SESSION_VECTORS_SQL", "RECENT_VECTORS_SQL", "PendingRow", "recent_vectors",
+    "insert_embeddings", "pending_messages", "session_vectors",
     "BEGIN_READ_SQL", "BEGIN_WRITE_SQL", "COMMIT_SQL", "DATA_VERSION_SQL", "MEMORY",
     "ROLLBACK_SQL", "ROW_MEMO_MAX_CHARS", "ROW_MEMO_SIZE", "SCHEMA_SQL", "SQLITE_HEADER",
     "connect", "data_version", "migrate", "schema", "transaction", "DELETE_SESSION_SQL",

@@ -25,8 +25,6 @@ SESSION_VECTORS_SQL = """SELECT row_id, vector FROM embeddings
     WHERE session_id = ? AND model = ? AND kind = 'message' AND row_id < ?"""
 RECENT_VECTORS_SQL = """SELECT row_id, vector FROM embeddings
     WHERE model = ? AND kind = 'message' ORDER BY row_id DESC LIMIT ?"""
-DELETE_MODEL_VECTORS_SQL = "DELETE FROM embeddings WHERE model = ?"
-COUNT_VECTORS_SQL = "SELECT model, count(*) FROM embeddings GROUP BY model ORDER BY model"
 
 PendingRow = tuple[int, str, str]
 """A message without a vector: (id, session_id, text)."""
@@ -59,12 +57,3 @@ def session_vectors(
 def recent_vectors(conn: sqlite3.Connection, model: str, limit: int) -> list[tuple[int, bytes]]:
     """The newest ``limit`` message vectors of ``model``, of every session."""
     return conn.execute(RECENT_VECTORS_SQL, (model, limit)).fetchall()
-
-
-def delete_model_vectors(conn: sqlite3.Connection, model: str) -> int:
-    return conn.execute(DELETE_MODEL_VECTORS_SQL, (model,)).rowcount
-
-
-def vector_counts(conn: sqlite3.Connection) -> dict[str, int]:
-    """How many vectors each model has in the file."""
-    return dict(conn.execute(COUNT_VECTORS_SQL).fetchall())
