@@ -56,6 +56,8 @@ _STOPPED = re.compile(
     r"(?P<what>[a-z][\w-]+)",
     re.I,
 )
+_NEGATED = re.compile(r"\b(?:don't|do\s+not|doesn't|does\s+not)\b", re.I)
+_ANYMORE = re.compile(r"\bany\s?more\b", re.I)
 _FILLER = frozenset({"the", "a", "an", "my", "our", "any", "anymore", "now", "more"})
 
 
@@ -90,6 +92,8 @@ def find_update(sentence: str) -> Update | None:
     if _MOVED.search(sentence):
         return Update("home", lambda text: bool(_HOME_WORDS.search(text)))
     found = _STOPPED.search(sentence)
+    if found and _NEGATED.search(found.group()) and not _ANYMORE.search(sentence):
+        found = None  # "I don't eat gluten" is a constraint, not a change
     if found:
         what = found.group("what").lower()
         return Update(what, _mentions_all([what]))
@@ -97,7 +101,7 @@ def find_update(sentence: str) -> Update | None:
 
 
 CUE_WORDS = frozenset(
-    "new updated current changed now moved relocated longer stopped quit off".split()
+    "new updated current changed now moved relocated longer anymore stopped quit off".split()
 )
 """A message without one of these words states no update: the gate every user message
 passes, a set intersection with its words (``autopins.message_words``)."""

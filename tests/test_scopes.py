@@ -167,6 +167,7 @@ def test_recall_across_sessions_marks_where_and_when(db_path: Path) -> None:
          "wifi password"),
         ("Remember that I live in Bristol.", "We moved to Leeds last month.", "home"),
         ("She takes lisinopril 10 mg every morning.", "She no longer takes lisinopril.", "lisinopril"),
+        ("She takes ibuprofen 200 mg every day.", "She doesn't take ibuprofen anymore.", "ibuprofen"),
     ],
 )
 def test_an_update_supersedes_the_old_fact(store: MemoryStore, first, update, slot) -> None:
@@ -191,6 +192,7 @@ def test_an_update_supersedes_the_old_fact(store: MemoryStore, first, update, sl
         "My sister moved to Leeds.",
         "I love my new bike.",
         "If my new wifi password is long, will it work?",
+        "I don't eat gluten.",  # a constraint, not a change
     ],
 )
 def test_not_every_change_is_an_update(sentence: str) -> None:
