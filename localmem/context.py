@@ -141,7 +141,8 @@ class MemoryContext(BaseModel):
     def memory_text(self) -> str:
         """The system content: ``MEMORY_PREAMBLE``, then the summaries, the
         checkpoint, the pins, the session state and the relevant older messages
-        (``[date] role: text``), each section under its header; "" if none."""
+        (under a ``[date]`` heading each day, ``role: text``), each section under
+        its header; "" if none."""
         sections = []
         if self.summaries:
             sections.append(_section(SUMMARIES_HEADER, [s.text for s in self.summaries]))
@@ -155,14 +156,10 @@ class MemoryContext(BaseModel):
             sections.append(
                 _section(
                     RELEVANT_HEADER,
-                    [self.label(m) + m.text for m in self.relevant_messages],
+                    relevant_lines(self.relevant_messages, self.session_id, self.session_titles),
                 )
             )
         return SECTION_SEPARATOR.join([MEMORY_PREAMBLE, *sections]) if sections else ""
-
-    def label(self, message: Message) -> str:
-        """The label a relevant message is rendered with (``relevant_label``)."""
-        return _label(message, self.session_id, self.session_titles)
 
     def to_messages(self, system_prompt: str | None = None) -> list[dict[str, str]]:
         """Chat messages ready for ``ollama.chat`` or an OpenAI-style API.
@@ -176,18 +173,29 @@ class MemoryContext(BaseModel):
         return out
 
 
-def relevant_label(message: Message, chat: str | None = None) -> str:
-    """What precedes a relevant older message: its date (UTC) and role,
-    ``[2026-03-14] user: ``, so that "when did ..." can be answered from it; for a
-    message of another session (``recall_scope="user"``), that session's title too:
-    ``[2026-03-14, chat "Landlord"] user: ``."""
-    where = "" if chat is None else f", chat {json.dumps(chat, ensure_ascii=False)}"
-    return f"[{message.created_at[:10]}{where}] {message.role}{ROLE_SEPARATOR}"
+def relevant_heading(message: Message, session_id: str, titles: Mapping[str, str]) -> str:
+    """The line the relevant messages of one day stand under: ``[2026-03-14]`` (UTC),
+    so that "when did ..." can be answered from them; for a message of another session
+    (``recall_scope="user"``), with that session's title: ``[2026-03-14, chat "Landlord"]``.
+    One heading a day rather than a date on every line: on short chat turns a date
+    each would cost a third of the section."""
+    where = ""
+    if message.session_id != session_id:
+        chat = titles.get(message.session_id, OTHER_CHAT)
+        where = f", chat {json.dumps(chat, ensure_ascii=False)}"
+    return f"[{message.created_at[:10]}{where}]"
 
 
-def _label(message: Message, session_id: str, titles: Mapping[str, str]) -> str:
-    chat = None if message.session_id == session_id else titles.get(message.session_id, OTHER_CHAT)
-    return relevant_label(message, chat)
+def relevant_lines(
+    messages: Sequence[Message], session_id: str, titles: Mapping[str, str]
+) -> list[str]:
+    """The relevant section's lines: each heading once, then its messages as
+    ``role: text``, headings in the order their first message comes."""
+    groups: dict[str, list[str]] = {}
+    for m in messages:
+        line = m.role + ROLE_SEPARATOR + m.text
+        groups.setdefault(relevant_heading(m, session_id, titles), []).append(line)
+    return [line for heading, lines in groups.items() for line in (heading, *lines)]
 
 
 def _section(header: str, items: Sequence[str]) -> str:
@@ -339,14 +347,13 @@ def pack(
     # Relevant older messages whole or not at all (the matching words may be
     # anywhere in one), best first, in whatever is left.
     titles = dict(session_titles or {})
-    tokens_of = label_cost or count
-    kept_relevant, relevant_tokens = _take(
+    kept_relevant, relevant_tokens = _take_relevant(
         relevant,
         left,
-        costs.relevant_header,
-        costs.item,
-        prefix=lambda m: tokens_of(_label(m, session_id, titles)),
+        costs,
         limit=max_relevant,
+        heading=lambda m: relevant_heading(m, session_id, titles),
+        tokens=label_cost or count,
     )
     left -= relevant_tokens
 
@@ -397,13 +404,11 @@ def _take(
     header: int,
     separator: int,
     *,
-    prefix: Callable[[Message], int] | None = None,
     limit: int | None = None,
 ) -> tuple[list[Counted], int]:
     """The items that fit in ``room``, in order (at most ``limit``), and their tokens.
 
-    The first item kept pays the section's ``header``, every later one a line
-    break; with ``prefix``, each message also pays its label (``prefix(message)``).
+    The first item kept pays the section's ``header``, every later one a line break.
     """
     kept: list[Counted] = []
     used = 0
@@ -411,11 +416,40 @@ def _take(
         if limit is not None and len(kept) >= limit:
             break
         cost = item.token_count + (separator if kept else header)
-        if prefix is not None:
-            cost += prefix(item)  # type: ignore[arg-type]
         if used + cost <= room:
             kept.append(item)
             used += cost
+    return kept, used
+
+
+def _take_relevant(
+    messages: Sequence[Message],
+    room: int,
+    costs: Costs,
+    *,
+    limit: int,
+    heading: Callable[[Message], str],
+    tokens: Callable[[str], int],
+) -> tuple[list[Message], int]:
+    """The relevant messages that fit in ``room``, best first (at most ``limit``), and
+    their tokens, as ``relevant_lines`` renders them: the section's header once, each
+    distinct heading once, each message its ``role: `` label; a line break between."""
+    kept: list[Message] = []
+    headings: set[str] = set()
+    used = 0
+    for m in messages:
+        if len(kept) >= limit:
+            break
+        cost = m.token_count + tokens(m.role + ROLE_SEPARATOR) + costs.item
+        line = heading(m)
+        new = line not in headings
+        if new:
+            cost += tokens(line) + (costs.item if kept else costs.relevant_header)
+        if used + cost <= room:
+            kept.append(m)
+            used += cost
+            if new:
+                headings.add(line)
     return kept, used
 
 

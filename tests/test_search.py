@@ -25,7 +25,7 @@ from localmem import (
 from localmem import db
 from localmem import search as fts
 from localmem.cli import cli
-from localmem.context import MEMORY_PREAMBLE, RELEVANT_HEADER, relevant_label
+from localmem.context import MEMORY_PREAMBLE, RELEVANT_HEADER
 from localmem.errors import InvalidInput
 from localmem.migrations import (
     APPLICATION_ID,
@@ -458,7 +458,7 @@ def test_the_context_carries_the_relevant_older_message(store, session) -> None:
     assert system["role"] == "system"
     fact = ctx.relevant_messages[0]
     assert system["content"] == (
-        f"{MEMORY_PREAMBLE}\n\n{RELEVANT_HEADER}\n[{fact.created_at[:10]}] user: {FACT}"
+        f"{MEMORY_PREAMBLE}\n\n{RELEVANT_HEADER}\n[{fact.created_at[:10]}]\nuser: {FACT}"
     )
     assert store.count_tokens(system["content"]) <= ctx.breakdown["relevant"] + ctx.breakdown["framing"]
 
@@ -491,7 +491,8 @@ def test_the_relevant_section_takes_what_the_recent_turns_leave(store, session) 
     pin = store.pin(session.id, "Pinned fact " * 10)
     store.build_context(session.id)
     costs = store._costs
-    needed = costs.relevant_header + store.count_tokens(relevant_label(fact)) + fact.token_count
+    date = store.count_tokens(f"[{fact.created_at[:10]}]")
+    needed = costs.relevant_header + date + costs.item + store.count_tokens("user: ") + fact.token_count
     # the newest 3 and the pin; then the 4th and 5th newest turns take at most half of
     # what is left, and the relevant message fits in the rest
     base = sum(m.token_count for m in ms[-3:]) + costs.preamble + pin.token_count + costs.pins_header
@@ -508,6 +509,10 @@ def test_the_relevant_section_takes_what_the_recent_turns_leave(store, session) 
     assert ctx.to_messages()[1]["content"] == ms[-5].text  # then the turns
 
 
+def costs_of_a_line(store: MemoryStore) -> int:
+    return store._costs.item + store.count_tokens("user: ")
+
+
 def test_the_relevant_section_fills_the_budget_left(store, session) -> None:
     facts = [
         store.add_message(session.id, "user", f"The school pickup code was {1000 + i} in week {i}.")
@@ -519,7 +524,8 @@ def test_the_relevant_section_fills_the_budget_left(store, session) -> None:
     assert set(ctx.relevant_messages) <= set(facts)
     left_over = ctx.max_tokens - ctx.total_tokens
     smallest = min(m.token_count for m in facts if m not in ctx.relevant_messages)
-    assert left_over < smallest + store.count_tokens(relevant_label(facts[0])) + 1
+    # what is left could not hold one more message (its line break and "user: " label)
+    assert left_over < smallest + costs_of_a_line(store)
 
 
 def test_a_long_relevant_message_does_not_crowd_out_the_budget(store, session) -> None:
@@ -698,3 +704,16 @@ def test_text_holding_another_sessions_key_does_not_enter_its_scope(store) -> No
     assert [h.id for h in store.search("pickup code", session_id=a.id)] == [mine.id]
     ctx = store.build_context(a.id, query=QUESTION)
     assert [m.id for m in ctx.relevant_messages] == [mine.id]
+
+
+def test_relevant_messages_of_one_day_share_its_heading(store, session) -> None:
+    first = store.add_message(session.id, "user", "The school pickup code is 4417.")
+    second = store.add_message(session.id, "assistant", "Noted: pickup code 4417 at the gate.")
+    chat(store, session.id, 20)
+    ctx = store.build_context(session.id, query=QUESTION)
+    assert {first.id, second.id} <= {m.id for m in ctx.relevant_messages}
+    section = ctx.to_messages()[0]["content"].split(RELEVANT_HEADER + "\n")[1].splitlines()
+    day = f"[{first.created_at[:10]}]"
+    assert section.count(day) == 1 and section[0] == day
+    assert f"user: {first.text}" in section and f"assistant: {second.text}" in section
+    assert sum(store.count_tokens(m["content"]) for m in ctx.to_messages()) <= ctx.total_tokens
