@@ -184,7 +184,7 @@ class ContextMixin(StoreBase):
         )
 
     def _label_cost(self, label: str) -> int:
-        """Tokens of a relevant message's label (its date and role), counted once each."""
+        """Tokens of a relevant section's label (a day's heading, a role), counted once each."""
         cost = self._label_costs.get(label)
         if cost is None:
             if len(self._label_costs) > LABEL_MEMO_SIZE:

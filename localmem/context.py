@@ -20,10 +20,11 @@ stored token counts. The budget is a hard ceiling, filled in priority order:
    that is left: the budget serves the question.
 
 Whatever order filled it, the context reads in natural order:
-``to_messages()`` gives one system message holding the summaries (oldest
-first), the checkpoint, the pins, the session state and the relevant older
-messages (oldest first, each with its date and role), each section under its bracketed
-header and separated by a blank line, then the turns oldest to newest.
+``to_messages()`` gives one system message holding the preamble, then the
+summaries (oldest first), the checkpoint, the pins, the session state and the
+relevant older messages (oldest first, under a heading a day, each with its
+role), each section under its bracketed header and separated by a blank line,
+then the turns oldest to newest.
 
 ``total_tokens`` counts what ``to_messages()`` carries: the stored counts of
 the items plus the section headers and line breaks that join them (an upper
