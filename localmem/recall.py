@@ -116,11 +116,11 @@ class RecallMixin(StoreBase):
                 vectors = embedder.embed_documents([text for _, _, text in rows])
                 if len(vectors) != len(rows):
                     raise LocalMemError(f"{len(vectors)} vectors for {len(rows)} texts")
-            except LocalMemError as exc:
+                packed = [(i, text, pack(v)) for (i, _, text), v in zip(rows, vectors)]
+            except Exception as exc:  # noqa: BLE001 - a host's embedder may raise anything
                 self._embedding_failed(exc)
                 break
-            packed = [(i, text, pack(v)) for (i, _, text), v in zip(rows, vectors)]
-            with self._write() as conn:  # vectors change no context: the cache stays
+            with self._write() as conn:  # a session's contexts may rank anew: the cache goes
                 stored += db.insert_embeddings(
                     conn, embedder.model, [(i, t, v) for i, t, v in packed if v], self._now()
                 )
@@ -138,7 +138,7 @@ class RecallMixin(StoreBase):
             self.embed_pending(session_id)
         try:
             vector = pack(embedder.embed_query(query))
-        except LocalMemError as exc:
+        except Exception as exc:  # noqa: BLE001 - a host's embedder may raise anything
             self._embedding_failed(exc)
             return None
         return None if vector is None else (embedder.model, vector)

@@ -235,3 +235,21 @@ def test_offline_mode_never_asks_for_an_embedding(db_path, server) -> None:
         store.build_context(s.id, query=QUESTION)  # lexical only
         assert store.embed_pending() == 0
     assert embed_requests(server) == []
+
+
+def test_a_hosts_embedder_that_raises_leaves_the_lexical_path(db_path) -> None:
+    class Broken:
+        model = "broken-v1"
+
+        def embed_documents(self, texts):
+            raise RuntimeError("the host's model crashed")
+
+        def embed_query(self, text):
+            raise ValueError("no")
+
+    with MemoryStore(db_path, config={"relevant_messages": 5}, embedder=Broken()) as store:
+        s = store.create_session()
+        fact = store.add_message(s.id, "user", "The school pickup code is 4417.")
+        filler(store, s.id, 20)
+        assert fact in store.build_context(s.id, query="school pickup code?").relevant_messages
+        assert store.embed_pending() == 0
