@@ -40,11 +40,14 @@ MUST_REMEMBER_FACTS_SYSTEM_PROMPT = """\
 TASK: List what the conversation below established.
 
 Return ONLY a JSON object: {"key_facts": [strings], "decisions": [strings], \
-"entities": [strings], "open_questions": [strings], "must_remember": [strings]}. Short items, \
+"entities": [strings], "open_questions": [strings], "must_remember": [strings], \
+"updates": [{"new": string, "old": string}]}. Short items, \
 taken from the conversation; DO NOT invent anything; omit what is absent. "must_remember" holds \
 only facts the USER stated about themselves or their people that must never be lost: \
 allergies and health needs, names, dates and appointments, things they asked to remember, \
-constraints; usually none."""
+constraints; usually none. "updates" holds only a fact the USER stated that replaces an \
+earlier one of theirs (a new address, a medicine stopped): "new" the fact now, "old" what \
+it replaces; usually none."""
 
 FACTS_INPUT_PROMPT = """\
 Conversation:
@@ -112,10 +115,24 @@ class ModelFacts(Answer):
     entities: list[str] = []
     open_questions: list[str] = []
     must_remember: list[str] = []
+    updates: list[tuple[str, str]] = []
 
     _lists = field_validator(
         "key_facts", "decisions", "open_questions", "must_remember", mode="before"
     )(strings)
+
+    @field_validator("updates", mode="before")
+    @classmethod
+    def _pairs(cls, value: Any) -> list[tuple[str, str]]:
+        """``[{"new": ..., "old": ...}]``; anything else in it is left out."""
+        items = value if isinstance(value, list) else []
+        return [
+            (item["new"], item["old"])
+            for item in items
+            if isinstance(item, dict)
+            and isinstance(item.get("new"), str)
+            and isinstance(item.get("old"), str)
+        ]
 
     @field_validator("entities", mode="before")
     @classmethod
@@ -149,6 +166,21 @@ def must_remember(answer: ModelFacts, user_text: str) -> list[str]:
         if rules.content_words(i) and rules.grounded(i, user_text, MUST_REMEMBER_GROUNDING)
     ]
     return rules.unique(kept)[:MAX_MUST_REMEMBER]
+
+
+def model_updates(answer: ModelFacts, user_text: str) -> list[tuple[str, str]]:
+    """The model's updates worth acting on, at most :data:`MAX_MUST_REMEMBER`: the new
+    fact grounded in ``user_text`` (the span's user messages, case-folded) as a
+    must-remember item is, and both sides with content words. Which earlier pin the
+    ``old`` side means is the store's to find (``updates.model_update``)."""
+    kept = [
+        (rules.clip(new, rules.ITEM_CHARS), old)
+        for new, old in answer.updates
+        if rules.content_words(new)
+        and rules.content_words(old)
+        and rules.grounded(new, user_text, MUST_REMEMBER_GROUNDING)
+    ]
+    return kept[:MAX_MUST_REMEMBER]
 
 
 def grounding_text(item: str, texts: Sequence[str]) -> int | None:

@@ -139,7 +139,7 @@ class ResummarizeMixin(SummariesMixin):
         )
         if not outcome.from_model:
             return _failed(old, outcome)
-        data, source, pins = self._summary_facts(
+        data, source, pins, updates = self._summary_facts(
             session, pairs, sum(m.token_count for m in span), outcome
         )
         return self._store_summary(
@@ -151,6 +151,7 @@ class ResummarizeMixin(SummariesMixin):
             level=1,
             facts=(data, source),
             pins=pin_sources(pins, span),
+            updates=updates,
             replaces=old,
         )
 

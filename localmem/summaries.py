@@ -26,6 +26,7 @@ from .facts import (
     facts_messages,
     facts_row,
     grounding_text,
+    model_updates,
     must_remember,
     overlay_facts,
     rule_facts,
@@ -33,11 +34,12 @@ from .facts import (
 from .mixin import StoreBase
 from .models import FactsData, Message, Session, Summary, SummaryFacts
 from .summarizer import OFFLINE, OllamaBackend, Outcome, Summarizer
-from .tokens import bounded_ratio, plausible_ratio
 from .summarizer.fallback import keyword_summary, offline_summary
+from .tokens import bounded_ratio, plausible_ratio
+from .updates import Update, model_update
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Mapping, Sequence
     from typing import Any
 
     from .checkpoint import Checkpoint
@@ -104,26 +106,31 @@ class SummariesMixin(StoreBase):
 
     def _summary_facts(
         self, session: Session, pairs: Sequence[tuple[str, str]], tokens: int, outcome: Outcome
-    ) -> tuple[FactsData, str, list[str]]:
+    ) -> tuple[FactsData, str, list[str], dict[str, Update]]:
         """The facts of a span (rules; plus the model's when it just wrote the summary,
         not from the cache, and at least ``structured_min_tokens`` are at stake),
-        their source, and (``auto_pins``) what the model says must never be lost."""
+        their source, and (``auto_pins``) what the model says must never be lost,
+        and the facts it says update earlier ones (each new fact, pinned too, with
+        the update that finds the pins it supersedes)."""
         facts = rule_facts(rules.extract(pairs))
         if not outcome.from_model or outcome.cached or tokens < self.config.structured_min_tokens:
-            return facts, RULES, []
+            return facts, RULES, [], {}
         request = facts_messages(pairs, must_remember=self.config.auto_pins)
         answer = self._get_summarizer().ask_json(
             request, session.model, ModelFacts, ratio=self._model_ratio(session.model)
         )
         if answer.data is None or answer.model is None:
-            return facts, RULES, []
+            return facts, RULES, [], {}
         haystack = request[-1]["content"].casefold()
         pins: list[str] = []
+        updates: dict[str, Update] = {}
         if self.config.auto_pins:
             # The user's fact: grounded in what the user said, not the assistant.
             said = "\n".join(text for role, text in pairs if role == "user").casefold()
             pins = must_remember(answer.data, said)
-        return overlay_facts(facts, answer.data.grounded(haystack)), answer.model, pins
+            updates = {new: model_update(old) for new, old in model_updates(answer.data, said)}
+            pins += [new for new in updates if new not in pins]
+        return overlay_facts(facts, answer.data.grounded(haystack)), answer.model, pins, updates
 
     def _uncovered(self, session_id: str) -> tuple[Session, list]:
         """The session and its oldest messages not yet covered by a level-1
@@ -170,7 +177,7 @@ class SummariesMixin(StoreBase):
             ratio=self._model_ratio(session.model),
             lookup=self._cached_summary,
         )
-        data, source, pins = self._summary_facts(
+        data, source, pins, updates = self._summary_facts(
             session, pairs, sum(m.token_count for m in span), outcome
         )
         summary = self._store_summary(
@@ -182,6 +189,7 @@ class SummariesMixin(StoreBase):
             level=1,
             facts=(data, source),
             pins=pin_sources(pins, span),
+            updates=updates,
         )
         if summary is not None:
             self._rollup(session)
@@ -258,6 +266,7 @@ class SummariesMixin(StoreBase):
         level: int,
         facts: tuple[FactsData, str] | None = None,
         pins: Sequence[tuple[str, int | None]] = (),
+        updates: Mapping[str, Update] | None = None,
         replaces: Summary | None = None,
         rolled: Sequence[int] = (),
     ) -> Summary | None:
@@ -281,7 +290,8 @@ class SummariesMixin(StoreBase):
         model often rephrases what a rule pinned.
         """
         tokens = self.tokenizer.count(outcome.text)
-        counted = [(self._planned(p), source) for p, source in pins]
+        updates = updates or {}
+        counted = [(self._planned(p, updates.get(p)), source) for p, source in pins]
         with self._write(session_id) as conn:
             now = self._now()
             if not db.session_exists(conn, session_id):

@@ -119,6 +119,19 @@ def updates_in(text: str, words: frozenset[str] | None = None) -> list[tuple[str
     ]
 
 
+MODEL_MATCH = 0.6
+"""Share of an earlier pin's content words the model's "old" side must hold for that
+pin to be the one it replaces."""
+
+
+def model_update(old: str) -> Update:
+    """The update a local model named (``facts.model_updates``): it replaces the pins
+    most of whose content words its ``old`` side holds; the chain is named by them."""
+    haystack = old.casefold()
+    slot = " ".join(sorted(set(extract.content_words(old))))[:60]
+    return Update(slot, lambda text: extract.grounded(text, haystack, MODEL_MATCH))
+
+
 def superseded(update: Update, pins: Iterable[Pin], new_key: str) -> list[Pin]:
     """The current pins among ``pins`` that ``update`` makes stop holding (never one
     saying the new fact itself, ``new_key``)."""

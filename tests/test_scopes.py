@@ -16,6 +16,7 @@ from localmem import MemoryStore
 from localmem.cli import cli
 from localmem.errors import InvalidInput, NotFound
 from localmem.updates import find_update
+from tests.test_checkpoint import JsonFake, fake  # noqa: F401  (the JSON-mode fake server)
 
 PEANUTS = "My son Leo is allergic to peanuts."
 
@@ -259,3 +260,50 @@ def test_the_users_facts_travel_with_the_session_they_were_learnt_in(tmp_path: P
         assert fact.content == PEANUTS and fact.source_message_id is not None
         copy.import_sessions(lines, rename=True)  # the user has it already: not twice
         assert len(copy.get_pins(None)) == 1
+
+
+# --- the local model's updates (JSON mode, grounded in the user's words) ------------------------
+
+MOVE_SPAN = [
+    {"role": "user", "text": "Some news: the family is settled in Leeds since March."},
+    {"role": "assistant", "text": "That's exciting! How is the new place?"},
+    *[
+        {"role": "user" if i % 2 == 0 else "assistant", "text": f"Step {i}: nothing much happened."}
+        for i in range(13)
+    ],
+]
+
+
+def test_the_model_supersedes_what_the_rules_cannot_read(db_path: Path, fake: JsonFake) -> None:  # noqa: F811
+    """No rule reads "the family is settled in Leeds" as a move; the model says it
+    replaces "I live in Bristol", grounded in the user's own words."""
+    fake.json_reply = {
+        "updates": [
+            {"new": "The family is settled in Leeds since March", "old": "I live in Bristol"},
+            {"new": "The user moved to Paris", "old": "I live in Bristol"},  # never said
+            {"new": "", "old": "anything"},
+            "not an object",
+        ]
+    }
+    with MemoryStore(db_path, config={"structured_min_tokens": 0}) as store:
+        s = store.create_session(model="llama3.2")
+        store.add_message(s.id, "user", "Remember that I live in Bristol.")
+        (bristol,) = store.get_pins(s.id)
+        store.add_messages(s.id, MOVE_SPAN)
+        assert store.summarize(s.id).source == "llama3.2:latest"
+        assert [p.content for p in store.get_pins(s.id)] == ["The family is settled in Leeds since March"]
+        history = {p.content: p for p in store.get_pins(s.id, history=True)}
+        assert history[bristol.content].superseded_at is not None
+        assert history[bristol.content].slot == history["The family is settled in Leeds since March"].slot
+    assert '"updates"' in fake.json_requests()[-1]["messages"][0]["content"]
+
+
+def test_a_model_update_matching_no_pin_supersedes_nothing(db_path: Path, fake: JsonFake) -> None:  # noqa: F811
+    fake.json_reply = {"updates": [{"new": "The family is settled in Leeds", "old": "my old job"}]}
+    with MemoryStore(db_path, config={"structured_min_tokens": 0}) as store:
+        s = store.create_session(model="llama3.2")
+        store.add_message(s.id, "user", "Remember that I live in Bristol.")
+        store.add_messages(s.id, MOVE_SPAN)
+        store.summarize(s.id)
+        current = [p.content for p in store.get_pins(s.id)]
+        assert "Remember that I live in Bristol." in current
