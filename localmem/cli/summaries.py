@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 from ..models import Checkpoint, ResummarizeReport
-from ..state import archive_line
+from ..state_lines import archive_line
 from ..store import MemoryStore
 from .base import cli, echo_json, json_option, resolve_session, session_argument, with_store, yes_option
 from .output import by_position, confirm, model_label, print_rows, progress, rows_options

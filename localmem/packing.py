@@ -1,7 +1,7 @@
 """The context handed to a model: what fits a token budget, in what order.
 
 ``pack`` is a pure function over rows already read from the file and their
-stored token counts. The budget is a hard ceiling, filled in priority order:
+stored token counts (a :class:`Read`) and how to pack them (a :class:`Policy`). The budget is a hard ceiling, filled in priority order:
 
 1. the newest ``min_recent`` messages (the oldest of them clipped, with a
    visible marker, rather than exceeding the budget);
@@ -263,31 +263,56 @@ Clipper = Callable[[str, int], str]
 """``(text, max_tokens) -> the longest end of text within max_tokens``."""
 
 
-def pack(
-    session_id: str,
-    recent: Sequence[Message],
-    pins: Sequence[Pin],
-    summaries: Sequence[Summary],
-    *,
-    max_tokens: int,
-    min_recent: int,
-    costs: Costs,
-    clip: Clipper,
-    count: Callable[[str], int],
-    token_ratio: float = 1.0,
-    relevant: Sequence[Message] = (),
-    max_relevant: int = 0,
-    label_cost: Callable[[str], int] | None = None,
-    session_titles: Mapping[str, str] | None = None,
-    query: str | None = None,
-    state: Sequence[Group] = (),
-    checkpoint: Sequence[Line] = (),
-) -> MemoryContext:
-    """Fill ``max_tokens`` in priority order. ``recent`` and ``summaries`` come newest first;
-    ``relevant`` best first, all older than ``recent`` (at most ``max_relevant`` are kept,
-    each paying its label's tokens, ``label_cost(label)``: by default ``count``; a
-    message of another session is labelled with its title from ``session_titles``);
-    ``state`` and ``checkpoint`` in the order they are shown."""
+@dataclass(frozen=True)
+class Read:
+    """What a context is packed from, as read from one snapshot of the file.
+
+    ``recent`` and ``summaries`` come newest first; ``relevant`` best first, all
+    older than ``recent`` (a message of another session is labelled with its
+    title from ``session_titles``); ``state`` and ``checkpoint`` in the order they
+    are shown. ``token_ratio``: the session model's tokens per counted token.
+    """
+
+    session_id: str
+    recent: Sequence[Message]
+    pins: Sequence[Pin]
+    summaries: Sequence[Summary]
+    token_ratio: float = 1.0
+    relevant: Sequence[Message] = ()
+    session_titles: Mapping[str, str] | None = None
+    query: str | None = None
+    state: Sequence[Group] = ()
+    checkpoint: Sequence[Line] = ()
+
+
+@dataclass(frozen=True)
+class Policy:
+    """How a context is packed: the budget ``max_tokens``, the newest ``min_recent``
+    messages kept first, the framing's ``costs``, how a message is clipped and text
+    counted; at most ``max_relevant`` relevant messages, each paying its label's
+    tokens, ``label_cost(label)`` (by default ``count``)."""
+
+    max_tokens: int
+    min_recent: int
+    costs: Costs
+    clip: Clipper
+    count: Callable[[str], int]
+    max_relevant: int = 0
+    label_cost: Callable[[str], int] | None = None
+
+
+def pack(read: Read, policy: Policy) -> MemoryContext:
+    """Fill ``policy.max_tokens`` with what was ``read``, in priority order (the module's)."""
+    session_id, recent, pins, summaries, token_ratio = (
+        read.session_id, read.recent, read.pins, read.summaries, read.token_ratio
+    )
+    relevant, session_titles, query, state, checkpoint = (
+        read.relevant, read.session_titles, read.query, read.state, read.checkpoint
+    )
+    max_tokens, min_recent, costs, clip, count = (
+        policy.max_tokens, policy.min_recent, policy.costs, policy.clip, policy.count
+    )
+    max_relevant, label_cost = policy.max_relevant, policy.label_cost
     left = max_tokens
     kept: list[Message] = []
     clipped = False
