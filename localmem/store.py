@@ -89,18 +89,8 @@ class MemoryStore:
     (tests swap them in). Nothing touches the network until something is
     summarized.
 
-    Each method hands its call to the capability that holds it: pins
-    (:class:`~localmem.pins.Pins`), summaries (:class:`~localmem.summaries.Summaries`;
-    ``resummarize``: :class:`~localmem.resummarize.Resummarizer`), search and
-    semantic recall (:class:`~localmem.recall.Recall`), session state
-    (:class:`~localmem.state.SessionState`), checkpoints
-    (:class:`~localmem.checkpoints.Checkpoints`), deleting so that no trace of
-    the text is left (:class:`~localmem.forget.Forgetting`), compaction of idle
-    sessions (:class:`~localmem.maintain.Maintenance`), retention, vacuum, backup,
-    stats and integrity (:class:`~localmem.admin.Admin`), export and import
-    (:class:`~localmem.transfer.Transfer`), listings for people
-    (:class:`~localmem.browse.Browse`), sessions that keep nothing
-    (``create_session(..., persist=False)``: :class:`~localmem.incognito.Incognito`).
+    Each method hands its call to the capability that holds it (built in
+    ``__init__``; the module says which is which), and carries its docstring.
     """
 
     def __init__(
@@ -182,8 +172,6 @@ class MemoryStore:
         with self._db.locked() as conn:
             return db.schema(conn)
 
-    # --- sessions -------------------------------------------------------------
-
     @doc_of(Sessions.create_session)
     def create_session(
         self, model: str | None = None, title: str | None = None, session_id: str | None = None, *,
@@ -198,8 +186,6 @@ class MemoryStore:
     @doc_of(Sessions.list_sessions)
     def list_sessions(self) -> list[Session]:
         return self._sessions.list_sessions()
-
-    # --- messages -------------------------------------------------------------
 
     @doc_of(Messages.add_message)
     def add_message(
@@ -219,8 +205,6 @@ class MemoryStore:
     ) -> list[Message]:
         return self._messages.get_messages(session_id, after_id, limit)
 
-    # --- contexts -------------------------------------------------------------
-
     @doc_of(Contexts.build_context)
     def build_context(
         self, session_id: str, max_tokens: int | None = None, query: str | None = None,
@@ -234,8 +218,6 @@ class MemoryStore:
     @doc_of(Contexts.count_tokens)
     def count_tokens(self, text: str, model: str | None = None) -> int:
         return self._contexts.count_tokens(text, model)
-
-    # --- pins -----------------------------------------------------------------
 
     @doc_of(Pins.get_pins)
     def get_pins(
@@ -265,8 +247,6 @@ class MemoryStore:
     ) -> Pin:
         return self._pins.update_pin(pin_id, content=content, importance=importance)
 
-    # --- summaries ------------------------------------------------------------
-
     @doc_of(Summaries.get_summaries)
     def get_summaries(self, session_id: str) -> list[Summary]:
         return self._summaries.get_summaries(session_id)
@@ -283,16 +263,12 @@ class MemoryStore:
     def summarize(self, session_id: str) -> Summary | None:
         return self._summaries.summarize(session_id)
 
-    # --- resummarizer ---------------------------------------------------------
-
     @doc_of(Resummarizer.resummarize)
     def resummarize(
         self, session_id: str | None = None, *,
         on_progress: Callable[[int, int], None] | None = None,
     ) -> ResummarizeReport:
         return self._resummarizer.resummarize(session_id, on_progress=on_progress)
-
-    # --- state ----------------------------------------------------------------
 
     @doc_of(SessionState.add_subtask)
     def add_subtask(
@@ -349,8 +325,6 @@ class MemoryStore:
     def update_subtask(self, subtask_id: int, status: str, notes: str | None = None) -> Subtask:
         return self._state.update_subtask(subtask_id, status, notes)
 
-    # --- checkpoints ----------------------------------------------------------
-
     @doc_of(Checkpoints.checkpoint)
     def checkpoint(self, session_id: str) -> Checkpoint:
         return self._checkpoints.checkpoint(session_id)
@@ -362,8 +336,6 @@ class MemoryStore:
     @doc_of(Checkpoints.latest_checkpoint)
     def latest_checkpoint(self, session_id: str) -> Checkpoint | None:
         return self._checkpoints.latest_checkpoint(session_id)
-
-    # --- forget ---------------------------------------------------------------
 
     @doc_of(Forgetting.clear_checkpoints)
     def clear_checkpoints(self, session_id: str) -> int:
@@ -381,8 +353,6 @@ class MemoryStore:
     def delete_message(self, message_id: int) -> None:
         return self._forget.delete_message(message_id)
 
-    # --- recall ---------------------------------------------------------------
-
     @doc_of(Recall.embed_pending)
     def embed_pending(self, session_id: str | None = None, limit: int | None = None) -> int:
         return self._recall.embed_pending(session_id, limit)
@@ -390,8 +360,6 @@ class MemoryStore:
     @doc_of(Recall.search)
     def search(self, query: str, session_id: str | None = None, limit: int = 10) -> list[SearchHit]:
         return self._recall.search(query, session_id, limit)
-
-    # --- items ----------------------------------------------------------------
 
     @doc_of(Items.add_items)
     def add_items(
@@ -412,15 +380,11 @@ class MemoryStore:
     def pop_item(self, session_id: str, kind: str) -> Item | None:
         return self._items.pop_item(session_id, kind)
 
-    # --- maintenance ----------------------------------------------------------
-
     @doc_of(Maintenance.maintain)
     def maintain(
         self, *, on_progress: Callable[[int, int], None] | None = None,
     ) -> MaintenanceReport:
         return self._maintenance.maintain(on_progress=on_progress)
-
-    # --- admin ----------------------------------------------------------------
 
     @doc_of(Admin.backup)
     def backup(
@@ -445,8 +409,6 @@ class MemoryStore:
     def vacuum(self) -> dict[str, int]:
         return self._admin.vacuum()
 
-    # --- transfer -------------------------------------------------------------
-
     @doc_of(Transfer.import_sessions)
     def import_sessions(
         self, lines: Iterable[str], *, on_progress: Callable[[int], None] | None = None,
@@ -455,8 +417,6 @@ class MemoryStore:
         return self._transfer.import_sessions(
             lines, on_progress=on_progress, rename=rename, existing=existing, unverified=unverified
         )
-
-    # --- browse ---------------------------------------------------------------
 
     @doc_of(Browse.due_ranges)
     def due_ranges(self, session_id: str) -> int:
@@ -473,8 +433,6 @@ class MemoryStore:
     @doc_of(Browse.session_overview)
     def session_overview(self, limit: int | None = None) -> list[SessionOverview]:
         return self._browse.session_overview(limit)
-
-    # --- incognito ------------------------------------------------------------
 
     @doc_of(Incognito.delete_session)
     def delete_session(self, session_id: str) -> None:
