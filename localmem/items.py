@@ -17,27 +17,16 @@ from .forget import Forgetting
 from .handle import Handle
 from .messages import Messages
 from .models import Item, Message, NewMessage
-from .pins import Pins
-from .summaries import Summaries
 
 
 class Items:
-    """Items: written as ``messages`` writes its rows (auto pins through ``pins``, the
-    background worker through ``summaries``); popped as ``forgetting`` forgets."""
+    """Items: written as ``messages`` writes its rows (auto pins, the background
+    worker told), each beside its message; popped as ``forgetting`` forgets."""
 
-    def __init__(
-        self,
-        handle: Handle,
-        messages: Messages,
-        pins: Pins,
-        forgetting: Forgetting,
-        summaries: Summaries,
-    ) -> None:
+    def __init__(self, handle: Handle, messages: Messages, forgetting: Forgetting) -> None:
         self._db = handle
         self._messages = messages
-        self._pins = pins
         self._forget = forgetting
-        self._summaries = summaries
 
     def add_items(
         self,
@@ -75,16 +64,10 @@ class Items:
                 if not create_session:
                     raise SessionNotFound(session_id)
                 db.insert_session(conn, session_id, None, None, now)
-            stored = db.insert_messages(conn, rows, now)
+            stored = self._messages.insert(conn, session_id, rows, pins, now)
             db.insert_items(conn, session_id, kind, stored, data)
-            user_changed = False
-            for message, found in zip(stored, pins):
-                user_changed |= self._pins.add_auto_pins(conn, session_id, message.id, found, now)
-            if user_changed:
-                self._db.cache.clear()  # a fact of the user's: every session's context
-        background = self._summaries.background
-        if background is not None and stored:
-            background.notify(session_id)
+        if stored:
+            self._messages.written(session_id)
         return stored
 
     def get_items(

@@ -9,6 +9,7 @@ session it wrote to (``localmem.summarizer.background``).
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -19,7 +20,7 @@ from .args import as_list, check_id, check_int, check_text, describe
 from .errors import InvalidInput, SessionNotFound
 from .handle import Handle
 from .models import Message, NewMessage
-from .pins import Pins
+from .pins import PlannedPin, Pins
 from .summaries import Summaries
 
 
@@ -56,7 +57,7 @@ class Messages:
 
     def rows_and_pins(
         self, rows: list[db.MessageRow]
-    ) -> tuple[list[db.MessageRow], list[list[db.AutoPin]]]:
+    ) -> tuple[list[db.MessageRow], list[list[PlannedPin]]]:
         """The rows, each scored at least its auto pins' importance, and those pins."""
         pins = [self._pins.auto_pins(row[1], row[2]) for row in rows]
         return [self._pinned_row(r) if p else r for r, p in zip(rows, pins)], pins
@@ -103,17 +104,33 @@ class Messages:
         with self._db.write(session_id) as conn:
             if not db.session_exists(conn, session_id):
                 raise SessionNotFound(session_id)
-            now = self._db.now()
-            stored = db.insert_messages(conn, rows, now)
-            user_changed = False
-            for message, found in zip(stored, pins):
-                user_changed |= self._pins.add_auto_pins(conn, session_id, message.id, found, now)
-            if user_changed:
-                self._db.cache.clear()  # a fact of the user's: every session's context
+            stored = self.insert(conn, session_id, rows, pins, self._db.now())
+        self.written(session_id)
+        return stored
+
+    def insert(
+        self,
+        conn: sqlite3.Connection,
+        session_id: str,
+        rows: list[db.MessageRow],
+        pins: list[list[PlannedPin]],
+        now: str,
+    ) -> list[Message]:
+        """Insert ``rows`` (from :meth:`rows_and_pins`) and their auto pins, inside the
+        caller's write transaction."""
+        stored = db.insert_messages(conn, rows, now)
+        user_changed = False
+        for message, found in zip(stored, pins):
+            user_changed |= self._pins.add_auto_pins(conn, session_id, message.id, found, now)
+        if user_changed:
+            self._db.cache.clear()  # a fact of the user's: every session's context
+        return stored
+
+    def written(self, session_id: str) -> None:
+        """Tell the background worker (``auto_summarize``) the session was written to."""
         background = self._summaries.background
         if background is not None:
             background.notify(session_id)
-        return stored
 
     def get_messages(
         self, session_id: str, after_id: int | None = None, limit: int | None = None

@@ -121,7 +121,7 @@ class MemoryStore:
         summaries = self._summaries = Summaries(handle, model, pins, checkpoints)
         resummarizer = self._resummarizer = Resummarizer(handle, model, summaries)
         messages = self._messages = Messages(handle, pins, summaries)
-        self._items = Items(handle, messages, pins, forget, summaries)
+        self._items = Items(handle, messages, forget)
         contexts = self._contexts = Contexts(handle, model, recall)
         transfer = self._transfer = Transfer(handle)
         self._maintenance = Maintenance(handle, summaries, resummarizer)

@@ -74,7 +74,7 @@ CAPABILITY_USES: dict[str, set[str]] = {
     "summaries": {"localmodel", "pins", "checkpoints"},
     "resummarize": {"localmodel", "summaries"},
     "messages": {"pins", "summaries"},
-    "items": {"messages", "pins", "forget", "summaries"},
+    "items": {"messages", "forget"},
     "contexts": {"localmodel", "recall"},
     "maintain": {"summaries", "resummarize"},
     "admin": {"forget", "contexts"},
