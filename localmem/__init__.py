@@ -1,7 +1,7 @@
 """localmem: the memory of a desktop AI assistant, in one SQLite file."""
 
 from .config import MemoryConfig
-from .packing import MemoryContext
+from .context import MemoryContext
 from .errors import LocalMemError, SessionNotFound
 from .models import (
     Check,

@@ -14,11 +14,12 @@ import sqlite3
 
 from . import db
 from .args import MAX_SQLITE_INTEGER, check_id, check_int, check_text, query_text
+from .context import PRECOUNTED_COSTS, Costs, MemoryContext
 from .errors import DatabaseError
 from .handle import Handle
 from .localmodel import LocalModel
 from .models import Message, Pin, Summary
-from .packing import PRECOUNTED_COSTS, Costs, MemoryContext, Policy, Read, pack
+from .packing import Policy, Read, pack
 from .recall import Recall
 from .state_lines import STATE_LIMITS, state_groups
 from .tokens import Tokenizer

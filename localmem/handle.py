@@ -26,7 +26,7 @@ from .clock import iso
 from .config import MemoryConfig
 from .errors import DatabaseError, SessionNotFound
 from .models import Session
-from .packing import MemoryContext, context_bytes
+from .context import MemoryContext, context_bytes
 from .scoring import Scorer
 from .tokens import Tokenizer
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from .packing import MemoryContext
+from .context import MemoryContext
 from .models import Goal, Message, Pin, SearchHit, Session, Subtask
 
 

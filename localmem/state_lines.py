@@ -20,7 +20,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from .models import GoalArchive, Subtask, ToolExecution
-from .packing import (
+from .context import (
     ACTIVE_FILES_HEADING,
     ARCHIVES_HEADING,
     MODIFIED_FILES_HEADING,
@@ -28,9 +28,8 @@ from .packing import (
     SUBTASKS_HEADING,
     TOOLS_HEADING,
     Costs,
-    Group,
-    Line,
 )
+from .packing import Group, Line
 
 SUBTASKS_SHOWN = 10
 TOOLS_SHOWN = 5

@@ -49,7 +49,7 @@ from .models import (
     Pin, ResummarizeReport, SearchHit, Session, SessionOverview, Stats, Subtask, Summary,
     SummaryFacts, ToolExecution, TrackedFile,
 )
-from .packing import MemoryContext
+from .context import MemoryContext
 from .pins import Pins
 from .recall import Recall
 from .resummarize import Resummarizer

@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from localmem import MemoryConfig, MemoryContext, MemoryStore, Session
-from localmem.packing import CL100K_COSTS, CLIP_MARKER, MEMORY_PREAMBLE, PINS_HEADER, SUMMARIES_HEADER
+from localmem.context import CL100K_COSTS, CLIP_MARKER, MEMORY_PREAMBLE, PINS_HEADER, SUMMARIES_HEADER
 from localmem.errors import InvalidInput
 
 

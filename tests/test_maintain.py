@@ -19,7 +19,7 @@ from click.testing import CliRunner
 
 from localmem import MemoryConfig, MemoryStore
 from localmem.cli import cli
-from localmem.packing import ACTIVE_FILES_HEADING, MODIFIED_FILES_HEADING, TOOLS_HEADING
+from localmem.context import ACTIVE_FILES_HEADING, MODIFIED_FILES_HEADING, TOOLS_HEADING
 from localmem.errors import InvalidInput
 from localmem.maintain import idle_days, level_for
 

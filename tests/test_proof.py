@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from localmem import MemoryStore
-from localmem.packing import CHECKPOINT_HEADER, STATE_HEADER
+from localmem.context import CHECKPOINT_HEADER, STATE_HEADER
 
 PREFERENCES = ["I prefer metric units in every answer.", "Please always cite the clause number."]
 FILES = ["building.json", "fire_code.pdf", "report.md"]

@@ -25,7 +25,7 @@ from localmem import (
 from localmem import db
 from localmem import search as fts
 from localmem.cli import cli
-from localmem.packing import MEMORY_PREAMBLE, RELEVANT_HEADER
+from localmem.context import MEMORY_PREAMBLE, RELEVANT_HEADER
 from localmem.errors import InvalidInput
 from localmem.migrations import (
     APPLICATION_ID,

@@ -14,18 +14,17 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from localmem import MemoryStore
-from localmem.packing import (
-    ARCHIVE_SHARE,
+from localmem.context import (
     ARCHIVES_HEADING,
     CHECKPOINT_HEADER,
     PINS_HEADER,
     STATE_HEADER,
-    STATE_SHARE,
     SUBTASKS_HEADING,
     SUMMARIES_HEADER,
 )
 from localmem.errors import InvalidInput, NotFound, SessionNotFound
 from localmem.migrations import SCHEMA_VERSION
+from localmem.packing import ARCHIVE_SHARE, STATE_SHARE
 from tests.old_files import file_at_version
 
 

@@ -133,7 +133,7 @@ def test_tail_keeps_the_end_within_the_limit() -> None:
 
 
 def test_precounted_framing_costs_match_the_encoder() -> None:
-    from localmem.packing import PRECOUNTED_COSTS, Costs
+    from localmem.context import PRECOUNTED_COSTS, Costs
 
     for encoding, costs in PRECOUNTED_COSTS.items():
         assert Costs.measure(Tokenizer(encoding).count) == costs

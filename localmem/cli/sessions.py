@@ -9,7 +9,7 @@ from typing import Any, TextIO
 
 import click
 
-from ..packing import MemoryContext
+from ..context import MemoryContext
 from ..demo import DEMO_CONVERSATION, DEMO_MODEL, DEMO_PINS, DEMO_SESSION_ID, DEMO_TITLE, demo_session_id
 from ..errors import InvalidInput, SessionNotFound
 from ..store import MemoryStore
