@@ -74,7 +74,7 @@ def slug(model: str) -> str:
     return model.replace(":", "_").replace("/", "_").replace(".", "_").replace("-", "_")
 
 
-def run(models: dict[str, Path], threads: int, only: list[str], resume: bool) -> None:
+def run(models: dict[str, Path], threads: int, only: list[str], resume: bool, extra_facts: bool) -> None:
     from llama_server import LlamaOllama
 
     RESULTS.mkdir(parents=True, exist_ok=True)
@@ -87,7 +87,7 @@ def run(models: dict[str, Path], threads: int, only: list[str], resume: bool) ->
                 if (only and conversation not in only) or conversation in done:
                     continue
                 print(f"{name} · {conversation}", flush=True)
-                done[conversation] = _one(server, name, conversation, Path(tmp))
+                done[conversation] = _one(server, name, conversation, Path(tmp), extra_facts)
                 runs = [done[c] for c in CONVERSATIONS if c in done]
                 data = {"model": name, "gguf": path.name, "threads": threads, "runs": runs}
                 out.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
@@ -106,13 +106,13 @@ class _Notes(logging.Handler):
         self.lines.append(record.getMessage())
 
 
-def _one(server: Any, model: str, conversation: str, tmp: Path) -> dict:
+def _one(server: Any, model: str, conversation: str, tmp: Path, extra_facts: bool = True) -> dict:
     notes = _Notes()
     logger = logging.getLogger("localmem")
     logger.addHandler(notes)
     logger.setLevel(logging.INFO)
     try:
-        return _calls(server, model, conversation, tmp, notes)
+        return _calls(server, model, conversation, tmp, notes, extra_facts)
     finally:
         logger.removeHandler(notes)
 
@@ -127,7 +127,7 @@ def _kind(call: dict[str, Any]) -> str:
     return "summary"
 
 
-def _calls(server: Any, model: str, conversation: str, tmp: Path, notes: _Notes) -> dict:
+def _calls(server: Any, model: str, conversation: str, tmp: Path, notes: _Notes, extra_facts: bool) -> dict:
     span = pairs(conversation)
     settings = {"summary_threshold": len(span), "structured_min_tokens": 0, "auto_pins": True}
     config = MemoryConfig(ollama_host=server.host, ollama_timeout=TIMEOUT, **settings)
@@ -148,17 +148,16 @@ def _calls(server: Any, model: str, conversation: str, tmp: Path, notes: _Notes)
     assert summary is not None and taken is not None
     by_kind = {c["kind"]: c for c in calls}
     stored_notes = list(notes.lines)
-    if "facts" not in by_kind:  # the store rejected the summary: ask as it would have
+    if "facts" not in by_kind and extra_facts:  # the store rejected the summary: ask as it would have
         request = facts_messages(span, must_remember=True)
         summarizer = Summarizer(OllamaBackend(server.host, timeout=TIMEOUT), Tokenizer())
         summarizer.ask_json(request, model, ModelFacts)
         server.wait_idle()
         by_kind["facts"] = dict(server.log[-1], kind="facts", asked_by="benchmark")
         calls.append(by_kind["facts"])
-    answer, summary_call = by_kind.get("checkpoint"), by_kind["summary"]
+    answer, summary_call, facts_call = by_kind.get("checkpoint"), by_kind["summary"], by_kind.get("facts")
     floor = build(None, StateSnapshot(), extract(span))
     new_pins = [p for p in pins_after if p not in pins_before]
-    facts_call = by_kind["facts"]
     return {
         "conversation": conversation,
         "config": settings,
@@ -186,19 +185,26 @@ def _calls(server: Any, model: str, conversation: str, tmp: Path, notes: _Notes)
             "items": _model_items(answer["text"] if answer else "", floor, taken.data),
             "seconds": answer["seconds"] if answer else None,
         },
-        "facts": {
-            "raw": facts_call["text"],
-            "done_reason": facts_call["done_reason"],
-            "eval_count": facts_call["eval_count"],
-            "asked_by": facts_call.get("asked_by", "store"),
-            "source": facts.source,
-            "stored": facts.data.model_dump(),
-            "pins_added": new_pins,
-            "items": _fact_items(facts_call, span, facts.data, new_pins),
-            "seconds": facts_call["seconds"],
-        },
+        "facts": _facts_part(facts_call, span, facts.source, facts.data, new_pins),
         "fallback": keyword_summary(span),
         "offline": offline_summary(span),
+    }
+
+
+def _facts_part(call: dict | None, span: list, source: str, stored: Any, new_pins: list[str]) -> dict:
+    """The facts call: its answer, who asked, what the store kept (not asked: nothing)."""
+    if call is None:  # the store did not ask, and neither did the benchmark (--store-calls-only)
+        return {"raw": None, "done_reason": None, "eval_count": None, "asked_by": None, "items": []}
+    return {
+        "raw": call["text"],
+        "done_reason": call["done_reason"],
+        "eval_count": call["eval_count"],
+        "asked_by": call.get("asked_by", "store"),
+        "source": source,
+        "stored": stored.model_dump(),
+        "pins_added": new_pins,
+        "items": _fact_items(call, span, stored, new_pins),
+        "seconds": call["seconds"],
     }
 
 
@@ -273,7 +279,7 @@ def _fact_items(call: dict, span: list, stored: Any, new_pins: list[str]) -> lis
     for new, old in answer.updates:
         text = clip(new, ITEM_CHARS)
         kept = text in new_pins if asked else None
-        out.append({"field": "updates", "text": f"{new} <- {old}", "passes": text in updated, "kept": kept})
+        out.append({"field": "updates", "text": new, "old": old, "passes": text in updated, "kept": kept})
     return out
 
 
@@ -314,6 +320,11 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--conversation", action="append", default=[], help="only these")
     parser.add_argument("--resume", action="store_true", help="keep the saved runs, add the rest")
+    parser.add_argument(
+        "--store-calls-only",
+        action="store_true",
+        help="no facts call of the benchmark's own where the store asked none (a slow model)",
+    )
     parser.add_argument("--report-only", action="store_true")
     args = parser.parse_args()
     if not args.report_only:
@@ -323,7 +334,7 @@ def main() -> None:
         for spec in args.model:
             name, _, path = spec.partition("=")
             models[name] = Path(path)
-        run(models, args.threads, args.conversation, args.resume)
+        run(models, args.threads, args.conversation, args.resume, not args.store_calls_only)
     table = report()
     print(table)
     (ROOT / "benchmarks" / "results" / "real_models.md").write_text(table + "\n")

@@ -10,7 +10,9 @@ its conversation, keyed by :func:`key`:
 - ``items`` (key: ``conversation|field|text``): a checkpoint item the model proposed, true or
   false where it was put (a plan is true as a next step, false as a completed one);
 - ``facts`` (key: ``conversation|field|text``): a facts item (key facts, decisions, entities,
-  open questions, must-remember, updates as ``new <- old``), true or false.
+  open questions, must-remember, and updates keyed by their new side), true or false.
+
+Items are keyed by their text as the store keeps it (``clip(text, ITEM_CHARS)``).
 
 A row per model: good summaries kept of the good ones, bad ones kept, false checkpoint and
 facts items kept, how the fallbacks the store kept instead read, and the latency (p50).
@@ -23,6 +25,8 @@ import json
 import statistics
 from pathlib import Path
 from typing import Any
+
+from localmem.extract import ITEM_CHARS, clip
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "benchmarks" / "results" / "real_models"
@@ -37,8 +41,9 @@ def key(text: str) -> str:
 
 
 def item_key(conversation: str, field: str, text: str) -> str:
-    """The label key of a checkpoint or facts item: where it was put matters."""
-    return key(f"{conversation}|{field}|{text}")
+    """The label key of a checkpoint or facts item, as the store keeps it (clipped): where
+    it was put matters."""
+    return key(f"{conversation}|{field}|{clip(text, ITEM_CHARS)}")
 
 
 class _Labels:
