@@ -19,7 +19,10 @@ it again. How one is made:
    checkpoint, validated by pydantic; each item it adds is kept only where
    one message (or a line of the state) supports it, with the same
    negations, and never flips a warning (:mod:`localmem.grounding`; a
-   preference only from the user's own words, a reference only verbatim),
+   preference only from the user's own words stating a taste, a reference
+   only verbatim), where its status puts it (:mod:`localmem.statements`: a
+   step done only when a message says so, a plan as a next step, no lone
+   word or small talk as a step),
    and never replaces the floor (:func:`overlay`). The checkpoint's source
    is the model only when one of its items survived; any failure leaves the
    floor alone.
@@ -44,6 +47,7 @@ from typing import Any
 from pydantic import field_validator
 
 from . import extract as rules
+from . import statements
 from .answers import MAX_REFERENCES, Answer, merge_items, strings
 from .grounding import Evidence
 from .models import CheckpointData, Message, References, WorkflowState
@@ -300,39 +304,68 @@ class ModelCheckpoint(Answer):
     def supported(
         self, evidence: Evidence, said: Evidence, dropped: dict[str, int] | None = None
     ) -> CheckpointData:
-        """The items ``evidence`` supports (``localmem.grounding``), as CheckpointData:
-        preferences by what the user ``said``, references verbatim. ``dropped`` counts
-        the others by reason."""
+        """The items ``evidence`` supports (``localmem.grounding``), as CheckpointData,
+        each where its status puts it (``localmem.statements``): a step or goal names an
+        action or an object, a question is no item, a completed step was said to be done
+        (a planned one becomes a next step), nothing done stays to do; a preference is
+        stated in what the user ``said`` with a stance ("I prefer", "never"...);
+        references are verbatim. ``dropped`` counts the others by reason."""
         dropped = {} if dropped is None else dropped
+        out: dict[str, list[str]] = {}
 
-        def keep(items: list[str], check: Any = evidence.check) -> list[str]:
-            kept = []
-            for item in items:
-                reason = check(item)
-                if reason is None:
-                    kept.append(item)
-                else:
-                    dropped[reason] = dropped.get(reason, 0) + 1
-            return kept
+        def drop(reason: str) -> None:
+            dropped[reason] = dropped.get(reason, 0) + 1
+
+        def why(item: str, field: str) -> str | None:
+            if item.rstrip().endswith("?"):
+                return "a question"
+            if field == "user_preferences":
+                reason = said.check(item)
+                stated = reason is None and any(map(statements.has_stance, said.supporting(item)))
+                return reason or (None if stated else "no preference stated")
+            if not statements.names_something(item):
+                return "names no action or object"
+            return evidence.check(item)
 
         flow = self.workflow_state
-        current = keep([flow.current_step]) if flow.current_step else []
+        proposed = {
+            "active_goals": self.active_goals,
+            "pending_tasks": self.pending_tasks,
+            "key_decisions": self.key_decisions,
+            "user_preferences": self.user_preferences,
+            "current_step": [flow.current_step] if flow.current_step else [],
+            "completed_steps": flow.completed_steps,
+            "next_steps": flow.next_steps,
+        }
+        for field, items in proposed.items():
+            for item in items:
+                reason = why(item, field)
+                if reason is None:
+                    place, reason = statements.placed(field, evidence.supporting(item))
+                if reason is not None:
+                    drop(reason)
+                elif place is not None:
+                    out[place] = rules.unique([*out.get(place, []), item])
+        current = out.pop("current_step", [])
+        refs: dict[str, list[str]] = {k: [] for k in rules.REFERENCE_KINDS}
+        for kind in refs:
+            for name in self.context_references.get(kind, []):
+                reason = evidence.check_name(name)
+                if reason is None:
+                    refs[kind].append(name)
+                else:
+                    drop(reason)
         return _clipped(
             CheckpointData(
-                active_goals=keep(self.active_goals),
-                pending_tasks=keep(self.pending_tasks),
-                key_decisions=keep(self.key_decisions),
-                user_preferences=keep(self.user_preferences, said.check),
-                context_references=References(
-                    **{
-                        k: keep(self.context_references.get(k, []), evidence.check_name)
-                        for k in rules.REFERENCE_KINDS
-                    }
-                ),
+                active_goals=out.get("active_goals", []),
+                pending_tasks=out.get("pending_tasks", []),
+                key_decisions=out.get("key_decisions", []),
+                user_preferences=out.get("user_preferences", []),
+                context_references=References(**refs),
                 workflow_state=WorkflowState(
                     current_step=current[0] if current else None,
-                    completed_steps=keep(flow.completed_steps),
-                    next_steps=keep(flow.next_steps),
+                    completed_steps=out.get("completed_steps", []),
+                    next_steps=out.get("next_steps", []),
                 ),
             )
         )

@@ -36,6 +36,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
+from .extract import sentences
+
 SUPPORT_SHARE: Final = 0.6
 """Share of an item's content words that one source must hold ("most of them")."""
 SCOPE_WORDS: Final = 5
@@ -105,6 +107,7 @@ class Evidence:
     conversation: Sequence[str] = ()
     _texts: list[_Text] = field(default_factory=list, init=False, repr=False)
     _warned: frozenset[str] = field(default=frozenset(), init=False, repr=False)
+    _sentences: list[tuple[str, _Text]] | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
         self._texts = [_read(text) for text in self.sources]
@@ -117,6 +120,22 @@ class Evidence:
     def check_name(self, name: str) -> str | None:
         """None when the reference ``name`` appears verbatim in one source, else why not."""
         return check_name(name, self)
+
+    def supporting(self, item: str) -> list[str]:
+        """The sentences of the sources that support ``item`` on their own (rules 2-3 with
+        one sentence as the source): what the item was taken from, for what those
+        sentences say besides their words (``localmem.statements``)."""
+        if self._sentences is None:
+            self._sentences = [(s, _read(s)) for text in self.sources for s in sentences(text)]
+        forms = [(_form(w), n) for w, n in _clauses(item) if _is_content(w)]
+        if not forms:
+            return []
+        out = []
+        for sentence, text in self._sentences:
+            held = [(f, n) for f, n in forms if f in text.forms]
+            if len(held) >= SUPPORT_SHARE * len(forms) and all(_same_polarity(f, n, text) for f, n in held):
+                out.append(sentence)
+        return out
 
 
 def check(item: str, evidence: Evidence) -> str | None:

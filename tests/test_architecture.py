@@ -25,7 +25,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "records": ("errors", "models", "migrations", "config"),
     "policies": (
         "args", "tokens", "scoring", "extract", "answers", "autopins", "facts", "search",
-        "context", "packing", "cache", "jsonl", "rank", "updates", "grounding", "clock", "state_lines",
+        "context", "packing", "cache", "jsonl", "rank", "updates", "grounding", "statements", "clock", "state_lines",
         "checkpoint",
     ),
     "sql": ("db",),

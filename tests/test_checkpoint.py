@@ -224,19 +224,22 @@ PHONETIC = (
 def test_a_model_s_endless_workflow_is_capped_and_still_shown(db_path, monkeypatch) -> None:
     """A model's workflow was taken whole: 5,000 next steps made one 10,001-token line
     that fit no context and silently dropped out of every one. Its steps are capped
-    like every other list (here 26 steps, each one supported by its own message)."""
+    like every other list (here 26 steps each way, each one supported by its own message:
+    a plan for a next step, a report of it done for a completed one)."""
     steps = [f"Configure the {name} gateway" for name in PHONETIC]
+    done = [f"Configured the {name} router" for name in PHONETIC]
     talk = [{"role": "user", "text": f"Next I will configure the {name} gateway."} for name in PHONETIC]
+    talk += [{"role": "user", "text": f"I configured the {name} router."} for name in PHONETIC]
     with RunawayFake() as fake:
         monkeypatch.setenv("OLLAMA_HOST", fake.host)
         fake.json_reply = {"workflow_state": {"current_step": steps[0], "next_steps": steps,
-                                              "completed_steps": steps}}
+                                              "completed_steps": done}}
         with MemoryStore(db_path) as store:
             s = store.create_session(model="llama3.2")
             store.add_messages(s.id, talk)
             flow = store.checkpoint(s.id).data.workflow_state
             assert flow.next_steps == steps[:MAX_STEPS]
-            assert flow.completed_steps == steps[-MAX_STEPS:]
+            assert flow.completed_steps == done[-MAX_STEPS:]
             shown = store.build_context(s.id).checkpoint
     assert any(line.startswith("Next: Configure the alpha gateway;") for line in shown), shown
 

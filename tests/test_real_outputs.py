@@ -266,8 +266,8 @@ def test_supported_model_items_are_kept_and_credit_the_model(store, server: Repl
     server.json_reply = json.dumps(
         {
             "key_decisions": ["Give warfarin at 6 pm every day", "Never give her ibuprofen"],
-            "pending_tasks": ["Bring her medication list to the INR check"],
-            "user_preferences": ["Print the schedule for the fridge"],
+            "pending_tasks": ["Bring her medication list to the INR check", "Print the schedule for the fridge"],
+            "user_preferences": ["Print the schedule for the fridge"],  # a plan, not a taste
             "context_references": {"identifiers": ["INR"]},
         }
     )
@@ -277,7 +277,8 @@ def test_supported_model_items_are_kept_and_credit_the_model(store, server: Repl
     assert "Give warfarin at 6 pm every day" in data.key_decisions
     assert "Never give her ibuprofen" in data.key_decisions  # a warning kept as a warning
     assert "Bring her medication list to the INR check" in data.pending_tasks
-    assert "Print the schedule for the fridge" in data.user_preferences
+    assert "Print the schedule for the fridge" in data.pending_tasks  # "I'll print the schedule"
+    assert data.user_preferences == []  # issue 21: a preference needs the user's stance
     assert data.context_references.identifiers == ["INR"]
 
 
@@ -372,32 +373,18 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
         'unfaithful summary kept: the raw answer (stop warfarin: reversed; invented cause and outcome) with the visi...',
     ('facts', 'qwen2.5-coder:0.5b', 'knee_ibuprofen'):
         "false facts or pins kept: [('key_facts', 'Lisinopril 10 mg in the morning'), ('key_facts', 'Gout'), ('decis...",
-    ('checkpoint', 'qwen2.5-coder:0.5b', 'emergency_fund'):
-        "false checkpoint items kept: [('user_preferences', 'rent'), ('user_preferences', 'car repair savings'), ('c...",
     ('facts', 'qwen2.5-coder:0.5b', 'emergency_fund'):
         "false facts or pins kept: [('key_facts', 'Emergency fund'), ('entities', 'Bank'), ('open_questions', 'What ...",
     ('summary', 'qwen2.5-coder:0.5b', 'train_milan'):
         "unfaithful summary kept: kept 'The ferry will leave around 7 pm' (the last ferries leave then); 'the ticket...",
-    ('checkpoint', 'qwen2.5-coder:0.5b', 'train_milan'):
-        "false checkpoint items kept: [('current_step', 'train')]",
-    ('checkpoint', 'qwen2.5-coder:0.5b', 'sonnet_grandmother'):
-        "false checkpoint items kept: [('current_step', 'finish'), ('completed_steps', 'finish'), ('next_steps', 'se...",
     ('summary', 'qwen2.5-coder:0.5b', 'wifi_password'):
         "unfaithful summary kept: 'changes the password for the printer' is invented (the printer was given the new ...",
     ('checkpoint', 'qwen2.5-coder:0.5b', 'wifi_password'):
-        "false checkpoint items kept: [('active_goals', 'Set the 5 GHz band to a fixed channel.'), ('active_goals', ...",
+        "false checkpoint items kept: [('active_goals', 'Set the 5 GHz band to a fixed channel.'), ('next_steps', ...",
     ('facts', 'qwen2.5-coder:0.5b', 'wifi_password'):
         "false facts or pins kept: [('decisions', 'set the printer to channel 44 and enter amberlake42'), ('open_que...",
-    ('checkpoint', 'qwen2.5-coder:0.5b', 'allergy_tool'):
-        "false checkpoint items kept: [('user_preferences', 'hives'), ('user_preferences', 'swollen face'), ('next_s...",
-    ('checkpoint', 'qwen2.5-coder:0.5b', 'muffins_party'):
-        "false checkpoint items kept: [('user_preferences', 'strawberries'), ('user_preferences', 'chocolate chips')]",
-    ('checkpoint', 'qwen2.5-coder:0.5b', 'casual_weekend'):
-        "false checkpoint items kept: [('user_preferences', 'Pickles'), ('user_preferences', 'Nora'), ('current_step...",
     ('summary', 'qwen2.5-coder:0.5b', 'terse_gym'):
         "unfaithful summary kept: 'the gym is open for the band, and the band is bringing a smoothie': nonsense buil...",
-    ('checkpoint', 'qwen2.5-coder:0.5b', 'terse_gym'):
-        "false checkpoint items kept: [('user_preferences', 'cheery thx'), ('next_steps', 'cheery thx')]",
     ('summary', 'qwen2.5-coder:0.5b', 'pandas_dates'):
         "unfaithful summary kept: 'The test with 03/01/2024 and 2024-01-15 shows that the fix works': the test is Mo...",
     ('checkpoint', 'qwen2.5-coder:0.5b', 'pandas_dates'):

@@ -1,0 +1,177 @@
+"""What a sentence says besides its words: done or planned, a stance, a denied question.
+
+A small model's checkpoint puts "bake the muffins on Thursday" among the completed steps,
+calls the cat's name a preference and "finish" a step; its summary says "Greta should stop
+warfarin" where the conversation asked exactly that and was told "No.". Word overlap
+(:mod:`localmem.grounding`) cannot see these: the words are all there. This module reads the
+few signals that can, from the sentences people wrote (pure functions; they never raise on
+any ``str``):
+
+- :func:`status`: whether a sentence reports something **done** ("I did", "done",
+  "finished", "booked", "submitted", "works again", a first person's past verb) or
+  **planned** ("I'll", "will", "going to", "plan to", "tomorrow", "next week", "on
+  Friday", "in May", "until the weekend"); a first person's future verb wins over a done
+  word in the same sentence ("I'll set up the transfer once the card is paid off" is a
+  plan), a done word over anyone else's future or a date ("the refill is submitted and
+  will be ready on Saturday" is done);
+- :func:`has_stance`: whether a sentence states a preference or a standing rule of its
+  writer ("I prefer", "I like", "I lean toward", "please keep", "never", "no longer",
+  "don't"...): what a preference may be taken from. "I wanted to make chocolate chip
+  muffins" is a past want, not a preference;
+- :func:`names_something`: whether an item names an action or an object at all: two words
+  that are neither function words nor small talk ("leg day", "bring the band"); never a
+  lone word ("turn", "finish", "Done") nor small talk ("cheery thx");
+- :func:`denied`: the questions of a conversation that the next turn answers "No",
+  "Not quite", "Not really"...; with what the question said (its statement form), so that
+  a summary restating it as true can be caught (``summarizer.validation``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Final
+
+from .extract import sentences
+from .grounding import NEGATIONS, STOP_WORDS
+
+_I = re.IGNORECASE
+_WORD = re.compile(r"[^\W\d_][\w'\u2019]*|\d+(?:[.,:/-]\d+)*")
+
+_WEEKDAYS = r"monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+_MONTHS = (
+    r"january|february|march|april|may|june|july|august|september|october|november|december"
+    r"|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec"
+)
+_FUTURE = re.compile(
+    r"\b(?:i|we)(?:'ll|\u2019ll| will| shall| am going to| are going to|'m going to|'re going to"
+    r"| plan to| want to| need to| have to| still need to| would like to|'d like to| intend to"
+    r"| hope to)\b",
+    _I,
+)
+"""A first person's future: a plan, whatever else the sentence says."""
+_LATER = re.compile(
+    r"\b(?:will|shall|going to|gonna|plan(?:s|ning)? to|to be done|'ll)\b",
+    _I,
+)
+"""Anyone's future: a plan unless a done word says otherwise ("is submitted and will be
+ready")."""
+_WHEN_LATER = re.compile(
+    rf"\b(?:tomorrow|tonight|tmrw|later|soon|next (?:week|month|year|weekend|time)"
+    rf"|this (?:evening|weekend|afternoon)|(?:on|by|from|until|till) (?:the )?(?:{_WEEKDAYS}|weekend)"
+    rf"|(?:on|by|from|in|until|starting in|starting on) (?:{_MONTHS})\b|can wait)\b",
+    _I,
+)
+"""A time still to come, without a future verb: a plan unless a done word says otherwise."""
+_DONE = re.compile(
+    r"\b(?:done|finished|completed|submitted|booked|reserved|solved|sent|paid|bought"
+    r"|ordered|installed|already|finally|works again|working again|is now|are now|now matches"
+    r"|(?:is|was|got|been) fixed)\b"
+    r"|\b(?:i|we|she|he|they)(?: also| just| finally| already)? (?:did|set|made|got|went|took"
+    r"|wrote|put|ran|found|gave|had|\w+ed)\b",
+    _I,
+)
+"""A report of something done: a done word, or a first person's past verb."""
+_STANCE = re.compile(
+    r"\b(?:i|we)(?: really| strongly| always| generally| still| also| do)?"
+    r" (?:prefer|like|love|enjoy|hate|dislike|lean|favou?r|can't stand|cannot stand|avoid|need)\b"
+    r"|\b(?:i|we)(?:'d|\u2019d| would) (?:rather|prefer|like)\b|\b(?:my|our) (?:preference|favou?rite)\b"
+    r"|\bplease\b|\bkeep it\b|\bno longer\b|\bnever\b|\balways\b|\binstead of\b"
+    r"|\b(?:i|we)(?: do)? (?:not|don't|don\u2019t|never) (?:eat|drink|like|want|use)\b"
+    r"|\b(?:i'm|i am|we're|we are) (?:a )?(?:vegetarian|vegan|allergic)\b",
+    _I,
+)
+"""What a writer says of their own taste or standing rules."""
+_NO = re.compile(
+    r"^\W*(?:no\b|nope\b|not (?:quite|really|exactly|yet|necessarily|at all)\b"
+    r"|actually,? no\b|that's not\b|that is not\b|definitely not\b)",
+    _I,
+)
+"""An answer that denies what a question asked ("No.", "Not quite.")."""
+_QUESTION_HEAD = re.compile(
+    r"^\W*(?:should|can|could|is|are|was|were|does|do|did|will|would|may|must|has|have)\s+"
+    r"(?:(?:i|we|she|he|they|it|you|this|that)\s+)?",
+    _I,
+)
+"""The inversion a yes/no question opens with ("Should she ...", "Is it ...")."""
+
+SMALL_TALK: Final = frozenset(
+    """
+    thx thanks thank ty np lol cheers ok okay yes yeah yep cool nice hi hey bye great good
+    sure done fine deal
+    """.split()
+)
+"""Words of a chat's small talk: an item made of them names nothing ("cheery thx", "Done")."""
+
+
+def status(sentence: str) -> str | None:
+    """``"plan"``, ``"done"`` or None for ``sentence`` (see the module docstring)."""
+    if _FUTURE.search(sentence):
+        return "plan"
+    if _DONE.search(sentence):
+        return "done"
+    if _LATER.search(sentence) or _WHEN_LATER.search(sentence):
+        return "plan"
+    return None
+
+
+def has_stance(sentence: str) -> bool:
+    """True when ``sentence`` (not a question) states its writer's taste or standing rule."""
+    return not sentence.rstrip().endswith("?") and _STANCE.search(sentence) is not None
+
+
+def names_something(item: str) -> bool:
+    """True when ``item`` names an action or an object: at least two words of three
+    letters or more that are neither function words nor small talk."""
+    found = [
+        w
+        for w in (w.casefold() for w in _WORD.findall(item))
+        if (len(w) >= 3 or w[:1].isdigit()) and w not in STOP_WORDS and w not in SMALL_TALK
+        and w not in NEGATIONS
+    ]
+    return len(found) >= 2
+
+
+def denied(pairs: Sequence[tuple[str, str]]) -> list[str]:
+    """The yes/no questions of ``pairs`` the next turn (of the other side) answers "no",
+    each as its statement ("Should she stop the warfarin before the visit?" -> "she stop
+    the warfarin before the visit"); a user's "X, since Y?"-less claim answered "Not
+    quite" is denied whole ("free verse is just prose with line breaks")."""
+    out: list[str] = []
+    for (role, text), (answer_role, answer) in zip(pairs, pairs[1:]):
+        if role == answer_role or not _NO.search(answer):
+            continue
+        said = list(sentences(text))
+        questions = [s for s in said if s.endswith("?")]
+        if questions:
+            out += [_QUESTION_HEAD.sub("", q).rstrip("?") for q in questions]
+        elif said:  # a claim, not a question, answered "Not quite": its last sentence
+            out.append(said[-1])
+    return out
+
+
+STEP_FIELDS: Final = ("completed_steps", "current_step", "next_steps", "pending_tasks", "active_goals")
+"""The checkpoint fields whose items have a status: done, under way, or still to do."""
+
+
+def placed(field: str, support: Sequence[str]) -> tuple[str | None, str | None]:
+    """Where a checkpoint item proposed for ``field`` belongs, by what the ``support``
+    (the sentences that state it: ``grounding.Evidence.supporting``) say of it:
+    ``(field, None)``, ``(another field, None)`` or ``(None, why it is dropped)``.
+
+    A completed step needs a sentence saying it was done; one only planned becomes a next
+    step. A current step that is planned for later is a next step too. A step, task or
+    goal every supporting sentence reports done is no longer to do.
+    """
+    if field not in STEP_FIELDS:
+        return field, None
+    said = {status(s) for s in support}
+    if field == "completed_steps":
+        if "done" in said:
+            return field, None
+        return ("next_steps", None) if "plan" in said else (None, "not said to be done")
+    if said == {"done"}:
+        return None, "already done"
+    if field == "current_step" and "plan" in said and "done" not in said:
+        return "next_steps", None
+    return field, None
