@@ -22,7 +22,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "records": ("errors", "models", "migrations", "config"),
     "policies": (
         "args", "tokens", "scoring", "extract", "answers", "autopins", "facts", "search",
-        "context", "cache", "jsonl", "rank", "updates", "grounding", "clock",
+        "context", "cache", "jsonl", "rank", "updates", "grounding", "clock", "words",
     ),
     "sql": ("db",),
     "files": ("files",),
