@@ -312,6 +312,8 @@ class ModelCheckpoint(Answer):
         references are verbatim. ``dropped`` counts the others by reason."""
         dropped = {} if dropped is None else dropped
         out: dict[str, list[str]] = {}
+        sentences = statements.by_sentence(evidence.sources)
+        said_sentences = statements.by_sentence(said.sources)
 
         def drop(reason: str) -> None:
             dropped[reason] = dropped.get(reason, 0) + 1
@@ -321,7 +323,7 @@ class ModelCheckpoint(Answer):
                 return "a question"
             if field == "user_preferences":
                 reason = said.check(item)
-                stated = reason is None and any(map(statements.has_stance, said.supporting(item)))
+                stated = reason is None and any(map(statements.has_stance, said_sentences.supporting(item)))
                 return reason or (None if stated else "no preference stated")
             if not statements.names_something(item):
                 return "names no action or object"
@@ -341,7 +343,7 @@ class ModelCheckpoint(Answer):
             for item in items:
                 reason = why(item, field)
                 if reason is None:
-                    place, reason = statements.placed(field, evidence.supporting(item))
+                    place, reason = statements.placed(field, sentences.supporting(item))
                 if reason is not None:
                     drop(reason)
                 elif place is not None:

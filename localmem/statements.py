@@ -33,10 +33,10 @@ from collections.abc import Sequence
 from typing import Final
 
 from .extract import sentences
-from .grounding import NEGATIONS, STOP_WORDS
+from .grounding import NEGATIONS, Evidence
+from .words import STOP_WORDS, words
 
 _I = re.IGNORECASE
-_WORD = re.compile(r"[^\W\d_][\w'\u2019]*|\d+(?:[.,:/-]\d+)*")
 
 _WEEKDAYS = r"monday|tuesday|wednesday|thursday|friday|saturday|sunday"
 _MONTHS = (
@@ -125,7 +125,7 @@ def names_something(item: str) -> bool:
     letters or more that are neither function words nor small talk."""
     found = [
         w
-        for w in (w.casefold() for w in _WORD.findall(item))
+        for w in words(item)
         if (len(w) >= 3 or w[:1].isdigit()) and w not in STOP_WORDS and w not in SMALL_TALK
         and w not in NEGATIONS
     ]
@@ -154,9 +154,15 @@ STEP_FIELDS: Final = ("completed_steps", "current_step", "next_steps", "pending_
 """The checkpoint fields whose items have a status: done, under way, or still to do."""
 
 
+def by_sentence(sources: Sequence[str]) -> Evidence:
+    """An Evidence whose sources are the sentences of ``sources``: its ``supporting``
+    names the sentences an item was taken from."""
+    return Evidence([s for text in sources for s in sentences(text)])
+
+
 def placed(field: str, support: Sequence[str]) -> tuple[str | None, str | None]:
     """Where a checkpoint item proposed for ``field`` belongs, by what the ``support``
-    (the sentences that state it: ``grounding.Evidence.supporting``) say of it:
+    (the sentences that state it: :func:`by_sentence`) say of it:
     ``(field, None)``, ``(another field, None)`` or ``(None, why it is dropped)``.
 
     A completed step needs a sentence saying it was done; one only planned becomes a next
