@@ -18,6 +18,7 @@ was enough to store them. :func:`check` holds a model's item to what the convers
    after it that is not a verb a warning carries (:data:`CARRIERS`), the words of the same
    phrase, and what "or" or "and" adds ("don't give her ibuprofen or aspirin with
    warfarin" negates ibuprofen and aspirin, not warfarin); or when "allergy" follows it.
+   A negated negation asserts: "she must not stop warfarin" negates nothing.
    "Don't forget to" and "not only" negate nothing.
 4. **No flipped warning.** A word the conversation negates anywhere ("never give her
    ibuprofen", "allergic to penicillin") is never asserted by a model's item: "take
@@ -186,6 +187,7 @@ def _clauses(text: str) -> list[tuple[str, bool]]:
     verb (at most :data:`SCOPE_WORDS` words on), the content words right after that one
     ("grapefruit juice"), and what "or", "nor" or "and" adds to them ("peanuts and tree
     nuts"; not "and take acetaminophen": a carrier after "and" starts a new statement).
+    A negation that is itself negated asserts ("must not stop warfarin", "not allergic to").
     """
     out: list[tuple[str, bool]] = []
     for clause in _CLAUSE.split(text.casefold()):
@@ -198,7 +200,9 @@ def _clauses(text: str) -> list[tuple[str, bool]]:
             if word in _ENDS and not (word == "and" and inside and following not in CARRIERS):
                 waiting, inside = -1, False
             elif (word in NEGATIONS or (word, following) in _PAIRS) and following not in _CANCELS:
-                waiting, inside = i + SCOPE_WORDS, False
+                # A negation of a negation asserts: "must not stop warfarin" keeps warfarin.
+                waiting = -1 if 0 <= waiting and i <= waiting and not inside else i + SCOPE_WORDS
+                inside = False
             elif word in _JOINS and inside:
                 waiting, inside = i + SCOPE_WORDS, False
             elif _is_content(word) and word not in CARRIERS and (inside or i <= waiting):
