@@ -4,7 +4,9 @@ Two situations, two wordings, both from the origin:
 
 - :func:`keyword_summary` — a model answered but its output was rejected by validation, or the
   server answered with an HTTP error. The origin's keyword topic table names what the user's
-  messages were about (``Conversation with 15 messages (8 user, 7 assistant) about:
+  messages were about, a topic only when they say it (:func:`said_topics`: its name or two
+  of its keywords; the origin named one for a single keyword, "about: database,
+  troubleshooting, poetry" for a chat between friends) (``Conversation with 15 messages (8 user, 7 assistant) about:
   programming, database, troubleshooting.``); with no topic it quotes the first and the last
   user message (``Conversation with 15 messages. Started with: "How do I create a REST API..."
   Recent topic: "Can you explain JWT authent..."``).
@@ -83,15 +85,32 @@ def extract_topics(text: str, limit: int = DEFAULT_TOPIC_LIMIT) -> list[str]:
     return topics
 
 
+def said_topics(text: str, limit: int = DEFAULT_TOPIC_LIMIT) -> list[str]:
+    """Topics of :data:`TOPIC_KEYWORDS` that ``text`` says (at most ``limit``, table
+    order): two different keywords of the topic, or the topic's own name ("poetry"). One
+    keyword is not enough: friends setting a table, fixing dinner and quoting a verse
+    are not talking about a database, troubleshooting and poetry."""
+    topics: list[str] = []
+    for topic, keywords in TOPIC_KEYWORDS:
+        if len(topics) >= limit:
+            break
+        named = re.search(rf"\b{re.escape(topic)}\b", text, re.IGNORECASE) is not None
+        found = sum(1 for k in keywords if re.search(rf"\b(?:{k})", text, re.IGNORECASE))
+        if named or found >= 2:
+            topics.append(topic)
+    return topics
+
+
 def keyword_summary(messages: Sequence[tuple[str, str]]) -> str:
-    """The origin's fallback summary (user topics if any, else first/last user samples),
-    then the span's salient facts in the room left."""
+    """The origin's fallback summary (the topics the user's messages say, if any, else
+    samples of the first and last user messages), then the span's salient facts in the
+    room left."""
     if not messages:
         return NO_MESSAGES_SUMMARY
     user_texts = [text for role, text in messages if _is_role(role, "user")]
     assistant_count = sum(1 for role, _ in messages if _is_role(role, "assistant"))
     count = _count_phrase(len(messages))
-    topics = extract_topics("\n".join(user_texts))
+    topics = said_topics("\n".join(user_texts))
     if topics:
         return _with_facts(
             f"Conversation with {count} ({len(user_texts)} user, {assistant_count} assistant)"
@@ -110,7 +129,7 @@ def offline_summary(messages: Sequence[tuple[str, str]]) -> str:
     last messages, then the span's salient facts in the room left."""
     if not messages:
         return NO_MESSAGES_SUMMARY
-    topics = extract_topics("\n".join(text for role, text in messages if _is_role(role, "user")))
+    topics = said_topics("\n".join(text for role, text in messages if _is_role(role, "user")))
     about = f" about: {', '.join(topics)}" if topics else ""
     # A system prompt says how to talk, not what was talked about.
     turns = [text for role, text in messages if not _is_role(role, "system")]

@@ -244,8 +244,8 @@ def _pick(facts: Sequence[Fact], budget: int) -> list[Fact]:
     used = -1  # the first fact needs no separating space
     for fact in sorted(facts, key=lambda f: (-f.score, f.position)):
         cost = len(fact.text) + 1
-        if used + cost > budget:
-            continue
+        if used + cost > budget or fact.text.endswith("?"):
+            continue  # a question states nothing: quoted without its answer, it misleads
         words = _content(fact.text)
         if words and sum(w in seen for w in words) >= REPEAT_SHARE * len(words):
             continue
