@@ -10,7 +10,8 @@ its conversation, keyed by :func:`key`:
 - ``items`` (key: ``conversation|field|text``): a checkpoint item the model proposed, true or
   false where it was put (a plan is true as a next step, false as a completed one);
 - ``facts`` (key: ``conversation|field|text``): a facts item (key facts, decisions, entities,
-  open questions, must-remember, and updates keyed by their new side), true or false.
+  open questions, must-remember, and updates as ``new <- old``), true or false: an update is
+  true when its new side is the user's current fact and its old side what it replaces.
 
 Items are keyed by their text as the store keeps it (``clip(text, ITEM_CHARS)``).
 
@@ -114,6 +115,11 @@ def _counts(found: dict[str, int]) -> str:
     return ", ".join(f"{n} {label}" for label, n in sorted(found.items())) or "none"
 
 
+def _fact_text(item: dict[str, Any]) -> str:
+    """A facts item's labelled text: an update is judged whole, ``new <- old``."""
+    return f"{item['text']} <- {item['old']}" if "old" in item else item["text"]
+
+
 def _stats(runs: list[dict], labels: _Labels) -> dict[str, Any]:
     names = (
         "good good_kept bad bad_kept kept_no_warning completed fallbacks fallbacks_faithful "
@@ -150,7 +156,7 @@ def _stats(runs: list[dict], labels: _Labels) -> dict[str, Any]:
             s["f_proposed"] += 1
             truth = None
             if item["kept"] or item["passes"]:
-                truth = labels.item("facts", conversation, item["field"], item["text"])
+                truth = labels.item("facts", conversation, item["field"], _fact_text(item))
             if item["kept"]:
                 s["f_kept"] += 1
                 s["f_kept_false"] += truth is False

@@ -18,7 +18,8 @@ from typing import Any
 
 from localmem import MemoryConfig, MemoryStore
 from localmem.checkpoint import CHECKPOINT_SYSTEM_PROMPT
-from localmem.facts import FACTS_SYSTEM_PROMPT, MUST_REMEMBER_FACTS_SYSTEM_PROMPT
+from localmem.extract import ITEM_CHARS, clip
+from localmem.facts import FACTS_SYSTEM_PROMPT, MUST_REMEMBER_FACTS_SYSTEM_PROMPT, ModelFacts
 from localmem.models import Checkpoint, Summary, SummaryFacts
 from tests.ollama_server import FakeOllama
 
@@ -51,6 +52,20 @@ def item_label(kind: str, conversation: str, field: str, text: str) -> bool | No
     """The label of a checkpoint item (``items``) or facts item (``facts``) the store kept."""
     entry = LABELS.get(kind, {}).get(label_key(f"{conversation}|{field}|{text}"))
     return None if entry is None else bool(entry["label"])
+
+
+def pin_labels(model: str, conversation: str, pin: str) -> list[bool]:
+    """The labels of a pin the model added: as the model's must-remember item, and as the new
+    side of each of the model's updates naming it (an update is labelled whole, ``new <- old``)."""
+    answer = ModelFacts.model_validate_json(RECORDINGS[model]["conversations"][conversation]["facts"]["raw"])
+    remembered = [clip(item, ITEM_CHARS) for item in answer.must_remember]
+    found = [item_label("facts", conversation, "must_remember", pin)] if pin in remembered else []
+    found += [
+        item_label("facts", conversation, "updates", f"{new} <- {old}")
+        for new, old in answer.updates
+        if clip(new, ITEM_CHARS) == pin
+    ]
+    return [label for label in found if label is not None]
 
 
 class Replay(FakeOllama):

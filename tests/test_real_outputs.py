@@ -44,6 +44,7 @@ from tests.real_replay import (
     facts_items,
     item_label,
     label_key,
+    pin_labels,
     replay,
 )
 
@@ -391,6 +392,30 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
         "false checkpoint items kept: [('active_goals', 'read sales.csv'), ('key_decisions', 'parse date column'), (...",
     ('facts', 'qwen2.5-coder:0.5b', 'pandas_dates'):
         "false facts or pins kept: [('entities', 'date'), ('open_questions', 'What is the date format in sales.csv?')]",
+    ('checkpoint', 'qwen2.5-coder:1.5b', 'knee_ibuprofen'):
+        "false checkpoint items kept: [('key_decisions', 'no fall'), ('user_preferences', 'no fall')]",
+    ('checkpoint', 'qwen2.5-coder:1.5b', 'emergency_fund'):
+        "false checkpoint items kept: [('user_preferences', 'I take home about 3,200 USD a month'), ('user_preferenc...",
+    ('facts', 'qwen2.5-coder:1.5b', 'emergency_fund'):
+        "false facts or pins kept: [('entities', 'pay off the credit card'), ('entities', 'set up an automatic trans...",
+    ('summary', 'qwen2.5-coder:1.5b', 'train_milan'):
+        "unfaithful summary kept: says they 'will book a seat on the 9:33' (already booked) and 'take a ferry to Lak...",
+    ('facts', 'qwen2.5-coder:1.5b', 'train_milan'):
+        "false facts or pins kept: [('decisions', 'take the train back on June 6'), ('decisions', 'stay on the lake ...",
+    ('summary', 'qwen2.5-coder:1.5b', 'sonnet_grandmother'):
+        "unfaithful summary kept: good, except 'send it to the friend tomorrow': the user sends the quatrain to the ...",
+    ('checkpoint', 'qwen2.5-coder:1.5b', 'sonnet_grandmother'):
+        'false checkpoint items kept: [(\'key_decisions\', "use rhymes like \'walls\', \'calls\' and \'halls\'"), (\'user_pre...',
+    ('facts', 'qwen2.5-coder:1.5b', 'sonnet_grandmother'):
+        'false facts or pins kept: [(\'key_facts\', "You want to use the word \'name\' in the couplet"), (\'decisions\', "...',
+    ('checkpoint', 'qwen2.5-coder:1.5b', 'wifi_password'):
+        "false checkpoint items kept: [('key_decisions', 'The router is a Fritz!Box 7590 in the hallway closet.'), (...",
+    ('facts', 'qwen2.5-coder:1.5b', 'wifi_password'):
+        "false facts or pins kept: [('key_facts', 'bluefox77'), ('key_facts', '44'), ('key_facts', 'WPS button'), ('...",
+    ('checkpoint', 'qwen2.5-coder:1.5b', 'allergy_tool'):
+        "false checkpoint items kept: [('pending_tasks', 'request the inhaler refill'), ('next_steps', 'request the ...",
+    ('facts', 'qwen2.5-coder:1.5b', 'allergy_tool'):
+        "false facts or pins kept: [('key_facts', 'Daniel Brandt has 1 refill left on the salbutamol inhaler'), ('de...",
 }
 
 
@@ -435,10 +460,10 @@ def test_a_real_models_facts_and_pins_are_kept_only_when_true(
     kept = replay(db_path, model, conversation)
     rules = facts_items(rule_facts(extract(kept.pairs)))
     mine = [item for item in facts_items(kept.facts.data) if item not in rules]
-    for pin in kept.new_pins:  # the model's must-remember items and updates' new sides
-        updated = item_label("facts", conversation, "updates", pin) is not None
-        mine.append(("updates" if updated else "must_remember", pin))
     labels = {item: item_label("facts", conversation, *item) for item in mine}
+    for pin in kept.new_pins:  # the model's must-remember items and updates' new sides
+        found = pin_labels(model, conversation, pin)
+        labels[("pin", pin)] = all(found) if found else None
     assert None not in labels.values(), f"unlabelled kept facts: {labels}"
     false = [item for item, true in labels.items() if not true]
     assert not false, f"false facts or pins kept: {false}"
