@@ -370,50 +370,40 @@ CASES = [
 # conversation) -> the label's reason. Each entry is a failing case left out of the
 # parametrization below so that the suite stays green; fixing one means deleting its entry.
 OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
-    ('summary', 'qwen2.5-coder:0.5b', 'knee_ibuprofen'):
-        'unfaithful summary kept: the raw answer (stop warfarin: reversed; invented cause and outcome) with the visi...',
-    ('facts', 'qwen2.5-coder:0.5b', 'knee_ibuprofen'):
-        "false facts or pins kept: [('key_facts', 'Lisinopril 10 mg in the morning'), ('key_facts', 'Gout'), ('decis...",
-    ('facts', 'qwen2.5-coder:0.5b', 'emergency_fund'):
-        "false facts or pins kept: [('key_facts', 'Emergency fund'), ('entities', 'Bank'), ('open_questions', 'What ...",
-    ('summary', 'qwen2.5-coder:0.5b', 'train_milan'):
-        "unfaithful summary kept: kept 'The ferry will leave around 7 pm' (the last ferries leave then); 'the ticket...",
     ('summary', 'qwen2.5-coder:0.5b', 'wifi_password'):
         "unfaithful summary kept: 'changes the password for the printer' is invented (the printer was given the new ...",
-    ('checkpoint', 'qwen2.5-coder:0.5b', 'wifi_password'):
-        "false checkpoint items kept: [('active_goals', 'Set the 5 GHz band to a fixed channel.'), ('next_steps', ...",
-    ('facts', 'qwen2.5-coder:0.5b', 'wifi_password'):
-        "false facts or pins kept: [('decisions', 'set the printer to channel 44 and enter amberlake42'), ('open_que...",
     ('summary', 'qwen2.5-coder:0.5b', 'terse_gym'):
         "unfaithful summary kept: 'the gym is open for the band, and the band is bringing a smoothie': nonsense buil...",
     ('summary', 'qwen2.5-coder:0.5b', 'pandas_dates'):
         "unfaithful summary kept: 'The test with 03/01/2024 and 2024-01-15 shows that the fix works': the test is Mo...",
-    ('checkpoint', 'qwen2.5-coder:0.5b', 'pandas_dates'):
-        "false checkpoint items kept: [('active_goals', 'read sales.csv'), ('key_decisions', 'parse date column'), (...",
-    ('facts', 'qwen2.5-coder:0.5b', 'pandas_dates'):
-        "false facts or pins kept: [('entities', 'date'), ('open_questions', 'What is the date format in sales.csv?')]",
-    ('checkpoint', 'qwen2.5-coder:1.5b', 'knee_ibuprofen'):
-        "false checkpoint items kept: [('key_decisions', 'no fall'), ('user_preferences', 'no fall')]",
-    ('checkpoint', 'qwen2.5-coder:1.5b', 'emergency_fund'):
-        "false checkpoint items kept: [('user_preferences', 'I take home about 3,200 USD a month'), ('user_preferenc...",
-    ('facts', 'qwen2.5-coder:1.5b', 'emergency_fund'):
-        "false facts or pins kept: [('entities', 'pay off the credit card'), ('entities', 'set up an automatic trans...",
     ('summary', 'qwen2.5-coder:1.5b', 'train_milan'):
         "unfaithful summary kept: says they 'will book a seat on the 9:33' (already booked) and 'take a ferry to Lak...",
-    ('facts', 'qwen2.5-coder:1.5b', 'train_milan'):
-        "false facts or pins kept: [('decisions', 'take the train back on June 6'), ('decisions', 'stay on the lake ...",
     ('summary', 'qwen2.5-coder:1.5b', 'sonnet_grandmother'):
         "unfaithful summary kept: good, except 'send it to the friend tomorrow': the user sends the quatrain to the ...",
+    ('checkpoint', 'qwen2.5-coder:0.5b', 'wifi_password'):
+        "false checkpoint items kept: [('active_goals', 'Set the 5 GHz band to a fixed channel.'), ('next_steps', ...",
+    ('checkpoint', 'qwen2.5-coder:0.5b', 'pandas_dates'):
+        "false checkpoint items kept: [('active_goals', 'read sales.csv'), ('key_decisions', 'parse date column'), (...",
     ('checkpoint', 'qwen2.5-coder:1.5b', 'sonnet_grandmother'):
         'false checkpoint items kept: [(\'key_decisions\', "use rhymes like \'walls\', \'calls\' and \'halls\'"), (\'user_pre...',
-    ('facts', 'qwen2.5-coder:1.5b', 'sonnet_grandmother'):
-        'false facts or pins kept: [(\'key_facts\', "You want to use the word \'name\' in the couplet"), (\'decisions\', "...',
     ('checkpoint', 'qwen2.5-coder:1.5b', 'wifi_password'):
         "false checkpoint items kept: [('key_decisions', 'The router is a Fritz!Box 7590 in the hallway closet.'), (...",
-    ('facts', 'qwen2.5-coder:1.5b', 'wifi_password'):
-        "false facts or pins kept: [('key_facts', 'bluefox77'), ('key_facts', '44'), ('key_facts', 'WPS button'), ('...",
     ('checkpoint', 'qwen2.5-coder:1.5b', 'allergy_tool'):
         "false checkpoint items kept: [('pending_tasks', 'request the inhaler refill'), ('next_steps', 'request the ...",
+    ('facts', 'qwen2.5-coder:0.5b', 'emergency_fund'):
+        "false facts or pins kept: [('key_facts', 'Emergency fund'), ('entities', 'Bank'), ('open_questions', 'What ...",
+    ('facts', 'qwen2.5-coder:0.5b', 'wifi_password'):
+        "false facts or pins kept: [('decisions', 'set the printer to channel 44 and enter amberlake42'), ('open_que...",
+    ('facts', 'qwen2.5-coder:0.5b', 'pandas_dates'):
+        "false facts or pins kept: [('entities', 'date'), ('open_questions', 'What is the date format in sales.csv?')]",
+    ('facts', 'qwen2.5-coder:1.5b', 'emergency_fund'):
+        "false facts or pins kept: [('entities', 'pay off the credit card'), ('entities', 'set up an automatic trans...",
+    ('facts', 'qwen2.5-coder:1.5b', 'train_milan'):
+        "false facts or pins kept: [('decisions', 'take the train back on June 6'), ('decisions', 'stay on the lake ...",
+    ('facts', 'qwen2.5-coder:1.5b', 'sonnet_grandmother'):
+        'false facts or pins kept: [(\'key_facts\', "You want to use the word \'name\' in the couplet"), (\'decisions\', "...',
+    ('facts', 'qwen2.5-coder:1.5b', 'wifi_password'):
+        "false facts or pins kept: [('key_facts', 'bluefox77'), ('key_facts', '44'), ('key_facts', 'WPS button'), ('...",
     ('facts', 'qwen2.5-coder:1.5b', 'allergy_tool'):
         "false facts or pins kept: [('key_facts', 'Daniel Brandt has 1 refill left on the salbutamol inhaler'), ('de...",
 }
