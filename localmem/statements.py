@@ -4,7 +4,7 @@ A small model's checkpoint puts "bake the muffins on Thursday" among the complet
 calls the cat's name a preference and "finish" a step; its summary says "Greta should stop
 warfarin" where the conversation asked exactly that and was told "No.". Word overlap
 (:mod:`localmem.grounding`) cannot see these: the words are all there. This module reads the
-few signals that can, from the sentences people wrote (pure functions; they never raise on
+signals that can, from the sentences people wrote (pure functions; they never raise on
 any ``str``):
 
 - :func:`status`: whether a sentence reports something **done** ("I did", "done",
@@ -21,9 +21,7 @@ any ``str``):
 - :func:`names_something`: whether an item names an action or an object at all: two words
   that are neither function words nor small talk ("leg day", "bring the band"); never a
   lone word ("turn", "finish", "Done") nor small talk ("cheery thx");
-- :func:`denied`: the questions of a conversation that the next turn answers "No",
-  "Not quite", "Not really"...; with what the question said (its statement form), so that
-  a summary restating it as true can be caught (``summarizer.validation``).
+- (the claims a conversation denied, for summaries, are ``summarizer.faithful``'s).
 """
 
 from __future__ import annotations
@@ -82,19 +80,6 @@ _STANCE = re.compile(
     _I,
 )
 """What a writer says of their own taste or standing rules."""
-_NO = re.compile(
-    r"^\W*(?:no\b|nope\b|not (?:quite|really|exactly|yet|necessarily|at all)\b"
-    r"|actually,? no\b|that's not\b|that is not\b|definitely not\b)",
-    _I,
-)
-"""An answer that denies what a question asked ("No.", "Not quite.")."""
-_QUESTION_HEAD = re.compile(
-    r"^\W*(?:should|can|could|is|are|was|were|does|do|did|will|would|may|must|has|have)\s+"
-    r"(?:(?:i|we|she|he|they|it|you|this|that)\s+)?",
-    _I,
-)
-"""The inversion a yes/no question opens with ("Should she ...", "Is it ...")."""
-
 SMALL_TALK: Final = frozenset(
     """
     thx thanks thank ty np lol cheers ok okay yes yeah yep cool nice hi hey bye great good
@@ -130,24 +115,6 @@ def names_something(item: str) -> bool:
         and w not in NEGATIONS
     ]
     return len(found) >= 2
-
-
-def denied(pairs: Sequence[tuple[str, str]]) -> list[str]:
-    """The yes/no questions of ``pairs`` the next turn (of the other side) answers "no",
-    each as its statement ("Should she stop the warfarin before the visit?" -> "she stop
-    the warfarin before the visit"); a user's "X, since Y?"-less claim answered "Not
-    quite" is denied whole ("free verse is just prose with line breaks")."""
-    out: list[str] = []
-    for (role, text), (answer_role, answer) in zip(pairs, pairs[1:]):
-        if role == answer_role or not _NO.search(answer):
-            continue
-        said = list(sentences(text))
-        questions = [s for s in said if s.endswith("?")]
-        if questions:
-            out += [_QUESTION_HEAD.sub("", q).rstrip("?") for q in questions]
-        elif said:  # a claim, not a question, answered "Not quite": its last sentence
-            out.append(said[-1])
-    return out
 
 
 STEP_FIELDS: Final = ("completed_steps", "current_step", "next_steps", "pending_tasks", "active_goals")

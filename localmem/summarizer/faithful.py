@@ -6,7 +6,7 @@ model gets wrong can only be seen turn by turn:
 - **a denied claim stated as true**: the conversation asked "Should she stop the warfarin
   before the visit?" and the answer began "No."; the summary says "Greta should stop
   warfarin before the GP visit." A sentence of the summary restates a denied claim
-  (``statements.denied``: a yes/no question answered "no", or a claim answered "Not
+  (:func:`denied`: a yes/no question answered "no", or a claim answered "Not
   quite") when it holds most of the claim's content words (``grounding``'s share) with the
   same negations (a negated negation asserts: "she must not stop warfarin" is the answer,
   not the claim);
@@ -29,7 +29,6 @@ from typing import Final
 
 from ..extract import sentences
 from ..grounding import Evidence
-from ..statements import denied
 from ..words import words
 
 COPY_RUN_WORDS: Final = 6
@@ -43,6 +42,19 @@ STITCH_SHARE: Final = 0.85
 long summary a stitched copy..."""
 STITCH_MIN_WORDS: Final = 30
 """... when it has this many words at least."""
+
+_NO = re.compile(
+    r"^\W*(?:no\b|nope\b|not (?:quite|really|exactly|yet|necessarily|at all)\b"
+    r"|actually,? no\b|that's not\b|that is not\b|definitely not\b)",
+    re.IGNORECASE,
+)
+"""An answer that denies what a question asked ("No.", "Not quite.")."""
+_QUESTION_HEAD = re.compile(
+    r"^\W*(?:should|can|could|is|are|was|were|does|do|did|will|would|may|must|has|have)\s+"
+    r"(?:(?:i|we|she|he|they|it|you|this|that)\s+)?",
+    re.IGNORECASE,
+)
+"""The inversion a yes/no question opens with ("Should she ...", "Is it ...")."""
 
 _TURN = re.compile(r"^(user|assistant|system|tool): ", re.MULTILINE)
 
@@ -64,6 +76,24 @@ def check_denied(summary: str, pairs: Sequence[tuple[str, str]]) -> str | None:
         if Evidence(said).supporting(claim):
             return "states what the conversation answered no to"
     return None
+
+
+def denied(pairs: Sequence[tuple[str, str]]) -> list[str]:
+    """The yes/no questions of ``pairs`` the next turn (of the other side) answers "no",
+    each as its statement ("Should she stop the warfarin before the visit?" -> "she stop
+    the warfarin before the visit"); a user's "X, since Y?"-less claim answered "Not
+    quite" is denied whole ("free verse is just prose with line breaks")."""
+    out: list[str] = []
+    for (role, text), (answer_role, answer) in zip(pairs, pairs[1:]):
+        if role == answer_role or not _NO.search(answer):
+            continue
+        said = list(sentences(text))
+        questions = [s for s in said if s.endswith("?")]
+        if questions:
+            out += [_QUESTION_HEAD.sub("", q).rstrip("?") for q in questions]
+        elif said:  # a claim, not a question, answered "Not quite": its last sentence
+            out.append(said[-1])
+    return out
 
 
 def check_copy(summary_words: Sequence[str], pairs: Sequence[tuple[str, str]]) -> str | None:

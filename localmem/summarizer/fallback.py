@@ -24,7 +24,7 @@ is allergic to penicillin.``); a span without any keeps the origin's wording exa
 Both are pure functions of their input: the same messages always give the same text, in well
 under a millisecond for a 15-message range. They never raise on any ``str`` input (empty
 lists, empty or huge strings, any unicode, lone surrogates included) and always return at most
-:data:`~localmem.summarizer.validation.DEFAULT_MAX_SUMMARY_CHARS` characters of valid UTF-8.
+:data:`~localmem.summarizer.prompts.DEFAULT_MAX_SUMMARY_CHARS` characters of valid UTF-8.
 
 Differences from the origin, on purpose: keywords match at the start of a word (the origin's
 plain substring test found "API" in "therapist" and "database" in "vegetables"); a sample
@@ -38,7 +38,7 @@ from collections.abc import Iterable, Sequence
 from typing import Final
 
 from localmem.summarizer.salient import salient_facts
-from localmem.summarizer.validation import DEFAULT_MAX_SUMMARY_CHARS
+from localmem.summarizer.prompts import DEFAULT_MAX_SUMMARY_CHARS
 
 DEFAULT_TOPIC_LIMIT: Final = 3
 DEFAULT_SAMPLE_CHARS: Final = 30

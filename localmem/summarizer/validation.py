@@ -59,9 +59,8 @@ from typing import Final
 
 from ..words import STOP_WORDS, is_number, stem, words
 from . import faithful
-from .prompts import INSTRUCTION_TEXTS
+from .prompts import DEFAULT_MAX_SUMMARY_CHARS, INSTRUCTION_TEXTS
 
-DEFAULT_MAX_SUMMARY_CHARS: Final = 300
 DEFAULT_MAX_SUMMARY_RATIO: Final = 0.3
 DEFAULT_MIN_WORD_OVERLAP: Final = 0.5
 """Half of a summary's content words must be the conversation's. The origin's 10% let a
