@@ -119,7 +119,7 @@ class ForgetMixin(StoreBase):
         the full-text indexes that held what went are merged and (for messages)
         the summary cache emptied; after the commit the log is emptied."""
         with self._write(session_id) as conn:
-            gone = Forgotten(conn, db.index_marks(conn))
+            gone = Forgotten(conn)
             yield gone
             if "messages" in gone.lowest or "summaries" in gone.lowest:
                 db.clear_summary_cache(conn)

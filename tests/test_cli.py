@@ -266,7 +266,7 @@ def test_doctor_exit_codes(tmp_path: Path, fake_ollama, monkeypatch, dead_ollama
     checks = {c["name"]: c["ok"] for c in json.loads(out)}
     # No local model: not broken, offline (exit 3), told apart from broken (exit 1).
     assert code == 3 and checks == {
-        "file": True, "schema": True, "tokenizer": True, "ollama": False, "models": False,
+        "file": True, "schema": True, "tokenizer": True, "search": True, "ollama": False, "models": False,
     }
     code, out = run("doctor", "--db", db)
     assert code == 3 and "[offline] ollama: " in out and "localmem works offline" in out

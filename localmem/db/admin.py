@@ -14,7 +14,7 @@ from typing import Any
 
 from ..migrations import APPLICATION_ID, SCHEMA_VERSION
 from .connection import BEGIN_READ_SQL, COMMIT_SQL, transaction
-from .fulltext import SEARCH_TABLES, _INDEX_SQL
+from .fulltext import OPTIMIZE_SQL
 from .sessions import _LAST_ACTIVITY
 
 # Sessions whose last activity (as Session.updated_at reports it) is before ?.
@@ -86,7 +86,7 @@ def integrity_problems(conn: sqlite3.Connection, *, thorough: bool = False) -> l
     return problems
 
 
-FTS_OPTIMIZE_SQL = tuple(_INDEX_SQL[table][3] for table in SEARCH_TABLES)
+FTS_OPTIMIZE_SQL = tuple(OPTIMIZE_SQL.values())
 VACUUM_SQL = "VACUUM"
 # Returns (busy, log frames, frames checkpointed); busy 1: another connection
 # holds a transaction that needs the log, so it could not be emptied.
