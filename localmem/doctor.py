@@ -8,7 +8,8 @@ and returns one :class:`~localmem.models.Check` per question, in order:
 - ``tokenizer``: the exact token counter loaded offline (not the estimate);
 - ``search``: each searched table's full-text index is found the way
   sqlite-utils and Datasette find it (sqlite-utils' own ``detect_fts``, on a
-  read-only connection) and holds every row of its table;
+  read-only connection), holds every row of its table, and holds them under
+  their sessions' key tokens (another tool's 'rebuild' would not);
 - ``ollama``: the configured local server answers (loopback only unless
   ``allow_remote_ollama``: the store's own backend refuses anything else
   without sending a byte);
@@ -35,7 +36,7 @@ from typing import TYPE_CHECKING
 import sqlite_utils
 
 from .args import check_id
-from .db import SEARCH_TABLES
+from .db import SEARCH_TABLES, keyed
 from .migrations import SCHEMA_VERSION
 from .models import Check
 from .summarizer.ollama_client import OllamaModelError, OllamaUnavailable
@@ -116,6 +117,8 @@ def check_search(store: MemoryStore) -> Check:
                 problems.append(f"{table} has no index sqlite-utils or Datasette can find")
             elif tools[f"{index}_docsize"].count != tools[table].count:
                 problems.append(f"{index} does not hold every row of {table}")
+            elif not keyed(conn, table):
+                problems.append(f"{index} was rebuilt without its session keys: run localmem vacuum")
     if problems:
         return Check(name="search", ok=False, detail="; ".join(problems))
     return Check(

@@ -100,6 +100,27 @@ def test_sqlite_utils_lists_the_indexes(memory_file: Path) -> None:
     assert tables == {"messages_fts", "summaries_fts", "semantic_pins_fts", "summary_facts_fts"}
 
 
+def test_an_index_rebuilt_by_sqlite_utils_is_caught_and_repaired(memory_file: Path) -> None:
+    ids = fill(memory_file)
+    sqlite_utils("rebuild-fts", str(memory_file), "messages")
+    with MemoryStore(memory_file) as store:
+        hits = store.search("penicillin", session_id="other")
+        assert [h for h in hits if h.kind == "message"] == []  # the keys are gone
+    doctor = subprocess.run(
+        [tool("localmem"), "doctor", "--db", str(memory_file)],
+        capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL,
+        env={**os.environ, "OLLAMA_HOST": "http://127.0.0.1:9"},
+    )
+    assert "messages_fts was rebuilt without its session keys: run localmem vacuum" in doctor.stdout
+    subprocess.run(
+        [tool("localmem"), "vacuum", "--db", str(memory_file)],
+        capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL, check=True,
+    )
+    with MemoryStore(memory_file) as store:
+        hits = store.search("penicillin", session_id="other")
+    assert [h.id for h in hits if h.kind == "message"] == [ids["other-1"]]
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

@@ -49,7 +49,8 @@ from .compaction import (
 from .fulltext import (
     OPTIMIZE_SQL, SEARCH_FACTS_SQL, SEARCH_MESSAGES_SQL, SEARCH_PINS_SQL, SEARCH_SUMMARIES_SQL,
     SEARCH_TABLES, SNIPPET_ELLIPSIS, SNIPPET_END, SNIPPET_MAX_CHARS, SNIPPET_START,
-    SNIPPET_TOKENS, TERM_DOCS_ALL_SQL, TERM_DOCS_SQL, TEXT_COLUMNS, search, term_docs,
+    SNIPPET_TOKENS, TERM_DOCS_ALL_SQL, TERM_DOCS_SQL, TEXT_COLUMNS, KEYED_SQL, NEWEST_KEY_SQL, REINDEX_SQL,
+    keyed, reindex, search, term_docs,
 )
 from .recall import (
     MESSAGES_BY_IDS_SQL, NEXT_MESSAGE_SQL, PREVIOUS_MESSAGE_SQL, 
@@ -137,7 +138,8 @@ __all__ = [
     "compaction_candidates", "record_compaction", "OPTIMIZE_SQL", "SEARCH_FACTS_SQL",
     "SEARCH_MESSAGES_SQL", "SEARCH_PINS_SQL", "SEARCH_SUMMARIES_SQL", "SEARCH_TABLES",
     "SNIPPET_ELLIPSIS", "SNIPPET_END", "SNIPPET_MAX_CHARS", "SNIPPET_START", "SNIPPET_TOKENS",
-    "TERM_DOCS_ALL_SQL", "TERM_DOCS_SQL", "TEXT_COLUMNS", "search", "term_docs", "IMPORT_FILE_SQL", "IMPORT_GOAL_SQL", "IMPORT_SUBTASK_SQL",
+    "TERM_DOCS_ALL_SQL", "TERM_DOCS_SQL", "TEXT_COLUMNS", "KEYED_SQL", "NEWEST_KEY_SQL", "REINDEX_SQL", "keyed",
+    "reindex", "search", "term_docs", "IMPORT_FILE_SQL", "IMPORT_GOAL_SQL", "IMPORT_SUBTASK_SQL",
     "SESSION_IDS_SQL", "SESSION_ITEMS_SQL", "SESSION_ROW_SQL", "SessionRows",
     "import_checkpoint", "import_file", "import_goal", "import_items", "import_messages",
     "import_session", "import_subtask", "session_ids", "session_rows", "ACTIVE_GOAL_SQL",

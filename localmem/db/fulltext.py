@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import sqlite3
 
+from ..migrations import SESSION_KEY_EXPR, USER_PINS_KEY_EXPR
 from ..models import SearchHit
 from .connection import _RowModels
 
@@ -22,6 +23,45 @@ _OPTIMIZE = "INSERT INTO [{0}_fts] ([{0}_fts]) VALUES ('optimize')"
 OPTIMIZE_SQL = {table: _OPTIMIZE.format(table) for table in SEARCH_TABLES}
 """Per table: merge its index into one segment (FTS5 'optimize'), leaving out
 the entries a 'delete' only marked."""
+_KEY = {"semantic_pins": USER_PINS_KEY_EXPR}
+# Whether the newest row is in the index under its session's key token: an
+# index rebuilt from the table by another tool ('rebuild') holds the id's words.
+NEWEST_KEY_SQL = {
+    t: f"SELECT id, {_KEY.get(t, SESSION_KEY_EXPR).format('session_id')} FROM [{t}] ORDER BY id DESC LIMIT 1"
+    for t in SEARCH_TABLES
+}
+KEYED_SQL = {
+    t: f"SELECT EXISTS (SELECT 1 FROM [{t}_fts] WHERE [{t}_fts] MATCH ? AND rowid = ?)"
+    for t in SEARCH_TABLES
+}
+_REINDEX = (
+    "INSERT INTO [{0}_fts] ([{0}_fts]) VALUES ('delete-all')",
+    "INSERT INTO [{0}_fts] (rowid, [{1}], session_id) SELECT id, [{1}], {2} FROM [{0}]",
+)
+REINDEX_SQL = {
+    t: tuple(q.format(t, TEXT_COLUMNS[t], _KEY.get(t, SESSION_KEY_EXPR).format("session_id"))
+             for q in _REINDEX)
+    for t in SEARCH_TABLES
+}
+
+
+def keyed(conn: sqlite3.Connection, table: str) -> bool:
+    """Whether ``table``'s index holds its newest row under the session's key token
+    (an empty table: True)."""
+    newest = conn.execute(NEWEST_KEY_SQL[table]).fetchone()
+    if newest is None:
+        return True
+    row_id, key = newest
+    match = f'session_id : "{key.lower()}"'  # hex digits and letters: nothing to escape
+    return bool(conn.execute(KEYED_SQL[table], (match, row_id)).fetchone()[0])
+
+
+def reindex(conn: sqlite3.Connection, table: str) -> None:
+    """Index every row of ``table`` again, with the key tokens, in one segment.
+    Call in a write transaction."""
+    for sql in REINDEX_SQL[table]:
+        conn.execute(sql)
+    conn.execute(OPTIMIZE_SQL[table])
 
 
 # How many messages hold a term, counting no further than the limit: a common
