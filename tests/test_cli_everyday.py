@@ -45,3 +45,25 @@ def test_forget_one_message_and_refuse_without_yes(tmp_path: Path) -> None:
     done = localmem("forget", "--message", "999", "--yes", "--db", str(db))
     assert done.returncode == 1 and done.stderr.decode().startswith("Error: ")
     assert len(done.stderr.decode().splitlines()) == 1
+
+
+def test_db_before_or_after_the_command(tmp_path: Path) -> None:
+    db = tmp_path / "m.db"
+    sid = localmem("--db", str(db), "new").stdout.decode().strip()
+    assert localmem("--db", str(db), "sessions", "--json").returncode == 0
+    listed = localmem("sessions", "--json", "--db", str(db)).stdout.decode()
+    assert sid in listed
+    assert localmem("--db", str(db), "path").stdout.decode().strip() == str(db)
+    assert "--db" in localmem("--help").stdout.decode()
+
+
+def test_another_programs_file_is_refused_with_its_mode_untouched(tmp_path: Path) -> None:
+    other = tmp_path / "other_app.db"
+    with sqlite3.connect(other) as conn:
+        conn.execute("CREATE TABLE notes (t TEXT)")
+    os.chmod(other, 0o644)
+    before = other.read_bytes()
+    done = localmem("sessions", "--db", str(other))
+    assert done.returncode == 1 and "left untouched" in done.stderr.decode()
+    assert stat.S_IMODE(other.stat().st_mode) == 0o644
+    assert other.read_bytes() == before
