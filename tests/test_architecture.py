@@ -32,7 +32,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "pins", "recall", "resummarize", "state", "summaries", "transfer",
     ),
     "front": (
-        "", "__main__", "cli", "doctor", "demo", "integrations", "mcp_server", "mcp_tools",
+        "", "__main__", "cli", "doctor", "demo", "integrations", "mcp_server", "mcp_stdio", "mcp_tools",
         "mcp_text",
     ),
 }
