@@ -17,6 +17,7 @@ Built on the official MCP SDK (``pip install 'localmem[mcp]'``, 1.x).
 
 from __future__ import annotations
 
+import inspect
 import logging
 import sys
 from io import TextIOWrapper
@@ -82,6 +83,16 @@ class MemoryServer(FastMCP):
         self._params: dict[str, frozenset[str]] | None = None
         add_tools(self, self.memory)
         add_resources(self, self.memory)
+
+    def tool(self, name: str | None = None, title: str | None = None,
+             description: str | None = None, **kwargs: Any) -> Any:
+        """FastMCP's ``tool`` decorator; a docstring becomes the description without
+        its indentation (``inspect.cleandoc``), as a client shows it."""
+        def register(fn: Any) -> Any:
+            text = description if description is not None else inspect.cleandoc(fn.__doc__ or "")
+            return FastMCP.tool(self, name, title, text or None, **kwargs)(fn)
+
+        return register
 
     async def run_stdio_async(self) -> None:
         """FastMCP's stdio loop, on a stdin checked line by line (``localmem.mcp_stdio``)."""
