@@ -67,3 +67,20 @@ def test_another_programs_file_is_refused_with_its_mode_untouched(tmp_path: Path
     assert done.returncode == 1 and "left untouched" in done.stderr.decode()
     assert stat.S_IMODE(other.stat().st_mode) == 0o644
     assert other.read_bytes() == before
+
+
+def test_an_empty_message_is_refused_as_the_mcp_tool_refuses_it(tmp_path: Path) -> None:
+    db = tmp_path / "m.db"
+    with MemoryStore(db) as store:
+        store.create_session(session_id="s")
+    done = localmem("add", "s", "user", "", "--db", str(db))
+    assert done.returncode == 2 and "TEXT is empty" in done.stderr.decode()
+    with MemoryStore(db) as store:
+        assert store.get_messages("s") == []
+
+
+def test_a_refused_import_from_stdin_leaves_no_database(tmp_path: Path) -> None:
+    db = tmp_path / "new.db"
+    done = localmem("import", "-", "--db", str(db), stdin=b'{"not": "an export"}\n')
+    assert done.returncode == 1 and done.stderr.decode().startswith("Error: ")
+    assert not db.exists() and list(tmp_path.iterdir()) == []

@@ -201,6 +201,9 @@ def test_a_one_line_import_lets_its_line_go_before_the_write(tmp_path: Path) -> 
     assert out.returncode == 0, out.stderr
     grown, messages, length = map(int, out.stdout.split())
     assert (messages, length) == (1, size)
-    # 3.96x before; now 3.01x or 3.69x from run to run (whether the allocator hands a
-    # freed copy's pages back before SQLite's copies are made), never near 3.96x
-    assert grown < 3.85 * size, f"{grown / size:.2f}x the line"
+    # 3.96x before; then 3.01x or 3.69x from run to run (whether the allocator hands a
+    # freed copy's pages back before SQLite's copies are made). Since m012 the search
+    # index is written in the same transaction: FTS5 reads the text once more and holds
+    # its position list (5M positions here) until commit: 4.18x measured. The bound
+    # is that index's own cost above the old one, not the kept line (a whole copy more).
+    assert grown < 4.5 * size, f"{grown / size:.2f}x the line"
