@@ -206,7 +206,10 @@ def test_the_fast_path_stays_one_statement(store: MemoryStore, session) -> None:
     seen: list[str] = []
     store._conn.set_trace_callback(seen.append)
     store.add_message(session.id, "user", "How do I add an index to a table?")
-    assert [s.split()[0] for s in seen] == ["INSERT"]
+    # The INSERT's triggers (the search index, m012) are traced too: FTS5's own "--"
+    # statements, and the INSERT's text again as each trigger program runs.
+    ours = {s for s in seen if not s.startswith("--")}
+    assert [s.split()[0] for s in ours] == ["INSERT"]
     seen.clear()
     store.add_message(session.id, "user", "I'm allergic to penicillin.")
     assert [s.split()[0] for s in seen] == ["BEGIN", "INSERT", "INSERT", "COMMIT"]

@@ -30,6 +30,13 @@ force_option = click.option(
 )
 
 
+def _holds_nothing(path: Path) -> bool:
+    """Whether a file this import created holds no session (a stream cut short keeps
+    the sessions imported before the cut)."""
+    with MemoryStore(path) as store:
+        return not store.list_sessions()
+
+
 @cli.command("export")
 @click.argument("sessions", nargs=-1)
 @click.option(
@@ -129,7 +136,7 @@ def import_(
                     unverified=unverified,
                 )
         except LocalMemError:
-            if created:  # a refused import leaves no empty database behind
+            if created and _holds_nothing(target):  # a refused import leaves no empty file
                 for name in (target, Path(f"{target}-wal"), Path(f"{target}-shm")):
                     name.unlink(missing_ok=True)
             raise
