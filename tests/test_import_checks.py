@@ -203,7 +203,8 @@ def test_a_one_line_import_lets_its_line_go_before_the_write(tmp_path: Path) -> 
     assert (messages, length) == (1, size)
     # 3.96x before; then 3.01x or 3.69x from run to run (whether the allocator hands a
     # freed copy's pages back before SQLite's copies are made). Since m012 the search
-    # index is written in the same transaction: FTS5 reads the text once more and holds
-    # its position list (5M positions here) until commit: 4.18x measured. The bound
-    # is that index's own cost above the old one, not the kept line (a whole copy more).
-    assert grown < 4.5 * size, f"{grown / size:.2f}x the line"
+    # index is written in the same transaction: the trigger hands FTS5 the text (one
+    # copy more) and FTS5 holds its position list (5M positions here) until commit:
+    # 4.18x to 4.68x measured on a loaded machine. The bound allows that index's own
+    # cost, not the kept line the test is about (a whole copy more than that).
+    assert grown < 5.0 * size, f"{grown / size:.2f}x the line"
