@@ -152,6 +152,7 @@ class AdminMixin(StoreBase):
         path, is this database or one of its ``-wal``/``-shm`` files, is a
         symbolic link, or exists (unless ``force``, which replaces it).
         ``on_progress(copied, total)`` is called after each step, in pages.
+        The copy of an encrypted file is encrypted with the same key.
         """
         if not isinstance(path, (str, Path)) or str(path) in ("", db.MEMORY):
             raise InvalidInput(f"a backup needs a file path, not {path!r}")
@@ -169,9 +170,11 @@ class AdminMixin(StoreBase):
                         db.backup(conn, temporary, pages=pages, progress=on_progress)
                 else:
                     # Its own connection: this store's threads are not held up meanwhile.
-                    with db.reader(self.path, self.config.busy_timeout) as source:
-                        db.backup(source, temporary, pages=pages, progress=on_progress)
-                problem = db.verify_copy(temporary)
+                    with db.reader(self.path, self.config.busy_timeout, self._key) as source:
+                        db.backup(
+                            source, temporary, pages=pages, progress=on_progress, key=self._key
+                        )
+                problem = db.verify_copy(temporary, self._key)
                 if problem is not None:
                     raise DatabaseError(
                         f"backup of {self.path} to {target} failed its check: {problem}"
@@ -180,7 +183,7 @@ class AdminMixin(StoreBase):
             except sqlite3.Error as exc:
                 raise DatabaseError(f"backup of {self.path} to {target} failed: {exc}") from None
             finally:
-                _remove_copy(temporary)  # gone once published; else the failed copy
+                files.remove_database(temporary)  # gone once published; else the failed copy
         logger.info("backed up %s to %s", self.path, target)
         return target
 
@@ -227,8 +230,3 @@ class AdminMixin(StoreBase):
         first use, from the configuration; making it sends nothing)."""
         return self._get_summarizer().backend
 
-
-def _remove_copy(temporary: Path) -> None:
-    """Delete a backup's temporary file (and the log files SQLite may have left beside it)."""
-    for suffix in files.DATABASE_SUFFIXES:
-        files.remove(Path(f"{temporary}{suffix}"))

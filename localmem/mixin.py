@@ -31,6 +31,7 @@ if TYPE_CHECKING:
         tokenizer: Tokenizer
         path: Path | str
         _conn: sqlite3.Connection
+        _key: str | None
         _memo: SessionMemo
         _cache: TTLCache[MemoryContext]
         _clock: Callable[[], datetime]

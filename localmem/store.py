@@ -53,6 +53,7 @@ from .errors import (
 from .forget import ForgetMixin
 from .incognito import IncognitoMixin, routed
 from .items import ItemsMixin
+from .keys import find_key
 from .maintain import MaintainMixin
 from .models import (
     Message,
@@ -99,6 +100,9 @@ class MemoryStore(
     :class:`MemoryConfig` or a dict of its fields. ``tokenizer``, ``scorer``,
     ``clock`` and ``summarizer`` replace the default policies (tests swap them
     in). Nothing touches the network until something is summarized.
+    ``key`` (else ``$LOCALMEM_KEY``, ``$LOCALMEM_KEY_FILE``, the keyring:
+    ``localmem.keys``) opens, or creates, a SQLCipher-encrypted file (the
+    ``encrypt`` extra); a missing or wrong key raises :class:`~localmem.errors.WrongKey`.
 
     Pins (manual, and the automatic ones found in user messages) come from
     :class:`~localmem.pins.PinsMixin`; summaries and their facts from
@@ -129,6 +133,7 @@ class MemoryStore(
         clock: Clock = utc_now,
         summarizer: Summarizer | None = None,
         embedder: Embedder | None = None,
+        key: str | None = None,
     ) -> None:
         self.config = make_config(dict(config) if isinstance(config, Mapping) else config)
         if path is None:
@@ -139,11 +144,16 @@ class MemoryStore(
         self._score = scorer
         self._clock = clock
         self._lock = threading.RLock()
+        # An in-memory store has no file to encrypt; a file's key: localmem.keys.
+        if self.path == db.MEMORY and key is not None:
+            raise InvalidInput("an in-memory store has no file to encrypt: give no key")
+        self._key = None if self.path == db.MEMORY else find_key(key, self.path)
         self._conn = db.connect(
             self.path,
             busy_timeout=self.config.busy_timeout,
             synchronous=self.config.synchronous,
             content_key=pin_key,
+            key=self._key,
         )
         self._cache: TTLCache[MemoryContext] = TTLCache(
             self.config.cache_ttl,

@@ -19,7 +19,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "localmem"
 # Bottom to top; ARCHITECTURE.md says what each layer is for. A subpackage's
 # modules take its layer unless named themselves.
 LAYERS: dict[str, tuple[str, ...]] = {
-    "records": ("errors", "models", "migrations", "config"),
+    "records": ("errors", "models", "migrations", "config", "keys"),
     "policies": (
         "args", "tokens", "scoring", "extract", "answers", "autopins", "facts", "search",
         "context", "cache", "jsonl", "rank", "updates", "grounding", "clock",
@@ -29,7 +29,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "network": ("summarizer", "embeddings"),
     "store": (
         "mixin", "store", "assembly", "items", "admin", "browse", "checkpoint", "forget", "incognito", "maintain",
-        "pins", "recall", "resummarize", "state", "summaries", "transfer",
+        "pins", "recall", "resummarize", "state", "summaries", "transfer", "encryption",
     ),
     "front": (
         "", "__main__", "cli", "doctor", "demo", "integrations", "mcp_server", "mcp_tools",
