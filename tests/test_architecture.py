@@ -32,7 +32,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "pins", "recall", "resummarize", "state", "summaries", "transfer", "encryption",
     ),
     "front": (
-        "", "__main__", "cli", "doctor", "demo", "integrations", "mcp_server", "mcp_tools",
+        "", "__main__", "aio", "cli", "doctor", "demo", "integrations", "mcp_server", "mcp_tools",
         "mcp_text",
     ),
 }
