@@ -140,6 +140,12 @@ class AsyncMemoryStore:
         self._closed = True
         self._worker.shutdown(wait=False)
 
+    def shutdown(self) -> None:
+        """Stop the worker once the calls already made have run, leaving the store
+        open: how synchronous code lets go of a door from :meth:`of`. Idempotent."""
+        self._closed = True
+        self._worker.shutdown(wait=False)
+
     async def __aenter__(self) -> AsyncMemoryStore:
         await asyncio.wrap_future(self._opening)
         return self

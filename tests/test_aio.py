@@ -101,9 +101,8 @@ def test_of_wraps_an_open_store_and_leaves_it_open(store: MemoryStore, session) 
     assert [m.text for m in store.get_messages(session.id)] == ["through the door"]
 
 
-async def _work_with_ticker(store: AsyncMemoryStore, tasks: int, calls: int) -> tuple[int, list[list[str]]]:
-    """``tasks`` tasks, two per session, each awaiting ``calls`` add_message + build_context;
-    returns the ticks of a 1 ms ticker while they ran, and each session's texts."""
+async def _ticks_while(work) -> int:
+    """Ticks of a 1 ms ticker while ``work`` (a coroutine) runs."""
     ticks = 0
     running = True
 
@@ -113,6 +112,18 @@ async def _work_with_ticker(store: AsyncMemoryStore, tasks: int, calls: int) -> 
             await asyncio.sleep(0.001)
             ticks += 1
 
+    tick = asyncio.create_task(ticker())
+    try:
+        await work
+    finally:
+        running = False
+        await tick
+    return ticks
+
+
+async def _work_with_ticker(store: AsyncMemoryStore, tasks: int, calls: int) -> tuple[int, list[list[str]]]:
+    """``tasks`` tasks, two per session, each awaiting ``calls`` add_message + build_context;
+    returns the ticks of a 1 ms ticker while they ran, and each session's texts."""
     sessions = [(await store.create_session(session_id=f"s{i}")).id for i in range(tasks // 2)]
 
     async def writer(task: int) -> None:
@@ -121,10 +132,7 @@ async def _work_with_ticker(store: AsyncMemoryStore, tasks: int, calls: int) -> 
             await store.add_message(session, "user", f"task {task} message {i}")
             await store.build_context(session)
 
-    tick = asyncio.create_task(ticker())
-    await asyncio.gather(*(writer(t) for t in range(tasks)))
-    running = False
-    await tick
+    ticks = await _ticks_while(asyncio.gather(*(writer(t) for t in range(tasks))))
     return ticks, [[m.text for m in await store.get_messages(s)] for s in sessions]
 
 
@@ -143,4 +151,59 @@ def test_concurrent_tasks_lose_nothing_keep_order_and_the_loop_ticks(tmp_path: P
             assert own == [f"task {task} message {i}" for i in range(calls)]
     # 640 calls ran in the worker while the ticker kept going: it ticked many times
     # (called in the loop, the sync store lets it tick only between calls).
+    assert ticks >= 20, ticks
+
+
+
+@pytest.mark.parametrize("adapter", ["openai-agents", "langchain"])
+def test_the_framework_adapters_do_not_block_the_loop(tmp_path: Path, adapter: str) -> None:
+    """8 conversations, each writing and reading back 30 turns through the adapter's
+    async methods, on one file: the loop keeps ticking and every turn is kept in order."""
+    db = tmp_path / "adapters.db"
+    turns = 30
+    if adapter == "openai-agents":
+        pytest.importorskip("agents")
+        from localmem.integrations.openai_agents import LocalMemSession
+
+        def make(i: int):
+            return LocalMemSession(f"c{i}", db)
+
+        async def write(conversation, i: int) -> None:
+            await conversation.add_items([{"role": "user", "content": f"turn {i}"}])
+            await conversation.get_items()
+
+        async def read(conversation) -> list[str]:
+            return [item["content"] for item in await conversation.get_items()]
+    else:
+        pytest.importorskip("langchain_core")
+        from langchain_core.messages import HumanMessage
+
+        from localmem.integrations.langchain import LocalMemChatMessageHistory
+
+        def make(i: int):
+            return LocalMemChatMessageHistory(f"c{i}", db)
+
+        async def write(conversation, i: int) -> None:
+            await conversation.aadd_messages([HumanMessage(f"turn {i}")])
+            await conversation.aget_messages()
+
+        async def read(conversation) -> list[str]:
+            return [m.content for m in await conversation.aget_messages()]
+
+    conversations = [make(i) for i in range(8)]
+
+    async def talk(conversation) -> None:
+        for i in range(turns):
+            await write(conversation, i)
+
+    async def main() -> tuple[int, list[list[str]]]:
+        ticks = await _ticks_while(asyncio.gather(*(talk(c) for c in conversations)))
+        return ticks, [await read(c) for c in conversations]
+
+    try:
+        ticks, texts = asyncio.run(main())
+    finally:
+        for conversation in conversations:
+            conversation.close()
+    assert texts == [[f"turn {i}" for i in range(turns)]] * len(conversations)
     assert ticks >= 20, ticks
