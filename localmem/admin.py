@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 from . import db, files
 from .errors import DatabaseError, InvalidInput
 from .mixin import StoreBase
-from .models import Stats
+from .reports import Stats
 
 if TYPE_CHECKING:
 

@@ -44,14 +44,8 @@ from . import db
 from .clock import parse_time
 from .errors import SessionNotFound
 from .mixin import StoreBase
-from .models import (
-    MaintenanceReport,
-    Message,
-    ResummarizeReport,
-    Session,
-    SessionCompaction,
-    Summary,
-)
+from .models import Message, Session, Summary
+from .reports import MaintenanceReport, ResummarizeReport, SessionCompaction
 
 logger = logging.getLogger("localmem")
 

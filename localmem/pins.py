@@ -37,7 +37,8 @@ from .autopins import is_lasting, message_words, pin_facts, pin_key
 from .config import DEFAULT_PIN_IMPORTANCE
 from .errors import InvalidInput, NotFound, SessionNotFound
 from .mixin import StoreBase
-from .models import PIN_KINDS, MemoryReport, Pin, RememberedFact, SessionMemory
+from .models import PIN_KINDS, Pin
+from .reports import MemoryReport, RememberedFact, SessionMemory
 from .updates import Update, superseded, updates_in
 
 SCOPES = ("session", "user")

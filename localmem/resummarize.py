@@ -26,7 +26,8 @@ from typing import TYPE_CHECKING
 from . import db
 from .args import check_id
 from .errors import SessionNotFound
-from .models import ResummarizeReport, Session, Summary
+from .models import Session, Summary
+from .reports import ResummarizeReport
 from .summaries import SummariesMixin, pin_sources
 from .summarizer import FALLBACK, OFFLINE
 from .summarizer.ollama_client import OllamaUnavailable

@@ -12,7 +12,8 @@ import click
 from ..config import default_db_path
 from ..encryption import decrypt_file, encrypt_file
 from ..errors import LocalMemError
-from .base import cli, db_option, echo_json, json_option
+from .base import cli, db_option, json_option
+from .output import echo_json
 
 
 @cli.command()
