@@ -1,4 +1,4 @@
-"""The store's side of export and import: :class:`TransferMixin`.
+"""The store's side of export and import: :class:`Transfer`.
 
 The format (records, the header, parsing, validation, id mapping) is
 ``localmem.jsonl``'s and pure; this module reads a session's rows for an
@@ -12,16 +12,18 @@ import sqlite3
 import uuid
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Literal, get_args
+from typing import TYPE_CHECKING, Literal, get_args
 
 from . import db
 from .args import as_list, check_id
 from .autopins import pin_key
 from .errors import ImportRefused, InvalidInput, SessionNotFound
 from .jsonl import Reader, SessionBatch, Tally, check_end, header_line, session_lines
-from .mixin import StoreBase
 from .models import PIN_KINDS, ImportReport
-from .state import archive_line, file_line, goal_line, subtask_line, tool_line
+from .state_lines import archive_line, file_line, goal_line, subtask_line, tool_line
+
+if TYPE_CHECKING:  # what it is given: for the type checker only
+    from .handle import Handle
 
 Existing = Literal["refuse", "rename", "skip", "replace"]
 """What an import does with a session whose id the file already has."""
@@ -30,8 +32,11 @@ EXISTING: tuple[str, ...] = get_args(Existing)
 # --- the store's methods ------------------------------------------------------------------
 
 
-class TransferMixin(StoreBase):
-    """Export and import; mixed into :class:`~localmem.MemoryStore`."""
+class Transfer:
+    """Export and import, one read (or write) transaction per session."""
+
+    def __init__(self, handle: Handle) -> None:
+        self._db = handle
 
     def export_sessions(self, session_ids: Sequence[str] | None = None) -> Iterator[str]:
         """The sessions as JSON lines (no trailing newline): a header, each session,
@@ -47,7 +52,7 @@ class TransferMixin(StoreBase):
         usable while the lines are consumed.
         """
         strict = session_ids is not None
-        with self._locked() as conn:
+        with self._db.locked() as conn:
             if session_ids is None:
                 ids = db.session_ids(conn)
             else:
@@ -56,19 +61,15 @@ class TransferMixin(StoreBase):
                 for session_id in ids:
                     if not db.session_exists(conn, session_id):
                         raise SessionNotFound(session_id)
-        return self._export(ids, header_line(self._now()), strict)
+        return self._export(ids, header_line(self._db.now()), strict)
 
     def _export(self, ids: list[str], header: str, strict: bool) -> Iterator[str]:
         tally = Tally()
         tally.add([header])
         yield header
         for session_id in ids:
-            with self._locked() as conn:
-                conn.execute(db.BEGIN_READ_SQL)
-                try:
-                    rows = db.session_rows(conn, session_id)
-                finally:
-                    conn.execute(db.COMMIT_SQL)
+            with self._db.locked(), self._db.snapshot() as conn:
+                rows = db.session_rows(conn, session_id)
             if rows is None:
                 if strict:
                     raise SessionNotFound(session_id)
@@ -137,7 +138,7 @@ class TransferMixin(StoreBase):
             except InvalidInput as exc:
                 raise ImportRefused(str(exc), ImportReport(sessions=[], counts={})) from None
             lines.seek(start)  # type: ignore[attr-defined]
-        reader = Reader(lines, on_progress, unverified=unverified, now=self._clock())
+        reader = Reader(lines, on_progress, unverified=unverified, now=self._db.clock())
         done: list[tuple[str, str]] = []
         skipped: list[str] = []
         replaced: list[str] = []
@@ -176,8 +177,8 @@ class TransferMixin(StoreBase):
         it replaced one), or None when it was skipped."""
         s = batch.session
         fresh = uuid.uuid4().hex
-        tokens = _recount(batch, self.tokenizer.count)  # before the write lock is taken
-        with self._write(s.id) as conn:
+        tokens = _recount(batch, self._db.tokenizer.count)  # before the write lock is taken
+        with self._db.write(s.id) as conn:
             session_id = s.id
             replaced = False
             if db.session_exists(conn, session_id):
@@ -194,7 +195,7 @@ class TransferMixin(StoreBase):
                         "(to import it anyway: existing='skip', 'replace' or 'rename'; on the "
                         "command line --skip-existing, --replace or --rename)"
                     )
-            self._memo.forget(session_id)
+            self._db.memo.forget(session_id)
             db.import_session(conn, (session_id, s.title, s.model, s.created_at, s.updated_at))
             _write_rows(conn, batch, session_id, tokens)
         return session_id, replaced
@@ -260,17 +261,17 @@ def _write_rows(
         owner = None if p.scope == "user" else sid
         if owner is None and any(db.keyed_pin(conn, None, key, kind) for kind in PIN_KINDS):
             continue  # the user has this fact already
-        db.insert_pin(
-            conn, owner, p.content, key, source, p.importance_score, p.kind,
+        db.insert_pin(conn, db.PinRow(
+            owner, p.content, key, source, p.importance_score, p.kind,
             n, p.created_at, p.slot, p.superseded_at,
-        )
+        ))
     summaries: dict[int, int] = {}
     for s, n in zip(r["summaries"], tokens["summaries"]):
         start, end = batch.new_range(s, first)
-        made = db.insert_summary(
-            conn, sid, s.text, start, end, s.message_count, s.level, s.source,
+        made = db.insert_summary(conn, db.SummaryRow(
+            sid, s.text, start, end, s.message_count, s.level, s.source,
             s.importance_score, n, s.created_at,
-        )
+        ))
         if made is None:  # SessionBatch refuses overlaps: never, but never half-written either
             raise InvalidInput(f"line {batch.line}+: summary {s.id} overlaps another")
         summaries[s.id] = made.id

@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 from ..models import Checkpoint
-from ..state import archive_line
+from ..state_lines import archive_line
 from ..store import MemoryStore
 from .base import cli, json_option, resolve_session, session_argument, with_store, yes_option
 from .output import (
