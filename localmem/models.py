@@ -208,6 +208,7 @@ class SearchHit(_Record):
     the whole text (a pin's ``content``); ``snippet`` is the best passage,
     matched words between ``[`` and ``]``. ``score`` is BM25's (higher is
     better); it orders one search's hits and means nothing across searches.
+    ``created_at`` is when the row was written (a message: when it was said).
     """
 
     kind: HitKind
@@ -216,6 +217,7 @@ class SearchHit(_Record):
     text: str
     score: float
     snippet: str
+    created_at: str
 
 
 class NewMessage(BaseModel):
