@@ -40,7 +40,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "store": ("store",),
     "front": (
         "", "__main__", "cli", "doctor", "demo", "integrations", "mcp_server", "mcp_tools",
-        "mcp_text",
+        "mcp_text", "ui",
     ),
 }
 
