@@ -57,9 +57,11 @@ def serve(
     store: MemoryStore, port: int = 0, *, open_browser: bool = True,
     echo: Callable[[str], None] = lambda line: None,
 ) -> None:
-    """Serve the page for ``store`` on 127.0.0.1:``port`` until Ctrl-C (SIGINT or
-    SIGTERM). ``echo`` is given the address to open (with this launch's secret);
-    the default browser opens it unless ``open_browser`` is False."""
+    """Serve the page for ``store`` on 127.0.0.1:``port`` until Ctrl-C (SIGINT; or
+    SIGTERM). ``echo`` is given the address to open (with this launch's secret), and
+    a last line when the server has stopped; the default browser opens the address
+    unless ``open_browser`` is False. Raises :class:`InvalidInput` for a port that
+    cannot be listened on."""
     sock = bind(port)
     try:
         web, launch = server(store, sock)
@@ -67,6 +69,10 @@ def serve(
         echo("(this address works until the command stops; Ctrl-C stops it)")
         if open_browser:  # some browsers' launchers block: not on the server's thread
             threading.Thread(target=webbrowser.open, args=(launch.url,), daemon=True).start()
-        web.run(sockets=[sock])
+        try:
+            web.run(sockets=[sock])
+        except KeyboardInterrupt:  # uvicorn stops cleanly, then raises Ctrl-C again
+            pass
+        echo("localmem ui: stopped")
     finally:
         sock.close()
