@@ -94,7 +94,11 @@ def served(db_path: Path) -> Iterator[tuple[str, dict[str, object]]]:
         yield first[0].split("open ", 1)[1].strip(), ids
     finally:
         proc.send_signal(signal.SIGINT)  # Ctrl-C
-        out, err = proc.communicate(timeout=STARTUP_SECONDS)
+        try:
+            out, err = proc.communicate(timeout=STARTUP_SECONDS)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            out, err = proc.communicate()
     assert proc.returncode == 0, err
     assert "stopped" in out and "Traceback" not in err
 

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from ..errors import InvalidInput, LocalMemError, MissingExtra, NotFound, SessionNotFound
-from ..models import Message, Pin
+from ..models import Message
 from ..store import MemoryStore
 from .guard import Guard, Launch
 
@@ -142,8 +142,9 @@ def create_app(store: MemoryStore, launch: Launch) -> Guard:
         await call(store.unpin, pid)
         return back(request, "session", "removed", sid=sid)
 
-    async def user_facts(request: Request) -> list[Pin]:
-        return await call(store.get_pins, None, history=True)
+    async def user_facts() -> set[int]:
+        """The ids of the user's facts, current and superseded."""
+        return {p.id for p in await call(store.get_pins, None, history=True)}
 
     async def facts(request: Request, error: str | None = None) -> Response:
         history = request.query_params.get("superseded") == "1"
@@ -163,7 +164,7 @@ def create_app(store: MemoryStore, launch: Launch) -> Guard:
     async def edit_fact(request: Request) -> Response:
         form = await posted(request)
         pid = request.path_params["pid"]
-        if pid not in {p.id for p in await user_facts(request)}:
+        if pid not in await user_facts():
             raise NotFound("fact", pid)
         content = form.get("content")
         try:
@@ -175,7 +176,7 @@ def create_app(store: MemoryStore, launch: Launch) -> Guard:
     async def remove_fact(request: Request) -> Response:
         await posted(request)
         pid = request.path_params["pid"]
-        if pid not in {p.id for p in await user_facts(request)}:
+        if pid not in await user_facts():
             raise NotFound("fact", pid)
         await call(store.unpin, pid)
         return back(request, "facts", "removed")
