@@ -4,27 +4,29 @@ from .config import MemoryConfig
 from .context import MemoryContext
 from .errors import LocalMemError, SessionNotFound
 from .models import (
-    Check,
     Checkpoint,
     CheckpointData,
     FactsData,
     Goal,
     ImportReport,
-    MaintenanceReport,
-    MemoryReport,
     Message,
     Pin,
-    RememberedFact,
     SearchHit,
     Session,
-    SessionMemory,
-    SessionCompaction,
-    Stats,
     Subtask,
     Summary,
     SummaryFacts,
     ToolExecution,
     TrackedFile,
+)
+from .reports import (
+    Check,
+    MaintenanceReport,
+    MemoryReport,
+    RememberedFact,
+    SessionCompaction,
+    SessionMemory,
+    Stats,
 )
 from .store import MemoryStore
 

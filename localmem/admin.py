@@ -23,13 +23,16 @@ import os
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from . import db, files
-from .contexts import Contexts
 from .errors import DatabaseError, InvalidInput
-from .forget import Forgetting
-from .handle import Handle
-from .models import Stats
+from .reports import Stats
+
+if TYPE_CHECKING:  # what it is given (the handle, capabilities): for the type checker only
+    from .contexts import Contexts
+    from .forget import Forgetting
+    from .handle import Handle
 
 logger = logging.getLogger("localmem")
 

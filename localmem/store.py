@@ -45,13 +45,13 @@ from .localmodel import LocalModel
 from .maintain import Maintenance
 from .messages import Messages
 from .models import (
-    Checkpoint, Goal, ImportReport, Item, MaintenanceReport, MemoryReport, Message, NewMessage,
-    Pin, ResummarizeReport, SearchHit, Session, SessionOverview, Stats, Subtask, Summary,
-    SummaryFacts, ToolExecution, TrackedFile,
+    Checkpoint, Goal, ImportReport, Item, Message, NewMessage, Pin, SearchHit, Session,
+    SessionOverview, Subtask, Summary, SummaryFacts, ToolExecution, TrackedFile,
 )
 from .context import MemoryContext
 from .pins import Pins
 from .recall import Recall
+from .reports import MaintenanceReport, MemoryReport, ResummarizeReport, Stats
 from .resummarize import Resummarizer
 from .scoring import Scorer, score_importance
 from .sessions import Sessions
@@ -438,10 +438,10 @@ class MemoryStore:
     def session_overview(self, limit: int | None = None) -> list[SessionOverview]:
         return self._browse.session_overview(limit)
 
-    @doc_of(Incognito.delete_session)
+    @doc_of(Forgetting.delete_session)
     def delete_session(self, session_id: str) -> None:
         return self._incognito.delete_session(session_id)
 
-    @doc_of(Incognito.export_sessions)
+    @doc_of(Transfer.export_sessions)
     def export_sessions(self, session_ids: Sequence[str] | None = None) -> Iterator[str]:
         return self._incognito.export_sessions(session_ids)
