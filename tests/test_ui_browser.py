@@ -12,6 +12,8 @@ correct it").
 
 from __future__ import annotations
 
+import datetime
+import itertools
 import os
 import shutil
 import signal
@@ -51,8 +53,16 @@ def _tools() -> None:
 
 
 def fill(path: Path) -> dict[str, object]:
-    """An assistant's memory, as the screenshots show it."""
-    with MemoryStore(path, config={"offline": True}) as store:
+    """An assistant's memory, as the screenshots show it: written by a clock that
+    moves a minute a call, so the order of activity is the order written."""
+    ticks = itertools.count()
+
+    def clock() -> datetime.datetime:
+        return datetime.datetime(2026, 3, 2, 9, 0, tzinfo=datetime.timezone.utc) + datetime.timedelta(
+            minutes=next(ticks)
+        )
+
+    with MemoryStore(path, config={"offline": True}, clock=clock) as store:
         meds = store.create_session(model="llama3.2", title="Grandma's medication")
         allergy = store.add_message(meds.id, "user", "Grandma is allergic to penicillin.")
         store.add_message(meds.id, "assistant", "Noted: no penicillin-class antibiotics for her.")
@@ -120,7 +130,6 @@ def test_the_page_in_chromium(served: tuple[str, dict[str, object]], db_path: Pa
 
     def shot(name: str) -> None:
         if shots:
-            page.evaluate("window.scrollTo(0, 0)")
             page.screenshot(path=str(Path(shots) / f"ui-{name}.png"))
 
     with sync_playwright() as driver:
@@ -150,7 +159,7 @@ def test_the_page_in_chromium(served: tuple[str, dict[str, object]], db_path: Pa
             shot("search")
 
             # A session: stored markup reads as text and runs nothing.
-            page.get_by_role("link", name="Trip to Leeds").first.click()
+            page.locator("table.sessions").get_by_role("link", name="Trip to Leeds").click()
             expect(page.get_by_role("heading", name="Trip to Leeds")).to_be_visible()
             expect(page.get_by_text(HOSTILE)).to_be_visible()
             assert page.evaluate("window.pwned") is None
