@@ -45,8 +45,12 @@ SUPPORT_SHARE: Final = 0.6
 SCOPE_WORDS: Final = 5
 """Words after a negation that it reaches, within the clause."""
 MIN_WORD_CHARS: Final = 4
+MIN_PREFIX_CHARS: Final = 3
+MAX_PREFIX_EXTRA: Final = 3
 
-_CLAUSE = re.compile(r"[.,;:!?()\[\]{}\n\"\u201c\u201d]|\s[-\u2013\u2014]\s")
+_CLAUSE = re.compile(r"[.,:](?!\d)|[;!?()\[\]{}\n\"\u201c\u201d]|\s[-\u2013\u2014]\s")
+"""What ends a clause: punctuation, but not the separators inside a number ("10:30",
+"8,450", "1.5.3" are one word, as ``words`` reads them)."""
 _QUESTION = re.compile(r"[^.!?\n]*\?")
 NEGATIONS: Final = frozenset(
     """
@@ -150,6 +154,77 @@ def check_name(name: str, evidence: Evidence) -> str | None:
     return "not in any message"
 
 
+Reading = _Text
+"""A text read once (:func:`read`): its word forms outside questions, negated and asserted."""
+
+
+def read(text: str) -> Reading:
+    """``text`` read as a source (rules 2-3): what it states, outside its questions."""
+    return _read(text)
+
+
+def read_answered(question: str, answer: str) -> Reading:
+    """A question and its answer read as one source: the question's words stated, except
+    that the answer's polarity wins ("Can she take ibuprofen?" answered "don't give her
+    ibuprofen" negates ibuprofen; it does not also assert it)."""
+    asked = _read(question.replace("?", "."))
+    said = _read(answer)
+    return _Text(
+        forms=asked.forms | said.forms,
+        negated=said.negated | (asked.negated - said.asserted),
+        asserted=said.asserted | (asked.asserted - said.negated),
+        lowered=f"{asked.lowered} {said.lowered}",
+    )
+
+
+def item_forms(item: str, ignore: frozenset[str] = frozenset()) -> list[tuple[str, bool]]:
+    """The content word forms of ``item`` (rule 1; the words of ``ignore`` left out), each
+    once, in order, with whether a negation reaches it (rule 3)."""
+    out: dict[str, bool] = {}
+    for word, negated in _clauses(item):
+        if _is_content(word) and word not in ignore:
+            out.setdefault(stem(word), negated)
+    return list(out.items())
+
+
+def held(forms: Sequence[tuple[str, bool]], reading: Reading) -> tuple[list[str], bool]:
+    """The forms of ``forms`` (:func:`item_forms`) that ``reading`` holds, and whether it
+    holds each with the same polarity (rule 3). A form is held as itself or as a form
+    :func:`same_word` matches ("takes" is "tak", "take" is "take")."""
+    found: list[str] = []
+    same = True
+    for form, negated in forms:
+        match = form if form in reading.forms else next(
+            (f for f in reading.forms if same_word(form, f)), None
+        )
+        if match is not None:
+            found.append(form)
+            same = same and _same_polarity(match, negated, reading)
+    return found, same
+
+
+def same_word(a: str, b: str) -> bool:
+    """Whether two stems stand for one word: equal, or (letters only) the shorter, of
+    :data:`MIN_PREFIX_CHARS` letters at least, begins the longer, which has at most
+    :data:`MAX_PREFIX_EXTRA` letters more ("tak" ~ "take", "sav" ~ "saving"), or their
+    stems are equal ("setting" ~ "set"): ``stem`` takes off one suffix, so two forms of a
+    word can keep different ends."""
+    if a == b or stem(a) == stem(b):  # "settings" -> "setting" -> "set" ~ "setting" -> "set"
+        return True
+    short, long = sorted((a, b), key=len)
+    return (
+        len(short) >= MIN_PREFIX_CHARS
+        and len(long) - len(short) <= MAX_PREFIX_EXTRA
+        and long.startswith(short)
+        and short.isalpha()
+    )
+
+
+def word_forms(text: str) -> frozenset[str]:
+    """Every word form of ``text``, questions included: what it says at all."""
+    return frozenset(stem(w) for w in text_words(text))
+
+
 def content_words(text: str) -> list[str]:
     """The content words of ``text`` (rule 1), case-folded, in order."""
     return [w for w, _ in _clauses(text) if _is_content(w)]
@@ -194,17 +269,21 @@ def _clauses(text: str) -> list[tuple[str, bool]]:
         words = text_words(clause)
         waiting = -1  # a negation waits for its object up to this index
         inside = False  # the words so far belong to a negated object
+        joined = False  # what waits was added by "and"/"or", not said by a negation
         for i, word in enumerate(words):
             following = words[i + 1] if i + 1 < len(words) else ""
             negated = following in _AFTER
             if word in _ENDS and not (word == "and" and inside and following not in CARRIERS):
                 waiting, inside = -1, False
             elif (word in NEGATIONS or (word, following) in _PAIRS) and following not in _CANCELS:
-                # A negation of a negation asserts: "must not stop warfarin" keeps warfarin.
-                waiting = -1 if 0 <= waiting and i <= waiting and not inside else i + SCOPE_WORDS
-                inside = False
+                # A negation of a negation asserts: "must not stop warfarin" keeps warfarin;
+                # after "and" a negation is a new one ("allergic to nuts and Tom can't
+                # have eggs").
+                negating = 0 <= waiting and i <= waiting and not inside and not joined
+                waiting = -1 if negating else i + SCOPE_WORDS
+                inside = joined = False
             elif word in _JOINS and inside:
-                waiting, inside = i + SCOPE_WORDS, False
+                waiting, inside, joined = i + SCOPE_WORDS, False, True
             elif _is_content(word) and word not in CARRIERS and (inside or i <= waiting):
                 negated, inside, waiting = True, True, -1
             elif inside:

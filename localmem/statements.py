@@ -8,7 +8,8 @@ signals that can, from the sentences people wrote (pure functions; they never ra
 any ``str``):
 
 - :func:`status`: whether a sentence reports something **done** ("I did", "done",
-  "finished", "booked", "submitted", "works again", a first person's past verb) or
+  "finished", "booked", "submitted", "works again", a first person's past verb, not
+  "need") or
   **planned** ("I'll", "will", "going to", "plan to", "tomorrow", "next week", "on
   Friday", "in May", "until the weekend"); a first person's future verb wins over a done
   word in the same sentence ("I'll set up the transfer once the card is paid off" is a
@@ -65,11 +66,12 @@ _DONE = re.compile(
     r"\b(?:done|finished|completed|submitted|booked|reserved|solved|sent|paid|bought"
     r"|ordered|installed|already|finally|works again|working again|is now|are now|now matches"
     r"|(?:is|was|got|been) fixed)\b"
-    r"|\b(?:i|we|she|he|they)(?: also| just| finally| already)? (?:did|set|made|got|went|took"
-    r"|wrote|put|ran|found|gave|had|\w+ed)\b",
+    r"|\b(?:i|we|she|he|they|user)(?: also| just| finally| already)? (?:did|set|made|got|went|took"
+    r"|wrote|put|ran|found|gave|had|\w*[^\We]ed)\b",
     _I,
 )
-"""A report of something done: a done word, or a first person's past verb."""
+"""A report of something done: a done word, or a person's past verb ("the user" is how a
+summary names the first person)."""
 _STANCE = re.compile(
     r"\b(?:i|we)(?: really| strongly| always| generally| still| also| do)?"
     r" (?:prefer|like|love|enjoy|hate|dislike|lean|favou?r|can't stand|cannot stand|avoid|need)\b"
@@ -80,6 +82,14 @@ _STANCE = re.compile(
     _I,
 )
 """What a writer says of their own taste or standing rules."""
+_ADVICE = re.compile(
+    r"^\W*(?:(?:then|so|also|and|now|first|next|maybe|just|good|great|ok(?:ay)?|yes|sure|fine)\b\W*)*"
+    r"(?:please\s+)?(?:add|ask|avoid|book|bring|buy|call|check|choose|give|keep|make|mention|pass"
+    r"|pick|print|put|read|remember|send|set|start|stop|take|tell|try|use|wait|write)\b(?!\s+(?:is|are|was|were)\b)",
+    _I,
+)
+"""Advice: a sentence that opens with a verb of advice ("Add a test with ...", "Then
+pass dayfirst=True", "Take the regional train"): something to do, a plan."""
 SMALL_TALK: Final = frozenset(
     """
     thx thanks thank ty np lol cheers ok okay yes yeah yep cool nice hi hey bye great good
@@ -98,6 +108,27 @@ def status(sentence: str) -> str | None:
     if _LATER.search(sentence) or _WHEN_LATER.search(sentence):
         return "plan"
     return None
+
+
+def claimed(sentence: str) -> str | None:
+    """The status a summary's sentence claims: :func:`status`, except that a done word
+    beside a future verb ("already bought the wine and will bake a tart") claims neither."""
+    if _DONE.search(sentence) and (_FUTURE.search(sentence) or _LATER.search(sentence)):
+        return None
+    return status(sentence)
+
+
+def signals(sentence: str) -> frozenset[str]:
+    """Every status ``sentence`` signals, whichever wins in :func:`status`: ``{"done",
+    "plan"}`` for "the refill is submitted and will be ready on Saturday"; advice ("Add a
+    test with ...", "Take the regional train") is a plan here (a checkpoint's "Keep it
+    short, I am writing the export now" is under way, so :func:`status` does not read it)."""
+    found = set()
+    if any(p.search(sentence) for p in (_FUTURE, _LATER, _WHEN_LATER, _ADVICE)):
+        found.add("plan")
+    if _DONE.search(sentence):
+        found.add("done")
+    return frozenset(found)
 
 
 def has_stance(sentence: str) -> bool:

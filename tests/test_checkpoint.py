@@ -275,6 +275,7 @@ def test_automatic_checkpoints_ask_the_model_only_for_enough_new_tokens(db_path,
         store.summarize(s.id)
         assert fake.json_requests() == []
         assert store.latest_checkpoint(s.id).source == RULES
+    fake.reply = "Nothing much happened in these steps."  # a summary its range supports
     with MemoryStore(db_path, config={"structured_min_tokens": 0}) as store:
         store.add_messages(s.id, chat(15, start=15))
         store.summarize(s.id)

@@ -204,14 +204,26 @@ def test_a_passage_copied_from_one_turn_is_not_a_summary(store, server: Replay, 
     assert summary.source == FALLBACK and "copies a passage" in caplog.text
 
 
+def test_the_issues_summary_with_an_invented_clause_is_replaced(store, server: Replay, caplog) -> None:
+    """Issue 21: "an INR monitor for her blood pressure" joins words of two turns (the INR
+    check, a blood test); its one sentence is unsupported, so no summary is left of it."""
+    server.reply = ISSUE_OUTPUTS["inr_monitor"]
+    with caplog.at_level(logging.INFO, logger="localmem"):
+        summary = store.summarize(_session(store, "caregiver"))
+    assert summary.source == FALLBACK
+    assert "sentence 1 of 1 dropped: not supported by any one message" in caplog.text
+    assert "blood pressure" not in caplog.text  # which sentence and why, never its words
+
+
 def test_the_issues_summary_without_the_allergy_warning_and_visit_is_completed(
     store, server: Replay
 ) -> None:
-    server.reply = ISSUE_OUTPUTS["inr_monitor"]
+    supported = ISSUE_OUTPUTS["inr_monitor"].split(" and an INR")[0] + "."  # its true part
+    server.reply = supported
     summary = store.summarize(_session(store, "caregiver"))
     assert summary.source == MODEL
     assert summary.text == (
-        ISSUE_OUTPUTS["inr_monitor"] + " She's allergic to penicillin. Please don't give her "
+        supported + " She's allergic to penicillin. Please don't give her "
         "ibuprofen while she is on warfarin. Tuesday March 12 at 10:30 at Dr. Patel's clinic."
     )
 
@@ -221,7 +233,7 @@ def test_a_summary_dropping_safety_facts_that_cannot_be_added_is_replaced(
 ) -> None:
     server.reply = (
         "Rosa, 82, is home from the hospital, and her medication schedule is printed for the "
-        "fridge: warfarin, metoprolol and atorvastatin at fixed times each day, with a steady "
+        "fridge: warfarin, metoprolol and atorvastatin every day, with a steady "
         "vitamin K intake from spinach and kale every week."
     )
     with caplog.at_level(logging.INFO, logger="localmem"):
@@ -370,16 +382,8 @@ CASES = [
 # conversation) -> the label's reason. Each entry is a failing case left out of the
 # parametrization below so that the suite stays green; fixing one means deleting its entry.
 OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
-    ('summary', 'qwen2.5-coder:0.5b', 'wifi_password'):
-        "unfaithful summary kept: 'changes the password for the printer' is invented (the printer was given the new ...",
-    ('summary', 'qwen2.5-coder:0.5b', 'terse_gym'):
-        "unfaithful summary kept: 'the gym is open for the band, and the band is bringing a smoothie': nonsense buil...",
-    ('summary', 'qwen2.5-coder:0.5b', 'pandas_dates'):
-        "unfaithful summary kept: 'The test with 03/01/2024 and 2024-01-15 shows that the fix works': the test is Mo...",
     ('summary', 'qwen2.5-coder:1.5b', 'train_milan'):
-        "unfaithful summary kept: says they 'will book a seat on the 9:33' (already booked) and 'take a ferry to Lak...",
-    ('summary', 'qwen2.5-coder:1.5b', 'sonnet_grandmother'):
-        "unfaithful summary kept: good, except 'send it to the friend tomorrow': the user sends the quatrain to the ...",
+        "unfaithful summary kept: 'take a ferry to Lake Como' (train to Varenna, then the ferry); the 'book a seat' sent...",
     ('checkpoint', 'qwen2.5-coder:0.5b', 'wifi_password'):
         "false checkpoint items kept: [('active_goals', 'Set the 5 GHz band to a fixed channel.'), ('next_steps', ...",
     ('checkpoint', 'qwen2.5-coder:0.5b', 'pandas_dates'):
@@ -394,14 +398,10 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
         "false facts or pins kept: [('key_facts', 'Emergency fund'), ('entities', 'Bank'), ('open_questions', 'What ...",
     ('facts', 'qwen2.5-coder:0.5b', 'wifi_password'):
         "false facts or pins kept: [('decisions', 'set the printer to channel 44 and enter amberlake42'), ('open_que...",
-    ('facts', 'qwen2.5-coder:0.5b', 'pandas_dates'):
-        "false facts or pins kept: [('entities', 'date'), ('open_questions', 'What is the date format in sales.csv?')]",
     ('facts', 'qwen2.5-coder:1.5b', 'emergency_fund'):
         "false facts or pins kept: [('entities', 'pay off the credit card'), ('entities', 'set up an automatic trans...",
     ('facts', 'qwen2.5-coder:1.5b', 'train_milan'):
         "false facts or pins kept: [('decisions', 'take the train back on June 6'), ('decisions', 'stay on the lake ...",
-    ('facts', 'qwen2.5-coder:1.5b', 'sonnet_grandmother'):
-        'false facts or pins kept: [(\'key_facts\', "You want to use the word \'name\' in the couplet"), (\'decisions\', "...',
     ('facts', 'qwen2.5-coder:1.5b', 'wifi_password'):
         "false facts or pins kept: [('key_facts', 'bluefox77'), ('key_facts', '44'), ('key_facts', 'WPS button'), ('...",
     ('facts', 'qwen2.5-coder:1.5b', 'allergy_tool'):

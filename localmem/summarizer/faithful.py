@@ -43,12 +43,13 @@ long summary a stitched copy..."""
 STITCH_MIN_WORDS: Final = 30
 """... when it has this many words at least."""
 
-_NO = re.compile(
+NO_ANSWER: Final = re.compile(
     r"^\W*(?:no\b|nope\b|not (?:quite|really|exactly|yet|necessarily|at all)\b"
-    r"|actually,? no\b|that's not\b|that is not\b|definitely not\b)",
+    r"|actually,? no\b|that's not\b|that is not\b|definitely not\b|better not\b|rather not\b"
+    r"|i wouldn'?t\b|i would not\b)",
     re.IGNORECASE,
 )
-"""An answer that denies what a question asked ("No.", "Not quite.")."""
+"""An answer that denies what a question asked ("No.", "Not quite.", "Better not")."""
 _QUESTION_HEAD = re.compile(
     r"^\W*(?:should|can|could|is|are|was|were|does|do|did|will|would|may|must|has|have)\s+"
     r"(?:(?:i|we|she|he|they|it|you|this|that)\s+)?",
@@ -85,7 +86,7 @@ def denied(pairs: Sequence[tuple[str, str]]) -> list[str]:
     quite" is denied whole ("free verse is just prose with line breaks")."""
     out: list[str] = []
     for (role, text), (answer_role, answer) in zip(pairs, pairs[1:]):
-        if role == answer_role or not _NO.search(answer):
+        if role == answer_role or not NO_ANSWER.search(answer):
             continue
         said = list(sentences(text))
         questions = [s for s in said if s.endswith("?")]

@@ -60,6 +60,7 @@ from typing import Final
 from ..words import STOP_WORDS, is_number, stem, words
 from . import faithful
 from .prompts import DEFAULT_MAX_SUMMARY_CHARS, INSTRUCTION_TEXTS
+from .wording import SUMMARY_WORDS, sentence_spans
 
 DEFAULT_MAX_SUMMARY_RATIO: Final = 0.3
 DEFAULT_MIN_WORD_OVERLAP: Final = 0.5
@@ -173,26 +174,14 @@ _NAME_LINE = re.compile(r"^\s*[A-Z][\w.'\u2019-]*(?: [A-Z][\w.'\u2019-]*)?\s*:",
 """A "Name:" line; one is a label ("Summary: ..."), two or more are a script."""
 _LAST_WORD = re.compile(r"([^\W\d_]+)[^\w]*\Z")
 _SENTENCE_END = (".", "!", "?", ":", ";")
-_SENTENCE_STOP = re.compile(r"[.!?][\"'\u201d\u2019)\]]*(?=\s|\Z)")
 OUTCOME: Final = re.compile(
     r"\b(?:the (?:fix|cause|answer|solution|result|outcome|decision|problem) (?:was|is)|fixed|solved"
     r"|resolved|decided|agreed|booked|chose|settled on|turned out|works again|now works|matches)\b",
     _I,
 )
 """What a sentence carrying a conversation's outcome says: trimming keeps it."""
-_ABBREVIATION = re.compile(r"\b(?:dr|mr|mrs|ms|prof|st|jr|sr|vs|etc|approx|e\.g|i\.e)\.\Z", _I)
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 
-SUMMARY_WORDS: Final = frozenset(
-    """
-    user users assistant assistants conversation conversations discussion discussed
-    discusses discussing asked asks asking explained explains explaining talked talks
-    mentioned mentions provided provides requested requests described describes shared
-    shares suggested suggests offered offers helped helps answered answers question
-    questions topic topics chat summary summarized then later briefly including
-    """.split()
-)
-"""Words any summary uses whatever was discussed; they prove nothing about overlap."""
 
 
 def validate_summary(
@@ -260,12 +249,7 @@ def trim_to_sentences(text: str, limit: int) -> str:
     is kept in place of the ones before it that do not (from the last back). A sentence
     ends at ``.``, ``!`` or ``?`` (and closing quotes) before a space or the end, not after
     "Dr." or "e.g."."""
-    spans: list[tuple[int, int]] = []
-    start = 0
-    for match in _SENTENCE_STOP.finditer(text):
-        if not _ABBREVIATION.search(text, 0, match.start() + 1):
-            spans.append((start, match.end()))
-            start = match.end()
+    spans = sentence_spans(text)
     kept = [span for span in spans if span[1] <= limit]
     outcomes = [span for span in spans[len(kept):] if OUTCOME.search(text, *span)]
     for span in outcomes:
