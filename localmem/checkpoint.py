@@ -22,7 +22,9 @@ it again. How one is made:
    preference only from the user's own words stating a taste, a reference
    only verbatim), where its status puts it (:mod:`localmem.statements`: a
    step done only when a message says so, a plan as a next step, no lone
-   word or small talk as a step),
+   word or small talk as a step; a decision only where a sentence decides,
+   a goal or current step only where one says what someone is after, and
+   nothing to do that a later sentence reports done: :func:`_unstated`),
    and never replaces the floor (:func:`overlay`). The checkpoint's source
    is the model only when one of its items survived; any failure leaves the
    floor alone.
@@ -313,6 +315,7 @@ class ModelCheckpoint(Answer):
         dropped = {} if dropped is None else dropped
         out: dict[str, list[str]] = {}
         sentences = statements.by_sentence(evidence.sources)
+        owners = [k for k, text in enumerate(evidence.sources) for _ in rules.sentences(text)]
         said_sentences = statements.by_sentence(said.sources)
 
         def drop(reason: str) -> None:
@@ -343,7 +346,9 @@ class ModelCheckpoint(Answer):
             for item in items:
                 reason = why(item, field)
                 if reason is None:
-                    place, reason = statements.placed(field, sentences.supporting(item))
+                    support = sentences.supporting(item)
+                    place, reason = statements.placed(field, support)
+                    reason = reason or _unstated(field, item, support, sentences.sources, owners)
                 if reason is not None:
                     drop(reason)
                 elif place is not None:
@@ -371,6 +376,28 @@ class ModelCheckpoint(Answer):
                 ),
             )
         )
+
+
+def _unstated(
+    field: str, item: str, support: list[str], ordered: Sequence[str], owners: Sequence[int]
+) -> str | None:
+    """Why an item ``support`` (its sentences, of the ``ordered`` ones; ``owners``: the
+    source each comes from) places does not stand (``localmem.statements``): a decision
+    needs a sentence that decides ("let's", "we'll go with", "use X instead", advice
+    taken, something done), a goal or a current step one that states what someone is after
+    ("I need", "please", a plan, advice); a goal, task or step to do that a later sentence
+    reports done ("I set it to channel 44" after "Set the band to a fixed channel") is no
+    longer to do."""
+    if field == "key_decisions" and not any(map(statements.decides, support)):
+        return "no decision stated"
+    if field in ("active_goals", "current_step") and not any(map(statements.intends, support)):
+        return "no goal stated"
+    if field in statements.STEP_FIELDS and field != "completed_steps" and support:
+        first = min(i for i, s in enumerate(ordered) if s in support)
+        later = [(s, owners[i] == owners[first] + 1) for i, s in enumerate(ordered) if i > first]
+        if statements.done_later(item, later):
+            return "done later"
+    return None
 
 
 def with_model(

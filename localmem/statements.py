@@ -27,13 +27,14 @@ any ``str``):
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
 from typing import Final
 
 from .extract import sentences
-from .grounding import NEGATIONS, Evidence
-from .words import STOP_WORDS, words
+from .grounding import NEGATIONS, SUPPORT_SHARE, Evidence
+from .words import STOP_WORDS, stem, words
 
 _I = re.IGNORECASE
 
@@ -83,13 +84,40 @@ _STANCE = re.compile(
 )
 """What a writer says of their own taste or standing rules."""
 _ADVICE = re.compile(
-    r"^\W*(?:(?:then|so|also|and|now|first|next|maybe|just|good|great|ok(?:ay)?|yes|sure|fine)\b\W*)*"
+    r"(?:^|;\s*)\W*(?:(?:then|so|also|and|now|first|next|maybe|just|good|great|ok(?:ay)?|yes|sure"
+    r"|fine|otherwise)\b\W*)*"
     r"(?:please\s+)?(?:add|ask|avoid|book|bring|buy|call|check|choose|give|keep|make|mention|pass"
     r"|pick|print|put|read|remember|send|set|start|stop|take|tell|try|use|wait|write)\b(?!\s+(?:is|are|was|were)\b)",
     _I,
 )
-"""Advice: a sentence that opens with a verb of advice ("Add a test with ...", "Then
-pass dayfirst=True", "Take the regional train"): something to do, a plan."""
+"""Advice: a sentence (or a clause after ";") that opens with a verb of advice ("Add a
+test with ...", "Then pass dayfirst=True", "otherwise normalize the rows"): something to
+do, a plan."""
+_DECIDES = re.compile(
+    r"\b(?:let'?s|let us|decided?|decision|go(?:ing)? with|stick(?:ing)? with|settled? on|chose|choose"
+    r"|agreed|instead|switch(?:ed)? to|the plan is|should|must|(?:i|we)(?:'ll|\u2019ll| will))\b",
+    _I,
+)
+"""A sentence that decides: "let's", "we'll go with", "I decided", "use X instead",
+"should", "must"."""
+_INTENDS = re.compile(
+    r"\b(?:(?:i|we)(?: really| still| just)? (?:need|want|would like|am trying|have to|must)"
+    r"|(?:i|we)(?:'d|\u2019d) like|(?:i'm|i am|we're|we are) (?:trying|hoping|looking)"
+    r"|please|help me|can you|could you|how (?:do|can|should) (?:i|we)"
+    r"|(?:i'm|i am|we're|we are) \w+ing)\b",
+    _I,
+)
+"""A sentence that states what someone is after: "I need", "I want", "please", "help me",
+"we are shipping the feature"."""
+_COMPLETES: Final = {
+    "request": ("submitted", "requested"), "submit": ("submitted",), "apply": ("submitted", "applied"),
+    "book": ("booked", "reserved"), "reserve": ("reserved", "booked"), "order": ("ordered",),
+    "buy": ("bought",), "pay": ("paid",), "send": ("sent",), "fix": ("fixed", "solved"),
+    "solve": ("solved", "fixed"), "finish": ("finished", "done"), "complete": ("completed", "done"),
+    "set": ("set",), "put": ("put",), "make": ("made",), "get": ("got",), "take": ("took",),
+    "write": ("wrote", "written"), "give": ("gave",), "find": ("found",), "go": ("went",),
+}
+"""Words that report an action done, by the action's verb (besides its "-ed" form)."""
 SMALL_TALK: Final = frozenset(
     """
     thx thanks thank ty np lol cheers ok okay yes yeah yep cool nice hi hey bye great good
@@ -129,6 +157,45 @@ def signals(sentence: str) -> frozenset[str]:
     if _DONE.search(sentence):
         found.add("done")
     return frozenset(found)
+
+
+def decides(sentence: str) -> bool:
+    """True when ``sentence`` (not a question) decides: a decision's words (:data:`_DECIDES`),
+    advice taken as the way to go, a stance, or something done ("I changed the password")."""
+    if sentence.rstrip().endswith("?"):
+        return False
+    return bool(_DECIDES.search(sentence) or _ADVICE.search(sentence) or has_stance(sentence)
+                or status(sentence) is not None)
+
+
+def intends(sentence: str) -> bool:
+    """True when ``sentence`` states what someone is after: a want or a need, a request, a
+    plan or advice ("I need a refill", "Keep the leg raised"); not a description ("My
+    script reads sales.csv") nor a report of something done."""
+    return bool(_INTENDS.search(sentence) or _ADVICE.search(sentence) or status(sentence) == "plan")
+
+
+def done_later(item: str, later: Sequence[tuple[str, bool]]) -> bool:
+    """True when one of the ``later`` sentences (each with whether it is in the reply to
+    the item's first message) reports ``item`` (an action: its first word the verb) done:
+    it has a done status, says the verb done ("set", "changed", "submitted" for
+    "request": :data:`_COMPLETES`) and names the item's objects: one of them in the reply
+    ("Set the band to a fixed channel." "I set it to channel 44"), most of them later."""
+    said = [w for w in words(item) if w not in STOP_WORDS and w not in SMALL_TALK]
+    if len(said) < 2 or said[0][:1].isdigit():
+        return False
+    verb, objects = said[0], {stem(w) for w in said[1:]}
+    done = {verb + "ed", verb + "d", *_COMPLETES.get(verb, ())}
+    for sentence, reply in later:
+        found = words(sentence)
+        named = len(objects.intersection(stem(w) for w in found))
+        if (
+            status(sentence) == "done"
+            and not done.isdisjoint(found)
+            and named >= (1 if reply else math.ceil(SUPPORT_SHARE * len(objects)))
+        ):
+            return True
+    return False
 
 
 def has_stance(sentence: str) -> bool:

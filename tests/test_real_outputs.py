@@ -384,16 +384,8 @@ CASES = [
 OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
     ('summary', 'qwen2.5-coder:1.5b', 'train_milan'):
         "unfaithful summary kept: 'take a ferry to Lake Como' (train to Varenna, then the ferry); the 'book a seat' sent...",
-    ('checkpoint', 'qwen2.5-coder:0.5b', 'wifi_password'):
-        "false checkpoint items kept: [('active_goals', 'Set the 5 GHz band to a fixed channel.'), ('next_steps', ...",
-    ('checkpoint', 'qwen2.5-coder:0.5b', 'pandas_dates'):
-        "false checkpoint items kept: [('active_goals', 'read sales.csv'), ('key_decisions', 'parse date column'), (...",
-    ('checkpoint', 'qwen2.5-coder:1.5b', 'sonnet_grandmother'):
-        'false checkpoint items kept: [(\'key_decisions\', "use rhymes like \'walls\', \'calls\' and \'halls\'"), (\'user_pre...',
     ('checkpoint', 'qwen2.5-coder:1.5b', 'wifi_password'):
-        "false checkpoint items kept: [('key_decisions', 'The router is a Fritz!Box 7590 in the hallway closet.'), (...",
-    ('checkpoint', 'qwen2.5-coder:1.5b', 'allergy_tool'):
-        "false checkpoint items kept: [('pending_tasks', 'request the inhaler refill'), ('next_steps', 'request the ...",
+        "false checkpoint items kept: [('current_step', 'Reconnect printer and TV')]: the printer is done, the TV waits",
     ('facts', 'qwen2.5-coder:0.5b', 'emergency_fund'):
         "false facts or pins kept: [('key_facts', 'Emergency fund'), ('entities', 'Bank'), ('open_questions', 'What ...",
     ('facts', 'qwen2.5-coder:0.5b', 'wifi_password'):
