@@ -28,7 +28,7 @@ from .args import check_id
 from .errors import SessionNotFound
 from .models import Session, Summary
 from .reports import ResummarizeReport
-from .summaries import Draft, Summaries, pin_sources
+from .summaries import Draft, Summaries, pin_sources, warning_sources
 from .summarizer import FALLBACK, OFFLINE
 from .summarizer.ollama_client import OllamaUnavailable
 
@@ -161,6 +161,7 @@ class Resummarizer:
             pins=pin_sources(pins, span),
             updates=updates,
             replaces=old,
+            warnings=warning_sources(outcome.text, span),
         ))
 
     def _redo_rollup(self, session: Session, old: Summary) -> Summary | str | None:

@@ -35,6 +35,7 @@ from .scoring import SUMMARY_IMPORTANCE
 from .summarizer import OFFLINE, Outcome
 from .summarizer.background import BackgroundSummarizer
 from .summarizer.fallback import keyword_summary, offline_summary
+from .summarizer.warned import said_in, unsaid_warnings
 from .tokens import plausible_ratio
 from .updates import Update, model_update
 
@@ -57,12 +58,20 @@ def pin_sources(pins: Sequence[str], span: Sequence[Message]) -> list[tuple[str,
     return [(p, None if i is None else said[i].id) for p, i in zip(pins, found)]
 
 
+def warning_sources(summary: str, span: Sequence[Message]) -> list[tuple[str, int]]:
+    """The warnings of ``span`` that ``summary`` does not say (``summarizer.warned``),
+    each with the id of its message: pinned with it as their source."""
+    found = unsaid_warnings(summary, [(m.role, m.text) for m in span])
+    return [(warning, span[i].id) for warning, i in found]
+
+
 class Draft(NamedTuple):
     """A summary to store (:meth:`Summaries.store_summary`): what wrote it, its range of
     message ids and how many messages it covers, its level; for level 1 its facts (and
     their source), the must-remember items with their source message ids and the facts
     that update earlier ones; ``replaces``: the summary it takes the place of;
-    ``rolled``: for level 2, the ids of the level-1 summaries it rolled up."""
+    ``rolled``: for level 2, the ids of the level-1 summaries it rolled up; ``warnings``:
+    the span's warnings the summary does not say, pinned with their messages."""
 
     session_id: str
     outcome: Outcome
@@ -75,6 +84,9 @@ class Draft(NamedTuple):
     updates: Mapping[str, Update] | None = None
     replaces: Summary | None = None
     rolled: Sequence[int] = ()
+    warnings: Sequence[tuple[str, int]] = ()
+    """Warnings the span gave that the summary does not say, with their message ids:
+    pinned in the session (``summarizer.warned``)."""
 
 
 class Summaries:
@@ -203,6 +215,7 @@ class Summaries:
             facts=(data, source),
             pins=pin_sources(pins, span),
             updates=updates,
+            warnings=warning_sources(outcome.text, span),
         ))
         if summary is not None:
             self.rollup(session)
@@ -289,10 +302,13 @@ class Summaries:
         already holds its fact, or restates it (``extract.restates``): the
         model often rephrases what a rule pinned.
         """
-        session_id, outcome, start, end, count, level, facts, pins, updates, replaces, rolled = draft
+        (session_id, outcome, start, end, count, level, facts, pins, updates, replaces, rolled,
+         warnings) = draft
         tokens = self._db.tokenizer.count(outcome.text)
         updates = updates or {}
         counted = [(self._pins.planned(p, updates.get(p)), source) for p, source in pins]
+        # A warning the summary lacks stays in the session (its source may be the assistant).
+        warned = [(self._pins.planned(w)._replace(lasting=False), source) for w, source in warnings]
         with self._db.write(session_id) as conn:
             now = self._db.now()
             if not db.session_exists(conn, session_id):
@@ -322,8 +338,9 @@ class Summaries:
             if summary is not None and facts is not None:
                 data, text = facts_row(facts[0])
                 db.insert_facts(conn, summary.id, session_id, data, text, facts[1], now)
-            if summary is not None and counted:
+            if summary is not None and (counted or warned):
                 held = [p.content for p in db.top_pins(conn, session_id, -1)]
+                counted += [(p, s) for p, s in warned if not said_in(p.content, held)]
                 changed = False
                 for pin, source in counted:
                     if not any(rules.restates(pin.content, h) for h in held):

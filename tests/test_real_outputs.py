@@ -449,3 +449,32 @@ def test_a_real_models_facts_and_pins_are_kept_only_when_true(
     assert None not in labels.values(), f"unlabelled kept facts: {labels}"
     false = [item for item, true in labels.items() if not true]
     assert not false, f"false facts or pins kept: {false}"
+
+
+@pytest.mark.parametrize(("model", "conversation"), [(m, c) for m, c in CASES if c == "knee_ibuprofen"])
+def test_the_warning_a_real_models_kept_summary_lacks_is_pinned(db_path, model: str, conversation: str) -> None:
+    """Issue 21: the knee summaries the store keeps (the fallback) lack the ibuprofen warning;
+    it is pinned with its message as source."""
+    kept = replay(db_path, model, conversation)
+    assert "ibuprofen" not in kept.summary.text.casefold()
+    assert any("ibuprofen" in pin and "warfarin" in pin for pin in kept.warning_pins), kept.warning_pins
+
+
+def test_a_warning_the_kept_summary_lacks_is_pinned_and_reaches_every_context(store, server: Replay) -> None:
+    """Issue 21: the faithful caregiver summary says the ibuprofen warning, so nothing is
+    appended to it, but not "Avoid grapefruit juice with atorvastatin.": that warning is
+    pinned in the session, its message the pin's source, and forgetting the message
+    forgets it."""
+    server.reply = FAITHFUL["caregiver"]
+    session = _session(store, "caregiver")
+    summary = store.summarize(session)
+    assert (summary.source, summary.text) == (MODEL, FAITHFUL["caregiver"])
+    (pin,) = [p for p in store.get_pins(session) if "grapefruit" in p.content]
+    source = next(m for m in store.get_messages(session) if m.id == pin.source_message_id)
+    assert pin.content == "Avoid grapefruit juice with atorvastatin." and pin.session_id == session
+    assert pin.content in source.text and source.role == "assistant"
+    context = store.build_context(session)
+    assert pin.content in [p.content for p in context.pins]
+    assert any(pin.content in m["content"] for m in context.to_messages())
+    store.delete_message(source.id)
+    assert not any("grapefruit" in p.content for p in store.build_context(session).pins)

@@ -15,6 +15,7 @@ from localmem import MemoryConfig, MemoryStore
 from localmem.summarizer import FALLBACK
 from localmem.summarizer.fallback import keyword_summary
 from localmem.summarizer.support import ground
+from localmem.summarizer.warned import unsaid_warnings
 from tests.ollama_server import FakeOllama
 
 MODEL = "llama3.2:latest"
@@ -123,3 +124,19 @@ def test_a_clause_reporting_talk_may_rest_on_a_question() -> None:
     asked = [("user", "Can I freeze the lemon tart?"), ("user", "Also, how long does it keep?")]
     assert ground("The user asked about freezing the lemon tart.", asked).dropped == ()
     assert ground("The lemon tart freezes well.", asked).text is None  # a question states nothing
+
+
+def test_the_warnings_a_summary_does_not_say() -> None:
+    pairs = [
+        ("user", "Dad takes warfarin. Can he take ibuprofen?"),
+        ("assistant", "Never give him ibuprofen with warfarin: it raises the risk of bleeding."),
+        ("tool", "pharmacy_lookup: Allergies: none recorded."),
+        ("assistant", "Bring his medication list and ask about side effects."),
+        ("user", "He is allergic to penicillin."),
+    ]
+    said = "Dad takes warfarin, must not take ibuprofen and is allergic to penicillin."
+    assert unsaid_warnings(said, pairs) == []
+    assert unsaid_warnings("Dad takes warfarin.", pairs) == [
+        ("Never give him ibuprofen with warfarin: it raises the risk of bleeding.", 1),
+        ("He is allergic to penicillin.", 4),
+    ]  # not the tool's record, not advice about side effects, not the question
