@@ -51,6 +51,7 @@ from .errors import (
     SessionNotFound,
 )
 from .forget import ForgetMixin
+from .history import HistoryMixin
 from .incognito import IncognitoMixin, routed
 from .items import ItemsMixin
 from .maintain import MaintainMixin
@@ -90,6 +91,7 @@ class MemoryStore(
     MaintainMixin,
     AdminMixin,
     TransferMixin,
+    HistoryMixin,
     BrowseMixin,
 ):
     """The memory of an assistant, in one SQLite file.
@@ -113,7 +115,8 @@ class MemoryStore(
     backup, stats and integrity from :class:`~localmem.admin.AdminMixin`; deleting
     (``delete_message``, ``clear_messages``, ``delete_session``), which leaves no
     trace of the text in the file, from :class:`~localmem.forget.ForgetMixin`; export and
-    import of sessions as JSON Lines from :class:`~localmem.transfer.TransferMixin`; listings
+    import of sessions as JSON Lines from :class:`~localmem.transfer.TransferMixin`; imports of
+    ChatGPT and Claude data exports from :class:`~localmem.history.HistoryMixin`; listings
     for people (sessions with counts, the newest messages, ids by prefix) from
     :class:`~localmem.browse.BrowseMixin`; sessions that keep nothing
     (``create_session(..., persist=False)``) from :class:`~localmem.incognito.IncognitoMixin`.

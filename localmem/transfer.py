@@ -174,30 +174,43 @@ class TransferMixin(StoreBase):
     def _import_session(self, batch: SessionBatch, existing: str) -> tuple[str, bool] | None:
         """Write one session's batch in one transaction: (its id in this file, whether
         it replaced one), or None when it was skipped."""
-        s = batch.session
-        fresh = uuid.uuid4().hex
         tokens = _recount(batch, self.tokenizer.count)  # before the write lock is taken
-        with self._write(s.id) as conn:
-            session_id = s.id
-            replaced = False
-            if db.session_exists(conn, session_id):
-                if existing == "skip":
-                    return None
-                if existing == "replace":
-                    db.delete_session(conn, session_id)
-                    replaced = True
-                elif existing == "rename":
-                    session_id = fresh
-                else:
-                    raise InvalidInput(
-                        f"line {batch.line}: a session with id {s.id!r} already exists "
-                        "(to import it anyway: existing='skip', 'replace' or 'rename'; on the "
-                        "command line --skip-existing, --replace or --rename)"
-                    )
-            self._memo.forget(session_id)
-            db.import_session(conn, (session_id, s.title, s.model, s.created_at, s.updated_at))
-            _write_rows(conn, batch, session_id, tokens)
-        return session_id, replaced
+        with self._write(batch.session.id) as conn:
+            written = self._write_session(conn, batch, existing, tokens)
+        return None if written is None else written[:2]
+
+    def _write_session(
+        self,
+        conn: sqlite3.Connection,
+        batch: SessionBatch,
+        existing: str,
+        tokens: dict[str, list],
+        where: str | None = None,
+    ) -> tuple[str, bool, int] | None:
+        """Write one session's batch inside the caller's transaction: (its id in this
+        file, whether it replaced one, the id of its first message), or None when it
+        was skipped. ``where`` names it in an error (default: its line)."""
+        s = batch.session
+        session_id = s.id
+        replaced = False
+        if db.session_exists(conn, session_id):
+            if existing == "skip":
+                return None
+            if existing == "replace":
+                db.delete_session(conn, session_id)
+                replaced = True
+            elif existing == "rename":
+                session_id = uuid.uuid4().hex
+            else:
+                raise InvalidInput(
+                    f"{where or f'line {batch.line}'}: a session with id {s.id!r} already exists "
+                    "(to import it anyway: existing='skip', 'replace' or 'rename'; on the "
+                    "command line --skip-existing, --replace or --rename)"
+                )
+        self._memo.forget(session_id)
+        db.import_session(conn, (session_id, s.title, s.model, s.created_at, s.updated_at))
+        first = _write_rows(conn, batch, session_id, tokens)
+        return session_id, replaced, first
 
 
 def _rewindable(lines: object) -> bool:
@@ -241,9 +254,9 @@ def _recount(batch: SessionBatch, count: Callable[[str], int]) -> dict[str, list
 
 def _write_rows(
     conn: sqlite3.Connection, batch: SessionBatch, sid: str, tokens: dict[str, list]
-) -> None:
+) -> int:
     """Insert a batch's rows under session ``sid``, table by table, references mapped,
-    with the token counts of ``_recount``."""
+    with the token counts of ``_recount``; the id of its first message (the others follow)."""
     r = batch.records
     first = db.import_messages(
         conn,
@@ -305,3 +318,4 @@ def _write_rows(
             (sid, c.data.model_dump_json(), c.source, batch.new_through(c.through_message_id, first),
              n, lines, c.created_at),
         )
+    return first

@@ -22,14 +22,14 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "records": ("errors", "models", "migrations", "config"),
     "policies": (
         "args", "tokens", "scoring", "extract", "answers", "autopins", "facts", "search",
-        "context", "cache", "jsonl", "rank", "updates", "grounding", "clock",
+        "context", "cache", "jsonl", "exports", "rank", "updates", "grounding", "clock",
     ),
     "sql": ("db",),
     "files": ("files",),
     "network": ("summarizer", "embeddings"),
     "store": (
         "mixin", "store", "assembly", "items", "admin", "browse", "checkpoint", "forget", "incognito", "maintain",
-        "pins", "recall", "resummarize", "state", "summaries", "transfer",
+        "pins", "recall", "resummarize", "state", "summaries", "transfer", "history",
     ),
     "front": (
         "", "__main__", "cli", "doctor", "demo", "integrations", "mcp_server", "mcp_tools",
