@@ -1,7 +1,7 @@
 """Which export a file is, told by its content, and its conversations read.
 
-- a localmem export (JSON Lines) begins with its header line, ``{"type":"header",
-  "format":"localmem-export",...}``;
+- a localmem export (JSON Lines) begins with its header line, an object
+  (``{"type":"header","format":"localmem-export",...}``);
 - a .zip (a ChatGPT or Claude data export as downloaded) holds a
   ``conversations.json``, read from it without unpacking anything else;
 - a ``conversations.json`` is a JSON list: ChatGPT's conversations have a
@@ -26,16 +26,16 @@ FORMATS = ("localmem", "chatgpt", "claude")
 NAMES = {"localmem": "a localmem export", "chatgpt": "a ChatGPT export", "claude": "a Claude export"}
 CONVERSATIONS = "conversations.json"
 ZIP_MAGIC = b"PK\x03\x04"
-LOCALMEM_HEADER = b'"localmem-export"'
 HEAD_BYTES = 4096
 
 
 def sniff(head: bytes) -> str:
-    """What the first bytes of a file say it is: ``zip``, ``localmem`` or ``json``."""
+    """What the first bytes of a file say it is: ``zip``; ``localmem`` (JSON Lines:
+    its first line is an object, the header) or ``json`` (a ``conversations.json``
+    is a list)."""
     if head.startswith(ZIP_MAGIC):
         return "zip"
-    first = head.lstrip(b"\xef\xbb\xbf \t\r\n").split(b"\n", 1)[0]
-    if first.startswith(b"{") and LOCALMEM_HEADER in first:
+    if head.lstrip(b"\xef\xbb\xbf \t\r\n").startswith(b"{"):
         return "localmem"
     return "json"
 
