@@ -209,11 +209,16 @@ def test_claude_branches_follow_the_current_leaf(store: MemoryStore, tmp_path: P
     assert [m.text for m in store.get_messages(HAIKU)] == ["Write a haiku about rain.", "Grey clouds gather low"]
 
 
-def test_the_format_asked_for_must_be_the_files(store: MemoryStore) -> None:
+def test_the_format_asked_for_must_be_the_files(store: MemoryStore, tmp_path: Path) -> None:
     with pytest.raises(InvalidInput, match="this is a Claude export, not a ChatGPT export"):
         store.import_file(CLAUDE, format="chatgpt")
+    other = tmp_path / "conversations.json"
+    other.write_text('[{"messages": []}]')
     with pytest.raises(InvalidInput, match="not a ChatGPT or Claude export"):
-        store.import_file(DATA.parent / "smollm2_135m_outputs.json")
+        store.import_file(other)
+    other.write_text('[{"mapping": {}, "broken"')
+    with pytest.raises(InvalidInput, match="conversations.json is not valid JSON: line 1"):
+        store.import_file(other)
     assert store.list_sessions() == []
 
 
