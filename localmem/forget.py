@@ -28,7 +28,8 @@ same transaction:
 - **the file's free pages**: SQLite overwrites deleted content with zeros
   (``PRAGMA secure_delete``, set on every connection the store opens), and
   after the commit the write-ahead log is copied into the file and truncated
-  (``wal_checkpoint(TRUNCATE)``), so the old pages do not live on in ``-wal``.
+  (``wal_checkpoint(TRUNCATE)``), so the old pages do not live on in ``-wal``; while
+  Litestream replicates the file, its checkpoints do that (``_empty_log``).
 
 Deleting a session or pruning old ones does the same for everything the
 session held, including automatic pins taken from its messages wherever they
@@ -133,11 +134,31 @@ class ForgetMixin(StoreBase):
             self._empty_log()
 
     def _empty_log(self) -> None:
-        """Copy the write-ahead log into the file and truncate it, waiting (up to
-        ``busy_timeout``) for other connections' reads to end."""
+        """Copy the write-ahead log into the file and truncate it.
+
+        At once when no other connection reads. Litestream (a file it replicates
+        has its ``_litestream_seq`` table) holds a read transaction for as long as
+        it runs, to keep the log until it has copied it: waiting for it would only
+        wait out ``busy_timeout``, so the log gets a PASSIVE checkpoint instead,
+        and Litestream's own checkpoints empty it (``localmem replicate``); a
+        TRUNCATE outside its reads would only make it take a new snapshot. Any
+        other reader (another localmem process) is waited for, up to
+        ``busy_timeout``, as before.
+        """
         if self.path == db.MEMORY:
             return
         with self._locked() as conn:
+            with db.no_waiting(conn, self.config.busy_timeout):
+                if db.checkpoint_truncate(conn):
+                    return
+            if db.replicated(conn):
+                db.checkpoint_passive(conn)
+                logger.info(
+                    "%s: Litestream is replicating it, so its write-ahead log still holds the "
+                    "deleted text until Litestream's next checkpoint (and the replica keeps it "
+                    "for its retention)", self.path,
+                )
+                return
             if not db.checkpoint_truncate(conn):
                 logger.warning(
                     "%s: another connection is reading, so the write-ahead log still holds "

@@ -33,7 +33,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
     ),
     "front": (
         "", "__main__", "cli", "doctor", "demo", "integrations", "mcp_server", "mcp_tools",
-        "mcp_text",
+        "mcp_text", "replica",
     ),
 }
 
