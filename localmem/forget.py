@@ -140,7 +140,7 @@ class ForgetMixin(StoreBase):
         has its ``_litestream_seq`` table) holds a read transaction for as long as
         it runs, to keep the log until it has copied it: waiting for it would only
         wait out ``busy_timeout``, so the log gets a PASSIVE checkpoint instead,
-        and Litestream's own checkpoints empty it (``localmem replicate``); a
+        and is left to Litestream's checkpoints (``localmem replicate``); a
         TRUNCATE outside its reads would only make it take a new snapshot. Any
         other reader (another localmem process) is waited for, up to
         ``busy_timeout``, as before.
@@ -155,8 +155,9 @@ class ForgetMixin(StoreBase):
                 db.checkpoint_passive(conn)
                 logger.info(
                     "%s: Litestream is replicating it, so its write-ahead log still holds the "
-                    "deleted text until Litestream's next checkpoint (and the replica keeps it "
-                    "for its retention)", self.path,
+                    "deleted text until later writes overwrite it or, once Litestream stops, "
+                    "the next forget empties it (the replica keeps it for its retention)",
+                    self.path,
                 )
                 return
             if not db.checkpoint_truncate(conn):
