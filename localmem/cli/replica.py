@@ -10,7 +10,7 @@ from .. import replica
 from ..config import default_db_path
 from ..errors import LocalMemError
 from ..store import MemoryStore
-from .base import cli, db_option
+from .base import cli, db_option, echo_json, json_option
 
 
 @cli.command("replicate")
@@ -52,16 +52,25 @@ def replicate(target: str, retention: str, print_config: bool, db_path: Path | N
 @cli.command("restore")
 @click.option("--from", "source", required=True, help="The replica: a folder, or a Litestream URL.")
 @click.option(
-    "-o", "--output", required=True, type=click.Path(dir_okay=False, path_type=Path),
-    help="The new database file to write (never an existing one).",
+    "-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
+    help="The new database file to write (never an existing one) [default: --db's file].",
 )
-def restore(source: str, output: Path) -> None:
-    """Restore the newest state of a replica into a new file, checked before it gets
-    its name: open it with --db OUTPUT (or $LOCALMEM_DB)."""
+@db_option
+@json_option
+def restore(source: str, output: Path | None, db_path: Path | None, as_json: bool) -> None:
+    """Restore the newest state of a replica into a new file (-o, else --db's, else the
+    default database on a new machine), checked before it gets its name."""
+    target = output or db_path
+    if target is None:  # a new machine: the default database's folder may not exist yet
+        target = default_db_path()
+        target.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     try:
-        path = replica.restore(source, output)
+        path = replica.restore(source, target)
     except LocalMemError as exc:
         raise click.ClickException(str(exc)) from None
     with MemoryStore(path) as store:
         stats = store.stats()
+    if as_json:
+        echo_json({"path": str(path), "sessions": stats.sessions, "messages": stats.messages})
+        return
     click.echo(f"Restored {path}: {stats.sessions} sessions, {stats.messages} messages; integrity check ok")
