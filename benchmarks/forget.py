@@ -56,7 +56,7 @@ def build(path: Path, messages: int, secure: bool) -> tuple[MemoryStore, list[st
     rng = random.Random(7)  # the same corpus in both files
     store = MemoryStore(path)
     if not secure:
-        store._conn.execute("PRAGMA secure_delete = OFF")
+        store._db.conn.execute("PRAGMA secure_delete = OFF")
     sessions = [store.create_session(model="llama3.2").id for _ in range(20)]
     for start in range(0, messages, 1000):
         batch = [{"role": "user" if i % 2 else "assistant", "text": line(rng)} for i in range(1000)]
@@ -105,7 +105,7 @@ def main() -> None:
 
     def bare_delete(st: MemoryStore, sid: str, count: int) -> Job:
         sql = "DELETE FROM messages WHERE id = ?"
-        return Job(lambda mid: st._conn.execute(sql, (mid,)), victims(st, sid, count))
+        return Job(lambda mid: st._db.conn.execute(sql, (mid,)), victims(st, sid, count))
 
     compare("add_message", {
         "secure_delete ON (localmem)": adding(on_store, on_sids[0]),

@@ -60,7 +60,7 @@ def main() -> None:
             )
             store.summarize(session.id)  # learn the local models and the context length once
             full = timed(lambda: store.summarize(session.id))
-            backend = store._get_summarizer().backend
+            backend = store._model.summarizer().backend
             probe = [{"role": "user", "content": conversation}]
             bare = timed(lambda: backend.chat("llama3.2:latest", probe, num_ctx=2048))
     rows = [

@@ -138,7 +138,8 @@ class LocalMem:
         return self.store.build_context(session_id)
 
     def durability(self) -> dict[str, str]:
-        conn = getattr(self.store, "_conn", None)  # private, read only to verify the pragma
+        handle = getattr(self.store, "_db", None)  # private, read only to verify the pragma
+        conn = getattr(handle, "conn", None)
         if conn is None:
             return {"journal_mode": "?", "synchronous": self.store.config.synchronous}
         return _pragmas(lambda sql: conn.execute(sql).fetchone()[0])

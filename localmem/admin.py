@@ -1,7 +1,7 @@
 """The file as a whole: retention, vacuum, an online backup, statistics and integrity.
 
-``AdminMixin`` gives :class:`~localmem.store.MemoryStore` what a user or a
-host application does to the whole file rather than to one conversation:
+:class:`Admin` holds what a user or a host application does to the whole file
+rather than to one conversation:
 
 - **retention** (``prune``): delete the sessions nobody has touched for a
   while, each with everything that belongs to it, in one transaction;
@@ -27,12 +27,12 @@ from typing import TYPE_CHECKING
 
 from . import db, files
 from .errors import DatabaseError, InvalidInput
-from .mixin import StoreBase
-from .models import Stats
+from .reports import Stats
 
-if TYPE_CHECKING:
-
-    from .summarizer import OllamaBackend, Summarizer
+if TYPE_CHECKING:  # what it is given (the handle, capabilities): for the type checker only
+    from .contexts import Contexts
+    from .forget import Forgetting
+    from .handle import Handle
 
 logger = logging.getLogger("localmem")
 
@@ -40,16 +40,14 @@ DEFAULT_BACKUP_PAGES = 1024
 """Pages a backup copies per step (4 MiB at the default page size)."""
 
 
-class AdminMixin(StoreBase):
-    """Retention, vacuum, backup, stats and integrity; they rely on the store's
-    lock, connection, clock, caches and path."""
+class Admin:
+    """Retention (through ``forgetting``), vacuum, backup, stats (with ``contexts``'
+    cache figures) and integrity."""
 
-    if TYPE_CHECKING:
-        @property
-        def tokenizer_name(self) -> str: ...
-        def _ago(self, delta: datetime.timedelta) -> str: ...
-        def _get_summarizer(self) -> Summarizer: ...
-        def cache_stats(self) -> dict[str, int]: ...
+    def __init__(self, handle: Handle, forgetting: Forgetting, contexts: Contexts) -> None:
+        self._db = handle
+        self._forget = forgetting
+        self._contexts = contexts
 
     # --- retention -------------------------------------------------------------
 
@@ -70,16 +68,16 @@ class AdminMixin(StoreBase):
         if older_than < datetime.timedelta(0):
             raise InvalidInput(f"older_than must not be negative, got {older_than}")
         try:
-            cutoff = self._ago(older_than)
+            cutoff = self._db.ago(older_than)
         except OverflowError:  # further back than year 1: nothing is that old
             return []
         if dry_run:
-            with self._locked() as conn:
+            with self._db.locked() as conn:
                 return db.stale_sessions(conn, cutoff)
-        with self._forgetting() as gone:  # no session id: every cached context is dropped
+        with self._forget.forgetting() as gone:  # no session id: every cached context is dropped
             stale = db.stale_sessions(gone.conn, cutoff)
             for session_id in stale:
-                self._forget_session(gone, session_id)
+                self._forget.forget_session(gone, session_id)
         if stale:
             logger.info("pruned %d sessions last active before %s", len(stale), cutoff)
         return stale
@@ -88,10 +86,10 @@ class AdminMixin(StoreBase):
 
     def _file_bytes(self) -> tuple[int, int]:
         """(main file, write-ahead log) sizes in bytes; 0 for what does not exist."""
-        if self.path == db.MEMORY:
+        if self._db.path == db.MEMORY:
             return 0, 0
         sizes = []
-        for name in (str(self.path), f"{self.path}-wal"):
+        for name in (str(self._db.path), f"{self._db.path}-wal"):
             try:
                 sizes.append(os.stat(name).st_size)
             except FileNotFoundError:
@@ -111,8 +109,8 @@ class AdminMixin(StoreBase):
         Rewrites the whole file: it can take seconds on a large one.
         """
         main, log = self._file_bytes()
-        with self._locked() as conn, db.no_waiting(conn, self.config.busy_timeout):
-            busy = f"cannot vacuum {self.path}: another connection holds a transaction on it"
+        with self._db.locked() as conn, db.no_waiting(conn, self._db.config.busy_timeout):
+            busy = f"cannot vacuum {self._db.path}: another connection holds a transaction on it"
             if not db.checkpoint_truncate(conn):
                 raise DatabaseError(f"{busy}; close it (or let it finish) and try again")
             try:
@@ -152,6 +150,7 @@ class AdminMixin(StoreBase):
         path, is this database or one of its ``-wal``/``-shm`` files, is a
         symbolic link, or exists (unless ``force``, which replaces it).
         ``on_progress(copied, total)`` is called after each step, in pages.
+        The copy of an encrypted file is encrypted with the same key.
         """
         if not isinstance(path, (str, Path)) or str(path) in ("", db.MEMORY):
             raise InvalidInput(f"a backup needs a file path, not {path!r}")
@@ -159,29 +158,32 @@ class AdminMixin(StoreBase):
             raise InvalidInput(f"pages must be a positive integer, not {pages!r}")
         if not isinstance(force, bool):
             raise InvalidInput(f"force must be True or False, not {type(force).__name__}")
-        target = files.check_target(path, database=self.path, force=force, parents=True)
+        target = files.check_target(path, database=self._db.path, force=force, parents=True)
         with files.temporary_beside(target) as (temporary, fd):
             os.close(fd)  # SQLite opens it by name; empty, it is an empty database
             try:
-                if self.path == db.MEMORY:
+                if self._db.path == db.MEMORY:
                     # The only connection to an in-memory database: hold the lock.
-                    with self._locked() as conn:
+                    with self._db.locked() as conn:
                         db.backup(conn, temporary, pages=pages, progress=on_progress)
                 else:
                     # Its own connection: this store's threads are not held up meanwhile.
-                    with db.reader(self.path, self.config.busy_timeout) as source:
-                        db.backup(source, temporary, pages=pages, progress=on_progress)
-                problem = db.verify_copy(temporary)
+                    handle = self._db
+                    with db.reader(handle.path, handle.config.busy_timeout, handle.key) as source:
+                        db.backup(
+                            source, temporary, pages=pages, progress=on_progress, key=self._db.key
+                        )
+                problem = db.verify_copy(temporary, self._db.key)
                 if problem is not None:
                     raise DatabaseError(
-                        f"backup of {self.path} to {target} failed its check: {problem}"
+                        f"backup of {self._db.path} to {target} failed its check: {problem}"
                     )
                 files.publish(temporary, target, force=force)
             except sqlite3.Error as exc:
-                raise DatabaseError(f"backup of {self.path} to {target} failed: {exc}") from None
+                raise DatabaseError(f"backup of {self._db.path} to {target} failed: {exc}") from None
             finally:
-                _remove_copy(temporary)  # gone once published; else the failed copy
-        logger.info("backed up %s to %s", self.path, target)
+                files.remove_database(temporary)  # gone once published; else the failed copy
+        logger.info("backed up %s to %s", self._db.path, target)
         return target
 
     # --- inspection ----------------------------------------------------------------
@@ -192,24 +194,20 @@ class AdminMixin(StoreBase):
         The counts come from one snapshot; they read whole tables (through
         their smallest index), so they take milliseconds per million rows.
         """
-        with self._locked() as conn:
-            conn.execute(db.BEGIN_READ_SQL)
-            try:
-                counts = db.stats_counts(conn)
-                page_size, page_count, version, _app_id = db.file_pragmas(conn)
-            finally:
-                conn.execute(db.COMMIT_SQL)
-        cache = self.cache_stats()
+        with self._db.locked(), self._db.snapshot() as conn:
+            counts = db.stats_counts(conn)
+            page_size, page_count, version, _app_id = db.file_pragmas(conn)
+        cache = self._contexts.cache_stats()
         lookups = cache["hits"] + cache["misses"]
         return Stats(
-            path=str(self.path),
+            path=str(self._db.path),
             **counts,
             file_bytes=sum(self._file_bytes()),
             page_size=page_size,
             page_count=page_count,
             schema_version=version,
-            tokenizer=self.tokenizer_name,
-            tokenizer_exact=self.tokenizer.exact,
+            tokenizer=self._db.tokenizer.name,
+            tokenizer_exact=self._db.tokenizer.exact,
             cache_hits=cache["hits"],
             cache_misses=cache["misses"],
             cache_hit_rate=round(cache["hits"] / lookups, 4) if lookups else None,
@@ -218,17 +216,6 @@ class AdminMixin(StoreBase):
     def check_file(self) -> list[str]:
         """What SQLite finds wrong with the file: ``quick_check`` and
         ``foreign_key_check`` findings, [] when it is sound. Read-only."""
-        with self._locked() as conn:
+        with self._db.locked() as conn:
             return db.integrity_problems(conn)
 
-    @property
-    def ollama_backend(self) -> OllamaBackend:
-        """The local Ollama server as this store's summarizer reaches it (made on
-        first use, from the configuration; making it sends nothing)."""
-        return self._get_summarizer().backend
-
-
-def _remove_copy(temporary: Path) -> None:
-    """Delete a backup's temporary file (and the log files SQLite may have left beside it)."""
-    for suffix in files.DATABASE_SUFFIXES:
-        files.remove(Path(f"{temporary}{suffix}"))

@@ -1,4 +1,4 @@
-"""Argument checks shared by the store and its mixins.
+"""Argument checks shared by the store and its capabilities.
 
 Each returns the checked value or raises :class:`~localmem.errors.InvalidInput`
 before anything is written. Text must be encodable as UTF-8 (a lone surrogate

@@ -1,4 +1,4 @@
-"""Looking around the file as a person does: ``BrowseMixin``.
+"""Looking around the file as a person does: :class:`Browse`.
 
 The sessions with their counts, newest activity first (what ``localmem
 sessions`` shows, from the ``session_overview`` view), the newest messages of
@@ -10,16 +10,22 @@ and ``db.messages``'.
 from __future__ import annotations
 
 import sqlite3
+from typing import TYPE_CHECKING
 
 from . import db
 from .args import check_id, check_int, check_text
 from .errors import InvalidInput
-from .mixin import StoreBase
 from .models import Message, SessionOverview
 
+if TYPE_CHECKING:  # what it is given: for the type checker only
+    from .handle import Handle
 
-class BrowseMixin(StoreBase):
-    """Read-only listings for people; mixed into :class:`~localmem.MemoryStore`."""
+
+class Browse:
+    """Read-only listings for people."""
+
+    def __init__(self, handle: Handle) -> None:
+        self._db = handle
 
     def session_overview(self, limit: int | None = None) -> list[SessionOverview]:
         """Sessions with their counts (messages, tokens, summaries, pins), their
@@ -27,14 +33,14 @@ class BrowseMixin(StoreBase):
         ``limit``. Each count is an indexed lookup: listing a few sessions of a
         large file is quick. Read-only."""
         count = -1 if limit is None else check_int("limit", limit)
-        with self._locked() as conn:
+        with self._db.locked() as conn:
             return db.session_overview(conn, count)
 
     def newest_messages(self, session_id: str, count: int) -> list[Message]:
         """The newest ``count`` messages of a session, oldest first (as a
         conversation reads). Raises :class:`~localmem.errors.SessionNotFound`."""
         count = check_int("count", count)
-        rows = self._read_session(session_id, lambda conn, sid: db.recent_messages(conn, sid, count))
+        rows = self._db.read_session(session_id, lambda conn, sid: db.recent_messages(conn, sid, count))
         return rows[::-1]
 
     def due_ranges(self, session_id: str) -> int:
@@ -45,7 +51,7 @@ class BrowseMixin(StoreBase):
         def read(conn: sqlite3.Connection, sid: str) -> int:
             return db.uncovered_tokens(conn, sid, db.last_covered(conn, sid))[0]
 
-        return self._read_session(session_id, read) // self.config.summary_threshold
+        return self._db.read_session(session_id, read) // self._db.config.summary_threshold
 
     def find_session_ids(self, prefix: str, limit: int = 10) -> list[str]:
         """The ids that begin with ``prefix``, in order, at most ``limit``. Read-only;
@@ -55,7 +61,7 @@ class BrowseMixin(StoreBase):
             raise InvalidInput("prefix must not be empty")
         check_id(prefix)
         limit = check_int("limit", limit)
-        with self._locked() as conn:
+        with self._db.locked() as conn:
             return db.session_ids_between(conn, prefix, _past(prefix), limit)
 
 

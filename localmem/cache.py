@@ -101,6 +101,10 @@ class TTLCache(Generic[V]):
         return len(self._entries)
 
 
+ALL_SESSIONS = ""
+"""The ``SessionMemo.scopes`` key of the whole file's statistics (no session id is empty)."""
+
+
 class SessionMemo:
     """What the context builder learnt about sessions, valid until the file changes.
 

@@ -4,7 +4,7 @@ Before messages are summarized away, a **checkpoint** captures what the
 session was in the middle of (origin 004): its active goals, pending tasks,
 key decisions, the user's stated preferences, the files, tables, URLs and
 identifiers it works with, and where its workflow stands. The latest one is
-shown in every context (``localmem.context``), so the user never has to say
+shown in every context (``localmem.packing``), so the user never has to say
 it again. How one is made:
 
 1. **The floor, always**: the structured state (the active goal, its open and
@@ -26,7 +26,8 @@ it again. How one is made:
 
 A checkpoint is taken automatically before every compaction (asking the model
 only when at least ``structured_min_tokens`` new tokens are at stake) and on
-request (:meth:`CheckpointMixin.checkpoint`); the newest
+request (``store.checkpoint``: ``localmem.checkpoints``, which reads the state and
+stores the result); the newest
 :data:`CHECKPOINTS_KEPT` per session are kept. Its rendered lines are stored
 with their token counts, so the context shows exactly what was counted.
 
@@ -36,42 +37,22 @@ Summary facts, made the same way for each summary, are ``localmem.facts``.
 from __future__ import annotations
 
 import logging
-import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from pydantic import field_validator
 
-from . import db
 from . import extract as rules
 from .answers import MAX_REFERENCES, Answer, merge_items, strings
-from .args import check_id
-from .errors import SessionNotFound
 from .grounding import Evidence
-from .mixin import StoreBase
-from .models import (
-    OPEN_SUBTASK_STATUSES,
-    Checkpoint,
-    CheckpointData,
-    Message,
-    References,
-    Session,
-    WorkflowState,
-)
-
-if TYPE_CHECKING:
-    import contextlib
-
-    from .summarizer import Summarizer
+from .models import CheckpointData, Message, References, WorkflowState
 
 logger = logging.getLogger("localmem")
 
 RULES = "rules"
 """The ``source`` of a checkpoint or of facts made by the rules alone."""
 CHECKPOINTS_KEPT = 10
-MAX_CHECKPOINT_MESSAGES = 400
-"""The newest messages a checkpoint reads (those since the previous one, at most this many)."""
 JSON_PROMPT_TOKENS = 4000
 """Tokens of messages at most in a checkpoint request to the model (newest first)."""
 MAX_GOALS = 3
@@ -113,7 +94,7 @@ Return the updated checkpoint as JSON only:"""
 
 @dataclass(frozen=True)
 class StateSnapshot:
-    """The structured state a checkpoint reads (``CheckpointMixin._snapshot``)."""
+    """The structured state a checkpoint reads (``Checkpoints.snapshot``)."""
 
     has_goals: bool = False
     active_goal: str | None = None
@@ -357,7 +338,7 @@ class ModelCheckpoint(Answer):
         )
 
 
-def _with_model(
+def with_model(
     floor: CheckpointData,
     answer: ModelCheckpoint,
     model: str,
@@ -417,140 +398,3 @@ def _clipped(data: CheckpointData) -> CheckpointData:
             next_steps=c(flow.next_steps[:MAX_STEPS]),
         ),
     )
-
-
-# --- the store's methods ----------------------------------------------------------------
-
-
-class CheckpointMixin(StoreBase):
-    """Checkpoints; mixed into :class:`~localmem.MemoryStore`."""
-
-    if TYPE_CHECKING:
-        def _write_state(
-            self, session_id: str
-        ) -> contextlib.AbstractContextManager[sqlite3.Connection]: ...
-        def _get_summarizer(self) -> Summarizer: ...
-        def _model_ratio(self, model: str | None) -> float: ...
-
-    def checkpoint(self, session_id: str) -> Checkpoint:
-        """Take a checkpoint of the session now and return it.
-
-        Reads the state and the messages since the previous checkpoint, merges
-        them onto it, and asks the local model (JSON mode) to add what the
-        rules missed when it is there (this may take the model's time; it
-        never raises for the model). Keeps the newest 10. Raises :class:`SessionNotFound`.
-        """
-        check_id(session_id)
-        with self._locked() as conn:
-            session = db.get_session(conn, session_id)
-        if session is None:
-            raise SessionNotFound(session_id)
-        taken = self._take_checkpoint(session, min_tokens=0)
-        if taken is None:
-            raise SessionNotFound(session_id)  # deleted while the model was thinking
-        return taken
-
-    def latest_checkpoint(self, session_id: str) -> Checkpoint | None:
-        """The session's newest checkpoint, or None. Read-only."""
-        check_id(session_id)
-        with self._locked() as conn:
-            self._require_session(session_id)
-            newest = db.checkpoints(conn, session_id, 1)
-        return newest[0] if newest else None
-
-    def get_checkpoints(self, session_id: str) -> list[Checkpoint]:
-        """The session's checkpoints (at most 10), newest first. Read-only."""
-        return self._read_session(session_id, lambda conn, sid: db.checkpoints(conn, sid, -1))
-
-    def clear_checkpoints(self, session_id: str) -> int:
-        """Delete the session's checkpoints; return how many. Their text leaves the
-        file, as a forget's does (``localmem.forget``). Raises :class:`SessionNotFound`."""
-        check_id(session_id)
-        with self._forgetting(session_id) as gone:
-            self._require_session(session_id)
-            cleared = db.clear_checkpoints(gone.conn, session_id)
-            gone.deleted = cleared > 0
-            return cleared
-
-    def _take_checkpoint(self, session: Session, min_tokens: int) -> Checkpoint | None:
-        """Build and store a checkpoint; the model is asked only for at least
-        ``min_tokens`` new tokens. None if the session was deleted meanwhile."""
-        with self._locked() as conn:
-            previous, new, through, state = self._checkpoint_inputs(conn, session.id)
-        found = rules.extract((m.role, m.text) for m in new)
-        data = build(previous.data if previous else None, state, found)
-        source = RULES
-        new_tokens = sum(m.token_count for m in new)
-        if new and new_tokens >= min_tokens:
-            request = checkpoint_messages(data, state, new)
-            answer = self._get_summarizer().ask_json(
-                request, session.model, ModelCheckpoint, ratio=self._model_ratio(session.model)
-            )
-            if answer.data is not None and answer.model is not None:
-                data, source = _with_model(data, answer.data, answer.model, state, new)
-        with self._write_state(session.id) as conn:
-            if not db.session_exists(conn, session.id):
-                return None
-            taken = self._store_checkpoint(conn, session.id, data, source, through, state)
-        logger.info(
-            "session %s: checkpoint %d (%s, %d new messages, %d tokens)",
-            session.id, taken.id, source, len(new), taken.token_count,
-        )
-        return taken
-
-    def _rules_checkpoint(self, conn: sqlite3.Connection, session_id: str) -> Checkpoint:
-        """Build a checkpoint by the rules alone (no model) and store it, in the
-        caller's write transaction: what a forget puts in place of the
-        checkpoints it dropped (``localmem.forget``)."""
-        previous, new, through, state = self._checkpoint_inputs(conn, session_id)
-        found = rules.extract((m.role, m.text) for m in new)
-        data = build(previous.data if previous else None, state, found)
-        return self._store_checkpoint(conn, session_id, data, RULES, through, state)
-
-    def _checkpoint_inputs(
-        self, conn: sqlite3.Connection, session_id: str
-    ) -> tuple[Checkpoint | None, list[Message], int, StateSnapshot]:
-        """What the next checkpoint is made from: the previous one, the messages
-        since (at most the newest :data:`MAX_CHECKPOINT_MESSAGES`), the newest
-        message id and the state."""
-        last = db.checkpoints(conn, session_id, 1)
-        previous = last[0] if last else None
-        newest = db.recent_messages(conn, session_id, 1)
-        through = newest[0].id if newest else 0
-        after = previous.through_message_id if previous else 0  # ids are never reused
-        new = db.messages_after(conn, session_id, after, MAX_CHECKPOINT_MESSAGES + 1)
-        if len(new) > MAX_CHECKPOINT_MESSAGES:  # read the newest, not the oldest
-            new = db.recent_messages(conn, session_id, MAX_CHECKPOINT_MESSAGES)[::-1]
-        return previous, new, through, self._snapshot(conn, session_id)
-
-    def _store_checkpoint(
-        self,
-        conn: sqlite3.Connection,
-        session_id: str,
-        data: CheckpointData,
-        source: str,
-        through: int,
-        state: StateSnapshot,
-    ) -> Checkpoint:
-        lines = [(text, self.tokenizer.count(text), live) for text, live in render_lines(data, state)]
-        return db.insert_checkpoint(
-            conn, session_id, data.model_dump_json(), source, through, lines, self._now(),
-            CHECKPOINTS_KEPT,
-        )
-
-    def _snapshot(self, conn: sqlite3.Connection, session_id: str) -> StateSnapshot:
-        goals = db.goals(conn, session_id)
-        active = next((g for g in goals if g.status == "active"), None)
-        goal_id = None if active is None else active.id
-        subtasks = db.subtasks(conn, session_id)
-        mine = [s for s in subtasks if s.goal_id == goal_id]
-        return StateSnapshot(
-            has_goals=bool(goals),
-            active_goal=None if active is None else active.text,
-            open_subtasks=tuple((s.name, s.status) for s in mine if s.status in OPEN_SUBTASK_STATUSES),
-            done_subtasks=tuple(s.name for s in mine if s.status == "completed"),
-            closed=frozenset(
-                s.name.casefold() for s in subtasks if s.status not in OPEN_SUBTASK_STATUSES
-            ),
-            files=tuple(f.path for f in sorted(db.tracked_files(conn, session_id), key=lambda f: -f.seq)),
-        )

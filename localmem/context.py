@@ -1,44 +1,25 @@
-"""The context handed to a model: what fits a token budget, in what order.
+"""The context handed to a model: :class:`MemoryContext`, how it reads, what its framing costs.
 
-``pack`` is a pure function over rows already read from the file and their
-stored token counts. The budget is a hard ceiling, filled in priority order:
-
-1. the newest ``min_recent`` messages (the oldest of them clipped, with a
-   visible marker, rather than exceeding the budget);
-2. pins, by importance;
-3. the session state (``localmem.state``): the active goal, its open
-   subtasks, its recent tool calls, the tracked files, then the archives of
-   finished goals, newest first, within ``STATE_SHARE`` of the budget (the
-   archives within ``ARCHIVE_SHARE``); then the latest checkpoint's lines
-   (``localmem.checkpoint``), in their order, within ``CHECKPOINT_SHARE``;
-   a line that does not fit is left out, the next may still fit;
-4. summaries, newest first;
-5. the rest of the recent messages, newest first, as long as they fit (with
-   relevant messages to place, within ``RECENT_SHARE`` of what is left, so
-   that a few long turns cannot crowd out the answer to the question);
-6. older messages relevant to the query, best first, each whole, in all
-   that is left: the budget serves the question.
-
-Whatever order filled it, the context reads in natural order:
-``to_messages()`` gives one system message holding the preamble, then the
-summaries (oldest first), the checkpoint, the pins, the session state and the
-relevant older messages (oldest first, under a heading a day, each with its
-role), each section under its bracketed header and separated by a blank line,
-then the turns oldest to newest.
+A context is built by ``localmem.packing`` (what fits the budget) from rows
+the store read (``localmem.contexts``). Whatever order filled it, it reads in
+natural order: ``to_messages()`` gives one system message holding the
+preamble, then the summaries (oldest first), the checkpoint, the pins, the
+session state and the relevant older messages (oldest first, under a heading
+a day, each with its role), each section under its bracketed header and
+separated by a blank line, then the turns oldest to newest.
 
 ``total_tokens`` counts what ``to_messages()`` carries: the stored counts of
 the items plus the section headers and line breaks that join them (an upper
-bound; the chat format's own per-message framing is the model's, not ours).
+bound; the chat format's own per-message framing is the model's, not ours);
+:class:`Costs` are the tokens of that framing.
 """
 
 from __future__ import annotations
 
 import json
-import math
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
@@ -78,31 +59,6 @@ OTHER_CHAT = "an earlier chat"
 CLIP_MARKER = "[… earlier part of this message clipped to fit the context …]\n"
 SECTION_SEPARATOR = "\n\n"
 ITEM_SEPARATOR = "\n"
-
-SECTIONS = ("messages", "pins", "summaries", "relevant", "state", "checkpoint", "framing")
-RECENT_SHARE = 1 / 2
-"""With relevant messages to place, the most of what is left that the rest of the
-recent messages may take."""
-STATE_SHARE = 1 / 4
-"""The most of the budget the session state may take."""
-ARCHIVE_SHARE = 1 / 10
-"""The most of the budget finished goals' archives may take (within the state's share)."""
-CHECKPOINT_SHARE = 1 / 5
-"""The most of the budget the checkpoint may take."""
-
-Line = tuple[str, int]
-"""A rendered line and its token count (stored when its row was written)."""
-
-
-class Group(NamedTuple):
-    """Lines of the session state under one heading (``None``: no heading).
-
-    ``capped``: the group is held to ``ARCHIVE_SHARE`` of the budget.
-    """
-
-    heading: str | None
-    lines: tuple[Line, ...]
-    capped: bool = False
 
 
 class MemoryContext(BaseModel):
@@ -257,246 +213,6 @@ CL100K_COSTS = Costs(
     older_files=10,
 )
 PRECOUNTED_COSTS = {"cl100k_base": CL100K_COSTS}
-
-
-Clipper = Callable[[str, int], str]
-"""``(text, max_tokens) -> the longest end of text within max_tokens``."""
-
-
-def pack(
-    session_id: str,
-    recent: Sequence[Message],
-    pins: Sequence[Pin],
-    summaries: Sequence[Summary],
-    *,
-    max_tokens: int,
-    min_recent: int,
-    costs: Costs,
-    clip: Clipper,
-    count: Callable[[str], int],
-    token_ratio: float = 1.0,
-    relevant: Sequence[Message] = (),
-    max_relevant: int = 0,
-    label_cost: Callable[[str], int] | None = None,
-    session_titles: Mapping[str, str] | None = None,
-    query: str | None = None,
-    state: Sequence[Group] = (),
-    checkpoint: Sequence[Line] = (),
-) -> MemoryContext:
-    """Fill ``max_tokens`` in priority order. ``recent`` and ``summaries`` come newest first;
-    ``relevant`` best first, all older than ``recent`` (at most ``max_relevant`` are kept,
-    each paying its label's tokens, ``label_cost(label)``: by default ``count``; a
-    message of another session is labelled with its title from ``session_titles``);
-    ``state`` and ``checkpoint`` in the order they are shown."""
-    left = max_tokens
-    kept: list[Message] = []
-    clipped = False
-
-    for message in recent[:min_recent]:
-        if message.token_count <= left:
-            kept.append(message)
-            left -= message.token_count
-            continue
-        cut = _clip(message, left, costs, clip, count)
-        if cut is not None:
-            kept.append(cut)
-            left -= cut.token_count
-        clipped = True
-        break
-
-    # The remembered material comes under its preamble: reserved if there is any to
-    # show, given back below if none fitted; none at all if the preamble cannot fit.
-    framing = 0
-    if pins or summaries or relevant or state or checkpoint:
-        if costs.preamble <= left:
-            framing = costs.preamble
-            left -= framing
-        else:
-            pins, summaries, relevant, state, checkpoint = (), (), (), (), ()
-
-    kept_pins, pin_tokens = _take(pins, left, costs.pins_header, costs.item)
-    left -= pin_tokens
-
-    kept_state: list[str] = []
-    state_tokens = 0
-    if state:
-        room = min(left, math.floor(max_tokens * STATE_SHARE))
-        archive_room = math.floor(max_tokens * ARCHIVE_SHARE)
-        state_tokens = _fill(state, room, archive_room, costs.state_header, costs, kept_state)
-        left -= state_tokens
-    kept_checkpoint: list[str] = []
-    checkpoint_tokens = 0
-    if checkpoint:
-        room = min(left, math.floor(max_tokens * CHECKPOINT_SHARE))
-        groups = (Group(None, tuple(checkpoint)),)
-        checkpoint_tokens = _fill(groups, room, 0, costs.checkpoint_header, costs, kept_checkpoint)
-        left -= checkpoint_tokens
-
-    kept_summaries, summary_tokens = _take(summaries, left, costs.summaries_header, costs.item)
-    left -= summary_tokens
-
-    if not clipped:
-        # Older recent messages only while they fit: the turns must stay contiguous.
-        room = left if not relevant else math.floor(left * RECENT_SHARE)
-        for message in recent[min_recent:]:
-            if message.token_count > room:
-                break
-            kept.append(message)
-            left -= message.token_count
-            room -= message.token_count
-
-    # Relevant older messages whole or not at all (the matching words may be
-    # anywhere in one), best first, in whatever is left.
-    titles = dict(session_titles or {})
-    kept_relevant, relevant_tokens = _take_relevant(
-        relevant,
-        left,
-        costs,
-        limit=max_relevant,
-        heading=lambda m: relevant_heading(m, session_id, titles),
-        tokens=label_cost or count,
-    )
-    left -= relevant_tokens
-
-    if framing and not (kept_pins or kept_summaries or kept_relevant or kept_state or kept_checkpoint):
-        left += framing
-        framing = 0
-    message_tokens = sum(m.token_count for m in kept)
-    breakdown = {
-        "messages": message_tokens,
-        "pins": pin_tokens,
-        "summaries": summary_tokens,
-        "relevant": relevant_tokens,
-        "state": state_tokens,
-        "checkpoint": checkpoint_tokens,
-        "framing": framing,
-    }
-    # The optional fields only when set: a default costs no validation.
-    extra: dict = {} if query is None else {"query": query}
-    if kept_relevant:
-        extra["relevant_messages"] = tuple(sorted(kept_relevant, key=lambda m: m.id))
-        others = {m.session_id for m in kept_relevant} - {session_id}
-        if others:
-            extra["session_titles"] = {s: titles[s] for s in others if s in titles}
-    if kept_state:
-        extra["state"] = tuple(kept_state)
-    if kept_checkpoint:
-        extra["checkpoint"] = tuple(kept_checkpoint)
-    return MemoryContext(
-        session_id=session_id,
-        recent_messages=tuple(reversed(kept)),
-        pins=tuple(kept_pins),
-        summaries=tuple(reversed(kept_summaries)),
-        **extra,
-        total_tokens=max_tokens - left,
-        max_tokens=max_tokens,
-        breakdown=breakdown,
-        clipped=clipped,
-        token_ratio=token_ratio,
-    )
-
-
-Counted = TypeVar("Counted", Message, Pin, Summary)
-
-
-def _take(
-    items: Sequence[Counted],
-    room: int,
-    header: int,
-    separator: int,
-    *,
-    limit: int | None = None,
-) -> tuple[list[Counted], int]:
-    """The items that fit in ``room``, in order (at most ``limit``), and their tokens.
-
-    The first item kept pays the section's ``header``, every later one a line break.
-    """
-    kept: list[Counted] = []
-    used = 0
-    for item in items:
-        if limit is not None and len(kept) >= limit:
-            break
-        cost = item.token_count + (separator if kept else header)
-        if used + cost <= room:
-            kept.append(item)
-            used += cost
-    return kept, used
-
-
-def _take_relevant(
-    messages: Sequence[Message],
-    room: int,
-    costs: Costs,
-    *,
-    limit: int,
-    heading: Callable[[Message], str],
-    tokens: Callable[[str], int],
-) -> tuple[list[Message], int]:
-    """The relevant messages that fit in ``room``, best first (at most ``limit``), and
-    their tokens, as ``relevant_lines`` renders them: the section's header once, each
-    distinct heading once, each message its ``role: `` label; a line break between."""
-    kept: list[Message] = []
-    headings: set[str] = set()
-    used = 0
-    for m in messages:
-        if len(kept) >= limit:
-            break
-        cost = m.token_count + tokens(m.role + ROLE_SEPARATOR) + costs.item
-        line = heading(m)
-        new = line not in headings
-        if new:
-            cost += tokens(line) + (costs.item if kept else costs.relevant_header)
-        if used + cost <= room:
-            kept.append(m)
-            used += cost
-            if new:
-                headings.add(line)
-    return kept, used
-
-
-def _fill(
-    groups: Sequence[Group],
-    room: int,
-    capped_room: int,
-    header: int,
-    costs: Costs,
-    out: list[str],
-) -> int:
-    """Append to ``out`` the lines of ``groups`` that fit in ``room``; return their tokens.
-
-    The first line kept pays the section's ``header``, every later one a line
-    break; a group's heading is kept with its first line that fits. A
-    ``capped`` group's lines take at most ``capped_room`` in all.
-    """
-    used = 0
-    item = costs.item
-    for heading, lines, capped in groups:
-        heading_cost = 0 if heading is None else costs.headings[heading] + item
-        limit = min(room, used + capped_room) if capped else room
-        for text, tokens in lines:
-            cost = tokens + (item if out else header) + heading_cost
-            if used + cost > limit:
-                continue
-            if heading_cost:
-                out.append(heading)  # type: ignore[arg-type]
-                heading_cost = 0
-            out.append(text)
-            used += cost
-    return used
-
-
-def _clip(
-    message: Message, allowed: int, costs: Costs, clip: Clipper, count: Callable[[str], int]
-) -> Message | None:
-    """The message cut to its newest part within ``allowed`` tokens, or None if nothing fits."""
-    room = allowed - costs.clip_marker
-    while room > 0:
-        text = CLIP_MARKER + clip(message.text, room)
-        tokens = count(text)
-        if tokens <= allowed:
-            return message.model_copy(update={"text": text, "token_count": tokens})
-        room -= tokens - allowed
-    return None
 
 
 def context_bytes(context: MemoryContext) -> int:

@@ -1,8 +1,8 @@
 """Forgetting: a deletion takes the text out of the whole file, not only out of its table.
 
-``ForgetMixin`` gives :class:`~localmem.store.MemoryStore` ``delete_message``,
-``clear_messages`` and ``delete_session``, and the machinery ``pop_item``,
-``unpin`` and ``prune`` share. Deleting a message (one, a popped item, a
+:class:`Forgetting` holds ``delete_message``, ``clear_messages`` (and
+``clear_conversation``), ``delete_session`` and ``clear_checkpoints``, and the
+machinery ``pop_item``, ``unpin`` and ``prune`` share (:meth:`Forgetting.forgetting`). Deleting a message (one, a popped item, a
 session's whole conversation) reaches everything that may quote it, in the
 same transaction:
 
@@ -40,7 +40,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import sqlite3
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
@@ -48,33 +47,35 @@ from . import db
 from . import extract as rules
 from .args import check_id, check_int
 from .checkpoint import RULES
+from .db import Forgotten
 from .errors import NotFound, SessionNotFound
 from .facts import facts_row, rule_facts
-from .mixin import StoreBase
-from .db import Forgotten
 from .models import Summary
-from .summaries import SUMMARY_IMPORTANCE
+from .scoring import SUMMARY_IMPORTANCE
 from .summarizer import FALLBACK
 from .summarizer.fallback import keyword_summary
 
-if TYPE_CHECKING:
-    from .models import Checkpoint
+if TYPE_CHECKING:  # what it is given (the handle, capabilities): for the type checker only
+    from .checkpoints import Checkpoints
+    from .handle import Handle
 
 logger = logging.getLogger("localmem")
 
 
-class ForgetMixin(StoreBase):
-    """Deleting, so that nothing of what is deleted stays in the file."""
+class Forgetting:
+    """Deleting, so that nothing of what is deleted stays in the file; the checkpoints
+    a deletion drops are replaced through ``checkpoints``."""
 
-    if TYPE_CHECKING:
-        def _rules_checkpoint(self, conn: sqlite3.Connection, session_id: str) -> Checkpoint: ...
+    def __init__(self, handle: Handle, checkpoints: Checkpoints) -> None:
+        self._db = handle
+        self._checkpoints = checkpoints
 
     def delete_session(self, session_id: str) -> None:
         """Delete a session and everything that belongs to it, leaving no trace of
         its text in the file (see the module's docstring). Raises :class:`SessionNotFound`."""
         check_id(session_id)
-        with self._forgetting(session_id) as gone:
-            if not self._forget_session(gone, session_id):
+        with self.forgetting(session_id) as gone:
+            if not self.forget_session(gone, session_id):
                 raise SessionNotFound(session_id)
 
     def clear_messages(self, session_id: str) -> int:
@@ -88,9 +89,31 @@ class ForgetMixin(StoreBase):
         Raises :class:`SessionNotFound`.
         """
         check_id(session_id)
-        with self._forgetting(session_id) as gone:
-            self._require_session(session_id)
-            return self._forget_messages(gone, session_id, None)
+        with self.forgetting(session_id) as gone:
+            self._db.require_session(session_id)
+            return self.forget_messages(gone, session_id, None)
+
+    def clear_conversation(self, session_id: str) -> int:
+        """Drop the session's messages and summaries; keep its goals, subtasks,
+        tool executions, files and manual pins. Returns the messages dropped.
+
+        One transaction. The conversation's text leaves the file
+        (``clear_messages``, ``localmem.forget``): the automatic pins taken
+        from it go, and the checkpoints are replaced by one the rules make
+        from the state alone. The next context shows the state and that
+        checkpoint with no conversation. Raises :class:`SessionNotFound`.
+        """
+        return self.clear_messages(session_id)
+
+    def clear_checkpoints(self, session_id: str) -> int:
+        """Delete the session's checkpoints; return how many. Their text leaves the
+        file, as a forget's does (``localmem.forget``). Raises :class:`SessionNotFound`."""
+        check_id(session_id)
+        with self.forgetting(session_id) as gone:
+            self._db.require_session(session_id)
+            cleared = db.clear_checkpoints(gone.conn, session_id)
+            gone.deleted = cleared > 0
+            return cleared
 
     def delete_message(self, message_id: int) -> None:
         """Delete one message (and its item), and its text wherever it was quoted.
@@ -105,31 +128,31 @@ class ForgetMixin(StoreBase):
         there is no message with this id; nothing is written then.
         """
         check_int("message_id", message_id)
-        with self._locked() as conn:
+        with self._db.locked() as conn:
             session_id = db.message_session(conn, message_id)
             if session_id is None:
                 raise NotFound("message", message_id)
-            with self._forgetting(session_id) as gone:
-                self._forget_messages(gone, session_id, [message_id])
+            with self.forgetting(session_id) as gone:
+                self.forget_messages(gone, session_id, [message_id])
 
     # --- the machinery ---------------------------------------------------------------
 
     @contextlib.contextmanager
-    def _forgetting(self, session_id: str | None = None) -> Iterator[Forgotten]:
-        """The store's ``_write`` for a deletion: then, in the same transaction,
+    def forgetting(self, session_id: str | None = None) -> Iterator[Forgotten]:
+        """``Handle.write`` for a deletion: then, in the same transaction,
         the full-text indexes that held what went are merged and (for messages)
         the summary cache emptied; after the commit the log is emptied."""
-        with self._write(session_id) as conn:
+        with self._db.write(session_id) as conn:
             gone = Forgotten(conn, db.index_marks(conn))
             yield gone
             if "messages" in gone.lowest or "summaries" in gone.lowest:
                 db.clear_summary_cache(conn)
             db.merge_indexes(gone)
             if session_id is None or gone.users:  # the user's facts: every session's contexts
-                self._cache.clear()
-                self._memo.clear()
+                self._db.cache.clear()
+                self._db.memo.clear()
             else:
-                self._memo.forget(session_id)  # its state rows hold the checkpoint's lines
+                self._db.memo.forget(session_id)  # its state rows hold the checkpoint's lines
         if gone.deleted:
             self._empty_log()
 
@@ -145,10 +168,10 @@ class ForgetMixin(StoreBase):
         other reader (another localmem process) is waited for, up to
         ``busy_timeout``, as before.
         """
-        if self.path == db.MEMORY:
+        if self._db.path == db.MEMORY:
             return
-        with self._locked() as conn:
-            with db.no_waiting(conn, self.config.busy_timeout):
+        with self._db.locked() as conn:
+            with db.no_waiting(conn, self._db.config.busy_timeout):
                 if db.checkpoint_truncate(conn):
                     return
             if db.replicated(conn):
@@ -157,7 +180,7 @@ class ForgetMixin(StoreBase):
                     "%s: Litestream is replicating it, so its write-ahead log still holds the "
                     "deleted text until later writes overwrite it or, once Litestream stops, "
                     "the next forget empties it (the replica keeps it for its retention)",
-                    self.path,
+                    self._db.path,
                 )
                 return
             if not db.checkpoint_truncate(conn):
@@ -165,15 +188,15 @@ class ForgetMixin(StoreBase):
                     "%s: another connection is reading, so the write-ahead log still holds "
                     "deleted text; it is emptied when every connection closes "
                     "(or by `localmem vacuum`)",
-                    self.path,
+                    self._db.path,
                 )
 
-    def _forget_session(self, gone: Forgotten, session_id: str) -> bool:
+    def forget_session(self, gone: Forgotten, session_id: str) -> bool:
         """Delete a session (in a ``_forgetting`` transaction); False if there is none."""
         conn = gone.conn
         lowest = db.session_lowest_ids(conn, session_id)
         gone.pins_gone(db.delete_session_sourced_auto_pins(conn, session_id))
-        self._memo.forget(session_id)
+        self._db.memo.forget(session_id)
         if not db.delete_session(conn, session_id):
             return False
         gone.deleted = True  # its title, at least
@@ -181,7 +204,7 @@ class ForgetMixin(StoreBase):
             gone.touch(table, [low])
         return True
 
-    def _forget_messages(
+    def forget_messages(
         self, gone: Forgotten, session_id: str, message_ids: Sequence[int] | None
     ) -> int:
         """Delete messages of one session (all of them for None) and what quotes
@@ -206,7 +229,7 @@ class ForgetMixin(StoreBase):
         self._roll_again(gone, session_id, first)
         if db.delete_checkpoints_from(conn, session_id, first):
             gone.deleted = True
-            self._rules_checkpoint(conn, session_id)
+            self._checkpoints.rules_checkpoint(conn, session_id)
         return count
 
     def _rewrite_summary(
@@ -229,7 +252,7 @@ class ForgetMixin(StoreBase):
         text = keyword_summary(pairs)
         db.rewrite_summary(
             conn, summary.id, text, left[0].id, left[-1].id, len(left), FALLBACK,
-            self.tokenizer.count(text),
+            self._db.tokenizer.count(text),
         )
         data, facts = facts_row(rule_facts(rules.extract(pairs)))
         db.rewrite_facts(conn, summary.id, data, facts, RULES)
@@ -256,8 +279,8 @@ class ForgetMixin(StoreBase):
             return  # one summary alone is its own rollup
         # As the summarizer's own fallback rolls summaries: each text a turn.
         text = keyword_summary([("user", t) for t in texts])
-        db.insert_summary(
-            conn, session_id, text, parts[0].start_message_id, parts[-1].end_message_id,
+        db.insert_summary(conn, db.SummaryRow(
+            session_id, text, parts[0].start_message_id, parts[-1].end_message_id,
             sum(s.message_count for s in parts), 2, FALLBACK, SUMMARY_IMPORTANCE,
-            self.tokenizer.count(text), self._now(),
-        )
+            self._db.tokenizer.count(text), self._db.now(),
+        ))

@@ -1,23 +1,23 @@
 """Bringing a history from another assistant: ChatGPT and Claude data exports.
 
-``HistoryMixin`` gives :class:`~localmem.MemoryStore` :meth:`~HistoryMixin.import_file`
-(any export: localmem's JSON Lines, a ChatGPT or Claude ``conversations.json`` or its
-.zip, told apart by content) and :meth:`~HistoryMixin.import_conversations`. The
-exports are read by ``localmem.exports`` (pure) into the same
-:class:`~localmem.jsonl.SessionBatch` records a localmem export gives, and written by
-the same path (``TransferMixin._write_session``). What an import adds to them is
-what a live conversation would have left in the file:
+:class:`History` holds :meth:`~History.import_file` (any export: localmem's JSON
+Lines, a ChatGPT or Claude ``conversations.json`` or its .zip, told apart by content)
+and :meth:`~History.import_conversations`. The exports are read by
+``localmem.exports`` (pure) into the same :class:`~localmem.jsonl.SessionBatch`
+records a localmem export gives, and written by the same path
+(:meth:`Transfer.write_session <localmem.transfer.Transfer.write_session>`). What an
+import adds to them is what a live conversation would have left in the file:
 
 - each message is scored by the store's scorer, its tokens counted by the store's
   tokenizer;
 - **facts are learnt as for new messages**: the auto-pin rules run on each user
-  message (``PinsMixin._auto_pins``) and their pins are written by the same code
-  ``add_message`` runs, dated with the message (an allergy said in an old chat
+  message (``Pins.auto_pins``) and their pins are written by the same code
+  ``add_message`` runs (``Pins.add_auto_pins``), dated with the message (an allergy said in an old chat
   becomes one of the user's facts, with that message and date as its source);
 - **long chats get their offline summaries**: every full ``summary_threshold``
   range of messages gets the deterministic summary and the rules' facts that
-  ``summarize`` stores when no model answers (``source="offline"``), and the
-  rollups its rule makes of them, so ``resummarize`` improves them once a model
+  ``summarize`` stores when no model answers (``source="offline"``;
+  ``Summaries.offline_facts``), and the rollups its rule makes of them, so ``resummarize`` improves them once a model
   runs. No model is called during an import.
 
 Conversations are written oldest first, in transactions of about
@@ -36,26 +36,26 @@ from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO, NamedTuple
 
 from . import db
-from . import extract as rules
 from .checkpoint import RULES
 from .errors import InvalidInput
-from .exports import Conversation, peek, read_conversations, session_batch, sniff
-from .facts import facts_row, rule_facts
+from .exports import Conversation, peek, read_conversations, sniff
+from .exports.batch import session_batch
+from .facts import facts_row
 from .jsonl import SessionBatch
 from .jsonl.records import CLOCK_SKEW
-from .mixin import StoreBase
 from .models import ImportReport
-from .summaries import SUMMARY_IMPORTANCE
+from .scoring import SUMMARY_IMPORTANCE
 from .summarizer import OFFLINE
 from .summarizer.fallback import offline_summary
-from .transfer import EXISTING, _recount
+from .transfer import EXISTING, recount
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # what it is given (the handle, capabilities): for the type checker only
     import sqlite3
 
-    from .pins import PlannedPin
-    from .scoring import Scorer
-    from .transfer import Existing
+    from .handle import Handle
+    from .pins import Pins
+    from .summaries import Summaries
+    from .transfer import Existing, Transfer
 
 FORMATS = ("auto", "localmem", "chatgpt", "claude")
 BATCH_MESSAGES = 5000
@@ -76,22 +76,16 @@ class Planned(NamedTuple):
     facts: tuple[str, str] | None
 
 
-class HistoryMixin(StoreBase):
-    """``import_file`` and ``import_conversations``; mixed into :class:`~localmem.MemoryStore`."""
+class History:
+    """``import_file`` and ``import_conversations``: sessions written through
+    ``transfer``, their facts learnt through ``pins``, their offline summaries as
+    ``summaries`` makes them."""
 
-    if TYPE_CHECKING:
-        _score: Scorer
-
-        def import_sessions(self, lines: object, **kwargs: object) -> ImportReport: ...
-        def _auto_pins(self, role: str, text: str) -> list[PlannedPin]: ...
-        def _add_auto_pins(
-            self, conn: sqlite3.Connection, session_id: str, source_message_id: int | None,
-            pins: Sequence[PlannedPin], now: str,
-        ) -> bool: ...
-        def _write_session(
-            self, conn: sqlite3.Connection, batch: SessionBatch, existing: str,
-            tokens: dict[str, list], where: str | None = None,
-        ) -> tuple[str, bool, int] | None: ...
+    def __init__(self, handle: Handle, transfer: Transfer, pins: Pins, summaries: Summaries) -> None:
+        self._db = handle
+        self._transfer = transfer
+        self._pins = pins
+        self._summaries = summaries
 
     def import_file(
         self,
@@ -105,7 +99,7 @@ class HistoryMixin(StoreBase):
         """Import an export: a file's path or a binary file object.
 
         ``format``: ``auto`` (told by content), ``localmem`` (``localmem export``'s
-        JSON Lines: :meth:`~localmem.transfer.TransferMixin.import_sessions`, with
+        JSON Lines: :meth:`~localmem.transfer.Transfer.import_sessions`, with
         ``unverified``), ``chatgpt`` or ``claude`` (a data export's
         ``conversations.json``, or the export's .zip: :meth:`import_conversations`).
         ``existing`` as for ``import_sessions``. ``on_progress(n)``: ``n`` more lines
@@ -118,7 +112,7 @@ class HistoryMixin(StoreBase):
             if format == "localmem" or format == "auto" and sniff(peek(file)) == "localmem":
                 lines = io.TextIOWrapper(file, encoding="utf-8", errors="surrogateescape", newline="")
                 try:
-                    return self.import_sessions(
+                    return self._transfer.import_sessions(
                         lines, on_progress=on_progress, existing=existing, unverified=unverified
                     )
                 finally:
@@ -149,11 +143,11 @@ class HistoryMixin(StoreBase):
         conversations = list(conversations)
         if not all(isinstance(c, Conversation) for c in conversations):
             raise InvalidInput("conversations must be localmem.exports.Conversation records")
-        latest = self._clock() + CLOCK_SKEW
+        latest = self._db.clock() + CLOCK_SKEW
         order = sorted(range(len(conversations)), key=lambda i: conversations[i].created_at)
         batches = []
         for i in order:
-            pins = [self._auto_pins(t.role, t.text) for t in conversations[i].turns]
+            pins = [self._pins.auto_pins(t.role, t.text) for t in conversations[i].turns]
             importance = self._importance(conversations[i], pins)
             batches.append((i, session_batch(conversations[i], importance, index=i, latest=latest), pins))
         self._check_ids(batches, existing)
@@ -163,9 +157,9 @@ class HistoryMixin(StoreBase):
         counts: dict[str, int] = {}
         for chunk in _chunks(batches, BATCH_MESSAGES):
             prepared = [(i, b, *self._prepare(b), pins) for i, b, pins in chunk]  # outside the lock
-            with self._write() as conn:
+            with self._db.write() as conn:
                 for i, batch, tokens, plan, pins in prepared:
-                    written = self._write_session(conn, batch, existing, tokens, f"conversation {i}")
+                    written = self._transfer.write_session(conn, batch, existing, tokens, f"conversation {i}")
                     if written is None:
                         skipped.append(batch.session.id)
                         continue
@@ -173,7 +167,7 @@ class HistoryMixin(StoreBase):
                     messages = batch.records["messages"]
                     for k, found in enumerate(pins):
                         if found:  # dated as the message that said it
-                            self._add_auto_pins(conn, session_id, first + k, found, messages[k].created_at)
+                            self._pins.add_auto_pins(conn, session_id, first + k, found, messages[k].created_at)
                     for s in plan:
                         _write_summary(conn, session_id, first, s, messages[s.last].created_at)
                     done.append((batch.session.id, session_id))
@@ -191,8 +185,8 @@ class HistoryMixin(StoreBase):
     def _importance(self, conversation: Conversation, pins: Sequence[list]) -> list[float]:
         """Each turn's importance as ``add_message`` scores it (at least an auto pin's
         when the rules found a fact in it)."""
-        floor = self.config.auto_pin_importance
-        scores = [self._score(t.role, t.text) for t in conversation.turns]
+        floor = self._db.config.auto_pin_importance
+        scores = [self._db.score(t.role, t.text) for t in conversation.turns]
         return [max(score, floor) if found else score for score, found in zip(scores, pins)]
 
     def _check_ids(self, batches: list[tuple[int, SessionBatch, list]], existing: str) -> None:
@@ -206,7 +200,7 @@ class HistoryMixin(StoreBase):
             seen[b.session.id] = i
         if existing != "refuse":
             return
-        with self._locked() as conn:
+        with self._db.locked() as conn:
             for i, b, _pins in batches:
                 if db.session_exists(conn, b.session.id):
                     raise InvalidInput(
@@ -218,7 +212,7 @@ class HistoryMixin(StoreBase):
     def _prepare(self, batch: SessionBatch) -> tuple[dict[str, list], list[Planned]]:
         """What a batch's write needs, computed before the lock: token counts and the
         offline summaries."""
-        return _recount(batch, self.tokenizer.count), self._offline_plan(batch.records["messages"])
+        return recount(batch, self._db.tokenizer.count), self._offline_plan(batch.records["messages"])
 
     def _offline_plan(self, messages: Sequence) -> list[Planned]:
         """The summaries ``summarize`` stores offline, then its rollup: a level-1 summary
@@ -226,13 +220,13 @@ class HistoryMixin(StoreBase):
         result, one level-2 rollup of all but the newest ``recent_summaries - 1``,
         whose text reaches back over every message from the first (as
         ``_rollup`` makes one of them all, ``_deterministic_rollup`` its text)."""
-        size = self.config.summary_threshold
-        keep = self.config.recent_summaries
+        size = self._db.config.summary_threshold
+        keep = self._db.config.recent_summaries
         pairs = [(m.role, m.text) for m in messages]
         plan: list[Planned] = []
         for start in range(0, len(pairs) - size + 1, size):
             span = pairs[start : start + size]
-            data, text = facts_row(rule_facts(rules.extract(span)))
+            data, text = facts_row(self._summaries.offline_facts(span))
             plan.append(self._planned_summary(start, start + size - 1, size, 1, offline_summary(span), (data, text)))
         if keep and len(plan) > keep:
             rolled = plan[: len(plan) - (keep - 1)]
@@ -244,17 +238,17 @@ class HistoryMixin(StoreBase):
     def _planned_summary(
         self, first: int, last: int, count: int, level: int, text: str, facts: tuple[str, str] | None
     ) -> Planned:
-        return Planned(first, last, count, level, text, self.tokenizer.count(text), facts)
+        return Planned(first, last, count, level, text, self._db.tokenizer.count(text), facts)
 
 
 def _write_summary(
     conn: sqlite3.Connection, session_id: str, first: int, s: Planned, created_at: str
 ) -> None:
     """Store a planned summary (and its facts) of messages numbered from ``first``."""
-    made = db.insert_summary(
-        conn, session_id, s.text, first + s.first, first + s.last, s.count, s.level, OFFLINE,
+    made = db.insert_summary(conn, db.SummaryRow(
+        session_id, s.text, first + s.first, first + s.last, s.count, s.level, OFFLINE,
         SUMMARY_IMPORTANCE, s.tokens, created_at,
-    )
+    ))
     if made is not None and s.facts is not None:
         db.insert_facts(conn, made.id, session_id, s.facts[0], s.facts[1], RULES, created_at)
 

@@ -37,15 +37,19 @@ from __future__ import annotations
 
 import functools
 import inspect
-import threading
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from . import db
 from .errors import InvalidInput
-from .forget import ForgetMixin
-from .mixin import StoreBase
 from .models import Session
+
+if TYPE_CHECKING:  # what it is given (the handle, capabilities): for the type checker only
+    from .forget import Forgetting
+    from .handle import Handle
+    from .localmodel import LocalModel
+    from .recall import Recall
+    from .transfer import Transfer
 
 FIRST_ID = 2**52
 """The first row id of the private store: far above any file's (and within the
@@ -57,114 +61,120 @@ OWN = frozenset({"create_session", "delete_session", "list_sessions", "export_se
 
 C = TypeVar("C", bound=type)
 
-if TYPE_CHECKING:
-    from typing import Self  # Python 3.11; annotations only (they are not evaluated)
 
+class Incognito:
+    """The private store of a door (``door``, the :class:`~localmem.MemoryStore` whose
+    calls it routes), opened on first use with the door's configuration and
+    policies (the summarizer from ``model``, the embedder from ``recall``); and the
+    calls that see both stores: deleting, exporting, listing."""
 
-class IncognitoMixin(StoreBase):
-    """The private store and the methods that see both stores."""
+    def __init__(
+        self,
+        handle: Handle,
+        door: Any,
+        forgetting: Forgetting,
+        transfer: Transfer,
+        model: LocalModel,
+        recall: Recall,
+    ) -> None:
+        self._db = handle
+        self._door = door
+        self._forget = forgetting
+        self._transfer = transfer
+        self._model = model
+        self._recall = recall
+        self._inner: Any = None
+        """The private in-memory store, once a session that keeps nothing was created."""
+        self._owned: set[str] = set()
+        """The ids of the sessions the private store holds for the door."""
 
-    _nothing: Self | None = None
-    """The private in-memory store, once a session that keeps nothing was created."""
-    _owned: set[str]
-    """The private store's: the ids of the sessions it holds for its owner."""
-    _routes: dict[str, tuple[str, int | None]] = {}
-    """Public methods naming a session or a row: the argument's name and position
-    (:func:`routed`)."""
-
-    if TYPE_CHECKING:
-        _lock: threading.RLock
-        _score: Callable[[str, str], float]
-        _embedder: Any
-
-        def _get_summarizer(self) -> Any: ...
-
-    def _keeps_nothing(self, session_id: object) -> bool:
+    def keeps_nothing(self, session_id: object) -> bool:
         """True when ``session_id`` names a session that keeps nothing."""
-        inner = self._nothing
-        return inner is not None and isinstance(session_id, str) and session_id in inner._owned
+        return self._inner is not None and isinstance(session_id, str) and session_id in self._owned
 
-    def _create_kept_nowhere(
-        self, model: str | None, title: str | None, session_id: str | None
-    ) -> Session:
+    def create(self, model: str | None, title: str | None, session_id: str | None) -> Session:
         """``create_session(..., persist=False)``, its arguments checked."""
-        with self._lock:
+        with self._db.lock:
             if session_id is not None:
-                with self._locked() as conn:
+                with self._db.locked() as conn:
                     taken = db.session_exists(conn, session_id)
-                if taken or self._keeps_nothing(session_id):
+                if taken or self.keeps_nothing(session_id):
                     raise InvalidInput(f"a session with id {session_id!r} already exists")
-            inner = self._nothing or self._open_nothing()
+            inner = self._inner or self._open()
             session = inner.create_session(model, title, session_id)
-            inner._owned.add(session.id)
+            self._owned.add(session.id)
         return kept_nowhere(session)
 
-    def _open_nothing(self) -> Self:
+    def _open(self) -> Any:
         """Open the private store, numbering its rows from :data:`FIRST_ID`."""
         # Each of its sessions to itself: no fact of the user's learnt from one,
         # no recall drawn from another (it holds no session of the file's).
-        config = self.config.model_copy(update={"user_auto_pins": False, "recall_scope": "session"})
-        inner = type(self)(
+        handle = self._db
+        config = handle.config.model_copy(update={"user_auto_pins": False, "recall_scope": "session"})
+        door = self._door
+        inner = type(door)(
             db.MEMORY,
             config,
-            tokenizer=self.tokenizer,
-            scorer=self._score,
-            clock=self._clock,
-            summarizer=self._get_summarizer(),  # shared: closing it only drops connections
-            embedder=self._embedder,
+            tokenizer=handle.tokenizer,
+            scorer=handle.score,
+            clock=handle.clock,
+            summarizer=self._model.summarizer(),  # shared: closing it only drops connections
+            embedder=self._recall.embedder,
         )
-        inner._owned = set()
-        with self._locked() as conn:
+        with handle.locked() as conn:
             ratios = db.token_stats(conn)
-        with inner._write() as conn:
+        with inner._db.write() as conn:
             db.reserve_ids(conn, FIRST_ID)
             db.put_token_stats(conn, ratios)
-        # From now on this store's calls naming a session go through the router;
+        # From now on the door's calls naming a session go through the router;
         # a store that never keeps nothing pays nothing for it.
-        for name, (key, position) in self._routes.items():
-            setattr(self, name, _route(name, getattr(self, name), inner, key, position))
-        self._nothing = inner
+        for name, (key, position) in door._routes.items():
+            setattr(door, name, _route(name, getattr(door, name), inner, self._owned, key, position))
+        self._inner = inner
         return inner
 
-    def _with_kept_nowhere(self, sessions: list[Session]) -> list[Session]:
+    def with_kept_nowhere(self, sessions: list[Session]) -> list[Session]:
         """The file's sessions and those that keep nothing, most recently updated first."""
-        inner = self._nothing
-        if inner is None or not inner._owned:
+        inner = self._inner
+        if inner is None or not self._owned:
             return sessions
-        extra = [kept_nowhere(inner.get_session(sid)) for sid in sorted(inner._owned)]
+        extra = [kept_nowhere(inner.get_session(sid)) for sid in sorted(self._owned)]
         merged = sorted(sessions + extra, key=lambda s: s.id)
         return sorted(merged, key=lambda s: s.updated_at, reverse=True)
 
     def delete_session(self, session_id: str) -> None:
-        inner = self._nothing
-        if inner is not None and self._keeps_nothing(session_id):
+        """``Forgetting.delete_session``, or the private store's for a session that keeps nothing."""
+        inner = self._inner
+        if inner is not None and self.keeps_nothing(session_id):
             inner.delete_session(session_id)
-            inner._owned.discard(session_id)
+            self._owned.discard(session_id)
             return
-        super().delete_session(session_id)  # type: ignore[misc]
+        self._forget.delete_session(session_id)
 
-    delete_session.__doc__ = ForgetMixin.delete_session.__doc__
 
     def export_sessions(self, session_ids: Sequence[str] | None = None) -> Iterator[str]:
-        if session_ids is not None and self._nothing is not None and not isinstance(session_ids, str):
+        """``Transfer.export_sessions``; :class:`InvalidInput` for a session that keeps nothing."""
+        if session_ids is not None and self._inner is not None and not isinstance(session_ids, str):
             try:
                 session_ids = list(session_ids)
             except TypeError:
                 pass  # the export says what is wrong with it
             else:
                 for sid in session_ids:
-                    if self._keeps_nothing(sid):
+                    if self.keeps_nothing(sid):
                         raise InvalidInput(
                             f"session {sid!r} keeps nothing (persist=False): it cannot be exported"
                         )
-        return super().export_sessions(session_ids)  # type: ignore[misc]
+        return self._transfer.export_sessions(session_ids)
 
-    def _close_nothing(self) -> None:
-        inner, self._nothing = self._nothing, None
+
+    def close(self) -> None:
+        inner, self._inner = self._inner, None
         if inner is not None:
-            for name in self._routes:
-                vars(self).pop(name, None)
-            inner._summarizer = None  # shared with this store, which closes it
+            door = self._door
+            for name in door._routes:
+                vars(door).pop(name, None)
+            inner._model.let_go()  # the summarizer is shared with the door, which closes it
             inner.close()
 
 
@@ -193,12 +203,17 @@ def routed(cls: C) -> C:
 
 
 def _route(
-    name: str, own: Callable[..., Any], inner: Any, key: str, position: int | None
+    name: str,
+    own: Callable[..., Any],
+    inner: Any,
+    owned: set[str],
+    key: str,
+    position: int | None,
 ) -> Callable[..., Any]:
     """``own`` (a store's bound method), made to call the private store's
-    instead when its argument ``key`` names a session or row of ``inner``."""
+    instead when its argument ``key`` names a session (one of ``owned``) or a
+    row of ``inner``."""
     other = getattr(inner, name)
-    owned: set[str] = inner._owned
     by_row = key != "session_id"
 
     @functools.wraps(own)

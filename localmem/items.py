@@ -1,8 +1,8 @@
 """The store's items: an agent framework's own records, each beside the message
 carrying its text (the OpenAI Agents SDK and LangChain adapters keep theirs here).
 
-``ItemsMixin`` gives :class:`~localmem.store.MemoryStore` ``add_items``,
-``get_items`` and ``pop_item``; the SQL is ``localmem.db.messages``'.
+:class:`Items` holds ``add_items``, ``get_items`` and ``pop_item``; the SQL is
+``localmem.db.messages``'.
 """
 
 from __future__ import annotations
@@ -13,24 +13,22 @@ from typing import TYPE_CHECKING, Any
 from . import db
 from .args import as_list, check_id, check_int, check_kind, check_text
 from .errors import InvalidInput, SessionNotFound
-from .mixin import StoreBase
 from .models import Item, Message, NewMessage
 
-if TYPE_CHECKING:
-    from .pins import PlannedPin
+if TYPE_CHECKING:  # what it is given (the handle, capabilities): for the type checker only
+    from .forget import Forgetting
+    from .handle import Handle
+    from .messages import Messages
 
 
-class ItemsMixin(StoreBase):
-    """Item methods of the store; each write is one transaction through its ``_write``."""
+class Items:
+    """Items: written as ``messages`` writes its rows (auto pins, the background
+    worker told), each beside its message; popped as ``forgetting`` forgets."""
 
-    if TYPE_CHECKING:
-        def _rows_and_pins(
-            self, session_id: str, items: list[Any]
-        ) -> tuple[list[db.MessageRow], list[list[PlannedPin]]]: ...
-        def _add_auto_pins(
-            self, conn: Any, session_id: str, source: int | None, pins: Any, now: str
-        ) -> bool: ...
-        def _forgetting(self, session_id: str) -> Any: ...
+    def __init__(self, handle: Handle, messages: Messages, forgetting: Forgetting) -> None:
+        self._db = handle
+        self._messages = messages
+        self._forget = forgetting
 
     def add_items(
         self,
@@ -59,24 +57,19 @@ class ItemsMixin(StoreBase):
         for entry in entries:
             if not isinstance(entry, tuple) or len(entry) != 2:
                 raise InvalidInput("items must be a list of (message, data) pairs")
-            rows.append(self._message_row(session_id, entry[0]))
+            rows.append(self._messages.row(session_id, entry[0]))
             data.append(check_text("item data", entry[1]))
-        rows, pins = self._rows_and_pins(rows)
-        with self._write(session_id) as conn:
-            now = self._now()
+        rows, pins = self._messages.rows_and_pins(rows)
+        with self._db.write(session_id) as conn:
+            now = self._db.now()
             if not db.session_exists(conn, session_id):
                 if not create_session:
                     raise SessionNotFound(session_id)
                 db.insert_session(conn, session_id, None, None, now)
-            stored = db.insert_messages(conn, rows, now)
+            stored = self._messages.insert(conn, session_id, rows, pins, now)
             db.insert_items(conn, session_id, kind, stored, data)
-            user_changed = False
-            for message, found in zip(stored, pins):
-                user_changed |= self._add_auto_pins(conn, session_id, message.id, found, now)
-            if user_changed:
-                self._cache.clear()  # a fact of the user's: every session's context
-        if self._background is not None and stored:
-            self._background.notify(session_id)
+        if stored:
+            self._messages.written(session_id)
         return stored
 
     def get_items(
@@ -96,7 +89,7 @@ class ItemsMixin(StoreBase):
         check_id(session_id)
         check_kind(kind)
         after = 0 if after_id is None else check_int("after_id", after_id)
-        with self._locked() as conn:
+        with self._db.locked() as conn:
             if newest is None:
                 return db.items_after(conn, session_id, kind, after)
             count = check_int("newest", newest)
@@ -111,9 +104,9 @@ class ItemsMixin(StoreBase):
         """
         check_id(session_id)
         check_kind(kind)
-        with self._forgetting(session_id) as gone:
+        with self._forget.forgetting(session_id) as gone:
             newest = db.newest_items(gone.conn, session_id, kind, 0, 1)
             if not newest:
                 return None
-            self._forget_messages(gone, session_id, [newest[0].message_id])
+            self._forget.forget_messages(gone, session_id, [newest[0].message_id])
             return newest[0]

@@ -43,15 +43,12 @@ from typing import TYPE_CHECKING
 from . import db
 from .clock import parse_time
 from .errors import SessionNotFound
-from .mixin import StoreBase
-from .models import (
-    MaintenanceReport,
-    Message,
-    ResummarizeReport,
-    Session,
-    SessionCompaction,
-    Summary,
-)
+from .reports import MaintenanceReport, SessionCompaction
+
+if TYPE_CHECKING:  # what it is given (the handle, capabilities): for the type checker only
+    from .handle import Handle
+    from .resummarize import Resummarizer
+    from .summaries import Summaries
 
 logger = logging.getLogger("localmem")
 
@@ -76,21 +73,14 @@ def idle_days(last_activity: str, now: datetime) -> float | None:
     return max((now - then).total_seconds() / SECONDS_PER_DAY, 0.0)
 
 
-class MaintainMixin(StoreBase):
-    """``maintain``: the store's compaction of idle sessions."""
+class Maintenance:
+    """``maintain``: the store's compaction of idle sessions, through ``summaries``;
+    then ``resummarizer`` has the model redo the deterministic summaries."""
 
-    if TYPE_CHECKING:
-        def _uncovered(self, session_id: str) -> tuple[Session, list[Message]]: ...
-        def _summarize_span(self, session: Session, span: Sequence[Message]) -> Summary | None: ...
-        def _rollup(self, session: Session, leave: int | None = None) -> Summary | None: ...
-        def summarize(self, session_id: str) -> Summary | None: ...
-        def get_summaries(self, session_id: str) -> list[Summary]: ...
-        def resummarize(
-            self,
-            session_id: str | None = None,
-            *,
-            on_progress: Callable[[int, int], None] | None = None,
-        ) -> ResummarizeReport: ...
+    def __init__(self, handle: Handle, summaries: Summaries, resummarizer: Resummarizer) -> None:
+        self._db = handle
+        self._summaries = summaries
+        self._resummarizer = resummarizer
 
     def maintain(self, *, on_progress: Callable[[int, int], None] | None = None) -> MaintenanceReport:
         """Compact every session idle long enough, more tightly the longer it has been idle.
@@ -103,8 +93,8 @@ class MaintainMixin(StoreBase):
         (``resummarize``), if one answers. ``on_progress(done, total)`` is
         called after each session looked at. Returns what it did.
         """
-        now = self._clock()
-        with self._locked() as conn:
+        now = self._db.clock()
+        with self._db.locked() as conn:
             candidates = db.compaction_candidates(conn)
         compacted = []
         for done, (session_id, activity, recorded, through, newest) in enumerate(candidates, 1):
@@ -114,7 +104,7 @@ class MaintainMixin(StoreBase):
             if idle is None:
                 logger.warning("session %s: last activity %r is not a timestamp", session_id, activity)
                 continue
-            level = level_for(idle, self.config.compaction_ages)
+            level = level_for(idle, self._db.config.compaction_ages)
             current = recorded if recorded is not None and through >= newest else 0
             if level <= current:
                 continue
@@ -124,7 +114,7 @@ class MaintainMixin(StoreBase):
         if on_progress is not None and candidates:
             on_progress(len(candidates), len(candidates))
         return MaintenanceReport(
-            checked=len(candidates), compacted=compacted, resummarized=self.resummarize()
+            checked=len(candidates), compacted=compacted, resummarized=self._resummarizer.resummarize()
         )
 
     def _compact(
@@ -132,23 +122,23 @@ class MaintainMixin(StoreBase):
     ) -> SessionCompaction | None:
         """Compact one session at ``level``; None if it was deleted meanwhile."""
         try:
-            before = self.get_summaries(session_id)
-            while self.summarize(session_id) is not None:
+            before = self._summaries.get_summaries(session_id)
+            while self._summaries.summarize(session_id) is not None:
                 pass
             if level >= 2:
-                session, span = self._uncovered(session_id)
-                tail = span[: max(len(span) - self.config.min_recent_messages, 0)]
+                session, span = self._summaries.uncovered(session_id)
+                tail = span[: max(len(span) - self._db.config.min_recent_messages, 0)]
                 if tail:
-                    self._summarize_span(session, tail)
-                self._rollup(session, leave=ROLLUP_LEAVES[level])
-            after = self.get_summaries(session_id)
+                    self._summaries.summarize_span(session, tail)
+                self._summaries.rollup(session, leave=ROLLUP_LEAVES[level])
+            after = self._summaries.get_summaries(session_id)
         except SessionNotFound:
             return None
-        with self._write(session_id) as conn:
+        with self._db.write(session_id) as conn:
             if not db.session_exists(conn, session_id):
                 return None
-            db.record_compaction(conn, session_id, level, newest, self._now())
-            self._memo.forget(session_id)  # its level and state limits change
+            db.record_compaction(conn, session_id, level, newest, self._db.now())
+            self._db.memo.forget(session_id)  # its level and state limits change
 
         def written(level: int) -> int:
             return sum(s.level == level for s in after) - sum(s.level == level for s in before)

@@ -11,7 +11,7 @@ updates an earlier one ("my new wifi password is ...", "we moved to Leeds",
 pin is kept in history with when it stopped holding, only the current one
 is in contexts.
 
-``PinsMixin`` gives :class:`~localmem.store.MemoryStore` its pin methods. A
+:class:`Pins` holds the store's pin methods. A
 pin is ``manual`` (the host app or the user pinned it) or ``auto``: a fact
 the user stated that must never be lost, found by the phrase rules of
 ``localmem.autopins`` in each new user message (``MemoryConfig.auto_pins``)
@@ -28,17 +28,20 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Sequence
-
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from . import db
 from .args import check_id, check_importance, check_int, check_text
 from .autopins import is_lasting, message_words, pin_facts, pin_key
 from .config import DEFAULT_PIN_IMPORTANCE
 from .errors import InvalidInput, NotFound, SessionNotFound
-from .mixin import StoreBase
-from .models import PIN_KINDS, MemoryReport, Pin, RememberedFact, SessionMemory
+from .models import PIN_KINDS, Pin
+from .reports import MemoryReport, RememberedFact, SessionMemory
 from .updates import Update, superseded, updates_in
+
+if TYPE_CHECKING:  # what it is given (the handle, capabilities): for the type checker only
+    from .forget import Forgetting
+    from .handle import Handle
 
 SCOPES = ("session", "user")
 
@@ -54,8 +57,12 @@ class PlannedPin(NamedTuple):
     update: Update | None = None
 
 
-class PinsMixin(StoreBase):
-    """Pin methods of the store; they rely on the store's lock, transactions and clock."""
+class Pins:
+    """Pins: written, edited, read and reported; removing one is a forget (``forgetting``)."""
+
+    def __init__(self, handle: Handle, forgetting: Forgetting) -> None:
+        self._db = handle
+        self._forget = forgetting
 
     def pin(
         self,
@@ -96,10 +103,10 @@ class PinsMixin(StoreBase):
             check_int("source_message_id", source_message_id)
             if session_id is None:
                 raise InvalidInput("source_message_id needs the session the message is in")
-        tokens = self.tokenizer.count(content)
+        tokens = self._db.tokenizer.count(content)
         owner = None if scope == "user" else session_id
-        with self._write(owner) as conn:
-            now = self._now()
+        with self._db.write(owner) as conn:
+            now = self._db.now()
             if session_id is not None and not db.touch_session(conn, session_id, now):
                 raise SessionNotFound(session_id)
             if source_message_id is not None:
@@ -115,9 +122,9 @@ class PinsMixin(StoreBase):
             else:  # the explicit pin replaces the automatic one (its scope's, or the user's)
                 db.delete_auto_pins(conn, owner, key)
                 if owner is not None and db.delete_auto_pins(conn, None, key):
-                    self._cache.clear()  # the user's pins changed: every session's context
+                    self._db.cache.clear()  # the user's pins changed: every session's context
             return db.insert_pin(
-                conn, owner, content, key, source_message_id, importance, kind, tokens, now
+                conn, db.PinRow(owner, content, key, source_message_id, importance, kind, tokens, now)
             )
 
     def get_pins(
@@ -134,9 +141,9 @@ class PinsMixin(StoreBase):
             check_id(session_id)
         if kind is not None and kind not in PIN_KINDS:
             raise InvalidInput(f"kind must be one of {', '.join(PIN_KINDS)}, not {kind!r}")
-        with self._locked() as conn:
+        with self._db.locked() as conn:
             if session_id is not None:
-                self._require_session(session_id)
+                self._db.require_session(session_id)
             if history:
                 return [p for p in db.pin_history(conn, session_id) if kind in (None, p.kind)]
             if kind is None:
@@ -163,12 +170,12 @@ class PinsMixin(StoreBase):
             content = self._pin_content(content)
         if importance is not None:
             importance = check_importance(importance)
-        tokens = None if content is None else self.tokenizer.count(content)
-        with self._locked() as conn:
+        tokens = None if content is None else self._db.tokenizer.count(content)
+        with self._db.locked() as conn:
             exists, session_id = db.pin_scope(conn, pin_id)  # a pin never changes scope
             if not exists:
                 raise NotFound("pin", pin_id)
-            with self._write(session_id):
+            with self._db.write(session_id):
                 old = db.get_pin(conn, pin_id)  # inside the transaction: what we rewrite
                 if old is None:
                     raise NotFound("pin", pin_id)
@@ -181,7 +188,7 @@ class PinsMixin(StoreBase):
                         if same is not None:
                             raise InvalidInput(f"pin {same.id} already says this")
                 if session_id is not None:
-                    db.touch_session(conn, session_id, self._now())
+                    db.touch_session(conn, session_id, self._db.now())
                 new_content = old.content if content is None else content
                 return db.update_pin(
                     conn,
@@ -199,12 +206,12 @@ class PinsMixin(StoreBase):
         An auto pin removed stays removed: the rules only read new messages.
         """
         check_int("pin_id", pin_id)
-        with self._locked():
-            exists, session_id = db.pin_scope(self._conn, pin_id)
+        with self._db.locked():
+            exists, session_id = db.pin_scope(self._db.conn, pin_id)
             if not exists:
                 raise NotFound("pin", pin_id)
-            with self._forgetting(session_id) as gone:  # its text leaves the file
-                db.delete_pin(self._conn, pin_id)
+            with self._forget.forgetting(session_id) as gone:  # its text leaves the file
+                db.delete_pin(self._db.conn, pin_id)
                 gone.touch("semantic_pins", [pin_id])
 
     def memory_report(self) -> MemoryReport:
@@ -212,7 +219,7 @@ class PinsMixin(StoreBase):
         current and superseded, each with where it came from (the message, its
         session and date; manual or automatic). Read-only. ``report.to_text()``
         is what an app can show the user as is; ``report.model_dump()`` its JSON."""
-        with self._locked() as conn:
+        with self._db.locked() as conn:
             rows = db.pins_with_sources(conn)
             sessions = {s.id: s for s in db.list_sessions(conn)}
         user: list[RememberedFact] = []
@@ -230,7 +237,7 @@ class PinsMixin(StoreBase):
             elif pin.session_id in by_session:
                 by_session[pin.session_id].append(fact)
         return MemoryReport(
-            generated_at=self._now(),
+            generated_at=self._db.now(),
             user_facts=user,
             sessions=[SessionMemory(session=sessions[sid], facts=f) for sid, f in by_session.items()],
         )
@@ -254,26 +261,26 @@ class PinsMixin(StoreBase):
             raise InvalidInput("a pin's content must not be empty")
         return text
 
-    def _planned(self, fact: str, update: Update | None = None) -> PlannedPin:
-        return PlannedPin(fact, pin_key(fact), self.tokenizer.count(fact), is_lasting(fact), update)
+    def planned(self, fact: str, update: Update | None = None) -> PlannedPin:
+        return PlannedPin(fact, pin_key(fact), self._db.tokenizer.count(fact), is_lasting(fact), update)
 
-    def _auto_pins(self, role: str, text: str) -> list[PlannedPin]:
+    def auto_pins(self, role: str, text: str) -> list[PlannedPin]:
         """The auto pins one message would add, and the updates it states (the rules;
         no I/O), counted and keyed."""
-        if not self.config.auto_pins or role != "user":
+        if not self._db.config.auto_pins or role != "user":
             return []
         words = message_words(text)
         found = updates_in(text, words)
         facts = pin_facts(role, text, words)
         if not found:  # the common case
-            return [self._planned(fact) for fact in facts]
+            return [self.planned(fact) for fact in facts]
         keys = {pin_key(sentence) for sentence, _ in found}
         return [
-            *(self._planned(sentence, update) for sentence, update in found),
-            *(self._planned(fact) for fact in facts if pin_key(fact) not in keys),
+            *(self.planned(sentence, update) for sentence, update in found),
+            *(self.planned(fact) for fact in facts if pin_key(fact) not in keys),
         ]
 
-    def _add_auto_pins(
+    def add_auto_pins(
         self,
         conn: sqlite3.Connection,
         session_id: str,
@@ -288,8 +295,8 @@ class PinsMixin(StoreBase):
         if not pins:
             return False
         user_changed = False
-        importance = self.config.auto_pin_importance
-        to_user = self.config.user_auto_pins
+        importance = self._db.config.auto_pin_importance
+        to_user = self._db.config.user_auto_pins
         for lasting in (True, False):
             group = [p[:3] for p in pins if p.update is None and p.lasting == lasting]
             owner = None if lasting and to_user else session_id
@@ -307,10 +314,11 @@ class PinsMixin(StoreBase):
             users = p.lasting or p.update.slot == "home" or any(o.session_id is None for o in old)
             owner = None if users and to_user else session_id
             if self._same_fact(conn, session_id, p.key) is None:
-                db.insert_pin(
-                    conn, owner, p.content, p.key, source_message_id, importance, "auto",
-                    p.tokens, now, p.update.slot,
+                row = db.PinRow(
+                    owner, p.content, p.key, source_message_id, importance, "auto", p.tokens, now,
+                    p.update.slot,
                 )
+                db.insert_pin(conn, row)
                 user_changed |= owner is None
             user_changed |= any(o.session_id is None for o in old)
         return user_changed

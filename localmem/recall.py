@@ -1,8 +1,8 @@
 """The store's recall: full-text search, semantic vectors, and the query-aware
 context's candidates.
 
-``RecallMixin`` gives :class:`~localmem.store.MemoryStore` ``search``,
-``embed_pending`` and the helpers ``build_context`` uses with a query.
+:class:`Recall` holds the store's ``search`` and ``embed_pending``, and what
+``build_context`` asks of it with a query (``localmem.contexts``).
 Turning user text into a safe MATCH expression is ``localmem.search``'s and
 ranking is ``localmem.rank``'s (both pure); the SQL is ``localmem.db``'s.
 The index is caught up in bulk, behind a high-water mark, just before a read
@@ -27,10 +27,13 @@ from . import db
 from . import rank
 from . import search as fts
 from .args import check_id, check_int, query_text
+from .cache import ALL_SESSIONS
 from .embeddings import Embedder, OllamaEmbedder, pack, similarities
 from .errors import LocalMemError
-from .mixin import StoreBase
 from .models import Message, SearchHit
+
+if TYPE_CHECKING:  # what it is given: for the type checker only
+    from .handle import Handle
 
 logger = logging.getLogger("localmem")
 
@@ -51,8 +54,6 @@ EMBED_BATCH = 32
 RECALL_VECTORS = 5000
 """With ``recall_scope="user"``, the semantic ranking reads the newest this many vectors
 of the file (a whole file's would cost more than a context may)."""
-ALL_SESSIONS = ""
-"""The memo key of the whole file's statistics (no session id is empty)."""
 EMBED_CATCH_UP = 512
 """With ``recall_scope="user"``, the most messages a context embeds first (the whole
 file can wait: ``embed_pending()`` does it in bulk)."""
@@ -60,30 +61,32 @@ EMBED_RETRY_AFTER = 30.0
 """Seconds semantic recall stays off after the embedding model failed."""
 
 
-class RecallMixin(StoreBase):
-    """Search and recall methods of the store; they rely on the store's lock and connection."""
+class Recall:
+    """Search, the embedder and its vectors, and a query's candidates."""
 
-    if TYPE_CHECKING:  # set by MemoryStore.__init__
-        _embedder: Embedder | None
-        _embedder_down_until: float
+    def __init__(self, handle: Handle, embedder: Embedder | None = None) -> None:
+        self._db = handle
+        self.embedder = embedder
+        """The host's embedder, or the one made from ``embedding_model`` on first use."""
+        self._embedder_down_until = 0.0
 
     # --- embeddings ----------------------------------------------------------
 
-    def _get_embedder(self) -> Embedder | None:
+    def embedder_in_use(self) -> Embedder | None:
         """The embedder in use, or None: no model configured, offline mode, or it failed lately."""
-        if self.config.offline:
+        if self._db.config.offline:
             return None  # the model is not called: recall is lexical
-        if self._embedder is None and self.config.embedding_model:
+        if self.embedder is None and self._db.config.embedding_model:
             from .summarizer.ollama_client import OllamaBackend
 
-            cfg = self.config
+            cfg = self._db.config
             backend = OllamaBackend(
                 cfg.ollama_host, timeout=cfg.embedding_timeout, allow_remote=cfg.allow_remote_ollama
             )
-            self._embedder = OllamaEmbedder(cfg.embedding_model, backend)
-        if self._embedder is None or time.monotonic() < self._embedder_down_until:
+            self.embedder = OllamaEmbedder(cfg.embedding_model, backend)
+        if self.embedder is None or time.monotonic() < self._embedder_down_until:
             return None
-        return self._embedder
+        return self.embedder
 
     def _embedding_failed(self, exc: Exception) -> None:
         self._embedder_down_until = time.monotonic() + EMBED_RETRY_AFTER
@@ -102,12 +105,12 @@ class RecallMixin(StoreBase):
         if session_id is not None:
             check_id(session_id)
         most = None if limit is None else check_int("limit", limit)
-        embedder = self._get_embedder()
+        embedder = self.embedder_in_use()
         stored = 0
         after = 0
         while embedder is not None and (most is None or stored < most):
             size = EMBED_BATCH if most is None else min(EMBED_BATCH, most - stored)
-            with self._locked() as conn:
+            with self._db.locked() as conn:
                 rows = db.pending_messages(conn, session_id, embedder.model, after, size)
             if not rows:
                 break
@@ -120,19 +123,19 @@ class RecallMixin(StoreBase):
             except Exception as exc:  # noqa: BLE001 - a host's embedder may raise anything
                 self._embedding_failed(exc)
                 break
-            with self._write() as conn:  # a session's contexts may rank anew: the cache goes
+            with self._db.write() as conn:  # a session's contexts may rank anew: the cache goes
                 stored += db.insert_embeddings(
-                    conn, embedder.model, [(i, t, v) for i, t, v in packed if v], self._now()
+                    conn, embedder.model, [(i, t, v) for i, t, v in packed if v], self._db.now()
                 )
         return stored
 
-    def _query_vector(self, session_id: str, query: str) -> tuple[str, bytes] | None:
+    def query_vector(self, session_id: str, query: str) -> tuple[str, bytes] | None:
         """(model, the query's packed vector), with the session's vectors caught up
         first; None when no model answers. Call without the store's lock."""
-        embedder = self._get_embedder()
+        embedder = self.embedder_in_use()
         if embedder is None:
             return None
-        if self.config.recall_scope == "user":
+        if self._db.config.recall_scope == "user":
             self.embed_pending(limit=EMBED_CATCH_UP)  # the rest on later calls
         else:
             self.embed_pending(session_id)
@@ -145,7 +148,7 @@ class RecallMixin(StoreBase):
 
     # --- the query-aware context's candidates ------------------------------------
 
-    def _relevant(
+    def relevant(
         self,
         session_id: str,
         query: str,
@@ -161,8 +164,8 @@ class RecallMixin(StoreBase):
         vector) when given. Call inside a transaction in which the search
         index is current.
         """
-        conn = self._conn
-        everywhere = self.config.recall_scope == "user"
+        conn = self._db.conn
+        everywhere = self._db.config.recall_scope == "user"
         scope = self._scope(None if everywhere else session_id)
         key = None if everywhere else fts.session_key(session_id)
 
@@ -216,9 +219,9 @@ class RecallMixin(StoreBase):
             if position >= NEIGHBOUR_HITS:
                 continue
             if _is_question(hit):
-                partner = db.neighbour(self._conn, hit.session_id, hit.id, after=True)
+                partner = db.neighbour(self._db.conn, hit.session_id, hit.id, after=True)
             elif hit.token_count <= SHORT_REPLY_TOKENS:
-                partner = db.neighbour(self._conn, hit.session_id, hit.id, after=False)
+                partner = db.neighbour(self._db.conn, hit.session_id, hit.id, after=False)
                 partner = partner if partner is not None and _is_question(partner) else None
             else:
                 continue
@@ -227,12 +230,12 @@ class RecallMixin(StoreBase):
                 seen.add(partner.id)
         return out
 
-    def _session_titles(self, messages: list[Message], session_id: str) -> dict[str, str]:
+    def session_titles(self, messages: list[Message], session_id: str) -> dict[str, str]:
         """How each other session among ``messages`` is named in the context: its
         title, else when it began."""
         titles: dict[str, str] = {}
         for other in {m.session_id for m in messages} - {session_id}:
-            found = db.get_session(self._conn, other)
+            found = db.get_session(self._db.conn, other)
             if found is not None:
                 titles[other] = found.title or f"untitled, begun {found.created_at[:10]}"
         return titles
@@ -241,14 +244,14 @@ class RecallMixin(StoreBase):
         """The statistics of a session (None: of every session), memoized until the
         store writes to it or the file changes."""
         key = ALL_SESSIONS if session_id is None else session_id
-        scope = self._memo.scopes.get(key)
+        scope = self._db.memo.scopes.get(key)
         if scope is None:
-            documents, mean = db.scope_stats(self._conn, session_id)
-            scope = self._memo.scopes[key] = rank.Scope(documents, mean)
+            documents, mean = db.scope_stats(self._db.conn, session_id)
+            scope = self._db.memo.scopes[key] = rank.Scope(documents, mean)
         return scope
 
     @contextlib.contextmanager
-    def _indexed(self, tables: tuple[str, ...]) -> Iterator[sqlite3.Connection]:
+    def indexed(self, tables: tuple[str, ...]) -> Iterator[sqlite3.Connection]:
         """A read transaction in which the search index holds the committed rows of ``tables``.
 
         Rows missing from the index are indexed first, in bulk, in their own
@@ -259,37 +262,25 @@ class RecallMixin(StoreBase):
         over the rows indexed so far, and the next call indexes the rest.
         Call with the lock held; SQLite's errors are the caller's to translate.
         """
-        conn = self._conn
-        conn.execute(db.BEGIN_READ_SQL)
-        try:
+        with self._db.snapshot() as conn:
             behind = db.index_behind(conn, tables)
-        finally:
-            conn.execute(db.COMMIT_SQL)
         if behind:
             self._catch_up(tables)
-        conn.execute(db.BEGIN_READ_SQL)
-        try:
+        with self._db.snapshot() as conn:
             yield conn
-        finally:
-            if conn.in_transaction:
-                conn.execute(db.COMMIT_SQL)
 
     def _catch_up(self, tables: tuple[str, ...]) -> None:
         """Index the rows of ``tables`` above the high-water mark, unless another
         connection holds the write lock (then nothing is waited for)."""
-        conn = self._conn
-        try:
-            with db.no_waiting(conn, self.config.busy_timeout):
-                conn.execute(db.BEGIN_WRITE_SQL)
-        except sqlite3.OperationalError as exc:
-            logger.info("search index not caught up (the file is busy: %s); reading as it is", exc)
-            return
-        try:
+        conn = self._db.conn
+        with contextlib.ExitStack() as transaction:
+            try:
+                with db.no_waiting(conn, self._db.config.busy_timeout):  # for the BEGIN only
+                    transaction.enter_context(db.transaction(conn))
+            except sqlite3.OperationalError as exc:
+                logger.info("search index not caught up (the file is busy: %s); reading as it is", exc)
+                return
             indexed = db.catch_up(conn, tables)
-        except BaseException:
-            conn.execute(db.ROLLBACK_SQL)
-            raise
-        conn.execute(db.COMMIT_SQL)
         logger.debug("search index: %d new rows indexed", indexed)
 
     # --- search --------------------------------------------------------------
@@ -319,12 +310,12 @@ class RecallMixin(StoreBase):
             check_id(session_id)
         count = check_int("limit", limit)
         words = fts.query_terms(text) or fts.query_terms(text, keep_stop_words=True)
-        with self._locked() as conn:
+        with self._db.locked() as conn:
             if session_id is not None:
-                self._require_session(session_id)
+                self._db.require_session(session_id)
             if not words or count == 0:
                 return []
-            with self._indexed(db.SEARCH_TABLES):
+            with self.indexed(db.SEARCH_TABLES):
                 most = fts.TERM_DOC_LIMIT
                 terms = fts.choose_terms(
                     words,

@@ -3,7 +3,7 @@
 A range summarized while no local model answered (``source`` ``offline``) or
 while its answers were unusable (``fallback``) holds a deterministic summary:
 the message count, the topics, a first and a last sample. Once a model
-answers, :meth:`ResummarizeMixin.resummarize` summarizes each such range again
+answers, :meth:`Resummarizer.resummarize` summarizes each such range again
 through the store's own summary path (the same model choice, prompt,
 validation, facts and auto pins as ``summarize``) and, when the model's summary
 is valid, stores it in place of the deterministic one in one transaction (same
@@ -26,12 +26,15 @@ from typing import TYPE_CHECKING
 from . import db
 from .args import check_id
 from .errors import SessionNotFound
-from .models import ResummarizeReport, Session, Summary
-from .summaries import SummariesMixin, pin_sources
+from .models import Session, Summary
+from .reports import ResummarizeReport
+from .summaries import Draft, Summaries, pin_sources
 from .summarizer import FALLBACK, OFFLINE
 from .summarizer.ollama_client import OllamaUnavailable
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # what it is given (the handle, capabilities), a record: type checker only
+    from .handle import Handle
+    from .localmodel import LocalModel
     from .summarizer import Outcome
 
 logger = logging.getLogger("localmem")
@@ -40,9 +43,14 @@ DETERMINISTIC = (OFFLINE, FALLBACK)
 """The sources of the summaries no model wrote."""
 
 
-class ResummarizeMixin(SummariesMixin):
+class Resummarizer:
     """``resummarize``: the model redoes the deterministic summaries, through the
-    summary path of :class:`~localmem.summaries.SummariesMixin`."""
+    summary path of ``summaries`` (:class:`~localmem.summaries.Summaries`)."""
+
+    def __init__(self, handle: Handle, model: LocalModel, summaries: Summaries) -> None:
+        self._db = handle
+        self._model = model
+        self._summaries = summaries
 
     def resummarize(
         self,
@@ -58,12 +66,12 @@ class ResummarizeMixin(SummariesMixin):
         deterministic summary tried. Model failures never raise; an unknown
         ``session_id`` raises :class:`SessionNotFound`.
         """
-        with self._locked() as conn:
+        with self._db.locked() as conn:
             if session_id is None:
                 ids = db.source_sessions(conn, DETERMINISTIC)
             else:
                 check_id(session_id)
-                self._require_session(session_id)
+                self._db.require_session(session_id)
                 ids = [session_id]
             work = [(sid, db.source_summaries(conn, sid, DETERMINISTIC)) for sid in ids]
         total = sum(len(found) for _sid, found in work)
@@ -72,7 +80,7 @@ class ResummarizeMixin(SummariesMixin):
         done = 0
         for sid, found in work:
             try:
-                session = self.get_session(sid)  # type: ignore[attr-defined]
+                session = self._db.session(sid)
             except SessionNotFound:
                 done += len(found)
                 continue
@@ -94,7 +102,7 @@ class ResummarizeMixin(SummariesMixin):
     def _model_there(self, session: Session) -> str | None:
         """None if a local model can summarize the session now, else why not."""
         try:
-            model = self._get_summarizer().choose_model(session.model)
+            model = self._model.summarizer().choose_model(session.model)
         except OllamaUnavailable as exc:
             return f"unreachable: {exc}"
         except Exception as exc:  # noqa: BLE001 - a faulty server never reaches the caller
@@ -129,20 +137,20 @@ class ResummarizeMixin(SummariesMixin):
         yet); why, if the model failed."""
         if old.level == 2:
             return self._redo_rollup(session, old)
-        with self._locked() as conn:
+        with self._db.locked() as conn:
             span = db.messages_between(conn, session.id, old.start_message_id, old.end_message_id)
         if not span:
             return None
         pairs = [(m.role, m.text) for m in span]
-        outcome = self._get_summarizer().summarize(
-            pairs, session.model, ratio=self._model_ratio(session.model), lookup=self._cached_summary
+        outcome = self._model.summarizer().summarize(
+            pairs, session.model, ratio=self._model.model_ratio(session.model), lookup=self._model.cached_summary
         )
         if not outcome.from_model:
             return _failed(old, outcome)
-        data, source, pins, updates = self._summary_facts(
+        data, source, pins, updates = self._summaries.summary_facts(
             session, pairs, sum(m.token_count for m in span), outcome
         )
-        return self._store_summary(
+        return self._summaries.store_summary(Draft(
             session.id,
             outcome,
             old.start_message_id,
@@ -153,27 +161,27 @@ class ResummarizeMixin(SummariesMixin):
             pins=pin_sources(pins, span),
             updates=updates,
             replaces=old,
-        )
+        ))
 
     def _redo_rollup(self, session: Session, old: Summary) -> Summary | str | None:
         """A rollup again from what it rolled: the rollup before it, then the
         level-1 summaries within its range; left while one of them is deterministic."""
-        with self._locked() as conn:
+        with self._db.locked() as conn:
             earlier = db.summaries_within(conn, session.id, 2, 0, old.start_message_id - 1)
             inputs = earlier[-1:] + db.summaries_within(
                 conn, session.id, 1, old.start_message_id, old.end_message_id
             )
         if not inputs or any(s.source in DETERMINISTIC for s in inputs):
             return None
-        outcome = self._get_summarizer().rollup(
+        outcome = self._model.summarizer().rollup(
             [s.text for s in inputs],
             session.model,
-            ratio=self._model_ratio(session.model),
-            lookup=self._cached_summary,
+            ratio=self._model.model_ratio(session.model),
+            lookup=self._model.cached_summary,
         )
         if not outcome.from_model:
             return _failed(old, outcome)
-        return self._store_summary(
+        return self._summaries.store_summary(Draft(
             session.id,
             outcome,
             old.start_message_id,
@@ -182,7 +190,7 @@ class ResummarizeMixin(SummariesMixin):
             level=2,
             replaces=old,
             rolled=[s.id for s in inputs if s.level == 1],
-        )
+        ))
 
 
 def _failed(old: Summary, outcome: Outcome) -> str:

@@ -21,6 +21,8 @@ LONG_BONUS = 10
 ASSISTANT_BONUS = 5
 MAX_SCORE = 100
 LONG_MESSAGE_CHARS = 200
+SUMMARY_IMPORTANCE = 0.7
+"""The importance of every summary (the origin's fixed score)."""
 
 _QUESTION_STARTS = ("what", "how", "why")
 

@@ -5,6 +5,14 @@ pins and the context built before each model call. Each logical write is one
 transaction; a rejected argument raises :class:`~localmem.errors.LocalMemError`
 before anything is written.
 
+The store is composed, not inherited: ``__init__`` builds one
+:class:`~localmem.handle.Handle` (the connection, lock, transactions, caches,
+clock and configuration) and one small object per capability (sessions,
+messages, contexts, pins, summaries, state, checkpoints, forgetting, recall,
+items, maintenance, admin, transfer, history, browse, incognito), each given the handle
+and, by name, the other capabilities it uses; every public method below hands
+its call to one of them. ARCHITECTURE.md draws who uses whom.
+
 Thread safety: one store may be shared by threads. Its methods serialise on
 an internal lock (SQLite serialises writers anyway); contexts and records it
 returns are immutable snapshots. Several processes may open the same file:
@@ -14,112 +22,82 @@ and the context cache notices their commits through ``PRAGMA data_version``.
 
 from __future__ import annotations
 
-import contextlib
-import logging
-import sqlite3
-import threading
-import uuid
-from collections.abc import Callable, Iterable, Iterator, Mapping
-from datetime import datetime, timedelta
+import datetime
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
-
-from pydantic import ValidationError
+from typing import Any, BinaryIO, TypeVar
 
 from . import db
-from .admin import AdminMixin
-from .browse import BrowseMixin
-from .args import (
-    as_list,
-    check_id,
-    check_int,
-    check_path,
-    check_text,
-    describe,
-)
+from .admin import DEFAULT_BACKUP_PAGES, Admin
+from .args import check_path
 from .autopins import pin_key
-from .cache import SessionMemo, TTLCache
-from .checkpoint import CheckpointMixin
+from .browse import Browse
+from .checkpoints import Checkpoints
 from .clock import iso, utc_now
-from .config import MemoryConfig, default_db_path, make_config
-from .assembly import ContextMixin
-from .context import Costs, MemoryContext, context_bytes
+from .config import DEFAULT_PIN_IMPORTANCE, MemoryConfig, default_db_path, make_config
+from .contexts import Contexts
 from .embeddings import Embedder
-from .errors import (
-    DatabaseError,
-    InvalidInput,
-    SessionNotFound,
-)
-from .forget import ForgetMixin
-from .history import HistoryMixin
-from .incognito import IncognitoMixin, routed
-from .items import ItemsMixin
-from .maintain import MaintainMixin
+from .errors import InvalidInput
+from .exports import Conversation
+from .forget import Forgetting
+from .handle import Handle
+from .history import History
+from .incognito import Incognito, routed
+from .items import Items
+from .keys import find_key
+from .localmodel import LocalModel
+from .maintain import Maintenance
+from .messages import Messages
 from .models import (
-    Message,
-    NewMessage,
-    Session,
+    Checkpoint, Goal, ImportReport, Item, Message, NewMessage, Pin, SearchHit, Session,
+    SessionOverview, Subtask, Summary, SummaryFacts, ToolExecution, TrackedFile,
 )
-from .pins import PinsMixin
-from .recall import ALL_SESSIONS, RecallMixin
-from .resummarize import ResummarizeMixin
+from .context import MemoryContext
+from .pins import Pins
+from .recall import Recall
+from .reports import MaintenanceReport, MemoryReport, ResummarizeReport, Stats
+from .resummarize import Resummarizer
 from .scoring import Scorer, score_importance
-from .state import StateMixin
-from .summarizer import Summarizer
-from .summarizer.background import BackgroundSummarizer
+from .sessions import Sessions
+from .state import SessionState
+from .summaries import Summaries
+from .summarizer import OllamaBackend, Summarizer
 from .tokens import Tokenizer
-from .transfer import TransferMixin
+from .transfer import Existing, Transfer
 
-logger = logging.getLogger("localmem")
+__all__ = ["MemoryStore", "iso"]
 
-Clock = Callable[[], datetime]
-T = TypeVar("T")
-SESSION_MEMO_SIZE = 4096
+Clock = Callable[[], datetime.datetime]
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def doc_of(method: Callable[..., Any]) -> Callable[[F], F]:
+    """Give the door's method the docstring (the contract) of the capability's method
+    it hands its call to: written once, where the work is."""
+
+    def give(door_method: F) -> F:
+        door_method.__doc__ = method.__doc__
+        return door_method
+
+    return give
 
 
 @routed  # once one exists, a call naming a session that keeps nothing goes to its store
-class MemoryStore(
-    IncognitoMixin,
-    ContextMixin,
-    ItemsMixin,
-    ForgetMixin,
-    PinsMixin,
-    ResummarizeMixin,  # and SummariesMixin, which it builds on
-    RecallMixin,
-    StateMixin,
-    CheckpointMixin,
-    MaintainMixin,
-    AdminMixin,
-    TransferMixin,
-    HistoryMixin,
-    BrowseMixin,
-):
+class MemoryStore:
     """The memory of an assistant, in one SQLite file.
 
     ``path`` defaults to ``$LOCALMEM_DB``, else the per-user data directory's
     ``memory.db``; ``":memory:"`` keeps everything in RAM. ``config`` is a
     :class:`MemoryConfig` or a dict of its fields. ``tokenizer``, ``scorer``,
-    ``clock`` and ``summarizer`` replace the default policies (tests swap them
-    in). Nothing touches the network until something is summarized.
+    ``clock``, ``summarizer`` and ``embedder`` replace the default policies
+    (tests swap them in). Nothing touches the network until something is
+    summarized.
+    ``key`` (else ``$LOCALMEM_KEY``, ``$LOCALMEM_KEY_FILE``, the keyring:
+    ``localmem.keys``) opens, or creates, a SQLCipher-encrypted file (the
+    ``encrypt`` extra); a missing or wrong key raises :class:`~localmem.errors.WrongKey`.
 
-    Pins (manual, and the automatic ones found in user messages) come from
-    :class:`~localmem.pins.PinsMixin`; summaries and their facts from
-    :class:`~localmem.summaries.SummariesMixin`, and the model redoes the deterministic ones
-    (``resummarize``) through :class:`~localmem.resummarize.ResummarizeMixin`; search and the query-aware
-    context's candidates from
-    :class:`~localmem.recall.RecallMixin`; session state (goals, subtasks,
-    tool executions, tracked files, the window-share trigger) from
-    :class:`~localmem.state.StateMixin`; checkpoints from
-    :class:`~localmem.checkpoint.CheckpointMixin`; the compaction of idle sessions
-    (``maintain``) from :class:`~localmem.maintain.MaintainMixin`; retention, vacuum,
-    backup, stats and integrity from :class:`~localmem.admin.AdminMixin`; deleting
-    (``delete_message``, ``clear_messages``, ``delete_session``), which leaves no
-    trace of the text in the file, from :class:`~localmem.forget.ForgetMixin`; export and
-    import of sessions as JSON Lines from :class:`~localmem.transfer.TransferMixin`; imports of
-    ChatGPT and Claude data exports from :class:`~localmem.history.HistoryMixin`; listings
-    for people (sessions with counts, the newest messages, ids by prefix) from
-    :class:`~localmem.browse.BrowseMixin`; sessions that keep nothing
-    (``create_session(..., persist=False)``) from :class:`~localmem.incognito.IncognitoMixin`.
+    Each method hands its call to the capability that holds it (built in
+    ``__init__``; the module says which is which), and carries its docstring.
     """
 
     def __init__(
@@ -132,6 +110,7 @@ class MemoryStore(
         clock: Clock = utc_now,
         summarizer: Summarizer | None = None,
         embedder: Embedder | None = None,
+        key: str | None = None,
     ) -> None:
         self.config = make_config(dict(config) if isinstance(config, Mapping) else config)
         if path is None:
@@ -139,32 +118,32 @@ class MemoryStore(
         else:
             self.path = db.MEMORY if path == db.MEMORY else check_path(path)
         self.tokenizer = tokenizer or Tokenizer(self.config.encoding)
-        self._score = scorer
-        self._clock = clock
-        self._lock = threading.RLock()
-        self._conn = db.connect(
-            self.path,
-            busy_timeout=self.config.busy_timeout,
-            synchronous=self.config.synchronous,
-            content_key=pin_key,
+        # An in-memory store has no file to encrypt; a file's key: localmem.keys.
+        if self.path == db.MEMORY and key is not None:
+            raise InvalidInput("an in-memory store has no file to encrypt: give no key")
+        file_key = None if self.path == db.MEMORY else find_key(key, self.path)
+        handle = self._db = Handle(
+            self.path, self.config, self.tokenizer, scorer, clock, pin_key, key=file_key
         )
-        self._cache: TTLCache[MemoryContext] = TTLCache(
-            self.config.cache_ttl,
-            self.config.cache_size,
-            max_bytes=self.config.cache_bytes,
-            weigh=context_bytes,
-        )
-        self._costs: Costs | None = None
-        # Per session, what contexts read once and reuse (token ratio, compaction
-        # level, state rows) until the file or the session changes: SessionMemo.
-        self._memo = SessionMemo(SESSION_MEMO_SIZE)
-        self._summarizer = summarizer
-        self._embedder = embedder
-        self._embedder_down_until = 0.0
-        self._label_costs: dict[str, int] = {}
-        self._background = (
-            BackgroundSummarizer(self._summarize_due) if self.config.auto_summarize else None
-        )
+        # Each capability gets the handle and, by name, the capabilities it uses.
+        model = self._model = LocalModel(handle, summarizer)
+        recall = self._recall = Recall(handle, embedder)
+        state = self._state = SessionState(handle, model)
+        checkpoints = self._checkpoints = Checkpoints(handle, model, state)
+        forget = self._forget = Forgetting(handle, checkpoints)
+        pins = self._pins = Pins(handle, forget)
+        summaries = self._summaries = Summaries(handle, model, pins, checkpoints)
+        resummarizer = self._resummarizer = Resummarizer(handle, model, summaries)
+        messages = self._messages = Messages(handle, pins, summaries)
+        self._items = Items(handle, messages, forget)
+        contexts = self._contexts = Contexts(handle, model, recall)
+        transfer = self._transfer = Transfer(handle)
+        self._history = History(handle, transfer, pins, summaries)
+        self._maintenance = Maintenance(handle, summaries, resummarizer)
+        self._admin = Admin(handle, forget, contexts)
+        self._browse = Browse(handle)
+        incognito = self._incognito = Incognito(handle, self, forget, transfer, model, recall)
+        self._sessions = Sessions(handle, incognito)
 
     # --- lifecycle -----------------------------------------------------------
 
@@ -176,13 +155,12 @@ class MemoryStore(
         hangs or another thread keeps writing. The ranges not summarized by
         then stay due. The store cannot be used afterwards.
         """
-        if self._background is not None:
-            self._background.close(self.config.close_timeout)
-        self._close_nothing()  # the sessions that keep nothing are gone
-        if self._summarizer is not None:
-            self._summarizer.backend.close()
-        with self._locked():
-            self._conn.close()
+        background = self._summaries.background
+        if background is not None:
+            background.close(self.config.close_timeout)
+        self._incognito.close()  # the sessions that keep nothing are gone
+        self._model.close()
+        self._db.close()
 
     def __enter__(self) -> MemoryStore:
         return self
@@ -198,216 +176,301 @@ class MemoryStore(
         """The token counter in use: an encoding name, or the estimate's name."""
         return self.tokenizer.name
 
+    @property
+    def ollama_backend(self) -> OllamaBackend:
+        """The local Ollama server as this store's summarizer reaches it (made on
+        first use, from the configuration; making it sends nothing)."""
+        return self._model.summarizer().backend
+
     def schema(self) -> str:
         """The file's schema as SQL."""
-        with self._locked():
-            return db.schema(self._conn)
+        with self._db.locked() as conn:
+            return db.schema(conn)
 
-    @contextlib.contextmanager
-    def _locked(self) -> Iterator[sqlite3.Connection]:
-        """Hold the store's lock; SQLite's own errors leave as :class:`DatabaseError`."""
-        with self._lock:
-            try:
-                yield self._conn
-            except sqlite3.Error as exc:
-                raise DatabaseError(f"{self.path}: {exc}") from exc
-
-    @contextlib.contextmanager
-    def _write(
-        self, session_id: str | None = None, *, single_statement: bool = False
-    ) -> Iterator[sqlite3.Connection]:
-        """Lock, one transaction, then forget the cached contexts it made stale.
-
-        The transaction is ``BEGIN IMMEDIATE`` ... ``COMMIT``, or, for a write
-        that is a single statement, that statement itself (SQLite runs it
-        atomically). SQLite's errors leave as :class:`DatabaseError`.
-        """
-        conn = self._conn
-        with self._lock:
-            try:
-                if single_statement:
-                    yield conn
-                    return
-                conn.execute(db.BEGIN_WRITE_SQL)
-                try:
-                    yield conn
-                except BaseException:
-                    conn.execute(db.ROLLBACK_SQL)
-                    raise
-                conn.execute(db.COMMIT_SQL)
-            except sqlite3.Error as exc:
-                raise DatabaseError(f"{self.path}: {exc}") from exc
-            finally:
-                if session_id is None:
-                    self._cache.clear()
-                    self._memo.scopes.clear()
-                else:
-                    self._cache.drop_session(session_id)
-                    self._memo.scopes.pop(session_id, None)
-                    self._memo.scopes.pop(ALL_SESSIONS, None)
-                    if session_id in self._memo.levels:  # a new message may end its compaction
-                        self._memo.forget(session_id)
-
-    def _now(self) -> str:
-        return iso(self._clock())
-
-    def _ago(self, delta: timedelta) -> str:
-        """The store clock's now minus ``delta``, as stored (OverflowError before year 1)."""
-        return iso(self._clock() - delta)
-
-    # --- sessions ------------------------------------------------------------
-
+    @doc_of(Sessions.create_session)
     def create_session(
-        self,
-        model: str | None = None,
-        title: str | None = None,
-        session_id: str | None = None,
-        *,
+        self, model: str | None = None, title: str | None = None, session_id: str | None = None, *,
         persist: bool = True,
     ) -> Session:
-        """Create a session; ``session_id`` defaults to a new random id.
+        return self._sessions.create_session(model, title, session_id, persist=persist)
 
-        With ``persist=False`` the session keeps nothing: it lives in memory
-        only, for as long as this store is open (or until it is deleted), and
-        nothing of it is ever written to the file (``localmem.incognito``);
-        every method taking its id works on it as on any other session.
-        Raises :class:`InvalidInput` if the id is taken or an argument is not text.
-        """
-        for name, value in (("model", model), ("title", title), ("session_id", session_id)):
-            if value is not None:
-                check_text(name, value)
-        if not isinstance(persist, bool):
-            raise InvalidInput(f"persist must be True or False, not {type(persist).__name__}")
-        if session_id == "":
-            raise InvalidInput("session_id must not be empty")
-        if not persist:
-            return self._create_kept_nowhere(model, title, session_id)
-        session_id = session_id if session_id is not None else uuid.uuid4().hex
-        with self._write(session_id):
-            if db.session_exists(self._conn, session_id) or self._keeps_nothing(session_id):
-                raise InvalidInput(f"a session with id {session_id!r} already exists")
-            return db.insert_session(self._conn, session_id, title, model, self._now())
-
+    @doc_of(Sessions.get_session)
     def get_session(self, session_id: str) -> Session:
-        """The session; raises :class:`SessionNotFound` if there is none."""
-        check_id(session_id)
-        with self._locked():
-            session = db.get_session(self._conn, session_id)
-        if session is None:
-            raise SessionNotFound(session_id)
-        return session
+        return self._sessions.get_session(session_id)
 
+    @doc_of(Sessions.list_sessions)
     def list_sessions(self) -> list[Session]:
-        """Every session, most recently updated first; those that keep nothing
-        (``persist=False``, this store's) among them."""
-        with self._locked():
-            sessions = db.list_sessions(self._conn)
-        return self._with_kept_nowhere(sessions)
+        return self._sessions.list_sessions()
 
-    # --- messages ------------------------------------------------------------
+    @doc_of(Messages.add_message)
+    def add_message(
+        self, session_id: str, role: str, text: str, model_id: str | None = None,
+    ) -> Message:
+        return self._messages.add_message(session_id, role, text, model_id)
 
-    def _message_row(self, session_id: str, item: object) -> db.MessageRow:
-        """Validate one message, count its tokens and score it (no I/O)."""
-        try:
-            new = item if isinstance(item, NewMessage) else NewMessage.model_validate(item)
-        except ValidationError as exc:
-            raise InvalidInput(f"invalid message: {describe(exc)}") from None
-        check_text("text", new.text)
-        return (
-            session_id,
-            new.role,
-            new.text,
-            new.model_id,
-            self.tokenizer.count(new.text),
-            self._score(new.role, new.text),
+    @doc_of(Messages.add_messages)
+    def add_messages(
+        self, session_id: str, messages: Iterable[Mapping[str, Any] | NewMessage],
+    ) -> list[Message]:
+        return self._messages.add_messages(session_id, messages)
+
+    @doc_of(Messages.get_messages)
+    def get_messages(
+        self, session_id: str, after_id: int | None = None, limit: int | None = None,
+    ) -> list[Message]:
+        return self._messages.get_messages(session_id, after_id, limit)
+
+    @doc_of(Contexts.build_context)
+    def build_context(
+        self, session_id: str, max_tokens: int | None = None, query: str | None = None,
+    ) -> MemoryContext:
+        return self._contexts.build_context(session_id, max_tokens, query)
+
+    @doc_of(Contexts.cache_stats)
+    def cache_stats(self) -> dict[str, int]:
+        return self._contexts.cache_stats()
+
+    @doc_of(Contexts.count_tokens)
+    def count_tokens(self, text: str, model: str | None = None) -> int:
+        return self._contexts.count_tokens(text, model)
+
+    @doc_of(Pins.get_pins)
+    def get_pins(
+        self, session_id: str | None, kind: str | None = None, *, history: bool = False,
+    ) -> list[Pin]:
+        return self._pins.get_pins(session_id, kind, history=history)
+
+    @doc_of(Pins.memory_report)
+    def memory_report(self) -> MemoryReport:
+        return self._pins.memory_report()
+
+    @doc_of(Pins.pin)
+    def pin(
+        self, session_id: str | None, content: str, source_message_id: int | None = None,
+        importance: float = DEFAULT_PIN_IMPORTANCE, kind: str = "manual", *,
+        scope: str | None = None,
+    ) -> Pin:
+        return self._pins.pin(session_id, content, source_message_id, importance, kind, scope=scope)
+
+    @doc_of(Pins.unpin)
+    def unpin(self, pin_id: int) -> None:
+        return self._pins.unpin(pin_id)
+
+    @doc_of(Pins.update_pin)
+    def update_pin(
+        self, pin_id: int, *, content: str | None = None, importance: float | None = None,
+    ) -> Pin:
+        return self._pins.update_pin(pin_id, content=content, importance=importance)
+
+    @doc_of(Summaries.get_summaries)
+    def get_summaries(self, session_id: str) -> list[Summary]:
+        return self._summaries.get_summaries(session_id)
+
+    @doc_of(Summaries.get_summary_facts)
+    def get_summary_facts(self, session_id: str) -> list[SummaryFacts]:
+        return self._summaries.get_summary_facts(session_id)
+
+    @doc_of(Summaries.needs_summarization)
+    def needs_summarization(self, session_id: str) -> bool:
+        return self._summaries.needs_summarization(session_id)
+
+    @doc_of(Summaries.summarize)
+    def summarize(self, session_id: str) -> Summary | None:
+        return self._summaries.summarize(session_id)
+
+    @doc_of(Resummarizer.resummarize)
+    def resummarize(
+        self, session_id: str | None = None, *,
+        on_progress: Callable[[int, int], None] | None = None,
+    ) -> ResummarizeReport:
+        return self._resummarizer.resummarize(session_id, on_progress=on_progress)
+
+    @doc_of(SessionState.add_subtask)
+    def add_subtask(
+        self, session_id: str, name: str, dependencies: Sequence[int] | None = None,
+    ) -> Subtask:
+        return self._state.add_subtask(session_id, name, dependencies)
+
+    @doc_of(SessionState.cancel_goal)
+    def cancel_goal(self, session_id: str) -> Goal | None:
+        return self._state.cancel_goal(session_id)
+
+    @doc_of(SessionState.complete_goal)
+    def complete_goal(self, session_id: str, success: bool = True) -> Goal | None:
+        return self._state.complete_goal(session_id, success)
+
+    @doc_of(SessionState.context_usage)
+    def context_usage(self, session_id: str) -> dict[str, Any]:
+        return self._state.context_usage(session_id)
+
+    @doc_of(SessionState.get_goals)
+    def get_goals(self, session_id: str) -> list[Goal]:
+        return self._state.get_goals(session_id)
+
+    @doc_of(SessionState.get_subtasks)
+    def get_subtasks(self, session_id: str) -> list[Subtask]:
+        return self._state.get_subtasks(session_id)
+
+    @doc_of(SessionState.get_tool_executions)
+    def get_tool_executions(self, session_id: str) -> list[ToolExecution]:
+        return self._state.get_tool_executions(session_id)
+
+    @doc_of(SessionState.get_tracked_files)
+    def get_tracked_files(self, session_id: str) -> list[TrackedFile]:
+        return self._state.get_tracked_files(session_id)
+
+    @doc_of(SessionState.record_tool)
+    def record_tool(
+        self, session_id: str, tool_name: str, arguments: Mapping[str, Any] | None = None,
+        success: bool = True, result_summary: str | None = None, error_message: str | None = None,
+    ) -> ToolExecution:
+        return self._state.record_tool(
+            session_id, tool_name, arguments, success, result_summary, error_message
         )
 
-    def _pinned_row(self, row: db.MessageRow) -> db.MessageRow:
-        """A message an auto pin is taken from scores at least that pin's importance:
-        a stated fact ("My son is allergic to peanuts.") is not "ok"."""
-        importance = max(row[5], self.config.auto_pin_importance)
-        return (*row[:5], importance) if importance != row[5] else row
+    @doc_of(SessionState.set_goal)
+    def set_goal(self, session_id: str, text: str) -> Goal:
+        return self._state.set_goal(session_id, text)
 
-    def _rows_and_pins(
-        self, rows: list[db.MessageRow]
-    ) -> tuple[list[db.MessageRow], list[list[db.AutoPin]]]:
-        """The rows, each scored at least its auto pins' importance, and those pins."""
-        pins = [self._auto_pins(row[1], row[2]) for row in rows]
-        return [self._pinned_row(r) if p else r for r, p in zip(rows, pins)], pins
+    @doc_of(SessionState.track_file)
+    def track_file(self, session_id: str, path: str, modified: bool = False) -> TrackedFile:
+        return self._state.track_file(session_id, path, modified)
 
-    def add_message(
-        self, session_id: str, role: str, text: str, model_id: str | None = None
-    ) -> Message:
-        """Store one message (role: system, user, assistant or tool) and return it.
+    @doc_of(SessionState.update_subtask)
+    def update_subtask(self, subtask_id: int, status: str, notes: str | None = None) -> Subtask:
+        return self._state.update_subtask(subtask_id, status, notes)
 
-        Its tokens are counted and its importance scored now, once. A user
-        message's facts that must never be lost are pinned with it, in the
-        same transaction (``auto_pins``; ``localmem.pins``), and the message
-        then scores at least ``auto_pin_importance``. Raises
-        :class:`SessionNotFound` or :class:`InvalidInput`; nothing is written then.
-        """
-        check_id(session_id)
-        row = self._message_row(session_id, {"role": role, "text": text, "model_id": model_id})
-        pins = self._auto_pins(row[1], row[2])
-        if pins:
-            row = self._pinned_row(row)
-        # One statement (the fast path) unless a rule found a fact to pin with it.
-        with self._write(session_id, single_statement=not pins) as conn:
-            now = self._now()
-            message = db.insert_message(conn, row, now)
-            if message is None:
-                raise SessionNotFound(session_id)
-            if self._add_auto_pins(conn, session_id, message.id, pins, now):
-                self._cache.clear()  # a fact of the user's: every session's context
-        if self._background is not None:
-            self._background.notify(session_id)
-        return message
+    @doc_of(Checkpoints.checkpoint)
+    def checkpoint(self, session_id: str) -> Checkpoint:
+        return self._checkpoints.checkpoint(session_id)
 
-    def add_messages(
-        self, session_id: str, messages: Iterable[Mapping[str, Any] | NewMessage]
+    @doc_of(Checkpoints.get_checkpoints)
+    def get_checkpoints(self, session_id: str) -> list[Checkpoint]:
+        return self._checkpoints.get_checkpoints(session_id)
+
+    @doc_of(Checkpoints.latest_checkpoint)
+    def latest_checkpoint(self, session_id: str) -> Checkpoint | None:
+        return self._checkpoints.latest_checkpoint(session_id)
+
+    @doc_of(Forgetting.clear_checkpoints)
+    def clear_checkpoints(self, session_id: str) -> int:
+        return self._forget.clear_checkpoints(session_id)
+
+    @doc_of(Forgetting.clear_conversation)
+    def clear_conversation(self, session_id: str) -> int:
+        return self._forget.clear_conversation(session_id)
+
+    @doc_of(Forgetting.clear_messages)
+    def clear_messages(self, session_id: str) -> int:
+        return self._forget.clear_messages(session_id)
+
+    @doc_of(Forgetting.delete_message)
+    def delete_message(self, message_id: int) -> None:
+        return self._forget.delete_message(message_id)
+
+    @doc_of(Recall.embed_pending)
+    def embed_pending(self, session_id: str | None = None, limit: int | None = None) -> int:
+        return self._recall.embed_pending(session_id, limit)
+
+    @doc_of(Recall.search)
+    def search(self, query: str, session_id: str | None = None, limit: int = 10) -> list[SearchHit]:
+        return self._recall.search(query, session_id, limit)
+
+    @doc_of(Items.add_items)
+    def add_items(
+        self, session_id: str, kind: str,
+        items: Iterable[tuple[Mapping[str, Any] | NewMessage, str]], *,
+        create_session: bool = False,
     ) -> list[Message]:
-        """Store several messages in one transaction, in order: all of them or none.
+        return self._items.add_items(session_id, kind, items, create_session=create_session)
 
-        Their auto pins (as for :meth:`add_message`) are written in the same transaction.
-        """
-        check_id(session_id)
-        items = as_list(messages, "messages must be a list of {'role': ..., 'text': ...} items")
-        rows, pins = self._rows_and_pins([self._message_row(session_id, item) for item in items])
-        with self._write(session_id) as conn:
-            if not db.session_exists(conn, session_id):
-                raise SessionNotFound(session_id)
-            now = self._now()
-            stored = db.insert_messages(conn, rows, now)
-            user_changed = False
-            for message, found in zip(stored, pins):
-                user_changed |= self._add_auto_pins(conn, session_id, message.id, found, now)
-            if user_changed:
-                self._cache.clear()  # a fact of the user's: every session's context
-        if self._background is not None:
-            self._background.notify(session_id)
-        return stored
+    @doc_of(Items.get_items)
+    def get_items(
+        self, session_id: str, kind: str, *, newest: int | None = None,
+        after_id: int | None = None,
+    ) -> list[Item]:
+        return self._items.get_items(session_id, kind, newest=newest, after_id=after_id)
 
-    def get_messages(
-        self, session_id: str, after_id: int | None = None, limit: int | None = None
-    ) -> list[Message]:
-        """A session's messages, oldest first, optionally after an id and at most ``limit``."""
-        check_id(session_id)
-        after = 0 if after_id is None else check_int("after_id", after_id)
-        count = -1 if limit is None else check_int("limit", limit)
-        with self._locked():
-            rows = db.messages_after(self._conn, session_id, after, count)
-            if not rows:
-                self._require_session(session_id)
-        return rows
+    @doc_of(Items.pop_item)
+    def pop_item(self, session_id: str, kind: str) -> Item | None:
+        return self._items.pop_item(session_id, kind)
 
-    def _require_session(self, session_id: str) -> None:
-        if not db.session_exists(self._conn, session_id):
-            raise SessionNotFound(session_id)
+    @doc_of(Maintenance.maintain)
+    def maintain(
+        self, *, on_progress: Callable[[int, int], None] | None = None,
+    ) -> MaintenanceReport:
+        return self._maintenance.maintain(on_progress=on_progress)
 
-    def _read_session(self, session_id: str, read: Callable[[sqlite3.Connection, str], T]) -> T:
-        """``read(conn, session_id)`` under the lock, once the session is known to exist;
-        :class:`SessionNotFound` otherwise. The shape of every per-session listing."""
-        check_id(session_id)
-        with self._locked() as conn:
-            self._require_session(session_id)
-            return read(conn, session_id)
+    @doc_of(Admin.backup)
+    def backup(
+        self, path: str | Path, *, pages: int = DEFAULT_BACKUP_PAGES, force: bool = False,
+        on_progress: Callable[[int, int], None] | None = None,
+    ) -> Path:
+        return self._admin.backup(path, pages=pages, force=force, on_progress=on_progress)
+
+    @doc_of(Admin.check_file)
+    def check_file(self) -> list[str]:
+        return self._admin.check_file()
+
+    @doc_of(Admin.prune)
+    def prune(self, older_than: datetime.timedelta, *, dry_run: bool = False) -> list[str]:
+        return self._admin.prune(older_than, dry_run=dry_run)
+
+    @doc_of(Admin.stats)
+    def stats(self) -> Stats:
+        return self._admin.stats()
+
+    @doc_of(Admin.vacuum)
+    def vacuum(self) -> dict[str, int]:
+        return self._admin.vacuum()
+
+    @doc_of(Transfer.import_sessions)
+    def import_sessions(
+        self, lines: Iterable[str], *, on_progress: Callable[[int], None] | None = None,
+        rename: bool = False, existing: Existing = "refuse", unverified: bool = False,
+    ) -> ImportReport:
+        return self._transfer.import_sessions(
+            lines, on_progress=on_progress, rename=rename, existing=existing, unverified=unverified
+        )
+
+    @doc_of(History.import_file)
+    def import_file(
+        self, source: str | Path | BinaryIO, *, format: str = "auto", existing: Existing = "refuse",
+        on_progress: Callable[[int], None] | None = None, unverified: bool = False,
+    ) -> ImportReport:
+        return self._history.import_file(
+            source, format=format, existing=existing, on_progress=on_progress, unverified=unverified
+        )
+
+    @doc_of(History.import_conversations)
+    def import_conversations(
+        self, conversations: Sequence[Conversation], *, existing: Existing = "refuse",
+        on_progress: Callable[[int], None] | None = None,
+    ) -> ImportReport:
+        return self._history.import_conversations(
+            conversations, existing=existing, on_progress=on_progress
+        )
+
+    @doc_of(Browse.due_ranges)
+    def due_ranges(self, session_id: str) -> int:
+        return self._browse.due_ranges(session_id)
+
+    @doc_of(Browse.find_session_ids)
+    def find_session_ids(self, prefix: str, limit: int = 10) -> list[str]:
+        return self._browse.find_session_ids(prefix, limit)
+
+    @doc_of(Browse.newest_messages)
+    def newest_messages(self, session_id: str, count: int) -> list[Message]:
+        return self._browse.newest_messages(session_id, count)
+
+    @doc_of(Browse.session_overview)
+    def session_overview(self, limit: int | None = None) -> list[SessionOverview]:
+        return self._browse.session_overview(limit)
+
+    @doc_of(Forgetting.delete_session)
+    def delete_session(self, session_id: str) -> None:
+        return self._incognito.delete_session(session_id)
+
+    @doc_of(Transfer.export_sessions)
+    def export_sessions(self, session_ids: Sequence[str] | None = None) -> Iterator[str]:
+        return self._incognito.export_sessions(session_ids)

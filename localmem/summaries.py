@@ -1,7 +1,6 @@
 """The store's summaries: which range is due, who writes it, where it is kept.
 
-``SummariesMixin`` gives :class:`~localmem.store.MemoryStore` its summary
-methods. The model call, validation and fallbacks are the summarizer's
+:class:`Summaries` holds the store's summary methods. The model call, validation and fallbacks are the summarizer's
 (``localmem.summarizer``); this module decides the ranges (message ids,
 ``summary_threshold`` at a time, or fewer when the window-share trigger
 fires), rolls level-1 summaries into level 2, and stores each result with
@@ -13,8 +12,8 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-import sqlite3
-from typing import TYPE_CHECKING
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, NamedTuple
 
 from . import db
 from . import extract as rules
@@ -31,25 +30,22 @@ from .facts import (
     overlay_facts,
     rule_facts,
 )
-from .mixin import StoreBase
 from .models import FactsData, Message, Session, Summary, SummaryFacts
-from .summarizer import OFFLINE, OllamaBackend, Outcome, Summarizer
+from .scoring import SUMMARY_IMPORTANCE
+from .summarizer import OFFLINE, Outcome
+from .summarizer.background import BackgroundSummarizer
 from .summarizer.fallback import keyword_summary, offline_summary
-from .tokens import bounded_ratio, plausible_ratio
+from .tokens import plausible_ratio
 from .updates import Update, model_update
 
-if TYPE_CHECKING:
-    from collections.abc import Mapping, Sequence
-    from typing import Any
-
-    from .checkpoint import Checkpoint
-    from .pins import PlannedPin
-    from .summarizer.background import BackgroundSummarizer
+if TYPE_CHECKING:  # what it is given (the handle, capabilities): for the type checker only
+    from .checkpoints import Checkpoints
+    from .handle import Handle
+    from .localmodel import LocalModel
+    from .pins import Pins
 
 logger = logging.getLogger("localmem")
 
-SUMMARY_IMPORTANCE = 0.7  # the origin's fixed importance of a summary
-OFFLINE_MODE = "offline mode (MemoryConfig.offline): the local model is not called"
 
 
 def pin_sources(pins: Sequence[str], span: Sequence[Message]) -> list[tuple[str, int | None]]:
@@ -61,30 +57,47 @@ def pin_sources(pins: Sequence[str], span: Sequence[Message]) -> list[tuple[str,
     return [(p, None if i is None else said[i].id) for p, i in zip(pins, found)]
 
 
-class SummariesMixin(StoreBase):
-    """Summary methods of the store; they rely on the store's lock, transactions and clock."""
+class Draft(NamedTuple):
+    """A summary to store (:meth:`Summaries.store_summary`): what wrote it, its range of
+    message ids and how many messages it covers, its level; for level 1 its facts (and
+    their source), the must-remember items with their source message ids and the facts
+    that update earlier ones; ``replaces``: the summary it takes the place of;
+    ``rolled``: for level 2, the ids of the level-1 summaries it rolled up."""
 
-    if TYPE_CHECKING:
-        _summarizer: Summarizer | None
-        _background: BackgroundSummarizer | None
+    session_id: str
+    outcome: Outcome
+    start: int
+    end: int
+    count: int
+    level: int
+    facts: tuple[FactsData, str] | None = None
+    pins: Sequence[tuple[str, int | None]] = ()
+    updates: Mapping[str, Update] | None = None
+    replaces: Summary | None = None
+    rolled: Sequence[int] = ()
 
-        def _window_span(self, session: Session, uncovered: Sequence[Any]) -> list[Any]: ...
-        def _take_checkpoint(self, session: Session, min_tokens: int) -> Checkpoint | None: ...
-        def _planned(self, fact: str) -> PlannedPin: ...
-        def _add_auto_pins(
-            self,
-            conn: sqlite3.Connection,
-            session_id: str,
-            source_message_id: int | None,
-            pins: Sequence[PlannedPin],
-            now: str,
-        ) -> bool: ...
+
+class Summaries:
+    """Which range is due, summarizing it (checkpoint first, ``checkpoints``), rolling up,
+    storing with the auto pins the model found (``pins``); in the background too."""
+
+    def __init__(
+        self, handle: Handle, model: LocalModel, pins: Pins, checkpoints: Checkpoints
+    ) -> None:
+        self._db = handle
+        self._model = model
+        self._pins = pins
+        self._checkpoints = checkpoints
+        self.background = (
+            BackgroundSummarizer(self.summarize_due) if handle.config.auto_summarize else None
+        )
+        """The worker summarizing what ``add_message`` made due (``auto_summarize``)."""
 
     def get_summaries(self, session_id: str) -> list[Summary]:
         """A session's summaries: level 1 in range order, then its rollups (level 2)."""
         check_id(session_id)
-        with self._locked() as conn:
-            self._require_session(session_id)
+        with self._db.locked() as conn:
+            self._db.require_session(session_id)
             return [
                 s
                 for level in (1, 2)
@@ -95,16 +108,16 @@ class SummariesMixin(StoreBase):
         """True once ``summary_threshold`` messages are not yet covered by a summary,
         or once those that are not fill ``context_share`` of the model's window
         (``context_usage``; the local server is asked only when they might)."""
-        session, uncovered = self._uncovered(session_id)
-        if len(uncovered) >= self.config.summary_threshold:
+        session, uncovered = self.uncovered(session_id)
+        if len(uncovered) >= self._db.config.summary_threshold:
             return True
-        return bool(self._window_span(session, uncovered))
+        return bool(self._model.window_span(session, uncovered))
 
     def get_summary_facts(self, session_id: str) -> list[SummaryFacts]:
         """The facts kept with the session's level-1 summaries, in summary order. Read-only."""
-        return self._read_session(session_id, db.summary_facts)
+        return self._db.read_session(session_id, db.summary_facts)
 
-    def _summary_facts(
+    def summary_facts(
         self, session: Session, pairs: Sequence[tuple[str, str]], tokens: int, outcome: Outcome
     ) -> tuple[FactsData, str, list[str], dict[str, Update]]:
         """The facts of a span (rules; plus the model's when it just wrote the summary,
@@ -112,19 +125,19 @@ class SummariesMixin(StoreBase):
         their source, and (``auto_pins``) what the model says must never be lost,
         and the facts it says update earlier ones (each new fact, pinned too, with
         the update that finds the pins it supersedes)."""
-        facts = rule_facts(rules.extract(pairs))
-        if not outcome.from_model or outcome.cached or tokens < self.config.structured_min_tokens:
+        facts = self.offline_facts(pairs)
+        if not outcome.from_model or outcome.cached or tokens < self._db.config.structured_min_tokens:
             return facts, RULES, [], {}
-        request = facts_messages(pairs, must_remember=self.config.auto_pins)
-        answer = self._get_summarizer().ask_json(
-            request, session.model, ModelFacts, ratio=self._model_ratio(session.model)
+        request = facts_messages(pairs, must_remember=self._db.config.auto_pins)
+        answer = self._model.summarizer().ask_json(
+            request, session.model, ModelFacts, ratio=self._model.model_ratio(session.model)
         )
         if answer.data is None or answer.model is None:
             return facts, RULES, [], {}
         haystack = request[-1]["content"].casefold()
         pins: list[str] = []
         updates: dict[str, Update] = {}
-        if self.config.auto_pins:
+        if self._db.config.auto_pins:
             # The user's fact: grounded in what the user said, not the assistant.
             said = "\n".join(text for role, text in pairs if role == "user").casefold()
             pins = must_remember(answer.data, said)
@@ -132,16 +145,21 @@ class SummariesMixin(StoreBase):
             pins += [new for new in updates if new not in pins]
         return overlay_facts(facts, answer.data.grounded(haystack)), answer.model, pins, updates
 
-    def _uncovered(self, session_id: str) -> tuple[Session, list]:
+    def offline_facts(self, pairs: Sequence[tuple[str, str]]) -> FactsData:
+        """A span's facts by the rules (source ``RULES``): what a summary keeps when no
+        model wrote it, and what an import's offline summaries keep (``history``)."""
+        return rule_facts(rules.extract(pairs))
+
+    def uncovered(self, session_id: str) -> tuple[Session, list]:
         """The session and its oldest messages not yet covered by a level-1
         summary, at most ``summary_threshold`` of them."""
         check_id(session_id)
-        with self._locked() as conn:
+        with self._db.locked() as conn:
             session = db.get_session(conn, session_id)
             if session is None:
                 raise SessionNotFound(session_id)
             after = db.last_covered(conn, session_id)
-            span = db.messages_after(conn, session_id, after, self.config.summary_threshold)
+            span = db.messages_after(conn, session_id, after, self._db.config.summary_threshold)
         return session, span
 
     def summarize(self, session_id: str) -> Summary | None:
@@ -159,28 +177,28 @@ class SummariesMixin(StoreBase):
         :class:`SessionNotFound`. Rolls older summaries into a level-2
         summary when more pile up than the context shows.
         """
-        session, span = self._uncovered(session_id)
-        if len(span) < self.config.summary_threshold:
-            span = self._window_span(session, span)
+        session, span = self.uncovered(session_id)
+        if len(span) < self._db.config.summary_threshold:
+            span = self._model.window_span(session, span)
             if not span:
                 return None
-        return self._summarize_span(session, span)
+        return self.summarize_span(session, span)
 
-    def _summarize_span(self, session: Session, span: Sequence[Message]) -> Summary | None:
+    def summarize_span(self, session: Session, span: Sequence[Message]) -> Summary | None:
         """Checkpoint, summarize ``span`` (uncovered messages, oldest first), store, roll up."""
         session_id = session.id
-        self._take_checkpoint(session, self.config.structured_min_tokens)
+        self._checkpoints.take(session, self._db.config.structured_min_tokens)
         pairs = [(m.role, m.text) for m in span]
-        outcome = self._get_summarizer().summarize(
+        outcome = self._model.summarizer().summarize(
             pairs,
             session.model,
-            ratio=self._model_ratio(session.model),
-            lookup=self._cached_summary,
+            ratio=self._model.model_ratio(session.model),
+            lookup=self._model.cached_summary,
         )
-        data, source, pins, updates = self._summary_facts(
+        data, source, pins, updates = self.summary_facts(
             session, pairs, sum(m.token_count for m in span), outcome
         )
-        summary = self._store_summary(
+        summary = self.store_summary(Draft(
             session_id,
             outcome,
             span[0].id,
@@ -190,15 +208,15 @@ class SummariesMixin(StoreBase):
             facts=(data, source),
             pins=pin_sources(pins, span),
             updates=updates,
-        )
+        ))
         if summary is not None:
-            self._rollup(session)
+            self.rollup(session)
         return summary
 
-    def _summarize_due(self, session_id: str) -> None:
+    def summarize_due(self, session_id: str) -> None:
         """The background worker's job: every range of the session that is due,
         one at a time, until the store closes (the rest then stays due)."""
-        worker = self._background
+        worker = self.background
         try:
             while (
                 (worker is None or not worker.stopping)
@@ -209,7 +227,7 @@ class SummariesMixin(StoreBase):
         except SessionNotFound:
             pass  # deleted since it was queued
 
-    def _rollup(self, session: Session, leave: int | None = None) -> Summary | None:
+    def rollup(self, session: Session, leave: int | None = None) -> Summary | None:
         """Roll the oldest level-1 summaries into a level-2 one when too many are uncovered.
 
         The context shows ``recent_summaries`` level-1 summaries and the newest
@@ -220,14 +238,14 @@ class SummariesMixin(StoreBase):
         ``leave`` (``maintain``), all but the newest ``leave`` are rolled as
         soon as there are more.
         """
-        keep = self.config.recent_summaries
+        keep = self._db.config.recent_summaries
         if leave is None:
             if keep == 0:
                 return None
             leave = keep - 1
         else:
             keep = leave
-        with self._locked() as conn:
+        with self._db.locked() as conn:
             previous = db.recent_summaries(conn, session.id, 1, level=2)
             rolled_to = previous[0].end_message_id if previous else 0
             pending = db.summaries_after(conn, session.id, 1, rolled_to)
@@ -238,15 +256,15 @@ class SummariesMixin(StoreBase):
         texts += [s.text for s in batch]
         if len(texts) < 2:
             return None  # one summary alone is its own rollup
-        outcome = self._get_summarizer().rollup(
+        outcome = self._model.summarizer().rollup(
             texts,
             session.model,
-            ratio=self._model_ratio(session.model),
-            lookup=self._cached_summary,
+            ratio=self._model.model_ratio(session.model),
+            lookup=self._model.cached_summary,
         )
         if not outcome.from_model:
             outcome = self._deterministic_rollup(session.id, batch[-1].end_message_id, outcome)
-        return self._store_summary(
+        return self.store_summary(Draft(
             session.id,
             outcome,
             batch[0].start_message_id,
@@ -254,22 +272,9 @@ class SummariesMixin(StoreBase):
             sum(s.message_count for s in batch),
             level=2,
             rolled=[s.id for s in batch],
-        )
+        ))
 
-    def _store_summary(
-        self,
-        session_id: str,
-        outcome: Outcome,
-        start: int,
-        end: int,
-        count: int,
-        level: int,
-        facts: tuple[FactsData, str] | None = None,
-        pins: Sequence[tuple[str, int | None]] = (),
-        updates: Mapping[str, Update] | None = None,
-        replaces: Summary | None = None,
-        rolled: Sequence[int] = (),
-    ) -> Summary | None:
+    def store_summary(self, draft: Draft) -> Summary | None:
         """Store a summary, its facts, its auto pins and what its call taught us,
         in one transaction; with ``replaces``, in place of that summary (deleted
         in the same transaction; nothing is stored if it is gone or changed
@@ -289,11 +294,12 @@ class SummariesMixin(StoreBase):
         already holds its fact, or restates it (``extract.restates``): the
         model often rephrases what a rule pinned.
         """
-        tokens = self.tokenizer.count(outcome.text)
+        session_id, outcome, start, end, count, level, facts, pins, updates, replaces, rolled = draft
+        tokens = self._db.tokenizer.count(outcome.text)
         updates = updates or {}
-        counted = [(self._planned(p, updates.get(p)), source) for p, source in pins]
-        with self._write(session_id) as conn:
-            now = self._now()
+        counted = [(self._pins.planned(p, updates.get(p)), source) for p, source in pins]
+        with self._db.write(session_id) as conn:
+            now = self._db.now()
             if not db.session_exists(conn, session_id):
                 return None  # deleted while the model was thinking
             if level == 1:
@@ -306,8 +312,7 @@ class SummariesMixin(StoreBase):
                 return None
             if replaces is not None and not db.delete_summary(conn, replaces.id, replaces.source):
                 return None
-            summary = db.insert_summary(
-                conn,
+            summary = db.insert_summary(conn, db.SummaryRow(
                 session_id,
                 outcome.text,
                 start,
@@ -318,7 +323,7 @@ class SummariesMixin(StoreBase):
                 SUMMARY_IMPORTANCE,
                 tokens,
                 now,
-            )
+            ))
             if summary is not None and facts is not None:
                 data, text = facts_row(facts[0])
                 db.insert_facts(conn, summary.id, session_id, data, text, facts[1], now)
@@ -327,9 +332,9 @@ class SummariesMixin(StoreBase):
                 changed = False
                 for pin, source in counted:
                     if not any(rules.restates(pin.content, h) for h in held):
-                        changed |= self._add_auto_pins(conn, session_id, source, [pin], now)
+                        changed |= self._pins.add_auto_pins(conn, session_id, source, [pin], now)
                 if changed:
-                    self._cache.clear()  # a fact of the user's: every session's context
+                    self._db.cache.clear()  # a fact of the user's: every session's context
             if outcome.cache_key and outcome.from_model and not outcome.cached:
                 db.cache_summary(conn, outcome.cache_key, outcome.source, outcome.text, now)
             if (
@@ -341,8 +346,8 @@ class SummariesMixin(StoreBase):
                 db.record_tokens(
                     conn, outcome.model, outcome.local_tokens, outcome.model_tokens, now
                 )
-                self._memo.ratios.clear()  # a model's ratio changed: every budget with it
-                self._cache.clear()
+                self._db.memo.ratios.clear()  # a model's ratio changed: every budget with it
+                self._db.cache.clear()
         if summary is None:
             logger.info("summary of messages %d-%d skipped: already covered", start, end)
         return summary
@@ -352,29 +357,7 @@ class SummariesMixin(StoreBase):
         ``outcome`` was) of the messages it reaches back over, from the session's
         first through ``end``; never a summary of summaries ("Offline summary: ...
         Offline summary: ..."). ``resummarize`` has a model redo it later."""
-        with self._locked() as conn:
+        with self._db.locked() as conn:
             pairs = [(m.role, m.text) for m in db.messages_between(conn, session_id, 0, end)]
         text = offline_summary(pairs) if outcome.source == OFFLINE else keyword_summary(pairs)
         return dataclasses.replace(outcome, text=text)
-
-    def _cached_summary(self, key: str) -> str | None:
-        with self._locked() as conn:
-            return db.cached_summary(conn, key)
-
-    def _model_ratio(self, model: str | None) -> float:
-        if model is None:
-            return 1.0
-        with self._locked() as conn:
-            return bounded_ratio(db.model_ratio(conn, model))
-
-    def _get_summarizer(self) -> Summarizer:
-        if self._summarizer is None:
-            cfg = self.config
-            backend = OllamaBackend(
-                cfg.ollama_host,
-                timeout=cfg.ollama_timeout,
-                allow_remote=cfg.allow_remote_ollama,
-                disabled=OFFLINE_MODE if cfg.offline else None,
-            )
-            self._summarizer = Summarizer(backend, self.tokenizer, cfg.summary_model)
-        return self._summarizer

@@ -1,4 +1,4 @@
-"""The store's side of export and import: :class:`TransferMixin`.
+"""The store's side of export and import: :class:`Transfer`.
 
 The format (records, the header, parsing, validation, id mapping) is
 ``localmem.jsonl``'s and pure; this module reads a session's rows for an
@@ -12,16 +12,18 @@ import sqlite3
 import uuid
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Literal, get_args
+from typing import TYPE_CHECKING, Literal, get_args
 
 from . import db
 from .args import as_list, check_id
 from .autopins import pin_key
 from .errors import ImportRefused, InvalidInput, SessionNotFound
 from .jsonl import Reader, SessionBatch, Tally, check_end, header_line, session_lines
-from .mixin import StoreBase
 from .models import PIN_KINDS, ImportReport
-from .state import archive_line, file_line, goal_line, subtask_line, tool_line
+from .state_lines import archive_line, file_line, goal_line, subtask_line, tool_line
+
+if TYPE_CHECKING:  # what it is given: for the type checker only
+    from .handle import Handle
 
 Existing = Literal["refuse", "rename", "skip", "replace"]
 """What an import does with a session whose id the file already has."""
@@ -30,8 +32,11 @@ EXISTING: tuple[str, ...] = get_args(Existing)
 # --- the store's methods ------------------------------------------------------------------
 
 
-class TransferMixin(StoreBase):
-    """Export and import; mixed into :class:`~localmem.MemoryStore`."""
+class Transfer:
+    """Export and import, one read (or write) transaction per session."""
+
+    def __init__(self, handle: Handle) -> None:
+        self._db = handle
 
     def export_sessions(self, session_ids: Sequence[str] | None = None) -> Iterator[str]:
         """The sessions as JSON lines (no trailing newline): a header, each session,
@@ -47,7 +52,7 @@ class TransferMixin(StoreBase):
         usable while the lines are consumed.
         """
         strict = session_ids is not None
-        with self._locked() as conn:
+        with self._db.locked() as conn:
             if session_ids is None:
                 ids = db.session_ids(conn)
             else:
@@ -56,19 +61,15 @@ class TransferMixin(StoreBase):
                 for session_id in ids:
                     if not db.session_exists(conn, session_id):
                         raise SessionNotFound(session_id)
-        return self._export(ids, header_line(self._now()), strict)
+        return self._export(ids, header_line(self._db.now()), strict)
 
     def _export(self, ids: list[str], header: str, strict: bool) -> Iterator[str]:
         tally = Tally()
         tally.add([header])
         yield header
         for session_id in ids:
-            with self._locked() as conn:
-                conn.execute(db.BEGIN_READ_SQL)
-                try:
-                    rows = db.session_rows(conn, session_id)
-                finally:
-                    conn.execute(db.COMMIT_SQL)
+            with self._db.locked(), self._db.snapshot() as conn:
+                rows = db.session_rows(conn, session_id)
             if rows is None:
                 if strict:
                     raise SessionNotFound(session_id)
@@ -137,7 +138,7 @@ class TransferMixin(StoreBase):
             except InvalidInput as exc:
                 raise ImportRefused(str(exc), ImportReport(sessions=[], counts={})) from None
             lines.seek(start)  # type: ignore[attr-defined]
-        reader = Reader(lines, on_progress, unverified=unverified, now=self._clock())
+        reader = Reader(lines, on_progress, unverified=unverified, now=self._db.clock())
         done: list[tuple[str, str]] = []
         skipped: list[str] = []
         replaced: list[str] = []
@@ -174,12 +175,12 @@ class TransferMixin(StoreBase):
     def _import_session(self, batch: SessionBatch, existing: str) -> tuple[str, bool] | None:
         """Write one session's batch in one transaction: (its id in this file, whether
         it replaced one), or None when it was skipped."""
-        tokens = _recount(batch, self.tokenizer.count)  # before the write lock is taken
-        with self._write(batch.session.id) as conn:
-            written = self._write_session(conn, batch, existing, tokens)
+        tokens = recount(batch, self._db.tokenizer.count)  # before the write lock is taken
+        with self._db.write(batch.session.id) as conn:
+            written = self.write_session(conn, batch, existing, tokens)
         return None if written is None else written[:2]
 
-    def _write_session(
+    def write_session(
         self,
         conn: sqlite3.Connection,
         batch: SessionBatch,
@@ -207,7 +208,7 @@ class TransferMixin(StoreBase):
                     "(to import it anyway: existing='skip', 'replace' or 'rename'; on the "
                     "command line --skip-existing, --replace or --rename)"
                 )
-        self._memo.forget(session_id)
+        self._db.memo.forget(session_id)
         db.import_session(conn, (session_id, s.title, s.model, s.created_at, s.updated_at))
         first = _write_rows(conn, batch, session_id, tokens)
         return session_id, replaced, first
@@ -221,7 +222,7 @@ def _rewindable(lines: object) -> bool:
         return False
 
 
-def _recount(batch: SessionBatch, count: Callable[[str], int]) -> dict[str, list]:
+def recount(batch: SessionBatch, count: Callable[[str], int]) -> dict[str, list]:
     """The token counts of a batch's rows, by this store's tokenizer, as its own
     writes count them (the text, or the line the context renders).
 
@@ -256,7 +257,7 @@ def _write_rows(
     conn: sqlite3.Connection, batch: SessionBatch, sid: str, tokens: dict[str, list]
 ) -> int:
     """Insert a batch's rows under session ``sid``, table by table, references mapped,
-    with the token counts of ``_recount``; the id of its first message (the others follow)."""
+    with the token counts of ``recount``; the id of its first message (the others follow)."""
     r = batch.records
     first = db.import_messages(
         conn,
@@ -273,17 +274,17 @@ def _write_rows(
         owner = None if p.scope == "user" else sid
         if owner is None and any(db.keyed_pin(conn, None, key, kind) for kind in PIN_KINDS):
             continue  # the user has this fact already
-        db.insert_pin(
-            conn, owner, p.content, key, source, p.importance_score, p.kind,
+        db.insert_pin(conn, db.PinRow(
+            owner, p.content, key, source, p.importance_score, p.kind,
             n, p.created_at, p.slot, p.superseded_at,
-        )
+        ))
     summaries: dict[int, int] = {}
     for s, n in zip(r["summaries"], tokens["summaries"]):
         start, end = batch.new_range(s, first)
-        made = db.insert_summary(
-            conn, sid, s.text, start, end, s.message_count, s.level, s.source,
+        made = db.insert_summary(conn, db.SummaryRow(
+            sid, s.text, start, end, s.message_count, s.level, s.source,
             s.importance_score, n, s.created_at,
-        )
+        ))
         if made is None:  # SessionBatch refuses overlaps: never, but never half-written either
             raise InvalidInput(f"line {batch.line}+: summary {s.id} overlaps another")
         summaries[s.id] = made.id

@@ -139,7 +139,7 @@ VIEW_QUERIES = [
 def test_views_read_each_row_through_indexes(store: MemoryStore, sql: str) -> None:
     """A whole view reads its driving table once; every other table by index
     (the filtered forms are in test_schema's HOT_QUERIES)."""
-    plan = [row[3] for row in store._conn.execute("EXPLAIN QUERY PLAN " + sql)]
+    plan = [row[3] for row in store._db.conn.execute("EXPLAIN QUERY PLAN " + sql)]
     scans = [d for d in plan if re.match(r"SCAN ", d)]
     assert scans in (["SCAN s"], ["SCAN m"]) or not scans, plan
     assert not any("TEMP B-TREE" in d for d in plan), plan
@@ -222,7 +222,7 @@ def test_vacuum_gives_deleted_space_back(store: MemoryStore, db_path: Path) -> N
     assert result["log_bytes"] == 0 and os.stat(f"{db_path}-wal").st_size == 0
     assert [h.text for h in store.search("cellar")] == ["the cellar key is under the pot"]
     assert store.check_file() == []
-    assert store._conn.execute("PRAGMA busy_timeout").fetchone()[0] == 30_000  # restored
+    assert store._db.conn.execute("PRAGMA busy_timeout").fetchone()[0] == 30_000  # restored
 
 
 @pytest.mark.parametrize("begin", ["BEGIN IMMEDIATE", "BEGIN"], ids=["writer", "reader"])

@@ -204,13 +204,13 @@ def test_a_stated_fact_scores_the_configured_auto_pin_importance(db_path: Path) 
 
 def test_the_fast_path_stays_one_statement(store: MemoryStore, session) -> None:
     seen: list[str] = []
-    store._conn.set_trace_callback(seen.append)
+    store._db.conn.set_trace_callback(seen.append)
     store.add_message(session.id, "user", "How do I add an index to a table?")
     assert [s.split()[0] for s in seen] == ["INSERT"]
     seen.clear()
     store.add_message(session.id, "user", "I'm allergic to penicillin.")
     assert [s.split()[0] for s in seen] == ["BEGIN", "INSERT", "INSERT", "COMMIT"]
-    store._conn.set_trace_callback(None)
+    store._db.conn.set_trace_callback(None)
 
 
 def test_the_same_fact_is_pinned_once(store: MemoryStore, session) -> None:

@@ -88,7 +88,7 @@ def test_summaries_come_after_pins_and_render_first(store, session) -> None:
 
 
 def _insert_summary(store, session, start, end, text, level=1):
-    store._conn.execute(
+    store._db.conn.execute(
         "INSERT INTO summaries (session_id, text, start_message_id, end_message_id, message_count,"
         " level, source, token_count, created_at) VALUES (?, ?, ?, ?, ?, ?, 'fallback', ?, '2026-01-01T00:00:00.000Z')",
         (session.id, text, start, end, end - start + 1, level, store.count_tokens(text)),

@@ -139,7 +139,7 @@ def test_two_processes_summarizing_one_session_never_overlap(db_path: Path, fake
 
 def test_a_truncated_copy_is_refused_and_untouched(tmp_path: Path, store: MemoryStore, session) -> None:
     store.add_messages(session.id, [{"role": "user", "text": "x" * 2000} for _ in range(200)])
-    store._conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    store._db.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     copy = tmp_path / "copy.db"
     data = Path(store.path).read_bytes()
     copy.write_bytes(data[: len(data) // 2])

@@ -27,7 +27,7 @@ def test_schema_sql_is_the_schema_of_a_fresh_file(store: MemoryStore) -> None:
 
 
 def test_pragmas_of_a_fresh_file(store: MemoryStore, db_path: Path) -> None:
-    conn = store._conn
+    conn = store._db.conn
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert conn.execute("PRAGMA foreign_keys").fetchone()[0] == 1
     assert conn.execute("PRAGMA busy_timeout").fetchone()[0] == 30_000
@@ -204,7 +204,7 @@ HOT_QUERIES = [
 
 @pytest.mark.parametrize(("sql", "params"), HOT_QUERIES, ids=[q[0][:50] for q in HOT_QUERIES])
 def test_hot_queries_use_an_index(store: MemoryStore, sql: str, params: tuple) -> None:
-    plan = store._conn.execute("EXPLAIN QUERY PLAN " + sql, params).fetchall()
+    plan = store._db.conn.execute("EXPLAIN QUERY PLAN " + sql, params).fetchall()
     details = [row[3] for row in plan]
     # "SCAN (subquery-1)" reads a bounded co-routine; a SCAN of a table reads it all.
     scans = [d for d in details if re.match(r"SCAN (?!\(|CONSTANT ROW)", d) and "INDEX" not in d]

@@ -57,7 +57,7 @@ def index_is_exact(store: MemoryStore) -> None:
     """FTS5's own check: the index holds exactly the rows of its tables, no more."""
     store.search("anything")  # catches the index up first
     for table in ("messages", "summaries", "semantic_pins"):
-        store._conn.execute(f"INSERT INTO {table}_fts ({table}_fts) VALUES ('integrity-check')")
+        store._db.conn.execute(f"INSERT INTO {table}_fts ({table}_fts) VALUES ('integrity-check')")
 
 
 # --- queries ----------------------------------------------------------------------
@@ -100,7 +100,7 @@ def test_choose_terms_keeps_the_rarest_and_drops_the_common() -> None:
 
 def test_the_session_key_is_the_schemas(store) -> None:
     for sid in ("demo", "user-42", "a\x00b", "日本", "🙂", "x" * 300):
-        (sql_key,) = store._conn.execute("SELECT lower('s' || hex(?) || '0')", (sid,)).fetchone()
+        (sql_key,) = store._db.conn.execute("SELECT lower('s' || hex(?) || '0')", (sid,)).fetchone()
         assert fts.session_key(sid) == sql_key
 
 
@@ -220,7 +220,7 @@ def test_ranking(store, session) -> None:
 def test_search_covers_summaries_and_pins(store, session) -> None:
     ms = chat(store, session.id, 20)
     pin = store.pin(session.id, "Rosa is allergic to penicillin.")
-    store._conn.execute(
+    store._db.conn.execute(
         "INSERT INTO summaries (session_id, text, start_message_id, end_message_id, message_count,"
         " source, token_count, created_at) VALUES (?, 'Talked about penicillin doses.', ?, ?, 15,"
         " 'fallback', 6, '2026-01-01T00:00:00.000Z')",
@@ -299,12 +299,12 @@ def test_a_search_of_a_missing_session_raises(store) -> None:
 def test_writes_are_not_indexed_until_a_search(store, session) -> None:
     store.search("warm up")
     mark = "SELECT indexed_to FROM search_state WHERE name = 'messages'"
-    before = store._conn.execute(mark).fetchone()[0]
+    before = store._db.conn.execute(mark).fetchone()[0]
     m = store.add_message(session.id, "user", FACT)
     store.add_messages(session.id, [{"role": "user", "text": "another pickup"}])
-    assert store._conn.execute(mark).fetchone()[0] == before  # the write path did not index
+    assert store._db.conn.execute(mark).fetchone()[0] == before  # the write path did not index
     assert m.id in {h.id for h in store.search("pickup")}
-    assert store._conn.execute(mark).fetchone()[0] == m.id + 1
+    assert store._db.conn.execute(mark).fetchone()[0] == m.id + 1
 
 
 def test_a_search_sees_another_connections_writes(db_path) -> None:
@@ -395,7 +395,7 @@ def test_a_deleted_summary_leaves_no_hits(store, session) -> None:
     ms = store.add_items(
         session.id, "k", [({"role": "user", "text": f"turn {i}"}, "{}") for i in range(20)]
     )
-    store._conn.execute(
+    store._db.conn.execute(
         "INSERT INTO summaries (session_id, text, start_message_id, end_message_id, message_count,"
         " source, token_count, created_at) VALUES (?, 'About the pickup.', ?, ?, 20, 'fallback',"
         " 4, '2026-01-01T00:00:00.000Z')",
@@ -490,7 +490,7 @@ def test_the_relevant_section_takes_what_the_recent_turns_leave(store, session) 
     ms = chat(store, session.id, 20, topic="a long walk in the hills " * 3)
     pin = store.pin(session.id, "Pinned fact " * 10)
     store.build_context(session.id)
-    costs = store._costs
+    costs = store._contexts.costs
     date = store.count_tokens(f"[{fact.created_at[:10]}]")
     needed = costs.relevant_header + date + costs.item + store.count_tokens("user: ") + fact.token_count
     # the newest 3 and the pin; then the 4th and 5th newest turns take at most half of
@@ -510,7 +510,7 @@ def test_the_relevant_section_takes_what_the_recent_turns_leave(store, session) 
 
 
 def costs_of_a_line(store: MemoryStore) -> int:
-    return store._costs.item + store.count_tokens("user: ")
+    return store._contexts.costs.item + store.count_tokens("user: ")
 
 
 def test_the_relevant_section_fills_the_budget_left(store, session) -> None:

@@ -15,17 +15,16 @@ from hypothesis import strategies as st
 
 from localmem import MemoryStore
 from localmem.context import (
-    ARCHIVE_SHARE,
     ARCHIVES_HEADING,
     CHECKPOINT_HEADER,
     PINS_HEADER,
     STATE_HEADER,
-    STATE_SHARE,
     SUBTASKS_HEADING,
     SUMMARIES_HEADER,
 )
 from localmem.errors import InvalidInput, NotFound, SessionNotFound
 from localmem.migrations import SCHEMA_VERSION
+from localmem.packing import ARCHIVE_SHARE, STATE_SHARE
 from tests.old_files import file_at_version
 
 
@@ -56,7 +55,7 @@ def test_goal_lifecycle(store: MemoryStore, session) -> None:
 def test_one_active_goal_per_session_is_enforced_by_the_file(store, session) -> None:
     store.set_goal(session.id, "a")
     with pytest.raises(sqlite3.IntegrityError):
-        store._conn.execute(
+        store._db.conn.execute(
             "INSERT INTO goals (session_id, text, status, token_count, created_at)"
             " VALUES (?, 'b', 'active', 1, 't')",
             (session.id,),
@@ -222,7 +221,7 @@ def test_state_section_order_and_rendering(store, session) -> None:
 
 def test_state_goes_after_pins_and_before_summaries(store, session) -> None:
     ms = store.add_messages(session.id, [{"role": "user", "text": f"turn {i}"} for i in range(20)])
-    store._conn.execute(
+    store._db.conn.execute(
         "INSERT INTO summaries (session_id, text, start_message_id, end_message_id, message_count,"
         " source, token_count, created_at) VALUES (?, ?, ?, ?, 15, 'fallback', ?, 't')",
         (session.id, "Talked about turns " * 20, ms[0].id, ms[14].id, store.count_tokens("Talked about turns " * 20)),

@@ -82,7 +82,7 @@ def test_add_messages_is_all_or_nothing(store: MemoryStore, session: Session) ->
 def test_batch_failing_inside_the_transaction_leaves_nothing(store: MemoryStore, session: Session) -> None:
     # A scorer that fails on the second item runs before the transaction;
     # a database error inside it must roll the whole batch back too.
-    store._conn.execute(
+    store._db.conn.execute(
         "CREATE TRIGGER no_boom BEFORE INSERT ON messages WHEN NEW.text = 'boom' "
         "BEGIN SELECT RAISE(ABORT, 'boom refused'); END"
     )

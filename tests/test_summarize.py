@@ -209,7 +209,7 @@ def test_an_implausible_token_count_is_not_learnt(store, fake_ollama, filled) ->
 def test_a_learnt_ratio_is_bounded(store, filled) -> None:
     from localmem.tokens import MODEL_RATIO_BOUNDS
 
-    store._conn.execute(  # a ratio learnt by an older localmem, far outside the bounds
+    store._db.conn.execute(  # a ratio learnt by an older localmem, far outside the bounds
         "INSERT INTO model_token_stats VALUES ('llama3.2:latest', 1000, 9000, 1, 'x')"
     )
     ctx = store.build_context(filled.id, max_tokens=3000)
@@ -299,7 +299,7 @@ def test_the_background_worker_survives_failures(db_path, dead_ollama_host, monk
     monkeypatch.setenv("OLLAMA_HOST", dead_ollama_host)
     store = MemoryStore(db_path, config={"auto_summarize": True})
     calls = []
-    real = store._summarize_due
+    real = store._summaries.summarize_due
 
     def flaky(session_id: str) -> None:
         calls.append(session_id)
@@ -307,11 +307,11 @@ def test_the_background_worker_survives_failures(db_path, dead_ollama_host, monk
             raise RuntimeError("a bug in a policy")
         real(session_id)
 
-    store._background._work = flaky
+    store._summaries.background._work = flaky
     s = store.create_session(model="llama3.2")
     store.add_messages(s.id, conversation(15))
-    store._background.close()  # first job failed; the queue was empty then
-    store._background = type(store._background)(real)
+    store._summaries.background.close()  # first job failed; the queue was empty then
+    store._summaries.background = type(store._summaries.background)(real)
     store.add_message(s.id, "user", "one more")
     store.close()
     with MemoryStore(db_path) as reopened:

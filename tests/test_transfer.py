@@ -247,7 +247,7 @@ def test_a_second_export_is_the_first_with_the_new_ids(rich, tmp_path: Path) -> 
 
 
 def test_the_format_covers_every_column_of_every_session_table(store: MemoryStore) -> None:
-    conn = store._conn
+    conn = store._db.conn
 
     def columns(table: str) -> set[str]:
         return {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
@@ -345,7 +345,7 @@ def test_a_malformed_line_is_refused_with_its_number(store: MemoryStore, tmp_pat
             assert "the 1 session(s) before it stay imported" in message
             assert sessions == [first] and refused.value.report.sessions == [(first, first)]
             assert [m.text for m in target.get_messages(first)] == ["kept whatever follows"]
-        conn = target._conn
+        conn = target._db.conn
         for table in ("messages", "semantic_pins", "goals", "subtasks"):
             leftover = conn.execute(f"SELECT count(*) FROM {table} WHERE session_id = ?", (second,))
             assert leftover.fetchone()[0] == 0, table
@@ -455,11 +455,11 @@ def test_an_export_reads_each_session_as_one_snapshot(db_path: Path, tmp_path: P
                 writer.pin(sid, "cites the new message", source_message_id=message.id)
                 wrote.append(message.id)
 
-        store._conn.set_trace_callback(between_reads)
+        store._db.conn.set_trace_callback(between_reads)
         try:
             during = list(store.export_sessions([sid]))
         finally:
-            store._conn.set_trace_callback(None)
+            store._db.conn.set_trace_callback(None)
         assert wrote
         assert [json.loads(line)["type"] for line in during] == ["header", "session", "message", "end"]
         after = list(store.export_sessions([sid]))

@@ -10,7 +10,8 @@ from .. import replica
 from ..config import default_db_path
 from ..errors import LocalMemError
 from ..store import MemoryStore
-from .base import cli, db_option, echo_json, json_option
+from .base import cli, db_option, json_option
+from .output import echo_json
 
 
 @cli.command("replicate")

@@ -24,7 +24,7 @@ from .messages import (
     messages_after, messages_between, newest_items, recent_messages,
 )
 from .pins import (
-    AutoPin, DELETE_AUTO_KEYED_PINS_SQL, DELETE_PIN_SQL, GET_PIN_SQL, INSERT_AUTO_PIN_SQL,
+    AutoPin, PinRow, DELETE_AUTO_KEYED_PINS_SQL, DELETE_PIN_SQL, GET_PIN_SQL, INSERT_AUTO_PIN_SQL,
     INSERT_PIN_SQL, KEYED_PIN_SQL, KIND_PINS_SQL, MESSAGE_SESSION_SQL, PIN_COLUMNS,
     PIN_SCOPE_SQL, PIN_HISTORY_SQL, PINS_WITH_SOURCES_SQL, PinSource, pins_with_sources, SESSION_PINS_SQL, SUPERSEDE_PIN_SQL, TOP_PINS_SQL, UPDATE_PIN_SQL, delete_auto_pins, delete_pin, get_pin,
     insert_auto_pins, insert_pin, keyed_pin, kind_pins, message_session, pin_history, pin_scope, session_pins,
@@ -37,7 +37,7 @@ from .summaries import (
     MODEL_RATIO_SQL, OVERLAP_SQL, PUT_CACHED_SUMMARY_SQL, RANGE_MESSAGES_SQL, RECENT_SUMMARIES_SQL,
     RECORD_TOKENS_SQL, SESSION_PROFILE_SQL, SUMMARIES_AFTER_SQL, SUMMARY_COLUMNS,
     UNCOVERED_TOKENS_SQL, cache_summary, cached_summary, context_summaries, delete_summary,
-    insert_summary, last_covered, messages_in_range, model_ratio, recent_summaries,
+    SummaryRow, insert_summary, last_covered, messages_in_range, model_ratio, recent_summaries,
     record_tokens, session_profile, source_sessions, source_summaries, summaries_after,
     summaries_within, uncovered_tokens, TOKEN_STATS_SQL, PUT_TOKEN_STATS_SQL, token_stats,
     put_token_stats,
@@ -87,9 +87,10 @@ from .admin import (
     INTEGRITY_CHECK_SQL, PAGE_COUNT_SQL, PAGE_SIZE_SQL, QUICK_CHECK_SQL, SET_BUSY_TIMEOUT_SQL,
     SNAPSHOT_SQL, STALE_SESSIONS_SQL, STATS_COUNTS_SQL, USER_VERSION_SQL, VACUUM_SQL, backup,
     checkpoint_passive, checkpoint_truncate, file_pragmas, integrity_problems, no_waiting, reader,
-    replicated,
-    stale_sessions, stats_counts, vacuum, verify_copy,
+    replicated, stale_sessions, stats_counts, vacuum, verify_copy, ATTACH_SQL, DETACH_SQL, EXPORT_HEADER_SQL,
+    EXPORT_SQL, export,
 )
+from .cipher import KEY_CHECK_SQL, QUIET_SQL, open_file, plain_cipher
 
 from .forget import (
     CLEAR_SUMMARY_CACHE_SQL, COVERING_SUMMARY_SQL, DELETE_CHECKPOINTS_FROM_SQL, Forgotten,
@@ -126,7 +127,7 @@ __all__ = [
     "MESSAGES_AFTER_SQL", "MESSAGE_COLUMNS", "MessageRow", "NEWEST_ITEMS_SQL",
     "NEXT_MESSAGE_ID_SQL", "RECENT_MESSAGES_SQL", "clear_messages", "delete_message",
     "insert_items", "insert_message", "insert_messages", "items_after", "messages_after",
-    "newest_items", "recent_messages", "AutoPin", "DELETE_AUTO_KEYED_PINS_SQL",
+    "newest_items", "recent_messages", "AutoPin", "PinRow", "DELETE_AUTO_KEYED_PINS_SQL",
     "DELETE_PIN_SQL", "GET_PIN_SQL", "INSERT_AUTO_PIN_SQL", "INSERT_PIN_SQL", "KEYED_PIN_SQL",
     "KIND_PINS_SQL", "MESSAGE_SESSION_SQL", "PIN_COLUMNS", "PIN_SCOPE_SQL", "PIN_HISTORY_SQL", "PINS_WITH_SOURCES_SQL", "PinSource", "pins_with_sources", "SESSION_PINS_SQL", "SUPERSEDE_PIN_SQL", "TOP_PINS_SQL",
     "UPDATE_PIN_SQL", "delete_auto_pins", "delete_pin", "get_pin", "insert_auto_pins",
@@ -136,7 +137,7 @@ __all__ = [
     "LAST_COVERED_SQL", "MODEL_RATIO_SQL", "OVERLAP_SQL", "PUT_CACHED_SUMMARY_SQL",
     "RECENT_SUMMARIES_SQL", "RECORD_TOKENS_SQL", "SESSION_PROFILE_SQL", "SUMMARIES_AFTER_SQL",
     "SUMMARY_COLUMNS", "UNCOVERED_TOKENS_SQL", "cache_summary", "cached_summary",
-    "context_summaries", "insert_summary", "last_covered", "model_ratio", "recent_summaries",
+    "context_summaries", "SummaryRow", "insert_summary", "last_covered", "model_ratio", "recent_summaries",
     "record_tokens", "session_profile", "summaries_after", "uncovered_tokens",
     "RANGE_MESSAGES_SQL", "messages_in_range",
     "COMPACTION_CANDIDATES_SQL", "CompactionCandidate", "RECORD_COMPACTION_SQL",

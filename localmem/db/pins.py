@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from ..models import Pin
 from .connection import _RowModels
@@ -78,25 +79,24 @@ PIN_SCOPE_SQL = "SELECT session_id FROM semantic_pins WHERE id = ?"
 AutoPin = tuple[str, str, int]
 
 
-def insert_pin(
-    conn: sqlite3.Connection,
-    session_id: str | None,
-    content: str,
-    key: str,
-    source_message_id: int | None,
-    importance: float,
-    kind: str,
-    token_count: int,
-    now: str,
-    slot: str | None = None,
-    superseded_at: str | None = None,
-) -> Pin:
-    """Insert a pin (``session_id`` None: the user's); ``key`` is its ``content_key``
-    (the caller computes it)."""
-    row = (
-        session_id, content, key, source_message_id, importance, kind, token_count, now, slot,
-        superseded_at,
-    )
+class PinRow(NamedTuple):
+    """A pin to insert, in the order of ``INSERT_PIN_SQL``'s columns (``session_id``
+    None: the user's); ``content_key`` is computed by the caller."""
+
+    session_id: str | None
+    content: str
+    content_key: str
+    source_message_id: int | None
+    importance_score: float
+    kind: str
+    token_count: int
+    created_at: str
+    slot: str | None = None
+    superseded_at: str | None = None
+
+
+def insert_pin(conn: sqlite3.Connection, row: PinRow) -> Pin:
+    """Insert a pin (``row.session_id`` None: the user's)."""
     cur = conn.execute(INSERT_PIN_SQL, row)
     return _PIN_ROWS.build((cur.lastrowid, *row[:2], *row[3:]))
 

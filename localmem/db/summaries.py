@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+from typing import NamedTuple
 
 from ..models import Summary
 from .connection import _RowModels
@@ -99,27 +100,30 @@ def messages_in_range(conn: sqlite3.Connection, session_id: str, start: int, end
     return conn.execute(RANGE_MESSAGES_SQL, (session_id, start, end)).fetchone()[0]
 
 
-def insert_summary(
-    conn: sqlite3.Connection,
-    session_id: str,
-    text: str,
-    start: int,
-    end: int,
-    message_count: int,
-    level: int,
-    source: str,
-    importance: float,
-    token_count: int,
-    now: str,
-) -> Summary | None:
+class SummaryRow(NamedTuple):
+    """A summary to insert, in the order of ``INSERT_SUMMARY_SQL``'s columns."""
+
+    session_id: str
+    text: str
+    start_message_id: int
+    end_message_id: int
+    message_count: int
+    level: int
+    source: str
+    importance_score: float
+    token_count: int
+    created_at: str
+
+
+def insert_summary(conn: sqlite3.Connection, row: SummaryRow) -> Summary | None:
     """Insert a summary unless one of the same level already overlaps its range.
 
     Call inside a write transaction: the check and the insert then see the
     same state, so two processes can never store overlapping ranges.
     """
-    if conn.execute(OVERLAP_SQL, (session_id, level, start, end)).fetchone():
+    overlap = (row.session_id, row.level, row.start_message_id, row.end_message_id)
+    if conn.execute(OVERLAP_SQL, overlap).fetchone():
         return None
-    row = (session_id, text, start, end, message_count, level, source, importance, token_count, now)
     cur = conn.execute(INSERT_SUMMARY_SQL, row)
     return _SUMMARY_ROWS((cur.lastrowid, *row))
 

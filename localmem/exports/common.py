@@ -1,9 +1,8 @@
 """What a conversation of another assistant's export becomes before it is stored.
 
 :class:`Conversation` and :class:`Turn` hold what the readers (``chatgpt``,
-``claude``) took from an export, already checked; :func:`session_batch` turns
-one into a :class:`~localmem.jsonl.SessionBatch`, the records an import of a
-localmem export writes. An error names the conversation (its position in the
+``claude``) took from an export, already checked (``batch.session_batch`` turns
+one into the records an import of a localmem export writes). An error names the conversation (its position in the
 export and its id) and the field: ``conversation 3 ('6f1…'):
 mapping['a1'].message.author: missing``.
 """
@@ -16,12 +15,8 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
-from pydantic import ValidationError
-
-from ..args import describe
 from ..clock import iso, parse_time
 from ..errors import InvalidInput
-from ..jsonl import MessageRecord, SessionBatch, SessionRecord
 
 ROLES = ("user", "assistant", "system", "tool")
 MAX_NAME_CHARS = 80
@@ -141,48 +136,3 @@ def marker(kind: str, name: object = None) -> str:
 def joined(pieces: Sequence[str]) -> str:
     """Text parts joined as one message: blank ones dropped, one newline between."""
     return "\n".join(p for p in pieces if p.strip())
-
-
-def session_batch(
-    conversation: Conversation,
-    importance: Sequence[float],
-    *,
-    index: int = 0,
-    latest: datetime | None = None,
-) -> SessionBatch:
-    """The records of one conversation: its session and its messages (ids 1, 2, ...,
-    ``importance`` scoring each turn, token counts left for the store to count).
-
-    The records are checked as a localmem export's are (``localmem.jsonl``):
-    a time after ``latest`` is refused. Raises :class:`InvalidInput` naming the
-    conversation (``index`` is its position in the export).
-    """
-    where = Where(index)
-    where.id = conversation.id
-    context = {"latest": latest}
-    c = conversation
-    try:
-        session = SessionRecord.model_validate(
-            {
-                "type": "session", "id": c.id, "title": c.title, "model": c.model,
-                "created_at": c.created_at, "updated_at": c.updated_at,
-            },
-            context=context,
-        )
-    except ValidationError as exc:
-        raise InvalidInput(f"{where}: {describe(exc)}") from None
-    batch = SessionBatch(session, index)
-    for number, (turn, score) in enumerate(zip(conversation.turns, importance, strict=True), 1):
-        try:
-            record = MessageRecord.model_validate(
-                {
-                    "type": "message", "id": number, "role": turn.role, "text": turn.text,
-                    "model_id": turn.model_id, "token_count": 0, "importance_score": float(score),
-                    "created_at": turn.created_at,
-                },
-                context=context,
-            )
-        except ValidationError as exc:
-            raise InvalidInput(f"{where}: message {number}: {describe(exc)}") from None
-        batch.add(record)
-    return batch

@@ -43,7 +43,7 @@ semantic recall embeds them with the model the importing file uses.
 
 Records, parsing, validation and id mapping here are pure: ``records`` (the
 lines and writing them), ``reading`` (checking and reading them);
-:class:`~localmem.transfer.TransferMixin` is the store's side.
+:class:`~localmem.transfer.Transfer` is the store's side.
 """
 
 from .reading import Reader, SessionBatch, check_end

@@ -1,9 +1,9 @@
-"""The store's context assembly: what ``build_context`` reads, and the cache in front.
+"""The store's contexts: what ``build_context`` reads, and the cache in front.
 
-``ContextMixin`` gives :class:`~localmem.store.MemoryStore` ``build_context``,
-``count_tokens`` and ``cache_stats``. It reads the rows of one snapshot (recent
-messages, pins, summaries, the session state; with a query, the older messages
-``localmem.recall`` ranks), then hands them to the pure ``context.pack``.
+:class:`Contexts` holds ``build_context``, ``count_tokens`` and ``cache_stats``.
+It reads the rows of one snapshot (recent messages, pins, summaries, the
+session state; with a query, the older messages ``localmem.recall`` ranks),
+then hands them to the pure ``packing.pack``.
 Contexts are cached (``localmem.cache``) until the file changes.
 """
 
@@ -11,33 +11,37 @@ from __future__ import annotations
 
 import math
 import sqlite3
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from . import db
 from .args import MAX_SQLITE_INTEGER, check_id, check_int, check_text, query_text
-from .context import PRECOUNTED_COSTS, Costs, MemoryContext, pack
-from .errors import DatabaseError, SessionNotFound
-from .mixin import StoreBase
+from .context import PRECOUNTED_COSTS, Costs, MemoryContext
+from .errors import DatabaseError
 from .models import Message, Pin, Summary
-from .state import STATE_LIMITS, state_groups
-from .tokens import Tokenizer, bounded_ratio
+from .packing import Policy, Read, pack
+from .state_lines import STATE_LIMITS, state_groups
+from .tokens import Tokenizer
+
+if TYPE_CHECKING:  # what it is given (the handle, capabilities): for the type checker only
+    from .handle import Handle
+    from .localmodel import LocalModel
+    from .recall import Recall
 
 LABEL_MEMO_SIZE = 4096
 """Most relevant-message labels whose token counts are remembered."""
 
 
-class ContextMixin(StoreBase):
-    """Context methods of the store; they rely on its lock, connection, caches and memo."""
+class Contexts:
+    """Contexts: read in one snapshot (with a query, ``recall`` ranks older messages),
+    packed, cached; token ratios from ``model``."""
 
-    if TYPE_CHECKING:
-        _costs: Costs | None
-        _label_costs: dict[str, int]
-
-        def _model_ratio(self, model: str | None) -> float: ...
-        def _relevant(self, session_id: str, query: str, before_id: int, semantic: Any) -> list[Message]: ...
-        def _session_titles(self, messages: list[Message], session_id: str) -> dict[str, str]: ...
-        def _query_vector(self, session_id: str, query: str) -> tuple[str, bytes] | None: ...
-        def _indexed(self, tables: tuple[str, ...]) -> Any: ...
+    def __init__(self, handle: Handle, model: LocalModel, recall: Recall) -> None:
+        self._db = handle
+        self._model = model
+        self._recall = recall
+        self.costs: Costs | None = None
+        """The framing's token costs, counted (or looked up) on first use."""
+        self._label_costs: dict[str, int] = {}
 
     def count_tokens(self, text: str, model: str | None = None) -> int:
         """Tokens in ``text`` with the store's tokenizer (cl100k_base by default).
@@ -47,11 +51,11 @@ class ContextMixin(StoreBase):
         count of the same prompts), so it estimates the model's own tokens.
         """
         check_text("text", text)
-        tokens = self.tokenizer.count(text)
+        tokens = self._db.tokenizer.count(text)
         if model is None:
             return tokens
         check_text("model", model)
-        return math.ceil(tokens * self._model_ratio(model))
+        return math.ceil(tokens * self._model.model_ratio(model))
 
     def build_context(
         self, session_id: str, max_tokens: int | None = None, query: str | None = None
@@ -70,29 +74,28 @@ class ContextMixin(StoreBase):
         transaction; that is the only write this call makes.
         """
         check_id(session_id)
-        budget = (
-            self.config.context_token_limit
-            if max_tokens is None
-            else check_int("max_tokens", max_tokens)
-        )
+        handle = self._db
+        cfg = handle.config
+        budget = cfg.context_token_limit if max_tokens is None else check_int("max_tokens", max_tokens)
         if query is not None:
             query = query_text(query)
         key = (session_id, budget, query)
         semantic = None
-        if self.config.relevant_messages and (query is not None or self.config.auto_query):
-            if self._embedder is not None or self.config.embedding_model:
+        if cfg.relevant_messages and (query is not None or cfg.auto_query):
+            if self._recall.embedder is not None or cfg.embedding_model:
                 semantic = self._semantic(session_id, key, query)
         # The hot path: the lock and error translation inline, not a context manager.
-        with self._lock:
+        cache = handle.cache
+        with handle.lock:
             try:
-                stamp = db.data_version(self._conn)
-                cached = self._cache.get(key, stamp)
+                stamp = db.data_version(handle.conn)
+                cached = cache.get(key, stamp)
                 if cached is not None:
                     return cached
                 context = self._build_context(session_id, budget, stamp, query, semantic)
             except sqlite3.Error as exc:
-                raise DatabaseError(f"{self.path}: {exc}") from exc
-            self._cache.put(key, stamp, context)
+                raise DatabaseError(f"{handle.path}: {exc}") from exc
+            cache.put(key, stamp, context)
             return context
 
     def _semantic(
@@ -101,31 +104,13 @@ class ContextMixin(StoreBase):
         """The query's vector for a context not in the cache, the session's messages
         embedded first; None without a working embedding model. Holds the store's
         lock only to read: the model is called without it."""
-        with self._locked() as conn:
-            if self._cache.get(key, db.data_version(conn)) is not None:
+        with self._db.locked() as conn:
+            if self._db.cache.get(key, db.data_version(conn)) is not None:
                 return None
             if query is None:  # auto_query: the newest user message
-                recent = db.recent_messages(conn, session_id, self.config.recent_messages)
+                recent = db.recent_messages(conn, session_id, self._db.config.recent_messages)
                 query = next((m.text for m in recent if m.role == "user"), None)
-        return None if query is None else self._query_vector(session_id, query)
-
-    def _session_ratio(self, session_id: str, stamp: int) -> float:
-        """The session model's token ratio (1.0 until measured); SessionNotFound if none.
-
-        Read with the session's compaction level (``_memo.levels``) and
-        memoized until another connection commits (``stamp``) or this store
-        deletes the session, writes to a compacted one or learns a new ratio.
-        """
-        self._memo.sync(stamp)
-        ratio = self._memo.ratios.get(session_id)
-        if ratio is None:
-            exists, measured, level = db.session_profile(self._conn, session_id)
-            if not exists:
-                raise SessionNotFound(session_id)
-            ratio = self._memo.ratios[session_id] = bounded_ratio(measured)
-            if level:
-                self._memo.levels[session_id] = level
-        return ratio
+        return None if query is None else self._recall.query_vector(session_id, query)
 
     def _build_context(
         self,
@@ -135,53 +120,39 @@ class ContextMixin(StoreBase):
         query: str | None,
         semantic: tuple[str, bytes] | None = None,
     ) -> MemoryContext:
-        cfg = self.config
-        conn = self._conn
+        cfg = self._db.config
         relevant: list[Message] = []
         titles: dict[str, str] = {}
         if cfg.relevant_messages and (query is not None or cfg.auto_query):
-            with self._indexed(("messages",)):  # one snapshot, the index caught up
+            with self._recall.indexed(("messages",)):  # one snapshot, the index caught up
                 ratio, recent, pins, summaries, state = self._read_context(session_id, stamp)
                 if query is None:
                     query = next((m.text for m in recent if m.role == "user"), None)
                 if query is not None:
                     before = recent[-1].id if recent else MAX_SQLITE_INTEGER
-                    relevant = self._relevant(session_id, query, before, semantic)
-                    titles = self._session_titles(relevant, session_id)
+                    relevant = self._recall.relevant(session_id, query, before, semantic)
+                    titles = self._recall.session_titles(relevant, session_id)
         else:
-            conn.execute(db.BEGIN_READ_SQL)  # one snapshot for the reads
-            try:
+            with self._db.snapshot():  # one snapshot for the reads
                 ratio, recent, pins, summaries, state = self._read_context(session_id, stamp)
-            finally:
-                conn.execute(db.COMMIT_SQL)
-        costs = self._costs
+        costs = self.costs
         if costs is None:
-            precounted = PRECOUNTED_COSTS.get(self.tokenizer.encoding)
-            stock = type(self.tokenizer) is Tokenizer
+            precounted = PRECOUNTED_COSTS.get(self._db.tokenizer.encoding)
+            stock = type(self._db.tokenizer) is Tokenizer
             if precounted is None or not stock:
-                precounted = Costs.measure(self.tokenizer.count)
-            costs = self._costs = precounted
+                precounted = Costs.measure(self._db.tokenizer.count)
+            costs = self.costs = precounted
         groups, checkpoint = state_groups(state, costs)
         # A budget is in the session model's own tokens once its ratio is known.
-        return pack(
-            session_id,
-            recent,
-            pins,
-            summaries,
-            max_tokens=math.floor(budget / ratio),
-            token_ratio=ratio,
-            min_recent=cfg.min_recent_messages,
-            costs=costs,
-            clip=self.tokenizer.tail,
-            count=self.tokenizer.count,
-            relevant=relevant,
-            max_relevant=cfg.relevant_messages,
-            label_cost=self._label_cost,
-            session_titles=titles,
-            query=query,
-            state=groups,
-            checkpoint=checkpoint,
+        tokenizer = self._db.tokenizer
+        read = Read(
+            session_id, recent, pins, summaries, ratio, relevant, titles, query, groups, checkpoint
         )
+        policy = Policy(
+            math.floor(budget / ratio), cfg.min_recent_messages, costs, tokenizer.tail,
+            tokenizer.count, cfg.relevant_messages, self._label_cost,
+        )
+        return pack(read, policy)
 
     def _label_cost(self, label: str) -> int:
         """Tokens of a relevant section's label (a day's heading, a role), counted once each."""
@@ -189,7 +160,7 @@ class ContextMixin(StoreBase):
         if cost is None:
             if len(self._label_costs) > LABEL_MEMO_SIZE:
                 self._label_costs.clear()
-            cost = self._label_costs[label] = self.tokenizer.count(label)
+            cost = self._label_costs[label] = self._db.tokenizer.count(label)
         return cost
 
     def _read_context(
@@ -202,13 +173,13 @@ class ContextMixin(StoreBase):
         which is read first) until another connection commits or this store
         writes the session's state.
         """
-        cfg = self.config
-        conn = self._conn
-        ratio = self._session_ratio(session_id, stamp)
-        state = self._memo.state.get(session_id)
+        cfg = self._db.config
+        conn = self._db.conn
+        ratio = self._model.session_ratio(session_id, stamp)
+        state = self._db.memo.state.get(session_id)
         if state is None:
-            limits = STATE_LIMITS[self._memo.levels.get(session_id, 0)]
-            state = self._memo.state[session_id] = db.session_state(conn, session_id, limits)
+            limits = STATE_LIMITS[self._db.memo.levels.get(session_id, 0)]
+            state = self._db.memo.state[session_id] = db.session_state(conn, session_id, limits)
         return (
             ratio,
             db.recent_messages(conn, session_id, cfg.recent_messages),
@@ -219,10 +190,10 @@ class ContextMixin(StoreBase):
 
     def cache_stats(self) -> dict[str, int]:
         """Hits, misses, live entries and the bytes of text they hold, of the context cache."""
-        with self._locked():
+        with self._db.locked():
             return {
-                "hits": self._cache.hits,
-                "misses": self._cache.misses,
-                "size": len(self._cache),
-                "bytes": self._cache.bytes,
+                "hits": self._db.cache.hits,
+                "misses": self._db.cache.misses,
+                "size": len(self._db.cache),
+                "bytes": self._db.cache.bytes,
             }
