@@ -229,3 +229,16 @@ def test_a_localmem_export_still_imports_through_import_file(store: MemoryStore,
     with MemoryStore(tmp_path / "copy.db") as copy_store:
         report = copy_store.import_file(out)
         assert report.verified and everything(copy_store) == everything(store)
+
+
+def test_a_conversation_refused_by_the_store_leaves_no_new_database_file(tmp_path: Path) -> None:
+    """Read whole, then refused while the store checks it (a time in the future): the
+    file the command would have created is not left behind, empty."""
+    chat = chatgpt_chat(4)
+    chat["create_time"] = 4_000_000_000  # the year 2096
+    bad = tmp_path / "conversations.json"
+    bad.write_text(json.dumps([chat]), encoding="utf-8")
+    target = tmp_path / "new.db"
+    code, out = run("import", str(bad), "--db", str(target))
+    assert code == 1 and "conversation 0" in out and len(out.strip().splitlines()) == 1
+    assert not target.exists()

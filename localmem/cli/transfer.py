@@ -16,6 +16,7 @@ from typing import Any, BinaryIO
 import click
 
 from .. import exports, files
+from ..config import default_db_path
 from ..errors import LocalMemError
 from ..exports import FORMATS
 from ..jsonl import check_end
@@ -33,6 +34,13 @@ from .base import (
 from .output import echo_json, progress
 
 SESSION_LINE = '{"type":"session"'
+
+
+def _holds_nothing(path: Path) -> bool:
+    """Whether a file this import created holds no session (a stream cut short keeps
+    the sessions imported before the cut)."""
+    with MemoryStore(path) as store:
+        return not store.list_sessions()
 
 
 @cli.command("export")
@@ -139,7 +147,7 @@ def import_(
                 raise click.UsageError("--unverified is for localmem exports only")
             found, conversations = exports.read_conversations(file, fmt)
             source = exports.NAMES[found] if found else "an export with no conversation"
-            with open_store(db_path, create=True) as store, progress(
+            with _no_empty_file(db_path), open_store(db_path, create=True) as store, progress(
                 "Importing conversations", len(conversations)
             ) as advance:
                 report = store.import_conversations(conversations, existing=existing, on_progress=advance)
@@ -164,10 +172,26 @@ def _import_lines(db_path: Path | None, file: BinaryIO, existing: str, unverifie
         with progress("Checking the file", size) as advance:
             lines_total = check_end(_decoded(file, advance)).lines + 1
         file.seek(start)
-    with open_store(db_path, create=True) as store, progress("Importing lines", lines_total) as advance:
+    with _no_empty_file(db_path), open_store(db_path, create=True) as store, progress(
+        "Importing lines", lines_total
+    ) as advance:
         return store.import_sessions(
             _decoded(file), on_progress=advance, existing=existing, unverified=unverified
         )
+
+
+@contextlib.contextmanager
+def _no_empty_file(db_path: Path | None) -> Iterator[None]:
+    """A refused import leaves no empty database file it created behind."""
+    target = db_path if db_path is not None else default_db_path()
+    created = str(target) != ":memory:" and not target.exists()
+    try:
+        yield
+    except LocalMemError:
+        if created and _holds_nothing(target):
+            for name in (target, Path(f"{target}-wal"), Path(f"{target}-shm")):
+                name.unlink(missing_ok=True)
+        raise
 
 
 def _print_conversations(report: ImportReport, source: str) -> None:
