@@ -143,6 +143,8 @@ class Forgetting:
             yield gone
             if "messages" in gone.lowest or "summaries" in gone.lowest:
                 db.clear_summary_cache(conn)
+            if gone.deleted:
+                self._final(gone, session_id)
             db.merge_indexes(gone)
             if session_id is None or gone.users:  # the user's facts: every session's contexts
                 self._db.cache.clear()
@@ -151,6 +153,23 @@ class Forgetting:
                 self._db.memo.forget(session_id)  # its state rows hold the checkpoint's lines
         if gone.deleted:
             self._empty_log()
+
+    @staticmethod
+    def _final(gone: Forgotten, session_id: str | None) -> None:
+        """Make the forget final, in its transaction: raise the forget mark a model's
+        output is checked against before it is stored (the session's; every
+        session's when sessions went or the user's facts were reached), and
+        tombstone the facts removed, so that no model pins them again from what was
+        said before (``localmem.provenance``)."""
+        conn = gone.conn
+        every = session_id is None or not db.session_exists(conn, session_id)
+        if every and session_id is not None:
+            db.drop_session_marks(conn, session_id)
+        db.raise_mark(conn, db.EVERY_SESSION if every else session_id)
+        db.bury(conn, [
+            (scope, key) for scope, key in gone.removed
+            if scope is None or scope == session_id and not every
+        ])
 
     def _empty_log(self) -> None:
         """Copy the write-ahead log into the file and truncate it, waiting (up to
@@ -170,6 +189,7 @@ class Forgetting:
         """Delete a session (in a ``_forgetting`` transaction); False if there is none."""
         conn = gone.conn
         lowest = db.session_lowest_ids(conn, session_id)
+        gone.users |= db.restore_session_ended(conn, session_id) > 0
         gone.pins_gone(db.delete_session_sourced_auto_pins(conn, session_id))
         self._db.memo.forget(session_id)
         if not db.delete_session(conn, session_id):
@@ -186,6 +206,7 @@ class Forgetting:
         them, in a ``_forgetting`` transaction; return how many were deleted."""
         conn = gone.conn
         if message_ids is None:
+            gone.users |= db.restore_session_ended(conn, session_id) > 0
             gone.pins_gone(db.delete_session_sourced_auto_pins(conn, session_id))
             lowest = db.session_lowest_ids(conn, session_id)
             count = db.clear_messages(conn, session_id)  # and every summary, facts and all
@@ -193,6 +214,7 @@ class Forgetting:
                 gone.touch(table, [lowest[table]] if table in lowest else [])
             first = 0
         else:
+            gone.users |= db.restore_ended(conn, message_ids) > 0
             gone.pins_gone(db.delete_sourced_auto_pins(conn, message_ids))
             covering = db.covering_summaries(conn, session_id, message_ids)
             newest = db.last_covered(conn, session_id)
