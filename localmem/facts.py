@@ -158,9 +158,10 @@ class ModelFacts(Answer):
 
 def user_evidence(pairs: Sequence[tuple[str, str]]) -> Evidence:
     """What a fact about the user may rest on: the user's own messages of a span, each
-    one source, and the user's own warnings (never a tool's output or the assistant's)."""
-    said = [text for role, text in pairs if role == "user"]
-    return Evidence(said, said)
+    one source (never a tool's output or the assistant's). No warning of the span
+    blocks a fact (``grounding`` rule 4): the user may end their own ("I'm no longer
+    allergic to penicillin"); the source's own polarity decides (rule 3)."""
+    return Evidence([text for role, text in pairs if role == "user"])
 
 
 def fact_sources(item: str, evidence: Evidence) -> tuple[int, ...] | None:
