@@ -6,9 +6,10 @@ machinery ``pop_item``, ``unpin`` and ``prune`` share (:meth:`Forgetting.forgett
 session's whole conversation) reaches everything that may quote it, in the
 same transaction:
 
-- **automatic pins** taken from it (``kind="auto"``, its ``source_message_id``)
-  are deleted; a manual pin is the user's own words and stays (its source
-  becomes None);
+- **automatic pins** taken from it (``kind="auto"``, its ``source_message_id``,
+  or one of their ``pin_sources``) are deleted and tombstoned (a model does not
+  pin them again from older messages); a manual pin is the user's own words and
+  stays (its source becomes None); the pins its update ended are current again;
 - **the level-1 summary** over it: the session's newest one is deleted, and
   its messages, uncovered again, go into the next summary (the model's, when
   it is there); an older one (which no later summary would replace) is
@@ -30,6 +31,9 @@ same transaction:
   after the commit the write-ahead log is copied into the file and truncated
   (``wal_checkpoint(TRUNCATE)``), so the old pages do not live on in ``-wal``.
 
+Every forget raises the session's forget mark (every session's, when sessions
+go or for the user's facts) in its transaction: a model's output computed from
+what it read before is discarded when it would be stored (``db.provenance``).
 Deleting a session or pruning old ones does the same for everything the
 session held, including automatic pins taken from its messages wherever they
 are kept. The store's vectors of a message go with it (a trigger).
@@ -160,7 +164,7 @@ class Forgetting:
         output is checked against before it is stored (the session's; every
         session's when sessions went or the user's facts were reached), and
         tombstone the facts removed, so that no model pins them again from what was
-        said before (``localmem.provenance``)."""
+        said before (``db.provenance``)."""
         conn = gone.conn
         every = session_id is None or not db.session_exists(conn, session_id)
         if every and session_id is not None:

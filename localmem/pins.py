@@ -204,7 +204,7 @@ class Pins:
         A fact removed stays removed until the user says it again: the rules
         only read new messages, and a local model's summary pins it again only
         from a message written after the unpin (a tombstone keeps a hash of its
-        key, ``localmem.provenance``).
+        key, ``db.provenance``).
         """
         check_int("pin_id", pin_id)
         with self._db.locked():

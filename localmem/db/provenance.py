@@ -4,7 +4,7 @@
   mark ``''`` of every session when it deleted sessions or acted on the user's
   facts) in its own transaction. A model's output is stored only if the mark read
   before its input is still the mark in the storing transaction
-  (``localmem.provenance``). Marks come from one counter that never goes down
+  (``Summaries.store_summary``, ``Checkpoints.take``). Marks come from one counter that never goes down
   (the ``''`` row is never deleted), so no mark repeats, even for a session
   deleted and created again under its id.
 - **Pin sources** (``pin_sources``): every message a model's pin was built from;
