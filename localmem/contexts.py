@@ -11,18 +11,21 @@ from __future__ import annotations
 
 import math
 import sqlite3
+from typing import TYPE_CHECKING
 
 from . import db
 from .args import MAX_SQLITE_INTEGER, check_id, check_int, check_text, query_text
 from .context import PRECOUNTED_COSTS, Costs, MemoryContext
 from .errors import DatabaseError
-from .handle import Handle
-from .localmodel import LocalModel
 from .models import Message, Pin, Summary
 from .packing import Policy, Read, pack
-from .recall import Recall
 from .state_lines import STATE_LIMITS, state_groups
 from .tokens import Tokenizer
+
+if TYPE_CHECKING:  # what it is given (the handle, capabilities): for the type checker only
+    from .handle import Handle
+    from .localmodel import LocalModel
+    from .recall import Recall
 
 LABEL_MEMO_SIZE = 4096
 """Most relevant-message labels whose token counts are remembered."""

@@ -1,7 +1,7 @@
 """``localmem doctor``: is this file sound, and is everything around it there?
 
 :func:`run_checks` asks a store and the local Ollama server a few questions
-and returns one :class:`~localmem.models.Check` per question, in order:
+and returns one :class:`~localmem.reports.Check` per question, in order:
 
 - ``file``: SQLite's ``quick_check`` and ``foreign_key_check`` find nothing;
 - ``schema``: the file is at this localmem's schema version;
@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING
 
 from .args import check_id
 from .migrations import SCHEMA_VERSION
-from .models import Check
+from .reports import Check
 from .summarizer.ollama_client import OllamaModelError, OllamaUnavailable
 
 if TYPE_CHECKING:

@@ -11,17 +11,19 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
 from . import db
 from .args import as_list, check_id, check_int, check_text, describe
 from .errors import InvalidInput, SessionNotFound
-from .handle import Handle
 from .models import Message, NewMessage
-from .pins import PlannedPin, Pins
-from .summaries import Summaries
+
+if TYPE_CHECKING:  # what it is given (the handle, capabilities): for the type checker only
+    from .handle import Handle
+    from .pins import PlannedPin, Pins
+    from .summaries import Summaries
 
 
 class Messages:

@@ -21,16 +21,19 @@ import logging
 import sqlite3
 import time
 from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING
 
 from . import db
 from . import rank
 from . import search as fts
 from .args import check_id, check_int, query_text
-from .embeddings import Embedder, OllamaEmbedder, pack, similarities
 from .cache import ALL_SESSIONS
+from .embeddings import Embedder, OllamaEmbedder, pack, similarities
 from .errors import LocalMemError
-from .handle import Handle
 from .models import Message, SearchHit
+
+if TYPE_CHECKING:  # what it is given: for the type checker only
+    from .handle import Handle
 
 logger = logging.getLogger("localmem")
 

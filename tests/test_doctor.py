@@ -13,7 +13,7 @@ from localmem import MemoryStore
 from localmem.doctor import BROKEN, OFFLINE, OK, run_checks, verdict
 from localmem.errors import SessionNotFound
 from localmem.migrations import SCHEMA_VERSION
-from localmem.models import Check
+from localmem.reports import Check
 from localmem.tokens import Tokenizer
 from tests.ollama_server import FakeOllama
 

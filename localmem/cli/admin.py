@@ -16,12 +16,27 @@ from ..config import default_db_path
 from ..doctor import BROKEN, OFFLINE, run_checks, verdict
 from ..errors import SessionNotFound
 from ..maintain import LEVEL_NAMES
-from ..models import Stats
+from ..reports import Stats
 from ..store import MemoryStore
-from .base import cli, db_option, echo_json, json_option, resolve_session, with_store, yes_option
-from .output import by_position, confirm, model_label, progress, status, stdin_is_terminal
-from .summaries import print_resummarized
-from .transfer import force_option
+from .base import (
+    cli,
+    db_option,
+    force_option,
+    json_option,
+    resolve_session,
+    with_store,
+    yes_option,
+)
+from .output import (
+    by_position,
+    confirm,
+    echo_json,
+    model_label,
+    print_resummarized,
+    progress,
+    status,
+    stdin_is_terminal,
+)
 
 AGE_UNITS = {"s": "seconds", "m": "minutes", "h": "hours", "d": "days", "w": "weeks"}
 

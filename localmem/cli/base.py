@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import json
 import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -63,10 +62,10 @@ model_options = (
 )
 
 
-def echo_json(data: Any) -> None:
-    click.echo(json.dumps(data, indent=2, ensure_ascii=False))
 
-
+force_option = click.option(
+    "-f", "--force", is_flag=True, help="Replace the file if it exists (never the database itself)."
+)
 
 
 def with_store(

@@ -20,18 +20,30 @@ import json
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..store import MemoryStore
-from .base import echo_json
+if TYPE_CHECKING:
+    from ..reports import ResummarizeReport
+    from ..store import MemoryStore
 
 REDRAW_SECONDS = 0.1
 TABLE_CELL_CHARS = 60
 
 
 # --- rows --------------------------------------------------------------------------------------
+
+
+def echo_json(data: Any) -> None:
+    click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+def print_resummarized(report: ResummarizeReport) -> None:
+    click.echo(
+        f"Redid {len(report.redone)} of {report.found} offline or fallback summaries with the "
+        "local model" + (f"; {report.left} left: {report.reason}" if report.left else ".")
+    )
 
 
 def rows_options(func: Callable[..., Any]) -> Callable[..., Any]:

@@ -14,8 +14,8 @@ from ..demo import DEMO_CONVERSATION, DEMO_MODEL, DEMO_PINS, DEMO_SESSION_ID, DE
 from ..errors import InvalidInput, SessionNotFound
 from ..store import MemoryStore
 from ..summarizer import FALLBACK, OFFLINE
-from .base import cli, echo_json, json_option, resolve_session, session_argument, with_store
-from .output import print_rows, rows_options
+from .base import cli, json_option, resolve_session, session_argument, with_store
+from .output import echo_json, print_rows, rows_options
 
 SUMMARY_SOURCES = {
     OFFLINE: "offline (no local Ollama server answered): a deterministic summary",

@@ -20,13 +20,18 @@ from ..errors import LocalMemError
 from ..jsonl import check_end
 from ..models import ImportReport
 from ..store import MemoryStore
-from .base import cli, db_option, echo_json, json_option, open_store, resolve_session, with_store
-from .output import progress
+from .base import (
+    cli,
+    db_option,
+    force_option,
+    json_option,
+    open_store,
+    resolve_session,
+    with_store,
+)
+from .output import echo_json, progress
 
 SESSION_LINE = '{"type":"session"'
-force_option = click.option(
-    "-f", "--force", is_flag=True, help="Replace the file if it exists (never the database itself)."
-)
 
 
 @cli.command("export")

@@ -87,8 +87,10 @@ from .admin import (
     INTEGRITY_CHECK_SQL, PAGE_COUNT_SQL, PAGE_SIZE_SQL, QUICK_CHECK_SQL, SET_BUSY_TIMEOUT_SQL,
     SNAPSHOT_SQL, STALE_SESSIONS_SQL, STATS_COUNTS_SQL, USER_VERSION_SQL, VACUUM_SQL, backup,
     checkpoint_truncate, file_pragmas, integrity_problems, no_waiting, reader,
-    stale_sessions, stats_counts, vacuum, verify_copy,
+    stale_sessions, stats_counts, vacuum, verify_copy, ATTACH_SQL, DETACH_SQL, EXPORT_HEADER_SQL,
+    EXPORT_SQL, export,
 )
+from .cipher import KEY_CHECK_SQL, QUIET_SQL, open_file, plain_cipher
 
 from .forget import (
     CLEAR_SUMMARY_CACHE_SQL, COVERING_SUMMARY_SQL, DELETE_CHECKPOINTS_FROM_SQL, Forgotten,
