@@ -15,7 +15,7 @@ from typing import Any
 from ..migrations import APPLICATION_ID, SCHEMA_VERSION
 from .cipher import open_file
 from .connection import BEGIN_READ_SQL, COMMIT_SQL, transaction
-from .fulltext import SEARCH_TABLES, _INDEX_SQL
+from .fulltext import OPTIMIZE_SQL, keyed, reindex
 from .sessions import _LAST_ACTIVITY
 
 # Sessions whose last activity (as Session.updated_at reports it) is before ?.
@@ -87,7 +87,7 @@ def integrity_problems(conn: sqlite3.Connection, *, thorough: bool = False) -> l
     return problems
 
 
-FTS_OPTIMIZE_SQL = tuple(_INDEX_SQL[table][3] for table in SEARCH_TABLES)
+FTS_OPTIMIZE_SQL = tuple(OPTIMIZE_SQL.values())
 VACUUM_SQL = "VACUUM"
 # Returns (busy, log frames, frames checkpointed); busy 1: another connection
 # holds a transaction that needs the log, so it could not be emptied.
@@ -114,10 +114,15 @@ def no_waiting(conn: sqlite3.Connection, busy_timeout: float) -> Iterator[None]:
 
 def vacuum(conn: sqlite3.Connection) -> None:
     """Merge each full-text index into one segment (FTS5 'optimize', one
-    transaction), then rebuild the file (``VACUUM``). Not in a transaction."""
+    transaction; an index another tool rebuilt without the session key tokens
+    is indexed again, with them), then rebuild the file (``VACUUM``). Not in a
+    transaction."""
     with transaction(conn):
-        for sql in FTS_OPTIMIZE_SQL:
-            conn.execute(sql)
+        for table, sql in OPTIMIZE_SQL.items():
+            if keyed(conn, table):
+                conn.execute(sql)
+            else:
+                reindex(conn, table)
     conn.execute(VACUUM_SQL)
 
 

@@ -71,6 +71,10 @@ def connect(
         raise DatabaseError(f"cannot open {path}: {exc}") from None
     try:
         version = _identify(conn, path)
+        if str(path) != MEMORY:  # ours: now its mode may change, never before
+            real = os.path.realpath(path)
+            for name in (real, f"{real}-wal", f"{real}-shm"):
+                _keep_private(name)
         conn.execute("PRAGMA foreign_keys = ON")
         # Deleted text is overwritten with zeros, not left in free pages (localmem.forget).
         conn.execute("PRAGMA secure_delete = ON")
@@ -94,9 +98,10 @@ def _create_private_file(path: Path, *, exclusive: bool = False, encrypted: bool
     A missing file is created with mode 0600, in directories created 0700
     (whatever the umask); a symbolic link is followed to the file it names,
     created there if missing (SQLite would give it mode 0644). An existing
-    file, or its ``-wal`` or ``-shm``, that others may read is tightened to
-    the owner's bits, with a warning in the log (SQLite gives the ``-wal``
-    and ``-shm`` it creates the database file's mode). ``exclusive``: the
+    file is only checked here: ``connect`` tightens it (and its ``-wal`` and
+    ``-shm``, which SQLite gives the database file's mode) to the owner's
+    bits, with a warning in the log, once it knows the file is localmem's;
+    a file it refuses keeps its mode. ``exclusive``: the
     file must be new, and a link is not followed (``FileExistsError``).
     ``encrypted``: a key will open it (:func:`_check_header` then checks it is
     not plain SQLite; SQLCipher checks the rest).
@@ -107,9 +112,7 @@ def _create_private_file(path: Path, *, exclusive: bool = False, encrypted: bool
         if path.is_dir():
             raise DatabaseError(f"{path} is a directory, not a database file")
         _check_header(path, encrypted=encrypted)
-        for name in (str(path), f"{path}-wal", f"{path}-shm"):
-            _keep_private(name)
-        return
+        return  # made private once it is known to be localmem's (``connect``)
     try:
         _make_private_dirs(path.parent)
         fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, PRIVATE_FILE_MODE)

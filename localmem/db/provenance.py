@@ -1,4 +1,4 @@
-"""What a remembered line rests on, and what a forget leaves behind it (m012_truth).
+"""What a remembered line rests on, and what a forget leaves behind it (m013_truth).
 
 - **Forget marks** (``forget_marks``): each forget raises its session's mark (and the
   mark ``''`` of every session when it deleted sessions or acted on the user's

@@ -1,4 +1,4 @@
-"""m012_truth: a forget is final, and a fact keeps every source (issue 21).
+"""m013_truth: a forget is final, and a fact keeps every source (issue 21).
 
 - ``forget_marks``: a mark per session (and ``''`` for every session), raised by each
   forget in its own transaction; a model's output is stored only if the mark it read
@@ -16,7 +16,7 @@
 
 from __future__ import annotations
 
-M012_TRUTH = (
+M013_TRUTH = (
     """CREATE TABLE forget_marks (
     scope TEXT PRIMARY KEY,
     mark INTEGER NOT NULL CHECK (mark > 0)
