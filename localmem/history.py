@@ -163,7 +163,7 @@ class History:
                     if written is None:
                         skipped.append(batch.session.id)
                         continue
-                    session_id, was_there, first = written
+                    session_id, was_there, first, _kept = written  # no pins in these exports
                     messages = batch.records["messages"]
                     for k, found in enumerate(pins):
                         if found:  # dated as the message that said it
