@@ -429,6 +429,16 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
         "false checkpoint items kept: [('pending_tasks', 'request the inhaler refill'), ('next_steps', 'request the ...",
     ('facts', 'qwen2.5-coder:1.5b', 'allergy_tool'):
         "false facts or pins kept: [('key_facts', 'Daniel Brandt has 1 refill left on the salbutamol inhaler'), ('de...",
+    ('summary', 'qwen2.5-coder:1.5b', 'muffins_party'):
+        "unfaithful summary kept: 'the mother brought 24 muffins' and 'checked every label': a promise and advice st...",
+    ('checkpoint', 'qwen2.5-coder:1.5b', 'muffins_party'):
+        "false checkpoint items kept: [('active_goals', 'make chocolate chip banana muffins'), ('user_preferences', ...",
+    ('checkpoint', 'qwen2.5-coder:1.5b', 'casual_weekend'):
+        "false checkpoint items kept: [('active_goals', 'Finish the puzzle'), ('key_decisions', 'Pickles is a great ...",
+    ('summary', 'qwen2.5-coder:1.5b', 'terse_gym'):
+        "unlabelled kept summary: 'The user plans to go to the gym at 7 AM on Tuesday. They are doing leg day and wi...",
+    ('checkpoint', 'qwen2.5-coder:1.5b', 'terse_gym'):
+        "false checkpoint items kept: [('current_step', 'skip squats then'), ('next_steps', 'cool')]",
 }
 
 
