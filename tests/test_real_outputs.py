@@ -405,6 +405,46 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
         "false checkpoint items kept: [('active_goals', 'read sales.csv'), ('key_decisions', 'parse date column'), (...",
     ('facts', 'qwen2.5-coder:0.5b', 'pandas_dates'):
         "false facts or pins kept: [('entities', 'date'), ('open_questions', 'What is the date format in sales.csv?')]",
+    ('summary', 'qwen2.5-coder:1.5b', 'caregiver'):
+        "unfaithful summary kept: keeps 'ibuprofen for pain' in her schedule (reversed warning); the allergy and the...",
+    ('checkpoint', 'qwen2.5-coder:1.5b', 'caregiver'):
+        "false checkpoint items kept: [('current_step', 'get warfarin INR check')]",
+    ('facts', 'qwen2.5-coder:1.5b', 'caregiver'):
+        'false facts or pins kept: [(\'decisions\', "Rosa\'s grapefruit juice is noted")]',
+    ('checkpoint', 'qwen2.5-coder:1.5b', 'bug_hunt'):
+        "false checkpoint items kept: [('active_goals', 'Remember to remove the _last_good branch in get_price().'),...",
+    ('checkpoint', 'qwen2.5-coder:1.5b', 'trip'):
+        "false checkpoint items kept: [('active_goals', 'Find a hotel in Alfama for 95 euros a night'), ('active_goa...",
+    ('checkpoint', 'qwen2.5-coder:1.5b', 'poetry'):
+        "false checkpoint items kept: [('active_goals', 'write a haiku about rain'), ('pending_tasks', 'write a haik...",
+    ('facts', 'qwen2.5-coder:1.5b', 'poetry'):
+        "false facts or pins kept: [('key_facts', 'William Carlos Williams wrote short and plain haiku')]",
+    ('summary', 'qwen2.5-coder:1.5b', 'birthday_cake'):
+        "unfaithful summary kept: 'plans to bake the cake on Saturday, June 8': the bake is Friday evening; Mia's an...",
+    ('summary', 'qwen2.5-coder:1.5b', 'song_lyrics'):
+        "unfaithful summary kept: puts the old oak tree in the chorus (it is the second verse's image); the key and ...",
+    ('checkpoint', 'qwen2.5-coder:1.5b', 'song_lyrics'):
+        "false checkpoint items kept: [('pending_tasks', 'write the chorus'), ('user_preferences', 'I like G major')...",
+    ('facts', 'qwen2.5-coder:1.5b', 'song_lyrics'):
+        'false facts or pins kept: [(\'key_facts\', "Clara\'s name"), (\'key_facts\', \'D minor\'), (\'key_facts\', \'C\'), (\'d...',
+    ('summary', 'qwen2.5-coder:1.5b', 'moving_budget'):
+        "unfaithful summary kept: 'booked Swift Move': they decided to book and will call tomorrow morning",
+    ('checkpoint', 'qwen2.5-coder:1.5b', 'moving_budget'):
+        "false checkpoint items kept: [('user_preferences', 'I want to book Swift Move'), ('completed_steps', 'Book ...",
+    ('summary', 'qwen2.5-coder:1.5b', 'dog_chocolate'):
+        "unfaithful summary kept: 'The emergency vet called the user on Oak Street': the user called the vet; the sa...",
+    ('checkpoint', 'qwen2.5-coder:1.5b', 'dog_chocolate'):
+        "false checkpoint items kept: [('active_goals', 'call the emergency vet on Oak Street'), ('pending_tasks', '...",
+    ('facts', 'qwen2.5-coder:1.5b', 'dog_chocolate'):
+        "false facts or pins kept: [('key_facts', 'theobromine is the most dangerous kind of chocolate'), ('key_fact...",
+    ('checkpoint', 'qwen2.5-coder:1.5b', 'interview'):
+        "false checkpoint items kept: [('user_preferences', 'I feel better prepared'), ('user_preferences', 'I have ...",
+    ('summary', 'qwen2.5-coder:1.5b', 'migration'):
+        "unfaithful summary kept: the plan stated as done: 'added a status column ... and ran it on Sunday night' (i...",
+    ('checkpoint', 'qwen2.5-coder:1.5b', 'migration'):
+        "false checkpoint items kept: [('user_preferences', 'The migration tool wraps everything in a transaction.')...",
+    ('checkpoint', 'qwen2.5-coder:1.5b', 'meal_plan'):
+        'false checkpoint items kept: [(\'user_preferences\', "my dad has type 2 diabetes and I\'m planning his meals f...',
     ('checkpoint', 'qwen2.5-coder:1.5b', 'knee_ibuprofen'):
         "false checkpoint items kept: [('key_decisions', 'no fall'), ('user_preferences', 'no fall')]",
     ('checkpoint', 'qwen2.5-coder:1.5b', 'emergency_fund'):
@@ -436,7 +476,7 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
     ('checkpoint', 'qwen2.5-coder:1.5b', 'casual_weekend'):
         "false checkpoint items kept: [('active_goals', 'Finish the puzzle'), ('key_decisions', 'Pickles is a great ...",
     ('summary', 'qwen2.5-coder:1.5b', 'terse_gym'):
-        "unlabelled kept summary: 'The user plans to go to the gym at 7 AM on Tuesday. They are doing leg day and wi...",
+        "unfaithful summary kept: 'on Tuesday' is invented ('gym tmrw?'); the rest right",
     ('checkpoint', 'qwen2.5-coder:1.5b', 'terse_gym'):
         "false checkpoint items kept: [('current_step', 'skip squats then'), ('next_steps', 'cool')]",
 }
