@@ -1,5 +1,6 @@
 """localmem: the memory of a desktop AI assistant, in one SQLite file."""
 
+from .aio import AsyncMemoryStore
 from .config import MemoryConfig
 from .context import MemoryContext
 from .errors import LocalMemError, SessionNotFound
@@ -31,6 +32,7 @@ from .reports import (
 from .store import MemoryStore
 
 __all__ = [
+    "AsyncMemoryStore",
     "Check",
     "Checkpoint",
     "CheckpointData",

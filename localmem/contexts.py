@@ -124,7 +124,7 @@ class Contexts:
         relevant: list[Message] = []
         titles: dict[str, str] = {}
         if cfg.relevant_messages and (query is not None or cfg.auto_query):
-            with self._recall.indexed(("messages",)):  # one snapshot, the index caught up
+            with self._recall.indexed(("messages",)):  # one snapshot, the index current
                 ratio, recent, pins, summaries, state = self._read_context(session_id, stamp)
                 if query is None:
                     query = next((m.text for m in recent if m.role == "user"), None)

@@ -142,7 +142,7 @@ class Forgetting:
         the full-text indexes that held what went are merged and (for messages)
         the summary cache emptied; after the commit the log is emptied."""
         with self._db.write(session_id) as conn:
-            gone = Forgotten(conn, db.index_marks(conn))
+            gone = Forgotten(conn)
             yield gone
             if "messages" in gone.lowest or "summaries" in gone.lowest:
                 db.clear_summary_cache(conn)

@@ -85,15 +85,21 @@ USER_KEY = "u0"
 """The key token of the user's pins (migration ``m010_scopes``): in every session's scope."""
 
 
+KEY_COLUMN = "session_id"
+"""The index column that holds a row's key token (migration ``m012_search_at_commit``)."""
+
+
 def any_of(terms: Sequence[str], session_key: str | None = None) -> str:
-    """A MATCH expression: any of ``terms`` in the text, and the session's key token
-    (or the user's, whose pins every session sees) in its own column if given, so
+    """A MATCH expression: any of ``terms`` in the text (every column but the key's:
+    the text column is ``text`` or ``content``), and the session's key token (or
+    the user's, whose pins every session sees) in the key's column if given, so
     no text can pass for a session's key."""
     either = " OR ".join(phrase(t) for t in terms)
+    text = f"- {KEY_COLUMN} : ({either})"
     if session_key is None:
-        return f"text : ({either})"
+        return text
     keys = f"{phrase(session_key)} OR {phrase(USER_KEY)}"
-    return f"session_key : ({keys}) AND text : ({either})"
+    return f"{KEY_COLUMN} : ({keys}) AND {text}"
 
 
 def session_key(session_id: str) -> str:

@@ -41,6 +41,7 @@ from .forget import Forgetting
 from .handle import Handle
 from .incognito import Incognito, routed
 from .items import Items
+from .keys import find_key
 from .localmodel import LocalModel
 from .maintain import Maintenance
 from .messages import Messages
@@ -88,6 +89,9 @@ class MemoryStore:
     ``clock``, ``summarizer`` and ``embedder`` replace the default policies
     (tests swap them in). Nothing touches the network until something is
     summarized.
+    ``key`` (else ``$LOCALMEM_KEY``, ``$LOCALMEM_KEY_FILE``, the keyring:
+    ``localmem.keys``) opens, or creates, a SQLCipher-encrypted file (the
+    ``encrypt`` extra); a missing or wrong key raises :class:`~localmem.errors.WrongKey`.
 
     Each method hands its call to the capability that holds it (built in
     ``__init__``; the module says which is which), and carries its docstring.
@@ -103,6 +107,7 @@ class MemoryStore:
         clock: Clock = utc_now,
         summarizer: Summarizer | None = None,
         embedder: Embedder | None = None,
+        key: str | None = None,
     ) -> None:
         self.config = make_config(dict(config) if isinstance(config, Mapping) else config)
         if path is None:
@@ -110,7 +115,13 @@ class MemoryStore:
         else:
             self.path = db.MEMORY if path == db.MEMORY else check_path(path)
         self.tokenizer = tokenizer or Tokenizer(self.config.encoding)
-        handle = self._db = Handle(self.path, self.config, self.tokenizer, scorer, clock, pin_key)
+        # An in-memory store has no file to encrypt; a file's key: localmem.keys.
+        if self.path == db.MEMORY and key is not None:
+            raise InvalidInput("an in-memory store has no file to encrypt: give no key")
+        file_key = None if self.path == db.MEMORY else find_key(key, self.path)
+        handle = self._db = Handle(
+            self.path, self.config, self.tokenizer, scorer, clock, pin_key, key=file_key
+        )
         # Each capability gets the handle and, by name, the capabilities it uses.
         model = self._model = LocalModel(handle, summarizer)
         recall = self._recall = Recall(handle, embedder)
@@ -198,6 +209,10 @@ class MemoryStore:
         self, session_id: str, messages: Iterable[Mapping[str, Any] | NewMessage],
     ) -> list[Message]:
         return self._messages.add_messages(session_id, messages)
+
+    @doc_of(Messages.get_message)
+    def get_message(self, message_id: int) -> Message:
+        return self._messages.get_message(message_id)
 
     @doc_of(Messages.get_messages)
     def get_messages(

@@ -29,7 +29,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "localmem"
 # Bottom to top; ARCHITECTURE.md says what each layer is for. A subpackage's
 # modules take its layer unless named themselves.
 LAYERS: dict[str, tuple[str, ...]] = {
-    "records": ("errors", "models", "reports", "migrations", "config"),
+    "records": ("errors", "models", "reports", "migrations", "config", "keys"),
     "policies": (
         "args", "tokens", "scoring", "extract", "answers", "autopins", "facts", "search",
         "context", "packing", "cache", "jsonl", "rank", "updates", "grounding", "clock", "words",
@@ -44,10 +44,10 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "resummarize", "messages", "items", "contexts", "transfer", "maintain", "admin", "browse",
         "incognito", "sessions",
     ),
-    "store": ("store",),
+    "store": ("store", "encryption"),
     "front": (
-        "", "__main__", "cli", "doctor", "demo", "integrations", "mcp_server", "mcp_tools",
-        "mcp_text",
+        "", "__main__", "aio", "cli", "doctor", "demo", "integrations", "mcp_server", "mcp_stdio", "mcp_tools",
+        "mcp_text", "ui",
     ),
 }
 

@@ -165,10 +165,16 @@ def model_label(store: MemoryStore, doing: str) -> str:
 
 
 def confirm(question: str, yes: bool) -> bool:
-    """Whether to go on: ``--yes``, or the answer on a terminal; without a terminal
-    to ask on (a script, a pipe), the command goes on."""
-    if yes or not stdin_is_terminal():
+    """Whether to go on with a destructive command: ``--yes``, or the answer on a
+    terminal. Without a terminal to ask on (a script, a pipe) and without
+    ``--yes``, refuse (as gh, terraform and apt do): a ``ClickException`` saying
+    to pass ``--yes``, before anything is deleted."""
+    if yes:
         return True
+    if not stdin_is_terminal():
+        raise click.ClickException(
+            "refusing to delete without a terminal to confirm on: pass --yes to go ahead"
+        )
     return click.confirm(question, default=False, err=True)
 
 

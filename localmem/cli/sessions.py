@@ -137,6 +137,8 @@ def add(
     if text == "-":
         with click.open_file("-", "r", encoding="utf-8") as stdin:
             text = stdin.read().rstrip("\r\n")  # echo's newline is not part of the message
+    if not text:  # the MCP tool's rule (min_length 1): a person's command stores no blank
+        raise click.UsageError("TEXT is empty: a message needs some text")
     m = store.add_message(sid, role, text, model_id=model_id)
     if as_json:
         echo_json(m.model_dump())

@@ -16,6 +16,7 @@ from typing import Any, BinaryIO
 import click
 
 from .. import files
+from ..config import default_db_path
 from ..errors import LocalMemError
 from ..jsonl import check_end
 from ..models import ImportReport
@@ -32,6 +33,13 @@ from .base import (
 from .output import echo_json, progress
 
 SESSION_LINE = '{"type":"session"'
+
+
+def _holds_nothing(path: Path) -> bool:
+    """Whether a file this import created holds no session (a stream cut short keeps
+    the sessions imported before the cut)."""
+    with MemoryStore(path) as store:
+        return not store.list_sessions()
 
 
 @cli.command("export")
@@ -122,13 +130,21 @@ def import_(
             with progress("Checking the file", size) as advance:
                 lines_total = check_end(_decoded(file, advance)).lines + 1
             file.seek(start)
-        with open_store(db_path, create=True) as store, progress("Importing lines", lines_total) as advance:
-            report = store.import_sessions(
-                _decoded(file),
-                on_progress=advance,
-                existing=chosen[0] if chosen else "refuse",
-                unverified=unverified,
-            )
+        target = db_path if db_path is not None else default_db_path()
+        created = str(target) != ":memory:" and not target.exists()
+        try:
+            with open_store(db_path, create=True) as store, progress("Importing lines", lines_total) as advance:
+                report = store.import_sessions(
+                    _decoded(file),
+                    on_progress=advance,
+                    existing=chosen[0] if chosen else "refuse",
+                    unverified=unverified,
+                )
+        except LocalMemError:
+            if created and _holds_nothing(target):  # a refused import leaves no empty file
+                for name in (target, Path(f"{target}-wal"), Path(f"{target}-shm")):
+                    name.unlink(missing_ok=True)
+            raise
     except LocalMemError as exc:
         raise click.ClickException(str(exc)) from None
     if as_json:

@@ -1,7 +1,7 @@
 """The schema, as named, append-only migrations applied when a file is opened.
 
 :data:`MIGRATIONS` lists them in order; their statements are in the modules named by
-their numbers (``m001_m003``, ``m004_m011``; the next ones in a module of their own).
+their numbers (``m001_m003``, ``m004_m011``, ``m012``; the next ones in a module of their own).
 
 ``PRAGMA user_version`` holds how many migrations a file has; opening an
 older file applies the missing ones in one transaction. Never edit a
@@ -32,6 +32,15 @@ from .m004_m011 import (
     SESSION_KEY_EXPR,
     USER_PINS_KEY_EXPR,
 )
+from .m012 import _m012_index
+
+M012_SEARCH_AT_COMMIT = (
+    *_m012_index("messages", "text", SESSION_KEY_EXPR),
+    *_m012_index("summaries", "text", SESSION_KEY_EXPR),
+    *_m012_index("semantic_pins", "content", USER_PINS_KEY_EXPR),
+    *_m012_index("summary_facts", "text", SESSION_KEY_EXPR),
+    "DROP TABLE search_state",
+)
 
 APPLICATION_ID = 0x4C4D454D  # "LMEM"
 
@@ -49,6 +58,8 @@ MIGRATIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("m010_scopes", M010_SCOPES),
     # Message ids never handed out twice (see M011_MESSAGE_IDS).
     ("m011_message_ids", M011_MESSAGE_IDS),
+    # Search indexes current at commit, declared for sqlite-utils and Datasette.
+    ("m012_search_at_commit", M012_SEARCH_AT_COMMIT),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -65,6 +76,7 @@ __all__ = [
     "M009_EMBEDDINGS",
     "M010_SCOPES",
     "M011_MESSAGE_IDS",
+    "M012_SEARCH_AT_COMMIT",
     "MIGRATIONS",
     "SCHEMA_VERSION",
     "SESSION_KEY_EXPR",
