@@ -179,31 +179,45 @@ class Transfer:
         self, batch: SessionBatch, existing: str
     ) -> tuple[str, bool, list[int]] | None:
         """Write one session's batch in one transaction: (its id in this file, whether
-        it replaced one), or None when it was skipped."""
+        it replaced one, the pins kept in its session), or None when it was skipped."""
+        tokens = recount(batch, self._db.tokenizer.count)  # before the write lock is taken
+        with self._db.write(batch.session.id) as conn:
+            written = self.write_session(conn, batch, existing, tokens)
+        return None if written is None else (written[0], written[1], written[3])
+
+    def write_session(
+        self,
+        conn: sqlite3.Connection,
+        batch: SessionBatch,
+        existing: str,
+        tokens: dict[str, list],
+        where: str | None = None,
+    ) -> tuple[str, bool, int, list[int]] | None:
+        """Write one session's batch inside the caller's transaction: (its id in this
+        file, whether it replaced one, the id of its first message, the pins kept in
+        the session as ``_write_rows`` says), or None when it was skipped. ``where``
+        names it in an error (default: its line)."""
         s = batch.session
-        fresh = uuid.uuid4().hex
-        tokens = _recount(batch, self._db.tokenizer.count)  # before the write lock is taken
-        with self._db.write(s.id) as conn:
-            session_id = s.id
-            replaced = False
-            if db.session_exists(conn, session_id):
-                if existing == "skip":
-                    return None
-                if existing == "replace":
-                    db.delete_session(conn, session_id)
-                    replaced = True
-                elif existing == "rename":
-                    session_id = fresh
-                else:
-                    raise InvalidInput(
-                        f"line {batch.line}: a session with id {s.id!r} already exists "
-                        "(to import it anyway: existing='skip', 'replace' or 'rename'; on the "
-                        "command line --skip-existing, --replace or --rename)"
-                    )
-            self._db.memo.forget(session_id)
-            db.import_session(conn, (session_id, s.title, s.model, s.created_at, s.updated_at))
-            kept = _write_rows(conn, batch, session_id, tokens)
-        return session_id, replaced, kept
+        session_id = s.id
+        replaced = False
+        if db.session_exists(conn, session_id):
+            if existing == "skip":
+                return None
+            if existing == "replace":
+                db.delete_session(conn, session_id)
+                replaced = True
+            elif existing == "rename":
+                session_id = uuid.uuid4().hex
+            else:
+                raise InvalidInput(
+                    f"{where or f'line {batch.line}'}: a session with id {s.id!r} already exists "
+                    "(to import it anyway: existing='skip', 'replace' or 'rename'; on the "
+                    "command line --skip-existing, --replace or --rename)"
+                )
+        self._db.memo.forget(session_id)
+        db.import_session(conn, (session_id, s.title, s.model, s.created_at, s.updated_at))
+        first, kept = _write_rows(conn, batch, session_id, tokens)
+        return session_id, replaced, first, kept
 
 
 def _rewindable(lines: object) -> bool:
@@ -214,7 +228,7 @@ def _rewindable(lines: object) -> bool:
         return False
 
 
-def _recount(batch: SessionBatch, count: Callable[[str], int]) -> dict[str, list]:
+def recount(batch: SessionBatch, count: Callable[[str], int]) -> dict[str, list]:
     """The token counts of a batch's rows, by this store's tokenizer, as its own
     writes count them (the text, or the line the context renders).
 
@@ -247,10 +261,11 @@ def _recount(batch: SessionBatch, count: Callable[[str], int]) -> dict[str, list
 
 def _write_rows(
     conn: sqlite3.Connection, batch: SessionBatch, sid: str, tokens: dict[str, list]
-) -> list[int]:
+) -> tuple[int, list[int]]:
     """Insert a batch's rows under session ``sid``, table by table, references mapped,
-    with the token counts of ``_recount``. Return the ids of the pins the export
-    marked as the user's that were kept in the session instead (:class:`ImportReport`)."""
+    with the token counts of ``recount``. Return the id of its first message (the others
+    follow) and the ids of the pins the export marked as the user's that were kept in the
+    session instead (:class:`ImportReport`)."""
     r = batch.records
     first = db.import_messages(
         conn,
@@ -317,4 +332,4 @@ def _write_rows(
             (sid, c.data.model_dump_json(), c.source, batch.new_through(c.through_message_id, first),
              n, lines, c.created_at),
         )
-    return kept
+    return first, kept
