@@ -20,17 +20,21 @@ import contextlib
 import logging
 import sqlite3
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
+from typing import NamedTuple
+from datetime import timedelta
 
 from . import db
-from . import rank
+from . import rank, reranking
 from . import search as fts
 from .args import check_id, check_int, query_text
 from .embeddings import Embedder, OllamaEmbedder, pack, similarities
 from .cache import ALL_SESSIONS
+from .clock import iso
 from .errors import LocalMemError
 from .handle import Handle
 from .models import Message, SearchHit
+from .periods import Period, without
 
 logger = logging.getLogger("localmem")
 
@@ -46,6 +50,15 @@ NEIGHBOUR_HITS = 24
 """The best hits that bring the turn that completes them along."""
 SHORT_REPLY_TOKENS = 12
 """A hit this short ("Yes, last Tuesday!") brings the turn it answers."""
+FEEDBACK_BELOW = 3
+"""When the query's specific words match fewer messages than this, the best hits'
+words widen it once (pseudo-relevance feedback)."""
+FEEDBACK_HITS = 3
+"""The best hits whose words may widen the query."""
+FEEDBACK_TERMS = 4
+"""At most this many words join the query."""
+PERIOD_READ = 400
+"""At most this many messages read per period a question names."""
 EMBED_BATCH = 32
 """Texts per /api/embed call."""
 RECALL_VECTORS = 5000
@@ -56,6 +69,14 @@ EMBED_CATCH_UP = 512
 file can wait: ``embed_pending()`` does it in bulk)."""
 EMBED_RETRY_AFTER = 30.0
 """Seconds semantic recall stays off after the embedding model failed."""
+
+
+class Recalled(NamedTuple):
+    """What recall found for a query: the messages, best first, and the query's
+    specific words (held by at most a tenth of the scope: a speaker's name is not)."""
+
+    messages: list[Message]
+    specific: tuple[str, ...]
 
 
 class Recall:
@@ -151,15 +172,20 @@ class Recall:
         query: str,
         before_id: int,
         semantic: tuple[str, bytes] | None = None,
-    ) -> list[Message]:
+        periods: Sequence[Period] = (),
+    ) -> Recalled:
         """The older messages that best answer ``query``, best first, each hit that
         needs its neighbour followed by it: the session's messages older than
-        ``before_id``, and with ``recall_scope="user"`` every other session's too.
+        ``before_id``, and with ``recall_scope="user"`` every other session's too;
+        with the query's specific words (those in at most a tenth of the scope).
 
         Lexical (BM25 with the statistics of the scope searched, every content
-        word of the query) fused with semantic (cosine with ``semantic``'s
-        vector) when given. Call inside a transaction in which the search
-        index is current.
+        word of the query but those naming ``periods``) fused with semantic
+        (cosine with ``semantic``'s vector) when given; when the query's
+        specific words find little, the best hits' words widen it once
+        (``reranking.feedback_terms``). Then the messages said in ``periods``
+        come first, and the top is spread across days (``reranking``). Call
+        inside a transaction in which the search index is current.
         """
         conn = self._db.conn
         everywhere = self._db.config.recall_scope == "user"
@@ -169,36 +195,115 @@ class Recall:
         def older(message: Message) -> bool:  # outside the session's recent window
             return message.session_id != session_id or message.id < before_id
 
-        terms = fts.query_terms(query)[:MAX_QUERY_TERMS]
+        terms = self.terms(query, periods)
         holders: dict[str, list[int]] = {}
         frequencies: dict[str, int] = {}
-        for term in terms:
+
+        def hold(term: str) -> None:
             ids, frequencies[term] = db.term_holders(conn, fts.any_of([term], key), HOLDER_CAP)
             holders[term] = ids if everywhere else [i for i in ids if i < before_id]
+
+        for term in terms:
+            hold(term)
+        common = max(2, scope.documents // 10)
+        specific = tuple(t for t in terms if frequencies[t] <= common)
         chosen = rank.ranked(rank.prescore(terms, holders, frequencies, scope))
         chosen = chosen[:LEXICAL_CANDIDATES]
         dense: list[int] = []
         if semantic is not None:
-            model, vector = semantic
-            if everywhere:
-                stored = db.recent_vectors(conn, model, RECALL_VECTORS)
-            else:
-                stored = db.session_vectors(conn, session_id, model, before_id)
-            scores = similarities(vector, [blob for _, blob in stored])
-            by_id = {row_id: score for (row_id, _), score in zip(stored, scores)}
-            dense = rank.ranked(by_id)[:DENSE_CANDIDATES]
-        if not chosen and not dense:
-            return []
+            dense = self._dense(semantic, session_id, before_id, everywhere)
         found = db.messages_by_ids(conn, None if everywhere else session_id, {*chosen, *dense})
         rows = {m.id: m for m in found if older(m)}
         sets = {t: set(ids) for t, ids in holders.items()}
         texts = {i: (rows[i].text, rows[i].token_count) for i in chosen if i in rows}
         scores = rank.bm25(terms, sets, frequencies, scope, texts)
+        lexical = rank.ranked(scores)
+        if lexical and len(set().union(*(sets[t] for t in specific))) < FEEDBACK_BELOW:
+            lexical = self._widened(lexical, terms, rows, scope, hold, holders, frequencies, key)
         if dense:
             order = rank.fuse(rank.ranked(rank.confident(scores)), dense)
         else:
-            order = rank.ranked(scores)
-        return self._with_neighbours([rows[i] for i in order if i in rows], older)
+            order = lexical
+        ranking = reranking.order_by(order, rows)
+        if periods:
+            ranking = reranking.in_period_first(
+                ranking, periods, [m for m in self._period_messages(session_id, periods, everywhere)
+                                   if older(m)],
+            )
+        if not ranking:
+            return Recalled([], specific)
+        return Recalled(self._with_neighbours(reranking.spread(ranking), older), specific)
+
+    def terms(self, query: str, periods: Sequence[Period] = ()) -> list[str]:
+        """The words of ``query`` that are matched: its content words, without those
+        naming ``periods`` (at most ``MAX_QUERY_TERMS``)."""
+        text = without(query, list(periods)) if periods else query
+        return fts.query_terms(text)[:MAX_QUERY_TERMS]
+
+    def _dense(
+        self, semantic: tuple[str, bytes], session_id: str, before_id: int, everywhere: bool
+    ) -> list[int]:
+        """The semantic ranking's best ids (``DENSE_CANDIDATES``)."""
+        conn = self._db.conn
+        model, vector = semantic
+        if everywhere:
+            stored = db.recent_vectors(conn, model, RECALL_VECTORS)
+        else:
+            stored = db.session_vectors(conn, session_id, model, before_id)
+        scores = similarities(vector, [blob for _, blob in stored])
+        by_id = {row_id: score for (row_id, _), score in zip(stored, scores)}
+        return rank.ranked(by_id)[:DENSE_CANDIDATES]
+
+    def _widened(
+        self,
+        lexical: list[int],
+        terms: list[str],
+        rows: dict[int, Message],
+        scope: rank.Scope,
+        hold: Callable[[str], None],
+        holders: dict[str, list[int]],
+        frequencies: dict[str, int],
+        key: str | None,
+    ) -> list[int]:
+        """Pseudo-relevance feedback, once: the best hits' shared rare words join the
+        query; the widened ranking is fused with the first (``rank.fuse``)."""
+        conn = self._db.conn
+
+        def frequency(term: str) -> int:
+            return db.term_holders(conn, fts.any_of([term], key), 1)[1] if term not in frequencies \
+                else frequencies[term]
+
+        best = [rows[i] for i in lexical[:FEEDBACK_HITS] if i in rows]
+        extra = reranking.feedback_terms(
+            best, terms, fts.query_terms, frequency, scope.documents, FEEDBACK_TERMS
+        )
+        if not extra:
+            return lexical
+        for term in extra:
+            hold(term)
+        wider = [*terms, *extra]
+        found = rank.ranked(rank.prescore(extra, holders, frequencies, scope))[:LEXICAL_CANDIDATES]
+        more = [i for i in found if i not in rows]
+        if more:
+            for m in db.messages_by_ids(conn, None, more):
+                rows.setdefault(m.id, m)
+        sets = {t: set(ids) for t, ids in holders.items()}
+        texts = {i: (rows[i].text, rows[i].token_count) for i in {*lexical, *found} if i in rows}
+        widened = rank.ranked(rank.bm25(wider, sets, frequencies, scope, texts))
+        return rank.fuse(lexical, widened)
+
+    def _period_messages(
+        self, session_id: str, periods: Sequence[Period], everywhere: bool
+    ) -> list[Message]:
+        """The messages said in ``periods`` or the day after (a story told "yesterday")."""
+        out: list[Message] = []
+        for p in periods:
+            start, end = p.bounds()
+            out.extend(db.messages_said_between(
+                self._db.conn, None if everywhere else session_id, iso(start),
+                iso(end + timedelta(days=1)), PERIOD_READ,
+            ))
+        return out
 
     def _with_neighbours(
         self, hits: list[Message], allowed: Callable[[Message], bool]
@@ -335,4 +440,5 @@ class Recall:
 
 
 def _is_question(message: Message) -> bool:
-    return message.text.rstrip().endswith("?")
+    """A turn that asks, anywhere in it: "Did you finish? [image: runners]" brings its reply."""
+    return "?" in message.text

@@ -26,7 +26,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "policies": (
         "args", "tokens", "scoring", "extract", "answers", "autopins", "facts", "search",
         "context", "packing", "cache", "jsonl", "rank", "updates", "grounding", "clock", "state_lines",
-        "checkpoint",
+        "checkpoint", "periods", "excerpt", "reranking",
     ),
     "sql": ("db",),
     "files": ("files",),

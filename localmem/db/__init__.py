@@ -57,9 +57,9 @@ from .fulltext import (
     catch_up, index_behind, search, term_docs,
 )
 from .recall import (
-    MESSAGES_BY_IDS_SQL, NEXT_MESSAGE_SQL, PREVIOUS_MESSAGE_SQL, 
+    MESSAGES_SAID_BETWEEN_SQL, MESSAGES_BY_IDS_SQL, NEXT_MESSAGE_SQL, PREVIOUS_MESSAGE_SQL,
     SCOPE_STATS_SQL, ALL_STATS_SQL, TERM_HOLDERS_COUNT_SQL, TERM_HOLDERS_SQL, messages_by_ids, neighbour,
-    scope_stats, term_holders,
+    messages_said_between, scope_stats, term_holders,
 )
 from .embeddings import (
     INSERT_EMBEDDING_SQL, PENDING_MESSAGES_SQL,
@@ -109,7 +109,7 @@ __all__ = [
     "drop_summary", "index_marks", "merge_indexes", "rewrite_facts",
     "rewrite_summary", "rollups_from", "session_lowest_ids",
     "MESSAGES_BY_IDS_SQL", "NEXT_MESSAGE_SQL", "PREVIOUS_MESSAGE_SQL", 
-    "SCOPE_STATS_SQL", "ALL_STATS_SQL", "TERM_HOLDERS_COUNT_SQL", "TERM_HOLDERS_SQL", "messages_by_ids",
+    "SCOPE_STATS_SQL", "ALL_STATS_SQL", "TERM_HOLDERS_COUNT_SQL", "TERM_HOLDERS_SQL", "messages_by_ids", "messages_said_between", "MESSAGES_SAID_BETWEEN_SQL",
     "neighbour", "scope_stats", "term_holders",
     "INSERT_EMBEDDING_SQL",
     "PENDING_MESSAGES_SQL", "SESSION_VECTORS_SQL", "RECENT_VECTORS_SQL", "PendingRow", "recent_vectors",
