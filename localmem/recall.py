@@ -28,13 +28,14 @@ from . import db
 from . import rank, reranking
 from . import search as fts
 from .args import check_id, check_int, query_text
-from .embeddings import Embedder, OllamaEmbedder, pack, similarities
+from .embeddings import Embedder, OllamaEmbedder, pack
 from .cache import ALL_SESSIONS
 from .clock import iso
 from .errors import LocalMemError
 from .handle import Handle
 from .models import Message, SearchHit
 from .periods import Period, without
+from .vectors import Vectors
 
 logger = logging.getLogger("localmem")
 
@@ -61,9 +62,6 @@ PERIOD_READ = 400
 """At most this many messages read per period a question names."""
 EMBED_BATCH = 32
 """Texts per /api/embed call."""
-RECALL_VECTORS = 5000
-"""With ``recall_scope="user"``, the semantic ranking reads the newest this many vectors
-of the file (a whole file's would cost more than a context may)."""
 EMBED_CATCH_UP = 512
 """With ``recall_scope="user"``, the most messages a context embeds first (the whole
 file can wait: ``embed_pending()`` does it in bulk)."""
@@ -87,6 +85,7 @@ class Recall:
         self.embedder = embedder
         """The host's embedder, or the one made from ``embedding_model`` on first use."""
         self._embedder_down_until = 0.0
+        self._vectors: Vectors | None = None
 
     # --- embeddings ----------------------------------------------------------
 
@@ -243,16 +242,13 @@ class Recall:
     def _dense(
         self, semantic: tuple[str, bytes], session_id: str, before_id: int, everywhere: bool
     ) -> list[int]:
-        """The semantic ranking's best ids (``DENSE_CANDIDATES``)."""
-        conn = self._db.conn
+        """The semantic ranking's best ids (``DENSE_CANDIDATES``), from the model's
+        matrix in memory (``localmem.vectors``): every vector of the scope, however many."""
         model, vector = semantic
-        if everywhere:
-            stored = db.recent_vectors(conn, model, RECALL_VECTORS)
-        else:
-            stored = db.session_vectors(conn, session_id, model, before_id)
-        scores = similarities(vector, [blob for _, blob in stored])
-        by_id = {row_id: score for (row_id, _), score in zip(stored, scores)}
-        return rank.ranked(by_id)[:DENSE_CANDIDATES]
+        if self._vectors is None:
+            self._vectors = Vectors(self._db.conn)
+        scope = None if everywhere else session_id
+        return [i for i, _ in self._vectors.top(model, vector, scope, before_id, DENSE_CANDIDATES)]
 
     def _widened(
         self,

@@ -31,7 +31,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "sql": ("db",),
     "files": ("files",),
     "network": ("summarizer", "embeddings"),
-    "handle": ("handle",),
+    "handle": ("handle", "vectors"),
     "capabilities": (
         "localmodel", "recall", "state", "checkpoints", "forget", "pins", "summaries",
         "resummarize", "messages", "items", "contexts", "transfer", "maintain", "admin", "browse",
