@@ -81,7 +81,7 @@ class Contexts:
         key = (session_id, budget, query)
         semantic = None
         if cfg.relevant_messages and (query is not None or cfg.auto_query):
-            if self._recall.embedder is not None or cfg.embedding_model:
+            if self._recall.semantic.may_embed():
                 semantic = self._semantic(session_id, key, query)
         # The hot path: the lock and error translation inline, not a context manager.
         cache = handle.cache
@@ -109,7 +109,7 @@ class Contexts:
             if query is None:  # auto_query: the newest user message
                 recent = db.recent_messages(conn, session_id, self._db.config.recent_messages)
                 query = next((m.text for m in recent if m.role == "user"), None)
-        return None if query is None else self._recall.query_vector(session_id, query)
+        return None if query is None else self._recall.semantic.query_vector(session_id, query)
 
     def _build_context(
         self,

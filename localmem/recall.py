@@ -8,10 +8,8 @@ ranking is ``localmem.rank``'s (both pure); the SQL is ``localmem.db``'s.
 The index is caught up in bulk, behind a high-water mark, just before a read
 (``_indexed``), so writes never pay for it and reads see every row committed
 before they began (unless another program holds the write lock: a read never
-waits for it). Vectors are caught up the same way, in bulk, by
-``embed_pending``: before a query-aware context (for its session) or whenever
-the host calls it; the model is never called while the store's lock is held,
-and never by a write.
+waits for it). Vectors are caught up by ``localmem.semantic`` and scored in
+memory (``localmem.vectors``).
 """
 
 from __future__ import annotations
@@ -19,22 +17,21 @@ from __future__ import annotations
 import contextlib
 import logging
 import sqlite3
-import time
 from collections.abc import Callable, Iterator, Sequence
-from typing import NamedTuple
 from datetime import timedelta
+from typing import NamedTuple
 
 from . import db
 from . import rank, reranking
 from . import search as fts
 from .args import check_id, check_int, query_text
-from .embeddings import Embedder, OllamaEmbedder, pack
+from .embeddings import Embedder
 from .cache import ALL_SESSIONS
 from .clock import iso
-from .errors import LocalMemError
 from .handle import Handle
 from .models import Message, SearchHit
 from .periods import Period, without
+from .semantic import Semantic
 from .vectors import Vectors
 
 logger = logging.getLogger("localmem")
@@ -60,13 +57,6 @@ FEEDBACK_TERMS = 4
 """At most this many words join the query."""
 PERIOD_READ = 400
 """At most this many messages read per period a question names."""
-EMBED_BATCH = 32
-"""Texts per /api/embed call."""
-EMBED_CATCH_UP = 512
-"""With ``recall_scope="user"``, the most messages a context embeds first (the whole
-file can wait: ``embed_pending()`` does it in bulk)."""
-EMBED_RETRY_AFTER = 30.0
-"""Seconds semantic recall stays off after the embedding model failed."""
 
 
 class Recalled(NamedTuple):
@@ -80,88 +70,16 @@ class Recalled(NamedTuple):
 class Recall:
     """Search, the embedder and its vectors, and a query's candidates."""
 
-    def __init__(self, handle: Handle, embedder: Embedder | None = None) -> None:
+    def __init__(self, handle: Handle, semantic: Semantic) -> None:
         self._db = handle
-        self.embedder = embedder
-        """The host's embedder, or the one made from ``embedding_model`` on first use."""
-        self._embedder_down_until = 0.0
+        self.semantic = semantic
+        """The embedder in use and the vectors' catch-up."""
         self._vectors: Vectors | None = None
 
-    # --- embeddings ----------------------------------------------------------
-
-    def embedder_in_use(self) -> Embedder | None:
-        """The embedder in use, or None: no model configured, offline mode, or it failed lately."""
-        if self._db.config.offline:
-            return None  # the model is not called: recall is lexical
-        if self.embedder is None and self._db.config.embedding_model:
-            from .summarizer.ollama_client import OllamaBackend
-
-            cfg = self._db.config
-            backend = OllamaBackend(
-                cfg.ollama_host, timeout=cfg.embedding_timeout, allow_remote=cfg.allow_remote_ollama
-            )
-            self.embedder = OllamaEmbedder(cfg.embedding_model, backend)
-        if self.embedder is None or time.monotonic() < self._embedder_down_until:
-            return None
-        return self.embedder
-
-    def _embedding_failed(self, exc: Exception) -> None:
-        self._embedder_down_until = time.monotonic() + EMBED_RETRY_AFTER
-        logger.info("semantic recall off for %.0fs: %s", EMBED_RETRY_AFTER, exc)
-
-    def embed_pending(self, session_id: str | None = None, limit: int | None = None) -> int:
-        """Embed the messages (of one session, or all) that have no vector of the
-        configured model yet; return how many were stored.
-
-        In batches: each batch is read under the store's lock, embedded with
-        the lock released (a write never waits for the model), and stored in
-        one transaction, skipping a message deleted or rewritten meanwhile.
-        Returns 0 with no embedding model; stops early, without raising, when
-        the model fails (semantic recall then stays off for a while).
-        """
-        if session_id is not None:
-            check_id(session_id)
-        most = None if limit is None else check_int("limit", limit)
-        embedder = self.embedder_in_use()
-        stored = 0
-        after = 0
-        while embedder is not None and (most is None or stored < most):
-            size = EMBED_BATCH if most is None else min(EMBED_BATCH, most - stored)
-            with self._db.locked() as conn:
-                rows = db.pending_messages(conn, session_id, embedder.model, after, size)
-            if not rows:
-                break
-            after = rows[-1][0]
-            try:
-                vectors = embedder.embed_documents([text for _, _, text in rows])
-                if len(vectors) != len(rows):
-                    raise LocalMemError(f"{len(vectors)} vectors for {len(rows)} texts")
-                packed = [(i, text, pack(v)) for (i, _, text), v in zip(rows, vectors)]
-            except Exception as exc:  # noqa: BLE001 - a host's embedder may raise anything
-                self._embedding_failed(exc)
-                break
-            with self._db.write() as conn:  # a session's contexts may rank anew: the cache goes
-                stored += db.insert_embeddings(
-                    conn, embedder.model, [(i, t, v) for i, t, v in packed if v], self._db.now()
-                )
-        return stored
-
-    def query_vector(self, session_id: str, query: str) -> tuple[str, bytes] | None:
-        """(model, the query's packed vector), with the session's vectors caught up
-        first; None when no model answers. Call without the store's lock."""
-        embedder = self.embedder_in_use()
-        if embedder is None:
-            return None
-        if self._db.config.recall_scope == "user":
-            self.embed_pending(limit=EMBED_CATCH_UP)  # the rest on later calls
-        else:
-            self.embed_pending(session_id)
-        try:
-            vector = pack(embedder.embed_query(query))
-        except Exception as exc:  # noqa: BLE001 - a host's embedder may raise anything
-            self._embedding_failed(exc)
-            return None
-        return None if vector is None else (embedder.model, vector)
+    @property
+    def embedder(self) -> Embedder | None:
+        """The embedder in use (``Semantic.embedder``)."""
+        return self.semantic.embedder
 
     # --- the query-aware context's candidates ------------------------------------
 

@@ -33,7 +33,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "network": ("summarizer", "embeddings"),
     "handle": ("handle", "vectors"),
     "capabilities": (
-        "localmodel", "recall", "state", "checkpoints", "forget", "pins", "summaries",
+        "localmodel", "semantic", "recall", "state", "checkpoints", "forget", "pins", "summaries",
         "resummarize", "messages", "items", "contexts", "transfer", "maintain", "admin", "browse",
         "incognito", "sessions",
     ),
@@ -64,7 +64,8 @@ MAY_IMPORT: dict[str, set[str]] = {
 # draws the same table.
 CAPABILITY_USES: dict[str, set[str]] = {
     "localmodel": set(),
-    "recall": set(),
+    "semantic": set(),
+    "recall": {"semantic"},
     "transfer": set(),
     "browse": set(),
     "state": {"localmodel"},
