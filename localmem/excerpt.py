@@ -12,51 +12,53 @@ question brought along) or whose every sentence matches is not cut: None.
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Callable, Sequence
 
 from .autopins import is_lasting
 from .models import Message
-from .rank import occurrences
+from .rank import Finder
 
 ELLIPSIS = "…"
 MIN_TOKENS = 40
 """Turns shorter than this are shown whole: a cut would save too little to matter."""
 MIN_SAVING = 0.3
 """A cut is used only when it saves at least this share of the turn's tokens."""
-_SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+[\"')\]]*|\n|$)")
+_END = re.compile(r"[.!?]+[\"')\]]*(?=\s)|\n")
 _LABEL = re.compile(r"^[A-Z][\w .'-]{0,30}: ")
 
 
-def sentences(text: str) -> list[str]:
-    """The sentences of ``text`` (line breaks end one too), stripped, none empty."""
-    return [s.strip() for s in _SENTENCE.findall(text) if s.strip()]
+def cut(text: str, finder: Finder) -> str | None:
+    """``text`` reduced to its sentences holding a word ``finder`` finds, ellipses where
+    sentences were left out; None when there is nothing to leave out or nothing kept.
 
-
-def cut(text: str, patterns: Sequence[re.Pattern[str]]) -> str | None:
-    """``text`` reduced to its sentences matching any of ``patterns``, ellipses where
-    sentences were left out; None when there is nothing to leave out or nothing kept."""
+    Two passes of the regex engine over the text (sentence ends, words found) and a
+    bisection per word found: a long turn costs little to cut."""
     label_match = _LABEL.match(text)
-    label = label_match.group(0) if label_match else ""
-    parts = sentences(text[len(label):])
-    if len(parts) < 2:
+    begin = label_match.end() if label_match else 0
+    ends = [m.end() for m in _END.finditer(text, begin)]
+    if not ends or ends[-1] < len(text):
+        ends.append(len(text))
+    if len(ends) < 2:
         return None
-    keep = [any(p.search(s) for p in patterns) for s in parts]
-    if not any(keep) or all(keep):
+    hits = {bisect.bisect_right(ends, i) for i in finder.starts(text) if i >= begin}
+    hits.discard(len(ends))
+    if not hits or len(hits) == len(ends):
         return None
     out: list[str] = []
-    skipped = False
-    for sentence, kept in zip(parts, keep):
-        if kept:
-            if skipped:
-                out.append(ELLIPSIS)
-            out.append(sentence)
-            skipped = False
-        else:
-            skipped = True
-    if skipped:
+    previous = -1
+    for n in sorted(hits):
+        sentence = text[ends[n - 1] if n else begin : ends[n]].strip()
+        if not sentence:
+            continue
+        if n != previous + 1:
+            out.append(ELLIPSIS)
+        out.append(sentence)
+        previous = n
+    if previous != len(ends) - 1 and text[ends[previous]:].strip():
         out.append(ELLIPSIS)
-    return label + " ".join(out)
+    return text[:begin] + " ".join(out)
 
 
 class Answers:
@@ -64,12 +66,13 @@ class Answers:
     asks of a context with a query (``packing.Policy.shorten`` and ``.earns``)."""
 
     def __init__(self, terms: Sequence[str], count: Callable[[str], int]) -> None:
-        self._patterns = [occurrences(t) for t in terms]
+        self._finder = Finder(terms)
+        self._any = bool(terms)
         self._count = count
 
     def answers(self, text: str) -> bool:
         """Whether ``text`` holds a word of the query."""
-        return any(p.search(text) for p in self._patterns)
+        return self._any and bool(self._finder.starts(text))
 
     def earns(self, text: str) -> bool:
         """Whether a pin, summary or checkpoint line keeps its place ahead of the
@@ -80,9 +83,9 @@ class Answers:
     def shorten(self, message: Message) -> Message:
         """``message`` as a relevant one is shown: a long one cut to its sentences that
         answer (``cut``) when that saves ``MIN_SAVING`` of its tokens; else whole."""
-        if message.token_count < MIN_TOKENS or not self._patterns:
+        if message.token_count < MIN_TOKENS or not self._any:
             return message
-        text = cut(message.text, self._patterns)
+        text = cut(message.text, self._finder)
         if text is None:
             return message
         tokens = self._count(text)

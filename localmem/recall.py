@@ -135,7 +135,7 @@ class Recall:
         texts = {i: (rows[i].text, rows[i].token_count) for i in chosen if i in rows}
         scores = rank.bm25(terms, sets, frequencies, scope, texts)
         lexical = rank.ranked(scores)
-        if lexical and len(set().union(*(sets[t] for t in specific))) < FEEDBACK_BELOW:
+        if specific and lexical and self._finds_little([sets[t] for t in specific]):
             lexical = self._widened(lexical, terms, rows, scope, hold, holders, frequencies, key)
         if dense:
             order = rank.fuse(rank.ranked(rank.confident(scores)), dense)
@@ -167,6 +167,14 @@ class Recall:
             self._vectors = Vectors(self._db.conn)
         scope = None if everywhere else session_id
         return [i for i, _ in self._vectors.top(model, vector, scope, before_id, DENSE_CANDIDATES)]
+
+    @staticmethod
+    def _finds_little(found: list[set[int]]) -> bool:
+        """Whether the query's specific words find little: fewer than ``FEEDBACK_BELOW``
+        messages, and none holding them all (a unique answer that holds every word of
+        the question was found; nothing to widen)."""
+        anywhere = set().union(*found)
+        return len(anywhere) < FEEDBACK_BELOW and not set.intersection(*found)
 
     def _widened(
         self,

@@ -75,24 +75,34 @@ def in_period_first(
 
 
 def words(text: str) -> frozenset[str]:
-    return frozenset(w.lower() for w in _WORD.findall(text))
+    return frozenset(_WORD.findall(text.lower()))
 
 
 def spread(ranking: Sequence[Message], top: int = SPREAD_TOP) -> list[Message]:
     """The first ``top`` of ``ranking`` diversified across days and sessions (the
-    module's rule), then the rest in its order."""
+    module's rule), then the rest in its order. A hit's words are read only when its
+    day already gave one (most days give one: the cost stays small)."""
     head, tail = ranking[:top], ranking[top:]
     taken: list[Message] = []
     deferred: list[Message] = []
-    per_day: dict[tuple[str, str], list[frozenset[str]]] = {}
+    per_day: dict[tuple[str, str], list[Message]] = {}
+    seen: dict[int, frozenset[str]] = {}
+
+    def words_of(m: Message) -> frozenset[str]:
+        found = seen.get(m.id)
+        if found is None:
+            found = seen[m.id] = words(m.text)
+        return found
+
     for m in head:
-        key = (m.session_id, day_of(m))
-        mine = words(m.text)
-        kept = per_day.setdefault(key, [])
-        if len(kept) >= PER_DAY or any(_jaccard(mine, other) >= NEAR_COPY for other in kept):
+        kept = per_day.setdefault((m.session_id, day_of(m)), [])
+        if kept and (
+            len(kept) >= PER_DAY
+            or any(_jaccard(words_of(m), words_of(other)) >= NEAR_COPY for other in kept)
+        ):
             deferred.append(m)
             continue
-        kept.append(mine)
+        kept.append(m)
         taken.append(m)
     return [*taken, *deferred, *tail]
 
