@@ -429,7 +429,8 @@ def main() -> None:
     systems: dict[str, dict] = {}
     served: dict[str, int] = {}
     with tempfile.TemporaryDirectory(prefix="localmem-memory-") as tmp:
-        results, t, traced = run_localmem(LOCALMEM, corpus, MemoryConfig(), Path(tmp), args.trace)
+        lexical = MemoryConfig(embedding_model=None)  # not "auto": this row is the lexical one
+        results, t, traced = run_localmem(LOCALMEM, corpus, lexical, Path(tmp), args.trace)
         timings.update({f"localmem_{k}": v for k, v in t.items()})
         systems[LOCALMEM] = describe(corpus, results)
         run = args.embeddings and run_with_embeddings(
