@@ -45,6 +45,8 @@ class Semantic:
         self._embedder_down_until = 0.0
         self._auto: tuple[float, str | None] | None = None  # (until, the model found)
         self._told: str | None | bool = False  # what the log was last told of auto
+        self._caught_up: dict[tuple[str, str | None], int] = {}
+        """(model, session or None) -> every message up to this id had a vector then."""
 
     def embedder_in_use(self) -> Embedder | None:
         """The embedder in use, or None: no model configured (or none found by
@@ -128,14 +130,24 @@ class Semantic:
         if session_id is not None:
             check_id(session_id)
         most = None if limit is None else check_int("limit", limit)
+        return self._embed(session_id, most, 0)
+
+    def _embed(self, session_id: str | None, most: int | None, after: int) -> int:
+        """``embed_pending`` from message id ``after`` on; when it ends caught up, the
+        highest message id it knew of is remembered (``_caught_up``), so that the next
+        context's catch-up reads only what is newer."""
         embedder = self.embedder_in_use()
         stored = 0
-        after = 0
-        while embedder is not None and (most is None or stored < most):
+        if embedder is None:
+            return 0
+        with self._db.locked() as conn:
+            highest = db.highest_message_id(conn)
+        while most is None or stored < most:
             size = EMBED_BATCH if most is None else min(EMBED_BATCH, most - stored)
             with self._db.locked() as conn:
                 rows = db.pending_messages(conn, session_id, embedder.model, after, size)
             if not rows:
+                self._caught_up[(embedder.model, session_id)] = highest
                 break
             after = rows[-1][0]
             try:
@@ -158,10 +170,9 @@ class Semantic:
         embedder = self.embedder_in_use()
         if embedder is None:
             return None
-        if self._db.config.recall_scope == "user":
-            self.embed_pending(limit=EMBED_CATCH_UP)  # the rest on later calls
-        else:
-            self.embed_pending(session_id)
+        scope = None if self._db.config.recall_scope == "user" else session_id
+        most = EMBED_CATCH_UP if scope is None else None  # across sessions: the rest later
+        self._embed(scope, most, self._caught_up.get((embedder.model, scope), 0))
         try:
             vector = pack(embedder.embed_query(query))
         except Exception as exc:  # noqa: BLE001 - a host's embedder may raise anything

@@ -115,3 +115,11 @@ def vector_extent(conn: sqlite3.Connection, model: str) -> tuple[int, int | None
     """How many message vectors of ``model`` the file holds, and the highest id."""
     count, highest = conn.execute(VECTOR_EXTENT_SQL, (model,)).fetchone()
     return count, highest
+
+
+HIGHEST_MESSAGE_SQL = "SELECT coalesce(max(id), 0) FROM messages"
+
+
+def highest_message_id(conn: sqlite3.Connection) -> int:
+    """The newest message's id (0 in an empty file)."""
+    return conn.execute(HIGHEST_MESSAGE_SQL).fetchone()[0]
