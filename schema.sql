@@ -54,53 +54,6 @@ CREATE TABLE items (
     data TEXT NOT NULL
 );
 
-CREATE TABLE search_state (
-    name TEXT PRIMARY KEY,
-    indexed_to INTEGER NOT NULL CHECK (indexed_to >= 0)
-) WITHOUT ROWID;
-
-CREATE VIRTUAL TABLE messages_fts USING fts5(
-    text, session_key,
-    content = 'messages_fts_source', content_rowid = 'id',
-    tokenize = 'porter unicode61 remove_diacritics 2'
-);
-
-CREATE TABLE 'messages_fts_data'(id INTEGER PRIMARY KEY, block BLOB);
-
-CREATE TABLE 'messages_fts_idx'(segid, term, pgno, PRIMARY KEY(segid, term)) WITHOUT ROWID;
-
-CREATE TABLE 'messages_fts_docsize'(id INTEGER PRIMARY KEY, sz BLOB);
-
-CREATE TABLE 'messages_fts_config'(k PRIMARY KEY, v) WITHOUT ROWID;
-
-CREATE VIRTUAL TABLE summaries_fts USING fts5(
-    text, session_key,
-    content = 'summaries_fts_source', content_rowid = 'id',
-    tokenize = 'porter unicode61 remove_diacritics 2'
-);
-
-CREATE TABLE 'summaries_fts_data'(id INTEGER PRIMARY KEY, block BLOB);
-
-CREATE TABLE 'summaries_fts_idx'(segid, term, pgno, PRIMARY KEY(segid, term)) WITHOUT ROWID;
-
-CREATE TABLE 'summaries_fts_docsize'(id INTEGER PRIMARY KEY, sz BLOB);
-
-CREATE TABLE 'summaries_fts_config'(k PRIMARY KEY, v) WITHOUT ROWID;
-
-CREATE VIRTUAL TABLE semantic_pins_fts USING fts5(
-    text, session_key,
-    content = 'semantic_pins_fts_source', content_rowid = 'id',
-    tokenize = 'porter unicode61 remove_diacritics 2'
-);
-
-CREATE TABLE 'semantic_pins_fts_data'(id INTEGER PRIMARY KEY, block BLOB);
-
-CREATE TABLE 'semantic_pins_fts_idx'(segid, term, pgno, PRIMARY KEY(segid, term)) WITHOUT ROWID;
-
-CREATE TABLE 'semantic_pins_fts_docsize'(id INTEGER PRIMARY KEY, sz BLOB);
-
-CREATE TABLE 'semantic_pins_fts_config'(k PRIMARY KEY, v) WITHOUT ROWID;
-
 CREATE TABLE goals (
     id INTEGER PRIMARY KEY,
     session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
@@ -172,20 +125,6 @@ CREATE TABLE summary_facts (
     created_at TEXT NOT NULL
 );
 
-CREATE VIRTUAL TABLE summary_facts_fts USING fts5(
-    text, session_key,
-    content = 'summary_facts_fts_source', content_rowid = 'id',
-    tokenize = 'porter unicode61 remove_diacritics 2'
-);
-
-CREATE TABLE 'summary_facts_fts_data'(id INTEGER PRIMARY KEY, block BLOB);
-
-CREATE TABLE 'summary_facts_fts_idx'(segid, term, pgno, PRIMARY KEY(segid, term)) WITHOUT ROWID;
-
-CREATE TABLE 'summary_facts_fts_docsize'(id INTEGER PRIMARY KEY, sz BLOB);
-
-CREATE TABLE 'summary_facts_fts_config'(k PRIMARY KEY, v) WITHOUT ROWID;
-
 CREATE TABLE session_compaction (
     session_id TEXT PRIMARY KEY REFERENCES sessions(id) ON DELETE CASCADE,
     level INTEGER NOT NULL CHECK (level IN (1, 2, 3)),
@@ -221,6 +160,62 @@ CREATE TABLE used_ids (
     name TEXT PRIMARY KEY,
     max_id INTEGER NOT NULL CHECK (max_id >= 0)
 ) WITHOUT ROWID;
+
+CREATE VIRTUAL TABLE [messages_fts] USING FTS5 (
+    [text], [session_id],
+    tokenize='porter unicode61 remove_diacritics 2',
+    content=[messages], content_rowid=[id]
+);
+
+CREATE TABLE 'messages_fts_data'(id INTEGER PRIMARY KEY, block BLOB);
+
+CREATE TABLE 'messages_fts_idx'(segid, term, pgno, PRIMARY KEY(segid, term)) WITHOUT ROWID;
+
+CREATE TABLE 'messages_fts_docsize'(id INTEGER PRIMARY KEY, sz BLOB);
+
+CREATE TABLE 'messages_fts_config'(k PRIMARY KEY, v) WITHOUT ROWID;
+
+CREATE VIRTUAL TABLE [summaries_fts] USING FTS5 (
+    [text], [session_id],
+    tokenize='porter unicode61 remove_diacritics 2',
+    content=[summaries], content_rowid=[id]
+);
+
+CREATE TABLE 'summaries_fts_data'(id INTEGER PRIMARY KEY, block BLOB);
+
+CREATE TABLE 'summaries_fts_idx'(segid, term, pgno, PRIMARY KEY(segid, term)) WITHOUT ROWID;
+
+CREATE TABLE 'summaries_fts_docsize'(id INTEGER PRIMARY KEY, sz BLOB);
+
+CREATE TABLE 'summaries_fts_config'(k PRIMARY KEY, v) WITHOUT ROWID;
+
+CREATE VIRTUAL TABLE [semantic_pins_fts] USING FTS5 (
+    [content], [session_id],
+    tokenize='porter unicode61 remove_diacritics 2',
+    content=[semantic_pins], content_rowid=[id]
+);
+
+CREATE TABLE 'semantic_pins_fts_data'(id INTEGER PRIMARY KEY, block BLOB);
+
+CREATE TABLE 'semantic_pins_fts_idx'(segid, term, pgno, PRIMARY KEY(segid, term)) WITHOUT ROWID;
+
+CREATE TABLE 'semantic_pins_fts_docsize'(id INTEGER PRIMARY KEY, sz BLOB);
+
+CREATE TABLE 'semantic_pins_fts_config'(k PRIMARY KEY, v) WITHOUT ROWID;
+
+CREATE VIRTUAL TABLE [summary_facts_fts] USING FTS5 (
+    [text], [session_id],
+    tokenize='porter unicode61 remove_diacritics 2',
+    content=[summary_facts], content_rowid=[id]
+);
+
+CREATE TABLE 'summary_facts_fts_data'(id INTEGER PRIMARY KEY, block BLOB);
+
+CREATE TABLE 'summary_facts_fts_idx'(segid, term, pgno, PRIMARY KEY(segid, term)) WITHOUT ROWID;
+
+CREATE TABLE 'summary_facts_fts_docsize'(id INTEGER PRIMARY KEY, sz BLOB);
+
+CREATE TABLE 'summary_facts_fts_config'(k PRIMARY KEY, v) WITHOUT ROWID;
 
 CREATE INDEX messages_session_id ON messages (session_id, id);
 
@@ -263,15 +258,6 @@ CREATE UNIQUE INDEX semantic_pins_auto_key
     ON semantic_pins (coalesce(session_id, ''), content_key)
     WHERE kind = 'auto' AND superseded_at IS NULL;
 
-CREATE VIEW messages_fts_source AS
-    SELECT id, text, 's' || hex(session_id) || '0' AS session_key FROM messages;
-
-CREATE VIEW summaries_fts_source AS
-    SELECT id, text, 's' || hex(session_id) || '0' AS session_key FROM summaries;
-
-CREATE VIEW summary_facts_fts_source AS
-    SELECT id, text, 's' || hex(session_id) || '0' AS session_key FROM summary_facts;
-
 CREATE VIEW messages_with_summary AS SELECT
     m.id,
     m.session_id,
@@ -289,10 +275,6 @@ LEFT JOIN summaries u ON u.id = (SELECT c.id FROM summaries c
         WHERE c.session_id = m.session_id AND c.level = 1 AND c.end_message_id >= m.id
         ORDER BY c.end_message_id LIMIT 1)
     AND u.start_message_id <= m.id;
-
-CREATE VIEW semantic_pins_fts_source AS
-    SELECT id, content AS text, CASE WHEN session_id IS NULL THEN 'u0' ELSE 's' || hex(session_id) || '0' END AS session_key
-    FROM semantic_pins;
 
 CREATE VIEW session_overview AS SELECT
     s.id,
@@ -312,75 +294,6 @@ CREATE VIEW session_overview AS SELECT
         WHERE c.session_id = s.id ORDER BY c.id DESC LIMIT 1) AS latest_checkpoint_at
 FROM sessions s;
 
-CREATE TRIGGER messages_fts_delete AFTER DELETE ON messages
-WHEN old.id <= (SELECT indexed_to FROM search_state WHERE name = 'messages')
-BEGIN
-    INSERT INTO messages_fts (messages_fts, rowid, text, session_key)
-        VALUES ('delete', old.id, old.text, 's' || hex(old.session_id) || '0');
-    UPDATE search_state SET indexed_to = (SELECT coalesce(max(id), 0) FROM messages)
-        WHERE name = 'messages' AND indexed_to > (SELECT coalesce(max(id), 0) FROM messages);
-END;
-
-CREATE TRIGGER messages_fts_update AFTER UPDATE OF id, text, session_id ON messages
-WHEN old.id <= (SELECT indexed_to FROM search_state WHERE name = 'messages')
-    OR new.id <= (SELECT indexed_to FROM search_state WHERE name = 'messages')
-BEGIN
-    INSERT INTO messages_fts (messages_fts, rowid, text, session_key)
-        SELECT 'delete', old.id, old.text, 's' || hex(old.session_id) || '0'
-        WHERE old.id <= (SELECT indexed_to FROM search_state WHERE name = 'messages');
-    INSERT INTO messages_fts (rowid, text, session_key)
-        SELECT new.id, new.text, 's' || hex(new.session_id) || '0'
-        WHERE new.id <= (SELECT indexed_to FROM search_state WHERE name = 'messages');
-    UPDATE search_state SET indexed_to = (SELECT coalesce(max(id), 0) FROM messages)
-        WHERE name = 'messages' AND indexed_to > (SELECT coalesce(max(id), 0) FROM messages);
-END;
-
-CREATE TRIGGER summaries_fts_delete AFTER DELETE ON summaries
-WHEN old.id <= (SELECT indexed_to FROM search_state WHERE name = 'summaries')
-BEGIN
-    INSERT INTO summaries_fts (summaries_fts, rowid, text, session_key)
-        VALUES ('delete', old.id, old.text, 's' || hex(old.session_id) || '0');
-    UPDATE search_state SET indexed_to = (SELECT coalesce(max(id), 0) FROM summaries)
-        WHERE name = 'summaries' AND indexed_to > (SELECT coalesce(max(id), 0) FROM summaries);
-END;
-
-CREATE TRIGGER summaries_fts_update AFTER UPDATE OF id, text, session_id ON summaries
-WHEN old.id <= (SELECT indexed_to FROM search_state WHERE name = 'summaries')
-    OR new.id <= (SELECT indexed_to FROM search_state WHERE name = 'summaries')
-BEGIN
-    INSERT INTO summaries_fts (summaries_fts, rowid, text, session_key)
-        SELECT 'delete', old.id, old.text, 's' || hex(old.session_id) || '0'
-        WHERE old.id <= (SELECT indexed_to FROM search_state WHERE name = 'summaries');
-    INSERT INTO summaries_fts (rowid, text, session_key)
-        SELECT new.id, new.text, 's' || hex(new.session_id) || '0'
-        WHERE new.id <= (SELECT indexed_to FROM search_state WHERE name = 'summaries');
-    UPDATE search_state SET indexed_to = (SELECT coalesce(max(id), 0) FROM summaries)
-        WHERE name = 'summaries' AND indexed_to > (SELECT coalesce(max(id), 0) FROM summaries);
-END;
-
-CREATE TRIGGER summary_facts_fts_delete AFTER DELETE ON summary_facts
-WHEN old.id <= (SELECT indexed_to FROM search_state WHERE name = 'summary_facts')
-BEGIN
-    INSERT INTO summary_facts_fts (summary_facts_fts, rowid, text, session_key)
-        VALUES ('delete', old.id, old.text, 's' || hex(old.session_id) || '0');
-    UPDATE search_state SET indexed_to = (SELECT coalesce(max(id), 0) FROM summary_facts)
-        WHERE name = 'summary_facts' AND indexed_to > (SELECT coalesce(max(id), 0) FROM summary_facts);
-END;
-
-CREATE TRIGGER summary_facts_fts_update AFTER UPDATE OF id, text, session_id ON summary_facts
-WHEN old.id <= (SELECT indexed_to FROM search_state WHERE name = 'summary_facts')
-    OR new.id <= (SELECT indexed_to FROM search_state WHERE name = 'summary_facts')
-BEGIN
-    INSERT INTO summary_facts_fts (summary_facts_fts, rowid, text, session_key)
-        SELECT 'delete', old.id, old.text, 's' || hex(old.session_id) || '0'
-        WHERE old.id <= (SELECT indexed_to FROM search_state WHERE name = 'summary_facts');
-    INSERT INTO summary_facts_fts (rowid, text, session_key)
-        SELECT new.id, new.text, 's' || hex(new.session_id) || '0'
-        WHERE new.id <= (SELECT indexed_to FROM search_state WHERE name = 'summary_facts');
-    UPDATE search_state SET indexed_to = (SELECT coalesce(max(id), 0) FROM summary_facts)
-        WHERE name = 'summary_facts' AND indexed_to > (SELECT coalesce(max(id), 0) FROM summary_facts);
-END;
-
 CREATE TRIGGER messages_embeddings_delete AFTER DELETE ON messages BEGIN
     DELETE FROM embeddings WHERE kind = 'message' AND row_id = old.id;
 END;
@@ -389,31 +302,76 @@ CREATE TRIGGER messages_embeddings_update AFTER UPDATE OF text ON messages BEGIN
     DELETE FROM embeddings WHERE kind = 'message' AND row_id = old.id;
 END;
 
-CREATE TRIGGER semantic_pins_fts_delete AFTER DELETE ON semantic_pins
-WHEN old.id <= (SELECT indexed_to FROM search_state WHERE name = 'semantic_pins')
-BEGIN
-    INSERT INTO semantic_pins_fts (semantic_pins_fts, rowid, text, session_key)
-        VALUES ('delete', old.id, old.content, CASE WHEN old.session_id IS NULL THEN 'u0' ELSE 's' || hex(old.session_id) || '0' END);
-    UPDATE search_state SET indexed_to = (SELECT coalesce(max(id), 0) FROM semantic_pins)
-        WHERE name = 'semantic_pins' AND indexed_to > (SELECT coalesce(max(id), 0) FROM semantic_pins);
-END;
-
-CREATE TRIGGER semantic_pins_fts_update AFTER UPDATE OF id, content, session_id ON semantic_pins
-WHEN old.id <= (SELECT indexed_to FROM search_state WHERE name = 'semantic_pins')
-    OR new.id <= (SELECT indexed_to FROM search_state WHERE name = 'semantic_pins')
-BEGIN
-    INSERT INTO semantic_pins_fts (semantic_pins_fts, rowid, text, session_key)
-        SELECT 'delete', old.id, old.content, CASE WHEN old.session_id IS NULL THEN 'u0' ELSE 's' || hex(old.session_id) || '0' END
-        WHERE old.id <= (SELECT indexed_to FROM search_state WHERE name = 'semantic_pins');
-    INSERT INTO semantic_pins_fts (rowid, text, session_key)
-        SELECT new.id, new.content, CASE WHEN new.session_id IS NULL THEN 'u0' ELSE 's' || hex(new.session_id) || '0' END
-        WHERE new.id <= (SELECT indexed_to FROM search_state WHERE name = 'semantic_pins');
-    UPDATE search_state SET indexed_to = (SELECT coalesce(max(id), 0) FROM semantic_pins)
-        WHERE name = 'semantic_pins' AND indexed_to > (SELECT coalesce(max(id), 0) FROM semantic_pins);
-END;
-
 CREATE TRIGGER messages_used_ids AFTER DELETE ON messages
 WHEN old.id > (SELECT max_id FROM used_ids WHERE name = 'messages')
 BEGIN
     UPDATE used_ids SET max_id = old.id WHERE name = 'messages';
+END;
+
+CREATE TRIGGER [messages_ai] AFTER INSERT ON [messages] BEGIN
+    INSERT INTO [messages_fts] (rowid, [text], [session_id])
+        VALUES (new.id, new.[text], 's' || hex(new.session_id) || '0');
+END;
+
+CREATE TRIGGER [messages_ad] AFTER DELETE ON [messages] BEGIN
+    INSERT INTO [messages_fts] ([messages_fts], rowid, [text], [session_id])
+        VALUES ('delete', old.id, old.[text], 's' || hex(old.session_id) || '0');
+END;
+
+CREATE TRIGGER [messages_au] AFTER UPDATE OF id, [text], session_id ON [messages] BEGIN
+    INSERT INTO [messages_fts] ([messages_fts], rowid, [text], [session_id])
+        VALUES ('delete', old.id, old.[text], 's' || hex(old.session_id) || '0');
+    INSERT INTO [messages_fts] (rowid, [text], [session_id])
+        VALUES (new.id, new.[text], 's' || hex(new.session_id) || '0');
+END;
+
+CREATE TRIGGER [summaries_ai] AFTER INSERT ON [summaries] BEGIN
+    INSERT INTO [summaries_fts] (rowid, [text], [session_id])
+        VALUES (new.id, new.[text], 's' || hex(new.session_id) || '0');
+END;
+
+CREATE TRIGGER [summaries_ad] AFTER DELETE ON [summaries] BEGIN
+    INSERT INTO [summaries_fts] ([summaries_fts], rowid, [text], [session_id])
+        VALUES ('delete', old.id, old.[text], 's' || hex(old.session_id) || '0');
+END;
+
+CREATE TRIGGER [summaries_au] AFTER UPDATE OF id, [text], session_id ON [summaries] BEGIN
+    INSERT INTO [summaries_fts] ([summaries_fts], rowid, [text], [session_id])
+        VALUES ('delete', old.id, old.[text], 's' || hex(old.session_id) || '0');
+    INSERT INTO [summaries_fts] (rowid, [text], [session_id])
+        VALUES (new.id, new.[text], 's' || hex(new.session_id) || '0');
+END;
+
+CREATE TRIGGER [semantic_pins_ai] AFTER INSERT ON [semantic_pins] BEGIN
+    INSERT INTO [semantic_pins_fts] (rowid, [content], [session_id])
+        VALUES (new.id, new.[content], CASE WHEN new.session_id IS NULL THEN 'u0' ELSE 's' || hex(new.session_id) || '0' END);
+END;
+
+CREATE TRIGGER [semantic_pins_ad] AFTER DELETE ON [semantic_pins] BEGIN
+    INSERT INTO [semantic_pins_fts] ([semantic_pins_fts], rowid, [content], [session_id])
+        VALUES ('delete', old.id, old.[content], CASE WHEN old.session_id IS NULL THEN 'u0' ELSE 's' || hex(old.session_id) || '0' END);
+END;
+
+CREATE TRIGGER [semantic_pins_au] AFTER UPDATE OF id, [content], session_id ON [semantic_pins] BEGIN
+    INSERT INTO [semantic_pins_fts] ([semantic_pins_fts], rowid, [content], [session_id])
+        VALUES ('delete', old.id, old.[content], CASE WHEN old.session_id IS NULL THEN 'u0' ELSE 's' || hex(old.session_id) || '0' END);
+    INSERT INTO [semantic_pins_fts] (rowid, [content], [session_id])
+        VALUES (new.id, new.[content], CASE WHEN new.session_id IS NULL THEN 'u0' ELSE 's' || hex(new.session_id) || '0' END);
+END;
+
+CREATE TRIGGER [summary_facts_ai] AFTER INSERT ON [summary_facts] BEGIN
+    INSERT INTO [summary_facts_fts] (rowid, [text], [session_id])
+        VALUES (new.id, new.[text], 's' || hex(new.session_id) || '0');
+END;
+
+CREATE TRIGGER [summary_facts_ad] AFTER DELETE ON [summary_facts] BEGIN
+    INSERT INTO [summary_facts_fts] ([summary_facts_fts], rowid, [text], [session_id])
+        VALUES ('delete', old.id, old.[text], 's' || hex(old.session_id) || '0');
+END;
+
+CREATE TRIGGER [summary_facts_au] AFTER UPDATE OF id, [text], session_id ON [summary_facts] BEGIN
+    INSERT INTO [summary_facts_fts] ([summary_facts_fts], rowid, [text], [session_id])
+        VALUES ('delete', old.id, old.[text], 's' || hex(old.session_id) || '0');
+    INSERT INTO [summary_facts_fts] (rowid, [text], [session_id])
+        VALUES (new.id, new.[text], 's' || hex(new.session_id) || '0');
 END;

@@ -481,8 +481,15 @@ def main(argv: list[str] | None = None) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "results.json").write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n")
     (args.out / "results.md").write_text(report.markdown(results, table))
-    report.chart(results, args.out / "chart.png")
-    log(f"wrote {args.out}/results.json, results.md, chart.png in {results['elapsed_s']} s")
+    try:
+        import matplotlib  # noqa: F401  (the bench extra's; the figures need nothing of it)
+    except ImportError:
+        log("no chart: matplotlib is not installed (pip install -e '.[bench]' adds it)")
+        written = "results.json, results.md"
+    else:
+        report.chart(results, args.out / "chart.png")
+        written = "results.json, results.md, chart.png"
+    log(f"wrote {args.out}/{written} in {results['elapsed_s']} s")
     return 0
 
 

@@ -1,34 +1,38 @@
 """localmem: the memory of a desktop AI assistant, in one SQLite file."""
 
+from .aio import AsyncMemoryStore
 from .config import MemoryConfig
 from .context import MemoryContext
 from .errors import LocalMemError, SessionNotFound
 from .models import (
-    Check,
     Checkpoint,
     CheckpointData,
     FactsData,
     Goal,
     ImportReport,
-    MaintenanceReport,
-    MemoryReport,
     Message,
     Pin,
-    RememberedFact,
     SearchHit,
     Session,
-    SessionMemory,
-    SessionCompaction,
-    Stats,
     Subtask,
     Summary,
     SummaryFacts,
     ToolExecution,
     TrackedFile,
 )
+from .reports import (
+    Check,
+    MaintenanceReport,
+    MemoryReport,
+    RememberedFact,
+    SessionCompaction,
+    SessionMemory,
+    Stats,
+)
 from .store import MemoryStore
 
 __all__ = [
+    "AsyncMemoryStore",
     "Check",
     "Checkpoint",
     "CheckpointData",

@@ -23,13 +23,16 @@ import os
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from . import db, files
-from .contexts import Contexts
 from .errors import DatabaseError, InvalidInput
-from .forget import Forgetting
-from .handle import Handle
-from .models import Stats
+from .reports import Stats
+
+if TYPE_CHECKING:  # what it is given (the handle, capabilities): for the type checker only
+    from .contexts import Contexts
+    from .forget import Forgetting
+    from .handle import Handle
 
 logger = logging.getLogger("localmem")
 
@@ -147,6 +150,7 @@ class Admin:
         path, is this database or one of its ``-wal``/``-shm`` files, is a
         symbolic link, or exists (unless ``force``, which replaces it).
         ``on_progress(copied, total)`` is called after each step, in pages.
+        The copy of an encrypted file is encrypted with the same key.
         """
         if not isinstance(path, (str, Path)) or str(path) in ("", db.MEMORY):
             raise InvalidInput(f"a backup needs a file path, not {path!r}")
@@ -164,9 +168,12 @@ class Admin:
                         db.backup(conn, temporary, pages=pages, progress=on_progress)
                 else:
                     # Its own connection: this store's threads are not held up meanwhile.
-                    with db.reader(self._db.path, self._db.config.busy_timeout) as source:
-                        db.backup(source, temporary, pages=pages, progress=on_progress)
-                problem = db.verify_copy(temporary)
+                    handle = self._db
+                    with db.reader(handle.path, handle.config.busy_timeout, handle.key) as source:
+                        db.backup(
+                            source, temporary, pages=pages, progress=on_progress, key=self._db.key
+                        )
+                problem = db.verify_copy(temporary, self._db.key)
                 if problem is not None:
                     raise DatabaseError(
                         f"backup of {self._db.path} to {target} failed its check: {problem}"
@@ -175,7 +182,7 @@ class Admin:
             except sqlite3.Error as exc:
                 raise DatabaseError(f"backup of {self._db.path} to {target} failed: {exc}") from None
             finally:
-                _remove_copy(temporary)  # gone once published; else the failed copy
+                files.remove_database(temporary)  # gone once published; else the failed copy
         logger.info("backed up %s to %s", self._db.path, target)
         return target
 
@@ -212,8 +219,3 @@ class Admin:
         with self._db.locked() as conn:
             return db.integrity_problems(conn)
 
-
-def _remove_copy(temporary: Path) -> None:
-    """Delete a backup's temporary file (and the log files SQLite may have left beside it)."""
-    for suffix in files.DATABASE_SUFFIXES:
-        files.remove(Path(f"{temporary}{suffix}"))

@@ -47,6 +47,7 @@ from __future__ import annotations
 import re
 
 from . import extract as rules
+from .words import words as text_words
 
 MAX_SCAN_CHARS = rules.MAX_SCAN_CHARS
 MAX_FACTS_PER_MESSAGE = 5
@@ -100,9 +101,7 @@ _DAY_AFTER_CALL = "Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|Toda
 
 # Each family of rules: the words (lower case) a sentence needs for its pattern
 # to be tried at all, and the pattern. The words make the cheap gate.
-# Words are what is left between punctuation, digits and spaces ("10mg" has "mg"),
-# apostrophes kept ("can't").
-_NOT_WORD = str.maketrans({c: " " for c in '0123456789!"#$%&()*+,-./:;<=>?@[\\]^_`{|}~…—–“”'})
+# Words are ``localmem.words``' ("10mg" has "mg", "can't" is one word).
 
 
 def _words(text: str) -> frozenset[str]:
@@ -220,9 +219,9 @@ _QUESTION_OPENERS = frozenset(
 
 
 def message_words(text: str) -> frozenset[str]:
-    """The lower-cased words of a message's scanned start: what every rule family's gate
+    """The words (``localmem.words``) of a message's scanned start: what every rule family's gate
     (and ``localmem.updates``') looks at, computed once per message."""
-    return frozenset(_lower_words(text[:MAX_SCAN_CHARS].replace("’", "'")))
+    return frozenset(text_words(text[:MAX_SCAN_CHARS]))
 
 
 def pin_facts(role: str, text: str, words: frozenset[str] | None = None) -> list[str]:
@@ -261,12 +260,8 @@ def pin_facts(role: str, text: str, words: frozenset[str] | None = None) -> list
     return facts
 
 
-def _lower_words(text: str) -> set[str]:
-    return set(text.lower().translate(_NOT_WORD).split())
-
-
 def _is_fact(sentence: str, families: list[tuple[frozenset[str], re.Pattern[str]]]) -> bool:
-    words = _lower_words(sentence)
+    words = set(text_words(sentence))
     found = False
     question = sentence.endswith("?")
     for family in families:
@@ -291,7 +286,7 @@ def is_lasting(fact: str) -> bool:
     (allergies, conditions, medication), names and relations, stable constraints and
     preferences. Dated events and "remember that ..." requests are bound to the
     conversation they were said in."""
-    words = _lower_words(fact)
+    words = set(text_words(fact))
     return any(not words.isdisjoint(needed) and rule.search(fact) for needed, rule in _RULES)
 
 
@@ -310,7 +305,7 @@ def _stated_in_question(
         return None
     for end in _CLAUSE_END.finditer(sentence):
         clause = sentence[: end.start()].rstrip(TRAILING_PUNCTUATION)
-        words = _lower_words(clause)
+        words = set(text_words(clause))
         if any(not words.isdisjoint(needed) and rule.search(clause) for needed, rule in health):
             return clause + "."
     return None

@@ -10,12 +10,15 @@ and ``db.messages``'.
 from __future__ import annotations
 
 import sqlite3
+from typing import TYPE_CHECKING
 
 from . import db
 from .args import check_id, check_int, check_text
 from .errors import InvalidInput
-from .handle import Handle
 from .models import Message, SessionOverview
+
+if TYPE_CHECKING:  # what it is given: for the type checker only
+    from .handle import Handle
 
 
 class Browse:

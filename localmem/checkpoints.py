@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 import sqlite3
+from typing import TYPE_CHECKING
 
 from . import db
 from . import extract as rules
@@ -27,10 +28,12 @@ from .checkpoint import (
     with_model,
 )
 from .errors import SessionNotFound
-from .handle import Handle
-from .localmodel import LocalModel
 from .models import OPEN_SUBTASK_STATUSES, Checkpoint, CheckpointData, Message, Session
-from .state import SessionState
+
+if TYPE_CHECKING:  # what it is given (the handle, capabilities): for the type checker only
+    from .handle import Handle
+    from .localmodel import LocalModel
+    from .state import SessionState
 
 logger = logging.getLogger("localmem")
 

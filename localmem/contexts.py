@@ -11,20 +11,23 @@ from __future__ import annotations
 
 import math
 import sqlite3
+from typing import TYPE_CHECKING
 
 from . import db, periods
 from .args import MAX_SQLITE_INTEGER, check_id, check_int, check_text, query_text
 from .context import PRECOUNTED_COSTS, Costs, MemoryContext
 from .errors import DatabaseError
-from .handle import Handle
-from .localmodel import LocalModel
 from .excerpt import Answers
 from .models import Message, Pin, Summary
 from .packing import Policy, Read, pack
 from .periods import Period
-from .recall import Recall
 from .state_lines import STATE_LIMITS, state_groups
 from .tokens import Tokenizer
+
+if TYPE_CHECKING:  # what it is given (the handle, capabilities): for the type checker only
+    from .handle import Handle
+    from .localmodel import LocalModel
+    from .recall import Recall
 
 LABEL_MEMO_SIZE = 4096
 """Most relevant-message labels whose token counts are remembered."""
@@ -125,7 +128,7 @@ class Contexts:
         found: list[Period] = []
         terms: tuple[str, ...] = ()
         if cfg.relevant_messages and (query is not None or cfg.auto_query):
-            with self._recall.indexed(("messages",)):  # one snapshot, the index caught up
+            with self._recall.indexed(("messages",)):  # one snapshot, the index current
                 ratio, recent, pins, summaries, state = self._read_context(session_id, stamp)
                 if query is None:
                     query = next((m.text for m in recent if m.role == "user"), None)

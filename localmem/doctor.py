@@ -1,11 +1,15 @@
 """``localmem doctor``: is this file sound, and is everything around it there?
 
 :func:`run_checks` asks a store and the local Ollama server a few questions
-and returns one :class:`~localmem.models.Check` per question, in order:
+and returns one :class:`~localmem.reports.Check` per question, in order:
 
 - ``file``: SQLite's ``quick_check`` and ``foreign_key_check`` find nothing;
 - ``schema``: the file is at this localmem's schema version;
 - ``tokenizer``: the exact token counter loaded offline (not the estimate);
+- ``search``: each searched table's full-text index is found the way
+  sqlite-utils and Datasette find it (sqlite-utils' own ``detect_fts``, on a
+  read-only connection), holds every row of its table, and holds them under
+  their sessions' key tokens (another tool's 'rebuild' would not);
 - ``ollama``: the configured local server answers (loopback only unless
   ``allow_remote_ollama``: the store's own backend refuses anything else
   without sending a byte);
@@ -26,12 +30,18 @@ Nothing is written; the server is asked through the store's
 
 from __future__ import annotations
 
+import contextlib
+import sqlite3
+from pathlib import Path
 from typing import TYPE_CHECKING
 
+import sqlite_utils
+
 from .args import check_id
+from .db.fulltext import SEARCH_TABLES, keyed
 from .embeddings import AUTO, pick_model
 from .migrations import SCHEMA_VERSION
-from .models import Check
+from .reports import Check
 from .summarizer.ollama_client import OllamaModelError, OllamaUnavailable
 
 if TYPE_CHECKING:
@@ -61,7 +71,7 @@ def run_checks(store: MemoryStore, session_id: str | None = None) -> list[Check]
     file cannot be read at all. Read-only.
     """
     session = None if session_id is None else store.get_session(check_id(session_id))
-    checks = [check_file(store), check_schema(store), check_tokenizer(store)]
+    checks = [check_file(store), check_schema(store), check_tokenizer(store), check_search(store)]
     backend = store.ollama_backend
     reachable, models = _ask_models(backend)
     checks.append(reachable)
@@ -94,6 +104,31 @@ def check_tokenizer(store: MemoryStore) -> Check:
         name="tokenizer",
         ok=False,
         detail=f"encoding {store.tokenizer.encoding!r} did not load: counting by {store.tokenizer_name}",
+    )
+
+
+def check_search(store: MemoryStore) -> Check:
+    """Whether outside tools see each search index, and whether it is complete."""
+    if not Path(store.path).is_file():
+        return Check(name="search", ok=True, detail="in-memory store: no file for other tools")
+    uri = Path(store.path).resolve().as_uri() + "?mode=ro"
+    with contextlib.closing(sqlite3.connect(uri, uri=True)) as conn:
+        tools = sqlite_utils.Database(conn)
+        problems = []
+        for table in SEARCH_TABLES:
+            index = tools[table].detect_fts()
+            if index is None:
+                problems.append(f"{table} has no index sqlite-utils or Datasette can find")
+            elif tools[f"{index}_docsize"].count != tools[table].count:
+                problems.append(f"{index} does not hold every row of {table}")
+            elif not keyed(conn, table):
+                problems.append(f"{index} was rebuilt without its session keys: run localmem vacuum")
+    if problems:
+        return Check(name="search", ok=False, detail="; ".join(problems))
+    return Check(
+        name="search",
+        ok=True,
+        detail="current; sqlite-utils search and Datasette's _search see " + ", ".join(SEARCH_TABLES),
     )
 
 

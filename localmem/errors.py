@@ -77,9 +77,15 @@ class SchemaTooNew(DatabaseError):
     """The file was written by a newer localmem; upgrade localmem to open it."""
 
 
+class WrongKey(DatabaseError):
+    """The file's encryption key is missing or wrong, or a key was given for a file
+    that is not encrypted; the file was left untouched (``localmem.keys``)."""
+
+
 class Closed(LocalMemError, RuntimeError):
     """This object was closed and cannot be used any more; open a new one."""
 
 
 class MissingExtra(LocalMemError, ImportError):
-    """An integration needs a framework that is not installed: install localmem's extra for it."""
+    """An integration (or encryption) needs a package that is not installed: install
+    localmem's extra for it."""

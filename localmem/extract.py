@@ -32,6 +32,8 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
+from .words import STOP_WORDS, stem, words
+
 MAX_SCAN_CHARS = 4000
 ITEM_CHARS = 200
 """Longest statement kept (cut with an ellipsis)."""
@@ -91,7 +93,6 @@ _TABLE_BEFORE = re.compile(r"\b([A-Za-z_]\w*)[`\"']?\s+table\b", _I)
 _BACKTICKS = re.compile(r"`([^`\s][^`\n]{0,58}[^`\s])`")
 _TICKET = re.compile(r"\b[A-Z][A-Z0-9]+-\d+\b")
 _DIGIT = re.compile(r"\d")
-_WORD = re.compile(r"[^\W\d_][\w'-]*")
 NOT_NAMES = frozenset(
     """
     a an the this that these those my your our their its his her each every any some one new
@@ -101,19 +102,6 @@ NOT_NAMES = frozenset(
     select where set values join into from update table order group by
     """.split()
 )
-STOP_WORDS = frozenset(
-    """
-    about above after again against also always and any are because been before being below
-    between both but can could did does doing don down during each else ever every few for from
-    further had has have having her here hers him his how into its just let like more most much
-    must never not now off once only other ought our ours out over own please prefer rather really
-    same should some such than that the their them then there these they this those through too
-    under until use using very want was were what when where which while who whom why will with
-    would you your yours always instead answer answers reply replies
-    """.split()
-)
-
-
 @dataclass
 class Extracted:
     """What :func:`extract` found; lists oldest first, except references (newest first)."""
@@ -201,8 +189,8 @@ def restates(new: str, old: str) -> bool:
     new_key, old_key = _key(new), _key(old)
     if new_key is not None or old_key is not None:
         return new_key == old_key
-    a = {w.casefold() for w in _WORD.findall(new)}
-    b = {w.casefold() for w in _WORD.findall(old)}
+    a = set(words(new, numbers=False))
+    b = set(words(old, numbers=False))
     if min(len(a), len(b)) < RESTATE_MIN_WORDS:
         return a == b
     return len(a & b) / len(a | b) >= RESTATE_OVERLAP
@@ -227,19 +215,23 @@ def _key(statement: str) -> str | None:
 
 
 def content_words(text: str) -> list[str]:
-    """Case-folded words of four letters or more that are not stop words."""
-    return [
-        w for w in (w.casefold() for w in _WORD.findall(text)) if len(w) >= 4 and w not in STOP_WORDS
-    ]
+    """Case-folded words of four letters or more that are not stop words (nor numbers)."""
+    return [w for w in words(text, numbers=False) if len(w) >= 4 and w not in STOP_WORDS]
+
+
+def held(content: Iterable[str], haystack: str) -> int:
+    """How many of the words ``content`` ``haystack`` (case-folded) holds, whole or by
+    their stem."""
+    return sum(1 for w in content if w in haystack or stem(w) in haystack)
 
 
 def grounded(item: str, haystack: str, share: float = 0.0) -> bool:
     """True when ``item`` shares a content word with ``haystack`` (case-folded) and,
     with ``share``, at least that share of its content words; or has none to share:
     a model's item about nothing it was shown is dropped."""
-    words = content_words(item)
-    found = sum(1 for w in words if w in haystack or w.rstrip("s") in haystack)
-    return not words or (found > 0 and found >= share * len(words))
+    content = content_words(item)
+    found = held(content, haystack)
+    return not content or (found > 0 and found >= share * len(content))
 
 
 def clip(text: str, limit: int) -> str:

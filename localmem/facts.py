@@ -191,8 +191,7 @@ def grounding_text(item: str, texts: Sequence[str]) -> int | None:
     words = rules.content_words(item)
     best, best_found = None, 0
     for index, text in enumerate(texts):
-        haystack = text.casefold()
-        found = sum(1 for w in words if w in haystack or w.rstrip("s") in haystack)
+        found = rules.held(words, text.casefold())
         if found > best_found:
             best, best_found = index, found
     return best

@@ -152,6 +152,12 @@ def remove(path: Path) -> None:
         os.unlink(path)
 
 
+def remove_database(path: Path) -> None:
+    """Delete the database file ``path`` and the log files SQLite may have left beside it."""
+    for suffix in DATABASE_SUFFIXES:
+        remove(Path(f"{path}{suffix}"))
+
+
 def _sync_directory(directory: Path) -> None:
     with contextlib.suppress(OSError):  # not every system can open a directory
         fd = os.open(directory, os.O_RDONLY)

@@ -40,20 +40,23 @@ from __future__ import annotations
 import contextlib
 import logging
 from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING
 
 from . import db
 from . import extract as rules
 from .args import check_id, check_int
 from .checkpoint import RULES
-from .checkpoints import Checkpoints
 from .db import Forgotten
 from .errors import NotFound, SessionNotFound
 from .facts import facts_row, rule_facts
-from .handle import Handle
 from .models import Summary
 from .scoring import SUMMARY_IMPORTANCE
 from .summarizer import FALLBACK
 from .summarizer.fallback import keyword_summary
+
+if TYPE_CHECKING:  # what it is given (the handle, capabilities): for the type checker only
+    from .checkpoints import Checkpoints
+    from .handle import Handle
 
 logger = logging.getLogger("localmem")
 
@@ -139,7 +142,7 @@ class Forgetting:
         the full-text indexes that held what went are merged and (for messages)
         the summary cache emptied; after the commit the log is emptied."""
         with self._db.write(session_id) as conn:
-            gone = Forgotten(conn, db.index_marks(conn))
+            gone = Forgotten(conn)
             yield gone
             if "messages" in gone.lowest or "summaries" in gone.lowest:
                 db.clear_summary_cache(conn)

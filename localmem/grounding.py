@@ -36,16 +36,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
+from .words import STOP_WORDS, stem
+from .words import words as text_words
+
 SUPPORT_SHARE: Final = 0.6
 """Share of an item's content words that one source must hold ("most of them")."""
 SCOPE_WORDS: Final = 5
 """Words after a negation that it reaches, within the clause."""
 MIN_WORD_CHARS: Final = 4
 
-_WORD = re.compile(r"[^\W\d_][\w'\u2019]*|\d+(?:[.,:]\d+)*")
 _CLAUSE = re.compile(r"[.,;:!?()\[\]{}\n\"\u201c\u201d]|\s[-\u2013\u2014]\s")
 _QUESTION = re.compile(r"[^.!?\n]*\?")
-_SUFFIXES: Final = ("ing", "es", "ed", "ly", "s")
 NEGATIONS: Final = frozenset(
     """
     not no never none nothing without avoid avoids avoiding avoided stop stopped stopping
@@ -72,20 +73,6 @@ CARRIERS: Final = frozenset(
 not warned against everywhere (rule 4 would otherwise drop "give warfarin at 6 pm")."""
 _AFTER: Final = frozenset({"allergy", "allergies", "intolerance"})
 """Words that negate the word right before them ("penicillin allergy")."""
-STOP_WORDS: Final = frozenset(
-    """
-    about above after again against also always another because been before being below
-    between both could does doing down during each either even every from further have
-    having here hers herself himself into itself just more most much must myself once only
-    other ought ours ourselves over same shall should some such than that their theirs them
-    themselves then there these they this those through under until upon very were what when
-    where which while whom whose with within would your yours yourself yourselves will like
-    well still many made make makes want wants need needs please thanks thank okay sure
-    every
-    """.split()
-)
-
-
 @dataclass(frozen=True)
 class _Text:
     """One source, read once: its word forms outside questions, and its negated forms."""
@@ -125,7 +112,7 @@ def check(item: str, evidence: Evidence) -> str | None:
     content = [w for w in words if _is_content(w[0])]
     if not any(not w[:1].isdigit() for w, _ in content):
         return "no content words"  # "id: 3"
-    forms = [(_form(w), negated) for w, negated in content]
+    forms = [(stem(w), negated) for w, negated in content]
     for form, negated in forms:
         if not negated and form in evidence._warned:
             return "asserts what the conversation warns against"
@@ -172,11 +159,11 @@ def _read(text: str) -> _Text:
     lowered = text.casefold()
     stated = _QUESTION.sub(" ", lowered)
     words = _clauses(stated)
-    forms = {_form(w) for w, _ in words}
+    forms = {stem(w) for w, _ in words}
     return _Text(
         forms=frozenset(forms),
-        negated=frozenset(_form(w) for w, n in words if n),
-        asserted=frozenset(_form(w) for w, n in words if not n),
+        negated=frozenset(stem(w) for w, n in words if n),
+        asserted=frozenset(stem(w) for w, n in words if not n),
         lowered=lowered,
     )
 
@@ -191,7 +178,7 @@ def _clauses(text: str) -> list[tuple[str, bool]]:
     """
     out: list[tuple[str, bool]] = []
     for clause in _CLAUSE.split(text.casefold()):
-        words = [w.replace("\u2019", "'") for w in _WORD.findall(clause)]
+        words = text_words(clause)
         waiting = -1  # a negation waits for its object up to this index
         inside = False  # the words so far belong to a negated object
         for i, word in enumerate(words):
@@ -217,17 +204,4 @@ def _is_content(word: str) -> bool:
     return len(word) >= MIN_WORD_CHARS and word not in STOP_WORDS and word not in NEGATIONS
 
 
-def _form(word: str) -> str:
-    """A word without a plain suffix ("schedules" -> "schedul", "schedule" -> "schedul")."""
-    if word[:1].isdigit():
-        return word
-    word = word.removesuffix("'s")
-    for suffix in _SUFFIXES:
-        if word.endswith(suffix) and len(word) - len(suffix) >= MIN_WORD_CHARS:
-            word = word[: -len(suffix)]
-            break
-    return word.rstrip("e") if len(word) > MIN_WORD_CHARS else word
-
-
-
-_CARRIER_FORMS: Final = frozenset(_form(w) for w in CARRIERS)
+_CARRIER_FORMS: Final = frozenset(stem(w) for w in CARRIERS)

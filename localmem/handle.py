@@ -45,8 +45,11 @@ class Handle:
         scorer: Scorer,
         clock: Callable[[], datetime],
         content_key: Callable[[str], str],
+        *,
+        key: str | None = None,
     ) -> None:
         self.path = path
+        self.key = key  # the file's SQLCipher key (None: a plain file)
         self.config = config
         self.tokenizer = tokenizer
         self.score = scorer
@@ -57,6 +60,7 @@ class Handle:
             busy_timeout=config.busy_timeout,
             synchronous=config.synchronous,
             content_key=content_key,
+            key=key,
         )
         self.cache: TTLCache[MemoryContext] = TTLCache(
             config.cache_ttl, config.cache_size, max_bytes=config.cache_bytes, weigh=context_bytes

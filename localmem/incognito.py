@@ -38,16 +38,18 @@ from __future__ import annotations
 import functools
 import inspect
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from . import db
 from .errors import InvalidInput
-from .forget import Forgetting
-from .handle import Handle
-from .localmodel import LocalModel
 from .models import Session
-from .recall import Recall
-from .transfer import Transfer
+
+if TYPE_CHECKING:  # what it is given (the handle, capabilities): for the type checker only
+    from .forget import Forgetting
+    from .handle import Handle
+    from .localmodel import LocalModel
+    from .recall import Recall
+    from .transfer import Transfer
 
 FIRST_ID = 2**52
 """The first row id of the private store: far above any file's (and within the
@@ -141,6 +143,7 @@ class Incognito:
         return sorted(merged, key=lambda s: s.updated_at, reverse=True)
 
     def delete_session(self, session_id: str) -> None:
+        """``Forgetting.delete_session``, or the private store's for a session that keeps nothing."""
         inner = self._inner
         if inner is not None and self.keeps_nothing(session_id):
             inner.delete_session(session_id)
@@ -148,9 +151,9 @@ class Incognito:
             return
         self._forget.delete_session(session_id)
 
-    delete_session.__doc__ = Forgetting.delete_session.__doc__
 
     def export_sessions(self, session_ids: Sequence[str] | None = None) -> Iterator[str]:
+        """``Transfer.export_sessions``; :class:`InvalidInput` for a session that keeps nothing."""
         if session_ids is not None and self._inner is not None and not isinstance(session_ids, str):
             try:
                 session_ids = list(session_ids)
@@ -164,7 +167,6 @@ class Incognito:
                         )
         return self._transfer.export_sessions(session_ids)
 
-    export_sessions.__doc__ = Transfer.export_sessions.__doc__
 
     def close(self) -> None:
         inner, self._inner = self._inner, None

@@ -8,15 +8,17 @@ carrying its text (the OpenAI Agents SDK and LangChain adapters keep theirs here
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import db
 from .args import as_list, check_id, check_int, check_kind, check_text
 from .errors import InvalidInput, SessionNotFound
-from .forget import Forgetting
-from .handle import Handle
-from .messages import Messages
 from .models import Item, Message, NewMessage
+
+if TYPE_CHECKING:  # what it is given (the handle, capabilities): for the type checker only
+    from .forget import Forgetting
+    from .handle import Handle
+    from .messages import Messages
 
 
 class Items:

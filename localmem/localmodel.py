@@ -12,14 +12,16 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import db
 from .errors import SessionNotFound
-from .handle import Handle
 from .models import Session
 from .summarizer import OllamaBackend, Summarizer
 from .tokens import bounded_ratio
+
+if TYPE_CHECKING:  # what it is given: for the type checker only
+    from .handle import Handle
 
 logger = logging.getLogger("localmem")
 

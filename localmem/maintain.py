@@ -38,14 +38,17 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Sequence
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from . import db
 from .clock import parse_time
 from .errors import SessionNotFound
-from .handle import Handle
-from .models import MaintenanceReport, SessionCompaction
-from .resummarize import Resummarizer
-from .summaries import Summaries
+from .reports import MaintenanceReport, SessionCompaction
+
+if TYPE_CHECKING:  # what it is given (the handle, capabilities): for the type checker only
+    from .handle import Handle
+    from .resummarize import Resummarizer
+    from .summaries import Summaries
 
 logger = logging.getLogger("localmem")
 

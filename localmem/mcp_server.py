@@ -17,7 +17,11 @@ Built on the official MCP SDK (``pip install 'localmem[mcp]'``, 1.x).
 
 from __future__ import annotations
 
+import inspect
 import logging
+import sys
+from io import TextIOWrapper
+from pathlib import Path
 from importlib.metadata import version
 from typing import Any
 from urllib.parse import unquote
@@ -32,9 +36,13 @@ from .store import MemoryStore
 try:
     from mcp.server.fastmcp import FastMCP
     from mcp.server.fastmcp.exceptions import ResourceError, ToolError
+    from mcp.server.stdio import stdio_server
 except ImportError as exc:  # pragma: no cover - exercised with the SDK hidden
     raise MissingExtra("localmem mcp needs the MCP SDK: pip install 'localmem[mcp]'") from exc
 
+import anyio  # noqa: E402  (the SDK's dependency)
+
+from .mcp_stdio import GuardedStdin, LockedStdout  # noqa: E402
 from .mcp_tools import Memory, add_tools  # noqa: E402  (after the SDK is known to be there)
 
 logger = logging.getLogger("localmem")
@@ -75,6 +83,25 @@ class MemoryServer(FastMCP):
         self._params: dict[str, frozenset[str]] | None = None
         add_tools(self, self.memory)
         add_resources(self, self.memory)
+
+    def tool(self, name: str | None = None, title: str | None = None,
+             description: str | None = None, **kwargs: Any) -> Any:
+        """FastMCP's ``tool`` decorator; a docstring becomes the description without
+        its indentation (``inspect.cleandoc``), as a client shows it."""
+        def register(fn: Any) -> Any:
+            text = description if description is not None else inspect.cleandoc(fn.__doc__ or "")
+            return FastMCP.tool(self, name, title, text or None, **kwargs)(fn)
+
+        return register
+
+    async def run_stdio_async(self) -> None:
+        """FastMCP's stdio loop, on a stdin checked line by line (``localmem.mcp_stdio``)."""
+        out = LockedStdout(anyio.wrap_file(TextIOWrapper(sys.stdout.buffer, encoding="utf-8")))
+        stdin = GuardedStdin(sys.stdin.buffer, out)
+        async with stdio_server(stdin=stdin, stdout=out) as (read_stream, write_stream):  # type: ignore[arg-type]
+            await self._mcp_server.run(
+                read_stream, write_stream, self._mcp_server.create_initialization_options()
+            )
 
     async def call_tool(self, name: str, arguments: dict[str, Any]) -> Any:
         if self._params is None:
@@ -169,5 +196,6 @@ def open_session(store: MemoryStore, session_id: str) -> str:
 def serve(store: MemoryStore, session_id: str | None = None) -> None:
     """Serve ``store`` over stdio until the client closes stdin."""
     current = None if session_id is None else open_session(store, session_id)
-    logger.info("serving %s over MCP (stdio), session %s", store.path, current)
+    path = store.path if str(store.path) == ":memory:" else Path(store.path).resolve()
+    logger.info("serving %s over MCP (stdio), session %s", path, current)
     MemoryServer(store, current).run("stdio")

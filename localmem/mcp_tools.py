@@ -201,6 +201,8 @@ def add_tools(server: FastMCP, memory: Memory) -> None:
         importance: Annotated[Importance | None, Field(description="Its new importance.")] = None,
     ) -> str:
         """Correct a pinned fact's text and/or importance; the old text is not kept."""
+        if fact is None and importance is None:  # the library's wording names its own parameter
+            raise InvalidInput("nothing to change: give fact, importance or both")
         p = await run(store.update_pin, fact_id, content=fact, importance=importance)
         return f"Updated {mcp_text.pin_line(p)}"
 

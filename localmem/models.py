@@ -13,7 +13,8 @@ Session state (``localmem.state``): a session works through goals
 recorded; :class:`TrackedFile` rows are the files it works on. A
 :class:`Checkpoint` (``localmem.checkpoint``) holds :class:`CheckpointData`;
 :class:`SummaryFacts` holds a summary's :class:`FactsData`. Their JSON
-columns become the nested models here.
+columns become the nested models here. What the store reports back (memory,
+maintenance, stats, checks) is in ``localmem.reports``.
 """
 
 from __future__ import annotations
@@ -34,11 +35,13 @@ SUBTASK_STATUSES: tuple[str, ...] = ("pending", "in_progress", "completed", "blo
 OPEN_SUBTASK_STATUSES: tuple[str, ...] = ("pending", "in_progress", "blocked")
 
 
-class _Record(BaseModel):
+class Record(BaseModel):
+    """A row of the file, frozen: the base of every record here and in ``reports``."""
+
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
-class Session(_Record):
+class Session(Record):
     """A conversation. ``model`` is the chat model the assistant uses for it.
 
     ``persist`` is False for a session that keeps nothing (``create_session(...,
@@ -53,7 +56,7 @@ class Session(_Record):
     persist: bool = True
 
 
-class SessionOverview(_Record):
+class SessionOverview(Record):
     """A session with its counts, as the ``session_overview`` view shows it.
 
     ``last_activity`` is the later of the session's own update and its newest
@@ -74,7 +77,7 @@ class SessionOverview(_Record):
     latest_checkpoint_at: str | None
 
 
-class Message(_Record):
+class Message(Record):
     """One stored turn; ``id`` orders a session's messages."""
 
     id: int
@@ -87,7 +90,7 @@ class Message(_Record):
     created_at: str
 
 
-class Summary(_Record):
+class Summary(Record):
     """A summary of the messages ``start_message_id``..``end_message_id`` (inclusive).
 
     ``level`` 1 summarizes messages, 2 summarizes level-1 summaries.
@@ -108,7 +111,7 @@ class Summary(_Record):
     created_at: str
 
 
-class Pin(_Record):
+class Pin(Record):
     """A fact kept in every context of its session, by importance.
 
     ``session_id`` None: a fact of the user's, in every session's context.
@@ -133,61 +136,7 @@ class Pin(_Record):
         return "user" if self.session_id is None else "session"
 
 
-class RememberedFact(_Record):
-    """One pin as :meth:`~localmem.MemoryStore.memory_report` shows it: the pin, and
-    where it came from (the message it was taken from, that message's session and
-    time; all None for a fact pinned by hand without a message)."""
-
-    pin: Pin
-    status: Literal["current", "superseded"]
-    source_session_id: str | None
-    source_session_title: str | None
-    said_at: str | None
-
-
-class SessionMemory(_Record):
-    """A session and its own pins, in the memory report."""
-
-    session: Session
-    facts: list[RememberedFact]
-
-
-class MemoryReport(_Record):
-    """What localmem remembers: every fact of the user's (shown in every session), then
-    every session's own, each with its provenance, current and superseded. ``to_text()``
-    renders it for a person; ``model_dump()`` is its JSON."""
-
-    generated_at: str
-    user_facts: list[RememberedFact]
-    sessions: list[SessionMemory]
-
-    def to_text(self) -> str:
-        lines = [f"What is remembered (as of {self.generated_at[:16].replace('T', ' ')} UTC)", ""]
-        lines.append(f"About you, in every chat ({len(self.user_facts)}):")
-        lines += [_fact_line(f) for f in self.user_facts] or ["  (nothing)"]
-        for memory in self.sessions:
-            title = memory.session.title or f"untitled, begun {memory.session.created_at[:10]}"
-            lines += ["", f"In the chat {title!r} ({memory.session.id}), {len(memory.facts)}:"]
-            lines += [_fact_line(f) for f in memory.facts] or ["  (nothing)"]
-        return "\n".join(lines)
-
-
-def _fact_line(fact: RememberedFact) -> str:
-    pin = fact.pin
-    how = "pinned by hand" if pin.kind == "manual" else "caught automatically"
-    if fact.said_at is not None:
-        where = f" from a message of {fact.said_at[:10]}"
-        if fact.source_session_title or fact.source_session_id:
-            where += f" in {fact.source_session_title or fact.source_session_id!r}"
-        how += where
-    else:
-        how += f" on {pin.created_at[:10]}"
-    if fact.status == "superseded":
-        return f"  - #{pin.id} (no longer holds since {pin.superseded_at[:10]}) {pin.content}  [{how}]"
-    return f"  - #{pin.id} {pin.content}  [{how}]"
-
-
-class Item(_Record):
+class Item(Record):
     """A framework's own record of one message, kept verbatim as JSON text.
 
     ``message_id`` is the message that carries the item's readable text (and
@@ -201,13 +150,14 @@ class Item(_Record):
     data: str
 
 
-class SearchHit(_Record):
+class SearchHit(Record):
     """A message, summary or pin that matched a search.
 
     ``id`` is the row's id in its own table (``kind`` says which); ``text`` is
     the whole text (a pin's ``content``); ``snippet`` is the best passage,
     matched words between ``[`` and ``]``. ``score`` is BM25's (higher is
     better); it orders one search's hits and means nothing across searches.
+    ``created_at`` is when the row was written (a message: when it was said).
     """
 
     kind: HitKind
@@ -216,6 +166,7 @@ class SearchHit(_Record):
     text: str
     score: float
     snippet: str
+    created_at: str
 
 
 class NewMessage(BaseModel):
@@ -231,7 +182,7 @@ class NewMessage(BaseModel):
 # --- session state -------------------------------------------------------------
 
 
-class Goal(_Record):
+class Goal(Record):
     """What the session is working towards. At most one goal of a session is ``active``.
 
     ``archive`` is set when the goal ends: rule-based statistics of its tool
@@ -250,7 +201,7 @@ class Goal(_Record):
     ended_at: str | None
 
 
-class Subtask(_Record):
+class Subtask(Record):
     """A step of a goal (``goal_id`` None: recorded while no goal was active).
 
     ``dependencies`` are ids of subtasks of the same session.
@@ -268,7 +219,7 @@ class Subtask(_Record):
     updated_at: str
 
 
-class ToolExecution(_Record):
+class ToolExecution(Record):
     """One tool call the agent made, tied to the goal active at the time."""
 
     id: int
@@ -283,7 +234,7 @@ class ToolExecution(_Record):
     created_at: str
 
 
-class TrackedFile(_Record):
+class TrackedFile(Record):
     """A file the session works on; ``modified`` once it was changed. ``seq`` orders last touches."""
 
     id: int
@@ -366,7 +317,7 @@ class CheckpointData(_Data):
     workflow_state: WorkflowState = Field(default_factory=WorkflowState)
 
 
-class Checkpoint(_Record):
+class Checkpoint(Record):
     """A snapshot of :class:`CheckpointData`, taken before a compaction or on request.
 
     ``source`` is the local model that contributed to it, or ``rules`` when
@@ -396,7 +347,7 @@ class FactsData(_Data):
     open_questions: list[str] = Field(default_factory=list)
 
 
-class SummaryFacts(_Record):
+class SummaryFacts(Record):
     """The :class:`FactsData` of the level-1 summary ``id``; ``source`` as for checkpoints."""
 
     id: int
@@ -407,92 +358,7 @@ class SummaryFacts(_Record):
     created_at: str
 
 
-class SessionCompaction(_Record):
-    """What :meth:`~localmem.MemoryStore.maintain` did to one idle session.
-
-    ``level`` is 1 (light: idle a day), 2 (heavy: a week) or 3 (archival: a
-    month; see ``MemoryConfig.compaction_ages``); ``summaries`` and
-    ``rollups`` count the level-1 and level-2 summaries it wrote;
-    ``through_message_id`` is the newest message it saw (the level holds
-    until a newer one arrives).
-    """
-
-    session_id: str
-    idle_days: float
-    level: int
-    previous_level: int
-    summaries: int
-    rollups: int
-    through_message_id: int
-
-
-class ResummarizeReport(_Record):
-    """The result of :meth:`~localmem.MemoryStore.resummarize`: how many
-    deterministic summaries (``offline``, ``fallback``) were ``found``, those the
-    model ``redone`` (the new summaries), how many are ``left``, and why
-    (``reason``, None when none is left)."""
-
-    found: int
-    redone: list[Summary]
-    left: int
-    reason: str | None
-
-
-class MaintenanceReport(_Record):
-    """The result of one :meth:`~localmem.MemoryStore.maintain` run.
-
-    ``checked`` sessions were looked at; ``compacted`` lists those it changed
-    (empty when run again with nothing new: maintenance is idempotent);
-    ``resummarized`` is what the model redid of the deterministic summaries.
-    """
-
-    checked: int
-    compacted: list[SessionCompaction]
-    resummarized: ResummarizeReport | None = None
-
-
-# --- the file as a whole ---------------------------------------------------------
-
-
-class Stats(_Record):
-    """What a file holds and how this process uses it (``MemoryStore.stats``).
-
-    Counts are rows of the whole file. ``file_bytes`` is the main file plus
-    its write-ahead log (0 for ``:memory:``). ``cache_*`` are this store's
-    context cache since it was opened (``hit_rate`` None before any lookup).
-    """
-
-    path: str
-    sessions: int
-    messages: int
-    summaries_by_level: dict[int, int]
-    summaries_by_source: dict[str, int]
-    pins_by_kind: dict[str, int]
-    goals_by_status: dict[str, int]
-    checkpoints: int
-    file_bytes: int
-    page_size: int
-    page_count: int
-    schema_version: int
-    tokenizer: str
-    tokenizer_exact: bool
-    cache_hits: int
-    cache_misses: int
-    cache_hit_rate: float | None
-
-
-class Check(_Record):
-    """One check of ``localmem doctor``: its ``name``, whether it passed and what it found.
-
-    ``offline`` marks a failed check that only means no local model is there
-    to use (no Ollama server, no model installed): localmem then works offline
-    (deterministic summaries), which is fine; nothing is broken.
-    """
-
-    name: str
-    ok: bool
-    detail: str
-    offline: bool = False
+# --- a session's rows, for an export ------------------------------------------------
 
 
 class SessionRows(NamedTuple):

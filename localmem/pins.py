@@ -28,18 +28,20 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Sequence
-
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from . import db
 from .args import check_id, check_importance, check_int, check_text
 from .autopins import is_lasting, message_words, pin_facts, pin_key
 from .config import DEFAULT_PIN_IMPORTANCE
 from .errors import InvalidInput, NotFound, SessionNotFound
-from .forget import Forgetting
-from .handle import Handle
-from .models import PIN_KINDS, MemoryReport, Pin, RememberedFact, SessionMemory
+from .models import PIN_KINDS, Pin
+from .reports import MemoryReport, RememberedFact, SessionMemory
 from .updates import Update, superseded, updates_in
+
+if TYPE_CHECKING:  # what it is given (the handle, capabilities): for the type checker only
+    from .forget import Forgetting
+    from .handle import Handle
 
 SCOPES = ("session", "user")
 

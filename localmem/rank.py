@@ -25,6 +25,8 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from .words import stem
+
 K1 = 1.2
 B = 0.75
 RRF_K = 60
@@ -33,26 +35,6 @@ FUSED_LEXICAL_FLOOR = 0.2
 """In a fusion, the lexical ranking brings only the messages scoring at least this
 share of its best: RRF credits ranks, not scores, so a long tail of weak matches (a
 speaker's name alone) would otherwise push out what the semantic ranking found."""
-
-_SUFFIXES = ("ational", "fulness", "iveness", "ization", "ation", "ness", "ment", "ing", "edly",
-             "ies", "ied", "ed", "es", "ly", "er", "s")
-
-
-def stem(word: str) -> str:
-    """A light English stem: enough that "dogs", "adopted" and "running" meet "dog",
-    "adopt" and "run" when term frequencies are counted (as word prefixes). FTS5's
-    Porter stemmer decides which messages match; this only counts how often a matched
-    word occurs."""
-    for suffix in _SUFFIXES:
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            word = word[: -len(suffix)]
-            if suffix in ("ies", "ied"):
-                word += "y"
-            break
-    if len(word) > 3 and word[-1] == word[-2] and word[-1] not in "aeiouls":
-        word = word[:-1]  # "running" -> "runn" -> "run"
-    return word
-
 
 def occurrences(term: str) -> re.Pattern[str]:
     """A pattern finding the words of a text that begin with ``term``'s stem, in any case."""

@@ -5,11 +5,11 @@ context's candidates.
 ``build_context`` asks of it with a query (``localmem.contexts``).
 Turning user text into a safe MATCH expression is ``localmem.search``'s and
 ranking is ``localmem.rank``'s (both pure); the SQL is ``localmem.db``'s.
-The index is caught up in bulk, behind a high-water mark, just before a read
-(``_indexed``), so writes never pay for it and reads see every row committed
-before they began (unless another program holds the write lock: a read never
-waits for it). Vectors are caught up by ``localmem.semantic`` and scored in
-memory (``localmem.vectors``).
+The index is written by triggers in the transaction that writes each row
+(migration m012_search_at_commit), so a read (``indexed``: one read
+transaction) sees every row committed before it began, whoever wrote it, and
+never waits for a writer. Vectors are caught up by ``localmem.semantic`` and
+scored in memory (``localmem.vectors``).
 """
 
 from __future__ import annotations
@@ -19,20 +19,22 @@ import logging
 import sqlite3
 from collections.abc import Callable, Iterator, Sequence
 from datetime import timedelta
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from . import db
 from . import rank, reranking
 from . import search as fts
 from .args import check_id, check_int, query_text
-from .embeddings import Embedder
 from .cache import ALL_SESSIONS
 from .clock import iso
-from .handle import Handle
+from .embeddings import Embedder
 from .models import Message, SearchHit
 from .periods import Period, without
-from .semantic import Semantic
 from .vectors import Vectors
+
+if TYPE_CHECKING:  # what it is given: for the type checker only
+    from .handle import Handle
+    from .semantic import Semantic
 
 logger = logging.getLogger("localmem")
 
@@ -276,36 +278,12 @@ class Recall:
 
     @contextlib.contextmanager
     def indexed(self, tables: tuple[str, ...]) -> Iterator[sqlite3.Connection]:
-        """A read transaction in which the search index holds the committed rows of ``tables``.
-
-        Rows missing from the index are indexed first, in bulk, in their own
-        short write transaction; the ranking and snippets then run in a read
-        transaction, so no other writer waits on them. When another program
-        holds the file's write lock (the ``sqlite3`` shell in a transaction),
-        the catch-up is skipped rather than waited for: the read goes on
-        over the rows indexed so far, and the next call indexes the rest.
-        Call with the lock held; SQLite's errors are the caller's to translate.
-        """
-        with self._db.snapshot() as conn:
-            behind = db.index_behind(conn, tables)
-        if behind:
-            self._catch_up(tables)
+        """A read transaction (one snapshot); the search indexes of ``tables`` hold
+        every row committed before it (triggers index a row in the transaction
+        that writes it, migration m012_search_at_commit), so nothing is caught up
+        and no writer is waited for. Call with the lock held."""
         with self._db.snapshot() as conn:
             yield conn
-
-    def _catch_up(self, tables: tuple[str, ...]) -> None:
-        """Index the rows of ``tables`` above the high-water mark, unless another
-        connection holds the write lock (then nothing is waited for)."""
-        conn = self._db.conn
-        with contextlib.ExitStack() as transaction:
-            try:
-                with db.no_waiting(conn, self._db.config.busy_timeout):  # for the BEGIN only
-                    transaction.enter_context(db.transaction(conn))
-            except sqlite3.OperationalError as exc:
-                logger.info("search index not caught up (the file is busy: %s); reading as it is", exc)
-                return
-            indexed = db.catch_up(conn, tables)
-        logger.debug("search index: %d new rows indexed", indexed)
 
     # --- search --------------------------------------------------------------
 
@@ -321,11 +299,10 @@ class Recall:
         (:class:`SessionNotFound` if there is none). Each hit carries a
         snippet with the matched words in ``[`` ``]``.
 
-        Rows written since the last search (by any process) are indexed
-        first, in bulk, in one short write transaction, the only write this
-        call makes; while another program holds the file's write lock, that
-        is skipped rather than waited for (the search reads the rows indexed
-        so far). Ranking and snippets run in a read transaction. A text too
+        Every row committed before the call is found, whoever wrote it: the
+        index is written in the same transaction as its row. The search only
+        reads (one read transaction), so another program holding the file's
+        write lock never delays it. A text too
         long for FTS5's snippet() (``db.SNIPPET_MAX_CHARS``) gets a snippet
         cut around its first match, in time linear in its length.
         """

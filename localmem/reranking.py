@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
+from . import words as vocabulary
 from .models import Message
 from .periods import Period
 
@@ -35,7 +36,6 @@ SPREAD_TOP = 60
 PERIOD_FILL = 40
 """At most this many of a period's messages come first when no word matched there."""
 _TOLD_LATER = re.compile(r"\b(yesterday|last night)\b", re.IGNORECASE)
-_WORD = re.compile(r"[^\W_]{3,}")
 
 
 def day_of(message: Message) -> str:
@@ -75,7 +75,9 @@ def in_period_first(
 
 
 def words(text: str) -> frozenset[str]:
-    return frozenset(_WORD.findall(text.lower()))
+    """The words of ``text`` (``localmem.words``) of three letters or more: what two
+    near-copies share."""
+    return frozenset(w for w in vocabulary.words(text) if len(w) >= 3)
 
 
 def spread(ranking: Sequence[Message], top: int = SPREAD_TOP) -> list[Message]:

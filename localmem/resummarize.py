@@ -26,14 +26,15 @@ from typing import TYPE_CHECKING
 from . import db
 from .args import check_id
 from .errors import SessionNotFound
-from .handle import Handle
-from .localmodel import LocalModel
-from .models import ResummarizeReport, Session, Summary
+from .models import Session, Summary
+from .reports import ResummarizeReport
 from .summaries import Draft, Summaries, pin_sources
 from .summarizer import FALLBACK, OFFLINE
 from .summarizer.ollama_client import OllamaUnavailable
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # what it is given (the handle, capabilities), a record: type checker only
+    from .handle import Handle
+    from .localmodel import LocalModel
     from .summarizer import Outcome
 
 logger = logging.getLogger("localmem")

@@ -20,9 +20,10 @@ document count (capped, so asking costs little whatever the answer).
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from collections.abc import Callable, Sequence
+
+from .words import STOP_WORDS, TOKEN, stem, tokens
 
 MAX_QUERY_CHARS = 10_000
 """Only the start of a longer query is read (an auto-query can be a whole message)."""
@@ -35,35 +36,14 @@ MAX_MATCH_TERMS = 5
 TERM_DOC_LIMIT = 1000
 """A word in more documents than this is too common to match on (see ``choose_terms``)."""
 
-# Runs of letters and digits: what unicode61 keeps as tokens (``_`` separates).
-_WORD = re.compile(r"[^\W_]+")
-
-# English function words, question words and the small talk of questions
-# ("remind me again what ..."), which would otherwise match most messages.
-STOP_WORDS = frozenset(
-    """
-    a about above after again against ago all also am an and any are aren as at be because been
-    before being below between both but by can cannot could couldn d did didn do does doesn doing
-    don down during each else ever few for from further had hadn has hasn have haven having he her
-    here hers herself him himself his how i if in into is isn it its itself just know let ll m me
-    might mine more most much must mustn my myself no nor not now of off on once only or other
-    ought our ours ourselves out over own please re remember remind s said same say says shall
-    shan she should shouldn so some such t tell than thanks that the their theirs them themselves
-    then there these they this those though through to too under until up us ve very was wasn we
-    were weren what when where which while who whom whose why will with won would wouldn y yes yet
-    you your yours yourself yourselves
-    """.split()
-)
-
-
 def query_terms(text: str, *, keep_stop_words: bool = False) -> list[str]:
-    """The distinct words of ``text``, lowercased, in order, stop words left out.
+    """The distinct index tokens of ``text`` (``words.tokens``), in order, stop words
+    (``words.STOP_WORDS``) left out.
 
     Single Latin letters and words longer than ``MAX_TERM_CHARS`` are left out
     too. Never raises for any string.
     """
-    text = unicodedata.normalize("NFC", text[:MAX_QUERY_CHARS]).lower()
-    words = dict.fromkeys(_WORD.findall(text))
+    words = dict.fromkeys(tokens(unicodedata.normalize("NFC", text[:MAX_QUERY_CHARS])))
     return [
         w
         for w in words
@@ -105,15 +85,21 @@ USER_KEY = "u0"
 """The key token of the user's pins (migration ``m010_scopes``): in every session's scope."""
 
 
+KEY_COLUMN = "session_id"
+"""The index column that holds a row's key token (migration ``m012_search_at_commit``)."""
+
+
 def any_of(terms: Sequence[str], session_key: str | None = None) -> str:
-    """A MATCH expression: any of ``terms`` in the text, and the session's key token
-    (or the user's, whose pins every session sees) in its own column if given, so
+    """A MATCH expression: any of ``terms`` in the text (every column but the key's:
+    the text column is ``text`` or ``content``), and the session's key token (or
+    the user's, whose pins every session sees) in the key's column if given, so
     no text can pass for a session's key."""
     either = " OR ".join(phrase(t) for t in terms)
+    text = f"- {KEY_COLUMN} : ({either})"
     if session_key is None:
-        return f"text : ({either})"
+        return text
     keys = f"{phrase(session_key)} OR {phrase(USER_KEY)}"
-    return f"session_key : ({keys}) AND text : ({either})"
+    return f"{KEY_COLUMN} : ({keys}) AND {text}"
 
 
 def session_key(session_id: str) -> str:
@@ -129,14 +115,14 @@ def plain_snippet(
     text: str, terms: Sequence[str], start_mark: str, end_mark: str, ellipsis: str, words: int
 ) -> str:
     """About ``words`` words of ``text`` around the first word that begins like one
-    of ``terms`` (stems: "pickup" marks "pickups"), marked with ``start_mark``/``end_mark``.
+    of ``terms`` (by ``words.stem``: "pickup" marks "pickups"), marked with ``start_mark``/``end_mark``.
 
     Linear in the text, whatever its size: for the texts FTS5's ``snippet()``
     would take quadratic time over. The text's start when no word matches.
     """
-    stems = tuple(t[: max(3, len(t) - 2)] for t in terms)
+    stems = tuple(stem(t) for t in terms)
     found = None
-    for match in _WORD.finditer(text):
+    for match in TOKEN.finditer(text):
         if match.group().lower().startswith(stems):
             found = match
             break

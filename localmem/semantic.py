@@ -12,12 +12,15 @@ from __future__ import annotations
 
 import logging
 import time
+from typing import TYPE_CHECKING
 
 from . import db
 from .args import check_id, check_int
 from .embeddings import AUTO, Embedder, OllamaEmbedder, pack, pick_model
 from .errors import LocalMemError
-from .handle import Handle
+
+if TYPE_CHECKING:  # what it is given: for the type checker only
+    from .handle import Handle
 
 logger = logging.getLogger("localmem")
 

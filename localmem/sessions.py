@@ -9,13 +9,16 @@ store; ``list_sessions`` lists them beside the file's.
 from __future__ import annotations
 
 import uuid
+from typing import TYPE_CHECKING
 
 from . import db
 from .args import check_id, check_text
 from .errors import InvalidInput
-from .handle import Handle
-from .incognito import Incognito
 from .models import Session
+
+if TYPE_CHECKING:  # what it is given (the handle, capabilities): for the type checker only
+    from .handle import Handle
+    from .incognito import Incognito
 
 
 class Sessions:

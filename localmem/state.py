@@ -28,15 +28,17 @@ import logging
 import math
 import sqlite3
 from collections.abc import Iterator, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import db
 from .args import check_id, check_int, check_text
 from .errors import InvalidInput, NotFound, SessionNotFound
-from .handle import Handle
-from .localmodel import LocalModel
 from .models import GOAL_STATUSES, SUBTASK_STATUSES, Goal, Subtask, ToolExecution, TrackedFile
 from .state_lines import archive_line, archive_stats, file_line, goal_line, subtask_line, tool_line
+
+if TYPE_CHECKING:  # what it is given (the handle, capabilities): for the type checker only
+    from .handle import Handle
+    from .localmodel import LocalModel
 
 logger = logging.getLogger("localmem")
 

@@ -41,17 +41,18 @@ from .forget import Forgetting
 from .handle import Handle
 from .incognito import Incognito, routed
 from .items import Items
+from .keys import find_key
 from .localmodel import LocalModel
 from .maintain import Maintenance
 from .messages import Messages
 from .models import (
-    Checkpoint, Goal, ImportReport, Item, MaintenanceReport, MemoryReport, Message, NewMessage,
-    Pin, ResummarizeReport, SearchHit, Session, SessionOverview, Stats, Subtask, Summary,
-    SummaryFacts, ToolExecution, TrackedFile,
+    Checkpoint, Goal, ImportReport, Item, Message, NewMessage, Pin, SearchHit, Session,
+    SessionOverview, Subtask, Summary, SummaryFacts, ToolExecution, TrackedFile,
 )
 from .context import MemoryContext
 from .pins import Pins
 from .recall import Recall
+from .reports import MaintenanceReport, MemoryReport, ResummarizeReport, Stats
 from .semantic import Semantic
 from .resummarize import Resummarizer
 from .scoring import Scorer, score_importance
@@ -89,6 +90,9 @@ class MemoryStore:
     ``clock``, ``summarizer`` and ``embedder`` replace the default policies
     (tests swap them in). Nothing touches the network until something is
     summarized.
+    ``key`` (else ``$LOCALMEM_KEY``, ``$LOCALMEM_KEY_FILE``, the keyring:
+    ``localmem.keys``) opens, or creates, a SQLCipher-encrypted file (the
+    ``encrypt`` extra); a missing or wrong key raises :class:`~localmem.errors.WrongKey`.
 
     Each method hands its call to the capability that holds it (built in
     ``__init__``; the module says which is which), and carries its docstring.
@@ -104,6 +108,7 @@ class MemoryStore:
         clock: Clock = utc_now,
         summarizer: Summarizer | None = None,
         embedder: Embedder | None = None,
+        key: str | None = None,
     ) -> None:
         self.config = make_config(dict(config) if isinstance(config, Mapping) else config)
         if path is None:
@@ -111,7 +116,13 @@ class MemoryStore:
         else:
             self.path = db.MEMORY if path == db.MEMORY else check_path(path)
         self.tokenizer = tokenizer or Tokenizer(self.config.encoding)
-        handle = self._db = Handle(self.path, self.config, self.tokenizer, scorer, clock, pin_key)
+        # An in-memory store has no file to encrypt; a file's key: localmem.keys.
+        if self.path == db.MEMORY and key is not None:
+            raise InvalidInput("an in-memory store has no file to encrypt: give no key")
+        file_key = None if self.path == db.MEMORY else find_key(key, self.path)
+        handle = self._db = Handle(
+            self.path, self.config, self.tokenizer, scorer, clock, pin_key, key=file_key
+        )
         # Each capability gets the handle and, by name, the capabilities it uses.
         model = self._model = LocalModel(handle, summarizer)
         semantic = self._semantic = Semantic(handle, embedder)
@@ -200,6 +211,10 @@ class MemoryStore:
         self, session_id: str, messages: Iterable[Mapping[str, Any] | NewMessage],
     ) -> list[Message]:
         return self._messages.add_messages(session_id, messages)
+
+    @doc_of(Messages.get_message)
+    def get_message(self, message_id: int) -> Message:
+        return self._messages.get_message(message_id)
 
     @doc_of(Messages.get_messages)
     def get_messages(
@@ -436,10 +451,10 @@ class MemoryStore:
     def session_overview(self, limit: int | None = None) -> list[SessionOverview]:
         return self._browse.session_overview(limit)
 
-    @doc_of(Incognito.delete_session)
+    @doc_of(Forgetting.delete_session)
     def delete_session(self, session_id: str) -> None:
         return self._incognito.delete_session(session_id)
 
-    @doc_of(Incognito.export_sessions)
+    @doc_of(Transfer.export_sessions)
     def export_sessions(self, session_ids: Sequence[str] | None = None) -> Iterator[str]:
         return self._incognito.export_sessions(session_ids)

@@ -13,13 +13,12 @@ from __future__ import annotations
 import dataclasses
 import logging
 from collections.abc import Mapping, Sequence
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from . import db
 from . import extract as rules
 from .args import check_id
 from .checkpoint import RULES
-from .checkpoints import Checkpoints
 from .errors import SessionNotFound
 from .facts import (
     ModelFacts,
@@ -31,16 +30,19 @@ from .facts import (
     overlay_facts,
     rule_facts,
 )
-from .handle import Handle
-from .localmodel import LocalModel
 from .models import FactsData, Message, Session, Summary, SummaryFacts
-from .pins import Pins
 from .scoring import SUMMARY_IMPORTANCE
 from .summarizer import OFFLINE, Outcome
 from .summarizer.background import BackgroundSummarizer
 from .summarizer.fallback import keyword_summary, offline_summary
 from .tokens import plausible_ratio
 from .updates import Update, model_update
+
+if TYPE_CHECKING:  # what it is given (the handle, capabilities): for the type checker only
+    from .checkpoints import Checkpoints
+    from .handle import Handle
+    from .localmodel import LocalModel
+    from .pins import Pins
 
 logger = logging.getLogger("localmem")
 

@@ -12,16 +12,18 @@ import sqlite3
 import uuid
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Literal, get_args
+from typing import TYPE_CHECKING, Literal, get_args
 
 from . import db
 from .args import as_list, check_id
 from .autopins import pin_key
 from .errors import ImportRefused, InvalidInput, SessionNotFound
 from .jsonl import Reader, SessionBatch, Tally, check_end, header_line, session_lines
-from .handle import Handle
 from .models import PIN_KINDS, ImportReport
 from .state_lines import archive_line, file_line, goal_line, subtask_line, tool_line
+
+if TYPE_CHECKING:  # what it is given: for the type checker only
+    from .handle import Handle
 
 Existing = Literal["refuse", "rename", "skip", "replace"]
 """What an import does with a session whose id the file already has."""

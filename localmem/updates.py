@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from . import extract
 from .autopins import message_words, pin_key
 from .models import Pin
+from .words import STOP_WORDS
 
 _HYPOTHETICAL = re.compile(r"\b(?:if|imagine|suppose|what if|for example|in my story)\b", re.I)
 
@@ -58,7 +59,6 @@ _STOPPED = re.compile(
 )
 _NEGATED = re.compile(r"\b(?:don't|do\s+not|doesn't|does\s+not)\b", re.I)
 _ANYMORE = re.compile(r"\bany\s?more\b", re.I)
-_FILLER = frozenset({"the", "a", "an", "my", "our", "any", "anymore", "now", "more"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,7 +71,9 @@ class Update:
 
 
 def _words_of(what: str) -> list[str]:
-    return [w for w in re.findall(r"[\w-]+", what.lower()) if w not in _FILLER]
+    """The words naming a thing (a rule's ``what``: words of ``[\\w-]``, spaced), stop
+    words left out: "the wifi password" is "wifi password"."""
+    return [w for w in what.lower().split() if w not in STOP_WORDS]
 
 
 def _mentions_all(words: Sequence[str]) -> Callable[[str], bool]:

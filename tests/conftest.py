@@ -27,6 +27,8 @@ def isolated_env(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.M
     monkeypatch.setenv("LOCALMEM_DB", str(home / "default.db"))
     monkeypatch.setenv("TIKTOKEN_CACHE_DIR", str(home / "tiktoken-cache"))
     monkeypatch.setenv("OLLAMA_HOST", f"http://127.0.0.1:{_dead_port()}")
+    for var in ("LOCALMEM_KEY", "LOCALMEM_KEY_FILE"):  # a developer's key never reaches a test
+        monkeypatch.delenv(var, raising=False)
     return home
 
 

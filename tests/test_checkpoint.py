@@ -386,7 +386,8 @@ def test_cli_checkpoint_show_take_clear(tmp_path: Path, dead_ollama_host, monkey
     assert "Preference: Please always cite sources from notes.md." in out
     code, out = run("checkpoint", "show", "s", "--json")
     assert json.loads(out)["data"]["context_references"]["files"] == ["notes.md"]
-    assert run("checkpoint", "clear", "s") == (0, "Deleted 1 checkpoints.\n")
+    assert run("checkpoint", "clear", "s")[0] == 1  # no terminal to ask on: refused
+    assert run("checkpoint", "clear", "s", "--yes") == (0, "Deleted 1 checkpoints.\n")
     assert run("checkpoint", "show", "s")[1] == "No checkpoint yet.\n"
     code, out = run("checkpoint", "take", "missing")
     assert code == 1 and "no session with id 'missing'" in out

@@ -121,7 +121,7 @@ def test_context_with_a_query_carries_the_old_message_that_answers_it(tmp_path: 
 
 # --- every command: --help, --db, --json ------------------------------------------------
 
-PRINTS_NO_DATA = {"demo", "schema", "export", "mcp"}  # walkthrough; SQL, JSON Lines, MCP
+PRINTS_NO_DATA = {"demo", "schema", "export", "mcp", "ui"}  # walkthrough; SQL, JSON Lines, MCP; a page
 
 
 def _commands(group: click.Group, prefix: tuple[str, ...] = ()) -> list[tuple[tuple[str, ...], click.Command]]:
@@ -191,10 +191,10 @@ def test_forget_by_id(tmp_path: Path) -> None:
     code, out = run("forget", a, b, "--db", db, "--dry-run")
     assert code == 0 and out == f"Would delete session {a}\nWould delete session {b}\n"
     assert _sessions(db) == {a, b, c}
-    code, out = run("forget", a, b, "--db", db, "--json")
+    code, out = run("forget", a, b, "--db", db, "--json", "--yes")
     assert json.loads(out) == {"sessions": [a, b], "dry_run": False}
     assert _sessions(db) == {c}
-    result = CliRunner().invoke(cli, ["forget", c, "missing", "--db", db])
+    result = CliRunner().invoke(cli, ["forget", c, "missing", "--db", db, "--yes"])
     assert result.exit_code == 1 and result.output == "Error: no session with id 'missing'\n"
     assert _sessions(db) == {c}  # nothing deleted when one id is wrong
 
@@ -207,7 +207,7 @@ def test_forget_older_than(db_path: Path) -> None:
     db = str(db_path)
     code, out = run("forget", "--older-than", "30d", "--db", db, "--dry-run", "--json")
     assert json.loads(out) == {"sessions": [old], "dry_run": True}
-    code, out = run("forget", "--older-than", "2w", "--db", db)
+    code, out = run("forget", "--older-than", "2w", "--db", db, "--yes")
     assert code == 0 and out == f"Deleted session {old}\n"
     assert _sessions(db) == {new}
     assert run("forget", "--older-than", "12h", "--db", db)[1] == "No session is idle for that long.\n"
@@ -216,8 +216,8 @@ def test_forget_older_than(db_path: Path) -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        ((), "not both and not neither"),
-        (("some-id", "--older-than", "30d"), "not both and not neither"),
+        ((), "--older-than or --message: one of them"),
+        (("some-id", "--older-than", "30d"), "--older-than or --message: one of them"),
         (("--older-than", "30 days"), "is not an age like 30d"),
         (("--older-than", "-3d"), "is not an age like 30d"),
         (("--older-than", "99999999999w"), "longest timedelta"),
@@ -238,7 +238,7 @@ def test_vacuum_backup_and_stats(tmp_path: Path) -> None:
     scratch = run("new", "--db", db)[1].strip()
     with MemoryStore(db) as store:
         store.add_messages(scratch, [{"role": "user", "text": f"scratch {i} " * 50} for i in range(600)])  # far more than the schema
-    run("forget", scratch, "--db", db)
+    run("forget", scratch, "--db", db, "--yes")
     code, out = run("vacuum", "--db", db, "--json")
     sizes = json.loads(out)
     assert code == 0 and sizes["bytes_after"] < sizes["bytes_before"] / 2 and sizes["log_bytes"] == 0
@@ -266,7 +266,7 @@ def test_doctor_exit_codes(tmp_path: Path, fake_ollama, monkeypatch, dead_ollama
     checks = {c["name"]: c["ok"] for c in json.loads(out)}
     # No local model: not broken, offline (exit 3), told apart from broken (exit 1).
     assert code == 3 and checks == {
-        "file": True, "schema": True, "tokenizer": True, "ollama": False, "models": False,
+        "file": True, "schema": True, "tokenizer": True, "search": True, "ollama": False, "models": False,
         "semantic recall": True,  # lexical, which works: embedding_model="auto" found none
     }
     code, out = run("doctor", "--db", db)

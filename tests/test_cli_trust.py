@@ -213,9 +213,11 @@ def test_the_demo_never_touches_a_session_it_did_not_write(db_path: Path) -> Non
     assert "in session 'demo-3'" in out
 
 
-def test_forget_without_a_terminal_or_with_yes_does_not_ask(db_path: Path) -> None:
+def test_forget_without_a_terminal_refuses_unless_yes(db_path: Path) -> None:
     a, b, c = filled(db_path)
     code, out = run("forget", a, "--db", str(db_path))  # a script: nothing to ask on
+    assert code == 1 and out == "Error: refusing to delete without a terminal to confirm on: pass --yes to go ahead\n"
+    code, out = run("forget", a, "--yes", "--db", str(db_path))
     assert code == 0 and out == f"Deleted session {a}\n"
     code, out = run("forget", "--older-than", "0s", "--yes", "--db", str(db_path))
     assert code == 0 and sorted(out.splitlines()) == sorted([f"Deleted session {b}", f"Deleted session {c}"])

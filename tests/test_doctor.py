@@ -13,7 +13,7 @@ from localmem import MemoryStore
 from localmem.doctor import BROKEN, OFFLINE, OK, run_checks, verdict
 from localmem.errors import SessionNotFound
 from localmem.migrations import SCHEMA_VERSION
-from localmem.models import Check
+from localmem.reports import Check
 from localmem.tokens import Tokenizer
 from tests.ollama_server import FakeOllama
 
@@ -29,12 +29,13 @@ def test_all_good_with_a_local_server(store: MemoryStore, session, fake_ollama: 
     checks = run_checks(store, session.id)
 
     assert [c.name for c in checks] == [
-        "file", "schema", "tokenizer", "ollama", "models", "semantic recall", "context window",
+        "file", "schema", "tokenizer", "search", "ollama", "models", "semantic recall", "context window",
     ]
     assert all(c.ok for c in checks) and verdict(checks) == OK, checks
     found = by_name(checks)
     assert found["schema"].detail == f"schema version {SCHEMA_VERSION}"
     assert found["tokenizer"].detail == "cl100k_base, loaded offline"
+    assert found["search"].detail.startswith("current; sqlite-utils search and Datasette")
     assert found["ollama"].detail == f"{fake_ollama.host} answers"
     assert found["models"].detail == "llama3.2:latest, qwen2.5:0.5b"
     assert found["context window"].detail == "llama3.2: 32768 tokens (Ollama /api/show)"
@@ -43,7 +44,7 @@ def test_all_good_with_a_local_server(store: MemoryStore, session, fake_ollama: 
 
 def test_without_a_session_the_window_is_not_checked(store: MemoryStore, fake_ollama: FakeOllama) -> None:
     assert [c.name for c in run_checks(store)] == [
-        "file", "schema", "tokenizer", "ollama", "models", "semantic recall",
+        "file", "schema", "tokenizer", "search", "ollama", "models", "semantic recall",
     ]
 
 
@@ -177,3 +178,15 @@ def test_offline_mode_sends_nothing_and_is_not_broken(db_path: Path, fake_ollama
     found = by_name(checks)
     assert "offline mode" in found["ollama"].detail and verdict(checks) == OFFLINE
     assert fake_ollama.requests == []
+
+
+def test_search_fails_when_an_index_is_behind_or_hidden(store: MemoryStore, session, db_path) -> None:
+    store.add_message(session.id, "user", "indexed at commit")
+    assert by_name(run_checks(store))["search"].ok
+    with sqlite3.connect(db_path) as other:  # another program drops an index's trigger
+        other.execute("DROP TRIGGER messages_ai")
+        other.execute("INSERT INTO messages (session_id, role, text, token_count,"
+                      " importance_score, created_at) VALUES (?, 'user', 'x', 1, 0.5, '')",
+                      (session.id,))
+    check = by_name(run_checks(store))["search"]
+    assert not check.ok and check.detail == "messages_fts does not hold every row of messages"

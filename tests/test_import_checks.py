@@ -201,6 +201,10 @@ def test_a_one_line_import_lets_its_line_go_before_the_write(tmp_path: Path) -> 
     assert out.returncode == 0, out.stderr
     grown, messages, length = map(int, out.stdout.split())
     assert (messages, length) == (1, size)
-    # 3.96x before; now 3.01x or 3.69x from run to run (whether the allocator hands a
-    # freed copy's pages back before SQLite's copies are made), never near 3.96x
-    assert grown < 3.85 * size, f"{grown / size:.2f}x the line"
+    # 3.96x before; then 3.01x or 3.69x from run to run (whether the allocator hands a
+    # freed copy's pages back before SQLite's copies are made). Since m012 the search
+    # index is written in the same transaction: the trigger hands FTS5 the text (one
+    # copy more) and FTS5 holds its position list (5M positions here) until commit:
+    # 4.18x to 4.68x measured on a loaded machine. The bound allows that index's own
+    # cost, not the kept line the test is about (a whole copy more than that).
+    assert grown < 5.0 * size, f"{grown / size:.2f}x the line"

@@ -43,3 +43,26 @@ def test_the_readme_says_how_to_run_localmem_after_the_set_up() -> None:
     assert ".venv/bin/pip install -q . && .venv/bin/localmem demo" in text
     assert ".venv/bin/pip install -q '.[test]' && .venv/bin/pytest" in text
     assert "source .venv/bin/activate" in text and "`.venv/bin/localmem ...`" in text
+
+
+SKIP_MARKER = "# readme-test: skip"
+"""A block's first line with this marker (and its reason) is not run: it needs a live
+model or the user's own objects. Every other block runs as pasted."""
+
+
+def test_every_python_block_runs_as_pasted(tmp_path: Path, dead_ollama_host: str) -> None:
+    ran = 0
+    for number, block in enumerate(python_blocks()):
+        if block.startswith(SKIP_MARKER):
+            assert "(" in block.splitlines()[0], "a skipped block says why"
+            continue
+        folder = tmp_path / str(number)
+        folder.mkdir()
+        env = {**os.environ, "HOME": str(folder), "XDG_DATA_HOME": str(folder / "data"),
+               "LOCALMEM_DB": str(folder / "real.db"), "OLLAMA_HOST": dead_ollama_host}
+        done = subprocess.run([sys.executable, "-c", block], cwd=folder, env=env,
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, f"README python block {number}:\n{block}\n{done.stderr}"
+        ran += 1
+    skipped = sum(b.startswith(SKIP_MARKER) for b in python_blocks())
+    assert ran >= 3 and skipped <= 2  # the marker stays the exception

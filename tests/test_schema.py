@@ -139,18 +139,9 @@ HOT_QUERIES = [
     (db.REWRITE_FACTS_SQL, ("{}", "t", "rules", 1)),
     (db.CLEAR_MESSAGES_SQL, ("s",)),
     (db.CLEAR_SUMMARIES_SQL, ("s",)),
-    (db.MESSAGES_INDEX_LAG_SQL, ()),
-    (db.SUMMARIES_INDEX_LAG_SQL, ()),
-    (db.PINS_INDEX_LAG_SQL, ()),
-    (db.MESSAGES_CATCH_UP_SQL, (0, 10)),
-    (db.SUMMARIES_CATCH_UP_SQL, (0, 10)),
-    (db.PINS_CATCH_UP_SQL, (0, 10)),
-    (db.MESSAGES_MARK_INDEXED_SQL, (10,)),
-    (db.SUMMARIES_MARK_INDEXED_SQL, (10,)),
-    (db.PINS_MARK_INDEXED_SQL, (10,)),
     (db.TERM_DOCS_SQL, ('"code"', 1001)),
     (db.TERM_DOCS_ALL_SQL, ('"code"', 1001)),
-    (db.TERM_HOLDERS_SQL, ('session_key : "s730" AND text : "code"', 100)),
+    (db.TERM_HOLDERS_SQL, ('session_id : "s730" AND - session_id : "code"', 100)),
     (db.SCOPE_STATS_SQL, ("s",)),
     (db.MESSAGES_BY_IDS_SQL, ("[1, 2]", "s")),
     (db.NEXT_MESSAGE_SQL, ("s", 5)),
@@ -159,7 +150,7 @@ HOT_QUERIES = [
     (db.SESSION_VECTORS_SQL, ("s", "m", 100)),
     (db.SEARCH_MESSAGES_SQL, ('"code"', "[", "]", "…", 24, 10, None, 20000)),
     (db.SEARCH_SUMMARIES_SQL, ('"code"', "[", "]", "…", 24, 10, None, 20000)),
-    (db.SEARCH_PINS_SQL, ('session_key : "s730" AND text : ("code")', "[", "]", "…", 24, 10, "s", 20000)),
+    (db.SEARCH_PINS_SQL, ('session_id : ("s730" OR "u0") AND - session_id : ("code")', "[", "]", "…", 24, 10, "s", 20000)),
     ("DELETE FROM summaries WHERE id = ?", (1,)),  # the search index's delete triggers
     ("DELETE FROM semantic_pins WHERE id = ?", (1,)),
     # m005_session_state
@@ -182,9 +173,6 @@ HOT_QUERIES = [
     (db.CLEAR_CHECKPOINTS_SQL, ("s",)),
     (db.FACTS_SQL, ("s",)),
     (db.UNCOVERED_TOKENS_SQL, ("s", 0)),
-    (db.FACTS_INDEX_LAG_SQL, ()),
-    (db.FACTS_CATCH_UP_SQL, (0, 10)),
-    (db.FACTS_MARK_INDEXED_SQL, (10,)),
     (db.SEARCH_FACTS_SQL, ('"code"', "[", "]", "…", 24, 10, None, 20000)),
     ("DELETE FROM goals WHERE id = ?", (1,)),  # the subtask and tool cascades
     ("DELETE FROM summary_facts WHERE id = ?", (1,)),  # the facts index's delete trigger

@@ -3,6 +3,8 @@ freshness across connections and processes, deletes, the budget, auto_query, the
 
 from __future__ import annotations
 
+import contextlib
+
 import json
 import sqlite3
 import subprocess
@@ -296,15 +298,31 @@ def test_a_search_of_a_missing_session_raises(store) -> None:
 # --- never stale ------------------------------------------------------------------------
 
 
-def test_writes_are_not_indexed_until_a_search(store, session) -> None:
-    store.search("warm up")
-    mark = "SELECT indexed_to FROM search_state WHERE name = 'messages'"
-    before = store._db.conn.execute(mark).fetchone()[0]
+def test_a_write_is_in_the_index_when_it_commits(store, session, db_path) -> None:
     m = store.add_message(session.id, "user", FACT)
-    store.add_messages(session.id, [{"role": "user", "text": "another pickup"}])
-    assert store._db.conn.execute(mark).fetchone()[0] == before  # the write path did not index
-    assert m.id in {h.id for h in store.search("pickup")}
-    assert store._db.conn.execute(mark).fetchone()[0] == m.id + 1
+    batch = store.add_messages(session.id, [{"role": "user", "text": "another pickup"}])
+    # Read by a plain connection that never ran localmem's search.
+    with contextlib.closing(sqlite3.connect(db_path)) as plain:
+        found = plain.execute(
+            "SELECT rowid FROM messages_fts WHERE messages_fts MATCH 'pickup' ORDER BY rowid"
+        ).fetchall()
+    assert [r[0] for r in found] == [m.id, batch[0].id]
+
+
+def test_a_search_sees_what_committed_while_another_program_holds_the_write_lock(
+    db_path,
+) -> None:
+    with MemoryStore(db_path) as app:
+        s = app.create_session()
+        m = app.add_message(s.id, "user", FACT)
+        with contextlib.closing(sqlite3.connect(db_path, isolation_level=None)) as other:
+            other.execute("BEGIN IMMEDIATE")  # the sqlite3 shell, mid-transaction
+            try:
+                assert ids(app.search(QUESTION)) == [("message", m.id)]
+                ctx = app.build_context(s.id, query=QUESTION, max_tokens=3000)
+                assert FACT in [x.text for x in ctx.recent_messages + ctx.relevant_messages]
+            finally:
+                other.execute("ROLLBACK")
 
 
 def test_a_search_sees_another_connections_writes(db_path) -> None:
@@ -662,7 +680,7 @@ def test_cli_search(tmp_path: Path) -> None:
     code, out = run("search", QUESTION, "--db", str(db), "--session", "a", "--json")
     data = json.loads(out)
     assert [(h["kind"], h["id"], h["session_id"]) for h in data] == [("message", fact.id, "a")]
-    assert set(data[0]) == {"kind", "id", "session_id", "text", "score", "snippet"}
+    assert set(data[0]) == {"kind", "id", "session_id", "text", "score", "snippet", "created_at"}
     code, out = run("search", "pickup", "--db", str(db), "--limit", "1", "--json")
     assert len(json.loads(out)) == 1
     code, out = run("search", '"(NEAR AND *', "--db", str(db))
@@ -737,3 +755,16 @@ def test_relevant_messages_of_one_day_share_its_heading(store, session) -> None:
     assert section.count(day) == 1 and section[0] == day
     assert f"user: {first.text}" in section and f"assistant: {second.text}" in section
     assert sum(store.count_tokens(m["content"]) for m in ctx.to_messages()) <= ctx.total_tokens
+
+
+def test_a_hit_carries_when_its_row_was_written(db_path: Path) -> None:
+    from datetime import datetime, timezone
+
+    said = datetime(2025, 3, 4, 5, 6, 7, tzinfo=timezone.utc)
+    with MemoryStore(db_path, clock=lambda: said) as store:
+        s = store.create_session()
+        store.add_message(s.id, "user", "the boiler code is E119")
+        store.pin(s.id, "boiler model Vaillant")
+        hits = store.search("boiler")
+    assert {h.kind for h in hits} == {"message", "pin"}
+    assert {h.created_at for h in hits} == {"2025-03-04T05:06:07.000Z"}

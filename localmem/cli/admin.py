@@ -16,12 +16,27 @@ from ..config import default_db_path
 from ..doctor import BROKEN, OFFLINE, run_checks, verdict
 from ..errors import SessionNotFound
 from ..maintain import LEVEL_NAMES
-from ..models import Stats
+from ..reports import Stats
 from ..store import MemoryStore
-from .base import cli, db_option, echo_json, json_option, resolve_session, with_store, yes_option
-from .output import by_position, confirm, model_label, progress, status, stdin_is_terminal
-from .summaries import print_resummarized
-from .transfer import force_option
+from .base import (
+    cli,
+    db_option,
+    force_option,
+    json_option,
+    resolve_session,
+    with_store,
+    yes_option,
+)
+from .output import (
+    by_position,
+    confirm,
+    echo_json,
+    model_label,
+    print_resummarized,
+    progress,
+    status,
+    stdin_is_terminal,
+)
 
 AGE_UNITS = {"s": "seconds", "m": "minutes", "h": "hours", "d": "days", "w": "weeks"}
 
@@ -74,6 +89,8 @@ class Age(click.ParamType):
 @cli.command()
 @click.argument("sessions", nargs=-1)
 @click.option("--older-than", type=Age(), default=None, help="Every session idle this long: 30d, 12h, 2w.")
+@click.option("--message", "message_id", type=int, default=None, metavar="ID",
+              help="One message, and its text wherever it was quoted.")
 @click.option("--dry-run", is_flag=True, help="List what would be deleted; delete nothing.")
 @yes_option
 @json_option
@@ -82,26 +99,32 @@ def forget(
     store: MemoryStore,
     sessions: tuple[str, ...],
     older_than: datetime.timedelta | None,
+    message_id: int | None,
     dry_run: bool,
     yes: bool,
     as_json: bool,
 ) -> None:
-    """Delete SESSIONS, or every session idle longer than --older-than, with all they hold.
+    """Delete SESSIONS, every session idle longer than --older-than, or the
+    message --message names, with everything that quoted it.
 
-    Give session ids or --older-than, not both. Last activity is a session's
-    newest message or change. On a terminal it lists what will go and asks
-    first (--yes does not ask). Prints the ids deleted (or, with --dry-run,
-    that would be).
+    Give one of: session ids, --older-than, --message. Last activity is a
+    session's newest message or change. On a terminal it lists what will go
+    and asks first; without a terminal (a script, a pipe) it refuses unless
+    --yes is given. Prints what was deleted (or, with --dry-run, would be).
     """
-    if bool(sessions) == (older_than is not None):
-        raise click.UsageError("give session ids or --older-than, not both and not neither")
+    if sum((bool(sessions), older_than is not None, message_id is not None)) != 1:
+        raise click.UsageError("give session ids, --older-than or --message: one of them")
+    if message_id is not None:
+        _forget_message(store, message_id, dry_run, yes, as_json)
+        return
     if older_than is not None:
         gone = store.prune(older_than, dry_run=True)
     else:
         gone = list(dict.fromkeys(resolve_session(store, s) for s in sessions))  # all checked first
-    asked = bool(gone) and not dry_run and not yes and stdin_is_terminal()
+    asked = bool(gone) and not dry_run and not yes
     if asked:
-        click.echo("\n".join(f"  {sid}" for sid in gone), err=True)
+        if stdin_is_terminal():
+            click.echo("\n".join(f"  {sid}" for sid in gone), err=True)
         if not confirm(f"Delete these {len(gone)} sessions and everything they hold?", yes):
             raise click.Abort()
     if not dry_run:
@@ -118,6 +141,18 @@ def forget(
         click.echo(f"{'Would delete' if dry_run else 'Deleted'} session {sid}")
     if not gone:
         click.echo("No session is idle for that long.")
+
+
+def _forget_message(store: MemoryStore, message_id: int, dry_run: bool, yes: bool, as_json: bool) -> None:
+    """``forget --message ID``; a missing id is the library's NotFound (one line)."""
+    if not dry_run and not confirm(f"Delete message {message_id} and what quoted it?", yes):
+        raise click.Abort()
+    if not dry_run:
+        store.delete_message(message_id)
+    if as_json:
+        echo_json({"message": message_id, "dry_run": dry_run})
+        return
+    click.echo(f"{'Would delete' if dry_run else 'Deleted'} message {message_id}")
 
 
 @cli.command()

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import json
 import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -37,12 +36,22 @@ MIN_PREFIX = 4
 _RANDOM_ID = re.compile(r"[0-9a-f]{32}")
 _HEX = re.compile(r"[0-9a-f]+")
 
+DB_HELP = "Database file [default: $LOCALMEM_DB, else the user data directory's memory.db]."
+
+
+def _or_before(ctx: click.Context, _param: click.Parameter, value: Path | None) -> Path | None:
+    """``--db`` given before the subcommand (``localmem --db F sessions``) serves it
+    too; given after it, that one wins."""
+    return value if value is not None else ctx.find_root().params.get("db_path")
+
+
 db_option = click.option(
     "--db",
     "db_path",
     type=click.Path(dir_okay=False, path_type=Path),
     default=None,
-    help="Database file [default: $LOCALMEM_DB, else the user data directory's memory.db].",
+    callback=_or_before,
+    help=DB_HELP + " Before or after the command.",
 )
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 yes_option = click.option("-y", "--yes", is_flag=True, help="Do not ask for confirmation.")
@@ -63,10 +72,10 @@ model_options = (
 )
 
 
-def echo_json(data: Any) -> None:
-    click.echo(json.dumps(data, indent=2, ensure_ascii=False))
 
-
+force_option = click.option(
+    "-f", "--force", is_flag=True, help="Replace the file if it exists (never the database itself)."
+)
 
 
 def with_store(
@@ -155,7 +164,9 @@ def resolve_session(store: MemoryStore, given: str | None, latest: bool = False)
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="localmem")
-def cli() -> None:
+@click.option("--db", "db_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help=DB_HELP + " For every command (also accepted after it).")
+def cli(db_path: Path | None) -> None:
     """localmem: an assistant's memory in one SQLite file on this machine."""
 
 

@@ -20,18 +20,30 @@ import json
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..store import MemoryStore
-from .base import echo_json
+if TYPE_CHECKING:
+    from ..reports import ResummarizeReport
+    from ..store import MemoryStore
 
 REDRAW_SECONDS = 0.1
 TABLE_CELL_CHARS = 60
 
 
 # --- rows --------------------------------------------------------------------------------------
+
+
+def echo_json(data: Any) -> None:
+    click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+def print_resummarized(report: ResummarizeReport) -> None:
+    click.echo(
+        f"Redid {len(report.redone)} of {report.found} offline or fallback summaries with the "
+        "local model" + (f"; {report.left} left: {report.reason}" if report.left else ".")
+    )
 
 
 def rows_options(func: Callable[..., Any]) -> Callable[..., Any]:
@@ -153,10 +165,16 @@ def model_label(store: MemoryStore, doing: str) -> str:
 
 
 def confirm(question: str, yes: bool) -> bool:
-    """Whether to go on: ``--yes``, or the answer on a terminal; without a terminal
-    to ask on (a script, a pipe), the command goes on."""
-    if yes or not stdin_is_terminal():
+    """Whether to go on with a destructive command: ``--yes``, or the answer on a
+    terminal. Without a terminal to ask on (a script, a pipe) and without
+    ``--yes``, refuse (as gh, terraform and apt do): a ``ClickException`` saying
+    to pass ``--yes``, before anything is deleted."""
+    if yes:
         return True
+    if not stdin_is_terminal():
+        raise click.ClickException(
+            "refusing to delete without a terminal to confirm on: pass --yes to go ahead"
+        )
     return click.confirm(question, default=False, err=True)
 
 

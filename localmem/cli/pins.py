@@ -6,8 +6,8 @@ import click
 
 from ..models import PIN_KINDS, Pin
 from ..store import MemoryStore
-from .base import cli, echo_json, json_option, resolve_session, session_argument, with_store
-from .output import print_rows, rows_options
+from .base import cli, json_option, resolve_session, session_argument, with_store
+from .output import echo_json, print_rows, rows_options
 
 
 @cli.command()

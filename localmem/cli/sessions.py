@@ -14,8 +14,8 @@ from ..demo import DEMO_CONVERSATION, DEMO_MODEL, DEMO_PINS, DEMO_SESSION_ID, DE
 from ..errors import InvalidInput, SessionNotFound
 from ..store import MemoryStore
 from ..summarizer import FALLBACK, OFFLINE
-from .base import cli, echo_json, json_option, resolve_session, session_argument, with_store
-from .output import print_rows, rows_options
+from .base import cli, json_option, resolve_session, session_argument, with_store
+from .output import echo_json, print_rows, rows_options
 
 SUMMARY_SOURCES = {
     OFFLINE: "offline (no local Ollama server answered): a deterministic summary",
@@ -137,6 +137,8 @@ def add(
     if text == "-":
         with click.open_file("-", "r", encoding="utf-8") as stdin:
             text = stdin.read().rstrip("\r\n")  # echo's newline is not part of the message
+    if not text:  # the MCP tool's rule (min_length 1): a person's command stores no blank
+        raise click.UsageError("TEXT is empty: a message needs some text")
     m = store.add_message(sid, role, text, model_id=model_id)
     if as_json:
         echo_json(m.model_dump())

@@ -8,11 +8,20 @@ from typing import Any
 
 import click
 
-from ..models import Checkpoint, ResummarizeReport
+from ..models import Checkpoint
 from ..state_lines import archive_line
 from ..store import MemoryStore
-from .base import cli, echo_json, json_option, resolve_session, session_argument, with_store, yes_option
-from .output import by_position, confirm, model_label, print_rows, progress, rows_options
+from .base import cli, json_option, resolve_session, session_argument, with_store, yes_option
+from .output import (
+    by_position,
+    confirm,
+    echo_json,
+    model_label,
+    print_resummarized,
+    print_rows,
+    progress,
+    rows_options,
+)
 
 
 @cli.command()
@@ -71,13 +80,6 @@ def summaries(store: MemoryStore, session: str | None, latest: bool, fmt: str | 
         _print_summaries(rows)
         return
     print_rows(rows, fmt, str, ("id", "level", "start_message_id", "end_message_id", "source", "text"))
-
-
-def print_resummarized(report: ResummarizeReport) -> None:
-    click.echo(
-        f"Redid {len(report.redone)} of {report.found} offline or fallback summaries with the "
-        "local model" + (f"; {report.left} left: {report.reason}" if report.left else ".")
-    )
 
 
 def _print_summaries(rows: list[dict[str, Any]]) -> None:

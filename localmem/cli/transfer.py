@@ -16,17 +16,30 @@ from typing import Any, BinaryIO
 import click
 
 from .. import files
+from ..config import default_db_path
 from ..errors import LocalMemError
 from ..jsonl import check_end
 from ..models import ImportReport
 from ..store import MemoryStore
-from .base import cli, db_option, echo_json, json_option, open_store, resolve_session, with_store
-from .output import progress
+from .base import (
+    cli,
+    db_option,
+    force_option,
+    json_option,
+    open_store,
+    resolve_session,
+    with_store,
+)
+from .output import echo_json, progress
 
 SESSION_LINE = '{"type":"session"'
-force_option = click.option(
-    "-f", "--force", is_flag=True, help="Replace the file if it exists (never the database itself)."
-)
+
+
+def _holds_nothing(path: Path) -> bool:
+    """Whether a file this import created holds no session (a stream cut short keeps
+    the sessions imported before the cut)."""
+    with MemoryStore(path) as store:
+        return not store.list_sessions()
 
 
 @cli.command("export")
@@ -117,13 +130,21 @@ def import_(
             with progress("Checking the file", size) as advance:
                 lines_total = check_end(_decoded(file, advance)).lines + 1
             file.seek(start)
-        with open_store(db_path, create=True) as store, progress("Importing lines", lines_total) as advance:
-            report = store.import_sessions(
-                _decoded(file),
-                on_progress=advance,
-                existing=chosen[0] if chosen else "refuse",
-                unverified=unverified,
-            )
+        target = db_path if db_path is not None else default_db_path()
+        created = str(target) != ":memory:" and not target.exists()
+        try:
+            with open_store(db_path, create=True) as store, progress("Importing lines", lines_total) as advance:
+                report = store.import_sessions(
+                    _decoded(file),
+                    on_progress=advance,
+                    existing=chosen[0] if chosen else "refuse",
+                    unverified=unverified,
+                )
+        except LocalMemError:
+            if created and _holds_nothing(target):  # a refused import leaves no empty file
+                for name in (target, Path(f"{target}-wal"), Path(f"{target}-shm")):
+                    name.unlink(missing_ok=True)
+            raise
     except LocalMemError as exc:
         raise click.ClickException(str(exc)) from None
     if as_json:

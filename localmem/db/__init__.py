@@ -17,10 +17,10 @@ from .sessions import (
     session_overview, touch_session,
 )
 from .messages import (
-    CLEAR_MESSAGES_SQL, CLEAR_SUMMARIES_SQL, DELETE_MESSAGE_SQL,
+    CLEAR_MESSAGES_SQL, CLEAR_SUMMARIES_SQL, DELETE_MESSAGE_SQL, GET_MESSAGE_SQL,
     INSERT_ITEM_SQL, INSERT_MESSAGE_SQL, ITEMS_AFTER_SQL, ITEM_COLUMNS, MESSAGES_AFTER_SQL,
     MESSAGES_BETWEEN_SQL, MESSAGE_COLUMNS, MessageRow, NEWEST_ITEMS_SQL, NEXT_MESSAGE_ID_SQL, RECENT_MESSAGES_SQL,
-    clear_messages, delete_message, insert_items, insert_message, insert_messages, items_after,
+    clear_messages, delete_message, get_message, insert_items, insert_message, insert_messages, items_after,
     messages_after, messages_between, newest_items, recent_messages,
 )
 from .pins import (
@@ -47,14 +47,10 @@ from .compaction import (
     compaction_candidates, record_compaction,
 )
 from .fulltext import (
-    FACTS_CATCH_UP_SQL, FACTS_INDEX_LAG_SQL, FACTS_MARK_INDEXED_SQL, FACTS_OPTIMIZE_SQL,
-    MESSAGES_CATCH_UP_SQL, MESSAGES_INDEX_LAG_SQL, MESSAGES_MARK_INDEXED_SQL,
-    MESSAGES_OPTIMIZE_SQL, OPTIMIZE_MIN_ROWS, PINS_CATCH_UP_SQL, PINS_INDEX_LAG_SQL,
-    PINS_MARK_INDEXED_SQL, PINS_OPTIMIZE_SQL, SEARCH_FACTS_SQL,
-    SEARCH_MESSAGES_SQL, SEARCH_PINS_SQL, SEARCH_SUMMARIES_SQL, SEARCH_TABLES, SNIPPET_ELLIPSIS,
-    SNIPPET_END, SNIPPET_MAX_CHARS, SNIPPET_START, SNIPPET_TOKENS, SUMMARIES_CATCH_UP_SQL, SUMMARIES_INDEX_LAG_SQL,
-    SUMMARIES_MARK_INDEXED_SQL, SUMMARIES_OPTIMIZE_SQL, TERM_DOCS_ALL_SQL, TERM_DOCS_SQL,
-    catch_up, index_behind, search, term_docs,
+    OPTIMIZE_SQL, SEARCH_FACTS_SQL, SEARCH_MESSAGES_SQL, SEARCH_PINS_SQL, SEARCH_SUMMARIES_SQL,
+    SEARCH_TABLES, SNIPPET_ELLIPSIS, SNIPPET_END, SNIPPET_MAX_CHARS, SNIPPET_START,
+    SNIPPET_TOKENS, TERM_DOCS_ALL_SQL, TERM_DOCS_SQL, TEXT_COLUMNS, KEYED_SQL, NEWEST_KEY_SQL, REINDEX_SQL,
+    keyed, reindex, search, term_docs,
 )
 from .recall import (
     MESSAGES_SAID_BETWEEN_SQL, MESSAGES_BY_IDS_SQL, NEXT_MESSAGE_SQL, PREVIOUS_MESSAGE_SQL,
@@ -89,15 +85,17 @@ from .admin import (
     INTEGRITY_CHECK_SQL, PAGE_COUNT_SQL, PAGE_SIZE_SQL, QUICK_CHECK_SQL, SET_BUSY_TIMEOUT_SQL,
     SNAPSHOT_SQL, STALE_SESSIONS_SQL, STATS_COUNTS_SQL, USER_VERSION_SQL, VACUUM_SQL, backup,
     checkpoint_truncate, file_pragmas, integrity_problems, no_waiting, reader,
-    stale_sessions, stats_counts, vacuum, verify_copy,
+    stale_sessions, stats_counts, vacuum, verify_copy, ATTACH_SQL, DETACH_SQL, EXPORT_HEADER_SQL,
+    EXPORT_SQL, export,
 )
+from .cipher import KEY_CHECK_SQL, QUIET_SQL, open_file, plain_cipher
 
 from .forget import (
     CLEAR_SUMMARY_CACHE_SQL, COVERING_SUMMARY_SQL, DELETE_CHECKPOINTS_FROM_SQL, Forgotten,
     DELETE_SESSION_SOURCED_AUTO_PINS_SQL, DELETE_SOURCED_AUTO_PINS_SQL, DROP_SUMMARY_SQL,
-    INDEX_MARKS_SQL, REWRITE_FACTS_SQL, REWRITE_SUMMARY_SQL, ROLLUPS_FROM_SQL,
+    REWRITE_FACTS_SQL, REWRITE_SUMMARY_SQL, ROLLUPS_FROM_SQL,
     SESSION_LOWEST_IDS_SQL, clear_summary_cache, covering_summaries, delete_checkpoints_from,
-    delete_session_sourced_auto_pins, delete_sourced_auto_pins, drop_summary, index_marks,
+    delete_session_sourced_auto_pins, delete_sourced_auto_pins, drop_summary,
     merge_indexes, rewrite_facts, rewrite_summary, rollups_from, session_lowest_ids,
 )
 
@@ -105,10 +103,10 @@ __all__ = [
     "RESERVE_IDS_SQL", "reserve_ids", "TOKEN_STATS_SQL", "PUT_TOKEN_STATS_SQL", "token_stats", "put_token_stats",
     "CLEAR_SUMMARY_CACHE_SQL", "COVERING_SUMMARY_SQL", "DELETE_CHECKPOINTS_FROM_SQL", "Forgotten",
     "DELETE_SESSION_SOURCED_AUTO_PINS_SQL", "DELETE_SOURCED_AUTO_PINS_SQL", "DROP_SUMMARY_SQL",
-    "INDEX_MARKS_SQL", "REWRITE_FACTS_SQL", "REWRITE_SUMMARY_SQL",
+    "REWRITE_FACTS_SQL", "REWRITE_SUMMARY_SQL",
     "ROLLUPS_FROM_SQL", "SESSION_LOWEST_IDS_SQL", "clear_summary_cache", "covering_summaries",
     "delete_checkpoints_from", "delete_session_sourced_auto_pins", "delete_sourced_auto_pins",
-    "drop_summary", "index_marks", "merge_indexes", "rewrite_facts",
+    "drop_summary", "merge_indexes", "rewrite_facts",
     "rewrite_summary", "rollups_from", "session_lowest_ids",
     "MESSAGES_BY_IDS_SQL", "NEXT_MESSAGE_SQL", "PREVIOUS_MESSAGE_SQL", 
     "SCOPE_STATS_SQL", "ALL_STATS_SQL", "TERM_HOLDERS_COUNT_SQL", "TERM_HOLDERS_SQL", "messages_by_ids", "all_vectors", "HIGHEST_MESSAGE_SQL", "highest_message_id", "log_vector_changes", "vector_changes",
@@ -128,7 +126,7 @@ __all__ = [
     "INSERT_ITEM_SQL", "INSERT_MESSAGE_SQL", "ITEMS_AFTER_SQL", "ITEM_COLUMNS",
     "MESSAGES_AFTER_SQL", "MESSAGE_COLUMNS", "MessageRow", "NEWEST_ITEMS_SQL",
     "NEXT_MESSAGE_ID_SQL", "RECENT_MESSAGES_SQL", "clear_messages", "delete_message",
-    "insert_items", "insert_message", "insert_messages", "items_after", "messages_after",
+    "get_message", "GET_MESSAGE_SQL", "insert_items", "insert_message", "insert_messages", "items_after", "messages_after",
     "newest_items", "recent_messages", "AutoPin", "PinRow", "DELETE_AUTO_KEYED_PINS_SQL",
     "DELETE_PIN_SQL", "GET_PIN_SQL", "INSERT_AUTO_PIN_SQL", "INSERT_PIN_SQL", "KEYED_PIN_SQL",
     "KIND_PINS_SQL", "MESSAGE_SESSION_SQL", "PIN_COLUMNS", "PIN_SCOPE_SQL", "PIN_HISTORY_SQL", "PINS_WITH_SOURCES_SQL", "PinSource", "pins_with_sources", "SESSION_PINS_SQL", "SUPERSEDE_PIN_SQL", "TOP_PINS_SQL",
@@ -143,16 +141,11 @@ __all__ = [
     "record_tokens", "session_profile", "summaries_after", "uncovered_tokens",
     "RANGE_MESSAGES_SQL", "messages_in_range",
     "COMPACTION_CANDIDATES_SQL", "CompactionCandidate", "RECORD_COMPACTION_SQL",
-    "compaction_candidates", "record_compaction", "FACTS_CATCH_UP_SQL", "FACTS_INDEX_LAG_SQL",
-    "FACTS_MARK_INDEXED_SQL", "FACTS_OPTIMIZE_SQL", "MESSAGES_CATCH_UP_SQL",
-    "MESSAGES_INDEX_LAG_SQL", "MESSAGES_MARK_INDEXED_SQL", "MESSAGES_OPTIMIZE_SQL",
-    "OPTIMIZE_MIN_ROWS", "PINS_CATCH_UP_SQL", "PINS_INDEX_LAG_SQL", "PINS_MARK_INDEXED_SQL",
-    "PINS_OPTIMIZE_SQL", "SEARCH_FACTS_SQL", "SEARCH_MESSAGES_SQL",
-    "SEARCH_PINS_SQL", "SEARCH_SUMMARIES_SQL", "SEARCH_TABLES", "SNIPPET_ELLIPSIS",
-    "SNIPPET_END", "SNIPPET_MAX_CHARS", "SNIPPET_START", "SNIPPET_TOKENS", "SUMMARIES_CATCH_UP_SQL",
-    "SUMMARIES_INDEX_LAG_SQL", "SUMMARIES_MARK_INDEXED_SQL", "SUMMARIES_OPTIMIZE_SQL",
-    "TERM_DOCS_ALL_SQL", "TERM_DOCS_SQL", "catch_up", "index_behind", 
-    "search", "term_docs", "IMPORT_FILE_SQL", "IMPORT_GOAL_SQL", "IMPORT_SUBTASK_SQL",
+    "compaction_candidates", "record_compaction", "OPTIMIZE_SQL", "SEARCH_FACTS_SQL",
+    "SEARCH_MESSAGES_SQL", "SEARCH_PINS_SQL", "SEARCH_SUMMARIES_SQL", "SEARCH_TABLES",
+    "SNIPPET_ELLIPSIS", "SNIPPET_END", "SNIPPET_MAX_CHARS", "SNIPPET_START", "SNIPPET_TOKENS",
+    "TERM_DOCS_ALL_SQL", "TERM_DOCS_SQL", "TEXT_COLUMNS", "KEYED_SQL", "NEWEST_KEY_SQL", "REINDEX_SQL", "keyed",
+    "reindex", "search", "term_docs", "IMPORT_FILE_SQL", "IMPORT_GOAL_SQL", "IMPORT_SUBTASK_SQL",
     "SESSION_IDS_SQL", "SESSION_ITEMS_SQL", "SESSION_ROW_SQL", "SessionRows",
     "import_checkpoint", "import_file", "import_goal", "import_items", "import_messages",
     "import_session", "import_subtask", "session_ids", "session_rows", "ACTIVE_GOAL_SQL",

@@ -13,8 +13,9 @@ from pathlib import Path
 from typing import Any
 
 from ..migrations import APPLICATION_ID, SCHEMA_VERSION
+from .cipher import open_file
 from .connection import BEGIN_READ_SQL, COMMIT_SQL, transaction
-from .fulltext import SEARCH_TABLES, _INDEX_SQL
+from .fulltext import OPTIMIZE_SQL, keyed, reindex
 from .sessions import _LAST_ACTIVITY
 
 # Sessions whose last activity (as Session.updated_at reports it) is before ?.
@@ -86,7 +87,7 @@ def integrity_problems(conn: sqlite3.Connection, *, thorough: bool = False) -> l
     return problems
 
 
-FTS_OPTIMIZE_SQL = tuple(_INDEX_SQL[table][3] for table in SEARCH_TABLES)
+FTS_OPTIMIZE_SQL = tuple(OPTIMIZE_SQL.values())
 VACUUM_SQL = "VACUUM"
 # Returns (busy, log frames, frames checkpointed); busy 1: another connection
 # holds a transaction that needs the log, so it could not be emptied.
@@ -113,17 +114,25 @@ def no_waiting(conn: sqlite3.Connection, busy_timeout: float) -> Iterator[None]:
 
 def vacuum(conn: sqlite3.Connection) -> None:
     """Merge each full-text index into one segment (FTS5 'optimize', one
-    transaction), then rebuild the file (``VACUUM``). Not in a transaction."""
+    transaction; an index another tool rebuilt without the session key tokens
+    is indexed again, with them), then rebuild the file (``VACUUM``). Not in a
+    transaction."""
     with transaction(conn):
-        for sql in FTS_OPTIMIZE_SQL:
-            conn.execute(sql)
+        for table, sql in OPTIMIZE_SQL.items():
+            if keyed(conn, table):
+                conn.execute(sql)
+            else:
+                reindex(conn, table)
     conn.execute(VACUUM_SQL)
 
 
 @contextlib.contextmanager
-def reader(path: str | Path, busy_timeout: float) -> Iterator[sqlite3.Connection]:
-    """A second connection to an open localmem file, to read it beside the store's."""
-    conn = sqlite3.connect(str(path), timeout=busy_timeout, isolation_level=None)
+def reader(
+    path: str | Path, busy_timeout: float, key: str | None = None
+) -> Iterator[sqlite3.Connection]:
+    """A second connection to an open localmem file (encrypted with ``key``, if
+    given), to read it beside the store's."""
+    conn = open_file(path, key=key, timeout=busy_timeout, isolation_level=None)
     try:
         yield conn
     finally:
@@ -140,6 +149,7 @@ def backup(
     *,
     pages: int,
     progress: Callable[[int, int], None] | None = None,
+    key: str | None = None,
 ) -> None:
     """Copy the database of ``source`` into the new, empty file ``target``,
     ``pages`` pages per step, from one snapshot; ``progress(copied, total)``
@@ -150,8 +160,10 @@ def backup(
     is the file as of its start (without it, a commit by another connection
     would restart the copy, and a busy writer could starve it).
     ``target`` must be a new, empty file (``localmem.files.temporary_beside``).
+    An encrypted ``source`` needs its ``key``: the copy is encrypted with it
+    (SQLCipher's backup copies pages between files of one key).
     """
-    dest = sqlite3.connect(str(target), isolation_level=None)
+    dest = open_file(target, key=key, isolation_level=None)
     steps = None if progress is None else (lambda _status, left, total: progress(total - left, total))
     try:
         source.execute(BEGIN_READ_SQL)
@@ -164,10 +176,11 @@ def backup(
         dest.close()
 
 
-def verify_copy(path: Path) -> str | None:
-    """Why the file at ``path`` is not a sound localmem file, or None if it is
-    (``integrity_check``, foreign keys, application_id, schema version)."""
-    conn = sqlite3.connect(str(path), isolation_level=None)
+def verify_copy(path: Path, key: str | None = None) -> str | None:
+    """Why the file at ``path`` (encrypted with ``key``, if given) is not a sound
+    localmem file, or None if it is (``integrity_check``, foreign keys,
+    application_id, schema version)."""
+    conn = open_file(path, key=key, isolation_level=None)
     try:
         _size, _pages, version, app_id = file_pragmas(conn)
         if app_id != APPLICATION_ID or version != SCHEMA_VERSION:
@@ -176,3 +189,34 @@ def verify_copy(path: Path) -> str | None:
         return "; ".join(problems[:5]) if problems else None
     finally:
         conn.close()
+
+
+# Copying a file into or out of encryption (localmem.encryption), through SQLCipher.
+EXPORT_SCHEMA = "localmem_export"
+ATTACH_SQL = f"ATTACH DATABASE ? AS {EXPORT_SCHEMA} KEY ?"
+EXPORT_SQL = f"SELECT sqlcipher_export('{EXPORT_SCHEMA}')"
+DETACH_SQL = f"DETACH DATABASE {EXPORT_SCHEMA}"
+# sqlcipher_export copies tables, indexes and rows, not the header's two numbers.
+EXPORT_HEADER_SQL = (
+    f"PRAGMA {EXPORT_SCHEMA}.application_id = {{app_id:d}}",
+    f"PRAGMA {EXPORT_SCHEMA}.user_version = {{version:d}}",
+)
+
+
+def export(conn: sqlite3.Connection, target: Path, *, key: str | None) -> None:
+    """Copy the whole database of ``conn`` (plain or encrypted) into the new, empty
+    file ``target``, encrypted with ``key`` (None or "": a plain SQLite file), with
+    localmem's application id and schema version.
+
+    ``conn`` must be a SQLCipher connection (``cipher.open_file`` with a key, or
+    ``cipher.plain_cipher`` for a plain file) and not in a transaction; the copy
+    reads one snapshot, written through SQLCipher's ``sqlcipher_export``.
+    """
+    conn.execute(ATTACH_SQL, (str(target), key or ""))
+    try:
+        with transaction(conn):
+            conn.execute(EXPORT_SQL).fetchone()
+            for sql in EXPORT_HEADER_SQL:
+                conn.execute(sql.format(app_id=APPLICATION_ID, version=SCHEMA_VERSION))
+    finally:
+        conn.execute(DETACH_SQL)

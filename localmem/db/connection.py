@@ -24,10 +24,11 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from ..errors import DatabaseError, NotALocalMemDatabase, SchemaTooNew
+from ..errors import DatabaseError, NotALocalMemDatabase, SchemaTooNew, WrongKey
+from ..keys import KEY_ENV_VAR, SQLITE_HEADER, needs_key
 from ..migrations import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION
+from .cipher import open_file
 
-SQLITE_HEADER = b"SQLite format 3\x00"
 ROW_MEMO_SIZE = 4096
 ROW_MEMO_MAX_CHARS = 8192
 MEMORY = ":memory:"
@@ -45,18 +46,22 @@ def connect(
     busy_timeout: float,
     synchronous: str,
     content_key: Callable[[str], str],
+    key: str | None = None,
 ) -> sqlite3.Connection:
     """Open (creating with mode 0600 if needed) and migrate a localmem file.
 
     ``content_key`` is the pins' de-duplication key (``autopins.pin_key``),
-    which a migration may need (see :func:`migrate`). Raises :class:`NotALocalMemDatabase`, :class:`SchemaTooNew` or
+    which a migration may need (see :func:`migrate`). With ``key`` the file is
+    SQLCipher-encrypted (created so when new; ``localmem.db.cipher``). Raises
+    :class:`NotALocalMemDatabase`, :class:`SchemaTooNew`, :class:`WrongKey` or
     :class:`DatabaseError`; in each case the file is not modified.
     """
     if str(path) != MEMORY:
-        _create_private_file(Path(path))
+        _create_private_file(Path(path), encrypted=key is not None)
     try:
-        conn = sqlite3.connect(
-            str(path),
+        conn = open_file(
+            path,
+            key=key,
             timeout=busy_timeout,
             isolation_level=None,  # we issue BEGIN IMMEDIATE / COMMIT ourselves
             check_same_thread=False,  # the store serialises access with a lock
@@ -66,6 +71,10 @@ def connect(
         raise DatabaseError(f"cannot open {path}: {exc}") from None
     try:
         version = _identify(conn, path)
+        if str(path) != MEMORY:  # ours: now its mode may change, never before
+            real = os.path.realpath(path)
+            for name in (real, f"{real}-wal", f"{real}-shm"):
+                _keep_private(name)
         conn.execute("PRAGMA foreign_keys = ON")
         # Deleted text is overwritten with zeros, not left in free pages (localmem.forget).
         conn.execute("PRAGMA secure_delete = ON")
@@ -83,26 +92,27 @@ def connect(
     return conn
 
 
-def _create_private_file(path: Path, *, exclusive: bool = False) -> None:
+def _create_private_file(path: Path, *, exclusive: bool = False, encrypted: bool = False) -> None:
     """Make sure the database file is readable by its owner alone.
 
     A missing file is created with mode 0600, in directories created 0700
     (whatever the umask); a symbolic link is followed to the file it names,
     created there if missing (SQLite would give it mode 0644). An existing
-    file, or its ``-wal`` or ``-shm``, that others may read is tightened to
-    the owner's bits, with a warning in the log (SQLite gives the ``-wal``
-    and ``-shm`` it creates the database file's mode). ``exclusive``: the
+    file is only checked here: ``connect`` tightens it (and its ``-wal`` and
+    ``-shm``, which SQLite gives the database file's mode) to the owner's
+    bits, with a warning in the log, once it knows the file is localmem's;
+    a file it refuses keeps its mode. ``exclusive``: the
     file must be new, and a link is not followed (``FileExistsError``).
+    ``encrypted``: a key will open it (:func:`_check_header` then checks it is
+    not plain SQLite; SQLCipher checks the rest).
     """
     if not exclusive and path.is_symlink():
         path = Path(os.path.realpath(path))
     if path.exists() and not exclusive:
         if path.is_dir():
             raise DatabaseError(f"{path} is a directory, not a database file")
-        _check_header(path)
-        for name in (str(path), f"{path}-wal", f"{path}-shm"):
-            _keep_private(name)
-        return
+        _check_header(path, encrypted=encrypted)
+        return  # made private once it is known to be localmem's (``connect``)
     try:
         _make_private_dirs(path.parent)
         fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, PRIVATE_FILE_MODE)
@@ -159,8 +169,22 @@ def _keep_private(name: str) -> None:
     )
 
 
-def _check_header(path: Path) -> None:
-    """Refuse, before SQLite touches it, a file that is not SQLite or is cut short."""
+def _check_header(path: Path, *, encrypted: bool = False) -> None:
+    """Refuse, before SQLite touches it, a file that is not SQLite or is cut short;
+    with ``encrypted``, a plain SQLite file (a key would not open it)."""
+    if encrypted:
+        if path.stat().st_size and not needs_key(path):
+            raise WrongKey(
+                f"{path} is not encrypted, so a key does not open it: open it without one "
+                f"(unset ${KEY_ENV_VAR}), or encrypt it (`localmem encrypt`); it was left untouched"
+            )
+        return
+    if needs_key(path):
+        raise WrongKey(
+            f"{path} is not plain SQLite: if it is an encrypted memory file, its key is "
+            f"missing (key=..., ${KEY_ENV_VAR}, $LOCALMEM_KEY_FILE or the keyring); "
+            "it was left untouched"
+        )
     try:
         with path.open("rb") as f:
             head = f.read(100)

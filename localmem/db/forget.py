@@ -17,7 +17,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from ..models import Summary
-from .fulltext import _INDEX_SQL
+from .fulltext import OPTIMIZE_SQL
 from .summaries import _SUMMARY_ROWS, SUMMARY_COLUMNS
 
 # Automatic pins taken from a message (a manual pin is the user's own words: it stays).
@@ -42,7 +42,6 @@ DELETE_CHECKPOINTS_FROM_SQL = """DELETE FROM checkpoints
     WHERE session_id = ? AND through_message_id >= ?"""
 # Its keys are hashes of whole spans: any entry may hold the text of what was forgotten.
 CLEAR_SUMMARY_CACHE_SQL = "DELETE FROM summary_cache"
-INDEX_MARKS_SQL = "SELECT name, indexed_to FROM search_state"
 # The lowest id a session has in each searched table (what deleting it reaches).
 SESSION_LOWEST_IDS_SQL = """SELECT
     (SELECT min(id) FROM messages WHERE session_id = ?1),
@@ -119,11 +118,6 @@ def clear_summary_cache(conn: sqlite3.Connection) -> int:
     return conn.execute(CLEAR_SUMMARY_CACHE_SQL).rowcount
 
 
-def index_marks(conn: sqlite3.Connection) -> dict[str, int]:
-    """Each searched table's high-water mark: rows up to it are in its index."""
-    return dict(conn.execute(INDEX_MARKS_SQL).fetchall())
-
-
 def session_lowest_ids(conn: sqlite3.Connection, session_id: str) -> dict[str, int]:
     """The session's lowest row id in each searched table that holds any of its rows."""
     row = conn.execute(SESSION_LOWEST_IDS_SQL, (session_id,)).fetchone()
@@ -134,11 +128,9 @@ def session_lowest_ids(conn: sqlite3.Connection, session_id: str) -> dict[str, i
 @dataclass
 class Forgotten:
     """What one forgetting transaction removed: the lowest row id per searched
-    table it deleted or rewrote, beside each index's high-water mark as the
-    transaction began (:func:`index_marks`: rows up to it were in the index)."""
+    table it deleted or rewrote (every row is in its table's index)."""
 
     conn: sqlite3.Connection
-    marks: dict[str, int]
     lowest: dict[str, int] = field(default_factory=dict)
     deleted: bool = False
     """Whether anything was deleted or rewritten (a session row counts)."""
@@ -158,7 +150,7 @@ class Forgotten:
 
     def indexes(self) -> list[str]:
         """The full-text indexes that held a row this transaction removed or changed."""
-        return [t for t, low in self.lowest.items() if low <= self.marks.get(t, 0)]
+        return list(self.lowest)
 
 
 def merge_indexes(gone: Forgotten) -> None:
@@ -167,4 +159,4 @@ def merge_indexes(gone: Forgotten) -> None:
     old segments' pages are freed (zeroed, with ``secure_delete``). Costs a
     rewrite of the index: about 150 ms per 100,000 indexed messages."""
     for table in gone.indexes():
-        gone.conn.execute(_INDEX_SQL[table][3])
+        gone.conn.execute(OPTIMIZE_SQL[table])

@@ -88,8 +88,13 @@ RESERVE_IDS_SQL = (
         message_count, source, token_count, created_at) VALUES (?1 - 1, '', '', 0, 0, 0, '', 0, '')""",
     """INSERT INTO subtasks (id, session_id, name, status, token_count, created_at, updated_at)
         VALUES (?1 - 1, '', '', 'cancelled', 0, '', '')""",
-    # Counted as indexed, never put in the index: they weigh in no search's statistics.
-    "UPDATE search_state SET indexed_to = ?1 - 1",
+    # Out of the search indexes (their triggers put them in): no search's
+    # statistics count them. 's0' is the key of session ''.
+    *(
+        f"""INSERT INTO [{table}_fts] ([{table}_fts], rowid, [{text}], session_id)
+        VALUES ('delete', ?1 - 1, '', 's0')"""
+        for table, text in (("messages", "text"), ("semantic_pins", "content"), ("summaries", "text"))
+    ),
 )
 
 

@@ -6,10 +6,11 @@ No framework is imported here.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
+from ..aio import AsyncMemoryStore
 from ..config import MemoryConfig
 from ..errors import Closed, InvalidInput
 from ..store import MemoryStore
@@ -68,22 +69,35 @@ def clean_text(text: str) -> str:
     return text
 
 
-class StoreOwner:
-    """Closing, ``with`` and the closed check, shared by the adapters.
+T = TypeVar("T")
 
-    Subclasses set ``session_id``, ``store``, ``_owns_store`` and ``_closed``.
+
+class StoreOwner:
+    """Closing, ``with``, the closed check and the work of async methods, shared by
+    the adapters.
+
+    Subclasses set ``session_id``, ``store``, ``_owns_store`` and ``_closed``, and
+    ``_door = AsyncMemoryStore.of(store)``: their async methods run their work
+    through it (:meth:`_off_loop`), in the store's worker thread.
     """
 
     session_id: str
     store: MemoryStore
     _owns_store: bool
     _closed: bool
+    _door: AsyncMemoryStore
+
+    async def _off_loop(self, func: Callable[..., T], *args: Any) -> T:
+        """``func(*args)`` in the worker thread of this adapter's async store: the
+        event loop goes on meanwhile, and calls run in the order they were made."""
+        return await self._door.run(func, *args)
 
     def close(self) -> None:
         """Close this adapter (and the store, if it opened it). Idempotent."""
         if self._closed:
             return
         self._closed = True
+        self._door.shutdown()
         if self._owns_store:
             self.store.close()
 

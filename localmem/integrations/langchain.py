@@ -25,13 +25,13 @@ see each other's messages.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from ..aio import AsyncMemoryStore
 from ..config import MemoryConfig
 from ..errors import InvalidInput, MissingExtra, SessionNotFound
 from ..store import MemoryStore
@@ -81,6 +81,7 @@ class LocalMemChatMessageHistory(StoreOwner, BaseChatMessageHistory):
         self.session_id = check_session_id(session_id)
         self.store, self._owns_store = open_store(db_path, store, config, default_path=None)
         self.db_path = self.store.path
+        self._door = AsyncMemoryStore.of(self.store)
         self._closed = False
 
     def __repr__(self) -> str:
@@ -131,15 +132,15 @@ class LocalMemChatMessageHistory(StoreOwner, BaseChatMessageHistory):
 
     async def aget_messages(self) -> list[BaseMessage]:
         """``messages``, read in a worker thread."""
-        return await asyncio.to_thread(lambda: self.messages)
+        return await self._off_loop(lambda: self.messages)
 
     async def aadd_messages(self, messages: Sequence[BaseMessage]) -> None:
         """``add_messages``, written in a worker thread."""
-        await asyncio.to_thread(self.add_messages, list(messages))
+        await self._off_loop(self.add_messages, list(messages))
 
     async def aclear(self) -> None:
         """``clear``, in a worker thread."""
-        await asyncio.to_thread(self.clear)
+        await self._off_loop(self.clear)
 
 
 

@@ -26,7 +26,8 @@ text, so the conversation is counted, scored, summarized, pinned and shown by
 
 Sessions sharing one file never see each other's items. One session may be
 used from several threads, each with its own event loop: the work runs in a
-worker thread (``asyncio.to_thread``, like the SDK's) over the store, whose
+worker thread (the store's ``AsyncMemoryStore`` worker, in the order the
+calls were made; the SDK uses ``asyncio.to_thread``) over the store, whose
 lock serialises it; a write that has started finishes even if its caller is
 cancelled. ``clear_session`` deletes the session's messages and summaries (and
 the automatic pins taken from them) but keeps the localmem session and its
@@ -52,6 +53,7 @@ from collections.abc import Awaitable, Iterable, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
+from ..aio import AsyncMemoryStore
 from ..config import MemoryConfig
 from ..errors import InvalidInput, InvalidType, MissingExtra, SessionNotFound
 from ..models import Item, Message
@@ -112,6 +114,7 @@ class LocalMemSession(StoreOwner):
         self.compacting = bool(compacting)
         self.store, self._owns_store = open_store(db_path, store, config, default_path=MEMORY)
         self.db_path = self.store.path
+        self._door = AsyncMemoryStore.of(self.store)
         self._closed = False
 
     def __repr__(self) -> str:
@@ -130,12 +133,12 @@ class LocalMemSession(StoreOwner):
         if limit is None and self.session_settings is not None:
             limit = self.session_settings.limit
         if limit is None:
-            return await asyncio.to_thread(self._compacted if self.compacting else self._all)
+            return await self._off_loop(self._compacted if self.compacting else self._all)
         if isinstance(limit, bool) or not isinstance(limit, int):
             raise InvalidInput(f"limit must be an integer or None, not {type(limit).__name__}")
         if limit < 0:  # SQLiteSession passes it to SQLite, where a negative LIMIT means none
-            return await asyncio.to_thread(self._all)
-        return await asyncio.to_thread(self._newest, limit)
+            return await self._off_loop(self._all)
+        return await self._off_loop(self._newest, limit)
 
     async def add_items(self, items: list[dict[str, Any]]) -> None:
         """Append items, in order, in one transaction (creating the session if needed).
@@ -147,18 +150,18 @@ class LocalMemSession(StoreOwner):
         if not items:
             return
         batch = list(items)
-        await _complete(asyncio.to_thread(self._add, batch))
+        await _complete(self._off_loop(self._add, batch))
 
     async def pop_item(self) -> dict[str, Any] | None:
         """Remove the newest item and return it; None when the session has none."""
         self._check_open()
-        return await _complete(asyncio.to_thread(self._pop))
+        return await _complete(self._off_loop(self._pop))
 
     async def clear_session(self) -> None:
         """Forget every item: the session's messages and summaries go (and the automatic
         pins taken from them); it and its manual pins stay."""
         self._check_open()
-        await _complete(asyncio.to_thread(self._clear))
+        await _complete(self._off_loop(self._clear))
 
 
 

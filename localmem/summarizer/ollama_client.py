@@ -10,7 +10,8 @@ and turns every way that can go wrong into one of two errors:
   (4xx/5xx, "model not found"), a redirect, invalid or unexpected JSON, a body or a reply too
   large. The summarizer writes a *fallback* summary.
 
-Rules kept here, in one place:
+Rules kept here and in ``transport`` (the connection's guards: the host policy, the
+guarded httpx transport, the two errors):
 
 - **Loopback only.** A conversation never leaves the machine. Unless ``allow_remote`` is set,
   a host that is not ``localhost``, ``127.0.0.0/8`` or ``::1`` gets no traffic at all, and
@@ -44,39 +45,49 @@ Nothing here logs message text: requests are logged at DEBUG by endpoint, model 
 
 from __future__ import annotations
 
-import ipaddress
 import logging
 import math
 import os
-import socket
 import threading
 import time
-import urllib.parse
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from contextvars import ContextVar
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
-import httpx
-
 from localmem.errors import InvalidInput, LocalMemError
+
+# The connection's guards; their public names are this module's too (the boundary's API).
+from .transport import (
+    DEFAULT_MAX_RESPONSE_BYTES,
+    DEFAULT_OLLAMA_HOST,
+    DEFAULT_OLLAMA_PORT,
+    OLLAMA_HOST_ENV,
+    REQUEST_TIMEOUT,
+    GuardedTransport,
+    OllamaModelError,
+    OllamaUnavailable,
+    is_loopback_host,
+    map_error,
+    resolve_host,
+)
 
 if TYPE_CHECKING:
     import ollama
 
 logger = logging.getLogger("localmem")
 
+__all__ = [
+    "DEFAULT_MAX_RESPONSE_BYTES", "DEFAULT_OLLAMA_HOST", "DEFAULT_OLLAMA_PORT", "OLLAMA_HOST_ENV",
+    "ChatResult", "OllamaBackend", "OllamaModelError", "OllamaUnavailable", "is_loopback_host",
+    "resolve_host", "scaled_timeout", "tagged",
+]
+
 T = TypeVar("T")
 
-OLLAMA_HOST_ENV: Final = "OLLAMA_HOST"
-DEFAULT_OLLAMA_HOST: Final = "http://127.0.0.1:11434"
-DEFAULT_OLLAMA_PORT: Final = 11434
 DEFAULT_TIMEOUT: Final = 60.0
 DEFAULT_MODELS_TTL: Final = 30.0
 DEFAULT_FAILURE_TTL: Final = 5.0
 """Seconds a failed model listing is remembered (never longer than ``models_ttl``)."""
-DEFAULT_MAX_RESPONSE_BYTES: Final = 4 * 1024 * 1024
-"""Largest body read from the server; /api/show answers carry licenses and templates."""
 DEFAULT_MAX_REPLY_CHARS: Final = 1_000_000
 DEFAULT_NUM_PREDICT: Final = 100
 DEFAULT_TEMPERATURE: Final = 0.1
@@ -91,20 +102,6 @@ MAX_TIMEOUT_SCALE: Final = 10.0
 STOP_CHECK_CHARS: Final = 32
 """A streamed answer is shown to its guard every this many new characters."""
 
-_REQUEST_TIMEOUT: ContextVar[float | None] = ContextVar("localmem_ollama_timeout", default=None)
-"""The read timeout of the request being made in this thread, when not the backend's."""
-
-_UNSPECIFIED_HOSTS: Final = {"0.0.0.0": "127.0.0.1", "::": "::1"}
-"""A server told to listen on every interface is reached through loopback."""
-_ERROR_TEXT_CHARS: Final = 200
-
-
-class OllamaUnavailable(LocalMemError):
-    """The local Ollama server could not be reached (refused, timed out, or not allowed)."""
-
-
-class OllamaModelError(LocalMemError):
-    """The Ollama server answered, but not with a usable answer (HTTP error, bad JSON...)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,141 +129,6 @@ def scaled_timeout(base: float, prompt_tokens: int, num_predict: int) -> float:
     reference = REFERENCE_PROMPT_TOKENS + DECODE_WEIGHT * REFERENCE_PREDICT_TOKENS
     cost = max(prompt_tokens, 0) + DECODE_WEIGHT * max(num_predict, 0)
     return base * min(MAX_TIMEOUT_SCALE, max(1.0, cost / reference))
-
-
-def resolve_host(host: str | None = None) -> str:
-    """The Ollama base URL to use: ``host``, else ``$OLLAMA_HOST``, else the default.
-
-    Normalized the way the ``ollama`` client does (``"127.0.0.1:11434"`` ->
-    ``"http://127.0.0.1:11434"``, ``"localhost"`` -> ``"http://localhost:11434"``), except
-    that the "every interface" addresses ``0.0.0.0`` and ``::`` (a common server setting of
-    ``OLLAMA_HOST``) become their loopback address. Raises :class:`InvalidInput` when the
-    value cannot be parsed (a bad port, for instance). Reads the environment, nothing else.
-    """
-    raw = (host or "").strip() or os.environ.get(OLLAMA_HOST_ENV, "").strip()
-    try:
-        return _normalize_host(raw)
-    except ValueError as exc:
-        raise InvalidInput(f"cannot use Ollama host {raw!r}: {exc}") from None
-
-
-def _normalize_host(raw: str) -> str:
-    """Mirror of ``ollama._client._parse_host`` (a private function, so not imported)."""
-    scheme, hostname, port, path = _split_host(raw)
-    hostname = _UNSPECIFIED_HOSTS.get(hostname, hostname)
-    if ":" in hostname and _ip_address(hostname) is not None:
-        hostname = f"[{hostname}]"
-    base = f"{scheme}://{hostname}:{port}"
-    return f"{base}/{path}" if path else base
-
-
-def _split_host(raw: str) -> tuple[str, str, int, str]:
-    """Scheme, host name, port and path of an ``OLLAMA_HOST``-style value (ValueError if bad)."""
-    port = DEFAULT_OLLAMA_PORT
-    scheme, _, hostport = raw.partition("://")
-    if not hostport:
-        scheme, hostport = "http", raw
-    elif scheme == "http":
-        port = 80
-    elif scheme == "https":
-        port = 443
-    split = urllib.parse.urlsplit(f"{scheme}://{hostport}")
-    return scheme, split.hostname or "127.0.0.1", split.port or port, split.path.strip("/")
-
-
-def is_loopback_host(host: str) -> bool:
-    """True if ``host`` names this machine's loopback interface; never looks anything up.
-
-    ``host`` may be a host name, an IP address (IPv6 with or without brackets) or a URL as
-    ``OLLAMA_HOST`` takes it. True for ``localhost``, ``127.0.0.0/8``, ``::1`` and IPv4-mapped
-    loopback addresses; False for anything else, including names that would need DNS and the
-    "every interface" address ``0.0.0.0`` (:func:`resolve_host` maps that one to loopback).
-    """
-    candidate = host.strip()
-    if not candidate:
-        return False
-    address = _ip_address(candidate.strip("[]"))
-    if address is None:
-        try:
-            candidate = _split_host(candidate)[1]
-        except ValueError:
-            return False
-        address = _ip_address(candidate)
-    if address is None:
-        return candidate.casefold().rstrip(".") == "localhost"
-    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
-        address = address.ipv4_mapped
-    return address.is_loopback
-
-
-def _ip_address(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
-    try:
-        return ipaddress.ip_address(text)
-    except ValueError:
-        return None
-
-
-class _BoundedStream(httpx.SyncByteStream):
-    """A response body that stops at a size limit and at the request's deadline."""
-
-    def __init__(self, inner: httpx.SyncByteStream, max_bytes: int, deadline: float) -> None:
-        self._inner = inner
-        self._max_bytes = max_bytes
-        self._deadline = deadline
-
-    def __iter__(self) -> Iterator[bytes]:
-        received = 0
-        for chunk in self._inner:
-            received += len(chunk)
-            if received > self._max_bytes:
-                raise OllamaModelError(f"answer larger than {self._max_bytes} bytes")
-            if time.monotonic() > self._deadline:
-                raise OllamaUnavailable("answer not complete before the timeout")
-            yield chunk
-
-    def close(self) -> None:
-        self._inner.close()
-
-
-class _GuardedTransport(httpx.BaseTransport):
-    """httpx transport enforcing the host policy, a body size limit and a total deadline."""
-
-    def __init__(self, *, allow_remote: bool, max_bytes: int, timeout: float) -> None:
-        # TCP_NODELAY: httpcore writes a POST's headers and body separately; with Nagle the
-        # body waits for the server's delayed ACK, 40 ms on every new connection.
-        self._inner = httpx.HTTPTransport(
-            trust_env=False, socket_options=[(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)]
-        )
-        self._allow_remote = allow_remote
-        self._max_bytes = max_bytes
-        self._timeout = timeout
-
-    def handle_request(self, request: httpx.Request) -> httpx.Response:
-        if not self._allow_remote and not is_loopback_host(request.url.host):
-            raise OllamaUnavailable("refusing to send a request outside this machine")
-        timeout = _REQUEST_TIMEOUT.get() or self._timeout
-        if timeout != self._timeout:  # a longer generation: reads may wait as long
-            request.extensions["timeout"] = {
-                "connect": self._timeout, "read": timeout, "write": timeout, "pool": self._timeout
-            }
-        deadline = time.monotonic() + timeout
-        response = self._inner.handle_request(request)
-        encoding = response.headers.get("content-encoding", "identity").strip().lower()
-        declared = response.headers.get("content-length", "")
-        if encoding not in ("", "identity"):
-            response.close()
-            raise OllamaModelError(f"compressed answer ({encoding}) refused")
-        if declared.isdigit() and int(declared) > self._max_bytes:
-            response.close()
-            raise OllamaModelError(f"answer larger than {self._max_bytes} bytes")
-        if not isinstance(response.stream, httpx.SyncByteStream):  # not with HTTPTransport
-            response.close()
-            raise OllamaModelError("unexpected response stream")
-        response.stream = _BoundedStream(response.stream, self._max_bytes, deadline)
-        return response
-
-    def close(self) -> None:
-        self._inner.close()
 
 
 @dataclass(frozen=True, slots=True)
@@ -431,12 +293,12 @@ class OllamaBackend:
                 return _result(client.chat(stream=False, **request), model)
             return _streamed(client.chat(stream=True, **request), model, stop)
 
-        token = _REQUEST_TIMEOUT.set(timeout) if timeout is not None else None
+        token = REQUEST_TIMEOUT.set(timeout) if timeout is not None else None
         try:
             return self._call("chat", model, ask)
         finally:
             if token is not None:
-                _REQUEST_TIMEOUT.reset(token)
+                REQUEST_TIMEOUT.reset(token)
 
     def embed(self, model: str, inputs: Sequence[str]) -> list[list[float]]:
         """One ``/api/embed`` call: a vector per input, in order.
@@ -475,7 +337,7 @@ class OllamaBackend:
                     timeout=self.timeout,
                     follow_redirects=False,
                     trust_env=False,
-                    transport=_GuardedTransport(
+                    transport=GuardedTransport(
                         allow_remote=self.allow_remote,
                         max_bytes=self._max_response_bytes,
                         timeout=self.timeout,
@@ -492,7 +354,7 @@ class OllamaBackend:
         try:
             result = request(client)
         except Exception as exc:
-            error = _map_error(exc, endpoint, ollama.ResponseError)
+            error = map_error(exc, endpoint, ollama.ResponseError)
             logger.debug(
                 "ollama %s %s failed after %.3fs: %s",
                 endpoint, model or "", time.monotonic() - started, type(error).__name__,
@@ -547,23 +409,6 @@ def _streamed(parts: Iterable[Any], model: str, stop: Callable[[str], str | None
         eval_count=_token_count(last.eval_count),
         done_reason=last.done_reason,
     )
-
-
-def _map_error(
-    exc: Exception, endpoint: str, response_error: type[Exception]
-) -> OllamaUnavailable | OllamaModelError:
-    """The one place deciding "unavailable" versus "bad answer"."""
-    if isinstance(exc, (OllamaUnavailable, OllamaModelError)):
-        return exc
-    if isinstance(exc, response_error):
-        status = getattr(exc, "status_code", -1)
-        detail = str(getattr(exc, "error", ""))[:_ERROR_TEXT_CHARS]
-        return OllamaModelError(f"Ollama /api/{endpoint} answered HTTP {status}: {detail}")
-    if isinstance(exc, (httpx.TransportError, OSError)):
-        # ollama maps httpx.ConnectError to the builtin ConnectionError (an OSError) and lets
-        # every other httpx error through: timeouts, resets, a body cut short.
-        return OllamaUnavailable(f"Ollama /api/{endpoint} unreachable: {type(exc).__name__}")
-    return OllamaModelError(f"Ollama /api/{endpoint} gave an unusable answer: {type(exc).__name__}")
 
 
 def tagged(name: str) -> str:

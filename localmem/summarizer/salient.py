@@ -32,6 +32,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from localmem import words as vocab
 from localmem.extract import sentences
 from localmem.grounding import CARRIERS, negated_words
 
@@ -161,7 +162,6 @@ _MONEY_MARKS: Final = frozenset("$€£¥")
 _MONEY = re.compile(r"[$€£¥]\s?\d|\b\d[\d,.]*\s?(?:k|dollars|euros?|eur|usd|gbp|bucks)\b|\bbudget\b", _I)
 _NUMBER = re.compile(r"\d+(?:[.,:]\d+)*")
 _CAPITALIZED = re.compile(r"(?<![\w'])[A-Z][a-zA-Z]+(?:[-'][A-Za-z]+)?")
-_WORD = re.compile(r"[^\W\d_][\w'-]*|\d+(?:[.,:]\d+)*")
 _ALLERGEN = re.compile(
     r"\ballerg\w*\s+to\s+([^.;:!?()]+)|([^\W\d_]{3,})\s+allerg(?:y|ies)\b", _I
 )
@@ -172,18 +172,6 @@ _NOT_NAMES: Final = frozenset(
     january february march april may june july august september october november december
     """.split()
 )
-_COMMON: Final = frozenset(
-    """
-    about above after again also always and any are because been before being both but can
-    could did does doing down each even every from further had has have having here into just
-    more most much must never not now only other our out over same she should some such than
-    that the their them then there these they this those through too under until very was
-    were what when where which while who will with would you your her his him its yes
-    let's that's it's i'll we'll she's he's they're you're i'm don't can't won't
-    """.split()
-)
-
-
 @dataclass(frozen=True)
 class Fact:
     """One candidate sentence: its text, its place in the span, score and kinds."""
@@ -222,13 +210,13 @@ def salient_facts(pairs: Sequence[tuple[str, str]], budget: int) -> list[str]:
 def dropped_kinds(summary: str, facts: Iterable[Fact]) -> list[str]:
     """The safety kinds (:data:`SAFETY_KINDS` order) the facts hold and ``summary`` does not
     mention: no anchor of any fact of that kind occurs in it."""
-    words = _stems(summary)
+    words = _anchor_keys(summary)
     held: dict[str, bool] = {}
     for fact in facts:
         if fact.text.endswith("?"):
             continue  # a question states nothing a summary must keep
         for kind, anchors in fact.anchors.items():
-            hit = any(_stem(a) in words for a in anchors)
+            hit = any(_anchor_key(a) in words for a in anchors)
             held[kind] = held.get(kind, False) or hit
     return [kind for kind in SAFETY_KINDS if held.get(kind) is False]
 
@@ -293,12 +281,12 @@ def _score(text: str, position: int) -> Fact | None:
 
 def _anchors(text: str, kinds: set[str]) -> dict[str, frozenset[str]]:
     """The words that stand for ``text`` as a fact of each of its safety kinds."""
-    words = [w.casefold() for w in _WORD.findall(text)]
+    words = vocab.words(text)
     numbers = {w for w in words if w[:1].isdigit()}
     drugs = {w for w in words if _is_drug(w)}
     dates = {m.group().casefold() for m in _DATE.finditer(text)}
     names = {n.casefold() for n in _names(text, acronyms=True)}
-    content = {w for w in words if len(w) >= MIN_ANCHOR_STEM and w not in _COMMON}
+    content = {w for w in words if len(w) >= MIN_ANCHOR_STEM and w not in vocab.STOP_WORDS}
     warned = set(negated_words(text)) - CARRIERS
     found = {
         "allergy": _allergens(text),
@@ -314,7 +302,7 @@ def _anchors(text: str, kinds: set[str]) -> dict[str, frozenset[str]]:
 
 def _kinds(text: str) -> tuple[set[str], list[str]]:
     """The kinds of fact ``text`` holds (the keys of :data:`WEIGHTS`), and its names."""
-    words = [w.casefold() for w in _WORD.findall(text)]
+    words = vocab.words(text)
     present = set(words)
     digits = allergy = drug = strong = False
     for w in present:
@@ -378,29 +366,29 @@ def _allergens(text: str) -> set[str]:
     out: set[str] = set()
     for match in _ALLERGEN.finditer(text):
         if match.group(1):
-            words = [w.casefold() for w in _WORD.findall(match.group(1))][:3]
+            words = vocab.words(match.group(1))[:3]
         else:
             words = [match.group(2).casefold()]
-        out |= {w for w in words if w not in _COMMON and w not in {"to", "and", "or"}}
+        out |= {w for w in words if w not in vocab.STOP_WORDS}
     return out
 
 
 def _content(text: str) -> list[str]:
     """Content words of ``text``, case-folded and cut to their stems (numbers whole)."""
     return [
-        _stem(w)
-        for w in (w.casefold() for w in _WORD.findall(text))
-        if (len(w) >= 3 and w not in _COMMON) or w[0].isdigit()
+        _anchor_key(w)
+        for w in vocab.words(text)
+        if (len(w) >= 3 and w not in vocab.STOP_WORDS) or w[0].isdigit()
     ]
 
 
-def _stem(word: str) -> str:
+def _anchor_key(word: str) -> str:
     """Numbers whole; words by their first letters; a phrase ("every evening") by its
     first word that is not a common one."""
     words = word.split()
-    word = next((w for w in words if w[:1].isdigit() or w not in _COMMON), word)
+    word = next((w for w in words if w[:1].isdigit() or w not in vocab.STOP_WORDS), word)
     return word if word[:1].isdigit() else word[:MIN_ANCHOR_STEM]
 
 
-def _stems(text: str) -> set[str]:
-    return {_stem(w) for w in (w.casefold() for w in _WORD.findall(text))}
+def _anchor_keys(text: str) -> set[str]:
+    return {_anchor_key(w) for w in vocab.words(text)}

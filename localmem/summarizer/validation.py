@@ -26,9 +26,9 @@ Checks, in order (the first that fails gives the reason):
    through) of the summary's content words appear in the
    conversation. Content words are case-folded words of four letters or more that are neither
    stop words nor the vocabulary every summary uses ("user", "discussed"...); a word counts
-   when it, or its stem without a plain suffix ("-s", "-ed", "-ing"...), is a whole word of
-   the conversation or the stem of one (the origin's substring test let "free" match
-   "freedom" and "them" match "theme"). Runs of CJK characters, written without
+   when it is a whole word of the conversation or has the stem of one that is not a stop
+   word (``words.stem``: "medications" ~ "medication"; the origin's substring test let
+   "free" match "freedom" and "them" match "theme"). Runs of CJK characters, written without
    spaces, count as character pairs;
 7. a number the conversation does not state (an invented detail: "a sonnet with 15 lines"),
    or a run of words said again (:data:`REPEATS`: a model running in circles);
@@ -57,6 +57,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from ..words import STOP_WORDS, is_number, stem, words
 from .prompts import INSTRUCTION_TEXTS
 
 DEFAULT_MAX_SUMMARY_CHARS: Final = 300
@@ -174,22 +175,7 @@ _LAST_WORD = re.compile(r"([^\W\d_]+)[^\w]*\Z")
 _SENTENCE_END = (".", "!", "?", ":", ";")
 _SENTENCE_STOP = re.compile(r"[.!?][\"'\u201d\u2019)\]]*(?=\s|\Z)")
 _ABBREVIATION = re.compile(r"\b(?:dr|mr|mrs|ms|prof|st|jr|sr|vs|etc|approx|e\.g|i\.e)\.\Z", _I)
-_WORD = re.compile(r"\w+")
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
-_SUFFIXES: Final = ("ing", "es", "ed", "ly", "s")
-
-STOP_WORDS: Final = frozenset(
-    """
-    about above after again against also another because been before being below between
-    both could did does doing down during each either even every from further have having
-    here hers herself himself into itself just more most much must myself neither never
-    once only other ought ours ourselves over same shall should some such than that their
-    theirs them themselves then there these they this those through under until upon very
-    were what when where which while whom whose with within without would your yours
-    yourself yourselves will shall like well still many made make makes
-    """.split()
-)
-"""English function words of four letters or more: they carry no topic."""
 
 SUMMARY_WORDS: Final = frozenset(
     """
@@ -277,20 +263,20 @@ def _check_form(text: str) -> str | None:
 
 def _check_content(text: str, conversation: str) -> str | None:
     """The checks that read words: ``text``'s and the conversation's, split once."""
-    said = _WORD.findall(conversation.casefold())
+    said = words(conversation)
     vocabulary = _vocabulary(said)
-    words = _WORD.findall(text.casefold())
+    summary = words(text)
     return (
-        _check_overlap(text, vocabulary)
-        or _check_numbers(words, vocabulary)
-        or _check_repeats(words)
-        or _check_copy(words, said, vocabulary)
+        _check_overlap(summary, vocabulary, _stems(vocabulary))
+        or _check_numbers(summary, vocabulary)
+        or _check_repeats(summary)
+        or _check_copy(summary, said, vocabulary)
     )
 
 
 def _check_numbers(words: list[str], vocabulary: set[str]) -> str | None:
     """A number the conversation never states is an invented detail."""
-    if any(w.isdigit() and w not in vocabulary for w in words):
+    if any(is_number(w) and w not in vocabulary for w in words):
         return "states a number the conversation does not"
     return None
 
@@ -353,12 +339,13 @@ def _is_couplet(first: str, second: str) -> bool:
     return word_a != word_b and min(len(word_a), len(word_b)) >= 2 and word_a[-2:] == word_b[-2:]
 
 
-def _check_overlap(text: str, vocabulary: set[str]) -> str | None:
-    """``vocabulary``: the conversation's (:func:`_vocabulary`)."""
-    units = _content_units(text.casefold())
+def _check_overlap(summary: list[str], vocabulary: set[str], stems: set[str]) -> str | None:
+    """``summary``: its words; ``vocabulary``: the conversation's (:func:`_vocabulary`),
+    ``stems``: its stems (:func:`_stems`)."""
+    units = _content_units(summary)
     if not units:
         return "has no content words"
-    found = sum(1 for unit in units if _occurs(unit, vocabulary))
+    found = sum(1 for unit in units if unit in vocabulary or stem(unit) in stems)
     if found / len(units) < DEFAULT_MIN_WORD_OVERLAP:
         return f"shares under {DEFAULT_MIN_WORD_OVERLAP:.0%} of its words with the conversation"
     return None
@@ -393,19 +380,19 @@ def _copied_share(words: list[str], source: str, vocabulary: set[str] | frozense
     return covered / len(words)
 
 
-_PROMPT_TEXT: Final = "".join(f" {' '.join(_WORD.findall(t.casefold()))} " for t in INSTRUCTION_TEXTS)
+_PROMPT_TEXT: Final = "".join(f" {' '.join(words(t))} " for t in INSTRUCTION_TEXTS)
 _PROMPT_VOCABULARY: Final = frozenset(_PROMPT_TEXT.split())
 
 
-def _content_units(folded: str) -> list[str]:
-    """Content words of a case-folded text; CJK runs become overlapping character pairs."""
+def _content_units(text_words: list[str]) -> list[str]:
+    """Content words among a text's words; CJK runs become overlapping character pairs."""
     units: list[str] = []
-    for word in _WORD.findall(folded):
+    for word in text_words:
         if not word.isascii() and _CJK.search(word):
             units.extend(_cjk_pairs(word))
         elif (
             len(word) >= MIN_CONTENT_WORD_CHARS
-            and not word.isdigit()
+            and not is_number(word)
             and word not in STOP_WORDS
             and word not in SUMMARY_WORDS
         ):
@@ -419,32 +406,15 @@ def _cjk_pairs(word: str) -> list[str]:
     return [word[i : i + 2] for i in range(len(word) - 1)]
 
 
-def _vocabulary(words: list[str]) -> set[str]:
+def _vocabulary(said: list[str]) -> set[str]:
     """The words of a text, and the character pairs of its CJK runs."""
-    vocabulary = set(words)
+    vocabulary = set(said)
     for word in [w for w in vocabulary if not w.isascii() and _CJK.search(w)]:
         vocabulary.update(_cjk_pairs(word))
     return vocabulary
 
 
-def _stems(word: str) -> list[str]:
-    """``word`` and what it is without a plain suffix, never a stop word ("themes" ->
-    "theme", not "them")."""
-    stems = [word]
-    for suffix in _SUFFIXES:
-        if word.endswith(suffix) and len(word) - len(suffix) >= MIN_CONTENT_WORD_CHARS:
-            stem = word[: -len(suffix)]
-            if stem not in STOP_WORDS:
-                stems.append(stem)
-    return stems
-
-
-def _occurs(unit: str, vocabulary: set[str]) -> bool:
-    """True when ``unit`` or its stem is a word of the conversation, alone or with a plain
-    suffix ("medication" ~ "medications", "reviewed" ~ "reviewing")."""
-    if unit in vocabulary:
-        return True
-    return any(
-        base in vocabulary or any(base + suffix in vocabulary for suffix in _SUFFIXES)
-        for base in _stems(unit)
-    )
+def _stems(vocabulary: set[str]) -> set[str]:
+    """The stems of a conversation's words, stop words left out ("themes" does not meet
+    "them")."""
+    return {stem(w) for w in vocabulary if w not in STOP_WORDS}

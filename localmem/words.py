@@ -1,0 +1,96 @@
+"""One vocabulary for text: what a word is, which words carry no topic, and a word's stem.
+
+Every place that compares words (extraction and grounding of a model's items, search and
+ranking, summary validation and the salient facts a summary keeps, auto pins and the
+updates that supersede them) reads them here, so "the same word" means the same thing
+everywhere. Pure; nothing here raises on any ``str``.
+
+- A **word** (:data:`WORD`) is a letter followed by letters, digits and apostrophes
+  ("can't", "warfarin", "b12"), or a number with its separators ("10:30", "1,000",
+  "2.5"). Hyphens, underscores and other punctuation separate words ("gluten-free" is
+  "gluten" and "free"), as a regular expression's ``\\b`` and the full-text index do.
+  :func:`words` reads them case-folded, a typographic apostrophe as a straight one.
+- An **index token** (:data:`TOKEN`) is what SQLite FTS5's ``unicode61`` tokenizer keeps:
+  runs of letters and digits, apostrophes separating ("don't" is "don" and "t"). Only a
+  query written for that index is cut this way; its stop words hold the fragments.
+- A **stop word** (:data:`STOP_WORDS`) says nothing about a topic: English function words
+  (with the fragments the index cuts from contractions) and the small talk of a chat
+  ("please", "thanks", "remember", "want").
+- A **stem** (:func:`stem`) is a word without one plain suffix: two words are the same word
+  when their stems are equal, and a stem is a prefix of the word's other forms.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+WORD: Final = re.compile(r"[^\W\d_][\w'\u2019]*|\d+(?:[.,:]\d+)*")
+"""A word: a letter, then letters, digits and apostrophes; or a number ("10:30", "2.5")."""
+TOKEN: Final = re.compile(r"[^\W_]+")
+"""An index token: a run of letters and digits, as FTS5's ``unicode61`` cuts text."""
+
+_FUNCTION_WORDS: Final = """
+    a about above after again against ago all also always am an and another any anymore are
+    aren as
+    at be because been before being below between both but by can can't cannot could couldn
+    d did didn do does doesn doing don don't down during each either else even ever every few
+    for from further had hadn has hasn have haven having he he's her here hers herself him
+    himself his how i i'll i'm if in instead into is isn it it's its itself just let let's ll
+    m many me might mine more most much must mustn my myself neither never no nor not now of
+    off on once only or other ought our ours ourselves out over own rather re s same shall shan
+    she she's should shouldn so some still such t than that that's the their theirs them
+    themselves then there these they they're this those though through to too under until up
+    upon us ve very was wasn we we'll were weren what when where which while who whom whose why
+    will with within without won won't would wouldn y yet you you're your yours yourself
+    yourselves
+"""
+_CHAT_WORDS: Final = """
+    know like made make makes need needs okay please prefer really remember
+    remind said say says sure tell thank thanks use using want wants well yes
+"""
+STOP_WORDS: Final = frozenset((_FUNCTION_WORDS + _CHAT_WORDS).split())
+"""Words that carry no topic: function words and a chat's small talk (lower case)."""
+
+SUFFIXES: Final = ("edly", "ing", "ies", "ied", "es", "ed", "ly", "s")
+"""The plain English suffixes :func:`stem` takes off (one, the first that fits)."""
+MIN_STEM_CHARS: Final = 3
+"""A suffix is taken off only when at least this many letters remain."""
+
+
+def words(text: str, *, numbers: bool = True) -> list[str]:
+    """The words of ``text`` in order, case-folded, typographic apostrophes made straight;
+    without the numbers unless ``numbers``."""
+    found = WORD.findall(text.casefold().replace("\u2019", "'"))
+    return found if numbers else [w for w in found if not is_number(w)]
+
+
+def tokens(text: str) -> list[str]:
+    """The index tokens of ``text`` in order, lower case (see :data:`TOKEN`)."""
+    return TOKEN.findall(text.lower())
+
+
+def is_number(word: str) -> bool:
+    """True for a number word ("10:30"), False for a word of letters."""
+    return word[:1].isdigit()
+
+
+def stem(word: str) -> str:
+    """A light English stem of a case-folded word, equal for its plain forms: "dogs" and
+    "dog", "adopted" and "adopt", "running" and "run", "schedules" and "schedule";
+    "Ana's" is "ana". Numbers stay whole. Apart from "-ies"/"-ied" (made "-y"), a stem is a
+    prefix of the forms it stands for, so a pattern of it finds them in a text."""
+    if is_number(word):
+        return word
+    word = word.removesuffix("'s")
+    for suffix in SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= MIN_STEM_CHARS:
+            word = word[: -len(suffix)]
+            if suffix in ("ies", "ied"):
+                word += "y"
+            break
+    if len(word) > 3 and word[-1] == word[-2] and word[-1] not in "aeiouls":
+        return word[:-1]  # "running" -> "runn" -> "run"
+    if len(word) > 4 and word[-1] == "e":
+        return word[:-1]  # "schedule" meets "schedul(es)"
+    return word
