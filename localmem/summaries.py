@@ -23,12 +23,13 @@ from .errors import SessionNotFound
 from .facts import (
     ModelFacts,
     facts_messages,
+    fact_sources,
     facts_row,
-    grounding_text,
     model_updates,
     must_remember,
     overlay_facts,
     rule_facts,
+    user_evidence,
 )
 from .models import FactsData, Message, Session, Summary, SummaryFacts
 from .scoring import SUMMARY_IMPORTANCE
@@ -48,13 +49,15 @@ logger = logging.getLogger("localmem")
 
 
 
-def pin_sources(pins: Sequence[str], span: Sequence[Message]) -> list[tuple[str, int | None]]:
-    """Each must-remember item with the id of the user message of ``span`` it is
-    grounded in (``facts.grounding_text``): its pin's ``source_message_id``, so that
-    forgetting the message forgets the pin (``localmem.forget``)."""
+def pin_sources(pins: Sequence[str], span: Sequence[Message]) -> list[tuple[str, tuple[int, ...]]]:
+    """Each must-remember item with the ids of the user messages of ``span`` it is
+    built from (``facts.fact_sources``; none: it is not pinned): the first is its
+    pin's ``source_message_id``, all are its ``pin_sources``, so that forgetting any
+    one of them forgets the pin (``localmem.forget``)."""
     said = [m for m in span if m.role == "user"]
-    found = [grounding_text(p, [m.text for m in said]) for p in pins]
-    return [(p, None if i is None else said[i].id) for p, i in zip(pins, found)]
+    evidence = user_evidence([(m.role, m.text) for m in said])
+    found = [fact_sources(p, evidence) or () for p in pins]
+    return [(p, tuple(said[i].id for i in ids)) for p, ids in zip(pins, found)]
 
 
 class Draft(NamedTuple):
@@ -62,7 +65,9 @@ class Draft(NamedTuple):
     message ids and how many messages it covers, its level; for level 1 its facts (and
     their source), the must-remember items with their source message ids and the facts
     that update earlier ones; ``replaces``: the summary it takes the place of;
-    ``rolled``: for level 2, the ids of the level-1 summaries it rolled up."""
+    ``rolled``: for level 2, the ids of the level-1 summaries it rolled up; ``mark``: the
+    session's forget mark read before what it was made from (``db.forget_mark``): a
+    forget since then discards it."""
 
     session_id: str
     outcome: Outcome
@@ -71,10 +76,11 @@ class Draft(NamedTuple):
     count: int
     level: int
     facts: tuple[FactsData, str] | None = None
-    pins: Sequence[tuple[str, int | None]] = ()
+    pins: Sequence[tuple[str, tuple[int, ...]]] = ()
     updates: Mapping[str, Update] | None = None
     replaces: Summary | None = None
     rolled: Sequence[int] = ()
+    mark: int = 0
 
 
 class Summaries:
@@ -138,8 +144,9 @@ class Summaries:
         pins: list[str] = []
         updates: dict[str, Update] = {}
         if self._db.config.auto_pins:
-            # The user's fact: grounded in what the user said, not the assistant.
-            said = "\n".join(text for role, text in pairs if role == "user").casefold()
+            # The user's fact: what the user said supports it, negations and all;
+            # never the assistant's guess or a tool's output.
+            said = user_evidence(pairs)
             pins = must_remember(answer.data, said)
             updates = {new: model_update(old) for new, old in model_updates(answer.data, said)}
             pins += [new for new in updates if new not in pins]
@@ -148,14 +155,22 @@ class Summaries:
     def uncovered(self, session_id: str) -> tuple[Session, list]:
         """The session and its oldest messages not yet covered by a level-1
         summary, at most ``summary_threshold`` of them."""
+        session, span, _mark = self.due(session_id)
+        return session, span
+
+    def due(self, session_id: str) -> tuple[Session, list[Message], int]:
+        """:meth:`uncovered`, with the session's forget mark read before them: what
+        a summary of them is checked against when it is stored (a forget since
+        then discards it, ``Draft.mark``)."""
         check_id(session_id)
         with self._db.locked() as conn:
+            mark = db.forget_mark(conn, session_id)
             session = db.get_session(conn, session_id)
             if session is None:
                 raise SessionNotFound(session_id)
             after = db.last_covered(conn, session_id)
             span = db.messages_after(conn, session_id, after, self._db.config.summary_threshold)
-        return session, span
+        return session, span, mark
 
     def summarize(self, session_id: str) -> Summary | None:
         """Summarize the next ``summary_threshold`` uncovered messages, oldest first.
@@ -172,15 +187,18 @@ class Summaries:
         :class:`SessionNotFound`. Rolls older summaries into a level-2
         summary when more pile up than the context shows.
         """
-        session, span = self.uncovered(session_id)
+        session, span, mark = self.due(session_id)
         if len(span) < self._db.config.summary_threshold:
             span = self._model.window_span(session, span)
             if not span:
                 return None
-        return self.summarize_span(session, span)
+        return self.summarize_span(session, span, mark)
 
-    def summarize_span(self, session: Session, span: Sequence[Message]) -> Summary | None:
-        """Checkpoint, summarize ``span`` (uncovered messages, oldest first), store, roll up."""
+    def summarize_span(
+        self, session: Session, span: Sequence[Message], mark: int
+    ) -> Summary | None:
+        """Checkpoint, summarize ``span`` (uncovered messages, oldest first, read
+        after the session's forget ``mark``), store, roll up."""
         session_id = session.id
         self._checkpoints.take(session, self._db.config.structured_min_tokens)
         pairs = [(m.role, m.text) for m in span]
@@ -203,6 +221,7 @@ class Summaries:
             facts=(data, source),
             pins=pin_sources(pins, span),
             updates=updates,
+            mark=mark,
         ))
         if summary is not None:
             self.rollup(session)
@@ -241,6 +260,7 @@ class Summaries:
         else:
             keep = leave
         with self._db.locked() as conn:
+            mark = db.forget_mark(conn, session.id)
             previous = db.recent_summaries(conn, session.id, 1, level=2)
             rolled_to = previous[0].end_message_id if previous else 0
             pending = db.summaries_after(conn, session.id, 1, rolled_to)
@@ -267,6 +287,7 @@ class Summaries:
             sum(s.message_count for s in batch),
             level=2,
             rolled=[s.id for s in batch],
+            mark=mark,
         ))
 
     def store_summary(self, draft: Draft) -> Summary | None:
@@ -275,8 +296,10 @@ class Summaries:
         in the same transaction; nothing is stored if it is gone or changed
         source meanwhile: another process redid it).
 
-        Only while what it summarized is all still there, checked in that
-        transaction: the ``count`` messages of its range (level 1), or the
+        Only while nothing was forgotten in the session since its input was read
+        (its forget ``mark`` is still the session's: a forget is final, whatever
+        the model was computing meanwhile), and what it summarized is all still
+        there, checked in that transaction: the ``count`` messages of its range (level 1), or the
         level-1 summaries it rolled up (level 2: their ids, ``rolled``, are
         still those within its range). The model takes its time; meanwhile the
         user may have cleared the conversation or deleted the session and
@@ -285,11 +308,15 @@ class Summaries:
         range already covered, or no session).
 
         An auto pin (``pins``: the model's must-remember items, each with the
-        message it was taken from) is skipped when a pin of the session
-        already holds its fact, or restates it (``extract.restates``): the
-        model often rephrases what a rule pinned.
+        messages it was built from, all recorded: forgetting any one forgets
+        it) is skipped when a pin of the session already holds its fact, or
+        restates it (``extract.restates``): the model often rephrases what a
+        rule pinned; and when the user removed that fact (unpinned it, or
+        forgot the message it came from) after the messages it was built from
+        were written (``db.buried_after``): it stays removed until the user
+        says it again.
         """
-        session_id, outcome, start, end, count, level, facts, pins, updates, replaces, rolled = draft
+        session_id, outcome, start, end, count, level, facts, pins, updates, replaces, rolled, mark = draft
         tokens = self._db.tokenizer.count(outcome.text)
         updates = updates or {}
         counted = [(self._pins.planned(p, updates.get(p)), source) for p, source in pins]
@@ -297,6 +324,12 @@ class Summaries:
             now = self._db.now()
             if not db.session_exists(conn, session_id):
                 return None  # deleted while the model was thinking
+            if db.forget_mark(conn, session_id) != mark:
+                logger.info(
+                    "summary of messages %d-%d discarded: something it was made from "
+                    "was forgotten while the model was thinking", start, end,
+                )
+                return None
             if level == 1:
                 intact = db.messages_in_range(conn, session_id, start, end) == count
             else:
@@ -325,9 +358,15 @@ class Summaries:
             if summary is not None and counted:
                 held = [p.content for p in db.top_pins(conn, session_id, -1)]
                 changed = False
-                for pin, source in counted:
-                    if not any(rules.restates(pin.content, h) for h in held):
-                        changed |= self._pins.add_auto_pins(conn, session_id, source, [pin], now)
+                for pin, sources in counted:
+                    if not sources or any(rules.restates(pin.content, h) for h in held):
+                        continue
+                    removed = db.buried_after(conn, session_id, pin.key)
+                    if removed is not None and max(sources) <= removed:
+                        logger.info("a fact the user removed is not pinned again from old messages")
+                        continue
+                    changed |= self._pins.add_auto_pins(conn, session_id, sources[0], [pin], now)
+                    db.add_pin_sources(conn, session_id, pin.key, sources)
                 if changed:
                     self._db.cache.clear()  # a fact of the user's: every session's context
             if outcome.cache_key and outcome.from_model and not outcome.cached:
