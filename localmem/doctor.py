@@ -14,6 +14,8 @@ and returns one :class:`~localmem.reports.Check` per question, in order:
   ``allow_remote_ollama``: the store's own backend refuses anything else
   without sending a byte);
 - ``models``: which models it has, and whether ``summary_model`` is one;
+- ``semantic recall``: the embedding model recall uses (``auto``: one installed),
+  or that recall is lexical and why;
 - ``context window`` (with a session): the session model's window, from the
   server's ``/api/show``, or the configured fallback, saying why.
 
@@ -37,6 +39,7 @@ import sqlite_utils
 
 from .args import check_id
 from .db.fulltext import SEARCH_TABLES, keyed
+from .embeddings import AUTO, pick_model
 from .migrations import SCHEMA_VERSION
 from .reports import Check
 from .summarizer.ollama_client import OllamaModelError, OllamaUnavailable
@@ -73,6 +76,7 @@ def run_checks(store: MemoryStore, session_id: str | None = None) -> list[Check]
     reachable, models = _ask_models(backend)
     checks.append(reachable)
     checks.append(check_models(store, backend, models))
+    checks.append(check_semantic(store, backend, models))
     if session is not None:
         checks.append(check_window(store, session.id, session.model, backend, reachable))
     return checks
@@ -183,6 +187,40 @@ def check_window(
         detail=f"{why}; using MemoryConfig.context_window, {window} tokens",
         offline=reachable.ok or reachable.offline,  # a fallback that works, unless the server is faulty
     )
+
+
+def check_semantic(
+    store: MemoryStore, backend: OllamaBackend, models: frozenset[str] | None
+) -> Check:
+    """Which embedding model semantic recall uses, or that recall is lexical and why.
+    ``auto`` with no embedding model installed is fine (lexical); a configured model
+    that is not installed is not."""
+    cfg = store.config
+    wanted = cfg.embedding_model
+    if cfg.offline or wanted is None:
+        why = "offline mode" if cfg.offline else "embedding_model=None"
+        return Check(name="semantic recall", ok=True, detail=f"lexical ({why})")
+    if models is None:
+        return Check(
+            name="semantic recall", ok=wanted == AUTO, offline=True,
+            detail="lexical: the Ollama server did not answer",
+        )
+    if wanted == AUTO:
+        found = pick_model(models)
+        if found is None:
+            return Check(
+                name="semantic recall", ok=True,
+                detail="lexical: no embedding model installed (auto never downloads one;"
+                " `ollama pull all-minilm` adds one)",
+            )
+        return Check(name="semantic recall", ok=True, detail=f"auto: {found}")
+    installed = _installed(backend, wanted)
+    if installed is None:
+        return Check(
+            name="semantic recall", ok=False, offline=True,
+            detail=f"lexical: embedding_model {wanted!r} is not installed",
+        )
+    return Check(name="semantic recall", ok=True, detail=installed)
 
 
 def _installed(backend: OllamaBackend, model: str) -> str | None:

@@ -56,6 +56,7 @@ from .context import MemoryContext
 from .pins import Pins
 from .recall import Recall
 from .reports import MaintenanceReport, MemoryReport, ResummarizeReport, Stats
+from .semantic import Semantic
 from .resummarize import Resummarizer
 from .scoring import Scorer, score_importance
 from .sessions import Sessions
@@ -127,7 +128,8 @@ class MemoryStore:
         )
         # Each capability gets the handle and, by name, the capabilities it uses.
         model = self._model = LocalModel(handle, summarizer)
-        recall = self._recall = Recall(handle, embedder)
+        semantic = self._semantic = Semantic(handle, embedder)
+        recall = self._recall = Recall(handle, semantic)
         state = self._state = SessionState(handle, model)
         checkpoints = self._checkpoints = Checkpoints(handle, model, state)
         forget = self._forget = Forgetting(handle, checkpoints)
@@ -372,9 +374,9 @@ class MemoryStore:
     def delete_message(self, message_id: int) -> None:
         return self._forget.delete_message(message_id)
 
-    @doc_of(Recall.embed_pending)
+    @doc_of(Semantic.embed_pending)
     def embed_pending(self, session_id: str | None = None, limit: int | None = None) -> int:
-        return self._recall.embed_pending(session_id, limit)
+        return self._semantic.embed_pending(session_id, limit)
 
     @doc_of(Recall.search)
     def search(self, query: str, session_id: str | None = None, limit: int = 10) -> list[SearchHit]:

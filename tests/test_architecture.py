@@ -33,14 +33,14 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "policies": (
         "args", "tokens", "scoring", "extract", "answers", "autopins", "facts", "search",
         "context", "packing", "cache", "jsonl", "exports", "rank", "updates", "grounding", "clock", "words",
-        "state_lines", "checkpoint",
+        "state_lines", "checkpoint", "periods", "excerpt", "reranking",
     ),
     "sql": ("db",),
     "files": ("files",),
     "network": ("summarizer", "embeddings"),
-    "handle": ("handle",),
+    "handle": ("handle", "vectors"),
     "capabilities": (
-        "localmodel", "recall", "state", "checkpoints", "forget", "pins", "summaries",
+        "localmodel", "semantic", "recall", "state", "checkpoints", "forget", "pins", "summaries",
         "resummarize", "messages", "items", "contexts", "transfer", "maintain", "admin", "browse",
         "incognito", "sessions", "history",
     ),
@@ -71,7 +71,8 @@ MAY_IMPORT: dict[str, set[str]] = {
 # draws the same table.
 CAPABILITY_USES: dict[str, set[str]] = {
     "localmodel": set(),
-    "recall": set(),
+    "semantic": set(),
+    "recall": {"semantic"},
     "transfer": set(),
     "browse": set(),
     "state": {"localmodel"},

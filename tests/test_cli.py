@@ -267,8 +267,10 @@ def test_doctor_exit_codes(tmp_path: Path, fake_ollama, monkeypatch, dead_ollama
     # No local model: not broken, offline (exit 3), told apart from broken (exit 1).
     assert code == 3 and checks == {
         "file": True, "schema": True, "tokenizer": True, "search": True, "ollama": False, "models": False,
+        "semantic recall": True,  # lexical, which works: embedding_model="auto" found none
     }
     code, out = run("doctor", "--db", db)
+    assert "[ok] semantic recall: lexical: the Ollama server did not answer" in out
     assert code == 3 and "[offline] ollama: " in out and "localmem works offline" in out
     fake_ollama.mode_paths = frozenset({"/api/tags"})
     fake_ollama.mode = "error500"  # a server that answers, wrongly: broken
