@@ -12,27 +12,27 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, NamedTuple
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from . import db
 from . import extract as rules
 from .args import check_id
+from .drafts import Draft, pin_sources
 from .checkpoint import RULES
 from .errors import SessionNotFound
 from .facts import (
     ModelFacts,
     facts_messages,
     facts_row,
-    grounding_text,
     model_updates,
     must_remember,
     overlay_facts,
     rule_facts,
 )
 from .models import FactsData, Message, Session, Summary, SummaryFacts
+from .outcome import OFFLINE, Outcome
 from .scoring import SUMMARY_IMPORTANCE
-from .summarizer import OFFLINE, Outcome
 from .summarizer.background import BackgroundSummarizer
 from .summarizer.fallback import keyword_summary, offline_summary
 from .tokens import plausible_ratio
@@ -45,36 +45,6 @@ if TYPE_CHECKING:  # what it is given (the handle, capabilities): for the type c
     from .pins import Pins
 
 logger = logging.getLogger("localmem")
-
-
-
-def pin_sources(pins: Sequence[str], span: Sequence[Message]) -> list[tuple[str, int | None]]:
-    """Each must-remember item with the id of the user message of ``span`` it is
-    grounded in (``facts.grounding_text``): its pin's ``source_message_id``, so that
-    forgetting the message forgets the pin (``localmem.forget``)."""
-    said = [m for m in span if m.role == "user"]
-    found = [grounding_text(p, [m.text for m in said]) for p in pins]
-    return [(p, None if i is None else said[i].id) for p, i in zip(pins, found)]
-
-
-class Draft(NamedTuple):
-    """A summary to store (:meth:`Summaries.store_summary`): what wrote it, its range of
-    message ids and how many messages it covers, its level; for level 1 its facts (and
-    their source), the must-remember items with their source message ids and the facts
-    that update earlier ones; ``replaces``: the summary it takes the place of;
-    ``rolled``: for level 2, the ids of the level-1 summaries it rolled up."""
-
-    session_id: str
-    outcome: Outcome
-    start: int
-    end: int
-    count: int
-    level: int
-    facts: tuple[FactsData, str] | None = None
-    pins: Sequence[tuple[str, int | None]] = ()
-    updates: Mapping[str, Update] | None = None
-    replaces: Summary | None = None
-    rolled: Sequence[int] = ()
 
 
 class Summaries:

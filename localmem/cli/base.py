@@ -23,13 +23,15 @@ import functools
 import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from ..config import default_db_path
 from ..errors import InvalidInput, LocalMemError, SessionNotFound
-from ..store import MemoryStore
+
+if TYPE_CHECKING:
+    from ..store import MemoryStore
 
 MIN_PREFIX = 4
 """Characters of a random session id that may stand for it."""
@@ -121,6 +123,12 @@ def open_store(
             f"no database at {path}: check --db or $LOCALMEM_DB "
             "(`localmem new`, `import`, `demo` and `mcp` create one)"
         )
+    # The one use of the class at run time, when a command opens its file: the
+    # command modules are handed the store (``with_store``) and name it as a type
+    # only, so the CLI's shared base need not stand above the whole library.
+    # (It saves no import time: ``localmem/__init__`` imports the store.)
+    from ..store import MemoryStore
+
     with MemoryStore(path, config=config or None) as store:
         yield store
 
