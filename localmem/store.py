@@ -37,6 +37,7 @@ from .clock import iso, utc_now
 from .config import DEFAULT_PIN_IMPORTANCE, MemoryConfig, default_db_path, make_config
 from .contexts import Contexts
 from .embeddings import Embedder
+from .errors import InvalidInput
 from .forget import Forgetting
 from .handle import Handle
 from .incognito import Incognito, routed
