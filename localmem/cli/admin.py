@@ -248,8 +248,6 @@ def doctor(store: MemoryStore, session: str | None, as_json: bool) -> None:
     summarizes offline.
     """
     sid = None if session is None else resolve_session(store, session)
-    if not store.config.offline:
-        status(f"Asking Ollama at {store.ollama_backend.host} (timeout {store.config.ollama_timeout:g} s)...")
     checks = run_checks(store, sid)
     if as_json:
         echo_json([c.model_dump() for c in checks])

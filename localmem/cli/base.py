@@ -29,6 +29,7 @@ import click
 
 from ..config import default_db_path
 from ..errors import InvalidInput, LocalMemError, SessionNotFound
+from .output import announce_waits
 
 if TYPE_CHECKING:
     from ..store import MemoryStore
@@ -85,7 +86,9 @@ def with_store(
 ) -> Any:
     """Add ``--db`` (and, with ``model``, ``--timeout`` and ``--offline``) to a command
     and hand it an open store (:func:`open_store`); report localmem's errors in one
-    line (exit code 1). Use bare (``@with_store``) or with options."""
+    line (exit code 1). With ``model``, each wait for the local model is said on
+    standard error as it starts (``output.announce_waits``). Use bare
+    (``@with_store``) or with options."""
     if func is None:
         return functools.partial(with_store, create=create, model=model)
 
@@ -98,8 +101,9 @@ def with_store(
                 config["ollama_timeout"] = timeout
             if offline:
                 config["offline"] = True
+        waits = announce_waits() if model else contextlib.nullcontext()
         try:
-            with open_store(db_path, create=create, config=config) as store:
+            with waits, open_store(db_path, create=create, config=config) as store:
                 return func(store, **kwargs)
         except LocalMemError as exc:
             raise click.ClickException(str(exc)) from None
