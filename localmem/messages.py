@@ -17,7 +17,7 @@ from pydantic import ValidationError
 
 from . import db
 from .args import as_list, check_id, check_int, check_text, describe
-from .errors import InvalidInput, SessionNotFound
+from .errors import InvalidInput, NotFound, SessionNotFound
 from .models import Message, NewMessage
 
 if TYPE_CHECKING:  # what it is given (the handle, capabilities): for the type checker only
@@ -133,6 +133,16 @@ class Messages:
         background = self._summaries.background
         if background is not None:
             background.notify(session_id)
+
+    def get_message(self, message_id: int) -> Message:
+        """One message by its id (a search hit's, a pin's source). Read-only; raises
+        :class:`~localmem.errors.NotFound` when there is none with this id."""
+        check_int("message_id", message_id)
+        with self._db.locked() as conn:
+            message = db.get_message(conn, message_id)
+        if message is None:
+            raise NotFound("message", message_id)
+        return message
 
     def get_messages(
         self, session_id: str, after_id: int | None = None, limit: int | None = None

@@ -157,6 +157,7 @@ class SearchHit(Record):
     the whole text (a pin's ``content``); ``snippet`` is the best passage,
     matched words between ``[`` and ``]``. ``score`` is BM25's (higher is
     better); it orders one search's hits and means nothing across searches.
+    ``created_at`` is when the row was written (a message: when it was said).
     """
 
     kind: HitKind
@@ -165,6 +166,7 @@ class SearchHit(Record):
     text: str
     score: float
     snippet: str
+    created_at: str
 
 
 class NewMessage(BaseModel):

@@ -211,6 +211,10 @@ class MemoryStore:
     ) -> list[Message]:
         return self._messages.add_messages(session_id, messages)
 
+    @doc_of(Messages.get_message)
+    def get_message(self, message_id: int) -> Message:
+        return self._messages.get_message(message_id)
+
     @doc_of(Messages.get_messages)
     def get_messages(
         self, session_id: str, after_id: int | None = None, limit: int | None = None,

@@ -47,7 +47,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "store": ("store", "encryption"),
     "front": (
         "", "__main__", "aio", "cli", "doctor", "demo", "integrations", "mcp_server", "mcp_stdio", "mcp_tools",
-        "mcp_text",
+        "mcp_text", "ui",
     ),
 }
 

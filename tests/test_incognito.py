@@ -175,6 +175,7 @@ def script(store: MemoryStore, persist: bool) -> tuple[list[Any], set[str]]:
     call("get_items", s, "k")
     call("get_items", s, "k", newest=1)
     call("get_messages", s, after_id=m.id, limit=3)
+    call("get_message", m.id)
     call("newest_messages", s, 3)
     call("due_ranges", s)
     pin = call("pin", s, "Answer briefly.", source_message_id=m.id)

@@ -26,5 +26,9 @@ def test_the_wheel_ships_the_encoding_and_the_plugin(tmp_path: Path) -> None:
         "localmem/py.typed",
         "tiktoken_ext/localmem_encodings.py",
         "localmem/summarizer/engine.py",
+        "localmem/ui/templates/base.html",
+        "localmem/ui/templates/facts.html",
+        "localmem/ui/static/ui.js",
+        "localmem/ui/static/ui.css",
     } <= names
     assert not any(name.startswith("tests/") for name in names)

@@ -660,7 +660,7 @@ def test_cli_search(tmp_path: Path) -> None:
     code, out = run("search", QUESTION, "--db", str(db), "--session", "a", "--json")
     data = json.loads(out)
     assert [(h["kind"], h["id"], h["session_id"]) for h in data] == [("message", fact.id, "a")]
-    assert set(data[0]) == {"kind", "id", "session_id", "text", "score", "snippet"}
+    assert set(data[0]) == {"kind", "id", "session_id", "text", "score", "snippet", "created_at"}
     code, out = run("search", "pickup", "--db", str(db), "--limit", "1", "--json")
     assert len(json.loads(out)) == 1
     code, out = run("search", '"(NEAR AND *', "--db", str(db))
@@ -735,3 +735,16 @@ def test_relevant_messages_of_one_day_share_its_heading(store, session) -> None:
     assert section.count(day) == 1 and section[0] == day
     assert f"user: {first.text}" in section and f"assistant: {second.text}" in section
     assert sum(store.count_tokens(m["content"]) for m in ctx.to_messages()) <= ctx.total_tokens
+
+
+def test_a_hit_carries_when_its_row_was_written(db_path: Path) -> None:
+    from datetime import datetime, timezone
+
+    said = datetime(2025, 3, 4, 5, 6, 7, tzinfo=timezone.utc)
+    with MemoryStore(db_path, clock=lambda: said) as store:
+        s = store.create_session()
+        store.add_message(s.id, "user", "the boiler code is E119")
+        store.pin(s.id, "boiler model Vaillant")
+        hits = store.search("boiler")
+    assert {h.kind for h in hits} == {"message", "pin"}
+    assert {h.created_at for h in hits} == {"2025-03-04T05:06:07.000Z"}

@@ -254,3 +254,14 @@ def test_threads_share_one_store(store: MemoryStore, session: Session) -> None:
     for n in range(4):
         mine = [t for t in texts if t.startswith(f"t{n}-")]
         assert mine == [f"t{n}-{i}" for i in range(100)]
+
+
+def test_get_message_reads_one_message_by_id(store: MemoryStore, session: Session) -> None:
+    first = store.add_message(session.id, "user", "my sister is called Ana")
+    store.add_message(session.id, "assistant", "noted")
+    assert store.get_message(first.id) == first
+    store.delete_message(first.id)
+    with pytest.raises(NotFound, match=f"no message with id {first.id}"):
+        store.get_message(first.id)
+    with pytest.raises(InvalidInput):
+        store.get_message("1")  # type: ignore[arg-type]

@@ -1,16 +1,20 @@
-"""``localmem mcp``: the file served to desktop assistants over MCP (``localmem.mcp_server``)."""
+"""``localmem mcp`` (the file served to desktop assistants over MCP: ``localmem.mcp_server``)
+and ``localmem ui`` (a page to see and correct it in a browser: ``localmem.ui``)."""
 
 from __future__ import annotations
 
 import logging
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from ..errors import LocalMemError
-from .base import cli, db_option, open_store
+from .base import cli, db_option, open_store, with_store
+
+if TYPE_CHECKING:  # commands are handed the store (``with_store``): its type, for the checker
+    from ..store import MemoryStore
 
 
 @cli.command()
@@ -90,3 +94,22 @@ def mcp(
             serve(store, session_id)
     except LocalMemError as exc:
         raise click.ClickException(str(exc)) from None
+
+
+@cli.command()
+@click.option(
+    "--port", type=click.IntRange(0, 65535), default=0, show_default=True,
+    help="The port on 127.0.0.1 (0: any free one).",
+)
+@click.option("--no-open", is_flag=True, help="Print the address; do not open a browser.")
+@with_store
+def ui(store: MemoryStore, port: int, no_open: bool) -> None:
+    """See and correct what is remembered, in a browser (a local page).
+
+    Serves on 127.0.0.1 only, until Ctrl-C, at an address holding a secret
+    made for this launch (printed, and opened in the default browser unless
+    --no-open). Needs the ui extra: pip install 'localmem[ui]'.
+    """
+    from ..ui import serve as serve_ui  # the web parts load for this command only
+
+    serve_ui(store, port, open_browser=not no_open, echo=click.echo)

@@ -23,10 +23,10 @@ from .sessions import (
     session_exists, session_ids_between, session_overview, touch_session,
 )
 from .messages import (
-    CLEAR_MESSAGES_SQL, CLEAR_SUMMARIES_SQL, DELETE_MESSAGE_SQL, ITEMS_AFTER_SQL,
+    CLEAR_MESSAGES_SQL, CLEAR_SUMMARIES_SQL, DELETE_MESSAGE_SQL, GET_MESSAGE_SQL, ITEMS_AFTER_SQL,
     MESSAGES_BETWEEN_SQL, MessageRow, NEWEST_ITEMS_SQL, RECENT_MESSAGES_SQL, clear_messages,
-    delete_message, insert_items, insert_message, insert_messages, items_after, messages_after,
-    messages_between, newest_items, recent_messages,
+    delete_message, get_message, insert_items, insert_message, insert_messages, items_after,
+    messages_after, messages_between, newest_items, recent_messages,
 )
 from .pins import (
     AutoPin, PinRow, DELETE_AUTO_KEYED_PINS_SQL, DELETE_PIN_SQL, GET_PIN_SQL,
@@ -124,7 +124,7 @@ __all__ = [
     "INSERT_ITEM_SQL", "INSERT_MESSAGE_SQL", "ITEMS_AFTER_SQL", "ITEM_COLUMNS",
     "MESSAGES_AFTER_SQL", "MESSAGE_COLUMNS", "MessageRow", "NEWEST_ITEMS_SQL",
     "NEXT_MESSAGE_ID_SQL", "RECENT_MESSAGES_SQL", "clear_messages", "delete_message",
-    "insert_items", "insert_message", "insert_messages", "items_after", "messages_after",
+    "get_message", "GET_MESSAGE_SQL", "insert_items", "insert_message", "insert_messages", "items_after", "messages_after",
     "newest_items", "recent_messages", "AutoPin", "PinRow", "DELETE_AUTO_KEYED_PINS_SQL",
     "DELETE_PIN_SQL", "GET_PIN_SQL", "INSERT_AUTO_PIN_SQL", "INSERT_PIN_SQL", "KEYED_PIN_SQL",
     "KIND_PINS_SQL", "MESSAGE_SESSION_SQL", "PIN_COLUMNS", "PIN_SCOPE_SQL", "PIN_HISTORY_SQL", "PINS_WITH_SOURCES_SQL", "PinSource", "pins_with_sources", "SESSION_PINS_SQL", "SUPERSEDE_PIN_SQL", "TOP_PINS_SQL",

@@ -106,7 +106,7 @@ SNIPPET_MAX_CHARS = 20_000
 """FTS5's snippet() costs time quadratic in the hits inside one text (a pasted 1 MB
 log took 12 s): a longer text gets an empty snippet from SQL, and the caller cuts
 one from around its first match instead (``search.plain_snippet``)."""
-_HITS = """SELECT '{kind}', t.id, t.session_id, t.{text}, -hit_rank, hit_snippet
+_HITS = """SELECT '{kind}', t.id, t.session_id, t.{text}, -hit_rank, hit_snippet, t.created_at
     FROM (SELECT rowid AS hit_id, rank AS hit_rank,
             CASE WHEN length({text}) <= ?8 THEN snippet({table}_fts, 0, ?2, ?3, ?4, ?5) ELSE ''
                 END AS hit_snippet
@@ -119,13 +119,14 @@ SEARCH_PINS_SQL = _HITS.format(
     kind="pin", table="semantic_pins", text="content", rank=_RANK
 ).replace("WHERE ?7 IS NULL OR", "WHERE ?7 IS NULL OR t.session_id IS NULL OR")
 # A summary found by its facts: the hit is the summary, the snippet from its facts.
-SEARCH_FACTS_SQL = f"""SELECT 'summary', s.id, s.session_id, s.text, -hit_rank, hit_snippet
+SEARCH_FACTS_SQL = f"""SELECT 'summary', s.id, s.session_id, s.text, -hit_rank, hit_snippet,
+        s.created_at
     FROM (SELECT rowid AS hit_id, rank AS hit_rank,
             CASE WHEN length(text) <= ?8 THEN snippet(summary_facts_fts, 0, ?2, ?3, ?4, ?5)
                 ELSE '' END AS hit_snippet
         FROM summary_facts_fts WHERE summary_facts_fts MATCH ?1 AND {_RANK} ORDER BY rank LIMIT ?6)
     JOIN summaries s ON s.id = hit_id WHERE ?7 IS NULL OR s.session_id = ?7"""
-_HIT_ROWS = _RowModels(SearchHit, "kind, id, session_id, text, score, snippet", None)
+_HIT_ROWS = _RowModels(SearchHit, "kind, id, session_id, text, score, snippet, created_at", None)
 
 
 def search(

@@ -14,6 +14,7 @@ from .rows import (
 RECENT_MESSAGES_SQL = (
     f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE session_id = ? ORDER BY id DESC LIMIT ?"
 )
+GET_MESSAGE_SQL = f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE id = ?"
 MESSAGES_BETWEEN_SQL = f"""SELECT {MESSAGE_COLUMNS} FROM messages
     WHERE session_id = ? AND id BETWEEN ? AND ? ORDER BY id"""
 
@@ -55,6 +56,12 @@ def insert_messages(
 def recent_messages(conn: sqlite3.Connection, session_id: str, limit: int) -> list[Message]:
     """The newest ``limit`` messages, newest first."""
     return [_MESSAGE_ROWS(row) for row in conn.execute(RECENT_MESSAGES_SQL, (session_id, limit))]
+
+
+def get_message(conn: sqlite3.Connection, message_id: int) -> Message | None:
+    """The message with this id, or None."""
+    row = conn.execute(GET_MESSAGE_SQL, (message_id,)).fetchone()
+    return None if row is None else _MESSAGE_ROWS(row)
 
 
 def messages_after(
