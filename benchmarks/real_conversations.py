@@ -1,4 +1,4 @@
-"""Twelve realistic 15-message conversations for benchmarks/real_models.py.
+"""Twenty-two realistic conversations for benchmarks/real_models.py.
 
 The eight kinds of issue 17 (a caregiver's medication schedule, a bug hunt, trip planning, a
 conversation about poetry, a birthday cake with allergies, co-writing song lyrics, a terse
@@ -6,11 +6,32 @@ chat, a moving budget) and four more: a dog that ate chocolate, interview prepar
 database migration at work, a meal plan for a diabetic father. Each alternates user and
 assistant, user first (8 user, 7 assistant messages), and holds the kind of facts a summary
 must not lose or invent: names, doses, allergies, warnings, dates, amounts, decisions.
+
+Ten more for issue 21 (16 messages each; a knee, money, a train trip, a sonnet, home wifi, an
+allergy a tool's record contradicts, muffins for a nut-free class, casual chat, a terse gym
+chat, a pandas bug), each planting what a summary or checkpoint must not get wrong:
+
+- plans that are not done yet: a bake on Thursday evening, a fund that starts in May, a
+  train ride on June 3, a test and a deploy on Monday, a pickup on Saturday;
+- a user's question that is not a preference ("Can she take ibuprofen for it?");
+- a wrong claim answered "Not quite" (a saving rate; "free verse is just prose with line
+  breaks");
+- warnings: warfarin with ibuprofen, stopping warfarin, amoxicillin with a penicillin
+  allergy, chocolate chips made where peanuts are processed;
+- facts that change: "she no longer takes lisinopril", "I'm no longer vegetarian", a wifi
+  password and then "My new wifi password is ...";
+- a tool's output contradicting the user's health fact (a pharmacy record with "Allergies:
+  none recorded" after "I'm allergic to penicillin");
+- two plans with different places and days (Milan on June 4, Lake Como on June 5);
+- content-free turns ("k", "deal", "cheery thx").
+
+A message is its text (its role alternates, user first) or a ``(role, text)`` pair (a tool's
+output among them).
 """
 
 from __future__ import annotations
 
-CONVERSATIONS: dict[str, list[str]] = {
+CONVERSATIONS: dict[str, list[str | tuple[str, str]]] = {
     "caregiver": [
         "I'm putting together a medication schedule for my mom, Rosa. She's 82 and just came home from the hospital.",
         "I can help with that. Which medicines does she take, and at what doses?",
@@ -215,9 +236,193 @@ CONVERSATIONS: dict[str, list[str]] = {
         "If it drops below 70 mg/dL, he should take 15 grams of fast sugar, like glucose tablets, and check again after 15 minutes. Call his doctor if it keeps happening.",
         "Thanks, I'll write the plan on the kitchen board.",
     ],
+    "knee_ibuprofen": [
+        "My mother-in-law Greta is 79 and her left knee has been swollen since Sunday.",
+        "Sorry to hear that. Does she take any regular medicines, and has a doctor seen the knee?",
+        "She takes warfarin 3 mg every evening for atrial fibrillation, and lisinopril 10 mg in the morning.",
+        "Thanks. With warfarin, any new painkiller needs care. Is the knee warm or red, or did she fall?",
+        "No fall, it's a bit warm. Can she take ibuprofen for it?",
+        "Please don't give her ibuprofen: with warfarin it raises the risk of serious bleeding, including in the stomach. Acetaminophen is usually the safer choice, but ask her doctor or pharmacist about the dose first.",
+        "Okay. Actually, she no longer takes lisinopril. Her cardiologist switched her to amlodipine 5 mg last month.",
+        "Noted: amlodipine 5 mg instead of lisinopril. Amlodipine can cause ankle swelling, but it doesn't usually make a knee warm.",
+        "Could it be gout? Her brother has gout.",
+        "It's possible. Gout often starts in the big toe but can affect the knee. Only a doctor can tell, sometimes with a test of the joint fluid.",
+        "I booked her GP, Dr. Okafor, for Thursday at 9:15.",
+        "Good. Until then: rest, a cold pack for 15 minutes a few times a day, and keep the leg raised.",
+        "Should she stop the warfarin before the visit?",
+        "No. She must not stop warfarin on her own: stopping it raises her risk of a stroke. Only her doctor should change it.",
+        "Got it. I'll drive her there on Thursday and bring her pill box.",
+        "That will help. Write down when the swelling started and whether the acetaminophen helped.",
+    ],
+    "emergency_fund": [
+        "I want to get my finances in order this year. I take home about 3,200 USD a month.",
+        "Good goal. What are your fixed costs, and do you have any debt?",
+        "Rent is 1,150, and I owe 2,400 on a credit card at 24% interest.",
+        "The credit card comes first: at 24% it costs you about 48 dollars a month in interest. How much can you set aside each month?",
+        "About 600 dollars a month.",
+        "Then put all 600 toward the card. It would be paid off in about four months, by the end of April.",
+        "And after that I want to build an emergency fund.",
+        "Yes. Aim for three months of expenses. So you'll save 600 a month into it from May?",
+        "Not quite. 500 a month from May; the other 100 goes to my car repair savings.",
+        "Got it: 500 a month into the emergency fund starting in May, and 100 for car repairs. At that rate, 10,000 USD takes 20 months.",
+        "10,000 is my target, yes. Where should I keep it?",
+        "In a high-yield savings account, separate from your checking account, so you don't spend it by accident.",
+        "My bank, Harbor Credit Union, offers 3.8% on savings.",
+        "That's a good rate. Set up an automatic transfer on payday so you don't have to think about it.",
+        "I'll set up the transfer on May 1, once the card is paid off.",
+        "Sounds like a plan. Until then, don't put new charges on the card.",
+    ],
+    "train_milan": [
+        "I'm taking the train from Zurich to Milan on June 3. First time in Italy!",
+        "Exciting! The EuroCity through the Gotthard base tunnel takes about 3 hours 20 minutes. Have you booked a seat?",
+        "Yes, the 9:33 from Zurich HB, seat 45 in coach 8.",
+        "Great. Keep your passport handy; there can be ID checks at the border in Chiasso.",
+        "I'll stay in Milan for three nights, at Hotel Aurora near Milano Centrale.",
+        "That's handy for the trains. For June 4, book The Last Supper at Santa Maria delle Grazie early: tickets sell out weeks ahead.",
+        "I got a ticket for June 4 at 11:15.",
+        "Lucky! In the afternoon, walk to the Duomo and go up to the rooftop terraces.",
+        "On June 5 I want a day trip to Lake Como.",
+        "Take the regional train from Milano Centrale to Varenna, about an hour, then the ferry across to Bellagio.",
+        "Is the ferry expensive?",
+        "No. A day pass for the central lake is around 17 euros. The last ferries leave around 7 pm, so check the timetable.",
+        "I don't eat meat, by the way. Where should I have dinner in Milan?",
+        "Try a risotto alla milanese made with vegetable stock in the Navigli district, along the canals.",
+        "Perfect. I'll book dinner in Navigli for June 4 and do Como on June 5.",
+        "Great plan. On June 6 you can take the train back, or stay on the lake if you fall in love with it.",
+    ],
+    "sonnet_grandmother": [
+        "My grandmother Ilse died in March, and I want to write a sonnet about her for the memorial in July.",
+        "I'm sorry for your loss. A sonnet is a good form for grief. Do you know which kind you'd like, Petrarchan or Shakespearean?",
+        "What's the difference?",
+        "A Petrarchan sonnet has an octave and a sestet, rhymed ABBAABBA then CDECDE, with a turn after line 8. A Shakespearean sonnet has three quatrains and a couplet, ABAB CDCD EFEF GG, often turning in the couplet.",
+        "I think I lean toward the Shakespearean one. I like ending on a couplet.",
+        "A good choice for a memorial: the couplet can be the lines people remember. What images do you connect with her?",
+        "Her apple orchard, her blue apron, and the way she hummed while she cooked.",
+        "Strong images. Maybe one quatrain each: the orchard, the apron, the humming, then the couplet on what remains.",
+        "My friend said I could just write free verse instead, since free verse is just prose with line breaks.",
+        "Not quite. Free verse drops fixed meter and rhyme, but it still uses rhythm, images and deliberate line breaks; it isn't prose cut into lines.",
+        "I'll stick with the sonnet anyway. Here's my first line: 'She kept the orchard where the late light falls.'",
+        "That's iambic pentameter: ten syllables, five stresses. 'Falls' gives you rhymes like 'walls', 'calls' and 'halls'.",
+        "Second line: 'and every branch remembered her by name.'",
+        "Lovely, also ten syllables. Line 4 will need a rhyme for 'name': 'came', 'same' or 'flame'.",
+        "I'll finish the first quatrain tonight and send it to you tomorrow.",
+        "I look forward to it. Read it aloud when you check the meter.",
+    ],
+    "wifi_password": [
+        "Can you keep my home network details? The wifi network is called Lindenhof-5G.",
+        "Sure. What else should I keep?",
+        "My wifi password is bluefox77.",
+        "Noted. For a home network a longer password is safer: a passphrase of four random words is easy to type and hard to guess.",
+        "The router is a Fritz!Box 7590 in the hallway closet.",
+        "A closet can weaken the signal. If the bedrooms have poor coverage, a mesh repeater can help.",
+        "The upstairs office loses the connection every evening.",
+        "Evening drops often come from a crowded channel. Try setting the 5 GHz band to a fixed channel, like 44, instead of auto.",
+        "I set it to channel 44 and it's been stable for two days.",
+        "Great, that points to interference. Keep it there.",
+        "I also changed the password. My new wifi password is amberlake42.",
+        "Updated: the wifi password is now amberlake42. Remember to reconnect the printer and the TV.",
+        "The printer is a Brother HL-L2350DW, and it lost the connection.",
+        "On that model, use the WPS button or the Wi-Fi setup wizard on its control panel and enter the new password.",
+        "Done, the printer works again. The TV can wait until the weekend.",
+        "Fine. When you reconnect the TV, choose Lindenhof-5G and enter amberlake42.",
+    ],
+    "allergy_tool": [
+        ("user", "I need a refill of my asthma inhaler, and my dentist wants to give me antibiotics before a tooth extraction on Monday."),
+        ("assistant", "I can check your pharmacy record. Do you have any allergies I should know about?"),
+        ("user", "I'm allergic to penicillin. I got hives and a swollen face from amoxicillin when I was 20."),
+        ("assistant", "Understood. Let me look up your record at the pharmacy."),
+        ("tool", "pharmacy_lookup: patient Daniel Brandt, born 1988-04-02. Allergies: none recorded. Active prescriptions: salbutamol inhaler 100 mcg, 2 puffs as needed; refills left: 1."),
+        ("assistant", "Your pharmacy record lists no allergies, but you told me you reacted to amoxicillin. The record is probably incomplete: ask the pharmacy to add the penicillin allergy, and tell your dentist before Monday."),
+        ("user", "The dentist wanted to prescribe amoxicillin 500 mg."),
+        ("assistant", "Amoxicillin is a penicillin, so with your allergy you must not take it. Dentists often use clindamycin or azithromycin instead; ask your dentist which one fits."),
+        ("user", "I'll call Dr. Haas's office tomorrow morning."),
+        ("assistant", "Good. Tell them about the hives and the swelling, and ask them to note the allergy in your file."),
+        ("user", "And the inhaler refill?"),
+        ("assistant", "You have 1 refill left on the salbutamol inhaler. I can request it now; after that you'll need a new prescription from your doctor."),
+        ("user", "Yes, please request it."),
+        ("tool", "refill_request: salbutamol 100 mcg submitted; ready for pickup on Saturday after 10:00 at Rosen Pharmacy."),
+        ("assistant", "Your inhaler refill is submitted and will be ready on Saturday after 10:00 at Rosen Pharmacy."),
+        ("user", "Thanks. I'll pick it up on Saturday."),
+    ],
+    "muffins_party": [
+        "My daughter's class has a party next Friday, and I said I'd bring 24 muffins.",
+        "Nice! Are there any allergies in the class?",
+        "Yes, two kids have peanut allergies, so the school is strictly nut-free.",
+        "Then check every label, including 'may contain' and 'made in a facility that processes peanuts'.",
+        "I wanted to make chocolate chip banana muffins.",
+        "Banana muffins are a good choice. Check the chocolate chips: many brands are made on lines shared with peanuts.",
+        "The chocolate chips I have say 'made in a facility that processes peanuts'.",
+        "Then leave those chocolate chips out. You could use fresh strawberries or blueberries instead, or chips from an allergy-friendly brand.",
+        "Strawberries sound good. My daughter loves them.",
+        "Dice them small and toss them in a spoonful of flour so they don't sink.",
+        "How many bananas do I need for 24 muffins?",
+        "About 6 ripe bananas for a double batch. Very spotty ones are the sweetest.",
+        "I'll bake them on Thursday evening so they're fresh.",
+        "Good. Let them cool completely, then keep them in an airtight container; muffins with fresh fruit are best within two days.",
+        "Should I label them?",
+        "Yes: put a card with the full ingredient list on the box, so the teacher, Ms. Alvarez, can check it.",
+    ],
+    "casual_weekend": [
+        "Hey! Long week. I finally finished the puzzle I started in January, 1,000 pieces.",
+        "Congratulations! That's a lot of sky pieces. What was the picture?",
+        "A lighthouse in Maine at sunset. My cat kept stealing the edge pieces.",
+        "Cats and puzzles never mix. What's her name?",
+        "Pickles. She's a grey tabby, 4 years old.",
+        "Pickles is a great name. Any plans for the weekend?",
+        "The farmers market on Saturday morning, then maybe a movie.",
+        "The market is best early. Any movie in mind?",
+        "Maybe the new Wes Anderson one.",
+        "A Wes Anderson film is a good pick for a relaxed evening.",
+        "I'm no longer vegetarian, by the way, so I might finally try the burger place next to the cinema.",
+        "Good to know. Burger before the movie, then.",
+        "Ha, yes. Also my sister Nora is visiting on Sunday.",
+        "Lovely. Will you show her the puzzle?",
+        "Definitely, before Pickles wrecks it. cheery thx for the chat!",
+        "Anytime! Enjoy the market, and say hi to Nora.",
+    ],
+    "terse_gym": [
+        "gym tmrw?",
+        "yes 7am",
+        "leg day",
+        "ugh ok",
+        "bring the band",
+        "which one",
+        "red",
+        "k",
+        "smoothie after?",
+        "the place on 5th",
+        "cool",
+        "my knee's sore tho",
+        "skip squats then",
+        "deal",
+        "cheery thx",
+        "np",
+    ],
+    "pandas_dates": [
+        "My pandas script reads sales.csv, and the monthly totals are wrong for January.",
+        "How do you parse the date column?",
+        "pd.read_csv('sales.csv', parse_dates=['date']). The dates look like 03/01/2024.",
+        "Is that day first? pandas assumes month first, so 03/01/2024 becomes March 1, not January 3.",
+        "Yes, it's day first. The data comes from our Berlin shop.",
+        "Then pass dayfirst=True, or better, an explicit format='%d/%m/%Y' so nothing is guessed.",
+        "With format='%d/%m/%Y' some rows fail, like 2024-01-15.",
+        "So the file mixes two formats. In pandas 2.0 or later, format='mixed' with dayfirst=True handles that; otherwise normalize the rows first.",
+        "We're on pandas 1.5.3.",
+        "Then parse each format separately with errors='coerce' and combine the two results with fillna.",
+        "I did that. January's total is now 48,210 euros, which matches the bookkeeping.",
+        "Good: the fix was parsing both date formats day first. Add a test with 03/01/2024 and 2024-01-15 so it can't come back.",
+        "Is it worth upgrading to pandas 2.2?",
+        "Eventually, yes, but check the deprecations first; the fix works on 1.5.3 for now.",
+        "I'll add the test and deploy the script on Monday.",
+        "Sounds good. Mention the two date formats in the README for whoever runs it next.",
+    ],
 }
 
 
 def pairs(name: str) -> list[tuple[str, str]]:
-    """The conversation ``name`` as ``(role, text)`` pairs, user first."""
-    return [("user" if i % 2 == 0 else "assistant", text) for i, text in enumerate(CONVERSATIONS[name])]
+    """The conversation ``name`` as ``(role, text)`` pairs, user first: a bare text takes
+    the role its place gives it (user, assistant, user, ...), a pair keeps its own."""
+    return [
+        message if isinstance(message, tuple) else ("user" if i % 2 == 0 else "assistant", message)
+        for i, message in enumerate(CONVERSATIONS[name])
+    ]

@@ -1,21 +1,30 @@
-"""localmem's summarizer and checkpoints against real small local models.
+"""localmem's summaries, checkpoints and facts against real small local models.
 
-Runs the real code a user runs (``Summarizer.summarize`` through ``OllamaBackend`` and the
-real ``ollama`` client, ``MemoryStore.checkpoint`` on a real file) against real GGUF models
-served by benchmarks/llama_server.py on loopback, on the twelve conversations of
-benchmarks/real_conversations.py. Every raw model output is saved, with what localmem did
-with it, to ``results/real_models/<model>.json``; the report judges them against the labels
-written by reading them (``real_models_labels.json``):
+Runs the path a user's store runs, ``MemoryStore.summarize`` on a real file through
+``OllamaBackend`` and the real ``ollama`` client, against real GGUF models served by
+benchmarks/llama_server.py on loopback, on the conversations of
+benchmarks/real_conversations.py (each one range: ``summary_threshold`` is its length, and
+``structured_min_tokens`` 0 so that the model is asked for the JSON parts too). That one call
+makes every model call the store makes on a range: the checkpoint (JSON), the summary, and,
+when the summary is the model's, the summary's facts (JSON, with ``must_remember`` and
+``updates``: auto pins are on). When the store did not ask for the facts (it rejected the
+summary), the benchmark asks the same request once more (``facts_messages``) so that every
+conversation has a facts answer to label and replay.
 
-- summaries accepted (stored with the model as source), good summaries rejected (the model's
-  answer was a faithful summary, localmem stored its fallback), bad ones accepted (what was
-  stored from the model is unfaithful or not a summary), and how many were completed with
-  the span's safety facts;
-- checkpoint items the model proposed, kept, and kept but false; checkpoints credited to
-  the model;
-- latency of each call.
+Every call is saved with its exact request (system + input, options, format) and raw answer,
+with what the store kept, to ``results/real_models/<model>.json``; the answers alone, in the
+shape tests/test_real_outputs.py replays, to ``tests/data/<model>_outputs.json``. The report
+judges them against the labels written by reading them (``real_models_labels.json``):
 
-    python benchmarks/real_models.py --model smollm2:135m=benchmarks/results/tmp/SmolLM2-135M-Instruct.Q4_1.gguf
+- summaries: good kept / good (the model's answer was faithful and the store kept it), bad
+  kept (what the store kept from the model is unfaithful or not a summary), added-to (safety
+  facts appended), and the fallback the store keeps instead;
+- checkpoint items the model proposed, kept, and kept but false; facts items likewise;
+- latency of each call (the server's time for the model, one thread).
+
+    python benchmarks/real_models.py --model smollm2:135m=benchmarks/results/tmp/models/SmolLM2-135M-Instruct.Q4_1.gguf
+    python benchmarks/real_models.py --model ... --conversation caregiver --resume
+    python benchmarks/real_models.py --replay               # what today's code keeps of them
     python benchmarks/real_models.py --report-only          # the table from saved outputs
 
 Needs llama-cpp-python in the same environment (not part of the test suite).
@@ -24,10 +33,8 @@ Needs llama-cpp-python in the same environment (not part of the test suite).
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import logging
-import statistics
 import sys
 import tempfile
 import time
@@ -39,38 +46,53 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from localmem import MemoryConfig, MemoryStore  # noqa: E402
-from localmem.checkpoint import ModelCheckpoint, StateSnapshot, build  # noqa: E402
+from localmem.checkpoint import CHECKPOINT_SYSTEM_PROMPT, ModelCheckpoint, StateSnapshot, build  # noqa: E402
 from localmem.extract import ITEM_CHARS, clip, extract  # noqa: E402
+from localmem.facts import (  # noqa: E402
+    FACTS_SYSTEM_PROMPT,
+    MUST_REMEMBER_FACTS_SYSTEM_PROMPT,
+    ModelFacts,
+    facts_messages,
+    model_updates,
+    must_remember,
+    rule_facts,
+)
 from localmem.summarizer import OllamaBackend, Summarizer  # noqa: E402
+from localmem.summarizer.fallback import keyword_summary, offline_summary  # noqa: E402
 from localmem.tokens import Tokenizer  # noqa: E402
 from real_conversations import CONVERSATIONS, pairs  # noqa: E402
+from real_models_report import LABELS, RESULTS, report  # noqa: E402
 
-RESULTS = ROOT / "benchmarks" / "results" / "real_models"
-LABELS = ROOT / "benchmarks" / "real_models_labels.json"
-SUMMARY_LABELS = ("faithful", "unfaithful", "not_a_summary")
+REPLAYS = ROOT / "tests" / "data"
 LIST_FIELDS = ("active_goals", "pending_tasks", "key_decisions", "user_preferences")
 FLOW_FIELDS = ("completed_steps", "next_steps")
+FACT_FIELDS = ("key_facts", "decisions", "entities", "open_questions")
+TIMEOUT = 900.0  # a 1.5B model on one shared core: slowness is measured, not failed
 
 
-def key(text: str) -> str:
-    """The label key of an output: a hash of its exact text."""
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+def slug(model: str) -> str:
+    """The file name part of a model name: ``smollm2:135m`` -> ``smollm2_135m``."""
+    return model.replace(":", "_").replace("/", "_").replace(".", "_").replace("-", "_")
 
 
-def run(models: dict[str, Path], threads: int) -> None:
+def run(models: dict[str, Path], threads: int, only: list[str], resume: bool, extra_facts: bool) -> None:
     from llama_server import LlamaOllama
 
     RESULTS.mkdir(parents=True, exist_ok=True)
     with LlamaOllama(models, threads=threads) as server, tempfile.TemporaryDirectory() as tmp:
-        for name in models:
-            backend = OllamaBackend(server.host)
-            summarizer = Summarizer(backend, Tokenizer())
-            runs = []
+        for name, path in models.items():
+            out = RESULTS / f"{slug(name)}.json"
+            saved = json.loads(out.read_text()) if resume and out.exists() else {"runs": []}
+            done = {r["conversation"]: r for r in saved["runs"]}
             for conversation in CONVERSATIONS:
+                if (only and conversation not in only) or conversation in done:
+                    continue
                 print(f"{name} · {conversation}", flush=True)
-                runs.append(_one(server, summarizer, name, conversation, Path(tmp)))
-            out = RESULTS / f"{name.replace(':', '_').replace('/', '_')}.json"
-            out.write_text(json.dumps({"model": name, "runs": runs}, indent=2, ensure_ascii=False))
+                done[conversation] = _one(server, name, conversation, Path(tmp), extra_facts)
+                runs = [done[c] for c in CONVERSATIONS if c in done]
+                data = {"model": name, "gguf": path.name, "threads": threads, "runs": runs}
+                out.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+                _write_replay(name, path, runs)
             print(f"saved {out.relative_to(ROOT)}")
 
 
@@ -85,66 +107,122 @@ class _Notes(logging.Handler):
         self.lines.append(record.getMessage())
 
 
-def _one(server: Any, summarizer: Summarizer, model: str, conversation: str, tmp: Path) -> dict:
-    span = pairs(conversation)
+def _one(server: Any, model: str, conversation: str, tmp: Path, extra_facts: bool = True) -> dict:
     notes = _Notes()
-    logging.getLogger("localmem").addHandler(notes)
-    logging.getLogger("localmem").setLevel(logging.INFO)
+    logger = logging.getLogger("localmem")
+    logger.addHandler(notes)
+    logger.setLevel(logging.INFO)
     try:
-        return _calls(server, summarizer, model, conversation, span, tmp, notes)
+        return _calls(server, model, conversation, tmp, notes, extra_facts)
     finally:
-        logging.getLogger("localmem").removeHandler(notes)
+        logger.removeHandler(notes)
 
 
-def _calls(
-    server: Any, summarizer: Summarizer, model: str, conversation: str, span: list, tmp: Path, notes: _Notes
-) -> dict:
-    started = time.perf_counter()
-    outcome = summarizer.summarize(span, model)
-    summary_seconds = time.perf_counter() - started
-    server.wait_idle()
-    asked = server.log[-1]
-    summary = {
-        "raw": asked["text"],
-        "done_reason": asked["done_reason"],
-        "prompt_eval_count": asked["prompt_eval_count"],
-        "eval_count": asked["eval_count"],
-        "num_predict": asked["options"].get("num_predict"),
-        "stored": outcome.text,
-        "source": outcome.source,
-        "reason": outcome.reason,
-        "seconds": round(summary_seconds, 2),
-    }
-    config = MemoryConfig(structured_min_tokens=0, ollama_host=summarizer.backend.host)
-    with MemoryStore(tmp / f"{conversation}-{model.replace(':', '_')}.db", config=config) as store:
-        session = store.create_session(model=model)
-        store.add_messages(session.id, [{"role": r, "text": t} for r, t in span])
+def _kind(call: dict[str, Any]) -> str:
+    """Which of the store's requests a logged call was, by its system prompt."""
+    system = call["messages"][0]["content"] if call["messages"] else ""
+    if system == CHECKPOINT_SYSTEM_PROMPT:
+        return "checkpoint"
+    if system in (FACTS_SYSTEM_PROMPT, MUST_REMEMBER_FACTS_SYSTEM_PROMPT):
+        return "facts"
+    return "summary"
+
+
+def _calls(server: Any, model: str, conversation: str, tmp: Path, notes: _Notes, extra_facts: bool) -> dict:
+    span = pairs(conversation)
+    settings = {"summary_threshold": len(span), "structured_min_tokens": 0, "auto_pins": True}
+    config = MemoryConfig(ollama_host=server.host, ollama_timeout=TIMEOUT, **settings)
+    with MemoryStore(tmp / f"{conversation}-{slug(model)}.db", config=config) as store:
+        session = store.create_session(model=model).id
+        store.add_messages(session, [{"role": r, "text": t} for r, t in span])
+        pins_before = {p.content for p in store.get_pins(session)}
         before = len(server.log)
-        started = time.perf_counter()
         notes.lines.clear()
-        taken = store.checkpoint(session.id)
-        checkpoint_seconds = time.perf_counter() - started
+        started = time.perf_counter()
+        summary = store.summarize(session)
+        seconds = time.perf_counter() - started
         server.wait_idle()
-        answer = server.log[-1] if len(server.log) > before else None
+        calls = [dict(c, kind=_kind(c)) for c in server.log[before:]]
+        taken = store.latest_checkpoint(session)
+        (facts,) = store.get_summary_facts(session)
+        pins_after = [p.content for p in store.get_pins(session)]
+    assert summary is not None and taken is not None
+    by_kind = {c["kind"]: c for c in calls}
+    stored_notes = list(notes.lines)
+    if "facts" not in by_kind and extra_facts:  # the store rejected the summary: ask as it would have
+        request = facts_messages(span, must_remember=True)
+        summarizer = Summarizer(OllamaBackend(server.host, timeout=TIMEOUT), Tokenizer())
+        summarizer.ask_json(request, model, ModelFacts)
+        server.wait_idle()
+        by_kind["facts"] = dict(server.log[-1], kind="facts", asked_by="benchmark")
+        calls.append(by_kind["facts"])
+    answer, summary_call, facts_call = by_kind.get("checkpoint"), by_kind["summary"], by_kind.get("facts")
     floor = build(None, StateSnapshot(), extract(span))
-    items = _model_items(answer["text"] if answer else "", floor, taken.data)
-    checkpoint = {
-        "raw": answer["text"] if answer else None,
-        "done_reason": answer["done_reason"] if answer else None,
-        "eval_count": answer["eval_count"] if answer else None,
-        "generated_seconds": answer["seconds"] if answer else None,
-        "notes": list(notes.lines),
-        "source": taken.source,
-        "stored": taken.data.model_dump(),
-        "items": items,
-        "seconds": round(checkpoint_seconds, 2),
+    new_pins = [p for p in pins_after if p not in pins_before]
+    return {
+        "conversation": conversation,
+        "config": settings,
+        "calls": calls,
+        "notes": stored_notes,
+        "seconds": round(seconds, 2),
+        "summary": {
+            "raw": summary_call["text"],
+            "done_reason": summary_call["done_reason"],
+            "prompt_eval_count": summary_call["prompt_eval_count"],
+            "eval_count": summary_call["eval_count"],
+            "num_predict": summary_call["options"].get("num_predict"),
+            "stored": summary.text,
+            "source": summary.source,
+            "reason": _summary_reason(stored_notes, summary_call["text"], summary.text, summary.source),
+            "seconds": summary_call["seconds"],
+        },
+        "checkpoint": {
+            "raw": answer["text"] if answer else None,
+            "done_reason": answer["done_reason"] if answer else None,
+            "eval_count": answer["eval_count"] if answer else None,
+            "notes": stored_notes,
+            "source": taken.source,
+            "stored": taken.data.model_dump(),
+            "items": _model_items(answer["text"] if answer else "", floor, taken.data),
+            "seconds": answer["seconds"] if answer else None,
+        },
+        "facts": _facts_part(facts_call, span, facts.source, facts.data, new_pins),
+        "fallback": keyword_summary(span),
+        "offline": offline_summary(span),
     }
-    return {"conversation": conversation, "summary": summary, "checkpoint": checkpoint}
+
+
+def _facts_part(call: dict | None, span: list, source: str, stored: Any, new_pins: list[str]) -> dict:
+    """The facts call: its answer, who asked, what the store kept (not asked: nothing)."""
+    if call is None:  # the store did not ask, and neither did the benchmark (--store-calls-only)
+        return {"raw": None, "done_reason": None, "eval_count": None, "asked_by": None, "items": []}
+    return {
+        "raw": call["text"],
+        "done_reason": call["done_reason"],
+        "eval_count": call["eval_count"],
+        "asked_by": call.get("asked_by", "store"),
+        "source": source,
+        "stored": stored.model_dump(),
+        "pins_added": new_pins,
+        "items": _fact_items(call, span, stored, new_pins),
+        "seconds": call["seconds"],
+    }
+
+
+def _summary_reason(notes: list[str], raw: str, stored: str, source: str) -> str | None:
+    """Why the store kept what it kept: its logged reason for a rejection, or, for a kept
+    summary that holds text the model's answer does not, that it was completed."""
+    for line in notes:
+        if "summary rejected:" in line or "summary drops" in line or "prompt cut" in line:
+            return line.split(": ", 1)[-1] if "rejected:" in line else line
+    if source not in ("fallback", "offline") and stored not in raw:
+        return "completed with the span's safety-relevant facts"
+    return None
 
 
 def _model_items(raw: str, floor: Any, stored: Any) -> list[dict[str, Any]]:
-    """Every item the model proposed, and whether the stored checkpoint kept it (an item
-    the rules' floor holds already is not the model's)."""
+    """Every checkpoint item the model proposed, and whether the stored checkpoint kept it
+    (an item the rules' floor holds already is not the model's)."""
     try:
         answer = ModelCheckpoint.model_validate_json(raw)
     except Exception:  # noqa: BLE001 - not JSON, or not a checkpoint: no items
@@ -158,13 +236,8 @@ def _model_items(raw: str, floor: Any, stored: Any) -> list[dict[str, Any]]:
     out = []
     for field, item in proposed:
         text = clip(item, ITEM_CHARS)
-        out.append(
-            {
-                "field": field,
-                "text": item,
-                "kept": text in _values(stored, field) and text not in _values(floor, field),
-            }
-        )
+        kept = text in _values(stored, field) and text not in _values(floor, field)
+        out.append({"field": field, "text": item, "kept": kept})
     return out
 
 
@@ -178,109 +251,152 @@ def _values(data: Any, field: str) -> list[str]:
     return list(getattr(data, field))
 
 
-# --- the report -----------------------------------------------------------------------------
+def _fact_items(call: dict, span: list, stored: Any, new_pins: list[str]) -> list[dict[str, Any]]:
+    """Every facts item the model proposed; ``kept``: the store kept it (None when the store
+    never asked), ``passes``: today's checks would keep it (``ModelFacts.grounded``,
+    ``must_remember``, ``model_updates``), whichever path asked."""
+    try:
+        answer = ModelFacts.model_validate_json(call["text"])
+    except Exception:  # noqa: BLE001 - not JSON, or not facts: no items
+        return []
+    asked = call.get("asked_by", "store") == "store"
+    rules = rule_facts(extract(span))
+    grounded = answer.grounded(call["messages"][-1]["content"].casefold())
+    said = "\n".join(text for role, text in span if role == "user").casefold()
+    pinned = must_remember(answer, said)
+    updated = dict(model_updates(answer, said))
+    out: list[dict[str, Any]] = []
+    for field in FACT_FIELDS:
+        for item in getattr(answer, field):
+            text = clip(item, ITEM_CHARS)
+            mine = text not in getattr(rules, field)
+            passes = text in getattr(grounded, field) and mine
+            kept = (text in getattr(stored, field) and mine) if asked else None
+            out.append({"field": field, "text": item, "passes": passes, "kept": kept})
+    for item in answer.must_remember:
+        text = clip(item, ITEM_CHARS)
+        kept = text in new_pins if asked else None
+        out.append({"field": "must_remember", "text": item, "passes": text in pinned, "kept": kept})
+    for new, old in answer.updates:
+        text = clip(new, ITEM_CHARS)
+        kept = text in new_pins if asked else None
+        out.append({"field": "updates", "text": new, "old": old, "passes": text in updated, "kept": kept})
+    return out
 
 
-def report() -> str:
-    labels = json.loads(LABELS.read_text()) if LABELS.exists() else {"summaries": {}, "items": {}}
-    rows = []
-    unlabeled = 0
+class _Recorded:
+    """A loopback server answering every request with the answer a run recorded (the fake
+    Ollama server of the tests), logged as llama_server logs: ``--replay`` reruns the store on
+    the saved answers, so that what it keeps is today's code's, without a model."""
+
+    def __init__(self, fake: Any, run: dict) -> None:
+        self.fake, self.host = fake, fake.host
+        self.calls = {c["kind"]: c for c in run["calls"]}
+
+    @property
+    def log(self) -> list[dict[str, Any]]:
+        from tests.real_replay import request_kind
+
+        out = []
+        for _, path, body in self.fake.requests:
+            if path == "/api/chat":
+                call = self.calls.get(request_kind(body), {})
+                answer = {"text": self.fake.reply_text(body), "done_reason": call.get("done_reason")}
+                counts = {k: call.get(k) for k in ("prompt_eval_count", "eval_count", "seconds")}
+                out.append(dict(body, options=body.get("options") or {}, **answer, **counts))
+        return out
+
+    def wait_idle(self) -> None:
+        """Answers are immediate."""
+
+
+def replay() -> None:
+    """Rerun the store on every saved run's answers (``--replay``): the requests, answers and
+    latencies stay the live run's, what the store kept becomes today's code's."""
+    import subprocess
+
+    from tests.real_replay import Replay
+
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=ROOT)
     for path in sorted(RESULTS.glob("*.json")):
         data = json.loads(path.read_text())
-        stats, missing = _stats(data["runs"], labels)
-        unlabeled += missing
-        rows.append((data["model"], stats))
-    lines = [
-        "| model | summaries accepted | accepted & faithful | completed with safety facts "
-        "| good rejected | bad rejected (fallback stored) | bad accepted "
-        "| checkpoint items proposed | kept | kept & false | JSON answers cut as loops "
-        "| checkpoints by the model | summary s (p50 / max) | checkpoint s (p50 / max) |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
-    ]
-    for model, s in rows:
-        lines.append(
-            f"| {model} | {s['accepted']}/{s['runs']} | {s['accepted_faithful']}/{s['runs']} "
-            f"| {s['completed']} | {s['good_rejected']} | {s['bad_rejected']}/{s['bad']} "
-            f"| {s['bad_accepted']} | {s['proposed']} | {s['kept']} | {s['kept_false']} "
-            f"| {s['loops']} | {s['by_model']}/{s['runs']} "
-            f"| {s['summary_p50']:.1f} / {s['summary_max']:.1f} "
-            f"| {s['checkpoint_p50']:.1f} / {s['checkpoint_max']:.1f} |"
-        )
-    if unlabeled:
-        lines.append(f"\n{unlabeled} outputs have no label yet (see {LABELS.name}).")
-    return "\n".join(lines)
+        runs = []
+        for live in data["runs"]:
+            with Replay(models=[data["model"]]) as fake, tempfile.TemporaryDirectory() as tmp:
+                fake.recorded = {part: live[part] for part in ("checkpoint", "summary", "facts")}
+                again = _one(_Recorded(fake, live), data["model"], live["conversation"], Path(tmp),
+                             extra_facts=live["facts"]["asked_by"] == "benchmark")
+            again.update(calls=live["calls"], seconds=live["seconds"])
+            for part in ("checkpoint", "summary", "facts"):
+                if "seconds" in live[part]:
+                    again[part]["seconds"] = live[part]["seconds"]
+            runs.append(again)
+        data.update(runs=runs, judged_on=commit.stdout.strip())
+        path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+        print(f"replayed {path.relative_to(ROOT)} on {data['judged_on']}")
 
 
-def _stats(runs: list[dict], labels: dict) -> tuple[dict[str, Any], int]:
-    s: dict[str, Any] = dict.fromkeys(
-        ("accepted", "accepted_faithful", "completed", "good_rejected", "bad_accepted",
-         "bad", "bad_rejected", "proposed", "kept", "kept_false", "loops", "by_model"),
-        0,
-    )
-    s["runs"] = len(runs)
-    missing = 0
-
-    def label(kind: str, text: str) -> Any:
-        nonlocal missing
-        entry = labels[kind].get(key(text))
-        if entry is None:
-            missing += 1
-            return None
-        return entry["label"]
-
-    for run in runs:
-        summary = run["summary"]
-        raw_label = label("summaries", summary["raw"])
-        if summary["source"] not in ("fallback", "offline"):
-            s["accepted"] += 1
-            s["completed"] += summary["reason"] is not None and "completed" in summary["reason"]
-            stored_label = label("summaries", summary["stored"])
-            if stored_label == "faithful":
-                s["accepted_faithful"] += 1
-            elif stored_label is not None:
-                s["bad_accepted"] += 1
-        elif raw_label == "faithful":
-            s["good_rejected"] += 1
-        if raw_label not in (None, "faithful"):
-            s["bad"] += 1
-            s["bad_rejected"] += summary["source"] in ("fallback", "offline")
-        checkpoint = run["checkpoint"]
-        s["loops"] += any("repeats itself" in note for note in checkpoint["notes"])
-        s["by_model"] += checkpoint["source"] not in ("rules",)
-        for item in checkpoint["items"]:
-            s["proposed"] += 1
-            if item["kept"]:
-                s["kept"] += 1
-                if label("items", f"{run['conversation']}|{item['text']}") is False:
-                    s["kept_false"] += 1
-    summary_times = [r["summary"]["seconds"] for r in runs] or [0.0]
-    checkpoint_times = [r["checkpoint"]["seconds"] for r in runs] or [0.0]
-    s.update(
-        summary_p50=statistics.median(summary_times),
-        summary_max=max(summary_times),
-        checkpoint_p50=statistics.median(checkpoint_times),
-        checkpoint_max=max(checkpoint_times),
-    )
-    return s, missing
+def _write_replay(model: str, path: Path, runs: list[dict]) -> None:
+    """The answers alone, as tests/test_real_outputs.py replays them."""
+    replay = {
+        "about": (
+            f"Real outputs of {path.name} (llama-cpp-python behind benchmarks/llama_server.py, one "
+            "thread, temperature and seed as localmem sends them), recorded by "
+            "benchmarks/real_models.py through MemoryStore.summarize on the conversations of "
+            "benchmarks/real_conversations.py; replayed by tests/test_real_outputs.py. Labels: "
+            "benchmarks/real_models_labels.json."
+        ),
+        "model": model,
+        "conversations": {
+            r["conversation"]: {
+                "messages": pairs(r["conversation"]),
+                "config": r["config"],
+                **{
+                    part: {
+                        k: r[part][k]
+                        for k in ("raw", "done_reason", "eval_count", "num_predict", "asked_by")
+                        if k in r[part]
+                    }
+                    for part in ("summary", "checkpoint", "facts")
+                },
+            }
+            for r in runs
+        },
+    }
+    out = REPLAYS / f"{slug(model)}_outputs.json"
+    out.write_text(json.dumps(replay, indent=1, ensure_ascii=False) + "\n")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", action="append", default=[], help="NAME=PATH.gguf")
     parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--conversation", action="append", default=[], help="only these")
+    parser.add_argument("--resume", action="store_true", help="keep the saved runs, add the rest")
+    parser.add_argument(
+        "--store-calls-only",
+        action="store_true",
+        help="no facts call of the benchmark's own where the store asked none (a slow model)",
+    )
     parser.add_argument("--report-only", action="store_true")
+    parser.add_argument(
+        "--replay", action="store_true", help="judge the saved answers again on today's code (no model)"
+    )
     args = parser.parse_args()
-    if not args.report_only:
+    if args.replay:
+        replay()
+    elif not args.report_only:
         if not args.model:
             raise SystemExit("give at least one --model NAME=PATH.gguf, or --report-only")
         models = {}
         for spec in args.model:
             name, _, path = spec.partition("=")
             models[name] = Path(path)
-        run(models, args.threads)
+        run(models, args.threads, args.conversation, args.resume, not args.store_calls_only)
     table = report()
     print(table)
     (ROOT / "benchmarks" / "results" / "real_models.md").write_text(table + "\n")
+    print(f"labels: {LABELS.relative_to(ROOT)}")
 
 
 if __name__ == "__main__":

@@ -6,9 +6,10 @@ machinery ``pop_item``, ``unpin`` and ``prune`` share (:meth:`Forgetting.forgett
 session's whole conversation) reaches everything that may quote it, in the
 same transaction:
 
-- **automatic pins** taken from it (``kind="auto"``, its ``source_message_id``)
-  are deleted; a manual pin is the user's own words and stays (its source
-  becomes None);
+- **automatic pins** taken from it (``kind="auto"``, its ``source_message_id``,
+  or one of their ``pin_sources``) are deleted and tombstoned (a model does not
+  pin them again from older messages); a manual pin is the user's own words and
+  stays (its source becomes None); the pins its update ended are current again;
 - **the level-1 summary** over it: the session's newest one is deleted, and
   its messages, uncovered again, go into the next summary (the model's, when
   it is there); an older one (which no later summary would replace) is
@@ -30,6 +31,9 @@ same transaction:
   after the commit the write-ahead log is copied into the file and truncated
   (``wal_checkpoint(TRUNCATE)``), so the old pages do not live on in ``-wal``.
 
+Every forget raises the session's forget mark (every session's, when sessions
+go or for the user's facts) in its transaction: a model's output computed from
+what it read before is discarded when it would be stored (``db.provenance``).
 Deleting a session or pruning old ones does the same for everything the
 session held, including automatic pins taken from its messages wherever they
 are kept. The store's vectors of a message go with it (a trigger).
@@ -146,6 +150,8 @@ class Forgetting:
             yield gone
             if "messages" in gone.lowest or "summaries" in gone.lowest:
                 db.clear_summary_cache(conn)
+            if gone.deleted:
+                self._final(gone, session_id)
             db.merge_indexes(gone)
             if session_id is None or gone.users:  # the user's facts: every session's contexts
                 self._db.cache.clear()
@@ -154,6 +160,23 @@ class Forgetting:
                 self._db.memo.forget(session_id)  # its state rows hold the checkpoint's lines
         if gone.deleted:
             self._empty_log()
+
+    @staticmethod
+    def _final(gone: Forgotten, session_id: str | None) -> None:
+        """Make the forget final, in its transaction: raise the forget mark a model's
+        output is checked against before it is stored (the session's; every
+        session's when sessions went or the user's facts were reached), and
+        tombstone the facts removed, so that no model pins them again from what was
+        said before (``db.provenance``)."""
+        conn = gone.conn
+        every = session_id is None or not db.session_exists(conn, session_id)
+        if every and session_id is not None:
+            db.drop_session_marks(conn, session_id)
+        db.raise_mark(conn, db.EVERY_SESSION if every else session_id)
+        db.bury(conn, [
+            (scope, key) for scope, key in gone.removed
+            if scope is None or scope == session_id and not every
+        ])
 
     def _empty_log(self) -> None:
         """Copy the write-ahead log into the file and truncate it, waiting (up to
@@ -173,6 +196,7 @@ class Forgetting:
         """Delete a session (in a ``_forgetting`` transaction); False if there is none."""
         conn = gone.conn
         lowest = db.session_lowest_ids(conn, session_id)
+        gone.users |= db.restore_session_ended(conn, session_id) > 0
         gone.pins_gone(db.delete_session_sourced_auto_pins(conn, session_id))
         self._db.memo.forget(session_id)
         if not db.delete_session(conn, session_id):
@@ -189,6 +213,7 @@ class Forgetting:
         them, in a ``_forgetting`` transaction; return how many were deleted."""
         conn = gone.conn
         if message_ids is None:
+            gone.users |= db.restore_session_ended(conn, session_id) > 0
             gone.pins_gone(db.delete_session_sourced_auto_pins(conn, session_id))
             lowest = db.session_lowest_ids(conn, session_id)
             count = db.clear_messages(conn, session_id)  # and every summary, facts and all
@@ -196,6 +221,7 @@ class Forgetting:
                 gone.touch(table, [lowest[table]] if table in lowest else [])
             first = 0
         else:
+            gone.users |= db.restore_ended(conn, message_ids) > 0
             gone.pins_gone(db.delete_sourced_auto_pins(conn, message_ids))
             covering = db.covering_summaries(conn, session_id, message_ids)
             newest = db.last_covered(conn, session_id)

@@ -138,6 +138,7 @@ class Resummarizer:
         if old.level == 2:
             return self._redo_rollup(session, old)
         with self._db.locked() as conn:
+            mark = db.forget_mark(conn, session.id)
             span = db.messages_between(conn, session.id, old.start_message_id, old.end_message_id)
         if not span:
             return None
@@ -161,12 +162,14 @@ class Resummarizer:
             pins=pin_sources(pins, span),
             updates=updates,
             replaces=old,
+            mark=mark,
         ))
 
     def _redo_rollup(self, session: Session, old: Summary) -> Summary | str | None:
         """A rollup again from what it rolled: the rollup before it, then the
         level-1 summaries within its range; left while one of them is deterministic."""
         with self._db.locked() as conn:
+            mark = db.forget_mark(conn, session.id)
             earlier = db.summaries_within(conn, session.id, 2, 0, old.start_message_id - 1)
             inputs = earlier[-1:] + db.summaries_within(
                 conn, session.id, 1, old.start_message_id, old.end_message_id
@@ -190,6 +193,7 @@ class Resummarizer:
             level=2,
             replaces=old,
             rolled=[s.id for s in inputs if s.level == 1],
+            mark=mark,
         ))
 
 

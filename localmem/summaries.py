@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING
 from . import db
 from . import extract as rules
 from .args import check_id
-from .drafts import Draft, pin_sources
 from .checkpoint import RULES
+from .drafts import Draft, pin_sources
 from .errors import SessionNotFound
 from .facts import (
     ModelFacts,
@@ -29,6 +29,7 @@ from .facts import (
     must_remember,
     overlay_facts,
     rule_facts,
+    user_evidence,
 )
 from .models import FactsData, Message, Session, Summary, SummaryFacts
 from .outcome import OFFLINE, Outcome
@@ -108,8 +109,9 @@ class Summaries:
         pins: list[str] = []
         updates: dict[str, Update] = {}
         if self._db.config.auto_pins:
-            # The user's fact: grounded in what the user said, not the assistant.
-            said = "\n".join(text for role, text in pairs if role == "user").casefold()
+            # The user's fact: what the user said supports it, negations and all;
+            # never the assistant's guess or a tool's output.
+            said = user_evidence(pairs)
             pins = must_remember(answer.data, said)
             updates = {new: model_update(old) for new, old in model_updates(answer.data, said)}
             pins += [new for new in updates if new not in pins]
@@ -118,14 +120,22 @@ class Summaries:
     def uncovered(self, session_id: str) -> tuple[Session, list]:
         """The session and its oldest messages not yet covered by a level-1
         summary, at most ``summary_threshold`` of them."""
+        session, span, _mark = self.due(session_id)
+        return session, span
+
+    def due(self, session_id: str) -> tuple[Session, list[Message], int]:
+        """:meth:`uncovered`, with the session's forget mark read before them: what
+        a summary of them is checked against when it is stored (a forget since
+        then discards it, ``Draft.mark``)."""
         check_id(session_id)
         with self._db.locked() as conn:
+            mark = db.forget_mark(conn, session_id)
             session = db.get_session(conn, session_id)
             if session is None:
                 raise SessionNotFound(session_id)
             after = db.last_covered(conn, session_id)
             span = db.messages_after(conn, session_id, after, self._db.config.summary_threshold)
-        return session, span
+        return session, span, mark
 
     def summarize(self, session_id: str) -> Summary | None:
         """Summarize the next ``summary_threshold`` uncovered messages, oldest first.
@@ -142,15 +152,18 @@ class Summaries:
         :class:`SessionNotFound`. Rolls older summaries into a level-2
         summary when more pile up than the context shows.
         """
-        session, span = self.uncovered(session_id)
+        session, span, mark = self.due(session_id)
         if len(span) < self._db.config.summary_threshold:
             span = self._model.window_span(session, span)
             if not span:
                 return None
-        return self.summarize_span(session, span)
+        return self.summarize_span(session, span, mark)
 
-    def summarize_span(self, session: Session, span: Sequence[Message]) -> Summary | None:
-        """Checkpoint, summarize ``span`` (uncovered messages, oldest first), store, roll up."""
+    def summarize_span(
+        self, session: Session, span: Sequence[Message], mark: int
+    ) -> Summary | None:
+        """Checkpoint, summarize ``span`` (uncovered messages, oldest first, read
+        after the session's forget ``mark``), store, roll up."""
         session_id = session.id
         self._checkpoints.take(session, self._db.config.structured_min_tokens)
         pairs = [(m.role, m.text) for m in span]
@@ -173,6 +186,7 @@ class Summaries:
             facts=(data, source),
             pins=pin_sources(pins, span),
             updates=updates,
+            mark=mark,
         ))
         if summary is not None:
             self.rollup(session)
@@ -211,6 +225,7 @@ class Summaries:
         else:
             keep = leave
         with self._db.locked() as conn:
+            mark = db.forget_mark(conn, session.id)
             previous = db.recent_summaries(conn, session.id, 1, level=2)
             rolled_to = previous[0].end_message_id if previous else 0
             pending = db.summaries_after(conn, session.id, 1, rolled_to)
@@ -237,6 +252,7 @@ class Summaries:
             sum(s.message_count for s in batch),
             level=2,
             rolled=[s.id for s in batch],
+            mark=mark,
         ))
 
     def store_summary(self, draft: Draft) -> Summary | None:
@@ -245,8 +261,10 @@ class Summaries:
         in the same transaction; nothing is stored if it is gone or changed
         source meanwhile: another process redid it).
 
-        Only while what it summarized is all still there, checked in that
-        transaction: the ``count`` messages of its range (level 1), or the
+        Only while nothing was forgotten in the session since its input was read
+        (its forget ``mark`` is still the session's: a forget is final, whatever
+        the model was computing meanwhile), and what it summarized is all still
+        there, checked in that transaction: the ``count`` messages of its range (level 1), or the
         level-1 summaries it rolled up (level 2: their ids, ``rolled``, are
         still those within its range). The model takes its time; meanwhile the
         user may have cleared the conversation or deleted the session and
@@ -255,11 +273,15 @@ class Summaries:
         range already covered, or no session).
 
         An auto pin (``pins``: the model's must-remember items, each with the
-        message it was taken from) is skipped when a pin of the session
-        already holds its fact, or restates it (``extract.restates``): the
-        model often rephrases what a rule pinned.
+        messages it was built from, all recorded: forgetting any one forgets
+        it) is skipped when a pin of the session already holds its fact, or
+        restates it (``extract.restates``): the model often rephrases what a
+        rule pinned; and when the user removed that fact (unpinned it, or
+        forgot the message it came from) after the messages it was built from
+        were written (``db.buried_after``): it stays removed until the user
+        says it again.
         """
-        session_id, outcome, start, end, count, level, facts, pins, updates, replaces, rolled = draft
+        session_id, outcome, start, end, count, level, facts, pins, updates, replaces, rolled, mark = draft
         tokens = self._db.tokenizer.count(outcome.text)
         updates = updates or {}
         counted = [(self._pins.planned(p, updates.get(p)), source) for p, source in pins]
@@ -267,6 +289,12 @@ class Summaries:
             now = self._db.now()
             if not db.session_exists(conn, session_id):
                 return None  # deleted while the model was thinking
+            if db.forget_mark(conn, session_id) != mark:
+                logger.info(
+                    "summary of messages %d-%d discarded: something it was made from "
+                    "was forgotten while the model was thinking", start, end,
+                )
+                return None
             if level == 1:
                 intact = db.messages_in_range(conn, session_id, start, end) == count
             else:
@@ -295,9 +323,15 @@ class Summaries:
             if summary is not None and counted:
                 held = [p.content for p in db.top_pins(conn, session_id, -1)]
                 changed = False
-                for pin, source in counted:
-                    if not any(rules.restates(pin.content, h) for h in held):
-                        changed |= self._pins.add_auto_pins(conn, session_id, source, [pin], now)
+                for pin, sources in counted:
+                    if not sources or any(rules.restates(pin.content, h) for h in held):
+                        continue
+                    removed = db.buried_after(conn, session_id, pin.key)
+                    if removed is not None and max(sources) <= removed:
+                        logger.info("a fact the user removed is not pinned again from old messages")
+                        continue
+                    changed |= self._pins.add_auto_pins(conn, session_id, sources[0], [pin], now)
+                    db.add_pin_sources(conn, session_id, pin.key, sources)
                 if changed:
                     self._db.cache.clear()  # a fact of the user's: every session's context
             if outcome.cache_key and outcome.from_model and not outcome.cached:

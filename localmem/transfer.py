@@ -142,6 +142,7 @@ class Transfer:
         done: list[tuple[str, str]] = []
         skipped: list[str] = []
         replaced: list[str] = []
+        kept: list[int] = []
         counts: Counter[str] = Counter()
 
         def report() -> ImportReport:
@@ -150,6 +151,7 @@ class Transfer:
                 counts=dict(counts),
                 skipped=skipped,
                 replaced=replaced,
+                kept_in_session=kept,
                 verified=reader.verified,
             )
 
@@ -162,6 +164,7 @@ class Transfer:
                 done.append((batch.session.id, written[0]))
                 if written[1]:
                     replaced.append(batch.session.id)
+                kept += written[2]
                 counts += batch.counts
         except InvalidInput as exc:
             message = str(exc)
@@ -172,7 +175,9 @@ class Transfer:
             raise ImportRefused(message, report()) from None
         return report()
 
-    def _import_session(self, batch: SessionBatch, existing: str) -> tuple[str, bool] | None:
+    def _import_session(
+        self, batch: SessionBatch, existing: str
+    ) -> tuple[str, bool, list[int]] | None:
         """Write one session's batch in one transaction: (its id in this file, whether
         it replaced one), or None when it was skipped."""
         s = batch.session
@@ -197,8 +202,8 @@ class Transfer:
                     )
             self._db.memo.forget(session_id)
             db.import_session(conn, (session_id, s.title, s.model, s.created_at, s.updated_at))
-            _write_rows(conn, batch, session_id, tokens)
-        return session_id, replaced
+            kept = _write_rows(conn, batch, session_id, tokens)
+        return session_id, replaced, kept
 
 
 def _rewindable(lines: object) -> bool:
@@ -242,9 +247,10 @@ def _recount(batch: SessionBatch, count: Callable[[str], int]) -> dict[str, list
 
 def _write_rows(
     conn: sqlite3.Connection, batch: SessionBatch, sid: str, tokens: dict[str, list]
-) -> None:
+) -> list[int]:
     """Insert a batch's rows under session ``sid``, table by table, references mapped,
-    with the token counts of ``_recount``."""
+    with the token counts of ``_recount``. Return the ids of the pins the export
+    marked as the user's that were kept in the session instead (:class:`ImportReport`)."""
     r = batch.records
     first = db.import_messages(
         conn,
@@ -255,16 +261,21 @@ def _write_rows(
     )
     message = batch.message_map(first)
     db.import_items(conn, [(message[i.message_id], sid, i.kind, i.data) for i in r["items"]])
+    kept: list[int] = []
     for p, n in zip(r["pins"], tokens["pins"]):
         source = None if p.source_message_id is None else message[p.source_message_id]
         key = pin_key(p.content)
-        owner = None if p.scope == "user" else sid
+        # The user's facts come from the user's words: a record that says it is the
+        # user's but names no message of its session stays with that session.
+        owner = None if p.scope == "user" and source is not None else sid
         if owner is None and any(db.keyed_pin(conn, None, key, kind) for kind in PIN_KINDS):
             continue  # the user has this fact already
-        db.insert_pin(conn, db.PinRow(
+        pin = db.insert_pin(conn, db.PinRow(
             owner, p.content, key, source, p.importance_score, p.kind,
             n, p.created_at, p.slot, p.superseded_at,
         ))
+        if p.scope == "user" and owner is not None:
+            kept.append(pin.id)
     summaries: dict[int, int] = {}
     for s, n in zip(r["summaries"], tokens["summaries"]):
         start, end = batch.new_range(s, first)
@@ -306,3 +317,4 @@ def _write_rows(
             (sid, c.data.model_dump_json(), c.source, batch.new_through(c.through_message_id, first),
              n, lines, c.created_at),
         )
+    return kept

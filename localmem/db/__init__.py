@@ -98,8 +98,21 @@ from .forget import (
     delete_session_sourced_auto_pins, delete_sourced_auto_pins, drop_summary,
     merge_indexes, rewrite_facts, rewrite_summary, rollups_from, session_lowest_ids,
 )
+from .provenance import (
+    BURIED_SQL, BURY_SQL, DROP_ENDINGS_SQL, DROP_MARK_SQL, DROP_SESSION_ENDINGS_SQL,
+    DROP_TOMBSTONES_SQL, END_PIN_SQL, EVERY_SESSION, FORGET_MARK_SQL, INSERT_PIN_SOURCE_SQL,
+    NEWEST_MESSAGE_ID_SQL, RAISE_MARK_SQL, RESTORE_ENDED_SQL, RESTORE_SESSION_ENDED_SQL,
+    SOURCED_PIN_SQL, add_pin_sources, buried_after, bury, drop_session_marks, end_pin,
+    forget_mark, key_hash, raise_mark, restore_ended, restore_session_ended,
+)
 
 __all__ = [
+    "BURIED_SQL", "BURY_SQL", "DROP_ENDINGS_SQL", "DROP_MARK_SQL", "DROP_SESSION_ENDINGS_SQL",
+    "DROP_TOMBSTONES_SQL", "END_PIN_SQL", "EVERY_SESSION", "FORGET_MARK_SQL",
+    "INSERT_PIN_SOURCE_SQL", "NEWEST_MESSAGE_ID_SQL", "RAISE_MARK_SQL", "RESTORE_ENDED_SQL",
+    "RESTORE_SESSION_ENDED_SQL", "SOURCED_PIN_SQL", "add_pin_sources", "buried_after", "bury",
+    "drop_session_marks", "end_pin", "forget_mark", "key_hash", "raise_mark", "restore_ended",
+    "restore_session_ended",
     "RESERVE_IDS_SQL", "reserve_ids", "TOKEN_STATS_SQL", "PUT_TOKEN_STATS_SQL", "token_stats", "put_token_stats",
     "CLEAR_SUMMARY_CACHE_SQL", "COVERING_SUMMARY_SQL", "DELETE_CHECKPOINTS_FROM_SQL", "Forgotten",
     "DELETE_SESSION_SOURCED_AUTO_PINS_SQL", "DELETE_SOURCED_AUTO_PINS_SQL", "DROP_SUMMARY_SQL",

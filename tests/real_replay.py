@@ -1,0 +1,149 @@
+"""Recorded real-model answers, replayed through the fake Ollama server to the real store.
+
+``tests/data/*_outputs.json`` hold what real small models answered to every call
+``MemoryStore.summarize`` made on the conversations of benchmarks/real_conversations.py
+(benchmarks/real_models.py: the checkpoint, the summary and the summary's facts, each with
+its ``done_reason``); ``benchmarks/real_models_labels.json`` holds the labels written by
+reading them. :class:`Replay` answers each request with the recorded answer of its kind, so
+:func:`replay` runs the store's whole path offline on what the model really said.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from localmem import MemoryConfig, MemoryStore
+from localmem.checkpoint import CHECKPOINT_SYSTEM_PROMPT
+from localmem.extract import ITEM_CHARS, clip
+from localmem.facts import FACTS_SYSTEM_PROMPT, MUST_REMEMBER_FACTS_SYSTEM_PROMPT, ModelFacts
+from localmem.models import Checkpoint, Summary, SummaryFacts
+from tests.ollama_server import FakeOllama
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = Path(__file__).parent / "data"
+RECORDINGS: dict[str, dict[str, Any]] = {
+    data["model"]: data for data in (json.loads(p.read_text()) for p in sorted(DATA.glob("*_outputs.json")))
+}
+LABELS: dict[str, Any] = json.loads((ROOT / "benchmarks" / "real_models_labels.json").read_text())
+KINDS = ("checkpoint", "summary", "facts")
+
+
+def request_kind(request: dict[str, Any]) -> str:
+    """Which of the store's model calls ``request`` is: by its system prompt."""
+    messages = request.get("messages") or [{}]
+    system = messages[0].get("content")
+    if system == CHECKPOINT_SYSTEM_PROMPT:
+        return "checkpoint"
+    if system in (FACTS_SYSTEM_PROMPT, MUST_REMEMBER_FACTS_SYSTEM_PROMPT):
+        return "facts"
+    return "summary"
+
+
+def label_key(text: str) -> str:
+    """A label's key in real_models_labels.json (as benchmarks/real_models_report.py)."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def item_label(kind: str, conversation: str, field: str, text: str) -> bool | None:
+    """The label of a checkpoint item (``items``) or facts item (``facts``) the store kept."""
+    entry = LABELS.get(kind, {}).get(label_key(f"{conversation}|{field}|{text}"))
+    return None if entry is None else bool(entry["label"])
+
+
+def pin_labels(model: str, conversation: str, pin: str) -> list[bool]:
+    """The labels of a pin the model added: as the model's must-remember item, and as the new
+    side of each of the model's updates naming it (an update is labelled whole, ``new <- old``)."""
+    answer = ModelFacts.model_validate_json(RECORDINGS[model]["conversations"][conversation]["facts"]["raw"])
+    remembered = [clip(item, ITEM_CHARS) for item in answer.must_remember]
+    found = [item_label("facts", conversation, "must_remember", pin)] if pin in remembered else []
+    found += [
+        item_label("facts", conversation, "updates", f"{new} <- {old}")
+        for new, old in answer.updates
+        if clip(new, ITEM_CHARS) == pin
+    ]
+    return [label for label in found if label is not None]
+
+
+class Replay(FakeOllama):
+    """The fake server answering chats with ``reply`` and JSON-mode chats with ``json_reply``;
+    or, with ``recorded`` set (kind -> a recorded call), each request with the recorded
+    answer of its kind and that answer's ``done_reason``."""
+
+    json_reply: str | None = None
+    recorded: dict[str, dict[str, Any]] | None = None
+
+    def reply_text(self, request: dict[str, Any]) -> str:
+        if self.recorded is not None:
+            return self.recorded[request_kind(request)]["raw"] or ""
+        if request.get("format") == "json" and self.json_reply is not None:
+            return self.json_reply
+        return super().reply_text(request)
+
+    def generation_body(self, path: str, request: dict[str, Any]) -> dict[str, Any]:
+        body = super().generation_body(path, request)
+        if self.recorded is not None:
+            reason = self.recorded[request_kind(request)]["done_reason"]
+            if reason in ("stop", "length"):  # "hung up": the store's guard hangs up again
+                body["done_reason"] = reason
+        return body
+
+    def chats(self, json_mode: bool = False) -> list[dict[str, Any]]:
+        return [
+            body
+            for _, path, body in self.requests
+            if path == "/api/chat" and (body.get("format") == "json") is json_mode
+        ]
+
+
+@dataclass
+class Replayed:
+    """What the store kept of one recorded conversation."""
+
+    summary: Summary
+    checkpoint: Checkpoint
+    facts: SummaryFacts
+    new_pins: list[str]
+    pairs: list[tuple[str, str]]
+
+
+def replay(db_path: Path, model: str, conversation: str) -> Replayed:
+    """``MemoryStore.summarize`` on the recorded conversation, on a new file, the server
+    answering as the model did (the recording's ``config``: the whole conversation is one
+    range, and the model is asked for the checkpoint and the facts)."""
+    recorded = RECORDINGS[model]["conversations"][conversation]
+    pairs = [(role, text) for role, text in recorded["messages"]]
+    with Replay(models=[model]) as server:
+        server.recorded = {kind: recorded[kind] for kind in KINDS}
+        config = MemoryConfig(ollama_host=server.host, **recorded["config"])
+        with MemoryStore(db_path, config=config) as store:
+            session = store.create_session(model=model, title=conversation).id
+            store.add_messages(session, [{"role": r, "text": t} for r, t in pairs])
+            before = {p.content for p in store.get_pins(session)}
+            summary = store.summarize(session)
+            checkpoint = store.latest_checkpoint(session)
+            (facts,) = store.get_summary_facts(session)
+            pins = [p.content for p in store.get_pins(session) if p.content not in before]
+    assert summary is not None and checkpoint is not None
+    return Replayed(summary, checkpoint, facts, pins, pairs)
+
+
+def checkpoint_items(data: Any) -> list[tuple[str, str]]:
+    """Every item of a checkpoint's data as ``(field, text)``, fields named as the labels
+    name them (``current_step``, ``completed_steps``, ``references.files``...)."""
+    lists = ("active_goals", "pending_tasks", "key_decisions", "user_preferences")
+    items = [(field, item) for field in lists for item in getattr(data, field)]
+    flow = data.workflow_state
+    items += [("current_step", flow.current_step)] if flow.current_step else []
+    items += [(field, item) for field in ("completed_steps", "next_steps") for item in getattr(flow, field)]
+    refs = data.context_references.model_dump()
+    return items + [(f"references.{name}", item) for name, values in refs.items() for item in values]
+
+
+def facts_items(data: Any) -> list[tuple[str, str]]:
+    """Every item of a summary's facts as ``(field, text)``."""
+    fields = ("key_facts", "decisions", "entities", "open_questions")
+    return [(field, item) for field in fields for item in getattr(data, field)]
