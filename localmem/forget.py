@@ -29,7 +29,8 @@ same transaction:
 - **the file's free pages**: SQLite overwrites deleted content with zeros
   (``PRAGMA secure_delete``, set on every connection the store opens), and
   after the commit the write-ahead log is copied into the file and truncated
-  (``wal_checkpoint(TRUNCATE)``), so the old pages do not live on in ``-wal``.
+  (``wal_checkpoint(TRUNCATE)``), so the old pages do not live on in ``-wal``; while
+  Litestream replicates the file, its checkpoints do that (``_empty_log``).
 
 Every forget raises the session's forget mark (every session's, when sessions
 go or for the user's facts) in its transaction: a model's output computed from
@@ -179,11 +180,32 @@ class Forgetting:
         ])
 
     def _empty_log(self) -> None:
-        """Copy the write-ahead log into the file and truncate it, waiting (up to
-        ``busy_timeout``) for other connections' reads to end."""
+        """Copy the write-ahead log into the file and truncate it.
+
+        At once when no other connection reads. Litestream (a file it replicates
+        has its ``_litestream_seq`` table) holds a read transaction for as long as
+        it runs, to keep the log until it has copied it: waiting for it would only
+        wait out ``busy_timeout``, so the log gets a PASSIVE checkpoint instead,
+        and is left to Litestream's checkpoints (``localmem replicate``); a
+        TRUNCATE outside its reads would only make it take a new snapshot. Any
+        other reader (another localmem process) is waited for, up to
+        ``busy_timeout``, as before.
+        """
         if self._db.path == db.MEMORY:
             return
         with self._db.locked() as conn:
+            with db.no_waiting(conn, self._db.config.busy_timeout):
+                if db.checkpoint_truncate(conn):
+                    return
+            if db.replicated(conn):
+                db.checkpoint_passive(conn)
+                logger.info(
+                    "%s: Litestream is replicating it, so its write-ahead log still holds the "
+                    "deleted text until later writes overwrite it or, once Litestream stops, "
+                    "the next forget empties it (the replica keeps it for its retention)",
+                    self._db.path,
+                )
+                return
             if not db.checkpoint_truncate(conn):
                 logger.warning(
                     "%s: another connection is reading, so the write-ahead log still holds "

@@ -9,7 +9,7 @@ The store is composed, not inherited: ``__init__`` builds one
 :class:`~localmem.handle.Handle` (the connection, lock, transactions, caches,
 clock and configuration) and one small object per capability (sessions,
 messages, contexts, pins, summaries, state, checkpoints, forgetting, recall,
-items, maintenance, admin, transfer, browse, incognito), each given the handle
+items, maintenance, admin, transfer, history, browse, incognito), each given the handle
 and, by name, the other capabilities it uses; every public method below hands
 its call to one of them. ARCHITECTURE.md draws who uses whom.
 
@@ -25,7 +25,7 @@ from __future__ import annotations
 import datetime
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, BinaryIO, TypeVar
 
 from . import db
 from .admin import DEFAULT_BACKUP_PAGES, Admin
@@ -38,8 +38,10 @@ from .config import DEFAULT_PIN_IMPORTANCE, MemoryConfig, default_db_path, make_
 from .contexts import Contexts
 from .embeddings import Embedder
 from .errors import InvalidInput
+from .exports import Conversation
 from .forget import Forgetting
 from .handle import Handle
+from .history import History
 from .incognito import Incognito, routed
 from .items import Items
 from .keys import find_key
@@ -136,6 +138,7 @@ class MemoryStore:
         self._items = Items(handle, messages, forget)
         contexts = self._contexts = Contexts(handle, model, recall)
         transfer = self._transfer = Transfer(handle)
+        self._history = History(handle, transfer, pins, summaries)
         self._maintenance = Maintenance(handle, summaries, resummarizer)
         self._admin = Admin(handle, forget, contexts)
         self._browse = Browse(handle)
@@ -432,6 +435,24 @@ class MemoryStore:
     ) -> ImportReport:
         return self._transfer.import_sessions(
             lines, on_progress=on_progress, rename=rename, existing=existing, unverified=unverified
+        )
+
+    @doc_of(History.import_file)
+    def import_file(
+        self, source: str | Path | BinaryIO, *, format: str = "auto", existing: Existing = "refuse",
+        on_progress: Callable[[int], None] | None = None, unverified: bool = False,
+    ) -> ImportReport:
+        return self._history.import_file(
+            source, format=format, existing=existing, on_progress=on_progress, unverified=unverified
+        )
+
+    @doc_of(History.import_conversations)
+    def import_conversations(
+        self, conversations: Sequence[Conversation], *, existing: Existing = "refuse",
+        on_progress: Callable[[int], None] | None = None,
+    ) -> ImportReport:
+        return self._history.import_conversations(
+            conversations, existing=existing, on_progress=on_progress
         )
 
     @doc_of(Browse.due_ranges)

@@ -96,7 +96,7 @@ class Summaries:
         their source, and (``auto_pins``) what the model says must never be lost,
         and the facts it says update earlier ones (each new fact, pinned too, with
         the update that finds the pins it supersedes)."""
-        facts = rule_facts(rules.extract(pairs))
+        facts = self.offline_facts(pairs)
         if not outcome.from_model or outcome.cached or tokens < self._db.config.structured_min_tokens:
             return facts, RULES, [], {}
         request = facts_messages(pairs, must_remember=self._db.config.auto_pins)
@@ -116,6 +116,11 @@ class Summaries:
             updates = {new: model_update(old) for new, old in model_updates(answer.data, said)}
             pins += [new for new in updates if new not in pins]
         return overlay_facts(facts, answer.data.grounded(haystack)), answer.model, pins, updates
+
+    def offline_facts(self, pairs: Sequence[tuple[str, str]]) -> FactsData:
+        """A span's facts by the rules (source ``RULES``): what a summary keeps when no
+        model wrote it, and what an import's offline summaries keep (``history``)."""
+        return rule_facts(rules.extract(pairs))
 
     def uncovered(self, session_id: str) -> tuple[Session, list]:
         """The session and its oldest messages not yet covered by a level-1

@@ -32,8 +32,8 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "records": ("errors", "models", "reports", "migrations", "config", "keys", "outcome"),
     "policies": (
         "args", "tokens", "scoring", "extract", "answers", "autopins", "facts", "search",
-        "context", "packing", "cache", "jsonl", "rank", "updates", "grounding", "clock", "words",
-        "state_lines", "checkpoint", "drafts",
+        "context", "packing", "cache", "jsonl", "exports", "rank", "updates", "grounding", "clock", "words",
+        "state_lines", "checkpoint", "drafts", "batches",
     ),
     "sql": ("db",),
     "files": ("files",),
@@ -42,12 +42,12 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "capabilities": (
         "localmodel", "recall", "state", "checkpoints", "forget", "pins", "summaries",
         "resummarize", "messages", "items", "contexts", "transfer", "maintain", "admin", "browse",
-        "incognito", "sessions",
+        "incognito", "sessions", "history",
     ),
     "store": ("store", "encryption"),
     "front": (
         "", "__main__", "aio", "cli", "doctor", "demo", "integrations", "mcp_server", "mcp_stdio", "mcp_tools",
-        "mcp_text", "ui",
+        "mcp_text", "ui", "replica",
     ),
 }
 
@@ -87,6 +87,7 @@ CAPABILITY_USES: dict[str, set[str]] = {
     "admin": {"forget", "contexts"},
     "incognito": {"forget", "transfer", "localmodel", "recall"},
     "sessions": {"incognito"},
+    "history": {"transfer", "pins", "summaries"},
 }
 
 WHERE = "tests/test_architecture.py LAYERS (and ARCHITECTURE.md)"

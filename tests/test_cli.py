@@ -121,7 +121,7 @@ def test_context_with_a_query_carries_the_old_message_that_answers_it(tmp_path: 
 
 # --- every command: --help, --db, --json ------------------------------------------------
 
-PRINTS_NO_DATA = {"demo", "schema", "export", "mcp", "ui"}  # walkthrough; SQL, JSON Lines, MCP; a page
+PRINTS_NO_DATA = {"demo", "schema", "export", "mcp", "ui", "replicate"}  # walkthrough; SQL, JSON Lines, MCP; a page; Litestream
 
 
 def _commands(group: click.Group, prefix: tuple[str, ...] = ()) -> list[tuple[tuple[str, ...], click.Command]]:

@@ -84,8 +84,8 @@ from .admin import (
     APPLICATION_ID_SQL, CHECKPOINT_TRUNCATE_SQL, FOREIGN_KEY_CHECK_SQL, FTS_OPTIMIZE_SQL,
     INTEGRITY_CHECK_SQL, PAGE_COUNT_SQL, PAGE_SIZE_SQL, QUICK_CHECK_SQL, SET_BUSY_TIMEOUT_SQL,
     SNAPSHOT_SQL, STALE_SESSIONS_SQL, STATS_COUNTS_SQL, USER_VERSION_SQL, VACUUM_SQL, backup,
-    checkpoint_truncate, file_pragmas, integrity_problems, no_waiting, reader,
-    stale_sessions, stats_counts, vacuum, verify_copy, ATTACH_SQL, DETACH_SQL, EXPORT_HEADER_SQL,
+    checkpoint_passive, checkpoint_truncate, file_pragmas, integrity_problems, no_waiting, reader,
+    replicated, stale_sessions, stats_counts, vacuum, verify_copy, ATTACH_SQL, DETACH_SQL, EXPORT_HEADER_SQL,
     EXPORT_SQL, export,
 )
 from .cipher import KEY_CHECK_SQL, QUIET_SQL, open_file, plain_cipher
@@ -173,8 +173,8 @@ __all__ = [
     "update_subtask", "APPLICATION_ID_SQL", "CHECKPOINT_TRUNCATE_SQL", "FOREIGN_KEY_CHECK_SQL",
     "FTS_OPTIMIZE_SQL", "INTEGRITY_CHECK_SQL", "PAGE_COUNT_SQL", "PAGE_SIZE_SQL",
     "QUICK_CHECK_SQL", "SET_BUSY_TIMEOUT_SQL", "SNAPSHOT_SQL", "STALE_SESSIONS_SQL",
-    "STATS_COUNTS_SQL", "USER_VERSION_SQL", "VACUUM_SQL", "backup", "checkpoint_truncate",
-    "file_pragmas", "integrity_problems", "no_waiting", "reader",
+    "STATS_COUNTS_SQL", "USER_VERSION_SQL", "VACUUM_SQL", "backup", "checkpoint_passive", "checkpoint_truncate",
+    "file_pragmas", "integrity_problems", "no_waiting", "reader", "replicated",
     "stale_sessions", "stats_counts", "vacuum", "verify_copy",
     "OVERVIEW_COLUMNS", "SESSION_IDS_BETWEEN_SQL", "SESSION_OVERVIEW_SQL", "session_ids_between",
     "session_overview", "MESSAGES_BETWEEN_SQL", "messages_between", "DELETE_SUMMARY_SQL",

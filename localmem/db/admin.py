@@ -91,13 +91,27 @@ VACUUM_SQL = "VACUUM"
 # Returns (busy, log frames, frames checkpointed); busy 1: another connection
 # holds a transaction that needs the log, so it could not be emptied.
 CHECKPOINT_TRUNCATE_SQL = "PRAGMA wal_checkpoint(TRUNCATE)"
+# Copies what no reader still needs, waits for nobody; never restarts the log.
+CHECKPOINT_PASSIVE_SQL = "PRAGMA wal_checkpoint(PASSIVE)"
 SET_BUSY_TIMEOUT_SQL = "PRAGMA busy_timeout = {:d}"
+# Litestream creates this table in a file it replicates (and leaves it there).
+REPLICATED_SQL = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '_litestream_seq'"
 
 
 def checkpoint_truncate(conn: sqlite3.Connection) -> bool:
     """Copy the write-ahead log into the file and empty it; False if another
     connection's transaction prevented it (nothing is lost either way)."""
     return conn.execute(CHECKPOINT_TRUNCATE_SQL).fetchone()[0] == 0
+
+
+def checkpoint_passive(conn: sqlite3.Connection) -> None:
+    """Copy into the file the part of the log no other connection's read needs."""
+    conn.execute(CHECKPOINT_PASSIVE_SQL).fetchone()
+
+
+def replicated(conn: sqlite3.Connection) -> bool:
+    """Whether Litestream has replicated this file (its ``_litestream_seq`` table is there)."""
+    return conn.execute(REPLICATED_SQL).fetchone() is not None
 
 
 @contextlib.contextmanager
