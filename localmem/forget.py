@@ -55,8 +55,8 @@ from .db import Forgotten
 from .errors import NotFound, SessionNotFound
 from .facts import facts_row, rule_facts
 from .models import Summary
+from .outcome import FALLBACK
 from .scoring import SUMMARY_IMPORTANCE
-from .summarizer import FALLBACK
 from .summarizer.fallback import keyword_summary
 
 if TYPE_CHECKING:  # what it is given (the handle, capabilities): for the type checker only

@@ -37,6 +37,7 @@ from typing import TYPE_CHECKING, BinaryIO, NamedTuple
 
 from . import db
 from .checkpoint import RULES
+from .batches import EXISTING, Existing, recount
 from .errors import InvalidInput
 from .exports import Conversation, peek, read_conversations, sniff
 from .exports.batch import session_batch
@@ -44,10 +45,9 @@ from .facts import facts_row
 from .jsonl import SessionBatch
 from .jsonl.records import CLOCK_SKEW
 from .models import ImportReport
+from .outcome import OFFLINE
 from .scoring import SUMMARY_IMPORTANCE
-from .summarizer import OFFLINE
 from .summarizer.fallback import offline_summary
-from .transfer import EXISTING, recount
 
 if TYPE_CHECKING:  # what it is given (the handle, capabilities): for the type checker only
     import sqlite3
@@ -55,7 +55,7 @@ if TYPE_CHECKING:  # what it is given (the handle, capabilities): for the type c
     from .handle import Handle
     from .pins import Pins
     from .summaries import Summaries
-    from .transfer import Existing, Transfer
+    from .transfer import Transfer
 
 FORMATS = ("auto", "localmem", "chatgpt", "claude")
 BATCH_MESSAGES = 5000

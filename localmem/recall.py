@@ -30,9 +30,9 @@ from .clock import iso
 from .embeddings import Embedder
 from .models import Message, SearchHit
 from .periods import Period, without
-from .vectors import Vectors
 
 if TYPE_CHECKING:  # what it is given: for the type checker only
+    from .vectors import Vectors
     from .handle import Handle
     from .semantic import Semantic
 
@@ -72,11 +72,11 @@ class Recalled(NamedTuple):
 class Recall:
     """Search, the embedder and its vectors, and a query's candidates."""
 
-    def __init__(self, handle: Handle, semantic: Semantic) -> None:
+    def __init__(self, handle: Handle, semantic: Semantic, vectors: Vectors) -> None:
         self._db = handle
         self.semantic = semantic
         """The embedder in use and the vectors' catch-up."""
-        self._vectors: Vectors | None = None
+        self._vectors = vectors  # the matrices in memory, loaded on the first semantic query
 
     @property
     def embedder(self) -> Embedder | None:
@@ -165,8 +165,6 @@ class Recall:
         """The semantic ranking's best ids (``DENSE_CANDIDATES``), from the model's
         matrix in memory (``localmem.vectors``): every vector of the scope, however many."""
         model, vector = semantic
-        if self._vectors is None:
-            self._vectors = Vectors(self._db.conn)
         scope = None if everywhere else session_id
         return [i for i, _ in self._vectors.top(model, vector, scope, before_id, DENSE_CANDIDATES)]
 

@@ -25,17 +25,17 @@ from typing import TYPE_CHECKING
 
 from . import db
 from .args import check_id
+from .drafts import Draft, pin_sources
 from .errors import SessionNotFound
 from .models import Session, Summary
+from .outcome import FALLBACK, OFFLINE, Outcome
 from .reports import ResummarizeReport
-from .summaries import Draft, Summaries, pin_sources
-from .summarizer import FALLBACK, OFFLINE
 from .summarizer.ollama_client import OllamaUnavailable
 
 if TYPE_CHECKING:  # what it is given (the handle, capabilities), a record: type checker only
     from .handle import Handle
     from .localmodel import LocalModel
-    from .summarizer import Outcome
+    from .summaries import Summaries
 
 logger = logging.getLogger("localmem")
 

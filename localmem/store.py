@@ -65,6 +65,7 @@ from .summaries import Summaries
 from .summarizer import OllamaBackend, Summarizer
 from .tokens import Tokenizer
 from .transfer import Existing, Transfer
+from .vectors import Vectors
 
 __all__ = ["MemoryStore", "iso"]
 
@@ -129,7 +130,7 @@ class MemoryStore:
         # Each capability gets the handle and, by name, the capabilities it uses.
         model = self._model = LocalModel(handle, summarizer)
         semantic = self._semantic = Semantic(handle, embedder)
-        recall = self._recall = Recall(handle, semantic)
+        recall = self._recall = Recall(handle, semantic, Vectors(handle.conn))
         state = self._state = SessionState(handle, model)
         checkpoints = self._checkpoints = Checkpoints(handle, model, state)
         forget = self._forget = Forgetting(handle, checkpoints)

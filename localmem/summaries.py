@@ -12,18 +12,18 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, NamedTuple
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from . import db
 from . import extract as rules
 from .args import check_id
 from .checkpoint import RULES
+from .drafts import Draft, pin_sources
 from .errors import SessionNotFound
 from .facts import (
     ModelFacts,
     facts_messages,
-    fact_sources,
     facts_row,
     model_updates,
     must_remember,
@@ -32,8 +32,8 @@ from .facts import (
     user_evidence,
 )
 from .models import FactsData, Message, Session, Summary, SummaryFacts
+from .outcome import OFFLINE, Outcome
 from .scoring import SUMMARY_IMPORTANCE
-from .summarizer import OFFLINE, Outcome
 from .summarizer.background import BackgroundSummarizer
 from .summarizer.fallback import keyword_summary, offline_summary
 from .tokens import plausible_ratio
@@ -46,41 +46,6 @@ if TYPE_CHECKING:  # what it is given (the handle, capabilities): for the type c
     from .pins import Pins
 
 logger = logging.getLogger("localmem")
-
-
-
-def pin_sources(pins: Sequence[str], span: Sequence[Message]) -> list[tuple[str, tuple[int, ...]]]:
-    """Each must-remember item with the ids of the user messages of ``span`` it is
-    built from (``facts.fact_sources``; none: it is not pinned): the first is its
-    pin's ``source_message_id``, all are its ``pin_sources``, so that forgetting any
-    one of them forgets the pin (``localmem.forget``)."""
-    said = [m for m in span if m.role == "user"]
-    evidence = user_evidence([(m.role, m.text) for m in said])
-    found = [fact_sources(p, evidence) or () for p in pins]
-    return [(p, tuple(said[i].id for i in ids)) for p, ids in zip(pins, found)]
-
-
-class Draft(NamedTuple):
-    """A summary to store (:meth:`Summaries.store_summary`): what wrote it, its range of
-    message ids and how many messages it covers, its level; for level 1 its facts (and
-    their source), the must-remember items with their source message ids and the facts
-    that update earlier ones; ``replaces``: the summary it takes the place of;
-    ``rolled``: for level 2, the ids of the level-1 summaries it rolled up; ``mark``: the
-    session's forget mark read before what it was made from (``db.forget_mark``): a
-    forget since then discards it."""
-
-    session_id: str
-    outcome: Outcome
-    start: int
-    end: int
-    count: int
-    level: int
-    facts: tuple[FactsData, str] | None = None
-    pins: Sequence[tuple[str, tuple[int, ...]]] = ()
-    updates: Mapping[str, Update] | None = None
-    replaces: Summary | None = None
-    rolled: Sequence[int] = ()
-    mark: int = 0
 
 
 class Summaries:

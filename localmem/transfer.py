@@ -12,22 +12,19 @@ import sqlite3
 import uuid
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING, Literal, get_args
+from typing import TYPE_CHECKING
 
 from . import db
 from .args import as_list, check_id
 from .autopins import pin_key
+from .batches import EXISTING, Existing, recount
 from .errors import ImportRefused, InvalidInput, SessionNotFound
 from .jsonl import Reader, SessionBatch, Tally, check_end, header_line, session_lines
 from .models import PIN_KINDS, ImportReport
-from .state_lines import archive_line, file_line, goal_line, subtask_line, tool_line
 
 if TYPE_CHECKING:  # what it is given: for the type checker only
     from .handle import Handle
 
-Existing = Literal["refuse", "rename", "skip", "replace"]
-"""What an import does with a session whose id the file already has."""
-EXISTING: tuple[str, ...] = get_args(Existing)
 
 # --- the store's methods ------------------------------------------------------------------
 
@@ -226,37 +223,6 @@ def _rewindable(lines: object) -> bool:
         return bool(lines.seekable()) and lines.tell() >= 0  # type: ignore[attr-defined]
     except (AttributeError, OSError, ValueError):
         return False
-
-
-def recount(batch: SessionBatch, count: Callable[[str], int]) -> dict[str, list]:
-    """The token counts of a batch's rows, by this store's tokenizer, as its own
-    writes count them (the text, or the line the context renders).
-
-    An export's counts are not trusted: a count of 0 would let any text into
-    every budget, 2**63-1 overflow every ``SUM()``, and another file may have
-    counted with another encoding. Checkpoints: each line's count, then their sum.
-    """
-    r = batch.records
-    lines = [[(t, count(t), live) for t, _n, live in c.lines] for c in r["checkpoints"]]
-    return {
-        "messages": [count(m.text) for m in r["messages"]],
-        "pins": [count(p.content) for p in r["pins"]],
-        "summaries": [count(s.text) for s in r["summaries"]],
-        "goals": [
-            (
-                count(goal_line(g.text)),
-                None if g.archive is None else count(archive_line(g.text, g.status, g.archive)),
-            )
-            for g in r["goals"]
-        ],
-        "subtasks": [count(subtask_line(t.status, t.name, t.notes)) for t in r["subtasks"]],
-        "tools": [
-            count(tool_line(x.tool_name, x.success, x.result_summary, x.error_message))
-            for x in r["tools"]
-        ],
-        "files": [count(file_line(f.path)) for f in r["files"]],
-        "checkpoints": [(c, sum(n for _t, n, _live in c)) for c in lines],
-    }
 
 
 def _write_rows(

@@ -9,8 +9,7 @@ import click
 from .. import replica
 from ..config import default_db_path
 from ..errors import LocalMemError
-from ..store import MemoryStore
-from .base import cli, db_option, json_option
+from .base import cli, db_option, json_option, open_store
 from .output import echo_json
 
 
@@ -39,7 +38,7 @@ def replicate(target: str, retention: str, print_config: bool, db_path: Path | N
         return
     if not Path(path).is_file():
         raise click.ClickException(f"no database at {path}: check --db or $LOCALMEM_DB")
-    with MemoryStore(path):  # a localmem file, migrated and in WAL mode, before Litestream reads it
+    with open_store(path, create=False):  # a localmem file, migrated and in WAL mode, before Litestream reads it
         pass
     try:
         click.echo(f"Replicating {path} to {target} (Ctrl-C stops)", err=True)
@@ -69,7 +68,7 @@ def restore(source: str, output: Path | None, db_path: Path | None, as_json: boo
         path = replica.restore(source, target)
     except LocalMemError as exc:
         raise click.ClickException(str(exc)) from None
-    with MemoryStore(path) as store:
+    with open_store(path, create=False) as store:
         stats = store.stats()
     if as_json:
         echo_json({"path": str(path), "sessions": stats.sessions, "messages": stats.messages})

@@ -11,7 +11,7 @@ import contextlib
 import os
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 import click
 
@@ -21,7 +21,6 @@ from ..errors import LocalMemError
 from ..exports import FORMATS
 from ..jsonl import check_end
 from ..models import ImportReport
-from ..store import MemoryStore
 from .base import (
     cli,
     db_option,
@@ -33,13 +32,17 @@ from .base import (
 )
 from .output import echo_json, progress
 
+if TYPE_CHECKING:  # commands are handed the store (``with_store``): its type, for the checker
+    from ..store import MemoryStore
+
+
 SESSION_LINE = '{"type":"session"'
 
 
 def _holds_nothing(path: Path) -> bool:
     """Whether a file this import created holds no session (a stream cut short keeps
     the sessions imported before the cut)."""
-    with MemoryStore(path) as store:
+    with open_store(path, create=True) as store:
         return not store.list_sessions()
 
 

@@ -15,8 +15,7 @@ from typing import Any
 from ..migrations import APPLICATION_ID, SCHEMA_VERSION
 from .cipher import open_file
 from .connection import BEGIN_READ_SQL, COMMIT_SQL, transaction
-from .fulltext import OPTIMIZE_SQL, keyed, reindex
-from .sessions import _LAST_ACTIVITY
+from .rows import OPTIMIZE_SQL, _LAST_ACTIVITY
 
 # Sessions whose last activity (as Session.updated_at reports it) is before ?.
 STALE_SESSIONS_SQL = f"""SELECT s.id FROM sessions s WHERE {_LAST_ACTIVITY} < ?
@@ -127,16 +126,9 @@ def no_waiting(conn: sqlite3.Connection, busy_timeout: float) -> Iterator[None]:
 
 
 def vacuum(conn: sqlite3.Connection) -> None:
-    """Merge each full-text index into one segment (FTS5 'optimize', one
-    transaction; an index another tool rebuilt without the session key tokens
-    is indexed again, with them), then rebuild the file (``VACUUM``). Not in a
+    """Rebuild the file (``VACUUM``); first merge its full-text indexes
+    (``fulltext.optimize_indexes``), so the rebuild packs them too. Not in a
     transaction."""
-    with transaction(conn):
-        for table, sql in OPTIMIZE_SQL.items():
-            if keyed(conn, table):
-                conn.execute(sql)
-            else:
-                reindex(conn, table)
     conn.execute(VACUUM_SQL)
 
 

@@ -17,8 +17,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from ..models import Summary
-from .fulltext import OPTIMIZE_SQL
-from .summaries import _SUMMARY_ROWS, SUMMARY_COLUMNS
+from .rows import OPTIMIZE_SQL, SUMMARY_COLUMNS, _SUMMARY_ROWS
 
 # Automatic pins taken from a message, alone or with others (pin_sources): a manual
 # pin is the user's own words, it stays.

@@ -14,7 +14,7 @@ import sqlite3
 from collections.abc import Collection
 
 from ..models import Message
-from .messages import MESSAGE_COLUMNS, _MESSAGE_ROWS
+from .rows import MESSAGE_COLUMNS, _MESSAGE_ROWS
 
 TERM_HOLDERS_SQL = """SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?
     ORDER BY rowid DESC LIMIT ?"""

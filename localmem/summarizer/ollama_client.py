@@ -45,12 +45,13 @@ Nothing here logs message text: requests are logged at DEBUG by endpoint, model 
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import math
 import os
 import threading
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
@@ -65,6 +66,7 @@ from .transport import (
     REQUEST_TIMEOUT,
     GuardedTransport,
     OllamaModelError,
+    OllamaTimeout,
     OllamaUnavailable,
     is_loopback_host,
     map_error,
@@ -75,11 +77,17 @@ if TYPE_CHECKING:
     import ollama
 
 logger = logging.getLogger("localmem")
+WAITING_LOGGER: Final = "localmem.waiting"
+waiting = logging.getLogger(WAITING_LOGGER)
+"""Before every request, one INFO record saying what is awaited, for how long (a front end
+shows it: the CLI, on standard error). Its attributes: ``ollama_host``, ``ollama_endpoint``,
+``ollama_model`` (None for the list of models) and ``ollama_timeout`` (seconds)."""
 
 __all__ = [
     "DEFAULT_MAX_RESPONSE_BYTES", "DEFAULT_OLLAMA_HOST", "DEFAULT_OLLAMA_PORT", "OLLAMA_HOST_ENV",
-    "ChatResult", "OllamaBackend", "OllamaModelError", "OllamaUnavailable", "is_loopback_host",
-    "resolve_host", "scaled_timeout", "tagged",
+    "ChatResult", "OllamaBackend", "OllamaModelError", "OllamaTimeout", "OllamaUnavailable",
+    "WAITING_LOGGER", "is_loopback_host", "resolve_host", "scaled_timeout", "tagged",
+    "waiting_at_most",
 ]
 
 T = TypeVar("T")
@@ -102,6 +110,18 @@ MAX_TIMEOUT_SCALE: Final = 10.0
 STOP_CHECK_CHARS: Final = 32
 """A streamed answer is shown to its guard every this many new characters."""
 
+
+@contextlib.contextmanager
+def waiting_at_most(seconds: float) -> Iterator[None]:
+    """Within it, each request this thread makes waits at most ``seconds`` (connecting,
+    and for the whole answer), if that is shorter than its own timeout: a probe that must
+    answer soon (``doctor``). A request that times out raises :class:`OllamaTimeout`."""
+    current = REQUEST_TIMEOUT.get()
+    token = REQUEST_TIMEOUT.set(seconds if current is None else min(seconds, current))
+    try:
+        yield
+    finally:
+        REQUEST_TIMEOUT.reset(token)
 
 
 @dataclass(frozen=True, slots=True)
@@ -293,6 +313,9 @@ class OllamaBackend:
                 return _result(client.chat(stream=False, **request), model)
             return _streamed(client.chat(stream=True, **request), model, stop)
 
+        outer = REQUEST_TIMEOUT.get()  # a bound set around the call (waiting_at_most) holds
+        if timeout is not None and outer is not None:
+            timeout = min(timeout, outer)
         token = REQUEST_TIMEOUT.set(timeout) if timeout is not None else None
         try:
             return self._call("chat", model, ask)
@@ -350,6 +373,14 @@ class OllamaBackend:
         client = self._get_client()
         import ollama
 
+        if waiting.isEnabledFor(logging.INFO):
+            timeout = REQUEST_TIMEOUT.get() or self.timeout
+            waiting.info(
+                "waiting up to %g s for %s at %s (/api/%s)",
+                timeout, model or "Ollama", self.host, endpoint,
+                extra={"ollama_host": self.host, "ollama_endpoint": endpoint,
+                       "ollama_model": model, "ollama_timeout": timeout},
+            )
         started = time.monotonic()
         try:
             result = request(client)
