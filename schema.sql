@@ -217,6 +217,29 @@ CREATE TABLE 'summary_facts_fts_docsize'(id INTEGER PRIMARY KEY, sz BLOB);
 
 CREATE TABLE 'summary_facts_fts_config'(k PRIMARY KEY, v) WITHOUT ROWID;
 
+CREATE TABLE forget_marks (
+    scope TEXT PRIMARY KEY,
+    mark INTEGER NOT NULL CHECK (mark > 0)
+) WITHOUT ROWID;
+
+CREATE TABLE pin_sources (
+    pin_id INTEGER NOT NULL REFERENCES semantic_pins(id) ON DELETE CASCADE,
+    message_id INTEGER NOT NULL,
+    PRIMARY KEY (pin_id, message_id)
+) WITHOUT ROWID;
+
+CREATE TABLE pin_tombstones (
+    scope TEXT NOT NULL,
+    key_hash TEXT NOT NULL,
+    after_message_id INTEGER NOT NULL,
+    PRIMARY KEY (scope, key_hash)
+) WITHOUT ROWID;
+
+CREATE TABLE pin_endings (
+    pin_id INTEGER PRIMARY KEY REFERENCES semantic_pins(id) ON DELETE CASCADE,
+    message_id INTEGER NOT NULL
+);
+
 CREATE INDEX messages_session_id ON messages (session_id, id);
 
 CREATE UNIQUE INDEX summaries_session_range ON summaries (session_id, level, start_message_id);
@@ -257,6 +280,10 @@ CREATE INDEX semantic_pins_slot ON semantic_pins (slot, created_at) WHERE slot I
 CREATE UNIQUE INDEX semantic_pins_auto_key
     ON semantic_pins (coalesce(session_id, ''), content_key)
     WHERE kind = 'auto' AND superseded_at IS NULL;
+
+CREATE INDEX pin_sources_message ON pin_sources (message_id);
+
+CREATE INDEX pin_endings_message ON pin_endings (message_id);
 
 CREATE VIEW messages_with_summary AS SELECT
     m.id,

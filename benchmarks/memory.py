@@ -3,7 +3,7 @@
     python benchmarks/memory.py [--quick] [--embeddings] [--trace N] [--model-dir DIR]
 
 The corpus of ``memory_corpus`` (ten two-person conversations of ~540 turns over
-22-30 dated sessions, 575 questions of four kinds with the ids of all their evidence
+22-30 dated sessions, 729 questions of seven kinds with the ids of all their evidence
 turns) is stored as an app would: one localmem file, one session per conversation, each
 turn an ``add_message`` at its own time (the store's clock is set to the turn's
 timestamp), the first speaker's turns as ``user`` and the other's as ``assistant``,
@@ -14,7 +14,8 @@ deterministic fallback and nothing touches the network.
 
 For each question, ``build_context(session, max_tokens=3000, query=question)``. A
 question counts only if EVERY evidence turn is in the context (by message id, among
-``recent_messages`` and ``relevant_messages``); "rendered" also counts an evidence turn
+``recent_messages`` and ``relevant_messages``, and, when the context shows only part of
+a turn, that part still holding the answer's words the turn holds); "rendered" also counts an evidence turn
 whose words appear anywhere in the text the model would get (a pin, a summary).
 
 Beside it, on the same budget and tokenizer (cl100k, ``localmem.tokens.Tokenizer``),
@@ -120,14 +121,66 @@ def ask_localmem(
         started = perf_counter()
         ctx = store.build_context(q.conversation, max_tokens=BUDGET, query=q.text)
         latencies.append(perf_counter() - started)
-        held = {m.id for m in ctx.recent_messages} | {m.id for m in ctx.relevant_messages}
+        shown = {m.id: m.text for m in (*ctx.recent_messages, *ctx.relevant_messages)}
         text = "\n".join(m["content"] for m in ctx.to_messages())
-        hit = all(ids[q.conversation, i] in held for i in q.evidence)
+        hit = all(
+            ids[q.conversation, i] in shown
+            and holds(shown[ids[q.conversation, i]], turns[q.conversation][i].stored, q.values)
+            for i in q.evidence
+        )
         rendered = all(turns[q.conversation][i].text in text for i in q.evidence)
-        results[q.id] = {"hit": hit, "rendered": rendered, "tokens": ctx.total_tokens}
+        results[q.id] = {
+            "hit": hit, "rendered": rendered, "tokens": ctx.total_tokens,
+            "sections": held_by_section(ctx, [ids[q.conversation, i] for i in q.evidence],
+                                        [turns[q.conversation][i].stored for i in q.evidence],
+                                        q.values),
+            "breakdown": dict(ctx.breakdown),
+        }
         if not hit and len(kept) < keep:
             kept.append((q, ctx))
     return results, latencies, kept
+
+
+SECTIONS = ("recent", "relevant", "pins", "summaries", "checkpoint", "state")
+
+
+def held_by_section(ctx, message_ids: list[int], stored: list[str], values) -> dict[str, int]:
+    """How many of the evidence turns each section of ``ctx`` holds: by id for the
+    messages, by the answer's words (else the turn's whole text) for the rest."""
+    texts = {
+        "pins": "\n".join(p.content for p in ctx.pins).lower(),
+        "summaries": "\n".join(s.text for s in ctx.summaries).lower(),
+        "checkpoint": "\n".join(ctx.checkpoint).lower(),
+        "state": "\n".join(ctx.state).lower(),
+    }
+    recent = {m.id for m in ctx.recent_messages}
+    relevant = {m.id for m in ctx.relevant_messages}
+    counts = dict.fromkeys(SECTIONS, 0)
+    for message_id, turn in zip(message_ids, stored):
+        counts["recent"] += message_id in recent
+        counts["relevant"] += message_id in relevant
+        own = [v.lower() for v in values if v.lower() in turn.lower()]
+        for name, text in texts.items():
+            counts[name] += all(v in text for v in own) if own else turn.lower() in text
+    return counts
+
+
+def section_table(results: dict[str, dict]) -> str:
+    """What each section holds of the evidence turns, and its mean tokens."""
+    held = {s: sum(r["sections"][s] for r in results.values()) for s in SECTIONS}
+    tokens = {
+        s: statistics.fmean(r["breakdown"].get("messages" if s == "recent" else s, 0)
+                            for r in results.values())
+        for s in SECTIONS
+    }
+    return "  ".join(f"{s} {held[s]} turns/{tokens[s]:.0f} tok" for s in SECTIONS)
+
+
+def holds(shown: str, stored: str, values: Sequence[str]) -> bool:
+    """Whether the text a context shows of a turn (whole, clipped or cut to its relevant
+    sentences) still holds each answer value the stored turn holds."""
+    low, full = shown.lower(), stored.lower()
+    return all(v.lower() in low for v in values if v.lower() in full)
 
 
 def run_localmem(
@@ -376,7 +429,8 @@ def main() -> None:
     systems: dict[str, dict] = {}
     served: dict[str, int] = {}
     with tempfile.TemporaryDirectory(prefix="localmem-memory-") as tmp:
-        results, t, traced = run_localmem(LOCALMEM, corpus, MemoryConfig(), Path(tmp), args.trace)
+        lexical = MemoryConfig(embedding_model=None)  # not "auto": this row is the lexical one
+        results, t, traced = run_localmem(LOCALMEM, corpus, lexical, Path(tmp), args.trace)
         timings.update({f"localmem_{k}": v for k, v in t.items()})
         systems[LOCALMEM] = describe(corpus, results)
         run = args.embeddings and run_with_embeddings(
@@ -391,6 +445,9 @@ def main() -> None:
 
     log(f"\nevery evidence turn in a {BUDGET:,}-token context (% of questions):")
     log(table(systems, corpus))
+    for name, s in systems.items():
+        if "sections" in s:
+            log(f"{name}, evidence turns held per section / mean tokens: {s['sections']}")
     log("timings (s): " + ", ".join(f"{k} {v:.2f}" for k, v in timings.items()))
     if args.trace:
         trace(traced, corpus, baselines)
@@ -421,6 +478,8 @@ def describe(corpus: Corpus, results: dict[str, dict]) -> dict:
         "mean_tokens": statistics.fmean(r["tokens"] for r in results.values()),
         "missed": [q.id for q in corpus.questions if not results[q.id]["hit"]],
     }
+    if "sections" in next(iter(results.values())):
+        entry["sections"] = section_table(results)
     if "rendered" in next(iter(results.values())):
         entry["rendered"] = summarize_system(corpus, results, "rendered")
     return entry

@@ -10,11 +10,14 @@ and each person's story told across the sessions: the cities they lived in, jobs
 pets, hobbies, trips, milestones, books, family, favourites, plans and cars that
 change, and facts stated in words no question will use (``memory_stories``).
 
-Every question carries the indices of ALL the turns it needs (its evidence), of four
+Every question carries the indices of ALL the turns it needs (its evidence), of seven
 kinds:
 
 - ``single``: one turn holds the answer ("What breed is Melanie's dog?");
-- ``multi``: 2-4 turns from different sessions ("Which cities has Caroline lived in?");
+- ``multi``: 2 turns from different sessions ("Which companies has Caroline worked for?");
+- ``spread``: 3-4 turns from different sessions ("Which cities has Caroline lived in?");
+- ``dated`` and ``reply`` (``memory_asks``): a question naming the event's day or
+  month, and an answer given as the reply to a question asked mid-turn;
 - ``temporal``: "When did Melanie adopt her dog?", answered by the date of the
   evidence turn's session and what the turn says ("yesterday", "this morning");
 - ``paraphrase``: the question shares no content word with its evidence turn
@@ -39,13 +42,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta, timezone
 
+import memory_asks
 import memory_phrases as S
 from memory_stories import Ask, Fact, Person, content_words, story
 
-KINDS = ("single", "multi", "temporal", "paraphrase")
+KINDS = ("single", "multi", "spread", "temporal", "dated", "reply", "paraphrase")
 DEFAULT_SEED = 7
 DEFAULT_CONVERSATIONS = 10
-MIN_PER_KIND = 60
+MIN_PER_KIND = 40
 MIN_QUESTIONS = 300
 
 
@@ -79,6 +83,7 @@ class Question:
     text: str
     answer: str
     evidence: tuple[int, ...]  # turn indices in the conversation
+    values: tuple[str, ...] = ()  # the answer's words, each in an evidence turn
 
 
 @dataclass(frozen=True)
@@ -121,7 +126,9 @@ def fact_block(f: Fact, people: Sequence[Person], rng: random.Random) -> list[tu
     """(speaker, text, evidence key or "") lines: maybe a prompt, the fact, its echoes."""
     owner, other = people[f.owner], people[1 - f.owner]
     lines = []
-    if rng.random() < 0.35:
+    if f.asked:  # the fact answers the other's question
+        lines.append((other.index, f.asked, ""))
+    elif rng.random() < 0.35:
         lines.append((other.index, rng.choice(S.PROMPTS).format(other=owner.name), ""))
     lines.append((owner.index, f.text, f.key))
     reaction = rng.choice(f.reactions).format(A=owner.name)
@@ -233,15 +240,32 @@ def conversation(
     for st in stories:
         for ask in st.asks:
             evidence = tuple(sorted(index_of[k] for k in ask.keys))
-            answer = ask.answer
+            answer, text = ask.answer, ask.text
             if answer is None:
                 (key,) = ask.keys
                 answer = day_text(dates[where[key]] - timedelta(days=offsets[key]))
+            if "{period}" in text:
+                text = text.replace("{period}", period(ask.keys[0], facts, where, offsets, dates, rng))
             qid = f"{cid}-q{len(questions):03d}"
-            questions.append(Question(qid, cid, ask.kind, ask.text, answer, evidence))
+            questions.append(
+                Question(qid, cid, ask.kind, text, answer, evidence, tuple(ask.values))
+            )
             check_values(ask, evidence, turns, qid)
     convo = Conversation(cid, (people[0].name, people[1].name), tuple(dates), tuple(turns))
     return convo, questions
+
+
+def period(key: str, facts, where, offsets, dates, rng: random.Random) -> str:
+    """How a dated question names the day of fact ``key``'s event: by its month when
+    no other fact of its chain happened that month, else (and often anyway) by day."""
+    def day(k: str) -> date:
+        return dates[where[k]] - timedelta(days=offsets[k])
+
+    chain = key.split(":")[1]
+    month = {(day(f.key).year, day(f.key).month) for f in facts
+             if f.key != key and f.key.split(":")[1] == chain and f.key in where and not f.after}
+    by_month = rng.random() < 0.4 and (day(key).year, day(key).month) not in month
+    return memory_asks.period_text(day(key), by_month)
 
 
 def day_text(day: date) -> str:
@@ -282,13 +306,20 @@ def sanity(corpus: Corpus, full: bool) -> None:
         assert q.kind in KINDS and q.evidence, q
         assert all(0 <= i < len(turns) for i in q.evidence), q
         sessions = {turns[i].session for i in q.evidence}
-        if q.kind == "multi":
+        if q.kind in ("multi", "spread"):
             assert 2 <= len(q.evidence) <= 4 and len(sessions) == len(q.evidence), q
+            assert (len(q.evidence) >= 3) == (q.kind == "spread"), q
         else:
             assert len(q.evidence) == 1, q
         if q.kind == "paraphrase":
             shared = content_words(q.text) & content_words(turns[q.evidence[0]].text)
             assert not shared, (q, shared)
+        if q.kind == "reply":  # asked mid-turn, just before
+            asked = turns[q.evidence[0] - 1].text
+            assert "?" in asked and not asked.endswith("?"), q
+            assert not content_words(q.text) & content_words(turns[q.evidence[0]].text), q
+        if q.kind == "dated":
+            assert re.search(r" (on|in) [A-Z][a-z]+ ", q.text), q
         if q.kind == "temporal":
             assert re.search(
                 r"today|yesterday|this |last night", turns[q.evidence[0]].text, re.I

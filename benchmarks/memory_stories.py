@@ -16,6 +16,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+import memory_asks as M
 import memory_phrases as S
 
 STOP_WORDS = frozenset(
@@ -90,6 +91,7 @@ class Fact:
     chain: str = ""  # facts of one chain are told in this order, in different sessions
     tag: str = ""  # the chatter topic it opens for its owner
     after: str = ""  # the fact it mentions again, in a later session (no question needs it)
+    asked: str = ""  # what the other asks just before (the fact is the reply)
 
 
 @dataclass
@@ -161,6 +163,8 @@ class Story:
         **slots: str,
     ) -> None:
         text = fill(self.rng.choice(templates), self.person, **slots)
+        if kind == "multi" and len(keys) >= 3:
+            kind = "spread"  # answers told in three or more sessions
         self.asks.append(Ask(kind, text, answer, tuple(keys), tuple(values)))
 
 
@@ -194,6 +198,7 @@ def moves(st: Story) -> None:
     st.ask("multi", S.LIVED_QUESTIONS, f"{first}, {second}, {third}", keys, (first, second, third))
     st.ask("single", S.LIVE_NOW_QUESTIONS, third, keys[2:], (third,))
     st.ask("temporal", S.MOVE_WHEN_QUESTIONS, None, keys[1:2], city=second)
+    M.dated(st, "move", keys[2], third)
 
 
 def jobs(st: Story) -> None:
@@ -210,6 +215,7 @@ def jobs(st: Story) -> None:
     st.ask("single", S.WORK_NOW_QUESTIONS, new, [second], (new,))
     st.ask("multi", S.EMPLOYERS_QUESTIONS, f"{old}, {new}", [first, second], (old, new))
     st.ask("temporal", S.JOB_WHEN_QUESTIONS, None, [second], company=new)
+    M.dated(st, "job", second, new)
 
 
 def pets(st: Story) -> None:
@@ -224,6 +230,7 @@ def pets(st: Story) -> None:
     st.echo(first, S.PET_ECHOES, species=species, young=young)
     st.ask("single", S.BREED_QUESTIONS, breed, [first], (breed,), species=species)
     st.ask("temporal", S.PET_WHEN_QUESTIONS, None, [first], species=species, pet=pet)
+    M.dated(st, "pet", first, breed)
     if st.rng.random() < 0.5:
         pet2, breed2 = st.pick(S.PET_NAMES), st.pick(S.CAT_BREEDS if dog else S.DOG_BREEDS)
         second = st.fact("pet", st.say(S.SECOND_PETS, pet=pet2, breed=breed2), S.PET_REACTIONS)
@@ -268,6 +275,7 @@ def trips(st: Story) -> None:
             st.echo(key, S.TRIP_ECHOES)
             st.ask("single", S.SIGHT_QUESTIONS, sight, [key], (sight,), place=place)
             st.ask("temporal", S.TRIP_WHEN_QUESTIONS, None, [key], place=place)
+            M.dated(st, "trip", key, place)
         else:
             text = st.say(S.TRIP_STAYS, place=place, did=did)
             key = st.fact("trip", text, S.TRIP_REACTIONS, S.TRIP_FOLLOWUPS)
@@ -341,6 +349,7 @@ def cars(st: Story) -> None:
     st.echo(key, S.CAR_ECHOES)
     st.ask("single", S.CAR_QUESTIONS, new, [key], (new,))
     st.ask("temporal", ("When did {A} get {their} " + new + "?",), None, [key])
+    M.dated(st, "car", key, new)
 
 
 def plans(st: Story) -> None:
@@ -396,5 +405,7 @@ def story(person: Person, rng: random.Random, used: set[str]) -> Story:
         cars(st)
     if rng.random() < 0.5:
         plans(st)
+    M.replies(st)
+    M.dishes(st)
     paraphrases(st)
     return st

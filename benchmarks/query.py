@@ -28,6 +28,11 @@ versus the query-aware one (``auto_query=True``), without and with summaries
 (the deterministic offline summaries of every 15 messages); and how many of
 the facts the automatic pins caught (a pin made from the source message).
 
+With ``--vectors``: every message embedded (a host embedder of random 384-wide
+vectors: no model time), then query-aware contexts with ``recall_scope="user"``
+with and without it, interleaved: what the in-memory cosine ranking over every
+vector adds, beside reading and scoring the stored vectors per query.
+
 Timings are printed, never asserted; they move by ±10% between runs on a
 shared machine.
 """
@@ -279,12 +284,76 @@ def bench_recall(tmp: Path) -> None:
     print(f"  (median rank {median:g}; 1 = first)")
 
 
+class RandomVectors:
+    """A host embedder (``MemoryStore(embedder=...)``): a fixed random unit-ish vector
+    per text, 384 dimensions as all-MiniLM-L6-v2's; it costs nothing to call, so what
+    is timed is localmem's side of semantic recall."""
+
+    model = "random-384"
+
+    @staticmethod
+    def vector(text: str) -> list[float]:
+        rng = random.Random(text)
+        return [rng.gauss(0.0, 1.0) for _ in range(384)]
+
+    def embed_documents(self, texts):
+        return [self.vector(t) for t in texts]
+
+    def embed_query(self, text):
+        return self.vector(text)
+
+
+def bench_vectors(path: Path, calls: int) -> None:
+    """Semantic recall over every vector of the file (``recall_scope="user"``): the
+    vectors embedded in bulk, then cold query-aware contexts with and without the
+    embedder (same run, interleaved); the difference is the cosine ranking's cost,
+    against reading and scoring every stored vector per query (the old way)."""
+    from localmem.embeddings import similarities
+
+    config = {"cache_ttl": 0, "recall_scope": "user", "embedding_model": None}
+    with MemoryStore(path, config=config, embedder=RandomVectors()) as store:
+        stored, ms = time_once(store.embed_pending)
+        print(f"  {stored:,} vectors embedded and stored in {ms / 1e3:.1f} s")
+        sessions = [s.id for s in store.list_sessions()][:50]
+        rng = random.Random(5)
+        picks = [(rng.choice(sessions), COMMON_QUESTION) for _ in range(calls)]
+        per = max(1, calls // 4)
+        split = [picks[:per]] + [picks[r * per : (r + 1) * per] for r in range(4)]
+        _, first = time_once(lambda: store.build_context(sessions[0], query="a first question"))
+        print(f"  first query: {first:.0f} ms (the matrix loaded from the file, once)")
+        with MemoryStore(path, config=config) as lexical:
+            lexical.search("warm up")
+            jobs = {
+                "semantic": Job(lambda s, q: store.build_context(s, query=q), split),
+                "lexical": Job(lambda s, q: lexical.build_context(s, query=q), split),
+            }
+            rounds = {name: Latency.of(r) for name, r in interleave(jobs, each).items()}
+        for name, lat in rounds.items():
+            line(f"build_context(s, query), {name}, every vector", lat)
+        conn = sqlite3.connect(path)
+        query = RandomVectors.vector("q")
+        from localmem.embeddings import pack
+
+        packed = pack(query)
+        started = perf_counter_ns()
+        blobs = [b for (b,) in conn.execute("SELECT vector FROM embeddings")]
+        similarities(packed, blobs)
+        old = (perf_counter_ns() - started) / 1e6
+        conn.close()
+        extra = rounds["semantic"].p50_us - rounds["lexical"].p50_us
+        print(f"  → the cosine ranking adds {extra / 1e3:.2f} ms p50 over {stored:,} vectors;")
+        print(f"    reading and scoring them from the file per query (the old way): {old:.0f} ms")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--messages", type=int, default=100_000)
     parser.add_argument("--sessions", type=int, default=1_000)
     parser.add_argument("--calls", type=int, default=2_000)
     parser.add_argument("--turns", type=int, default=2_000)
+    parser.add_argument(
+        "--vectors", action="store_true", help="then semantic recall over every vector of the file"
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "query.db"
@@ -293,6 +362,9 @@ def main() -> None:
         print(f"built in {ms / 1e3:.1f} s ({path.stat().st_size / 1e6:.0f} MB before indexing)")
         bench_cost(path, asked, args.calls, args.turns)
         print(f"  (file: {path.stat().st_size / 1e6:.0f} MB with the index)")
+        if args.vectors:
+            print("\nsemantic recall, every vector of the file:")
+            bench_vectors(path, min(args.calls, 300))
         print("\nrecall:")
         bench_recall(Path(tmp))
 

@@ -24,6 +24,7 @@ judges them against the labels written by reading them (``real_models_labels.jso
 
     python benchmarks/real_models.py --model smollm2:135m=benchmarks/results/tmp/models/SmolLM2-135M-Instruct.Q4_1.gguf
     python benchmarks/real_models.py --model ... --conversation caregiver --resume
+    python benchmarks/real_models.py --replay               # what today's code keeps of them
     python benchmarks/real_models.py --report-only          # the table from saved outputs
 
 Needs llama-cpp-python in the same environment (not part of the test suite).
@@ -283,6 +284,58 @@ def _fact_items(call: dict, span: list, stored: Any, new_pins: list[str]) -> lis
     return out
 
 
+class _Recorded:
+    """A loopback server answering every request with the answer a run recorded (the fake
+    Ollama server of the tests), logged as llama_server logs: ``--replay`` reruns the store on
+    the saved answers, so that what it keeps is today's code's, without a model."""
+
+    def __init__(self, fake: Any, run: dict) -> None:
+        self.fake, self.host = fake, fake.host
+        self.calls = {c["kind"]: c for c in run["calls"]}
+
+    @property
+    def log(self) -> list[dict[str, Any]]:
+        from tests.real_replay import request_kind
+
+        out = []
+        for _, path, body in self.fake.requests:
+            if path == "/api/chat":
+                call = self.calls.get(request_kind(body), {})
+                answer = {"text": self.fake.reply_text(body), "done_reason": call.get("done_reason")}
+                counts = {k: call.get(k) for k in ("prompt_eval_count", "eval_count", "seconds")}
+                out.append(dict(body, options=body.get("options") or {}, **answer, **counts))
+        return out
+
+    def wait_idle(self) -> None:
+        """Answers are immediate."""
+
+
+def replay() -> None:
+    """Rerun the store on every saved run's answers (``--replay``): the requests, answers and
+    latencies stay the live run's, what the store kept becomes today's code's."""
+    import subprocess
+
+    from tests.real_replay import Replay
+
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=ROOT)
+    for path in sorted(RESULTS.glob("*.json")):
+        data = json.loads(path.read_text())
+        runs = []
+        for live in data["runs"]:
+            with Replay(models=[data["model"]]) as fake, tempfile.TemporaryDirectory() as tmp:
+                fake.recorded = {part: live[part] for part in ("checkpoint", "summary", "facts")}
+                again = _one(_Recorded(fake, live), data["model"], live["conversation"], Path(tmp),
+                             extra_facts=live["facts"]["asked_by"] == "benchmark")
+            again.update(calls=live["calls"], seconds=live["seconds"])
+            for part in ("checkpoint", "summary", "facts"):
+                if "seconds" in live[part]:
+                    again[part]["seconds"] = live[part]["seconds"]
+            runs.append(again)
+        data.update(runs=runs, judged_on=commit.stdout.strip())
+        path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+        print(f"replayed {path.relative_to(ROOT)} on {data['judged_on']}")
+
+
 def _write_replay(model: str, path: Path, runs: list[dict]) -> None:
     """The answers alone, as tests/test_real_outputs.py replays them."""
     replay = {
@@ -326,8 +379,13 @@ def main() -> None:
         help="no facts call of the benchmark's own where the store asked none (a slow model)",
     )
     parser.add_argument("--report-only", action="store_true")
+    parser.add_argument(
+        "--replay", action="store_true", help="judge the saved answers again on today's code (no model)"
+    )
     args = parser.parse_args()
-    if not args.report_only:
+    if args.replay:
+        replay()
+    elif not args.report_only:
         if not args.model:
             raise SystemExit("give at least one --model NAME=PATH.gguf, or --report-only")
         models = {}

@@ -89,7 +89,8 @@ def report() -> str:
             f"({s['f_pass']} / {s['f_pass_false']}) "
             f"| {s['summary_p50']:.1f} | {s['checkpoint_p50']:.1f} | {s['facts_p50']:.1f} |"
         )
-    lines += ["", _fallbacks(rows and json.loads(files[order[0]].read_text())["runs"], labels)]
+    every = {r["conversation"]: r for m in order for r in json.loads(files[m].read_text())["runs"]}
+    lines += ["", _fallbacks(list(every.values()), labels)]
     if labels.missing:
         lines.append(f"\n{len(labels.missing)} outputs have no label yet ({LABELS.name}):")
         lines += [f"- {m}" for m in labels.missing[:40]]
@@ -106,8 +107,9 @@ def _fallbacks(runs: Any, labels: _Labels) -> str:
             entry = labels.summary(run[kind], f"{kind} {run['conversation']}")
             label = entry["label"] if entry else "unlabelled"
             counts[kind][label] = counts[kind].get(label, 0) + 1
-    return "Fallback (keyword) summaries: " + _counts(counts["fallback"]) + "; offline summaries: " + _counts(
-        counts["offline"]
+    return (
+        f"The store's own summaries of the {len(runs)} conversations: fallback (kept when a model's "
+        f"summary is rejected) {_counts(counts['fallback'])}; offline (no model) {_counts(counts['offline'])}."
     )
 
 

@@ -114,6 +114,8 @@ class Admin:
             if not db.checkpoint_truncate(conn):
                 raise DatabaseError(f"{busy}; close it (or let it finish) and try again")
             try:
+                with db.transaction(conn):
+                    db.optimize_indexes(conn)
                 db.vacuum(conn)
             except sqlite3.OperationalError as exc:
                 if "locked" in str(exc) or "busy" in str(exc):

@@ -15,6 +15,9 @@ clipped, whitespace normalized) that state
 - **dates**: an event word (appointment, meeting, deadline, due, birthday,
   interview, flight, exam, surgery, ...) together with an absolute date or a
   weekday ("the report is due Friday", "appointment on December 3rd");
+- **identifiers** the user gives: "my wifi password is ...", "our address is ...", "my
+  phone number is ..." (kept in their session, as their updates are: "my new wifi
+  password is ..." supersedes it, with history);
 - **explicit requests**: "remember that ...", "note that ...", "don't forget
   ...", "keep in mind ...", "for the record ...", "can you remember ...";
 - **constraints** the user states about themselves: "I can't eat gluten",
@@ -195,6 +198,18 @@ _EXPLICIT = (
         re.IGNORECASE,
     ),
 )
+# An identifier the user gives ("my wifi password is ...", "our address is ..."): pinned
+# in its session, as "my NEW wifi password is ..." is (``localmem.updates``), which then
+# supersedes it with history: a fact and its update are learnt alike.
+_IDENTIFIERS = (
+    _words("password passcode pin address number email mail username postcode zip"),
+    re.compile(
+        r"\b(?:my|our)\s+(?:[\w-]+\s+){0,2}?"
+        r"(?:password|passcode|pin(?: code)?|(?:e-?mail )?address|(?:phone |account )?number"
+        r"|e-?mail|user ?name|postcode|zip code)\s*(?:is|:)\s+\S",
+        re.IGNORECASE,
+    ),
+)
 _HYPOTHETICAL = re.compile(
     r"^(?:if|suppose|supposing|imagine|assuming|assume|say)\b"
     r"|\b(?:what if|hypothetically|pretend|let's say|let us say|for example|for instance|e\.g\."
@@ -206,7 +221,7 @@ _HYPOTHETICAL = re.compile(
 # one lower-casing, one word split and a set intersection per family (the
 # common case), before any sentence is split; a sentence is then tried only
 # against the families its message mentions.
-_FAMILIES = (*_RULES, _EVENTS, _EXPLICIT)
+_FAMILIES = (*_RULES, _EVENTS, _EXPLICIT, _IDENTIFIERS)
 _HEALTH = (_CONDITION, _ILLNESS, _MEDICATION)
 # Where a statement clause may end before the question it opens ("..., which ...?").
 _CLAUSE_END = re.compile(r"\s*(?:[,;:]|\s[-–—])\s+")

@@ -55,7 +55,9 @@ class Checkpoints:
         Reads the state and the messages since the previous checkpoint, merges
         them onto it, and asks the local model (JSON mode) to add what the
         rules missed when it is there (this may take the model's time; it
-        never raises for the model). Keeps the newest 10. Raises :class:`SessionNotFound`.
+        never raises for the model). Keeps the newest 10. A forget in the session
+        while the model was thinking discards its answer: the checkpoint is then the
+        rules' of what is left. Raises :class:`SessionNotFound`.
         """
         check_id(session_id)
         with self._db.locked() as conn:
@@ -63,9 +65,14 @@ class Checkpoints:
         if session is None:
             raise SessionNotFound(session_id)
         taken = self.take(session, min_tokens=0)
-        if taken is None:
-            raise SessionNotFound(session_id)  # deleted while the model was thinking
-        return taken
+        if taken is not None:
+            return taken
+        # Deleted, or a forget happened while the model was thinking: what it
+        # answered is discarded, and the checkpoint is the rules' of what is left.
+        with self._state.write_state(session_id) as conn:
+            if not db.session_exists(conn, session_id):
+                raise SessionNotFound(session_id)
+            return self.rules_checkpoint(conn, session_id)
 
     def latest_checkpoint(self, session_id: str) -> Checkpoint | None:
         """The session's newest checkpoint, or None. Read-only."""
@@ -81,8 +88,11 @@ class Checkpoints:
 
     def take(self, session: Session, min_tokens: int) -> Checkpoint | None:
         """Build and store a checkpoint; the model is asked only for at least
-        ``min_tokens`` new tokens. None if the session was deleted meanwhile."""
+        ``min_tokens`` new tokens. None if the session was deleted meanwhile, or if
+        anything was forgotten in it since its inputs were read (its forget mark
+        moved, checked in the storing transaction): a forget is final."""
         with self._db.locked() as conn:
+            mark = db.forget_mark(conn, session.id)
             previous, new, through, state = self._checkpoint_inputs(conn, session.id)
         found = rules.extract((m.role, m.text) for m in new)
         data = build(previous.data if previous else None, state, found)
@@ -97,6 +107,12 @@ class Checkpoints:
                 data, source = with_model(data, answer.data, answer.model, state, new)
         with self._state.write_state(session.id) as conn:
             if not db.session_exists(conn, session.id):
+                return None
+            if db.forget_mark(conn, session.id) != mark:
+                logger.info(
+                    "session %s: checkpoint discarded: something it was made from was "
+                    "forgotten while it was taken", session.id,
+                )
                 return None
             taken = self._store_checkpoint(conn, session.id, data, source, through, state)
         logger.info(

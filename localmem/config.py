@@ -96,9 +96,12 @@ class MemoryConfig(BaseModel):
     relevant_messages: int = Field(DEFAULT_RELEVANT_MESSAGES, ge=0)
     """Most older messages a query-aware context may carry (0 turns the section off);
     they take whatever budget the other sections leave."""
-    embedding_model: str | None = None
+    embedding_model: str | None = "auto"
     """A local Ollama embedding model (``all-minilm``, ``nomic-embed-text``...) for
-    semantic recall, fused with the lexical ranking; None: lexical recall only."""
+    semantic recall, fused with the lexical ranking; ``"auto"`` (the default): one the
+    local server already has, if any, else lexical (never a download, never a wait at
+    write time; the server is asked once, briefly, and again after a few minutes);
+    None: lexical recall only."""
     embedding_timeout: float = Field(DEFAULT_EMBEDDING_TIMEOUT, gt=0, allow_inf_nan=False)
     """Seconds one call to the embedding model may take (a context with a query waits
     for it: a hung server costs this once, then semantic recall rests a while)."""

@@ -37,6 +37,8 @@ system prompt, which comes first (``to_messages(system_prompt)``)."""
 SUMMARIES_HEADER = "[Earlier in this conversation, summarized]"
 PINS_HEADER = "[Pinned facts]"
 RELEVANT_HEADER = "[Earlier messages relevant to the question]"
+DATES_LINE = "(dates in the question, read as: {})"
+"""Leads the relevant messages when the query named a period ("last week")."""
 STATE_HEADER = "[Session state]"
 CHECKPOINT_HEADER = "[Checkpoint, saved before earlier messages were summarized]"
 SUBTASKS_HEADING = "Open subtasks:"
@@ -87,6 +89,9 @@ class MemoryContext(BaseModel):
     state: tuple[str, ...] = ()
     checkpoint: tuple[str, ...] = ()
     query: str | None = None
+    dates: tuple[str, ...] = ()
+    """The periods ``query`` named, as recall read them (``on March 16, 2022 = 2022-03-16``):
+    its messages from then came first; shown at the head of the relevant messages."""
     total_tokens: int
     max_tokens: int
     breakdown: dict[str, int]
@@ -110,12 +115,9 @@ class MemoryContext(BaseModel):
         if self.state:
             sections.append(_section(STATE_HEADER, self.state))
         if self.relevant_messages:
-            sections.append(
-                _section(
-                    RELEVANT_HEADER,
-                    relevant_lines(self.relevant_messages, self.session_id, self.session_titles),
-                )
-            )
+            dates = [DATES_LINE.format("; ".join(self.dates))] if self.dates else []
+            lines = relevant_lines(self.relevant_messages, self.session_id, self.session_titles)
+            sections.append(_section(RELEVANT_HEADER, [*dates, *lines]))
         return SECTION_SEPARATOR.join([MEMORY_PREAMBLE, *sections]) if sections else ""
 
     def to_messages(self, system_prompt: str | None = None) -> list[dict[str, str]]:

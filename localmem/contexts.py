@@ -13,12 +13,14 @@ import math
 import sqlite3
 from typing import TYPE_CHECKING
 
-from . import db
+from . import db, periods
 from .args import MAX_SQLITE_INTEGER, check_id, check_int, check_text, query_text
 from .context import PRECOUNTED_COSTS, Costs, MemoryContext
 from .errors import DatabaseError
+from .excerpt import Answers
 from .models import Message, Pin, Summary
 from .packing import Policy, Read, pack
+from .periods import Period
 from .state_lines import STATE_LIMITS, state_groups
 from .tokens import Tokenizer
 
@@ -82,7 +84,7 @@ class Contexts:
         key = (session_id, budget, query)
         semantic = None
         if cfg.relevant_messages and (query is not None or cfg.auto_query):
-            if self._recall.embedder is not None or cfg.embedding_model:
+            if self._recall.semantic.may_embed():
                 semantic = self._semantic(session_id, key, query)
         # The hot path: the lock and error translation inline, not a context manager.
         cache = handle.cache
@@ -110,7 +112,7 @@ class Contexts:
             if query is None:  # auto_query: the newest user message
                 recent = db.recent_messages(conn, session_id, self._db.config.recent_messages)
                 query = next((m.text for m in recent if m.role == "user"), None)
-        return None if query is None else self._recall.query_vector(session_id, query)
+        return None if query is None else self._recall.semantic.query_vector(session_id, query)
 
     def _build_context(
         self,
@@ -123,6 +125,8 @@ class Contexts:
         cfg = self._db.config
         relevant: list[Message] = []
         titles: dict[str, str] = {}
+        found: list[Period] = []
+        terms: tuple[str, ...] = ()
         if cfg.relevant_messages and (query is not None or cfg.auto_query):
             with self._recall.indexed(("messages",)):  # one snapshot, the index current
                 ratio, recent, pins, summaries, state = self._read_context(session_id, stamp)
@@ -130,7 +134,10 @@ class Contexts:
                     query = next((m.text for m in recent if m.role == "user"), None)
                 if query is not None:
                     before = recent[-1].id if recent else MAX_SQLITE_INTEGER
-                    relevant = self._recall.relevant(session_id, query, before, semantic)
+                    found = periods.find(query, self._db.clock())
+                    relevant, terms = self._recall.relevant(
+                        session_id, query, before, semantic, found
+                    )
                     titles = self._recall.session_titles(relevant, session_id)
         else:
             with self._db.snapshot():  # one snapshot for the reads
@@ -146,11 +153,15 @@ class Contexts:
         # A budget is in the session model's own tokens once its ratio is known.
         tokenizer = self._db.tokenizer
         read = Read(
-            session_id, recent, pins, summaries, ratio, relevant, titles, query, groups, checkpoint
+            session_id, recent, pins, summaries, ratio, relevant, titles, query, groups, checkpoint,
+            tuple(p.label for p in found),
         )
+        answers = Answers(terms, tokenizer.count) if relevant else None
         policy = Policy(
             math.floor(budget / ratio), cfg.min_recent_messages, costs, tokenizer.tail,
             tokenizer.count, cfg.relevant_messages, self._label_cost,
+            None if answers is None else answers.shorten,
+            None if answers is None else answers.earns,
         )
         return pack(read, policy)
 

@@ -14,6 +14,8 @@ and returns one :class:`~localmem.reports.Check` per question, in order:
   ``allow_remote_ollama``: the store's own backend refuses anything else
   without sending a byte);
 - ``models``: which models it has, and whether ``summary_model`` is one;
+- ``semantic recall``: the embedding model recall uses (``auto``: one installed),
+  or that recall is lexical and why;
 - ``context window`` (with a session): the session model's window, from the
   server's ``/api/show``, or the configured fallback, saying why.
 
@@ -23,7 +25,10 @@ check that failed only because no local model is there (no server, none
 installed, ``MemoryConfig.offline``) is marked ``offline``: localmem works
 without one, so :func:`verdict` tells that apart from something broken.
 Nothing is written; the server is asked through the store's
-:class:`~localmem.summarizer.OllamaBackend`, with its timeout and caches.
+:class:`~localmem.summarizer.OllamaBackend` (its caches), each request waiting
+at most :data:`PROBE_TIMEOUT` seconds, not the store's model timeout: a hung
+server (it takes the connection and never answers) is reported as such within
+seconds, and is broken, not offline.
 """
 
 from __future__ import annotations
@@ -37,15 +42,19 @@ import sqlite_utils
 
 from .args import check_id
 from .db.fulltext import SEARCH_TABLES, keyed
+from .embeddings import AUTO, pick_model
 from .migrations import SCHEMA_VERSION
 from .reports import Check
-from .summarizer.ollama_client import OllamaModelError, OllamaUnavailable
+from .summarizer.ollama_client import OllamaModelError, OllamaTimeout, OllamaUnavailable, waiting_at_most
 
 if TYPE_CHECKING:
     from .store import MemoryStore
     from .summarizer import OllamaBackend
 
 MAX_LISTED_MODELS = 20
+PROBE_TIMEOUT = 3.0
+"""Seconds each request of the checks may wait for the server: a server on this machine
+lists its models and shows one in milliseconds, loaded model or not."""
 OK, BROKEN, OFFLINE = 0, 1, 3
 """``localmem doctor``'s exit codes: all good; something is broken; no local model
 (fine: summaries are made offline)."""
@@ -70,11 +79,13 @@ def run_checks(store: MemoryStore, session_id: str | None = None) -> list[Check]
     session = None if session_id is None else store.get_session(check_id(session_id))
     checks = [check_file(store), check_schema(store), check_tokenizer(store), check_search(store)]
     backend = store.ollama_backend
-    reachable, models = _ask_models(backend)
-    checks.append(reachable)
-    checks.append(check_models(store, backend, models))
-    if session is not None:
-        checks.append(check_window(store, session.id, session.model, backend, reachable))
+    with waiting_at_most(PROBE_TIMEOUT):
+        reachable, models = _ask_models(backend, store.config.ollama_timeout)
+        checks.append(reachable)
+        checks.append(check_models(store, backend, models))
+        checks.append(check_semantic(store, backend, models))
+        if session is not None:
+            checks.append(check_window(store, session.id, session.model, backend, reachable))
     return checks
 
 
@@ -128,10 +139,18 @@ def check_search(store: MemoryStore) -> Check:
     )
 
 
-def _ask_models(backend: OllamaBackend) -> tuple[Check, frozenset[str] | None]:
+def _ask_models(backend: OllamaBackend, model_timeout: float) -> tuple[Check, frozenset[str] | None]:
     """The ``ollama`` check and the installed models (None when the server did not say)."""
     try:
         models = backend.local_models()
+    except OllamaTimeout:
+        detail = (
+            f"{backend.host} took the connection but did not answer within "
+            f"{min(PROBE_TIMEOUT, backend.timeout):g} s: the server is hung (or overloaded); "
+            f"each model call waits up to {model_timeout:g} s for it before falling back. "
+            "Restart Ollama, or pass --offline"
+        )
+        return Check(name="ollama", ok=False, detail=detail), None
     except OllamaUnavailable as exc:
         return Check(name="ollama", ok=False, detail=f"{backend.host}: {exc}", offline=True), None
     except OllamaModelError as exc:
@@ -183,6 +202,40 @@ def check_window(
         detail=f"{why}; using MemoryConfig.context_window, {window} tokens",
         offline=reachable.ok or reachable.offline,  # a fallback that works, unless the server is faulty
     )
+
+
+def check_semantic(
+    store: MemoryStore, backend: OllamaBackend, models: frozenset[str] | None
+) -> Check:
+    """Which embedding model semantic recall uses, or that recall is lexical and why.
+    ``auto`` with no embedding model installed is fine (lexical); a configured model
+    that is not installed is not."""
+    cfg = store.config
+    wanted = cfg.embedding_model
+    if cfg.offline or wanted is None:
+        why = "offline mode" if cfg.offline else "embedding_model=None"
+        return Check(name="semantic recall", ok=True, detail=f"lexical ({why})")
+    if models is None:
+        return Check(
+            name="semantic recall", ok=wanted == AUTO, offline=True,
+            detail="lexical: the Ollama server did not answer",
+        )
+    if wanted == AUTO:
+        found = pick_model(models)
+        if found is None:
+            return Check(
+                name="semantic recall", ok=True,
+                detail="lexical: no embedding model installed (auto never downloads one;"
+                " `ollama pull all-minilm` adds one)",
+            )
+        return Check(name="semantic recall", ok=True, detail=f"auto: {found}")
+    installed = _installed(backend, wanted)
+    if installed is None:
+        return Check(
+            name="semantic recall", ok=False, offline=True,
+            detail=f"lexical: embedding_model {wanted!r} is not installed",
+        )
+    return Check(name="semantic recall", ok=True, detail=installed)
 
 
 def _installed(backend: OllamaBackend, model: str) -> str | None:

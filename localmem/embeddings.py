@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 import struct
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Protocol
 
 from .summarizer.ollama_client import OllamaBackend, tagged
@@ -51,6 +51,28 @@ class Embedder(Protocol):
     def embed_documents(self, texts: Sequence[str]) -> list[list[float]]: ...
 
     def embed_query(self, text: str) -> list[float]: ...
+
+
+AUTO = "auto"
+"""``MemoryConfig.embedding_model``'s default: an embedding model the local Ollama
+server already has, if any (``pick_model``); none is ever downloaded."""
+EMBEDDING_FAMILIES = (
+    "all-minilm", "nomic-embed-text", "mxbai-embed-large", "bge-m3", "bge-large",
+    "snowflake-arctic-embed2", "snowflake-arctic-embed", "granite-embedding",
+    "paraphrase-multilingual", "embeddinggemma", "qwen3-embedding",
+)
+"""Ollama's embedding model families, in the order ``auto`` prefers them (small and
+fast first: a query waits for its embedding)."""
+
+
+def pick_model(installed: Iterable[str]) -> str | None:
+    """The installed model ``auto`` uses: the first of ``EMBEDDING_FAMILIES`` present
+    (by family name, any tag, any namespace); None when none is."""
+    by_family: dict[str, str] = {}
+    for name in sorted(installed):
+        family = model_family(name).rsplit("/", 1)[-1].casefold()
+        by_family.setdefault(family, name)
+    return next((by_family[f] for f in EMBEDDING_FAMILIES if f in by_family), None)
 
 
 def model_family(model: str) -> str:

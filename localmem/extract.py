@@ -28,6 +28,7 @@ than a long one. Pure functions; nothing here raises on any string.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -44,6 +45,9 @@ GENERIC_LABELS = frozenset({"decision", "note", "todo", "to-do", "update", "pref
 RESTATE_MIN_WORDS = 4
 RESTATE_OVERLAP = 0.6
 REFERENCE_KINDS = ("files", "tables", "urls", "identifiers")
+SENTENCE_CACHE = 256
+"""Messages whose sentences are kept (at most :data:`MAX_SCAN_CHARS` characters each: a
+few MB at worst), so that the rules and the offline summary of a range split it once."""
 
 _I = re.IGNORECASE
 # A sentence ends at . ! ? (not after a title or a common abbreviation) or a line break.
@@ -88,6 +92,7 @@ _EXTENSIONS = (
 )
 _FILE = re.compile(rf"(?<![\w/.@-])(?:~?/?[\w.-]+/)*[\w.-]*\w\.(?:{_EXTENSIONS})(?![\w/])", _I)
 _SQL_TABLE = re.compile(r"\b(?:FROM|JOIN|INTO|UPDATE|TABLE)\s+[`\"\[]?([A-Za-z_][\w.]*)")
+_SQL_KEYWORDS = ("FROM", "JOIN", "INTO", "UPDATE", "TABLE")
 _TABLE_AFTER = re.compile(r"\btable\s+[`\"']?([A-Za-z_]\w*)", _I)
 _TABLE_BEFORE = re.compile(r"\b([A-Za-z_]\w*)[`\"']?\s+table\b", _I)
 _BACKTICKS = re.compile(r"`([^`\s][^`\n]{0,58}[^`\s])`")
@@ -148,31 +153,46 @@ def extract(pairs: Iterable[tuple[str, str]]) -> Extracted:
 
 def sentences(text: str) -> Iterator[str]:
     """The sentences of ``text`` (split at . ! ? and line breaks), one line each, clipped."""
-    for part in _SPLIT.split(text[:MAX_SCAN_CHARS]):
+    return iter(_sentences(text[:MAX_SCAN_CHARS]))
+
+
+@functools.lru_cache(maxsize=SENTENCE_CACHE)
+def _sentences(head: str) -> tuple[str, ...]:
+    # Cached: a range's offline summary and its rules' facts both split each message.
+    out = []
+    for part in _SPLIT.split(head):
         sentence = " ".join(part.split()).lstrip("-*•> ").strip()
         if len(sentence) >= MIN_CONTENT_CHARS:
-            yield clip(sentence, ITEM_CHARS)
+            out.append(clip(sentence, ITEM_CHARS))
+    return tuple(out)
 
 
 def references(text: str) -> dict[str, list[str]]:
     """Files, tables, URLs and identifiers named in ``text``, newest (last) first."""
     head = text[:MAX_SCAN_CHARS]
-    urls = [u.rstrip(".,;:!?") for u in _URL.findall(head)]
-    rest = _URL.sub(" ", head)
+    # Each pattern runs only where the text holds what any match of it must hold
+    # (the same results; most messages name no URL, table or ticket).
+    web = "://" in head
+    urls = [u.rstrip(".,;:!?") for u in _URL.findall(head)] if web else []
+    rest = _URL.sub(" ", head) if web else head
     files = [f for f in _FILE.findall(rest) if len(f) <= NAME_CHARS]
+    patterns = [_SQL_TABLE] if any(k in rest for k in _SQL_KEYWORDS) else []
+    if "table" in rest.lower():
+        patterns += [_TABLE_AFTER, _TABLE_BEFORE]
     tables = [
         t
-        for pattern in (_SQL_TABLE, _TABLE_AFTER, _TABLE_BEFORE)
+        for pattern in patterns
         for t in (m.rstrip(".") for m in pattern.findall(rest))
         if t.casefold() not in NOT_NAMES and len(t) >= 2
     ]
     named = {n.casefold() for n in files + tables + urls}
     idents = [
         i.strip()
-        for i in _BACKTICKS.findall(rest)
+        for i in (_BACKTICKS.findall(rest) if "`" in rest else ())
         if i.strip() and i.strip().casefold() not in named and not _FILE.fullmatch(i.strip())
     ]
-    idents += _TICKET.findall(rest)
+    if "-" in rest:
+        idents += _TICKET.findall(rest)
     found = {"files": files, "tables": tables, "urls": urls, "identifiers": idents}
     return {kind: unique(list(reversed(names))) for kind, names in found.items()}
 

@@ -13,6 +13,7 @@ side is ``localmem.summaries``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -20,13 +21,14 @@ from pydantic import field_validator
 
 from . import extract as rules
 from .answers import MAX_REFERENCES, Answer, merge_items, strings
+from .grounding import Evidence, support
 from .models import FactsData
 
 MAX_FACTS = 8
 MAX_MUST_REMEMBER = 3
 """Most auto pins the model adds per summary: each is shown in every context."""
-MUST_REMEMBER_GROUNDING = 0.5
-"""Share of a must-remember item's content words the user's own messages must hold."""
+_THE_USER = re.compile(r"\b(?:the\s+)?user(?:'s|\u2019s|s)?\b", re.IGNORECASE)
+"""How a model names the user in a fact ("The user is allergic to ..."): no word to ground."""
 
 FACTS_SYSTEM_PROMPT = """\
 TASK: List what the conversation below established.
@@ -154,47 +156,43 @@ class ModelFacts(Answer):
         )
 
 
-def must_remember(answer: ModelFacts, user_text: str) -> list[str]:
+def user_evidence(pairs: Sequence[tuple[str, str]]) -> Evidence:
+    """What a fact about the user may rest on: the user's own messages of a span, each
+    one source (never a tool's output or the assistant's). No warning of the span
+    blocks a fact (``grounding`` rule 4): the user may end their own ("I'm no longer
+    allergic to penicillin"); the source's own polarity decides (rule 3)."""
+    return Evidence([text for role, text in pairs if role == "user"])
+
+
+def fact_sources(item: str, evidence: Evidence) -> tuple[int, ...] | None:
+    """The indexes of the user's messages (``evidence``, :func:`user_evidence`) a fact
+    is built from, with the same negation (``grounding.support``); None when they do
+    not support it. "The user" in a model's fact stands for the speaker."""
+    return support(_THE_USER.sub(" ", item), evidence)
+
+
+def must_remember(answer: ModelFacts, evidence: Evidence) -> list[str]:
     """The model's must-remember items worth an auto pin, at most :data:`MAX_MUST_REMEMBER`:
-    clipped, and grounded in ``user_text`` (the span's user messages, case-folded)
-    for at least :data:`MUST_REMEMBER_GROUNDING` of their content words. An item
-    with no content word says nothing to pin."""
+    clipped, and supported by the user's own messages with the same negation
+    (:func:`fact_sources`): "I am no longer allergic to penicillin" is no fact of a
+    user who said "I'm allergic to penicillin", whatever a tool's output said."""
     items = [rules.clip(i, rules.ITEM_CHARS) for i in answer.must_remember]
-    kept = [
-        i
-        for i in items
-        if rules.content_words(i) and rules.grounded(i, user_text, MUST_REMEMBER_GROUNDING)
-    ]
+    kept = [i for i in items if fact_sources(i, evidence) is not None]
     return rules.unique(kept)[:MAX_MUST_REMEMBER]
 
 
-def model_updates(answer: ModelFacts, user_text: str) -> list[tuple[str, str]]:
+def model_updates(answer: ModelFacts, evidence: Evidence) -> list[tuple[str, str]]:
     """The model's updates worth acting on, at most :data:`MAX_MUST_REMEMBER`: the new
-    fact grounded in ``user_text`` (the span's user messages, case-folded) as a
-    must-remember item is, and both sides with content words. Which earlier pin the
-    ``old`` side means is the store's to find (``updates.model_update``)."""
+    fact supported by the user's own messages as a must-remember item is (so an
+    update that ends a health fact needs the user's own words, with its negation),
+    and both sides with content words. Which earlier pin the ``old`` side means is
+    the store's to find (``updates.model_update``)."""
     kept = [
         (rules.clip(new, rules.ITEM_CHARS), old)
         for new, old in answer.updates
-        if rules.content_words(new)
-        and rules.content_words(old)
-        and rules.grounded(new, user_text, MUST_REMEMBER_GROUNDING)
+        if rules.content_words(old) and fact_sources(new, evidence) is not None
     ]
     return kept[:MAX_MUST_REMEMBER]
-
-
-def grounding_text(item: str, texts: Sequence[str]) -> int | None:
-    """The index of the text among ``texts`` holding the most of ``item``'s content
-    words (the first on ties), matched as :func:`~localmem.extract.grounded` does;
-    None when none holds any. What a must-remember item is taken from: its pin's
-    ``source_message_id``, so that forgetting the message forgets the pin."""
-    words = rules.content_words(item)
-    best, best_found = None, 0
-    for index, text in enumerate(texts):
-        found = rules.held(words, text.casefold())
-        if found > best_found:
-            best, best_found = index, found
-    return best
 
 
 def facts_row(data: FactsData) -> tuple[str, str]:

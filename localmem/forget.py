@@ -6,9 +6,10 @@ machinery ``pop_item``, ``unpin`` and ``prune`` share (:meth:`Forgetting.forgett
 session's whole conversation) reaches everything that may quote it, in the
 same transaction:
 
-- **automatic pins** taken from it (``kind="auto"``, its ``source_message_id``)
-  are deleted; a manual pin is the user's own words and stays (its source
-  becomes None);
+- **automatic pins** taken from it (``kind="auto"``, its ``source_message_id``,
+  or one of their ``pin_sources``) are deleted and tombstoned (a model does not
+  pin them again from older messages); a manual pin is the user's own words and
+  stays (its source becomes None); the pins its update ended are current again;
 - **the level-1 summary** over it: the session's newest one is deleted, and
   its messages, uncovered again, go into the next summary (the model's, when
   it is there); an older one (which no later summary would replace) is
@@ -28,8 +29,12 @@ same transaction:
 - **the file's free pages**: SQLite overwrites deleted content with zeros
   (``PRAGMA secure_delete``, set on every connection the store opens), and
   after the commit the write-ahead log is copied into the file and truncated
-  (``wal_checkpoint(TRUNCATE)``), so the old pages do not live on in ``-wal``.
+  (``wal_checkpoint(TRUNCATE)``), so the old pages do not live on in ``-wal``; while
+  Litestream replicates the file, its checkpoints do that (``_empty_log``).
 
+Every forget raises the session's forget mark (every session's, when sessions
+go or for the user's facts) in its transaction: a model's output computed from
+what it read before is discarded when it would be stored (``db.provenance``).
 Deleting a session or pruning old ones does the same for everything the
 session held, including automatic pins taken from its messages wherever they
 are kept. The store's vectors of a message go with it (a trigger).
@@ -50,8 +55,8 @@ from .db import Forgotten
 from .errors import NotFound, SessionNotFound
 from .facts import facts_row, rule_facts
 from .models import Summary
+from .outcome import FALLBACK
 from .scoring import SUMMARY_IMPORTANCE
-from .summarizer import FALLBACK
 from .summarizer.fallback import keyword_summary
 
 if TYPE_CHECKING:  # what it is given (the handle, capabilities): for the type checker only
@@ -146,6 +151,8 @@ class Forgetting:
             yield gone
             if "messages" in gone.lowest or "summaries" in gone.lowest:
                 db.clear_summary_cache(conn)
+            if gone.deleted:
+                self._final(gone, session_id)
             db.merge_indexes(gone)
             if session_id is None or gone.users:  # the user's facts: every session's contexts
                 self._db.cache.clear()
@@ -155,12 +162,50 @@ class Forgetting:
         if gone.deleted:
             self._empty_log()
 
+    @staticmethod
+    def _final(gone: Forgotten, session_id: str | None) -> None:
+        """Make the forget final, in its transaction: raise the forget mark a model's
+        output is checked against before it is stored (the session's; every
+        session's when sessions went or the user's facts were reached), and
+        tombstone the facts removed, so that no model pins them again from what was
+        said before (``db.provenance``)."""
+        conn = gone.conn
+        every = session_id is None or not db.session_exists(conn, session_id)
+        if every and session_id is not None:
+            db.drop_session_marks(conn, session_id)
+        db.raise_mark(conn, db.EVERY_SESSION if every else session_id)
+        db.bury(conn, [
+            (scope, key) for scope, key in gone.removed
+            if scope is None or scope == session_id and not every
+        ])
+
     def _empty_log(self) -> None:
-        """Copy the write-ahead log into the file and truncate it, waiting (up to
-        ``busy_timeout``) for other connections' reads to end."""
+        """Copy the write-ahead log into the file and truncate it.
+
+        At once when no other connection reads. Litestream (a file it replicates
+        has its ``_litestream_seq`` table) holds a read transaction for as long as
+        it runs, to keep the log until it has copied it: waiting for it would only
+        wait out ``busy_timeout``, so the log gets a PASSIVE checkpoint instead,
+        and is left to Litestream's checkpoints (``localmem replicate``); a
+        TRUNCATE outside its reads would only make it take a new snapshot. Any
+        other reader (another localmem process) is waited for, up to
+        ``busy_timeout``, as before.
+        """
         if self._db.path == db.MEMORY:
             return
         with self._db.locked() as conn:
+            with db.no_waiting(conn, self._db.config.busy_timeout):
+                if db.checkpoint_truncate(conn):
+                    return
+            if db.replicated(conn):
+                db.checkpoint_passive(conn)
+                logger.info(
+                    "%s: Litestream is replicating it, so its write-ahead log still holds the "
+                    "deleted text until later writes overwrite it or, once Litestream stops, "
+                    "the next forget empties it (the replica keeps it for its retention)",
+                    self._db.path,
+                )
+                return
             if not db.checkpoint_truncate(conn):
                 logger.warning(
                     "%s: another connection is reading, so the write-ahead log still holds "
@@ -173,6 +218,7 @@ class Forgetting:
         """Delete a session (in a ``_forgetting`` transaction); False if there is none."""
         conn = gone.conn
         lowest = db.session_lowest_ids(conn, session_id)
+        gone.users |= db.restore_session_ended(conn, session_id) > 0
         gone.pins_gone(db.delete_session_sourced_auto_pins(conn, session_id))
         self._db.memo.forget(session_id)
         if not db.delete_session(conn, session_id):
@@ -189,6 +235,7 @@ class Forgetting:
         them, in a ``_forgetting`` transaction; return how many were deleted."""
         conn = gone.conn
         if message_ids is None:
+            gone.users |= db.restore_session_ended(conn, session_id) > 0
             gone.pins_gone(db.delete_session_sourced_auto_pins(conn, session_id))
             lowest = db.session_lowest_ids(conn, session_id)
             count = db.clear_messages(conn, session_id)  # and every summary, facts and all
@@ -196,6 +243,7 @@ class Forgetting:
                 gone.touch(table, [lowest[table]] if table in lowest else [])
             first = 0
         else:
+            gone.users |= db.restore_ended(conn, message_ids) > 0
             gone.pins_gone(db.delete_sourced_auto_pins(conn, message_ids))
             covering = db.covering_summaries(conn, session_id, message_ids)
             newest = db.last_covered(conn, session_id)

@@ -78,6 +78,14 @@ CARRIERS: Final = frozenset(
 not warned against everywhere (rule 4 would otherwise drop "give warfarin at 6 pm")."""
 _AFTER: Final = frozenset({"allergy", "allergies", "intolerance"})
 """Words that negate the word right before them ("penicillin allergy")."""
+_FILLERS: Final = frozenset({"longer", "anymore"})
+"""Words that complete a negation, never its object: "no longer takes lisinopril" negates
+lisinopril, not "longer"."""
+_DOUBLE: Final = 2
+"""A negation this close after another one, before its object, cancels it: "not
+allergic to", "no longer allergic to", "never stop taking" assert their object."""
+
+
 @dataclass(frozen=True)
 class _Text:
     """One source, read once: its word forms outside questions, and its negated forms."""
@@ -142,6 +150,44 @@ def check(item: str, evidence: Evidence) -> str | None:
     if best >= SUPPORT_SHARE:
         return "negation flipped"
     return "not supported by any one message"
+
+
+def support(item: str, evidence: Evidence) -> tuple[int, ...] | None:
+    """The indexes of the sources ``item`` is built from (the one holding most of it
+    first), or None when they do not support it.
+
+    Each source that holds some of its content words, every one with the item's
+    polarity (rule 3), counts; picked greedily (the one adding the most words
+    first, the first on ties) until none adds any, they must together hold
+    :data:`SUPPORT_SHARE` of its words: one source as :func:`check` asks, or
+    several (a fact told over two messages: "My daughter is Emma." "She's
+    allergic to peanuts."). Rules 1 and 4 hold as for :func:`check`. Every
+    source picked is named, so that forgetting any one of them forgets the fact.
+    """
+    content = [(w, n) for w, n in _clauses(item) if _is_content(w)]
+    if not any(not w[:1].isdigit() for w, _ in content):
+        return None
+    forms = {(stem(w), negated) for w, negated in content}
+    if any(not negated and form in evidence._warned for form, negated in forms):
+        return None
+    helping: list[tuple[int, frozenset[tuple[str, bool]]]] = []
+    for index, text in enumerate(evidence._texts):
+        held = frozenset((f, n) for f, n in forms if f in text.forms)
+        if held and all(_same_polarity(f, n, text) for f, n in held):
+            helping.append((index, held))
+    chosen: list[int] = []
+    covered: set[tuple[str, bool]] = set()
+    while True:
+        gain, index, held = max(
+            ((len(h - covered), -i, h) for i, h in helping), default=(0, 0, frozenset())
+        )
+        if gain == 0:
+            break
+        chosen.append(-index)
+        covered |= held
+    if len(covered) / len(forms) < SUPPORT_SHARE:
+        return None
+    return tuple(chosen)
 
 
 def check_name(name: str, evidence: Evidence) -> str | None:
@@ -268,22 +314,20 @@ def _clauses(text: str) -> list[tuple[str, bool]]:
     for clause in _CLAUSE.split(text.casefold()):
         words = text_words(clause)
         waiting = -1  # a negation waits for its object up to this index
+        last = -_DOUBLE - 1  # the index of the latest negation still waiting
         inside = False  # the words so far belong to a negated object
-        joined = False  # what waits was added by "and"/"or", not said by a negation
         for i, word in enumerate(words):
             following = words[i + 1] if i + 1 < len(words) else ""
             negated = following in _AFTER
             if word in _ENDS and not (word == "and" and inside and following not in CARRIERS):
                 waiting, inside = -1, False
             elif (word in NEGATIONS or (word, following) in _PAIRS) and following not in _CANCELS:
-                # A negation of a negation asserts: "must not stop warfarin" keeps warfarin;
-                # after "and" a negation is a new one ("allergic to nuts and Tom can't
-                # have eggs").
-                negating = 0 <= waiting and i <= waiting and not inside and not joined
-                waiting = -1 if negating else i + SCOPE_WORDS
-                inside = joined = False
+                if not inside and i <= waiting and i - last <= _DOUBLE:
+                    waiting, last = -1, -_DOUBLE - 1  # a negation of a negation
+                else:
+                    waiting, inside, last = i + SCOPE_WORDS, False, i
             elif word in _JOINS and inside:
-                waiting, inside, joined = i + SCOPE_WORDS, False, True
+                waiting, inside = i + SCOPE_WORDS, False
             elif _is_content(word) and word not in CARRIERS and (inside or i <= waiting):
                 negated, inside, waiting = True, True, -1
             elif inside:
@@ -295,7 +339,12 @@ def _clauses(text: str) -> list[tuple[str, bool]]:
 def _is_content(word: str) -> bool:
     if word[:1].isdigit():
         return True
-    return len(word) >= MIN_WORD_CHARS and word not in STOP_WORDS and word not in NEGATIONS
+    return (
+        len(word) >= MIN_WORD_CHARS
+        and word not in STOP_WORDS
+        and word not in NEGATIONS
+        and word not in _FILLERS
+    )
 
 
 _CARRIER_FORMS: Final = frozenset(stem(w) for w in CARRIERS)

@@ -17,7 +17,9 @@ from typing import TYPE_CHECKING, Any
 from . import db
 from .errors import SessionNotFound
 from .models import Session
-from .summarizer import OllamaBackend, Summarizer
+# From the modules that define them (the package's __init__ lists them for callers outside).
+from .summarizer.engine import Summarizer
+from .summarizer.ollama_client import OllamaBackend
 from .tokens import bounded_ratio
 
 if TYPE_CHECKING:  # what it is given: for the type checker only

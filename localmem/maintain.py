@@ -126,10 +126,10 @@ class Maintenance:
             while self._summaries.summarize(session_id) is not None:
                 pass
             if level >= 2:
-                session, span = self._summaries.uncovered(session_id)
+                session, span, mark = self._summaries.due(session_id)
                 tail = span[: max(len(span) - self._db.config.min_recent_messages, 0)]
                 if tail:
-                    self._summaries.summarize_span(session, tail)
+                    self._summaries.summarize_span(session, tail, mark)
                 self._summaries.rollup(session, leave=ROLLUP_LEAVES[level])
             after = self._summaries.get_summaries(session_id)
         except SessionNotFound:

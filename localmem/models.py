@@ -392,4 +392,8 @@ class ImportReport(BaseModel):
     counts: dict[str, int]
     skipped: list[str] = []
     replaced: list[str] = []
+    kept_in_session: list[int] = []
+    """Pins the export marked as the user's but that name no source message: kept (by
+    their id here) with their imported session, never made facts of the user's;
+    deleting the session deletes them."""
     verified: bool = False

@@ -17,8 +17,15 @@ The budget is a hard ceiling, filled in priority order:
 5. the rest of the recent messages, newest first, as long as they fit (with
    relevant messages to place, within ``RECENT_SHARE`` of what is left, so
    that a few long turns cannot crowd out the answer to the question);
-6. older messages relevant to the query, best first, each whole, in all
-   that is left: the budget serves the question.
+6. older messages relevant to the query, best first, in all that is left:
+   the budget serves the question. A long one may be shown cut to the
+   sentences that answer (``Policy.shorten``, ``localmem.excerpt``) so more
+   answers fit; the dates the query named lead the section (``Read.dates``).
+
+With a query, the pins, summaries and checkpoint lines that ``Policy.earns``
+rejects (they neither answer the query nor hold the user's lasting facts)
+wait until after the relevant messages and take what they leave: a section
+earns its tokens. Without a query, nothing waits.
 
 How the result reads, and the framing's costs, are ``localmem.context``'s.
 """
@@ -30,7 +37,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple, TypeVar
 
-from .context import CLIP_MARKER, ROLE_SEPARATOR, Costs, MemoryContext, relevant_heading
+from .context import (
+    CLIP_MARKER, DATES_LINE, ROLE_SEPARATOR, Costs, MemoryContext, relevant_heading,
+)
 from .models import Message, Pin, Summary
 
 SECTIONS = ("messages", "pins", "summaries", "relevant", "state", "checkpoint", "framing")
@@ -83,6 +92,8 @@ class Read:
     query: str | None = None
     state: Sequence[Group] = ()
     checkpoint: Sequence[Line] = ()
+    dates: Sequence[str] = ()
+    """How the query's dates were read (``periods.Period.label``), shown with the relevant."""
 
 
 @dataclass(frozen=True)
@@ -90,7 +101,10 @@ class Policy:
     """How a context is packed: the budget ``max_tokens``, the newest ``min_recent``
     messages kept first, the framing's ``costs``, how a message is clipped and text
     counted; at most ``max_relevant`` relevant messages, each paying its label's
-    tokens, ``label_cost(label)`` (by default ``count``)."""
+    tokens, ``label_cost(label)`` (by default ``count``); ``shorten(message)``: the
+    message as a relevant one is shown (cut to what answers, its tokens recounted);
+    ``earns(text)``: whether a pin, summary or checkpoint line keeps its place ahead
+    of the relevant messages (None: all do)."""
 
     max_tokens: int
     min_recent: int
@@ -99,6 +113,8 @@ class Policy:
     count: Callable[[str], int]
     max_relevant: int = 0
     label_cost: Callable[[str], int] | None = None
+    shorten: Callable[[Message], Message] | None = None
+    earns: Callable[[str], bool] | None = None
 
 
 def pack(read: Read, policy: Policy) -> MemoryContext:
@@ -113,6 +129,14 @@ def pack(read: Read, policy: Policy) -> MemoryContext:
         policy.max_tokens, policy.min_recent, policy.costs, policy.clip, policy.count
     )
     max_relevant, label_cost = policy.max_relevant, policy.label_cost
+    late_pins: Sequence[Pin] = ()
+    late_summaries: Sequence[Summary] = ()
+    late_lines: Sequence[Line] = ()
+    if policy.earns is not None and relevant:
+        earns = policy.earns
+        pins, late_pins = _split(pins, lambda p: earns(p.content))
+        summaries, late_summaries = _split(summaries, lambda s: earns(s.text))
+        checkpoint, late_lines = _split(checkpoint, lambda line: earns(line[0]))
     left = max_tokens
     kept: list[Message] = []
     clipped = False
@@ -159,6 +183,8 @@ def pack(read: Read, policy: Policy) -> MemoryContext:
 
     kept_summaries, summary_tokens = _take(summaries, left, costs.summaries_header, costs.item)
     left -= summary_tokens
+    if not (pins or summaries or checkpoint or state) and not relevant:
+        late_pins, late_summaries, late_lines = (), (), ()  # the preamble could not fit
 
     if not clipped:
         # Older recent messages only while they fit: the turns must stay contiguous.
@@ -170,18 +196,48 @@ def pack(read: Read, policy: Policy) -> MemoryContext:
             left -= message.token_count
             room -= message.token_count
 
-    # Relevant older messages whole or not at all (the matching words may be
-    # anywhere in one), best first, in whatever is left.
+    # Relevant older messages, best first, in whatever is left; the query's dates
+    # lead them when there is room.
     titles = dict(session_titles or {})
+    dates_line = DATES_LINE.format("; ".join(read.dates)) if read.dates else ""
+    dates_tokens = count(dates_line) + costs.item if dates_line else 0
+    if dates_tokens > left:
+        dates_line, dates_tokens = "", 0
     kept_relevant, relevant_tokens = _take_relevant(
         relevant,
-        left,
+        left - dates_tokens,
         costs,
         limit=max_relevant,
         heading=lambda m: relevant_heading(m, session_id, titles),
         tokens=label_cost or count,
+        shorten=policy.shorten,
     )
+    if kept_relevant and dates_line:
+        relevant_tokens += dates_tokens
+    else:
+        dates_line = ""
     left -= relevant_tokens
+
+    # What did not earn its place ahead takes what the relevant messages left.
+    if late_pins:
+        header = costs.item if kept_pins else costs.pins_header
+        more, tokens = _take(late_pins, left, header, costs.item)
+        kept_pins, pin_tokens, left = _merged(read.pins, kept_pins, more), pin_tokens + tokens, left - tokens
+    if late_lines:
+        room = min(left, math.floor(max_tokens * CHECKPOINT_SHARE) - checkpoint_tokens)
+        header = costs.item if kept_checkpoint else costs.checkpoint_header
+        more_lines: list[str] = []
+        tokens = _fill((Group(None, tuple(late_lines)),), room, 0, header, costs, more_lines)
+        if more_lines:
+            order = {text: n for n, (text, _) in enumerate(read.checkpoint)}
+            kept_checkpoint = sorted([*kept_checkpoint, *more_lines], key=lambda t: order.get(t, 0))
+            checkpoint_tokens += tokens
+            left -= tokens
+    if late_summaries:
+        header = costs.item if kept_summaries else costs.summaries_header
+        more, tokens = _take(late_summaries, left, header, costs.item)
+        kept_summaries = _merged(read.summaries, kept_summaries, more)
+        summary_tokens, left = summary_tokens + tokens, left - tokens
 
     if framing and not (kept_pins or kept_summaries or kept_relevant or kept_state or kept_checkpoint):
         left += framing
@@ -200,6 +256,8 @@ def pack(read: Read, policy: Policy) -> MemoryContext:
     extra: dict = {} if query is None else {"query": query}
     if kept_relevant:
         extra["relevant_messages"] = tuple(sorted(kept_relevant, key=lambda m: m.id))
+        if dates_line:
+            extra["dates"] = tuple(read.dates)
         others = {m.session_id for m in kept_relevant} - {session_id}
         if others:
             extra["session_titles"] = {s: titles[s] for s in others if s in titles}
@@ -222,6 +280,24 @@ def pack(read: Read, policy: Policy) -> MemoryContext:
 
 
 Counted = TypeVar("Counted", Message, Pin, Summary)
+Item = TypeVar("Item")
+
+
+def _split(items: Sequence[Item], keep: Callable[[Item], bool]) -> tuple[list[Item], list[Item]]:
+    """``items`` that ``keep`` accepts, and the rest, each in order."""
+    kept: list[Item] = []
+    rest: list[Item] = []
+    for item in items:
+        (kept if keep(item) else rest).append(item)
+    return kept, rest
+
+
+def _merged(order: Sequence[Counted], first: list[Counted], more: list[Counted]) -> list[Counted]:
+    """``first`` and ``more`` in the order of ``order`` (by identity)."""
+    if not more:
+        return first
+    position = {id(item): n for n, item in enumerate(order)}
+    return sorted([*first, *more], key=lambda item: position[id(item)])
 
 
 def _take(
@@ -256,16 +332,20 @@ def _take_relevant(
     limit: int,
     heading: Callable[[Message], str],
     tokens: Callable[[str], int],
+    shorten: Callable[[Message], Message] | None = None,
 ) -> tuple[list[Message], int]:
     """The relevant messages that fit in ``room``, best first (at most ``limit``), and
     their tokens, as ``relevant_lines`` renders them: the section's header once, each
-    distinct heading once, each message its ``role: `` label; a line break between."""
+    distinct heading once, each message its ``role: `` label; a line break between.
+    Each as ``shorten`` shows it, when given."""
     kept: list[Message] = []
     headings: set[str] = set()
     used = 0
     for m in messages:
-        if len(kept) >= limit:
+        if len(kept) >= limit or used >= room:
             break
+        if shorten is not None:
+            m = shorten(m)
         cost = m.token_count + tokens(m.role + ROLE_SEPARATOR) + costs.item
         line = heading(m)
         new = line not in headings

@@ -203,7 +203,10 @@ class Pins:
         """Remove a pin (a session's or the user's, current or superseded); raises
         :class:`NotFound` if there is none with this id.
 
-        An auto pin removed stays removed: the rules only read new messages.
+        A fact removed stays removed until the user says it again: the rules
+        only read new messages, and a local model's summary pins it again only
+        from a message written after the unpin (a tombstone keeps a hash of its
+        key, ``db.provenance``).
         """
         check_int("pin_id", pin_id)
         with self._db.locked():
@@ -211,8 +214,11 @@ class Pins:
             if not exists:
                 raise NotFound("pin", pin_id)
             with self._forget.forgetting(session_id) as gone:  # its text leaves the file
+                pin = db.get_pin(self._db.conn, pin_id)
                 db.delete_pin(self._db.conn, pin_id)
                 gone.touch("semantic_pins", [pin_id])
+                if pin is not None:
+                    gone.removed.append((session_id, pin_key(pin.content)))
 
     def memory_report(self) -> MemoryReport:
         """Everything remembered: every fact of the user's and every session's pins,
@@ -311,6 +317,7 @@ class Pins:
             old = superseded(p.update, db.top_pins(conn, session_id, -1), p.key)
             for pin in old:
                 db.supersede_pin(conn, pin.id, p.update.slot, now)
+                db.end_pin(conn, pin.id, source_message_id)  # forgetting it restores the pin
             users = p.lasting or p.update.slot == "home" or any(o.session_id is None for o in old)
             owner = None if users and to_user else session_id
             if self._same_fact(conn, session_id, p.key) is None:

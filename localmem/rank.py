@@ -41,6 +41,57 @@ def occurrences(term: str) -> re.Pattern[str]:
     return re.compile(r"(?<![^\W_])" + re.escape(stem(term)), re.IGNORECASE)
 
 
+class Finder:
+    """Where the words of a text begin with any of some terms' stems (``occurrences``
+    of each, in one pass): the text lowercased once, the stems as one alternation
+    (the regex engine's literal search), each match kept when it starts a word.
+    A stem found also counts for the terms whose stems begin it ("cod" in "codes",
+    found as "code")."""
+
+    def __init__(self, terms: Sequence[str]) -> None:
+        stems: dict[str, list[str]] = {}
+        for t in terms:
+            stems.setdefault(stem(t).lower(), []).append(t)
+        ordered = sorted(stems, key=len, reverse=True)
+        self._credit = {
+            s: [t for other in ordered if s.startswith(other) for t in stems[other]] for s in ordered
+        }
+        self._plain = re.compile("|".join(map(re.escape, ordered))) if ordered else None
+        self._slow = {t: occurrences(t) for t in terms}
+
+    def counts(self, text: str) -> dict[str, int]:
+        """How many words of ``text`` each term occurs as (terms absent: left out)."""
+        found: dict[str, int] = {}
+        if self._plain is None:
+            return found
+        lower = text.lower()
+        if len(lower) != len(text):  # a character whose lowercase is longer: the slow way
+            for t, pattern in self._slow.items():
+                n = len(pattern.findall(text))
+                if n:
+                    found[t] = n
+            return found
+        for match in self._plain.finditer(lower):
+            start = match.start()
+            if start and lower[start - 1].isalnum():
+                continue  # inside a word
+            for t in self._credit[match.group()]:
+                found[t] = found.get(t, 0) + 1
+        return found
+
+    def starts(self, text: str) -> list[int]:
+        """Where in ``text`` a word holding any of the terms begins."""
+        if self._plain is None:
+            return []
+        lower = text.lower()
+        if len(lower) != len(text):
+            return sorted({m.start() for p in self._slow.values() for m in p.finditer(text)})
+        return [
+            m.start() for m in self._plain.finditer(lower)
+            if not (m.start() and lower[m.start() - 1].isalnum())
+        ]
+
+
 @dataclass(frozen=True, slots=True)
 class Scope:
     """The statistics of the searched scope: its messages and their mean length."""
@@ -69,7 +120,7 @@ def bm25(
     the term counts it once.
     """
     weights = {t: idf(scope.documents, frequencies.get(t, 0)) for t in terms}
-    patterns = {t: occurrences(t) for t in terms}
+    finder = Finder(terms)
     mean = scope.mean_tokens or 1.0
     scores: dict[int, float] = {}
     for doc_id, (text, tokens) in texts.items():
@@ -78,8 +129,9 @@ def bm25(
             continue
         norm = K1 * (1 - B + B * max(tokens, 1) / mean)
         score = 0.0
+        counted = finder.counts(text)
         for t in held:
-            tf = len(patterns[t].findall(text)) or 1
+            tf = counted.get(t, 0) or 1
             score += weights[t] * tf * (K1 + 1) / (tf + norm)
         scores[doc_id] = score
     return scores

@@ -8,10 +8,8 @@ ranking is ``localmem.rank``'s (both pure); the SQL is ``localmem.db``'s.
 The index is written by triggers in the transaction that writes each row
 (migration m012_search_at_commit), so a read (``indexed``: one read
 transaction) sees every row committed before it began, whoever wrote it, and
-never waits for a writer. Vectors are caught up in bulk, by
-``embed_pending``: before a query-aware context (for its session) or whenever
-the host calls it; the model is never called while the store's lock is held,
-and never by a write.
+never waits for a writer. Vectors are caught up by ``localmem.semantic`` and
+scored in memory (``localmem.vectors``).
 """
 
 from __future__ import annotations
@@ -19,21 +17,24 @@ from __future__ import annotations
 import contextlib
 import logging
 import sqlite3
-import time
-from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterator, Sequence
+from datetime import timedelta
+from typing import TYPE_CHECKING, NamedTuple
 
 from . import db
-from . import rank
+from . import rank, reranking
 from . import search as fts
 from .args import check_id, check_int, query_text
 from .cache import ALL_SESSIONS
-from .embeddings import Embedder, OllamaEmbedder, pack, similarities
-from .errors import LocalMemError
+from .clock import iso
+from .embeddings import Embedder
 from .models import Message, SearchHit
+from .periods import Period, without
 
 if TYPE_CHECKING:  # what it is given: for the type checker only
+    from .vectors import Vectors
     from .handle import Handle
+    from .semantic import Semantic
 
 logger = logging.getLogger("localmem")
 
@@ -49,102 +50,38 @@ NEIGHBOUR_HITS = 24
 """The best hits that bring the turn that completes them along."""
 SHORT_REPLY_TOKENS = 12
 """A hit this short ("Yes, last Tuesday!") brings the turn it answers."""
-EMBED_BATCH = 32
-"""Texts per /api/embed call."""
-RECALL_VECTORS = 5000
-"""With ``recall_scope="user"``, the semantic ranking reads the newest this many vectors
-of the file (a whole file's would cost more than a context may)."""
-EMBED_CATCH_UP = 512
-"""With ``recall_scope="user"``, the most messages a context embeds first (the whole
-file can wait: ``embed_pending()`` does it in bulk)."""
-EMBED_RETRY_AFTER = 30.0
-"""Seconds semantic recall stays off after the embedding model failed."""
+FEEDBACK_BELOW = 3
+"""When the query's specific words match fewer messages than this, the best hits'
+words widen it once (pseudo-relevance feedback)."""
+FEEDBACK_HITS = 3
+"""The best hits whose words may widen the query."""
+FEEDBACK_TERMS = 4
+"""At most this many words join the query."""
+PERIOD_READ = 400
+"""At most this many messages read per period a question names."""
+
+
+class Recalled(NamedTuple):
+    """What recall found for a query: the messages, best first, and the query's
+    specific words (held by at most a tenth of the scope: a speaker's name is not)."""
+
+    messages: list[Message]
+    specific: tuple[str, ...]
 
 
 class Recall:
     """Search, the embedder and its vectors, and a query's candidates."""
 
-    def __init__(self, handle: Handle, embedder: Embedder | None = None) -> None:
+    def __init__(self, handle: Handle, semantic: Semantic, vectors: Vectors) -> None:
         self._db = handle
-        self.embedder = embedder
-        """The host's embedder, or the one made from ``embedding_model`` on first use."""
-        self._embedder_down_until = 0.0
+        self.semantic = semantic
+        """The embedder in use and the vectors' catch-up."""
+        self._vectors = vectors  # the matrices in memory, loaded on the first semantic query
 
-    # --- embeddings ----------------------------------------------------------
-
-    def embedder_in_use(self) -> Embedder | None:
-        """The embedder in use, or None: no model configured, offline mode, or it failed lately."""
-        if self._db.config.offline:
-            return None  # the model is not called: recall is lexical
-        if self.embedder is None and self._db.config.embedding_model:
-            from .summarizer.ollama_client import OllamaBackend
-
-            cfg = self._db.config
-            backend = OllamaBackend(
-                cfg.ollama_host, timeout=cfg.embedding_timeout, allow_remote=cfg.allow_remote_ollama
-            )
-            self.embedder = OllamaEmbedder(cfg.embedding_model, backend)
-        if self.embedder is None or time.monotonic() < self._embedder_down_until:
-            return None
-        return self.embedder
-
-    def _embedding_failed(self, exc: Exception) -> None:
-        self._embedder_down_until = time.monotonic() + EMBED_RETRY_AFTER
-        logger.info("semantic recall off for %.0fs: %s", EMBED_RETRY_AFTER, exc)
-
-    def embed_pending(self, session_id: str | None = None, limit: int | None = None) -> int:
-        """Embed the messages (of one session, or all) that have no vector of the
-        configured model yet; return how many were stored.
-
-        In batches: each batch is read under the store's lock, embedded with
-        the lock released (a write never waits for the model), and stored in
-        one transaction, skipping a message deleted or rewritten meanwhile.
-        Returns 0 with no embedding model; stops early, without raising, when
-        the model fails (semantic recall then stays off for a while).
-        """
-        if session_id is not None:
-            check_id(session_id)
-        most = None if limit is None else check_int("limit", limit)
-        embedder = self.embedder_in_use()
-        stored = 0
-        after = 0
-        while embedder is not None and (most is None or stored < most):
-            size = EMBED_BATCH if most is None else min(EMBED_BATCH, most - stored)
-            with self._db.locked() as conn:
-                rows = db.pending_messages(conn, session_id, embedder.model, after, size)
-            if not rows:
-                break
-            after = rows[-1][0]
-            try:
-                vectors = embedder.embed_documents([text for _, _, text in rows])
-                if len(vectors) != len(rows):
-                    raise LocalMemError(f"{len(vectors)} vectors for {len(rows)} texts")
-                packed = [(i, text, pack(v)) for (i, _, text), v in zip(rows, vectors)]
-            except Exception as exc:  # noqa: BLE001 - a host's embedder may raise anything
-                self._embedding_failed(exc)
-                break
-            with self._db.write() as conn:  # a session's contexts may rank anew: the cache goes
-                stored += db.insert_embeddings(
-                    conn, embedder.model, [(i, t, v) for i, t, v in packed if v], self._db.now()
-                )
-        return stored
-
-    def query_vector(self, session_id: str, query: str) -> tuple[str, bytes] | None:
-        """(model, the query's packed vector), with the session's vectors caught up
-        first; None when no model answers. Call without the store's lock."""
-        embedder = self.embedder_in_use()
-        if embedder is None:
-            return None
-        if self._db.config.recall_scope == "user":
-            self.embed_pending(limit=EMBED_CATCH_UP)  # the rest on later calls
-        else:
-            self.embed_pending(session_id)
-        try:
-            vector = pack(embedder.embed_query(query))
-        except Exception as exc:  # noqa: BLE001 - a host's embedder may raise anything
-            self._embedding_failed(exc)
-            return None
-        return None if vector is None else (embedder.model, vector)
+    @property
+    def embedder(self) -> Embedder | None:
+        """The embedder in use (``Semantic.embedder``)."""
+        return self.semantic.embedder
 
     # --- the query-aware context's candidates ------------------------------------
 
@@ -154,15 +91,20 @@ class Recall:
         query: str,
         before_id: int,
         semantic: tuple[str, bytes] | None = None,
-    ) -> list[Message]:
+        periods: Sequence[Period] = (),
+    ) -> Recalled:
         """The older messages that best answer ``query``, best first, each hit that
         needs its neighbour followed by it: the session's messages older than
-        ``before_id``, and with ``recall_scope="user"`` every other session's too.
+        ``before_id``, and with ``recall_scope="user"`` every other session's too;
+        with the query's specific words (those in at most a tenth of the scope).
 
         Lexical (BM25 with the statistics of the scope searched, every content
-        word of the query) fused with semantic (cosine with ``semantic``'s
-        vector) when given. Call inside a transaction in which the search
-        index is current.
+        word of the query but those naming ``periods``) fused with semantic
+        (cosine with ``semantic``'s vector) when given; when the query's
+        specific words find little, the best hits' words widen it once
+        (``reranking.feedback_terms``). Then the messages said in ``periods``
+        come first, and the top is spread across days (``reranking``). Call
+        inside a transaction in which the search index is current.
         """
         conn = self._db.conn
         everywhere = self._db.config.recall_scope == "user"
@@ -172,36 +114,118 @@ class Recall:
         def older(message: Message) -> bool:  # outside the session's recent window
             return message.session_id != session_id or message.id < before_id
 
-        terms = fts.query_terms(query)[:MAX_QUERY_TERMS]
+        terms = self.terms(query, periods)
         holders: dict[str, list[int]] = {}
         frequencies: dict[str, int] = {}
-        for term in terms:
+
+        def hold(term: str) -> None:
             ids, frequencies[term] = db.term_holders(conn, fts.any_of([term], key), HOLDER_CAP)
             holders[term] = ids if everywhere else [i for i in ids if i < before_id]
+
+        for term in terms:
+            hold(term)
+        common = max(2, scope.documents // 10)
+        specific = tuple(t for t in terms if frequencies[t] <= common)
         chosen = rank.ranked(rank.prescore(terms, holders, frequencies, scope))
         chosen = chosen[:LEXICAL_CANDIDATES]
         dense: list[int] = []
         if semantic is not None:
-            model, vector = semantic
-            if everywhere:
-                stored = db.recent_vectors(conn, model, RECALL_VECTORS)
-            else:
-                stored = db.session_vectors(conn, session_id, model, before_id)
-            scores = similarities(vector, [blob for _, blob in stored])
-            by_id = {row_id: score for (row_id, _), score in zip(stored, scores)}
-            dense = rank.ranked(by_id)[:DENSE_CANDIDATES]
-        if not chosen and not dense:
-            return []
+            dense = self._dense(semantic, session_id, before_id, everywhere)
         found = db.messages_by_ids(conn, None if everywhere else session_id, {*chosen, *dense})
         rows = {m.id: m for m in found if older(m)}
         sets = {t: set(ids) for t, ids in holders.items()}
         texts = {i: (rows[i].text, rows[i].token_count) for i in chosen if i in rows}
         scores = rank.bm25(terms, sets, frequencies, scope, texts)
+        lexical = rank.ranked(scores)
+        if specific and lexical and self._finds_little([sets[t] for t in specific]):
+            lexical = self._widened(lexical, terms, rows, scope, hold, holders, frequencies, key)
         if dense:
             order = rank.fuse(rank.ranked(rank.confident(scores)), dense)
         else:
-            order = rank.ranked(scores)
-        return self._with_neighbours([rows[i] for i in order if i in rows], older)
+            order = lexical
+        ranking = reranking.order_by(order, rows)
+        if periods:
+            ranking = reranking.in_period_first(
+                ranking, periods, [m for m in self._period_messages(session_id, periods, everywhere)
+                                   if older(m)],
+            )
+        if not ranking:
+            return Recalled([], specific)
+        return Recalled(self._with_neighbours(reranking.spread(ranking), older), specific)
+
+    def terms(self, query: str, periods: Sequence[Period] = ()) -> list[str]:
+        """The words of ``query`` that are matched: its content words, without those
+        naming ``periods`` (at most ``MAX_QUERY_TERMS``)."""
+        text = without(query, list(periods)) if periods else query
+        return fts.query_terms(text)[:MAX_QUERY_TERMS]
+
+    def _dense(
+        self, semantic: tuple[str, bytes], session_id: str, before_id: int, everywhere: bool
+    ) -> list[int]:
+        """The semantic ranking's best ids (``DENSE_CANDIDATES``), from the model's
+        matrix in memory (``localmem.vectors``): every vector of the scope, however many."""
+        model, vector = semantic
+        scope = None if everywhere else session_id
+        return [i for i, _ in self._vectors.top(model, vector, scope, before_id, DENSE_CANDIDATES)]
+
+    @staticmethod
+    def _finds_little(found: list[set[int]]) -> bool:
+        """Whether the query's specific words find little: fewer than ``FEEDBACK_BELOW``
+        messages, and none holding them all (a unique answer that holds every word of
+        the question was found; nothing to widen)."""
+        anywhere = set().union(*found)
+        return len(anywhere) < FEEDBACK_BELOW and not set.intersection(*found)
+
+    def _widened(
+        self,
+        lexical: list[int],
+        terms: list[str],
+        rows: dict[int, Message],
+        scope: rank.Scope,
+        hold: Callable[[str], None],
+        holders: dict[str, list[int]],
+        frequencies: dict[str, int],
+        key: str | None,
+    ) -> list[int]:
+        """Pseudo-relevance feedback, once: the best hits' shared rare words join the
+        query; the widened ranking is fused with the first (``rank.fuse``)."""
+        conn = self._db.conn
+
+        def frequency(term: str) -> int:
+            return db.term_holders(conn, fts.any_of([term], key), 1)[1] if term not in frequencies \
+                else frequencies[term]
+
+        best = [rows[i] for i in lexical[:FEEDBACK_HITS] if i in rows]
+        extra = reranking.feedback_terms(
+            best, terms, fts.query_terms, frequency, scope.documents, FEEDBACK_TERMS
+        )
+        if not extra:
+            return lexical
+        for term in extra:
+            hold(term)
+        wider = [*terms, *extra]
+        found = rank.ranked(rank.prescore(extra, holders, frequencies, scope))[:LEXICAL_CANDIDATES]
+        more = [i for i in found if i not in rows]
+        if more:
+            for m in db.messages_by_ids(conn, None, more):
+                rows.setdefault(m.id, m)
+        sets = {t: set(ids) for t, ids in holders.items()}
+        texts = {i: (rows[i].text, rows[i].token_count) for i in {*lexical, *found} if i in rows}
+        widened = rank.ranked(rank.bm25(wider, sets, frequencies, scope, texts))
+        return rank.fuse(lexical, widened)
+
+    def _period_messages(
+        self, session_id: str, periods: Sequence[Period], everywhere: bool
+    ) -> list[Message]:
+        """The messages said in ``periods`` or the day after (a story told "yesterday")."""
+        out: list[Message] = []
+        for p in periods:
+            start, end = p.bounds()
+            out.extend(db.messages_said_between(
+                self._db.conn, None if everywhere else session_id, iso(start),
+                iso(end + timedelta(days=1)), PERIOD_READ,
+            ))
+        return out
 
     def _with_neighbours(
         self, hits: list[Message], allowed: Callable[[Message], bool]
@@ -313,4 +337,5 @@ class Recall:
 
 
 def _is_question(message: Message) -> bool:
-    return message.text.rstrip().endswith("?")
+    """A turn that asks, anywhere in it: "Did you finish? [image: runners]" brings its reply."""
+    return "?" in message.text

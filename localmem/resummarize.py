@@ -25,17 +25,17 @@ from typing import TYPE_CHECKING
 
 from . import db
 from .args import check_id
+from .drafts import Draft, pin_sources
 from .errors import SessionNotFound
 from .models import Session, Summary
+from .outcome import FALLBACK, OFFLINE, Outcome
 from .reports import ResummarizeReport
-from .summaries import Draft, Summaries, pin_sources, warning_sources
-from .summarizer import FALLBACK, OFFLINE
 from .summarizer.ollama_client import OllamaUnavailable
 
 if TYPE_CHECKING:  # what it is given (the handle, capabilities), a record: type checker only
     from .handle import Handle
     from .localmodel import LocalModel
-    from .summarizer import Outcome
+    from .summaries import Summaries
 
 logger = logging.getLogger("localmem")
 
@@ -138,6 +138,7 @@ class Resummarizer:
         if old.level == 2:
             return self._redo_rollup(session, old)
         with self._db.locked() as conn:
+            mark = db.forget_mark(conn, session.id)
             span = db.messages_between(conn, session.id, old.start_message_id, old.end_message_id)
         if not span:
             return None
@@ -161,13 +162,15 @@ class Resummarizer:
             pins=pin_sources(pins, span),
             updates=updates,
             replaces=old,
-            warnings=warning_sources(outcome.text, span),
+            mark=mark,
+            warnings=self._summaries.warning_sources(outcome.text, span),
         ))
 
     def _redo_rollup(self, session: Session, old: Summary) -> Summary | str | None:
         """A rollup again from what it rolled: the rollup before it, then the
         level-1 summaries within its range; left while one of them is deterministic."""
         with self._db.locked() as conn:
+            mark = db.forget_mark(conn, session.id)
             earlier = db.summaries_within(conn, session.id, 2, 0, old.start_message_id - 1)
             inputs = earlier[-1:] + db.summaries_within(
                 conn, session.id, 1, old.start_message_id, old.end_message_id
@@ -191,6 +194,7 @@ class Resummarizer:
             level=2,
             replaces=old,
             rolled=[s.id for s in inputs if s.level == 1],
+            mark=mark,
         ))
 
 

@@ -9,7 +9,7 @@ The store is composed, not inherited: ``__init__`` builds one
 :class:`~localmem.handle.Handle` (the connection, lock, transactions, caches,
 clock and configuration) and one small object per capability (sessions,
 messages, contexts, pins, summaries, state, checkpoints, forgetting, recall,
-items, maintenance, admin, transfer, browse, incognito), each given the handle
+items, maintenance, admin, transfer, history, browse, incognito), each given the handle
 and, by name, the other capabilities it uses; every public method below hands
 its call to one of them. ARCHITECTURE.md draws who uses whom.
 
@@ -25,7 +25,7 @@ from __future__ import annotations
 import datetime
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, BinaryIO, TypeVar
 
 from . import db
 from .admin import DEFAULT_BACKUP_PAGES, Admin
@@ -37,8 +37,11 @@ from .clock import iso, utc_now
 from .config import DEFAULT_PIN_IMPORTANCE, MemoryConfig, default_db_path, make_config
 from .contexts import Contexts
 from .embeddings import Embedder
+from .errors import InvalidInput
+from .exports import Conversation
 from .forget import Forgetting
 from .handle import Handle
+from .history import History
 from .incognito import Incognito, routed
 from .items import Items
 from .keys import find_key
@@ -53,6 +56,7 @@ from .context import MemoryContext
 from .pins import Pins
 from .recall import Recall
 from .reports import MaintenanceReport, MemoryReport, ResummarizeReport, Stats
+from .semantic import Semantic
 from .resummarize import Resummarizer
 from .scoring import Scorer, score_importance
 from .sessions import Sessions
@@ -61,6 +65,7 @@ from .summaries import Summaries
 from .summarizer import OllamaBackend, Summarizer
 from .tokens import Tokenizer
 from .transfer import Existing, Transfer
+from .vectors import Vectors
 
 __all__ = ["MemoryStore", "iso"]
 
@@ -124,7 +129,8 @@ class MemoryStore:
         )
         # Each capability gets the handle and, by name, the capabilities it uses.
         model = self._model = LocalModel(handle, summarizer)
-        recall = self._recall = Recall(handle, embedder)
+        semantic = self._semantic = Semantic(handle, embedder)
+        recall = self._recall = Recall(handle, semantic, Vectors(handle.conn))
         state = self._state = SessionState(handle, model)
         checkpoints = self._checkpoints = Checkpoints(handle, model, state)
         forget = self._forget = Forgetting(handle, checkpoints)
@@ -135,6 +141,7 @@ class MemoryStore:
         self._items = Items(handle, messages, forget)
         contexts = self._contexts = Contexts(handle, model, recall)
         transfer = self._transfer = Transfer(handle)
+        self._history = History(handle, transfer, pins, summaries)
         self._maintenance = Maintenance(handle, summaries, resummarizer)
         self._admin = Admin(handle, forget, contexts)
         self._browse = Browse(handle)
@@ -368,9 +375,9 @@ class MemoryStore:
     def delete_message(self, message_id: int) -> None:
         return self._forget.delete_message(message_id)
 
-    @doc_of(Recall.embed_pending)
+    @doc_of(Semantic.embed_pending)
     def embed_pending(self, session_id: str | None = None, limit: int | None = None) -> int:
-        return self._recall.embed_pending(session_id, limit)
+        return self._semantic.embed_pending(session_id, limit)
 
     @doc_of(Recall.search)
     def search(self, query: str, session_id: str | None = None, limit: int = 10) -> list[SearchHit]:
@@ -431,6 +438,24 @@ class MemoryStore:
     ) -> ImportReport:
         return self._transfer.import_sessions(
             lines, on_progress=on_progress, rename=rename, existing=existing, unverified=unverified
+        )
+
+    @doc_of(History.import_file)
+    def import_file(
+        self, source: str | Path | BinaryIO, *, format: str = "auto", existing: Existing = "refuse",
+        on_progress: Callable[[int], None] | None = None, unverified: bool = False,
+    ) -> ImportReport:
+        return self._history.import_file(
+            source, format=format, existing=existing, on_progress=on_progress, unverified=unverified
+        )
+
+    @doc_of(History.import_conversations)
+    def import_conversations(
+        self, conversations: Sequence[Conversation], *, existing: Existing = "refuse",
+        on_progress: Callable[[int], None] | None = None,
+    ) -> ImportReport:
+        return self._history.import_conversations(
+            conversations, existing=existing, on_progress=on_progress
         )
 
     @doc_of(Browse.due_ranges)

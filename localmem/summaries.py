@@ -12,27 +12,28 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, NamedTuple
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from . import db
 from . import extract as rules
 from .args import check_id
 from .checkpoint import RULES
+from .drafts import Draft, pin_sources
 from .errors import SessionNotFound
 from .facts import (
     ModelFacts,
     facts_messages,
     facts_row,
-    grounding_text,
     model_updates,
     must_remember,
     overlay_facts,
     rule_facts,
+    user_evidence,
 )
 from .models import FactsData, Message, Session, Summary, SummaryFacts
+from .outcome import OFFLINE, Outcome
 from .scoring import SUMMARY_IMPORTANCE
-from .summarizer import OFFLINE, Outcome
 from .summarizer.background import BackgroundSummarizer
 from .summarizer.fallback import keyword_summary, offline_summary
 from .summarizer.warned import said_in, unsaid_warnings
@@ -46,47 +47,6 @@ if TYPE_CHECKING:  # what it is given (the handle, capabilities): for the type c
     from .pins import Pins
 
 logger = logging.getLogger("localmem")
-
-
-
-def pin_sources(pins: Sequence[str], span: Sequence[Message]) -> list[tuple[str, int | None]]:
-    """Each must-remember item with the id of the user message of ``span`` it is
-    grounded in (``facts.grounding_text``): its pin's ``source_message_id``, so that
-    forgetting the message forgets the pin (``localmem.forget``)."""
-    said = [m for m in span if m.role == "user"]
-    found = [grounding_text(p, [m.text for m in said]) for p in pins]
-    return [(p, None if i is None else said[i].id) for p, i in zip(pins, found)]
-
-
-def warning_sources(summary: str, span: Sequence[Message]) -> list[tuple[str, int]]:
-    """The warnings of ``span`` that ``summary`` does not say (``summarizer.warned``),
-    each with the id of its message: pinned with it as their source."""
-    found = unsaid_warnings(summary, [(m.role, m.text) for m in span])
-    return [(warning, span[i].id) for warning, i in found]
-
-
-class Draft(NamedTuple):
-    """A summary to store (:meth:`Summaries.store_summary`): what wrote it, its range of
-    message ids and how many messages it covers, its level; for level 1 its facts (and
-    their source), the must-remember items with their source message ids and the facts
-    that update earlier ones; ``replaces``: the summary it takes the place of;
-    ``rolled``: for level 2, the ids of the level-1 summaries it rolled up; ``warnings``:
-    the span's warnings the summary does not say, pinned with their messages."""
-
-    session_id: str
-    outcome: Outcome
-    start: int
-    end: int
-    count: int
-    level: int
-    facts: tuple[FactsData, str] | None = None
-    pins: Sequence[tuple[str, int | None]] = ()
-    updates: Mapping[str, Update] | None = None
-    replaces: Summary | None = None
-    rolled: Sequence[int] = ()
-    warnings: Sequence[tuple[str, int]] = ()
-    """Warnings the span gave that the summary does not say, with their message ids:
-    pinned in the session (``summarizer.warned``)."""
 
 
 class Summaries:
@@ -137,7 +97,7 @@ class Summaries:
         their source, and (``auto_pins``) what the model says must never be lost,
         and the facts it says update earlier ones (each new fact, pinned too, with
         the update that finds the pins it supersedes)."""
-        facts = rule_facts(rules.extract(pairs))
+        facts = self.offline_facts(pairs)
         if not outcome.from_model or outcome.cached or tokens < self._db.config.structured_min_tokens:
             return facts, RULES, [], {}
         request = facts_messages(pairs, must_remember=self._db.config.auto_pins)
@@ -150,24 +110,38 @@ class Summaries:
         pins: list[str] = []
         updates: dict[str, Update] = {}
         if self._db.config.auto_pins:
-            # The user's fact: grounded in what the user said, not the assistant.
-            said = "\n".join(text for role, text in pairs if role == "user").casefold()
+            # The user's fact: what the user said supports it, negations and all;
+            # never the assistant's guess or a tool's output.
+            said = user_evidence(pairs)
             pins = must_remember(answer.data, said)
             updates = {new: model_update(old) for new, old in model_updates(answer.data, said)}
             pins += [new for new in updates if new not in pins]
         return overlay_facts(facts, answer.data.grounded(haystack)), answer.model, pins, updates
 
+    def offline_facts(self, pairs: Sequence[tuple[str, str]]) -> FactsData:
+        """A span's facts by the rules (source ``RULES``): what a summary keeps when no
+        model wrote it, and what an import's offline summaries keep (``history``)."""
+        return rule_facts(rules.extract(pairs))
+
     def uncovered(self, session_id: str) -> tuple[Session, list]:
         """The session and its oldest messages not yet covered by a level-1
         summary, at most ``summary_threshold`` of them."""
+        session, span, _mark = self.due(session_id)
+        return session, span
+
+    def due(self, session_id: str) -> tuple[Session, list[Message], int]:
+        """:meth:`uncovered`, with the session's forget mark read before them: what
+        a summary of them is checked against when it is stored (a forget since
+        then discards it, ``Draft.mark``)."""
         check_id(session_id)
         with self._db.locked() as conn:
+            mark = db.forget_mark(conn, session_id)
             session = db.get_session(conn, session_id)
             if session is None:
                 raise SessionNotFound(session_id)
             after = db.last_covered(conn, session_id)
             span = db.messages_after(conn, session_id, after, self._db.config.summary_threshold)
-        return session, span
+        return session, span, mark
 
     def summarize(self, session_id: str) -> Summary | None:
         """Summarize the next ``summary_threshold`` uncovered messages, oldest first.
@@ -184,15 +158,25 @@ class Summaries:
         :class:`SessionNotFound`. Rolls older summaries into a level-2
         summary when more pile up than the context shows.
         """
-        session, span = self.uncovered(session_id)
+        session, span, mark = self.due(session_id)
         if len(span) < self._db.config.summary_threshold:
             span = self._model.window_span(session, span)
             if not span:
                 return None
-        return self.summarize_span(session, span)
+        return self.summarize_span(session, span, mark)
 
-    def summarize_span(self, session: Session, span: Sequence[Message]) -> Summary | None:
-        """Checkpoint, summarize ``span`` (uncovered messages, oldest first), store, roll up."""
+    @staticmethod
+    def warning_sources(summary: str, span: Sequence[Message]) -> list[tuple[str, tuple[int, ...]]]:
+        """The warnings of ``span`` that ``summary`` does not say (``summarizer.warned``),
+        each with its message's id: pinned with it as their source (``Draft.warnings``)."""
+        found = unsaid_warnings(summary, [(m.role, m.text) for m in span])
+        return [(warning, (span[i].id,)) for warning, i in found]
+
+    def summarize_span(
+        self, session: Session, span: Sequence[Message], mark: int
+    ) -> Summary | None:
+        """Checkpoint, summarize ``span`` (uncovered messages, oldest first, read
+        after the session's forget ``mark``), store, roll up."""
         session_id = session.id
         self._checkpoints.take(session, self._db.config.structured_min_tokens)
         pairs = [(m.role, m.text) for m in span]
@@ -215,7 +199,8 @@ class Summaries:
             facts=(data, source),
             pins=pin_sources(pins, span),
             updates=updates,
-            warnings=warning_sources(outcome.text, span),
+            mark=mark,
+            warnings=self.warning_sources(outcome.text, span),
         ))
         if summary is not None:
             self.rollup(session)
@@ -254,6 +239,7 @@ class Summaries:
         else:
             keep = leave
         with self._db.locked() as conn:
+            mark = db.forget_mark(conn, session.id)
             previous = db.recent_summaries(conn, session.id, 1, level=2)
             rolled_to = previous[0].end_message_id if previous else 0
             pending = db.summaries_after(conn, session.id, 1, rolled_to)
@@ -280,6 +266,7 @@ class Summaries:
             sum(s.message_count for s in batch),
             level=2,
             rolled=[s.id for s in batch],
+            mark=mark,
         ))
 
     def store_summary(self, draft: Draft) -> Summary | None:
@@ -288,8 +275,10 @@ class Summaries:
         in the same transaction; nothing is stored if it is gone or changed
         source meanwhile: another process redid it).
 
-        Only while what it summarized is all still there, checked in that
-        transaction: the ``count`` messages of its range (level 1), or the
+        Only while nothing was forgotten in the session since its input was read
+        (its forget ``mark`` is still the session's: a forget is final, whatever
+        the model was computing meanwhile), and what it summarized is all still
+        there, checked in that transaction: the ``count`` messages of its range (level 1), or the
         level-1 summaries it rolled up (level 2: their ids, ``rolled``, are
         still those within its range). The model takes its time; meanwhile the
         user may have cleared the conversation or deleted the session and
@@ -298,11 +287,15 @@ class Summaries:
         range already covered, or no session).
 
         An auto pin (``pins``: the model's must-remember items, each with the
-        message it was taken from) is skipped when a pin of the session
-        already holds its fact, or restates it (``extract.restates``): the
-        model often rephrases what a rule pinned.
+        messages it was built from, all recorded: forgetting any one forgets
+        it) is skipped when a pin of the session already holds its fact, or
+        restates it (``extract.restates``): the model often rephrases what a
+        rule pinned; and when the user removed that fact (unpinned it, or
+        forgot the message it came from) after the messages it was built from
+        were written (``db.buried_after``): it stays removed until the user
+        says it again.
         """
-        (session_id, outcome, start, end, count, level, facts, pins, updates, replaces, rolled,
+        (session_id, outcome, start, end, count, level, facts, pins, updates, replaces, rolled, mark,
          warnings) = draft
         tokens = self._db.tokenizer.count(outcome.text)
         updates = updates or {}
@@ -313,6 +306,12 @@ class Summaries:
             now = self._db.now()
             if not db.session_exists(conn, session_id):
                 return None  # deleted while the model was thinking
+            if db.forget_mark(conn, session_id) != mark:
+                logger.info(
+                    "summary of messages %d-%d discarded: something it was made from "
+                    "was forgotten while the model was thinking", start, end,
+                )
+                return None
             if level == 1:
                 intact = db.messages_in_range(conn, session_id, start, end) == count
             else:
@@ -342,9 +341,15 @@ class Summaries:
                 held = [p.content for p in db.top_pins(conn, session_id, -1)]
                 counted += [(p, s) for p, s in warned if not said_in(p.content, held)]
                 changed = False
-                for pin, source in counted:
-                    if not any(rules.restates(pin.content, h) for h in held):
-                        changed |= self._pins.add_auto_pins(conn, session_id, source, [pin], now)
+                for pin, sources in counted:
+                    if not sources or any(rules.restates(pin.content, h) for h in held):
+                        continue
+                    removed = db.buried_after(conn, session_id, pin.key)
+                    if removed is not None and max(sources) <= removed:
+                        logger.info("a fact the user removed is not pinned again from old messages")
+                        continue
+                    changed |= self._pins.add_auto_pins(conn, session_id, sources[0], [pin], now)
+                    db.add_pin_sources(conn, session_id, pin.key, sources)
                 if changed:
                     self._db.cache.clear()  # a fact of the user's: every session's context
             if outcome.cache_key and outcome.from_model and not outcome.cached:

@@ -12,22 +12,19 @@ import sqlite3
 import uuid
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING, Literal, get_args
+from typing import TYPE_CHECKING
 
 from . import db
 from .args import as_list, check_id
 from .autopins import pin_key
+from .batches import EXISTING, Existing, recount
 from .errors import ImportRefused, InvalidInput, SessionNotFound
 from .jsonl import Reader, SessionBatch, Tally, check_end, header_line, session_lines
 from .models import PIN_KINDS, ImportReport
-from .state_lines import archive_line, file_line, goal_line, subtask_line, tool_line
 
 if TYPE_CHECKING:  # what it is given: for the type checker only
     from .handle import Handle
 
-Existing = Literal["refuse", "rename", "skip", "replace"]
-"""What an import does with a session whose id the file already has."""
-EXISTING: tuple[str, ...] = get_args(Existing)
 
 # --- the store's methods ------------------------------------------------------------------
 
@@ -142,6 +139,7 @@ class Transfer:
         done: list[tuple[str, str]] = []
         skipped: list[str] = []
         replaced: list[str] = []
+        kept: list[int] = []
         counts: Counter[str] = Counter()
 
         def report() -> ImportReport:
@@ -150,6 +148,7 @@ class Transfer:
                 counts=dict(counts),
                 skipped=skipped,
                 replaced=replaced,
+                kept_in_session=kept,
                 verified=reader.verified,
             )
 
@@ -162,6 +161,7 @@ class Transfer:
                 done.append((batch.session.id, written[0]))
                 if written[1]:
                     replaced.append(batch.session.id)
+                kept += written[2]
                 counts += batch.counts
         except InvalidInput as exc:
             message = str(exc)
@@ -172,33 +172,49 @@ class Transfer:
             raise ImportRefused(message, report()) from None
         return report()
 
-    def _import_session(self, batch: SessionBatch, existing: str) -> tuple[str, bool] | None:
+    def _import_session(
+        self, batch: SessionBatch, existing: str
+    ) -> tuple[str, bool, list[int]] | None:
         """Write one session's batch in one transaction: (its id in this file, whether
-        it replaced one), or None when it was skipped."""
+        it replaced one, the pins kept in its session), or None when it was skipped."""
+        tokens = recount(batch, self._db.tokenizer.count)  # before the write lock is taken
+        with self._db.write(batch.session.id) as conn:
+            written = self.write_session(conn, batch, existing, tokens)
+        return None if written is None else (written[0], written[1], written[3])
+
+    def write_session(
+        self,
+        conn: sqlite3.Connection,
+        batch: SessionBatch,
+        existing: str,
+        tokens: dict[str, list],
+        where: str | None = None,
+    ) -> tuple[str, bool, int, list[int]] | None:
+        """Write one session's batch inside the caller's transaction: (its id in this
+        file, whether it replaced one, the id of its first message, the pins kept in
+        the session as ``_write_rows`` says), or None when it was skipped. ``where``
+        names it in an error (default: its line)."""
         s = batch.session
-        fresh = uuid.uuid4().hex
-        tokens = _recount(batch, self._db.tokenizer.count)  # before the write lock is taken
-        with self._db.write(s.id) as conn:
-            session_id = s.id
-            replaced = False
-            if db.session_exists(conn, session_id):
-                if existing == "skip":
-                    return None
-                if existing == "replace":
-                    db.delete_session(conn, session_id)
-                    replaced = True
-                elif existing == "rename":
-                    session_id = fresh
-                else:
-                    raise InvalidInput(
-                        f"line {batch.line}: a session with id {s.id!r} already exists "
-                        "(to import it anyway: existing='skip', 'replace' or 'rename'; on the "
-                        "command line --skip-existing, --replace or --rename)"
-                    )
-            self._db.memo.forget(session_id)
-            db.import_session(conn, (session_id, s.title, s.model, s.created_at, s.updated_at))
-            _write_rows(conn, batch, session_id, tokens)
-        return session_id, replaced
+        session_id = s.id
+        replaced = False
+        if db.session_exists(conn, session_id):
+            if existing == "skip":
+                return None
+            if existing == "replace":
+                db.delete_session(conn, session_id)
+                replaced = True
+            elif existing == "rename":
+                session_id = uuid.uuid4().hex
+            else:
+                raise InvalidInput(
+                    f"{where or f'line {batch.line}'}: a session with id {s.id!r} already exists "
+                    "(to import it anyway: existing='skip', 'replace' or 'rename'; on the "
+                    "command line --skip-existing, --replace or --rename)"
+                )
+        self._db.memo.forget(session_id)
+        db.import_session(conn, (session_id, s.title, s.model, s.created_at, s.updated_at))
+        first, kept = _write_rows(conn, batch, session_id, tokens)
+        return session_id, replaced, first, kept
 
 
 def _rewindable(lines: object) -> bool:
@@ -209,42 +225,13 @@ def _rewindable(lines: object) -> bool:
         return False
 
 
-def _recount(batch: SessionBatch, count: Callable[[str], int]) -> dict[str, list]:
-    """The token counts of a batch's rows, by this store's tokenizer, as its own
-    writes count them (the text, or the line the context renders).
-
-    An export's counts are not trusted: a count of 0 would let any text into
-    every budget, 2**63-1 overflow every ``SUM()``, and another file may have
-    counted with another encoding. Checkpoints: each line's count, then their sum.
-    """
-    r = batch.records
-    lines = [[(t, count(t), live) for t, _n, live in c.lines] for c in r["checkpoints"]]
-    return {
-        "messages": [count(m.text) for m in r["messages"]],
-        "pins": [count(p.content) for p in r["pins"]],
-        "summaries": [count(s.text) for s in r["summaries"]],
-        "goals": [
-            (
-                count(goal_line(g.text)),
-                None if g.archive is None else count(archive_line(g.text, g.status, g.archive)),
-            )
-            for g in r["goals"]
-        ],
-        "subtasks": [count(subtask_line(t.status, t.name, t.notes)) for t in r["subtasks"]],
-        "tools": [
-            count(tool_line(x.tool_name, x.success, x.result_summary, x.error_message))
-            for x in r["tools"]
-        ],
-        "files": [count(file_line(f.path)) for f in r["files"]],
-        "checkpoints": [(c, sum(n for _t, n, _live in c)) for c in lines],
-    }
-
-
 def _write_rows(
     conn: sqlite3.Connection, batch: SessionBatch, sid: str, tokens: dict[str, list]
-) -> None:
+) -> tuple[int, list[int]]:
     """Insert a batch's rows under session ``sid``, table by table, references mapped,
-    with the token counts of ``_recount``."""
+    with the token counts of ``recount``. Return the id of its first message (the others
+    follow) and the ids of the pins the export marked as the user's that were kept in the
+    session instead (:class:`ImportReport`)."""
     r = batch.records
     first = db.import_messages(
         conn,
@@ -255,16 +242,21 @@ def _write_rows(
     )
     message = batch.message_map(first)
     db.import_items(conn, [(message[i.message_id], sid, i.kind, i.data) for i in r["items"]])
+    kept: list[int] = []
     for p, n in zip(r["pins"], tokens["pins"]):
         source = None if p.source_message_id is None else message[p.source_message_id]
         key = pin_key(p.content)
-        owner = None if p.scope == "user" else sid
+        # The user's facts come from the user's words: a record that says it is the
+        # user's but names no message of its session stays with that session.
+        owner = None if p.scope == "user" and source is not None else sid
         if owner is None and any(db.keyed_pin(conn, None, key, kind) for kind in PIN_KINDS):
             continue  # the user has this fact already
-        db.insert_pin(conn, db.PinRow(
+        pin = db.insert_pin(conn, db.PinRow(
             owner, p.content, key, source, p.importance_score, p.kind,
             n, p.created_at, p.slot, p.superseded_at,
         ))
+        if p.scope == "user" and owner is not None:
+            kept.append(pin.id)
     summaries: dict[int, int] = {}
     for s, n in zip(r["summaries"], tokens["summaries"]):
         start, end = batch.new_range(s, first)
@@ -306,3 +298,4 @@ def _write_rows(
             (sid, c.data.model_dump_json(), c.source, batch.new_through(c.through_message_id, first),
              n, lines, c.created_at),
         )
+    return first, kept

@@ -37,6 +37,11 @@ Knobs, all plain attributes that a test may change while the server runs:
   Ollama's truncation); an int forces the value;
 - ``delay`` — seconds to wait before answering; ``delay_paths`` — the paths it applies to
   (None: every path);
+- ``gate`` — None, or a ``threading.Event``: a request to ``gate_paths`` (default: /api/chat
+  and /api/generate) waits until it is set (or the server stops): a model that answers only
+  when the test says so; ``held`` is set once a request waits there (clear it to wait for
+  the next one); ``gate_when`` — None, or a predicate on the request's JSON body: only the
+  requests it accepts wait (a rollup's, say);
 - ``requests`` — ``(method, path, parsed JSON body or None)`` of every request received.
 
 Use it as a context manager; leaving it releases any hanging request and stops the server.
@@ -50,7 +55,7 @@ import re
 import socket
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Final
 
@@ -130,6 +135,10 @@ class FakeOllama:
         self.delay_paths: frozenset[str] | None = None
         self.done_reason = done_reason
         self.token_delay = token_delay
+        self.gate: threading.Event | None = None
+        self.gate_paths: frozenset[str] = GENERATION_PATHS
+        self.held = threading.Event()
+        self.gate_when: Callable[[Any], bool] | None = None
         self.streams: list[tuple[int, int]] = []
         self.requests: list[tuple[str, str, Any]] = []
         self.stopping = threading.Event()
@@ -388,6 +397,15 @@ class _Handler(BaseHTTPRequestHandler):
         fake.requests.append((method, self.path, body))
         if fake.delay and (fake.delay_paths is None or self.path in fake.delay_paths):
             fake.stopping.wait(fake.delay)
+        gate = fake.gate
+        if (
+            gate is not None
+            and self.path in fake.gate_paths
+            and (fake.gate_when is None or fake.gate_when(body))
+        ):
+            fake.held.set()
+            while not gate.wait(0.02) and not fake.stopping.is_set():
+                pass
         if self.path in fake.mode_paths and fake.mode not in ("ok", "poem", "ramble"):
             self._misbehave(fake.mode, body)
             return

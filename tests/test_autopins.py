@@ -371,15 +371,20 @@ def test_the_model_pins_what_must_be_remembered(db_path: Path, fake: JsonFake) -
         summary = store.summarize(s.id)
         assert summary.source == "llama3.2:latest"
         pins = store.get_pins(s.id)
+        named = store.get_messages(s.id)[0]  # "We are planning Rosa's week; ..."
         said = store.get_messages(s.id)[2]  # "She avoids shellfish, ... walks with a cane."
-    assert sorted(p.content for p in pins) == [
-        "Rosa avoids shellfish because it makes her ill",
-        "Rosa walks with a cane",
-    ]
-    # Each pin names the user message it is grounded in: forgetting that message forgets it.
-    assert {(p.kind, p.importance_score, p.source_message_id) for p in pins} == {("auto", 0.6, said.id)}
-    facts_request = fake.json_requests()[-1]
-    assert "must_remember" in facts_request["messages"][0]["content"]
+        assert sorted(p.content for p in pins) == [
+            "Rosa avoids shellfish because it makes her ill",
+            "Rosa walks with a cane",
+        ]
+        assert {(p.kind, p.importance_score) for p in pins} == {("auto", 0.6)}
+        assert {p.source_message_id for p in pins} <= {named.id, said.id}
+        facts_request = fake.json_requests()[-1]
+        assert "must_remember" in facts_request["messages"][0]["content"]
+        # Each pin is built from both user messages (Rosa's name, what she avoids)
+        # and names both: forgetting either one forgets it.
+        store.delete_message(named.id)
+        assert store.get_pins(s.id) == []
 
 
 def test_the_model_does_not_repeat_a_pinned_fact(db_path: Path, fake: JsonFake) -> None:  # noqa: F811

@@ -121,7 +121,7 @@ def test_context_with_a_query_carries_the_old_message_that_answers_it(tmp_path: 
 
 # --- every command: --help, --db, --json ------------------------------------------------
 
-PRINTS_NO_DATA = {"demo", "schema", "export", "mcp", "ui"}  # walkthrough; SQL, JSON Lines, MCP; a page
+PRINTS_NO_DATA = {"demo", "schema", "export", "mcp", "ui", "replicate"}  # walkthrough; SQL, JSON Lines, MCP; a page; Litestream
 
 
 def _commands(group: click.Group, prefix: tuple[str, ...] = ()) -> list[tuple[tuple[str, ...], click.Command]]:
@@ -262,13 +262,19 @@ def test_doctor_exit_codes(tmp_path: Path, fake_ollama, monkeypatch, dead_ollama
     assert code == 0, out
     assert "[ok] context window: llama3.2: 8192 tokens (Ollama /api/show)" in out
     monkeypatch.setenv("OLLAMA_HOST", dead_ollama_host)
-    code, out = run("doctor", "--db", db, "--json")
-    checks = {c["name"]: c["ok"] for c in json.loads(out)}
+    result = CliRunner().invoke(cli, ["doctor", "--db", db, "--json"], catch_exceptions=False)
+    code, checks = result.exit_code, {c["name"]: c["ok"] for c in json.loads(result.stdout)}
+    assert result.stderr == (  # the JSON on stdout; what it waited for on stderr
+        f"Waiting up to 3 s for Ollama to list its models at {dead_ollama_host} "
+        "(--offline skips the local model)...\n"
+    )
     # No local model: not broken, offline (exit 3), told apart from broken (exit 1).
     assert code == 3 and checks == {
         "file": True, "schema": True, "tokenizer": True, "search": True, "ollama": False, "models": False,
+        "semantic recall": True,  # lexical, which works: embedding_model="auto" found none
     }
     code, out = run("doctor", "--db", db)
+    assert "[ok] semantic recall: lexical: the Ollama server did not answer" in out
     assert code == 3 and "[offline] ollama: " in out and "localmem works offline" in out
     fake_ollama.mode_paths = frozenset({"/api/tags"})
     fake_ollama.mode = "error500"  # a server that answers, wrongly: broken

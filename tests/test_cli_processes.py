@@ -11,18 +11,21 @@ from __future__ import annotations
 
 import json
 import os
+import queue
 import select
 import signal
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
 from localmem import MemoryStore
+from tests.ollama_server import GENERATION_PATHS, FakeOllama
 
 SESSIONS = 200
 MESSAGES = 100
@@ -50,9 +53,9 @@ def big_export(big: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     return out
 
 
-def localmem(*args: str, **kwargs) -> subprocess.CompletedProcess:
+def localmem(*args: str, timeout: float = 120, **kwargs) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "localmem", *args], capture_output=True, text=True, timeout=120, **kwargs
+        [sys.executable, "-m", "localmem", *args], capture_output=True, text=True, timeout=timeout, **kwargs
     )
 
 
@@ -269,7 +272,87 @@ def test_a_wait_for_the_model_says_what_it_waits_for(
     assert code == 0 and f"Summarizing (Ollama at {dead_ollama_host}, timeout 5 s".encode() in seen
     assert b"2/2" in seen
     code, seen = in_terminal(["doctor", "--db", str(db)])
-    assert code == 3 and f"Asking Ollama at {dead_ollama_host} (timeout 60 s)".encode() in seen
+    assert code == 3 and f"Waiting up to 3 s for Ollama to list its models at {dead_ollama_host}".encode() in seen
+
+
+# --- a hung Ollama, through pipes ------------------------------------------------------------
+
+GUARD = 20.0
+"""Seconds a test waits for the CLI before failing: a third of the model timeout it sets."""
+
+
+@pytest.fixture
+def hung_ollama() -> Iterator[FakeOllama]:
+    """A server that takes every connection and never answers (until the test ends)."""
+    with FakeOllama(mode="hang") as server:
+        server.mode_paths = GENERATION_PATHS | {"/api/tags", "/api/show", "/api/embed"}
+        yield server
+
+
+def with_messages(db: Path, offline_summaries: bool = False) -> None:
+    with MemoryStore(db, config={"offline": True}) as store:
+        sid = store.create_session(model="llama3.2").id
+        store.add_messages(sid, [{"role": "user", "text": f"note {i} about the trip"} for i in range(30)])
+        if offline_summaries:
+            store.summarize(sid)
+
+
+def first_stderr_line(proc: subprocess.Popen, timeout: float) -> str:
+    """The first line the process writes on stderr, read while it runs (a thread reads the pipe)."""
+    lines: queue.Queue[str] = queue.Queue()
+    threading.Thread(target=lambda: lines.put(proc.stderr.readline()), daemon=True).start()
+    try:
+        return lines.get(timeout=timeout)
+    except queue.Empty:
+        raise AssertionError(f"nothing on stderr within {timeout} s") from None
+
+
+@pytest.mark.parametrize(
+    "args", [["demo"], ["summarize", "--latest"], ["resummarize"]], ids=lambda a: a[0]
+)
+def test_a_wait_for_a_hung_model_is_said_at_once_through_a_pipe(
+    args: list[str], hung_ollama: FakeOllama, tmp_path: Path
+) -> None:
+    db = tmp_path / "s.db"
+    with_messages(db, offline_summaries=args[0] == "resummarize")
+    proc = start(
+        *args, "--timeout", "60", "--db", str(db),
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env={**os.environ, "OLLAMA_HOST": hung_ollama.host},
+    )
+    try:
+        line = first_stderr_line(proc, GUARD)
+        asked = wait_for(lambda: any(r[1] == "/api/tags" for r in hung_ollama.requests), proc, GUARD)
+        waiting = proc.poll() is None  # the line came before the wait ended: it is still on
+    finally:
+        proc.kill()
+        proc.communicate()
+    assert line == (
+        f"Waiting up to 60 s for Ollama to list its models at {hung_ollama.host} "
+        "(--offline skips the local model)...\n"
+    )
+    assert asked and waiting
+
+
+def test_doctor_reports_a_hung_server_without_waiting_the_model_timeout(
+    hung_ollama: FakeOllama, tmp_path: Path
+) -> None:
+    db = tmp_path / "s.db"
+    with_messages(db)
+    with MemoryStore(db) as store:
+        sid = store.list_sessions()[0].id
+    done = localmem(
+        "doctor", "--session", sid, "--timeout", "60", "--db", str(db),
+        stdin=subprocess.DEVNULL, env={**os.environ, "OLLAMA_HOST": hung_ollama.host},
+        timeout=GUARD,  # the model timeout is 60 s: ending before the guard proves doctor did not wait it
+    )
+    assert done.returncode == 1, done.stdout  # broken, not merely offline
+    assert (
+        f"[FAIL] ollama: {hung_ollama.host} took the connection but did not answer within 3 s: "
+        "the server is hung" in done.stdout
+    )
+    assert f"Waiting up to 3 s for Ollama to list its models at {hung_ollama.host}" in done.stderr
+    assert "[FAIL] context window: llama3.2: the Ollama server did not answer" in done.stdout
 
 
 def test_forget_asks_on_a_terminal(tmp_path: Path) -> None:

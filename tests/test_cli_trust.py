@@ -242,7 +242,9 @@ def test_offline_sends_nothing_and_timeout_bounds_a_hung_model(
     assert time.monotonic() - started < 10  # not the default 60 s per call
     started = time.monotonic()
     code, out = run("doctor", "--timeout", "0.5", "--db", str(db_path))
-    assert code == 3 and time.monotonic() - started < 10
+    # hung, not merely absent: broken (1), where a missing server is offline (3)
+    assert code == 1 and "did not answer within 0.5 s: the server is hung" in out
+    assert time.monotonic() - started < 10
 
 
 # --- 7. browsing like llm logs ---------------------------------------------------------------

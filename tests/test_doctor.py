@@ -29,7 +29,7 @@ def test_all_good_with_a_local_server(store: MemoryStore, session, fake_ollama: 
     checks = run_checks(store, session.id)
 
     assert [c.name for c in checks] == [
-        "file", "schema", "tokenizer", "search", "ollama", "models", "context window",
+        "file", "schema", "tokenizer", "search", "ollama", "models", "semantic recall", "context window",
     ]
     assert all(c.ok for c in checks) and verdict(checks) == OK, checks
     found = by_name(checks)
@@ -43,7 +43,9 @@ def test_all_good_with_a_local_server(store: MemoryStore, session, fake_ollama: 
 
 
 def test_without_a_session_the_window_is_not_checked(store: MemoryStore, fake_ollama: FakeOllama) -> None:
-    assert [c.name for c in run_checks(store)] == ["file", "schema", "tokenizer", "search", "ollama", "models"]
+    assert [c.name for c in run_checks(store)] == [
+        "file", "schema", "tokenizer", "search", "ollama", "models", "semantic recall",
+    ]
 
 
 def test_no_server_fails_its_checks_and_raises_nothing(

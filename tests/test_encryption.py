@@ -101,6 +101,11 @@ def test_a_key_for_a_plain_file_is_refused_and_the_file_untouched(db_path: Path)
     assert digest(db_path) == before
 
 
+def test_a_key_for_an_in_memory_store_is_refused_in_localmems_own_error() -> None:
+    with pytest.raises(InvalidInput, match="in-memory store has no file to encrypt"):
+        MemoryStore(":memory:", key=KEY)
+
+
 def test_the_key_comes_from_the_environment_or_a_private_key_file(
     db_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

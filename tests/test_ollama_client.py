@@ -7,6 +7,7 @@ refuses them, and ``connections`` (a socket audit hook) proves nothing was attem
 from __future__ import annotations
 
 import dataclasses
+import logging
 import os
 import subprocess
 import sys
@@ -23,11 +24,14 @@ from localmem.summarizer.ollama_client import (
     DEFAULT_OLLAMA_HOST,
     ChatResult,
     OllamaBackend,
+    WAITING_LOGGER,
     OllamaModelError,
+    OllamaTimeout,
     OllamaUnavailable,
     is_loopback_host,
     resolve_host,
     scaled_timeout,
+    waiting_at_most,
 )
 from localmem.summarizer.prompts import build_summary_messages, format_conversation
 from localmem.summarizer.validation import validate_summary
@@ -315,8 +319,8 @@ FAILURES = [
     ("invalid_json", OllamaModelError),
     ("huge", OllamaModelError),
     ("redirect", OllamaModelError),
-    ("hang", OllamaUnavailable),
-    ("slow_bytes", OllamaUnavailable),
+    ("hang", OllamaTimeout),
+    ("slow_bytes", OllamaTimeout),
     ("close_mid", OllamaUnavailable),
 ]
 
@@ -397,6 +401,39 @@ def test_an_unparsable_host_is_unavailable_not_a_crash(
     with pytest.raises(OllamaUnavailable, match="99999"):
         backend.local_models()
     assert connections == []
+
+
+def waits(caplog: pytest.LogCaptureFixture) -> list[tuple[str, str | None, float]]:
+    return [
+        (r.ollama_endpoint, r.ollama_model, r.ollama_timeout)
+        for r in caplog.records
+        if r.name == WAITING_LOGGER
+    ]
+
+
+def test_each_request_says_first_what_it_waits_for(
+    fake_ollama: FakeOllama, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger=WAITING_LOGGER)
+    with OllamaBackend(timeout=7) as backend:
+        backend.local_models()
+        backend.chat("llama3.2", MESSAGES, num_ctx=None, timeout=30)
+    assert waits(caplog) == [("tags", None, 7.0), ("chat", "llama3.2", 30.0)]
+    assert all(r.ollama_host == fake_ollama.host for r in caplog.records)
+
+
+def test_a_probe_bounds_every_request_and_a_hung_server_is_a_timeout(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    caplog.set_level(logging.INFO, logger=WAITING_LOGGER)
+    with FakeOllama(mode="hang") as server, OllamaBackend(server.host, timeout=60) as backend:
+        server.mode_paths = frozenset({"/api/tags", "/api/chat"})
+        with waiting_at_most(0.3):
+            with pytest.raises(OllamaTimeout):
+                backend.local_models()
+            with pytest.raises(OllamaTimeout):  # a longer timeout of its own does not lift it
+                backend.chat("llama3.2", MESSAGES, num_ctx=None, timeout=90)
+    assert waits(caplog) == [("tags", None, 0.3), ("chat", "llama3.2", 0.3)]
 
 
 def test_stopping_the_server_releases_a_hanging_request() -> None:

@@ -153,5 +153,5 @@ def test_cli_resummarize_with_and_without_the_model(
     fake_ollama.reply = GOOD_REPLY
     result = runner.invoke(cli, ["resummarize", sid, "--db", str(db_path), "--json"])
     assert result.exit_code == 0, result.output
-    data = json.loads(result.output)
+    data = json.loads(result.stdout)  # stderr says what it waited for
     assert data["left"] == 0 and len(data["redone"]) == data["found"] > 0

@@ -552,12 +552,29 @@ def test_a_long_relevant_message_does_not_crowd_out_the_budget(store, session) -
     chat(store, session.id, 20)
     ctx = store.build_context(session.id, max_tokens=1000, query=QUESTION)
     assert long.token_count > 1000
-    assert [m.id for m in ctx.relevant_messages] == [short.id]
+    # the long turn shows only its sentence that answers, the cut marked
+    shown = {m.id: m for m in ctx.relevant_messages}
+    assert set(shown) == {long.id, short.id}
+    assert shown[long.id].text == FACT + " …"
+    assert shown[long.id].token_count < 30
+    assert shown[short.id].text == short.text
+    assert "And more" not in ctx.memory_text()
     assert ctx.total_tokens <= 1000
 
 
+def test_a_long_turn_with_no_sentence_to_cut_stays_whole_or_out(store, session) -> None:
+    long = store.add_message(session.id, "user", (FACT[:-1] + " and more, ") * 200 + ".")
+    short = store.add_message(session.id, "user", "Pickup is at the side gate.")
+    chat(store, session.id, 20)
+    ctx = store.build_context(session.id, max_tokens=1000, query=QUESTION)
+    assert [m.id for m in ctx.relevant_messages] == [short.id]
+    assert long.token_count > 1000 and ctx.total_tokens <= 1000
+
+
 words = st.text(alphabet=st.characters(codec="utf-8", exclude_categories=["Cs"]), max_size=300)
-vocab = st.sampled_from(["pickup", "code", "school", "4417", "gate", "the", "what", "again"])
+vocab = st.sampled_from(
+    ["pickup", "code", "school", "4417", "gate", "the", "what", "again", "yesterday", "in May 2023"]
+)
 vocab_text = st.lists(vocab, min_size=1, max_size=12).map(" ".join)
 # Mostly words that match, so that the relevant section is often there to be checked.
 sentences = st.one_of(vocab_text, vocab_text, st.text(max_size=80))
@@ -581,11 +598,13 @@ def test_the_query_aware_budget_is_a_hard_ceiling(
 ) -> None:
     config = {"relevant_messages": relevant, "recent_messages": recent, "cache_ttl": 0}
     words_ = ["pickup", "code", "school", "4417", "gate", "the", "what", "again", "x" * 40]
-    # Older messages drawn from the query's vocabulary, so the section often has candidates.
-    texts = [
-        (rnd.choice(["user", "assistant"]), " ".join(rnd.choices(words_, k=rnd.randint(1, 40))))
-        for _ in range(older)
-    ] + texts
+    # Older messages drawn from the query's vocabulary, so the section often has
+    # candidates, in sentences, so that long ones may be shown cut to those that answer.
+    def older_text() -> str:
+        drawn = rnd.choices(words_, k=rnd.randint(1, 40))
+        return "".join(w + rnd.choice([" ", " ", " ", ". ", "? ", "\n"]) for w in drawn)
+
+    texts = [(rnd.choice(["user", "assistant"]), older_text()) for _ in range(older)] + texts
     with MemoryStore(db_path, config=config) as store:
         s = store.create_session()
         if texts:
@@ -596,6 +615,7 @@ def test_the_query_aware_budget_is_a_hard_ceiling(
         assert ctx.total_tokens <= budget
         assert sum(ctx.breakdown.values()) == ctx.total_tokens
         assert sum(store.count_tokens(m["content"]) for m in ctx.to_messages()) <= budget
+        assert all(m.token_count == store.count_tokens(m.text) for m in ctx.relevant_messages)
         assert len(ctx.relevant_messages) <= relevant
         found = [m.id for m in ctx.relevant_messages]
         assert found == sorted(set(found))

@@ -57,7 +57,7 @@ def test_a_paraphrase_with_no_shared_word_is_recalled(db_path, server) -> None:
         filler(store, s.id, 40)
         ctx = store.build_context(s.id, query=QUESTION)
         assert ctx.relevant_messages == (fact,)
-    with MemoryStore(db_path, config={"relevant_messages": 1}) as lexical:  # no model
+    with MemoryStore(db_path, config={"relevant_messages": 1, "embedding_model": None}) as lexical:
         assert lexical.build_context(s.id, query=QUESTION).relevant_messages != (fact,)
 
 

@@ -1,7 +1,7 @@
 """The ``localmem`` command line (entry point ``localmem.cli:main``), one module per group
 of commands; importing them registers their commands on the ``localmem`` group."""
 
-from . import admin, encryption, pins, serve, sessions, summaries, transfer
+from . import admin, encryption, pins, replica, serve, sessions, summaries, transfer
 from .base import cli, main
 
-__all__ = ["admin", "cli", "encryption", "main", "pins", "serve", "sessions", "summaries", "transfer"]
+__all__ = ["admin", "cli", "encryption", "main", "pins", "replica", "serve", "sessions", "summaries", "transfer"]

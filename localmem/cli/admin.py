@@ -8,7 +8,7 @@ import datetime
 import os
 import re
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -17,7 +17,6 @@ from ..doctor import BROKEN, OFFLINE, run_checks, verdict
 from ..errors import SessionNotFound
 from ..maintain import LEVEL_NAMES
 from ..reports import Stats
-from ..store import MemoryStore
 from .base import (
     cli,
     db_option,
@@ -37,6 +36,10 @@ from .output import (
     status,
     stdin_is_terminal,
 )
+
+if TYPE_CHECKING:  # commands are handed the store (``with_store``): its type, for the checker
+    from ..store import MemoryStore
+
 
 AGE_UNITS = {"s": "seconds", "m": "minutes", "h": "hours", "d": "days", "w": "weeks"}
 
@@ -245,8 +248,6 @@ def doctor(store: MemoryStore, session: str | None, as_json: bool) -> None:
     summarizes offline.
     """
     sid = None if session is None else resolve_session(store, session)
-    if not store.config.offline:
-        status(f"Asking Ollama at {store.ollama_backend.host} (timeout {store.config.ollama_timeout:g} s)...")
     checks = run_checks(store, sid)
     if as_json:
         echo_json([c.model_dump() for c in checks])

@@ -23,13 +23,16 @@ import functools
 import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from ..config import default_db_path
 from ..errors import InvalidInput, LocalMemError, SessionNotFound
-from ..store import MemoryStore
+from .output import announce_waits
+
+if TYPE_CHECKING:
+    from ..store import MemoryStore
 
 MIN_PREFIX = 4
 """Characters of a random session id that may stand for it."""
@@ -83,7 +86,9 @@ def with_store(
 ) -> Any:
     """Add ``--db`` (and, with ``model``, ``--timeout`` and ``--offline``) to a command
     and hand it an open store (:func:`open_store`); report localmem's errors in one
-    line (exit code 1). Use bare (``@with_store``) or with options."""
+    line (exit code 1). With ``model``, each wait for the local model is said on
+    standard error as it starts (``output.announce_waits``). Use bare
+    (``@with_store``) or with options."""
     if func is None:
         return functools.partial(with_store, create=create, model=model)
 
@@ -96,8 +101,9 @@ def with_store(
                 config["ollama_timeout"] = timeout
             if offline:
                 config["offline"] = True
+        waits = announce_waits() if model else contextlib.nullcontext()
         try:
-            with open_store(db_path, create=create, config=config) as store:
+            with waits, open_store(db_path, create=create, config=config) as store:
                 return func(store, **kwargs)
         except LocalMemError as exc:
             raise click.ClickException(str(exc)) from None
@@ -121,6 +127,12 @@ def open_store(
             f"no database at {path}: check --db or $LOCALMEM_DB "
             "(`localmem new`, `import`, `demo` and `mcp` create one)"
         )
+    # The one use of the class at run time, when a command opens its file: the
+    # command modules are handed the store (``with_store``) and name it as a type
+    # only, so the CLI's shared base need not stand above the whole library.
+    # (It saves no import time: ``localmem/__init__`` imports the store.)
+    from ..store import MemoryStore
+
     with MemoryStore(path, config=config or None) as store:
         yield store
 

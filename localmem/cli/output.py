@@ -8,6 +8,8 @@ the questions a destructive command asks.
   and is redrawn at most ten times a second.
 - **Questions** ("Delete 3 sessions?") are asked only on a terminal;
   ``--yes`` answers them.
+- **Waits** for the local model are said at once on standard error, terminal or
+  not (:func:`announce_waits`): which model, which server, how long at most.
 """
 
 from __future__ import annotations
@@ -17,12 +19,16 @@ import csv
 import io
 import itertools
 import json
+import logging
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 import click
+
+from ..summarizer.ollama_client import WAITING_LOGGER
 
 if TYPE_CHECKING:
     from ..reports import ResummarizeReport
@@ -136,6 +142,16 @@ def progress(label: str, total: int | None = None) -> Iterator[Callable[[int], N
     if not stderr_is_terminal():
         yield lambda n: None
         return
+    _drawing.set()  # its label says what a wait is for: announce_waits stays quiet
+    try:
+        with _bar(label, total) as advance:
+            yield advance
+    finally:
+        _drawing.clear()
+
+
+@contextlib.contextmanager
+def _bar(label: str, total: int | None) -> Iterator[Callable[[int], None]]:
     steps = range(total) if total is not None else itertools.count()  # no total: it counts
     with click.progressbar(
         steps, label=label, file=sys.stderr, show_pos=True, show_eta=total is not None
@@ -162,6 +178,54 @@ def model_label(store: MemoryStore, doing: str) -> str:
         return f"{doing} (offline)"
     host = store.ollama_backend.host
     return f"{doing} (Ollama at {host}, timeout {store.config.ollama_timeout:g} s; --offline skips it)"
+
+
+_drawing = threading.Event()
+"""Set while a progress bar is drawn on the terminal."""
+
+
+class _WaitNotice(logging.Handler):
+    """Says on standard error what the library waits for (the records of
+    ``WAITING_LOGGER``): once per model and server, and again when a wait may be
+    longer than the one said."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.INFO)
+        self._said: dict[tuple[str, str | None], float] = {}
+        self._guard = threading.Lock()
+
+    def emit(self, record: logging.LogRecord) -> None:
+        host, model = getattr(record, "ollama_host", None), getattr(record, "ollama_model", None)
+        timeout = getattr(record, "ollama_timeout", None)
+        if host is None or timeout is None:
+            return
+        with self._guard:
+            if self._said.get((host, model), 0.0) >= timeout:
+                return
+            self._said[host, model] = timeout
+        if _drawing.is_set():
+            return
+        what = "Ollama to list its models" if model is None else model
+        click.echo(
+            f"Waiting up to {timeout:g} s for {what} at {host} (--offline skips the local model)...",
+            err=True,
+        )
+
+
+@contextlib.contextmanager
+def announce_waits() -> Iterator[None]:
+    """While it lasts, each wait for the local model is said at once on standard error,
+    a terminal or a pipe (the library logs it; it never prints)."""
+    logger = logging.getLogger(WAITING_LOGGER)
+    handler = _WaitNotice()
+    level = logger.level
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    try:
+        yield
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(level)
 
 
 def confirm(question: str, yes: bool) -> bool:

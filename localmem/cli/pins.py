@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
 
 from ..models import PIN_KINDS, Pin
-from ..store import MemoryStore
 from .base import cli, json_option, resolve_session, session_argument, with_store
 from .output import echo_json, print_rows, rows_options
+
+if TYPE_CHECKING:  # commands are handed the store (``with_store``): its type, for the checker
+    from ..store import MemoryStore
 
 
 @cli.command()

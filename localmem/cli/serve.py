@@ -6,13 +6,15 @@ from __future__ import annotations
 import logging
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from ..errors import LocalMemError
-from ..store import MemoryStore
 from .base import cli, db_option, open_store, with_store
+
+if TYPE_CHECKING:  # commands are handed the store (``with_store``): its type, for the checker
+    from ..store import MemoryStore
 
 
 @cli.command()

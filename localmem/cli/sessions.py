@@ -5,17 +5,20 @@
 from __future__ import annotations
 
 import json
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 import click
 
 from ..context import MemoryContext
 from ..demo import DEMO_CONVERSATION, DEMO_MODEL, DEMO_PINS, DEMO_SESSION_ID, DEMO_TITLE, demo_session_id
 from ..errors import InvalidInput, SessionNotFound
-from ..store import MemoryStore
 from ..summarizer import FALLBACK, OFFLINE
 from .base import cli, json_option, resolve_session, session_argument, with_store
 from .output import echo_json, print_rows, rows_options
+
+if TYPE_CHECKING:  # commands are handed the store (``with_store``): its type, for the checker
+    from ..store import MemoryStore
+
 
 SUMMARY_SOURCES = {
     OFFLINE: "offline (no local Ollama server answered): a deterministic summary",

@@ -4,13 +4,12 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from ..models import Checkpoint
 from ..state_lines import archive_line
-from ..store import MemoryStore
 from .base import cli, json_option, resolve_session, session_argument, with_store, yes_option
 from .output import (
     by_position,
@@ -22,6 +21,9 @@ from .output import (
     progress,
     rows_options,
 )
+
+if TYPE_CHECKING:  # commands are handed the store (``with_store``): its type, for the checker
+    from ..store import MemoryStore
 
 
 @cli.command()

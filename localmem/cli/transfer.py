@@ -11,16 +11,16 @@ import contextlib
 import os
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 import click
 
-from .. import files
+from .. import exports, files
 from ..config import default_db_path
 from ..errors import LocalMemError
+from ..exports import FORMATS
 from ..jsonl import check_end
 from ..models import ImportReport
-from ..store import MemoryStore
 from .base import (
     cli,
     db_option,
@@ -32,13 +32,17 @@ from .base import (
 )
 from .output import echo_json, progress
 
+if TYPE_CHECKING:  # commands are handed the store (``with_store``): its type, for the checker
+    from ..store import MemoryStore
+
+
 SESSION_LINE = '{"type":"session"'
 
 
 def _holds_nothing(path: Path) -> bool:
     """Whether a file this import created holds no session (a stream cut short keeps
     the sessions imported before the cut)."""
-    with MemoryStore(path) as store:
+    with open_store(path, create=True) as store:
         return not store.list_sessions()
 
 
@@ -90,6 +94,15 @@ def _output(path: Path | None, store: MemoryStore, force: bool) -> Iterator[Bina
 
 @cli.command("import")
 @click.argument("file", type=click.File("rb"))
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["auto", *FORMATS]),
+    default="auto",
+    show_default=True,
+    help="What FILE is: a localmem export, or a ChatGPT or Claude data export "
+    "(its conversations.json or its .zip); auto tells them apart by content.",
+)
 @click.option("--rename", is_flag=True, help="Give a session this file already has a new random id.")
 @click.option(
     "--skip-existing", is_flag=True, help="Leave a session this file already has as it is (resumes an import)."
@@ -98,59 +111,101 @@ def _output(path: Path | None, store: MemoryStore, force: bool) -> Iterator[Bina
 @click.option(
     "--unverified",
     is_flag=True,
-    help="Import a file without its end record (an older localmem's, or one cut short) as far as it goes.",
+    help="Import a localmem export without its end record (an older localmem's, or one cut short) as far as it goes.",
 )
 @db_option
 @json_option
 def import_(
     db_path: Path | None,
     file: BinaryIO,
+    fmt: str,
     rename: bool,
     skip_existing: bool,
     replace: bool,
     unverified: bool,
     as_json: bool,
 ) -> None:
-    """Import the sessions of FILE, written by `localmem export` ('-': standard input).
+    """Import the sessions of FILE ('-': standard input): an export written by
+    `localmem export`, or a ChatGPT or Claude data export.
 
-    A file is first checked whole against its end record: a cut or altered
-    export is refused before anything is written. Each session is then one
-    transaction. A session this database already has is refused unless
-    --skip-existing (to resume an interrupted import), --replace or --rename.
+    A localmem export is first checked whole against its end record: a cut or
+    altered export is refused before anything is written; each session is then
+    one transaction. A ChatGPT or Claude export (conversations.json, or the .zip
+    you downloaded) is read and checked whole, then each conversation becomes a
+    session (its current branch only), facts are learnt from your messages as
+    they would be today, and long chats get offline summaries. A session this
+    database already has is refused unless --skip-existing (which also resumes
+    an interrupted import), --replace or --rename.
     """
     chosen = [name for name, on in (("rename", rename), ("skip", skip_existing), ("replace", replace)) if on]
     if len(chosen) > 1:
         raise click.UsageError("give one of --rename, --skip-existing and --replace")
+    existing = chosen[0] if chosen else "refuse"
+    source = None  # a ChatGPT or Claude export: which
     try:
-        lines_total = None
-        if file.seekable() and not unverified:
-            start = file.tell()
-            size = file.seek(0, os.SEEK_END) - start
-            file.seek(start)
-            with progress("Checking the file", size) as advance:
-                lines_total = check_end(_decoded(file, advance)).lines + 1
-            file.seek(start)
-        target = db_path if db_path is not None else default_db_path()
-        created = str(target) != ":memory:" and not target.exists()
-        try:
-            with open_store(db_path, create=True) as store, progress("Importing lines", lines_total) as advance:
-                report = store.import_sessions(
-                    _decoded(file),
-                    on_progress=advance,
-                    existing=chosen[0] if chosen else "refuse",
-                    unverified=unverified,
-                )
-        except LocalMemError:
-            if created and _holds_nothing(target):  # a refused import leaves no empty file
-                for name in (target, Path(f"{target}-wal"), Path(f"{target}-shm")):
-                    name.unlink(missing_ok=True)
-            raise
+        if fmt == "localmem" or fmt == "auto" and exports.sniff(exports.peek(file)) == "localmem":
+            report = _import_lines(db_path, file, existing, unverified)
+        else:
+            if unverified:
+                raise click.UsageError("--unverified is for localmem exports only")
+            found, conversations = exports.read_conversations(file, fmt)
+            source = exports.NAMES[found] if found else "an export with no conversation"
+            with _no_empty_file(db_path), open_store(db_path, create=True) as store, progress(
+                "Importing conversations", len(conversations)
+            ) as advance:
+                report = store.import_conversations(conversations, existing=existing, on_progress=advance)
     except LocalMemError as exc:
         raise click.ClickException(str(exc)) from None
     if as_json:
         echo_json(report.model_dump())
         return
-    _print_import(report)
+    if source is None:
+        _print_import(report)
+    else:
+        _print_conversations(report, source)
+
+
+def _import_lines(db_path: Path | None, file: BinaryIO, existing: str, unverified: bool) -> ImportReport:
+    """A localmem export: checked whole against its end record first when it can be read twice."""
+    lines_total = None
+    if file.seekable() and not unverified:
+        start = file.tell()
+        size = file.seek(0, os.SEEK_END) - start
+        file.seek(start)
+        with progress("Checking the file", size) as advance:
+            lines_total = check_end(_decoded(file, advance)).lines + 1
+        file.seek(start)
+    with _no_empty_file(db_path), open_store(db_path, create=True) as store, progress(
+        "Importing lines", lines_total
+    ) as advance:
+        return store.import_sessions(
+            _decoded(file), on_progress=advance, existing=existing, unverified=unverified
+        )
+
+
+@contextlib.contextmanager
+def _no_empty_file(db_path: Path | None) -> Iterator[None]:
+    """A refused import leaves no empty database file it created behind."""
+    target = db_path if db_path is not None else default_db_path()
+    created = str(target) != ":memory:" and not target.exists()
+    try:
+        yield
+    except LocalMemError:
+        if created and _holds_nothing(target):
+            for name in (target, Path(f"{target}-wal"), Path(f"{target}-shm")):
+                name.unlink(missing_ok=True)
+        raise
+
+
+def _print_conversations(report: ImportReport, source: str) -> None:
+    counts = report.counts
+    line = f"Imported {len(report.sessions)} conversations from {source}"
+    if report.replaced:
+        line += f" ({len(report.replaced)} replaced)"
+    line += f": {counts.get('message', 0)} messages, {counts.get('summary', 0)} offline summaries"
+    if report.skipped:
+        line += f"; {len(report.skipped)} skipped (this file has them already)"
+    click.echo(line)
 
 
 def _decoded(file: BinaryIO, advance: Any = None) -> Iterator[str]:

@@ -6,61 +6,67 @@ that runs it; callers use ``from . import db`` and ``db.<name>``.
 
 from .connection import (
     BEGIN_READ_SQL, BEGIN_WRITE_SQL, COMMIT_SQL, DATA_VERSION_SQL, MEMORY, ROLLBACK_SQL,
-    ROW_MEMO_MAX_CHARS, ROW_MEMO_SIZE, SCHEMA_SQL, SQLITE_HEADER, connect, data_version,
-    migrate, schema, transaction,
+    SCHEMA_SQL, SQLITE_HEADER, connect, data_version, migrate, schema, transaction,
+)
+from .rows import (
+    CHECKPOINTS_SQL, CHECKPOINT_COLUMNS, FACTS_COLUMNS, FACTS_SQL, FILES_SQL, FILE_COLUMNS,
+    GOALS_SQL, GOAL_COLUMNS, INSERT_CHECKPOINT_SQL, INSERT_ITEM_SQL, INSERT_MESSAGE_SQL,
+    INSERT_SESSION_SQL, ITEM_COLUMNS, MESSAGES_AFTER_SQL, MESSAGE_COLUMNS, NEXT_MESSAGE_ID_SQL,
+    OPTIMIZE_SQL, PIN_COLUMNS, RECENT_SUMMARIES_SQL, ROW_MEMO_MAX_CHARS, ROW_MEMO_SIZE,
+    SEARCH_TABLES, SESSION_COLUMNS, SESSION_PINS_SQL, SUBTASKS_SQL, SUBTASK_COLUMNS,
+    SUMMARY_COLUMNS, TOOLS_SQL, TOOL_COLUMNS,
 )
 from .sessions import (
-    DELETE_SESSION_SQL, EXISTS_SESSION_SQL, GET_SESSION_SQL, INSERT_SESSION_SQL,
-    LIST_SESSIONS_SQL, OVERVIEW_COLUMNS, RESERVE_IDS_SQL, SESSION_COLUMNS,
-    SESSION_IDS_BETWEEN_SQL, SESSION_OVERVIEW_SQL, TOUCH_SESSION_SQL, delete_session, get_session,
-    insert_session, list_sessions, reserve_ids, session_exists, session_ids_between,
-    session_overview, touch_session,
+    DELETE_SESSION_SQL, EXISTS_SESSION_SQL, GET_SESSION_SQL, LIST_SESSIONS_SQL,
+    OVERVIEW_COLUMNS, RESERVE_IDS_SQL, SESSION_IDS_BETWEEN_SQL, SESSION_OVERVIEW_SQL,
+    TOUCH_SESSION_SQL, delete_session, get_session, insert_session, list_sessions, reserve_ids,
+    session_exists, session_ids_between, session_overview, touch_session,
 )
 from .messages import (
-    CLEAR_MESSAGES_SQL, CLEAR_SUMMARIES_SQL, DELETE_MESSAGE_SQL, GET_MESSAGE_SQL,
-    INSERT_ITEM_SQL, INSERT_MESSAGE_SQL, ITEMS_AFTER_SQL, ITEM_COLUMNS, MESSAGES_AFTER_SQL,
-    MESSAGES_BETWEEN_SQL, MESSAGE_COLUMNS, MessageRow, NEWEST_ITEMS_SQL, NEXT_MESSAGE_ID_SQL, RECENT_MESSAGES_SQL,
-    clear_messages, delete_message, get_message, insert_items, insert_message, insert_messages, items_after,
+    CLEAR_MESSAGES_SQL, CLEAR_SUMMARIES_SQL, DELETE_MESSAGE_SQL, GET_MESSAGE_SQL, ITEMS_AFTER_SQL,
+    MESSAGES_BETWEEN_SQL, MessageRow, NEWEST_ITEMS_SQL, RECENT_MESSAGES_SQL, clear_messages,
+    delete_message, get_message, insert_items, insert_message, insert_messages, items_after,
     messages_after, messages_between, newest_items, recent_messages,
 )
 from .pins import (
-    AutoPin, PinRow, DELETE_AUTO_KEYED_PINS_SQL, DELETE_PIN_SQL, GET_PIN_SQL, INSERT_AUTO_PIN_SQL,
-    INSERT_PIN_SQL, KEYED_PIN_SQL, KIND_PINS_SQL, MESSAGE_SESSION_SQL, PIN_COLUMNS,
-    PIN_SCOPE_SQL, PIN_HISTORY_SQL, PINS_WITH_SOURCES_SQL, PinSource, pins_with_sources, SESSION_PINS_SQL, SUPERSEDE_PIN_SQL, TOP_PINS_SQL, UPDATE_PIN_SQL, delete_auto_pins, delete_pin, get_pin,
-    insert_auto_pins, insert_pin, keyed_pin, kind_pins, message_session, pin_history, pin_scope, session_pins,
-    supersede_pin, top_pins,
-    update_pin,
+    AutoPin, PinRow, DELETE_AUTO_KEYED_PINS_SQL, DELETE_PIN_SQL, GET_PIN_SQL,
+    INSERT_AUTO_PIN_SQL, INSERT_PIN_SQL, KEYED_PIN_SQL, KIND_PINS_SQL, MESSAGE_SESSION_SQL,
+    PIN_SCOPE_SQL, PIN_HISTORY_SQL, PINS_WITH_SOURCES_SQL, PinSource, pins_with_sources,
+    SUPERSEDE_PIN_SQL, TOP_PINS_SQL, UPDATE_PIN_SQL, delete_auto_pins, delete_pin, get_pin,
+    insert_auto_pins, insert_pin, keyed_pin, kind_pins, message_session, pin_history, pin_scope,
+    session_pins, supersede_pin, top_pins, update_pin,
 )
 from .summaries import (
     CONTEXT_SUMMARIES_SQL, DELETE_SUMMARY_SQL, GET_CACHED_SUMMARY_SQL, SOURCE_SESSIONS_SQL,
     SOURCE_SUMMARIES_SQL, SUMMARIES_WITHIN_SQL, INSERT_SUMMARY_SQL, LAST_COVERED_SQL,
-    MODEL_RATIO_SQL, OVERLAP_SQL, PUT_CACHED_SUMMARY_SQL, RANGE_MESSAGES_SQL, RECENT_SUMMARIES_SQL,
-    RECORD_TOKENS_SQL, SESSION_PROFILE_SQL, SUMMARIES_AFTER_SQL, SUMMARY_COLUMNS,
-    UNCOVERED_TOKENS_SQL, cache_summary, cached_summary, context_summaries, delete_summary,
-    SummaryRow, insert_summary, last_covered, messages_in_range, model_ratio, recent_summaries,
-    record_tokens, session_profile, source_sessions, source_summaries, summaries_after,
-    summaries_within, uncovered_tokens, TOKEN_STATS_SQL, PUT_TOKEN_STATS_SQL, token_stats,
-    put_token_stats,
+    MODEL_RATIO_SQL, OVERLAP_SQL, PUT_CACHED_SUMMARY_SQL, RANGE_MESSAGES_SQL, RECORD_TOKENS_SQL,
+    SESSION_PROFILE_SQL, SUMMARIES_AFTER_SQL, UNCOVERED_TOKENS_SQL, cache_summary,
+    cached_summary, context_summaries, delete_summary, SummaryRow, insert_summary, last_covered,
+    messages_in_range, model_ratio, recent_summaries, record_tokens, session_profile,
+    source_sessions, source_summaries, summaries_after, summaries_within, uncovered_tokens,
+    TOKEN_STATS_SQL, PUT_TOKEN_STATS_SQL, token_stats, put_token_stats,
 )
 from .compaction import (
     COMPACTION_CANDIDATES_SQL, CompactionCandidate, RECORD_COMPACTION_SQL,
     compaction_candidates, record_compaction,
 )
 from .fulltext import (
-    OPTIMIZE_SQL, SEARCH_FACTS_SQL, SEARCH_MESSAGES_SQL, SEARCH_PINS_SQL, SEARCH_SUMMARIES_SQL,
-    SEARCH_TABLES, SNIPPET_ELLIPSIS, SNIPPET_END, SNIPPET_MAX_CHARS, SNIPPET_START,
-    SNIPPET_TOKENS, TERM_DOCS_ALL_SQL, TERM_DOCS_SQL, TEXT_COLUMNS, KEYED_SQL, NEWEST_KEY_SQL, REINDEX_SQL,
-    keyed, reindex, search, term_docs,
+    SEARCH_FACTS_SQL, SEARCH_MESSAGES_SQL, SEARCH_PINS_SQL, SEARCH_SUMMARIES_SQL,
+    SNIPPET_ELLIPSIS, SNIPPET_END, SNIPPET_MAX_CHARS, SNIPPET_START, SNIPPET_TOKENS,
+    TERM_DOCS_ALL_SQL, TERM_DOCS_SQL, TEXT_COLUMNS, KEYED_SQL, NEWEST_KEY_SQL, REINDEX_SQL,
+    keyed, optimize_indexes, reindex, search, term_docs,
 )
 from .recall import (
-    MESSAGES_BY_IDS_SQL, NEXT_MESSAGE_SQL, PREVIOUS_MESSAGE_SQL, 
+    MESSAGES_SAID_BETWEEN_SQL, MESSAGES_BY_IDS_SQL, NEXT_MESSAGE_SQL, PREVIOUS_MESSAGE_SQL,
     SCOPE_STATS_SQL, ALL_STATS_SQL, TERM_HOLDERS_COUNT_SQL, TERM_HOLDERS_SQL, messages_by_ids, neighbour,
-    scope_stats, term_holders,
+    messages_said_between, scope_stats, term_holders,
 )
 from .embeddings import (
     INSERT_EMBEDDING_SQL, PENDING_MESSAGES_SQL,
     SESSION_VECTORS_SQL, RECENT_VECTORS_SQL, PendingRow, recent_vectors, insert_embeddings, pending_messages,
-    session_vectors,
+    session_vectors, ALL_VECTORS_SQL, CLEAR_VECTOR_LOG_SQL, VECTOR_CHANGES_SQL, VECTOR_EXTENT_SQL,
+    VECTOR_LOG_SQL, VECTORS_BY_IDS_SQL, all_vectors, log_vector_changes, vector_changes,
+    vector_extent, vectors_by_ids, HIGHEST_MESSAGE_SQL, highest_message_id,
 )
 from .transfer import (
     IMPORT_FILE_SQL, IMPORT_GOAL_SQL, IMPORT_SUBTASK_SQL, SESSION_IDS_SQL, SESSION_ITEMS_SQL,
@@ -68,22 +74,20 @@ from .transfer import (
     import_messages, import_session, import_subtask, session_ids, session_rows,
 )
 from .state import (
-    ACTIVE_GOAL_SQL, CHECKPOINTS_SQL, CHECKPOINT_COLUMNS, CLEAR_CHECKPOINTS_SQL, END_GOAL_SQL,
-    FACTS_COLUMNS, FACTS_SQL, FILES_SQL, FILE_COLUMNS, GET_FILE_SQL, GET_SUBTASK_SQL, GOALS_SQL,
-    GOAL_COLUMNS, GOAL_SUBTASKS_SQL, GOAL_TOOLS_SQL, INSERT_CHECKPOINT_SQL, INSERT_FACTS_SQL,
-    INSERT_GOAL_SQL, INSERT_SUBTASK_SQL, INSERT_TOOL_SQL, PRUNE_CHECKPOINTS_SQL,
-    SESSION_STATE_SQL, SUBTASKS_SQL, SUBTASK_COLUMNS, SUBTASK_SESSION_SQL, StateRow, TOOLS_SQL,
-    TOOL_COLUMNS, TRACK_FILE_SQL, UPDATE_SUBTASK_SQL, active_goal, checkpoints,
-    clear_checkpoints, end_goal, get_subtask, goal_subtasks, goal_tools, goals,
-    insert_checkpoint, insert_facts, insert_goal, insert_subtask, insert_tool, session_state,
-    subtask_session, subtasks, summary_facts, tools, track_file, tracked_files, update_subtask,
+    ACTIVE_GOAL_SQL, CLEAR_CHECKPOINTS_SQL, END_GOAL_SQL, GET_FILE_SQL, GET_SUBTASK_SQL,
+    GOAL_SUBTASKS_SQL, GOAL_TOOLS_SQL, INSERT_FACTS_SQL, INSERT_GOAL_SQL, INSERT_SUBTASK_SQL,
+    INSERT_TOOL_SQL, PRUNE_CHECKPOINTS_SQL, SESSION_STATE_SQL, SUBTASK_SESSION_SQL, StateRow,
+    TRACK_FILE_SQL, UPDATE_SUBTASK_SQL, active_goal, checkpoints, clear_checkpoints, end_goal,
+    get_subtask, goal_subtasks, goal_tools, goals, insert_checkpoint, insert_facts, insert_goal,
+    insert_subtask, insert_tool, session_state, subtask_session, subtasks, summary_facts, tools,
+    track_file, tracked_files, update_subtask,
 )
 from .admin import (
     APPLICATION_ID_SQL, CHECKPOINT_TRUNCATE_SQL, FOREIGN_KEY_CHECK_SQL, FTS_OPTIMIZE_SQL,
     INTEGRITY_CHECK_SQL, PAGE_COUNT_SQL, PAGE_SIZE_SQL, QUICK_CHECK_SQL, SET_BUSY_TIMEOUT_SQL,
     SNAPSHOT_SQL, STALE_SESSIONS_SQL, STATS_COUNTS_SQL, USER_VERSION_SQL, VACUUM_SQL, backup,
-    checkpoint_truncate, file_pragmas, integrity_problems, no_waiting, reader,
-    stale_sessions, stats_counts, vacuum, verify_copy, ATTACH_SQL, DETACH_SQL, EXPORT_HEADER_SQL,
+    checkpoint_passive, checkpoint_truncate, file_pragmas, integrity_problems, no_waiting, reader,
+    replicated, stale_sessions, stats_counts, vacuum, verify_copy, ATTACH_SQL, DETACH_SQL, EXPORT_HEADER_SQL,
     EXPORT_SQL, export,
 )
 from .cipher import KEY_CHECK_SQL, QUIET_SQL, open_file, plain_cipher
@@ -96,8 +100,21 @@ from .forget import (
     delete_session_sourced_auto_pins, delete_sourced_auto_pins, drop_summary,
     merge_indexes, rewrite_facts, rewrite_summary, rollups_from, session_lowest_ids,
 )
+from .provenance import (
+    BURIED_SQL, BURY_SQL, DROP_ENDINGS_SQL, DROP_MARK_SQL, DROP_SESSION_ENDINGS_SQL,
+    DROP_TOMBSTONES_SQL, END_PIN_SQL, EVERY_SESSION, FORGET_MARK_SQL, INSERT_PIN_SOURCE_SQL,
+    NEWEST_MESSAGE_ID_SQL, RAISE_MARK_SQL, RESTORE_ENDED_SQL, RESTORE_SESSION_ENDED_SQL,
+    SOURCED_PIN_SQL, add_pin_sources, buried_after, bury, drop_session_marks, end_pin,
+    forget_mark, key_hash, raise_mark, restore_ended, restore_session_ended,
+)
 
 __all__ = [
+    "BURIED_SQL", "BURY_SQL", "DROP_ENDINGS_SQL", "DROP_MARK_SQL", "DROP_SESSION_ENDINGS_SQL",
+    "DROP_TOMBSTONES_SQL", "END_PIN_SQL", "EVERY_SESSION", "FORGET_MARK_SQL",
+    "INSERT_PIN_SOURCE_SQL", "NEWEST_MESSAGE_ID_SQL", "RAISE_MARK_SQL", "RESTORE_ENDED_SQL",
+    "RESTORE_SESSION_ENDED_SQL", "SOURCED_PIN_SQL", "add_pin_sources", "buried_after", "bury",
+    "drop_session_marks", "end_pin", "forget_mark", "key_hash", "raise_mark", "restore_ended",
+    "restore_session_ended",
     "RESERVE_IDS_SQL", "reserve_ids", "TOKEN_STATS_SQL", "PUT_TOKEN_STATS_SQL", "token_stats", "put_token_stats",
     "CLEAR_SUMMARY_CACHE_SQL", "COVERING_SUMMARY_SQL", "DELETE_CHECKPOINTS_FROM_SQL", "Forgotten",
     "DELETE_SESSION_SOURCED_AUTO_PINS_SQL", "DELETE_SOURCED_AUTO_PINS_SQL", "DROP_SUMMARY_SQL",
@@ -107,7 +124,9 @@ __all__ = [
     "drop_summary", "merge_indexes", "rewrite_facts",
     "rewrite_summary", "rollups_from", "session_lowest_ids",
     "MESSAGES_BY_IDS_SQL", "NEXT_MESSAGE_SQL", "PREVIOUS_MESSAGE_SQL", 
-    "SCOPE_STATS_SQL", "ALL_STATS_SQL", "TERM_HOLDERS_COUNT_SQL", "TERM_HOLDERS_SQL", "messages_by_ids",
+    "SCOPE_STATS_SQL", "ALL_STATS_SQL", "TERM_HOLDERS_COUNT_SQL", "TERM_HOLDERS_SQL", "messages_by_ids", "all_vectors", "HIGHEST_MESSAGE_SQL", "highest_message_id", "log_vector_changes", "vector_changes",
+    "vector_extent", "vectors_by_ids", "ALL_VECTORS_SQL", "CLEAR_VECTOR_LOG_SQL", "VECTOR_CHANGES_SQL",
+    "VECTOR_EXTENT_SQL", "VECTOR_LOG_SQL", "VECTORS_BY_IDS_SQL", "messages_said_between", "MESSAGES_SAID_BETWEEN_SQL",
     "neighbour", "scope_stats", "term_holders",
     "INSERT_EMBEDDING_SQL",
     "PENDING_MESSAGES_SQL", "SESSION_VECTORS_SQL", "RECENT_VECTORS_SQL", "PendingRow", "recent_vectors",
@@ -141,7 +160,7 @@ __all__ = [
     "SEARCH_MESSAGES_SQL", "SEARCH_PINS_SQL", "SEARCH_SUMMARIES_SQL", "SEARCH_TABLES",
     "SNIPPET_ELLIPSIS", "SNIPPET_END", "SNIPPET_MAX_CHARS", "SNIPPET_START", "SNIPPET_TOKENS",
     "TERM_DOCS_ALL_SQL", "TERM_DOCS_SQL", "TEXT_COLUMNS", "KEYED_SQL", "NEWEST_KEY_SQL", "REINDEX_SQL", "keyed",
-    "reindex", "search", "term_docs", "IMPORT_FILE_SQL", "IMPORT_GOAL_SQL", "IMPORT_SUBTASK_SQL",
+    "optimize_indexes", "reindex", "search", "term_docs", "IMPORT_FILE_SQL", "IMPORT_GOAL_SQL", "IMPORT_SUBTASK_SQL",
     "SESSION_IDS_SQL", "SESSION_ITEMS_SQL", "SESSION_ROW_SQL", "SessionRows",
     "import_checkpoint", "import_file", "import_goal", "import_items", "import_messages",
     "import_session", "import_subtask", "session_ids", "session_rows", "ACTIVE_GOAL_SQL",
@@ -158,8 +177,8 @@ __all__ = [
     "update_subtask", "APPLICATION_ID_SQL", "CHECKPOINT_TRUNCATE_SQL", "FOREIGN_KEY_CHECK_SQL",
     "FTS_OPTIMIZE_SQL", "INTEGRITY_CHECK_SQL", "PAGE_COUNT_SQL", "PAGE_SIZE_SQL",
     "QUICK_CHECK_SQL", "SET_BUSY_TIMEOUT_SQL", "SNAPSHOT_SQL", "STALE_SESSIONS_SQL",
-    "STATS_COUNTS_SQL", "USER_VERSION_SQL", "VACUUM_SQL", "backup", "checkpoint_truncate",
-    "file_pragmas", "integrity_problems", "no_waiting", "reader",
+    "STATS_COUNTS_SQL", "USER_VERSION_SQL", "VACUUM_SQL", "backup", "checkpoint_passive", "checkpoint_truncate",
+    "file_pragmas", "integrity_problems", "no_waiting", "reader", "replicated",
     "stale_sessions", "stats_counts", "vacuum", "verify_copy",
     "OVERVIEW_COLUMNS", "SESSION_IDS_BETWEEN_SQL", "SESSION_OVERVIEW_SQL", "session_ids_between",
     "session_overview", "MESSAGES_BETWEEN_SQL", "messages_between", "DELETE_SUMMARY_SQL",

@@ -15,8 +15,7 @@ from typing import Any
 from ..migrations import APPLICATION_ID, SCHEMA_VERSION
 from .cipher import open_file
 from .connection import BEGIN_READ_SQL, COMMIT_SQL, transaction
-from .fulltext import OPTIMIZE_SQL, keyed, reindex
-from .sessions import _LAST_ACTIVITY
+from .rows import OPTIMIZE_SQL, _LAST_ACTIVITY
 
 # Sessions whose last activity (as Session.updated_at reports it) is before ?.
 STALE_SESSIONS_SQL = f"""SELECT s.id FROM sessions s WHERE {_LAST_ACTIVITY} < ?
@@ -92,13 +91,27 @@ VACUUM_SQL = "VACUUM"
 # Returns (busy, log frames, frames checkpointed); busy 1: another connection
 # holds a transaction that needs the log, so it could not be emptied.
 CHECKPOINT_TRUNCATE_SQL = "PRAGMA wal_checkpoint(TRUNCATE)"
+# Copies what no reader still needs, waits for nobody; never restarts the log.
+CHECKPOINT_PASSIVE_SQL = "PRAGMA wal_checkpoint(PASSIVE)"
 SET_BUSY_TIMEOUT_SQL = "PRAGMA busy_timeout = {:d}"
+# Litestream creates this table in a file it replicates (and leaves it there).
+REPLICATED_SQL = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '_litestream_seq'"
 
 
 def checkpoint_truncate(conn: sqlite3.Connection) -> bool:
     """Copy the write-ahead log into the file and empty it; False if another
     connection's transaction prevented it (nothing is lost either way)."""
     return conn.execute(CHECKPOINT_TRUNCATE_SQL).fetchone()[0] == 0
+
+
+def checkpoint_passive(conn: sqlite3.Connection) -> None:
+    """Copy into the file the part of the log no other connection's read needs."""
+    conn.execute(CHECKPOINT_PASSIVE_SQL).fetchone()
+
+
+def replicated(conn: sqlite3.Connection) -> bool:
+    """Whether Litestream has replicated this file (its ``_litestream_seq`` table is there)."""
+    return conn.execute(REPLICATED_SQL).fetchone() is not None
 
 
 @contextlib.contextmanager
@@ -113,16 +126,9 @@ def no_waiting(conn: sqlite3.Connection, busy_timeout: float) -> Iterator[None]:
 
 
 def vacuum(conn: sqlite3.Connection) -> None:
-    """Merge each full-text index into one segment (FTS5 'optimize', one
-    transaction; an index another tool rebuilt without the session key tokens
-    is indexed again, with them), then rebuild the file (``VACUUM``). Not in a
+    """Rebuild the file (``VACUUM``); first merge its full-text indexes
+    (``fulltext.optimize_indexes``), so the rebuild packs them too. Not in a
     transaction."""
-    with transaction(conn):
-        for table, sql in OPTIMIZE_SQL.items():
-            if keyed(conn, table):
-                conn.execute(sql)
-            else:
-                reindex(conn, table)
     conn.execute(VACUUM_SQL)
 
 

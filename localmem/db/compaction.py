@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sqlite3
 
-from .sessions import _LAST_ACTIVITY
+from .rows import _LAST_ACTIVITY
 
 # Every session with what maintenance needs: its last activity (as
 # Session.updated_at), its recorded compaction and its newest message id.

@@ -13,8 +13,6 @@ localmem is refused and left byte-for-byte as it was.
 from __future__ import annotations
 
 import contextlib
-import functools
-import json
 import logging
 import os
 import sqlite3
@@ -22,15 +20,12 @@ import stat
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
 
 from ..errors import DatabaseError, NotALocalMemDatabase, SchemaTooNew, WrongKey
 from ..keys import KEY_ENV_VAR, SQLITE_HEADER, needs_key
 from ..migrations import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION
 from .cipher import open_file
 
-ROW_MEMO_SIZE = 4096
-ROW_MEMO_MAX_CHARS = 8192
 MEMORY = ":memory:"
 PRIVATE_FILE_MODE = 0o600
 PRIVATE_DIR_MODE = 0o700
@@ -320,40 +315,3 @@ DATA_VERSION_SQL = "PRAGMA data_version"
 def data_version(conn: sqlite3.Connection) -> int:
     """Changes whenever another connection commits to the file."""
     return conn.execute(DATA_VERSION_SQL).fetchone()[0]
-
-
-class _RowModels:
-    """Rows of one table as frozen pydantic models, memoized by the row's content.
-
-    A context is rebuilt after every write, yet most of its rows are the same
-    as last time; models are immutable and the memo is keyed by the whole row
-    (id, text and all), so a hit can never be stale. Long texts are not kept.
-    """
-
-    def __init__(
-        self,
-        model: type,
-        columns: str,
-        text_column: str | None,
-        json_columns: tuple[str, ...] = (),
-    ) -> None:
-        self.fields = tuple(columns.split(", "))
-        self._validate = model.__pydantic_validator__.validate_python  # type: ignore[attr-defined]
-        self._text = self.fields.index(text_column) if text_column else None
-        self._json = json_columns  # stored as JSON text, given to the model decoded
-        self._memo = functools.lru_cache(maxsize=ROW_MEMO_SIZE)(self.build)
-
-    def build(self, row: tuple) -> Any:
-        """The model of a row, bypassing the memo (for rows just written)."""
-        fields = dict(zip(self.fields, row))
-        for column in self._json:
-            if fields[column] is not None:
-                fields[column] = json.loads(fields[column])
-        return self._validate(fields)
-
-    def __call__(self, row: tuple) -> Any:
-        """The model of a row read from the file; memoized unless it has no text
-        column (``text_column=None``) or its text is long."""
-        if self._text is None or len(row[self._text]) > ROW_MEMO_MAX_CHARS:
-            return self.build(row)
-        return self._memo(row)

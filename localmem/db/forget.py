@@ -17,15 +17,19 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from ..models import Summary
-from .fulltext import OPTIMIZE_SQL
-from .summaries import _SUMMARY_ROWS, SUMMARY_COLUMNS
+from .rows import OPTIMIZE_SQL, SUMMARY_COLUMNS, _SUMMARY_ROWS
 
-# Automatic pins taken from a message (a manual pin is the user's own words: it stays).
+# Automatic pins taken from a message, alone or with others (pin_sources): a manual
+# pin is the user's own words, it stays.
 DELETE_SOURCED_AUTO_PINS_SQL = """DELETE FROM semantic_pins
-    WHERE kind = 'auto' AND source_message_id = ? RETURNING id, session_id"""
+    WHERE kind = 'auto' AND (source_message_id = ?1
+        OR id IN (SELECT pin_id FROM pin_sources WHERE message_id = ?1))
+    RETURNING id, session_id, content_key"""
 DELETE_SESSION_SOURCED_AUTO_PINS_SQL = """DELETE FROM semantic_pins
-    WHERE kind = 'auto' AND source_message_id IN (SELECT id FROM messages WHERE session_id = ?)
-    RETURNING id, session_id"""
+    WHERE kind = 'auto' AND (source_message_id IN (SELECT id FROM messages WHERE session_id = ?1)
+        OR id IN (SELECT pin_id FROM pin_sources WHERE message_id IN
+            (SELECT id FROM messages WHERE session_id = ?1)))
+    RETURNING id, session_id, content_key"""
 COVERING_SUMMARY_SQL = f"""SELECT {SUMMARY_COLUMNS} FROM summaries
     WHERE session_id = ?1 AND level = 1 AND start_message_id <= ?2 AND end_message_id >= ?2"""
 REWRITE_SUMMARY_SQL = """UPDATE summaries SET text = ?, start_message_id = ?, end_message_id = ?,
@@ -50,21 +54,22 @@ SESSION_LOWEST_IDS_SQL = """SELECT
     (SELECT min(id) FROM summary_facts WHERE session_id = ?1)"""
 
 
-def delete_sourced_auto_pins(
-    conn: sqlite3.Connection, message_ids: Iterable[int]
-) -> list[tuple[int, str | None]]:
-    """Delete the automatic pins taken from these messages (the user's too);
-    return their (id, session_id: None for the user's)."""
+GonePin = tuple[int, "str | None", "str | None"]
+"""A deleted pin: (id, session_id: None for the user's, content_key)."""
+
+
+def delete_sourced_auto_pins(conn: sqlite3.Connection, message_ids: Iterable[int]) -> list[GonePin]:
+    """Delete the automatic pins taken from these messages, alone or with others
+    (the user's too); return them."""
     sql = DELETE_SOURCED_AUTO_PINS_SQL
-    return [(row[0], row[1]) for mid in message_ids for row in conn.execute(sql, (mid,))]
+    return [(row[0], row[1], row[2]) for mid in message_ids for row in conn.execute(sql, (mid,))]
 
 
-def delete_session_sourced_auto_pins(
-    conn: sqlite3.Connection, session_id: str
-) -> list[tuple[int, str | None]]:
-    """Delete the automatic pins taken from any message of the session, wherever
-    they are kept (the user's too); return their (id, session_id)."""
-    return [(row[0], row[1]) for row in conn.execute(DELETE_SESSION_SOURCED_AUTO_PINS_SQL, (session_id,))]
+def delete_session_sourced_auto_pins(conn: sqlite3.Connection, session_id: str) -> list[GonePin]:
+    """Delete the automatic pins taken from any message of the session, alone or with
+    others, wherever they are kept (the user's too); return them."""
+    rows = conn.execute(DELETE_SESSION_SOURCED_AUTO_PINS_SQL, (session_id,))
+    return [(row[0], row[1], row[2]) for row in rows]
 
 
 def covering_summaries(
@@ -136,6 +141,8 @@ class Forgotten:
     """Whether anything was deleted or rewritten (a session row counts)."""
     users: bool = False
     """Whether a fact of the user's went (every session's context shows those)."""
+    removed: list[tuple[str | None, str]] = field(default_factory=list)
+    """The facts (scope, content_key) the user removed: tombstoned (``db.bury``)."""
 
     def touch(self, table: str, ids: Sequence[int]) -> None:
         if ids:
@@ -143,10 +150,11 @@ class Forgotten:
             self.lowest[table] = min(low, self.lowest.get(table, low))
             self.deleted = True
 
-    def pins_gone(self, pins: Sequence[tuple[int, str | None]]) -> None:
-        """Record deleted pins, as (id, session_id)."""
-        self.touch("semantic_pins", [pin_id for pin_id, _ in pins])
-        self.users = self.users or any(session_id is None for _, session_id in pins)
+    def pins_gone(self, pins: Sequence[GonePin]) -> None:
+        """Record deleted pins, as (id, session_id, content_key): the facts go for good."""
+        self.touch("semantic_pins", [pin_id for pin_id, _, _ in pins])
+        self.users = self.users or any(session_id is None for _, session_id, _ in pins)
+        self.removed += [(session_id, key) for _, session_id, key in pins if key]
 
     def indexes(self) -> list[str]:
         """The full-text indexes that held a row this transaction removed or changed."""

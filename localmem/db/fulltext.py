@@ -13,16 +13,11 @@ import sqlite3
 
 from ..migrations import SESSION_KEY_EXPR, USER_PINS_KEY_EXPR
 from ..models import SearchHit
-from .connection import _RowModels
+from .rows import OPTIMIZE_SQL, SEARCH_TABLES, _RowModels
 
-SEARCH_TABLES = ("messages", "summaries", "semantic_pins", "summary_facts")
 TEXT_COLUMNS = {"messages": "text", "summaries": "text", "semantic_pins": "content",
                 "summary_facts": "text"}
 """Each searched table's text column: its index's first column has the same name."""
-_OPTIMIZE = "INSERT INTO [{0}_fts] ([{0}_fts]) VALUES ('optimize')"
-OPTIMIZE_SQL = {table: _OPTIMIZE.format(table) for table in SEARCH_TABLES}
-"""Per table: merge its index into one segment (FTS5 'optimize'), leaving out
-the entries a 'delete' only marked."""
 _KEY = {"semantic_pins": USER_PINS_KEY_EXPR}
 # Whether the newest row is in the index under its session's key token: an
 # index rebuilt from the table by another tool ('rebuild') holds the id's words.
@@ -62,6 +57,17 @@ def reindex(conn: sqlite3.Connection, table: str) -> None:
     for sql in REINDEX_SQL[table]:
         conn.execute(sql)
     conn.execute(OPTIMIZE_SQL[table])
+
+
+def optimize_indexes(conn: sqlite3.Connection) -> None:
+    """Merge each full-text index into one segment (FTS5 'optimize'); an index
+    another tool rebuilt without the session key tokens is indexed again, with
+    them. Call in a write transaction."""
+    for table, sql in OPTIMIZE_SQL.items():
+        if keyed(conn, table):
+            conn.execute(sql)
+        else:
+            reindex(conn, table)
 
 
 # How many messages hold a term, counting no further than the limit: a common

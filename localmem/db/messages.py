@@ -6,21 +6,13 @@ import sqlite3
 from collections.abc import Sequence
 
 from ..models import Item, Message
-from .connection import _RowModels
+from .rows import (
+    INSERT_ITEM_SQL, INSERT_MESSAGE_SQL, ITEM_COLUMNS, MESSAGES_AFTER_SQL, MESSAGE_COLUMNS,
+    NEXT_MESSAGE_ID_SQL, _ITEM_ROWS, _MESSAGE_ROWS,
+)
 
-MESSAGE_COLUMNS = "id, session_id, role, text, model_id, token_count, importance_score, created_at"
-_MESSAGE_ROWS = _RowModels(Message, MESSAGE_COLUMNS, "text")
-# The id after every id ever handed out (m011_message_ids): never a deleted one's.
-_NEXT_ID = """max(coalesce((SELECT max(id) FROM messages), 0),
-    (SELECT max_id FROM used_ids WHERE name = 'messages')) + 1"""
-INSERT_MESSAGE_SQL = f"""INSERT INTO messages
-    (id, session_id, role, text, model_id, token_count, importance_score, created_at)
-    VALUES ({_NEXT_ID}, ?, ?, ?, ?, ?, ?, ?)"""
 RECENT_MESSAGES_SQL = (
     f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE session_id = ? ORDER BY id DESC LIMIT ?"
-)
-MESSAGES_AFTER_SQL = (
-    f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE session_id = ? AND id > ? ORDER BY id LIMIT ?"
 )
 GET_MESSAGE_SQL = f"SELECT {MESSAGE_COLUMNS} FROM messages WHERE id = ?"
 MESSAGES_BETWEEN_SQL = f"""SELECT {MESSAGE_COLUMNS} FROM messages
@@ -29,7 +21,6 @@ MESSAGES_BETWEEN_SQL = f"""SELECT {MESSAGE_COLUMNS} FROM messages
 # A message checked and counted, before it is written: (session_id, role, text,
 # model_id, token_count, importance_score); the insert adds created_at.
 MessageRow = tuple[str, str, str, "str | None", int, float]
-NEXT_MESSAGE_ID_SQL = f"SELECT {_NEXT_ID}"
 
 
 def insert_message(conn: sqlite3.Connection, row: MessageRow, now: str) -> Message | None:
@@ -112,9 +103,6 @@ def delete_message(conn: sqlite3.Connection, message_id: int) -> bool:
 
 # --- items -------------------------------------------------------------------
 
-ITEM_COLUMNS = "message_id, session_id, kind, data"
-_ITEM_ROWS = _RowModels(Item, ITEM_COLUMNS, "data")
-INSERT_ITEM_SQL = "INSERT INTO items (message_id, session_id, kind, data) VALUES (?, ?, ?, ?)"
 ITEMS_AFTER_SQL = f"""SELECT {ITEM_COLUMNS} FROM items
     WHERE session_id = ? AND kind = ? AND message_id > ? ORDER BY message_id"""
 NEWEST_ITEMS_SQL = f"""SELECT {ITEM_COLUMNS} FROM items

@@ -13,13 +13,8 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from ..models import Pin
-from .connection import _RowModels
+from .rows import PIN_COLUMNS, SESSION_PINS_SQL, _PIN_ROWS
 
-PIN_COLUMNS = (
-    "id, session_id, content, source_message_id, importance_score, kind, token_count, created_at,"
-    " slot, superseded_at"
-)
-_PIN_ROWS = _RowModels(Pin, PIN_COLUMNS, "content")
 INSERT_PIN_SQL = """INSERT INTO semantic_pins (session_id, content, content_key, source_message_id,
     importance_score, kind, token_count, created_at, slot, superseded_at)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"""
@@ -45,11 +40,6 @@ KIND_PINS_SQL = f"""SELECT {PIN_COLUMNS} FROM semantic_pins
 # Every pin a session sees, superseded ones too: chains by slot, then in time.
 PIN_HISTORY_SQL = f"""SELECT {PIN_COLUMNS} FROM semantic_pins
     WHERE session_id = ?1 OR session_id IS NULL ORDER BY coalesce(slot, ''), id"""
-# A session's own pins, current and superseded, and the user's pins learnt from
-# one of its messages (an export writes them all).
-SESSION_PINS_SQL = f"""SELECT {PIN_COLUMNS} FROM semantic_pins WHERE session_id = ?1
-    UNION ALL SELECT {PIN_COLUMNS} FROM semantic_pins WHERE session_id IS NULL
-        AND source_message_id IN (SELECT id FROM messages WHERE session_id = ?1)"""
 # Every pin with its provenance (the source message's session, time and the
 # session's title): the memory report. The user's pins first, then by session.
 _P_PIN_COLUMNS = ", ".join("p." + c.strip() for c in PIN_COLUMNS.split(","))

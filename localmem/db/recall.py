@@ -14,7 +14,7 @@ import sqlite3
 from collections.abc import Collection
 
 from ..models import Message
-from .messages import MESSAGE_COLUMNS, _MESSAGE_ROWS
+from .rows import MESSAGE_COLUMNS, _MESSAGE_ROWS
 
 TERM_HOLDERS_SQL = """SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?
     ORDER BY rowid DESC LIMIT ?"""
@@ -26,6 +26,11 @@ MESSAGES_BY_IDS_SQL = f"""SELECT {MESSAGE_COLUMNS} FROM messages
     WHERE id IN (SELECT value FROM json_each(?1)) AND (?2 IS NULL OR session_id = ?2)"""
 NEXT_MESSAGE_SQL = f"""SELECT {MESSAGE_COLUMNS} FROM messages
     WHERE session_id = ? AND id > ? ORDER BY id LIMIT 1"""
+# A scan of the session's rows by id (no index on time: a question naming a day is
+# rare, and a session's rows are few); the whole file with recall_scope="user".
+MESSAGES_SAID_BETWEEN_SQL = f"""SELECT {MESSAGE_COLUMNS} FROM messages
+    WHERE (?1 IS NULL OR session_id = ?1) AND created_at >= ?2 AND created_at < ?3
+    ORDER BY id LIMIT ?4"""
 PREVIOUS_MESSAGE_SQL = f"""SELECT {MESSAGE_COLUMNS} FROM messages
     WHERE session_id = ? AND id < ? ORDER BY id DESC LIMIT 1"""
 
@@ -61,3 +66,11 @@ def neighbour(conn: sqlite3.Connection, session_id: str, message_id: int, after:
     sql = NEXT_MESSAGE_SQL if after else PREVIOUS_MESSAGE_SQL
     row = conn.execute(sql, (session_id, message_id)).fetchone()
     return None if row is None else _MESSAGE_ROWS(row)
+
+
+def messages_said_between(
+    conn: sqlite3.Connection, session_id: str | None, start: str, end: str, limit: int
+) -> list[Message]:
+    """The session's (None: any session's) messages written in [start, end), oldest first."""
+    rows = conn.execute(MESSAGES_SAID_BETWEEN_SQL, (session_id, start, end, limit))
+    return [_MESSAGE_ROWS(row) for row in rows]

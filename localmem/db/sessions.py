@@ -5,16 +5,8 @@ from __future__ import annotations
 import sqlite3
 
 from ..models import Session, SessionOverview
-from .connection import _RowModels
+from .rows import INSERT_SESSION_SQL, _LAST_ACTIVITY, _RowModels, _SESSION_ROWS
 
-SESSION_COLUMNS = "id, title, model, created_at, updated_at"
-_SESSION_ROWS = _RowModels(Session, SESSION_COLUMNS, None)
-INSERT_SESSION_SQL = (
-    "INSERT INTO sessions (id, title, model, created_at, updated_at) VALUES (?, ?, ?, ?, ?)"
-)
-# updated_at as read: the later of the session's own record and its newest message.
-_LAST_ACTIVITY = """max(s.updated_at, coalesce((SELECT m.created_at FROM messages m
-    WHERE m.session_id = s.id ORDER BY m.id DESC LIMIT 1), ''))"""
 GET_SESSION_SQL = (
     f"SELECT s.id, s.title, s.model, s.created_at, {_LAST_ACTIVITY} FROM sessions s WHERE s.id = ?"
 )

@@ -14,14 +14,15 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..models import Checkpoint, Goal, Subtask, SummaryFacts, ToolExecution, TrackedFile
-from .connection import _RowModels
+from .rows import (
+    CHECKPOINTS_SQL, FACTS_SQL, FILES_SQL, FILE_COLUMNS, GOALS_SQL, GOAL_COLUMNS,
+    INSERT_CHECKPOINT_SQL, SUBTASKS_SQL, SUBTASK_COLUMNS, TOOLS_SQL, TOOL_COLUMNS,
+    _CHECKPOINT_ROWS, _FACTS_ROWS, _FILE_ROWS, _GOAL_ROWS, _SUBTASK_ROWS, _TOOL_ROWS,
+)
 
-GOAL_COLUMNS = "id, session_id, text, status, token_count, archive, archive_tokens, created_at, ended_at"
-_GOAL_ROWS = _RowModels(Goal, GOAL_COLUMNS, None, json_columns=("archive",))
 INSERT_GOAL_SQL = """INSERT INTO goals (session_id, text, status, token_count, created_at)
     VALUES (?, ?, 'active', ?, ?)"""
 ACTIVE_GOAL_SQL = f"SELECT {GOAL_COLUMNS} FROM goals WHERE session_id = ? AND status = 'active'"
-GOALS_SQL = f"SELECT {GOAL_COLUMNS} FROM goals WHERE session_id = ? ORDER BY id"
 END_GOAL_SQL = """UPDATE goals SET status = ?, archive = ?, archive_tokens = ?, ended_at = ?
     WHERE id = ?"""
 
@@ -52,10 +53,6 @@ def end_goal(
     )
 
 
-SUBTASK_COLUMNS = (
-    "id, session_id, goal_id, name, status, dependencies, notes, token_count, created_at, updated_at"
-)
-_SUBTASK_ROWS = _RowModels(Subtask, SUBTASK_COLUMNS, None, json_columns=("dependencies",))
 INSERT_SUBTASK_SQL = """INSERT INTO subtasks
     (session_id, goal_id, name, status, dependencies, notes, token_count, created_at, updated_at)
     VALUES (?, ?, ?, 'pending', ?, NULL, ?, ?, ?)"""
@@ -63,8 +60,6 @@ GET_SUBTASK_SQL = f"SELECT {SUBTASK_COLUMNS} FROM subtasks WHERE id = ?"
 SUBTASK_SESSION_SQL = "SELECT session_id FROM subtasks WHERE id = ?"
 UPDATE_SUBTASK_SQL = """UPDATE subtasks SET status = ?, notes = ?, token_count = ?, updated_at = ?
     WHERE id = ?"""
-# Grouped by goal (goal-less first), in order: the order of the index.
-SUBTASKS_SQL = f"SELECT {SUBTASK_COLUMNS} FROM subtasks WHERE session_id = ? ORDER BY goal_id, id"
 GOAL_SUBTASKS_SQL = f"""SELECT {SUBTASK_COLUMNS} FROM subtasks
     WHERE session_id = ? AND goal_id IS ? ORDER BY id"""
 
@@ -114,16 +109,10 @@ def subtask_session(conn: sqlite3.Connection, subtask_id: int) -> str | None:
     return row[0] if row else None
 
 
-TOOL_COLUMNS = (
-    "id, session_id, goal_id, tool_name, arguments, success, result_summary, error_message, "
-    "token_count, created_at"
-)
-_TOOL_ROWS = _RowModels(ToolExecution, TOOL_COLUMNS, None, json_columns=("arguments",))
 INSERT_TOOL_SQL = """INSERT INTO tool_executions
     (session_id, goal_id, tool_name, arguments, success, result_summary, error_message,
      token_count, created_at)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"""
-TOOLS_SQL = f"SELECT {TOOL_COLUMNS} FROM tool_executions WHERE session_id = ? ORDER BY goal_id, id"
 GOAL_TOOLS_SQL = f"""SELECT {TOOL_COLUMNS} FROM tool_executions
     WHERE session_id = ? AND goal_id IS ? ORDER BY id"""
 
@@ -158,8 +147,6 @@ def goal_tools(conn: sqlite3.Connection, session_id: str, goal_id: int | None) -
     return [_TOOL_ROWS(row) for row in conn.execute(GOAL_TOOLS_SQL, (session_id, goal_id))]
 
 
-FILE_COLUMNS = "id, session_id, path, modified, seq, token_count, created_at, updated_at"
-_FILE_ROWS = _RowModels(TrackedFile, FILE_COLUMNS, None)
 # A touch moves the file to the front; once modified, it stays modified.
 TRACK_FILE_SQL = """INSERT INTO tracked_files
     (session_id, path, modified, seq, token_count, created_at, updated_at)
@@ -168,9 +155,6 @@ TRACK_FILE_SQL = """INSERT INTO tracked_files
     ON CONFLICT (session_id, path) DO UPDATE SET modified = max(modified, excluded.modified),
         seq = excluded.seq, updated_at = excluded.updated_at"""
 GET_FILE_SQL = f"SELECT {FILE_COLUMNS} FROM tracked_files WHERE session_id = ? AND path = ?"
-# Modified files first, then the others; newest touch first within each.
-FILES_SQL = f"""SELECT {FILE_COLUMNS} FROM tracked_files WHERE session_id = ?
-    ORDER BY modified DESC, seq DESC"""
 
 
 def track_file(
@@ -184,17 +168,6 @@ def tracked_files(conn: sqlite3.Connection, session_id: str) -> list[TrackedFile
     return [_FILE_ROWS.build(row) for row in conn.execute(FILES_SQL, (session_id,))]
 
 
-CHECKPOINT_COLUMNS = (
-    "id, session_id, data, source, through_message_id, token_count, lines, created_at"
-)
-_CHECKPOINT_ROWS = _RowModels(
-    Checkpoint, CHECKPOINT_COLUMNS, "lines", json_columns=("data", "lines")
-)
-INSERT_CHECKPOINT_SQL = """INSERT INTO checkpoints
-    (session_id, data, source, through_message_id, token_count, lines, created_at)
-    VALUES (?, ?, ?, ?, ?, ?, ?)"""
-CHECKPOINTS_SQL = f"""SELECT {CHECKPOINT_COLUMNS} FROM checkpoints WHERE session_id = ?
-    ORDER BY id DESC LIMIT ?"""
 # Every checkpoint of the session older than its newest ``keep``.
 PRUNE_CHECKPOINTS_SQL = """DELETE FROM checkpoints WHERE session_id = ?1 AND id <=
     (SELECT id FROM checkpoints WHERE session_id = ?1 ORDER BY id DESC LIMIT 1 OFFSET ?2)"""
@@ -235,11 +208,8 @@ def clear_checkpoints(conn: sqlite3.Connection, session_id: str) -> int:
     return conn.execute(CLEAR_CHECKPOINTS_SQL, (session_id,)).rowcount
 
 
-FACTS_COLUMNS = "id, session_id, data, text, source, created_at"
-_FACTS_ROWS = _RowModels(SummaryFacts, FACTS_COLUMNS, None, json_columns=("data",))
 INSERT_FACTS_SQL = """INSERT INTO summary_facts (id, session_id, data, text, source, created_at)
     VALUES (?, ?, ?, ?, ?, ?)"""
-FACTS_SQL = f"SELECT {FACTS_COLUMNS} FROM summary_facts WHERE session_id = ? ORDER BY id"
 
 
 def insert_facts(

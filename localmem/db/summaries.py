@@ -6,15 +6,8 @@ import sqlite3
 from typing import NamedTuple
 
 from ..models import Summary
-from .connection import _RowModels
+from .rows import RECENT_SUMMARIES_SQL, SUMMARY_COLUMNS, _SUMMARY_ROWS
 
-SUMMARY_COLUMNS = (
-    "id, session_id, text, start_message_id, end_message_id, message_count, level, source, "
-    "importance_score, token_count, created_at"
-)
-_SUMMARY_ROWS = _RowModels(Summary, SUMMARY_COLUMNS, "text")
-RECENT_SUMMARIES_SQL = f"""SELECT {SUMMARY_COLUMNS} FROM summaries
-    WHERE session_id = ? AND level = ? ORDER BY end_message_id DESC LIMIT ?"""
 # The context's summaries in one statement: the newest rollup (level 2, which
 # reaches back to the session's start) and the newest level-1 summaries.
 CONTEXT_SUMMARIES_SQL = f"""SELECT * FROM (SELECT {SUMMARY_COLUMNS} FROM summaries
@@ -197,7 +190,6 @@ def session_profile(
     """(session exists, its model's token ratio or None, its compaction level) in one lookup."""
     row = conn.execute(SESSION_PROFILE_SQL, (session_id,)).fetchone()
     return (True, row[1], row[2]) if row else (False, None, 0)
-
 
 
 # How many messages are not covered by a level-1 summary, and their tokens.

@@ -17,34 +17,13 @@ import sqlite3
 from collections.abc import Sequence
 
 from ..models import SessionRows
-from .connection import _RowModels
-from .messages import (
-    INSERT_ITEM_SQL,
-    INSERT_MESSAGE_SQL,
-    ITEM_COLUMNS,
-    MESSAGES_AFTER_SQL,
-    NEXT_MESSAGE_ID_SQL,
-    _ITEM_ROWS,
-    _MESSAGE_ROWS,
+from .rows import (
+    CHECKPOINTS_SQL, FACTS_SQL, FILES_SQL, GOALS_SQL, INSERT_CHECKPOINT_SQL, INSERT_ITEM_SQL,
+    INSERT_MESSAGE_SQL, INSERT_SESSION_SQL, ITEM_COLUMNS, MESSAGES_AFTER_SQL,
+    NEXT_MESSAGE_ID_SQL, RECENT_SUMMARIES_SQL, SESSION_COLUMNS, SESSION_PINS_SQL, SUBTASKS_SQL,
+    TOOLS_SQL, _CHECKPOINT_ROWS, _FACTS_ROWS, _FILE_ROWS, _GOAL_ROWS, _ITEM_ROWS, _MESSAGE_ROWS,
+    _PIN_ROWS, _RowModels, _SESSION_ROWS, _SUBTASK_ROWS, _SUMMARY_ROWS, _TOOL_ROWS,
 )
-from .pins import SESSION_PINS_SQL, _PIN_ROWS
-from .sessions import INSERT_SESSION_SQL, SESSION_COLUMNS, _SESSION_ROWS
-from .state import (
-    CHECKPOINTS_SQL,
-    FACTS_SQL,
-    FILES_SQL,
-    GOALS_SQL,
-    INSERT_CHECKPOINT_SQL,
-    SUBTASKS_SQL,
-    TOOLS_SQL,
-    _CHECKPOINT_ROWS,
-    _FACTS_ROWS,
-    _FILE_ROWS,
-    _GOAL_ROWS,
-    _SUBTASK_ROWS,
-    _TOOL_ROWS,
-)
-from .summaries import RECENT_SUMMARIES_SQL, _SUMMARY_ROWS
 
 # Every session, oldest first: an export reads the whole table anyway.
 SESSION_IDS_SQL = "SELECT id FROM sessions ORDER BY created_at, rowid"

@@ -8,12 +8,14 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from ..aio import AsyncMemoryStore
 from ..config import MemoryConfig
 from ..errors import Closed, InvalidInput
 from ..store import MemoryStore
+
+if TYPE_CHECKING:  # the adapters make the door (``AsyncMemoryStore.of``); here it is a type
+    from ..aio import AsyncMemoryStore
 
 
 def open_store(

@@ -1,7 +1,7 @@
 """The schema, as named, append-only migrations applied when a file is opened.
 
 :data:`MIGRATIONS` lists them in order; their statements are in the modules named by
-their numbers (``m001_m003``, ``m004_m011``, ``m012``; the next ones in a module of their own).
+their numbers (``m001_m003``, ``m004_m011``, ``m012``, ``m013_truth``; the next ones in a module of their own).
 
 ``PRAGMA user_version`` holds how many migrations a file has; opening an
 older file applies the missing ones in one transaction. Never edit a
@@ -33,6 +33,7 @@ from .m004_m011 import (
     USER_PINS_KEY_EXPR,
 )
 from .m012 import _m012_index
+from .m013_truth import M013_TRUTH
 
 M012_SEARCH_AT_COMMIT = (
     *_m012_index("messages", "text", SESSION_KEY_EXPR),
@@ -60,6 +61,8 @@ MIGRATIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("m011_message_ids", M011_MESSAGE_IDS),
     # Search indexes current at commit, declared for sqlite-utils and Datasette.
     ("m012_search_at_commit", M012_SEARCH_AT_COMMIT),
+    # Forgets are final; facts keep every source, removed ones stay removed (see m013_truth).
+    ("m013_truth", M013_TRUTH),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -77,6 +80,7 @@ __all__ = [
     "M010_SCOPES",
     "M011_MESSAGE_IDS",
     "M012_SEARCH_AT_COMMIT",
+    "M013_TRUTH",
     "MIGRATIONS",
     "SCHEMA_VERSION",
     "SESSION_KEY_EXPR",

@@ -44,10 +44,8 @@ import logging
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Generic, TypeVar
 
-from pydantic import BaseModel
-
+from ..outcome import FALLBACK, OFFLINE, JsonOutcome, M, Outcome
 from ..tokens import Tokenizer
 from .fallback import keyword_summary, offline_summary
 from .guards import looping
@@ -77,8 +75,6 @@ from .validation import (
 
 logger = logging.getLogger("localmem")
 
-FALLBACK = "fallback"
-OFFLINE = "offline"
 DEFAULT_MIN_NUM_CTX = 2048
 DEFAULT_NUM_CTX_STEP = 256
 # Room for the chat template's own tokens and for a tokenizer that counts a
@@ -94,40 +90,6 @@ JSON_FORMAT = "json"
 
 Pairs = Sequence[tuple[str, str]]
 CacheLookup = Callable[[str], "str | None"]
-M = TypeVar("M", bound=BaseModel)
-
-
-@dataclass(frozen=True)
-class JsonOutcome(Generic[M]):
-    """A structured answer: ``data`` (validated) from ``model``, or None and the ``reason``."""
-
-    data: M | None
-    model: str | None = None
-    reason: str | None = None
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """A summary text and where it came from.
-
-    ``local_tokens`` (cl100k count of the prompt sent) and ``model_tokens``
-    (the server's ``prompt_eval_count``) are set when a model read the prompt
-    in full: the store keeps their ratio per model. ``cache_key`` is set for
-    a valid model output the store may cache; ``cached`` says it came from there.
-    """
-
-    text: str
-    source: str
-    model: str | None = None
-    local_tokens: int | None = None
-    model_tokens: int | None = None
-    cache_key: str | None = None
-    cached: bool = False
-    reason: str | None = None
-
-    @property
-    def from_model(self) -> bool:
-        return self.source not in (FALLBACK, OFFLINE)
 
 
 class Summarizer:

@@ -154,11 +154,17 @@ _DATE = re.compile(
     r"|every (?:morning|evening|night|day|week))\b",
     _I,
 )
-_REFERENCE = re.compile(
-    r"\b\w+\.(?:py|js|ts|sql|json|md|yaml|yml|toml|csv|txt|html|css|go|rs|java|rb|sh)\b"
-    r"|`[^`\n]+`|\b[A-Z][A-Z0-9]+-\d+\b|\b\w*_\w+\b|\b\w+\(\)",
+_REFERENCE_PARTS: Final = (
+    (".", r"\b\w+\.(?:py|js|ts|sql|json|md|yaml|yml|toml|csv|txt|html|css|go|rs|java|rb|sh)\b"),
+    ("`", r"`[^`\n]+`"),
+    ("-", r"\b[A-Z][A-Z0-9]+-\d+\b"),
+    ("_", r"\b\w*_\w+\b"),
+    ("()", r"\b\w+\(\)"),
 )
-"""Files, code names and ticket keys: what a technical conversation's facts are about."""
+"""Files, code names and ticket keys: what a technical conversation's facts are about.
+Each pattern with what any match of it holds: it runs only on a text holding that (most
+sentences hold no ``_``, ``-`` nor ``()``)."""
+_REFERENCES: Final = tuple((mark, re.compile(part)) for mark, part in _REFERENCE_PARTS)
 _MONEY_MARKS: Final = frozenset("$€£¥")
 _MONEY = re.compile(r"[$€£¥]\s?\d|\b\d[\d,.]*\s?(?:k|dollars|euros?|eur|usd|gbp|bucks)\b|\bbudget\b", _I)
 _NUMBER = re.compile(r"\d+(?:[.,:]\d+)*")
@@ -335,7 +341,7 @@ def _kinds(text: str) -> tuple[set[str], list[str]]:
         kinds.add("money")
     if digits and not dated and "money" not in kinds:
         kinds.add("number")
-    if _REFERENCE.search(text):
+    if any(mark in text and part.search(text) for mark, part in _REFERENCES):
         kinds.add("reference")
     names = _names(text)
     if names:

@@ -184,7 +184,7 @@ def _unsupported(sentence: str, sources: list[_Source]) -> str | None:
     """Why ``sentence`` is not supported, or None (rules 1-4)."""
     carried: str | None = None
     for number, clause in enumerate(_CLAUSE.split(sentence)):
-        status = statements.claimed(clause) if statements.signals(clause) else carried
+        status = carried if statements.status(clause) is None else statements.claimed(clause)
         carried = status
         forms = _forms(clause)
         if not forms:

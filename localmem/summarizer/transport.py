@@ -8,7 +8,8 @@
   this machine unless allowed, a total deadline for the whole answer (the read timeout of the
   request being made is :data:`REQUEST_TIMEOUT`'s when set), at most
   :data:`DEFAULT_MAX_RESPONSE_BYTES` read, no compressed body.
-- **The two outcomes** a failure maps to: :class:`OllamaUnavailable` (no usable connection)
+- **The two outcomes** a failure maps to: :class:`OllamaUnavailable` (no usable connection;
+  :class:`OllamaTimeout` when the server took the connection and did not answer in time)
   and :class:`OllamaModelError` (the server answered, not usefully).
 
 ``ollama_client`` re-exports every public name here.
@@ -35,7 +36,8 @@ DEFAULT_OLLAMA_PORT: Final = 11434
 DEFAULT_MAX_RESPONSE_BYTES: Final = 4 * 1024 * 1024
 """Largest body read from the server; /api/show answers carry licenses and templates."""
 REQUEST_TIMEOUT: ContextVar[float | None] = ContextVar("localmem_ollama_timeout", default=None)
-"""The read timeout of the request being made in this thread, when not the backend's."""
+"""The timeout of the request being made in this thread, when not the backend's: its
+reads and its deadline; connecting too when it is the shorter (``waiting_at_most``)."""
 
 _UNSPECIFIED_HOSTS: Final = {"0.0.0.0": "127.0.0.1", "::": "::1"}
 """A server told to listen on every interface is reached through loopback."""
@@ -44,6 +46,11 @@ _ERROR_TEXT_CHARS: Final = 200
 
 class OllamaUnavailable(LocalMemError):
     """The local Ollama server could not be reached (refused, timed out, or not allowed)."""
+
+
+class OllamaTimeout(OllamaUnavailable):
+    """The server took the connection but did not answer within the timeout: it is hung,
+    or too busy (an ``OllamaUnavailable``: the summarizer writes an offline summary)."""
 
 
 class OllamaModelError(LocalMemError):
@@ -137,7 +144,7 @@ class BoundedStream(httpx.SyncByteStream):
             if received > self._max_bytes:
                 raise OllamaModelError(f"answer larger than {self._max_bytes} bytes")
             if time.monotonic() > self._deadline:
-                raise OllamaUnavailable("answer not complete before the timeout")
+                raise OllamaTimeout("answer not complete before the timeout")
             yield chunk
 
     def close(self) -> None:
@@ -161,9 +168,10 @@ class GuardedTransport(httpx.BaseTransport):
         if not self._allow_remote and not is_loopback_host(request.url.host):
             raise OllamaUnavailable("refusing to send a request outside this machine")
         timeout = REQUEST_TIMEOUT.get() or self._timeout
-        if timeout != self._timeout:  # a longer generation: reads may wait as long
+        if timeout != self._timeout:  # a longer generation, or a short probe
+            connect = min(timeout, self._timeout)
             request.extensions["timeout"] = {
-                "connect": self._timeout, "read": timeout, "write": timeout, "pool": self._timeout
+                "connect": connect, "read": timeout, "write": timeout, "pool": connect
             }
         deadline = time.monotonic() + timeout
         response = self._inner.handle_request(request)
@@ -195,6 +203,8 @@ def map_error(
         status = getattr(exc, "status_code", -1)
         detail = str(getattr(exc, "error", ""))[:_ERROR_TEXT_CHARS]
         return OllamaModelError(f"Ollama /api/{endpoint} answered HTTP {status}: {detail}")
+    if isinstance(exc, httpx.TimeoutException):
+        return OllamaTimeout(f"Ollama /api/{endpoint} did not answer in time: {type(exc).__name__}")
     if isinstance(exc, (httpx.TransportError, OSError)):
         # ollama maps httpx.ConnectError to the builtin ConnectionError (an OSError) and lets
         # every other httpx error through: timeouts, resets, a body cut short.

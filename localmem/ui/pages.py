@@ -23,12 +23,14 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..errors import InvalidInput, LocalMemError, MissingExtra, NotFound, SessionNotFound
 from ..models import Message
-from ..store import MemoryStore
 from .guard import Guard, Launch
+
+if TYPE_CHECKING:  # handed the store by its caller: its type, for the checker
+    from ..store import MemoryStore
 
 try:
     import jinja2

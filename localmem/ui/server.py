@@ -12,11 +12,14 @@ import socket
 import threading
 import webbrowser
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from ..errors import InvalidInput, MissingExtra
-from ..store import MemoryStore
 from .guard import LOOPBACK, Launch
 from .pages import create_app
+
+if TYPE_CHECKING:  # handed the store by its caller: its type, for the checker
+    from ..store import MemoryStore
 
 try:
     import uvicorn

@@ -1,0 +1,132 @@
+"""What a remembered line rests on, and what a forget leaves behind it (m013_truth).
+
+- **Forget marks** (``forget_marks``): each forget raises its session's mark (and the
+  mark ``''`` of every session when it deleted sessions or acted on the user's
+  facts) in its own transaction. A model's output is stored only if the mark read
+  before its input is still the mark in the storing transaction
+  (``Summaries.store_summary``, ``Checkpoints.take``). Marks come from one counter that never goes down
+  (the ``''`` row is never deleted), so no mark repeats, even for a session
+  deleted and created again under its id.
+- **Pin sources** (``pin_sources``): every message a model's pin was built from;
+  forgetting any one of them deletes the pin (``localmem.forget``).
+- **Pin endings** (``pin_endings``): the message whose update ended a pin;
+  forgetting it makes the pin current again.
+- **Tombstones** (``pin_tombstones``): a fact the user removed, by a hash of its
+  key (its text leaves the file), with the newest message id at the time: a model
+  may pin the fact again only from a later message.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+from collections.abc import Iterable, Sequence
+
+EVERY_SESSION = ""
+"""The scope of a mark or a tombstone that holds for every session (the user's facts)."""
+
+FORGET_MARK_SQL = "SELECT coalesce(max(mark), 0) FROM forget_marks WHERE scope IN (?, '')"
+RAISE_MARK_SQL = """INSERT INTO forget_marks (scope, mark)
+    VALUES (?, (SELECT coalesce(max(mark), 0) + 1 FROM forget_marks))
+    ON CONFLICT (scope) DO UPDATE SET mark = excluded.mark"""
+DROP_MARK_SQL = "DELETE FROM forget_marks WHERE scope = ? AND scope != ''"
+
+INSERT_PIN_SOURCE_SQL = "INSERT OR IGNORE INTO pin_sources (pin_id, message_id) VALUES (?, ?)"
+# The current auto pin a session sees with this key and first source: the one just written.
+SOURCED_PIN_SQL = """SELECT id FROM semantic_pins WHERE (session_id = ?1 OR session_id IS NULL)
+    AND content_key = ?2 AND kind = 'auto' AND superseded_at IS NULL
+    AND source_message_id IS ?3 ORDER BY id DESC LIMIT 1"""
+
+END_PIN_SQL = "INSERT OR REPLACE INTO pin_endings (pin_id, message_id) VALUES (?, ?)"
+# Pins ended by these messages' updates, current again (OR IGNORE: unless an auto
+# pin of the same fact is current meanwhile; that one stays, the old one history).
+RESTORE_ENDED_SQL = """UPDATE OR IGNORE semantic_pins SET superseded_at = NULL
+    WHERE id IN (SELECT pin_id FROM pin_endings WHERE message_id = ?)"""
+RESTORE_SESSION_ENDED_SQL = """UPDATE OR IGNORE semantic_pins SET superseded_at = NULL
+    WHERE id IN (SELECT pin_id FROM pin_endings WHERE message_id IN
+        (SELECT id FROM messages WHERE session_id = ?))"""
+DROP_ENDINGS_SQL = "DELETE FROM pin_endings WHERE message_id = ?"
+DROP_SESSION_ENDINGS_SQL = """DELETE FROM pin_endings
+    WHERE message_id IN (SELECT id FROM messages WHERE session_id = ?)"""
+
+BURY_SQL = """INSERT INTO pin_tombstones (scope, key_hash, after_message_id) VALUES (?, ?, ?)
+    ON CONFLICT (scope, key_hash) DO UPDATE SET after_message_id = excluded.after_message_id"""
+BURIED_SQL = """SELECT max(after_message_id) FROM pin_tombstones
+    WHERE scope IN (?, '') AND key_hash = ?"""
+DROP_TOMBSTONES_SQL = "DELETE FROM pin_tombstones WHERE scope = ? AND scope != ''"
+NEWEST_MESSAGE_ID_SQL = """SELECT max(coalesce((SELECT max(id) FROM messages), 0),
+    (SELECT max_id FROM used_ids WHERE name = 'messages'))"""
+
+
+def forget_mark(conn: sqlite3.Connection, session_id: str) -> int:
+    """The session's forget mark: raised by every forget that reached it (0: none yet)."""
+    return conn.execute(FORGET_MARK_SQL, (session_id,)).fetchone()[0]
+
+
+def raise_mark(conn: sqlite3.Connection, scope: str) -> None:
+    """Raise a session's mark (``EVERY_SESSION``: every session's), in a forget's transaction."""
+    conn.execute(RAISE_MARK_SQL, (scope,))
+
+
+def drop_session_marks(conn: sqlite3.Connection, session_id: str) -> None:
+    """A deleted session's mark and tombstones go with it (its id leaves the file);
+    the caller raises ``EVERY_SESSION``'s mark instead."""
+    conn.execute(DROP_MARK_SQL, (session_id,))
+    conn.execute(DROP_TOMBSTONES_SQL, (session_id,))
+
+
+def add_pin_sources(
+    conn: sqlite3.Connection, seen_from: str, key: str, sources: Sequence[int]
+) -> None:
+    """Record every source of the current auto pin of ``key`` that session ``seen_from``
+    sees and that was written from ``sources[0]`` (none: nothing is recorded)."""
+    if len(sources) < 2:
+        return  # source_message_id alone holds it
+    row = conn.execute(SOURCED_PIN_SQL, (seen_from, key, sources[0])).fetchone()
+    if row is not None:
+        conn.executemany(INSERT_PIN_SOURCE_SQL, [(row[0], mid) for mid in sources])
+
+
+def end_pin(conn: sqlite3.Connection, pin_id: int, message_id: int | None) -> None:
+    """Record the message whose update ended pin ``pin_id`` (None: none recorded)."""
+    if message_id is not None:
+        conn.execute(END_PIN_SQL, (pin_id, message_id))
+
+
+def restore_ended(conn: sqlite3.Connection, message_ids: Iterable[int]) -> int:
+    """Make the pins these messages' updates ended current again; return how many."""
+    restored = 0
+    for mid in message_ids:
+        restored += conn.execute(RESTORE_ENDED_SQL, (mid,)).rowcount
+        conn.execute(DROP_ENDINGS_SQL, (mid,))
+    return restored
+
+
+def restore_session_ended(conn: sqlite3.Connection, session_id: str) -> int:
+    """:func:`restore_ended` for every message of a session."""
+    restored = conn.execute(RESTORE_SESSION_ENDED_SQL, (session_id,)).rowcount
+    conn.execute(DROP_SESSION_ENDINGS_SQL, (session_id,))
+    return restored
+
+
+def key_hash(key: str) -> str:
+    """A tombstone's key: a hash of the pin's ``content_key`` (its text is not kept)."""
+    return hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def bury(conn: sqlite3.Connection, facts: Iterable[tuple[str | None, str]]) -> None:
+    """Tombstone facts the user removed, as (session id or None: the user's, content_key),
+    after the newest message id so far."""
+    after = conn.execute(NEWEST_MESSAGE_ID_SQL).fetchone()[0] or 0
+    rows = [
+        (EVERY_SESSION if scope is None else scope, key_hash(key), after)
+        for scope, key in facts
+        if key
+    ]
+    conn.executemany(BURY_SQL, rows)
+
+
+def buried_after(conn: sqlite3.Connection, session_id: str, key: str) -> int | None:
+    """The message id after which a removed fact may be pinned again in this session
+    (its own tombstone or the user's), or None if it was never removed."""
+    return conn.execute(BURIED_SQL, (session_id, key_hash(key))).fetchone()[0]

@@ -1,0 +1,94 @@
+"""A long recalled turn cut to the sentences that answer the question: pure.
+
+A relevant turn is all or nothing when packed whole: one long turn can cost
+the room of five short answers. ``cut(text, patterns)`` keeps the sentences
+holding a query word (each found as ``rank.occurrences`` finds it, so a
+sentence counts when BM25 counted its words), the speaker's label a
+transcript starts with ("Melanie: ..."), and marks every cut with an
+ellipsis, so that a reader (and a model) sees that words were left out and
+where. A turn with no matching sentence (found by meaning, or the reply a
+question brought along) or whose every sentence matches is not cut: None.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Callable, Sequence
+
+from .autopins import is_lasting
+from .models import Message
+from .rank import Finder
+
+ELLIPSIS = "…"
+MIN_TOKENS = 40
+"""Turns shorter than this are shown whole: a cut would save too little to matter."""
+MIN_SAVING = 0.3
+"""A cut is used only when it saves at least this share of the turn's tokens."""
+_END = re.compile(r"[.!?]+[\"')\]]*(?=\s)|\n")
+_LABEL = re.compile(r"^[A-Z][\w .'-]{0,30}: ")
+
+
+def cut(text: str, finder: Finder) -> str | None:
+    """``text`` reduced to its sentences holding a word ``finder`` finds, ellipses where
+    sentences were left out; None when there is nothing to leave out or nothing kept.
+
+    Two passes of the regex engine over the text (sentence ends, words found) and a
+    bisection per word found: a long turn costs little to cut."""
+    label_match = _LABEL.match(text)
+    begin = label_match.end() if label_match else 0
+    ends = [m.end() for m in _END.finditer(text, begin)]
+    if not ends or ends[-1] < len(text):
+        ends.append(len(text))
+    if len(ends) < 2:
+        return None
+    hits = {bisect.bisect_right(ends, i) for i in finder.starts(text) if i >= begin}
+    hits.discard(len(ends))
+    if not hits or len(hits) == len(ends):
+        return None
+    out: list[str] = []
+    previous = -1
+    for n in sorted(hits):
+        sentence = text[ends[n - 1] if n else begin : ends[n]].strip()
+        if not sentence:
+            continue
+        if n != previous + 1:
+            out.append(ELLIPSIS)
+        out.append(sentence)
+        previous = n
+    if previous != len(ends) - 1 and text[ends[previous]:].strip():
+        out.append(ELLIPSIS)
+    return text[:begin] + " ".join(out)
+
+
+class Answers:
+    """What of the material answers a query's ``terms``: the two judgments packing
+    asks of a context with a query (``packing.Policy.shorten`` and ``.earns``)."""
+
+    def __init__(self, terms: Sequence[str], count: Callable[[str], int]) -> None:
+        self._finder = Finder(terms)
+        self._any = bool(terms)
+        self._count = count
+
+    def answers(self, text: str) -> bool:
+        """Whether ``text`` holds a word of the query."""
+        return self._any and bool(self._finder.starts(text))
+
+    def earns(self, text: str) -> bool:
+        """Whether a pin, summary or checkpoint line keeps its place ahead of the
+        relevant messages: it answers the query, or it is a lasting fact of the user's
+        (health, identity, constraints: ``autopins.is_lasting``)."""
+        return self.answers(text) or is_lasting(text)
+
+    def shorten(self, message: Message) -> Message:
+        """``message`` as a relevant one is shown: a long one cut to its sentences that
+        answer (``cut``) when that saves ``MIN_SAVING`` of its tokens; else whole."""
+        if message.token_count < MIN_TOKENS or not self._any:
+            return message
+        text = cut(message.text, self._finder)
+        if text is None:
+            return message
+        tokens = self._count(text)
+        if tokens > message.token_count * (1 - MIN_SAVING):
+            return message
+        return message.model_copy(update={"text": text, "token_count": tokens})

@@ -1,0 +1,176 @@
+"""The dates a question names, as periods of time: pure, no I/O.
+
+"What did I say on March 16, 2022?", "in May 2023", "last week", "yesterday":
+``find(question, now)`` reads each such phrase as a :class:`Period`, a half-open
+range of UTC days, resolved against ``now`` (the store's clock, so a test or a
+benchmark that sets the clock gets the same answer as a user on that day). A
+month or a day without a year is its latest occurrence up to ``now``; a weekday
+("on Tuesday", "last Tuesday") the latest one before today; weeks start on
+Monday. ``Period.label`` is how a context shows the dates it used
+("on March 16, 2022 = 2022-03-16").
+
+What is not a date stays a word: "may" without a year or an "in", a bare number.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date, datetime, time, timedelta, timezone
+
+MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august",
+          "september", "october", "november", "december")
+WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+           "seven": 7, "eight": 8, "nine": 9, "ten": 10}
+_MONTH = r"(?P<month>" + "|".join(m[:3] + (m[3:] and f"(?:{m[3:]})?") for m in MONTHS) + r")\.?"
+_DAY = r"(?P<day>[0-3]?\d)(?:st|nd|rd|th)?"
+_YEAR = r"(?P<year>(?:19|20)\d\d)"
+_COUNT = r"(?P<count>\d{1,3}|" + "|".join(NUMBERS) + ")"
+_UNIT = r"(?P<unit>day|week|month|year)s?"
+
+PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (kind, re.compile(pattern, re.IGNORECASE))
+    for kind, pattern in (
+        ("iso", r"\b(?P<year>(?:19|20)\d\d)-(?P<month>[01]\d)-(?P<day>[0-3]\d)\b"),
+        ("month day", rf"\b{_MONTH}\s+{_DAY}\b(?:,?\s+{_YEAR}\b)?"),
+        ("day month", rf"\b{_DAY}(?:\s+of)?\s+{_MONTH}\b(?:,?\s+{_YEAR}\b)?"),
+        ("month year", rf"\b{_MONTH},?\s+{_YEAR}\b"),
+        ("in month", rf"\b(?:in|during|since|from|of|last)\s+{_MONTH}\b(?!\s*[0-3]?\d\b)"),
+        ("in year", rf"\b(?:in|during|of|since)\s+{_YEAR}\b"),
+        ("ago", rf"\b{_COUNT}\s+{_UNIT}\s+ago\b"),
+        ("relative", r"\b(?P<which>last|this|past)\s+(?P<unit>week(?:end)?|month|year)\b"),
+        ("weekday", r"\b(?:on|last|this\s+past)\s+(?P<weekday>"
+                    + "|".join(WEEKDAYS) + r")\b"),
+        ("day word", r"\b(?P<word>today|yesterday|tonight|last\s+night|this\s+morning)\b"),
+    )
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Period:
+    """A range of UTC days [first, after) a question names, and where it names it."""
+
+    first: date
+    after: date
+    phrase: str
+    span: tuple[int, int]
+
+    @property
+    def label(self) -> str:
+        """``on March 16, 2022 = 2022-03-16`` (one day) or ``in May 2023 = 2023-05-01..2023-05-31``."""
+        last = self.after - timedelta(days=1)
+        days = self.first.isoformat() if last == self.first else f"{self.first}..{last}"
+        return f"{self.phrase} = {days}"
+
+    def bounds(self) -> tuple[datetime, datetime]:
+        """The period as UTC datetimes [start, end)."""
+        return (datetime.combine(self.first, time(), timezone.utc),
+                datetime.combine(self.after, time(), timezone.utc))
+
+
+def find(question: str, now: datetime) -> list[Period]:
+    """The periods ``question`` names, in the order it names them (none overlapping)."""
+    today = (now.astimezone(timezone.utc) if now.tzinfo else now).date()
+    found: list[Period] = []
+    taken: list[tuple[int, int]] = []
+    for kind, pattern in PATTERNS:
+        for match in pattern.finditer(question):
+            span = match.span()
+            if any(span[0] < end and start < span[1] for start, end in taken):
+                continue
+            try:
+                days = _resolve(kind, match, today)
+            except (ValueError, OverflowError):  # "February 31": not a date
+                continue
+            if days is None:
+                continue
+            taken.append(span)
+            found.append(Period(days[0], days[1], match.group(0).strip(), span))
+    return sorted(found, key=lambda p: p.span)
+
+
+def without(question: str, periods: list[Period]) -> str:
+    """``question`` with the phrases of ``periods`` taken out (their words are no topic)."""
+    for p in sorted(periods, key=lambda p: p.span, reverse=True):
+        question = question[: p.span[0]] + " " + question[p.span[1]:]
+    return question
+
+
+def _month(name: str) -> int:
+    return next(i for i, m in enumerate(MONTHS, 1) if m.startswith(name.lower()[:3]))
+
+
+def _month_range(year: int, month: int) -> tuple[date, date]:
+    first = date(year, month, 1)
+    return first, date(year + month // 12, month % 12 + 1, 1)
+
+
+def _latest(today: date, month: int, day: int | None = None) -> int:
+    """The year of the latest ``month`` (``day``) up to ``today``."""
+    if (month, day or 1) <= (today.month, today.day if day else 1):
+        return today.year
+    return today.year - 1
+
+
+def _resolve(kind: str, m: re.Match[str], today: date) -> tuple[date, date] | None:
+    groups = m.groupdict()
+    if kind in ("iso", "month day", "day month"):
+        month = int(groups["month"]) if kind == "iso" else _month(groups["month"])
+        day = int(groups["day"])
+        year = int(groups["year"]) if groups.get("year") else _latest(today, month, day)
+        first = date(year, month, day)
+        return first, first + timedelta(days=1)
+    if kind == "month year":
+        return _month_range(int(groups["year"]), _month(groups["month"]))
+    if kind == "in month":
+        month = _month(groups["month"])
+        if groups["month"].lower() == "may" and not m.group(0).lower().startswith(("in", "during")):
+            return None  # "of may", "last may" stay words unless plainly a month
+        year = _latest(today, month)
+        if m.group(0).lower().startswith("last") and year == today.year and month == today.month:
+            year -= 1
+        return _month_range(year, month)
+    if kind == "in year":
+        year = int(groups["year"])
+        return date(year, 1, 1), date(year + 1, 1, 1)
+    if kind == "ago":
+        count = groups["count"].lower()
+        n = NUMBERS[count] if count in NUMBERS else int(count)
+        unit = groups["unit"].lower()
+        if unit == "day":
+            first = today - timedelta(days=n)
+            return first, first + timedelta(days=1)
+        if unit == "week":
+            first = today - timedelta(days=7 * n + today.weekday())
+            return first, first + timedelta(days=7)
+        if unit == "month":
+            index = today.year * 12 + today.month - 1 - n
+            return _month_range(index // 12, index % 12 + 1)
+        return date(today.year - n, 1, 1), date(today.year - n + 1, 1, 1)
+    if kind == "relative":
+        which, unit = groups["which"].lower(), groups["unit"].lower()
+        back = 0 if which == "this" else 1
+        if unit == "weekend":
+            saturday = today - timedelta(days=(today.weekday() - 5) % 7 + 7 * (back and today.weekday() >= 5))
+            return saturday, saturday + timedelta(days=2)
+        if unit == "week":
+            if which == "past":
+                return today - timedelta(days=7), today + timedelta(days=1)
+            monday = today - timedelta(days=today.weekday() + 7 * back)
+            return monday, monday + timedelta(days=7)
+        if unit == "month":
+            if which == "past":
+                return today - timedelta(days=31), today + timedelta(days=1)
+            index = today.year * 12 + today.month - 1 - back
+            return _month_range(index // 12, index % 12 + 1)
+        if which == "past":
+            return today - timedelta(days=366), today + timedelta(days=1)
+        return date(today.year - back, 1, 1), date(today.year - back + 1, 1, 1)
+    if kind == "weekday":
+        wanted = WEEKDAYS.index(groups["weekday"].lower())
+        first = today - timedelta(days=(today.weekday() - wanted - 1) % 7 + 1)
+        return first, first + timedelta(days=1)
+    word = " ".join(groups["word"].lower().split())
+    first = today - timedelta(days=1) if word in ("yesterday", "last night") else today
+    return first, first + timedelta(days=1)

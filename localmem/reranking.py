@@ -1,0 +1,141 @@
+"""Reordering a recall ranking: the question's period first, then spread: pure.
+
+``in_period_first``: when a question names a period (``localmem.periods``),
+the ranked messages said in it come first, in their order; a story told the
+day after ("yesterday I ...", "last night ...") counts for the day before.
+When the question's words match none of the period's messages, the
+period's own messages come first anyway ("What did I do on March 16?" has no
+topic to match).
+
+``spread``: the best hits are diversified, maximal-marginal-relevance style:
+walking the ranking, a hit from a day that already gave ``PER_DAY`` of the
+top, or a near-copy (word overlap ``NEAR_COPY``) of a hit already taken from
+its day, is deferred behind the rest of the top ``SPREAD_TOP``; nothing is
+dropped. Answers told across sessions then share the room the budget has.
+
+``feedback_terms``: pseudo-relevance feedback, the rarest words the best hits
+share that the question lacks, to search once more when its own words find
+little.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+
+from . import words as vocabulary
+from .models import Message
+from .periods import Period
+
+PER_DAY = 4
+"""Hits of one day (and session) among the top before the rest of it waits."""
+NEAR_COPY = 0.6
+"""Word overlap (Jaccard) at which a hit repeats one already taken from its day."""
+SPREAD_TOP = 60
+"""How much of the ranking is diversified (the rest keeps its order)."""
+PERIOD_FILL = 40
+"""At most this many of a period's messages come first when no word matched there."""
+_TOLD_LATER = re.compile(r"\b(yesterday|last night)\b", re.IGNORECASE)
+
+
+def day_of(message: Message) -> str:
+    return message.created_at[:10]
+
+
+def said_in(message: Message, periods: Sequence[Period]) -> bool:
+    """Whether ``message`` was said in one of ``periods``, or the day after one of
+    them about the day before ("yesterday")."""
+    day = day_of(message)
+    for p in periods:
+        first, after = p.first.isoformat(), p.after.isoformat()
+        if first <= day < after:
+            return True
+        if day == _next_day(p) and _TOLD_LATER.search(message.text):
+            return True
+    return False
+
+
+def _next_day(period: Period) -> str:
+    return period.after.isoformat()
+
+
+def in_period_first(
+    ranking: Sequence[Message], periods: Sequence[Period], period_messages: Sequence[Message]
+) -> list[Message]:
+    """``ranking`` with its messages said in ``periods`` first; if none of them is
+    ranked, ``period_messages`` (the period's own, oldest first) lead instead."""
+    inside = [m for m in ranking if said_in(m, periods)]
+    if not inside:
+        seen = {m.id for m in ranking}
+        inside = [m for m in period_messages if said_in(m, periods) and m.id not in seen]
+        inside = inside[:PERIOD_FILL]
+        return [*inside, *ranking]
+    chosen = {m.id for m in inside}
+    return [*inside, *(m for m in ranking if m.id not in chosen)]
+
+
+def words(text: str) -> frozenset[str]:
+    """The words of ``text`` (``localmem.words``) of three letters or more: what two
+    near-copies share."""
+    return frozenset(w for w in vocabulary.words(text) if len(w) >= 3)
+
+
+def spread(ranking: Sequence[Message], top: int = SPREAD_TOP) -> list[Message]:
+    """The first ``top`` of ``ranking`` diversified across days and sessions (the
+    module's rule), then the rest in its order. A hit's words are read only when its
+    day already gave one (most days give one: the cost stays small)."""
+    head, tail = ranking[:top], ranking[top:]
+    taken: list[Message] = []
+    deferred: list[Message] = []
+    per_day: dict[tuple[str, str], list[Message]] = {}
+    seen: dict[int, frozenset[str]] = {}
+
+    def words_of(m: Message) -> frozenset[str]:
+        found = seen.get(m.id)
+        if found is None:
+            found = seen[m.id] = words(m.text)
+        return found
+
+    for m in head:
+        kept = per_day.setdefault((m.session_id, day_of(m)), [])
+        if kept and (
+            len(kept) >= PER_DAY
+            or any(_jaccard(words_of(m), words_of(other)) >= NEAR_COPY for other in kept)
+        ):
+            deferred.append(m)
+            continue
+        kept.append(m)
+        taken.append(m)
+    return [*taken, *deferred, *tail]
+
+
+def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:
+    if not a or not b:
+        return 0.0
+    return len(a & b) / len(a | b)
+
+
+def feedback_terms(
+    best: Iterable[Message],
+    query_terms: Iterable[str],
+    terms_of: Callable[[str], list[str]],
+    frequency: Callable[[str], int],
+    documents: int,
+    most: int,
+) -> list[str]:
+    """Up to ``most`` words of the ``best`` hits that the query lacks, the ones held by
+    more than one hit and rarest in the scope first (``frequency``: messages holding
+    it, of ``documents``); words in over a tenth of the scope are no help."""
+    asked = set(query_terms)
+    counts: dict[str, int] = {}
+    for m in best:
+        for term in set(terms_of(m.text)) - asked:
+            counts[term] = counts.get(term, 0) + 1
+    shared = [t for t, n in counts.items() if n > 1] or list(counts)
+    rated = {t: frequency(t) for t in shared[: most * 4]}
+    useful = [t for t, f in rated.items() if 0 < f <= max(2, documents // 10)]
+    return sorted(useful, key=lambda t: (rated[t], t))[:most]
+
+
+def order_by(ids: Sequence[int], rows: Mapping[int, Message]) -> list[Message]:
+    return [rows[i] for i in ids if i in rows]

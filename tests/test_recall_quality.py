@@ -1,0 +1,192 @@
+"""Recall's second round (issue 22, 21.6), through the public API: dates, neighbours,
+spread, the query widened once, and sections that earn their tokens."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from localmem import MemoryConfig, MemoryStore
+from localmem.periods import find
+
+
+class Clock:
+    def __init__(self, now: datetime) -> None:
+        self.now = now
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+@pytest.fixture
+def clocked(db_path):
+    clock = Clock(datetime(2022, 3, 1, 9, tzinfo=timezone.utc))
+    with MemoryStore(db_path, config=MemoryConfig(cache_ttl=0), clock=clock) as store:
+        yield store, clock
+
+
+def say(store, clock, session_id, day: datetime, texts: list[str]) -> list:
+    clock.now = day
+    out = []
+    for i, text in enumerate(texts):
+        clock.now = day + timedelta(minutes=i)
+        out.append(store.add_message(session_id, "user" if i % 2 == 0 else "assistant", text))
+    return out
+
+
+def filler(n: int, word: str = "garden") -> list[str]:
+    return [f"Turn {i} about the {word} and the weather." for i in range(n)]
+
+
+# --- dates -------------------------------------------------------------------------------
+
+
+def test_a_question_naming_a_day_prefers_that_days_messages(clocked) -> None:
+    store, clock = clocked
+    s = store.create_session()
+    day = datetime(2022, 3, 16, 10, tzinfo=timezone.utc)
+    for n in range(12):  # a move a week, the same words each time
+        when = day + timedelta(days=7 * (n - 6))
+        say(store, clock, s.id, when, [f"We moved the piano to room {n} today.", "Nice!"])
+    say(store, clock, s.id, day + timedelta(days=90), filler(30))
+    ctx = store.build_context(
+        s.id, max_tokens=220, query="Which room did we move the piano to on March 16, 2022?"
+    )
+    shown = [m.text for m in ctx.relevant_messages]
+    assert "We moved the piano to room 6 today." in shown
+    assert ctx.dates == ("March 16, 2022 = 2022-03-16",)
+    assert "(dates in the question, read as: March 16, 2022 = 2022-03-16)" in ctx.memory_text()
+
+
+def test_a_story_told_the_next_day_counts_for_the_day_it_tells(clocked) -> None:
+    store, clock = clocked
+    s = store.create_session()
+    base = datetime(2022, 5, 2, 18, tzinfo=timezone.utc)
+    for n in range(10):
+        say(store, clock, s.id, base + timedelta(days=n), [f"Yesterday I baked bread number {n}."])
+    say(store, clock, s.id, base + timedelta(days=40), filler(30))
+    ctx = store.build_context(s.id, max_tokens=200, query="What bread did I bake on May 5, 2022?")
+    # told on May 6 about the day before
+    assert "Yesterday I baked bread number 4." in [m.text for m in ctx.relevant_messages]
+
+
+def test_relative_periods_are_read_against_the_stores_clock(clocked) -> None:
+    store, clock = clocked
+    s = store.create_session()
+    now = datetime(2022, 6, 15, 12, tzinfo=timezone.utc)  # a Wednesday
+    for n in range(30):
+        say(store, clock, s.id, now - timedelta(days=30 - n), [f"I watered the ferns, round {n}."])
+    say(store, clock, s.id, now, filler(30))
+    clock.now = now + timedelta(hours=1)
+    ctx = store.build_context(s.id, max_tokens=200, query="How were the ferns last week?")
+    days = {m.created_at[:10] for m in ctx.relevant_messages}
+    assert days and days <= {f"2022-06-{d:02d}" for d in range(6, 13)}
+    assert ctx.dates == ("last week = 2022-06-06..2022-06-12",)
+    clock.now = now + timedelta(days=1)  # a day later, "yesterday" is another day
+    ctx = store.build_context(s.id, max_tokens=200, query="ferns yesterday?")
+    assert ctx.dates == ("yesterday = 2022-06-15",)
+
+
+@pytest.mark.parametrize(
+    ("question", "label"),
+    [
+        ("in May 2023", "May 2023 = 2023-05-01..2023-05-31"),
+        ("on 16 March 2022", "16 March 2022 = 2022-03-16"),
+        ("2 weeks ago", "2 weeks ago = 2024-05-27..2024-06-02"),
+        ("last Tuesday", "last Tuesday = 2024-06-11"),
+        ("in 2023", "in 2023 = 2023-01-01..2023-12-31"),
+        ("anything in May?", "in May = 2024-05-01..2024-05-31"),
+        ("this month", "this month = 2024-06-01..2024-06-30"),
+    ],
+)
+def test_periods_read(question: str, label: str) -> None:
+    now = datetime(2024, 6, 12, 15, tzinfo=timezone.utc)  # a Wednesday
+    assert [p.label for p in find(question, now)] == [label]
+
+
+@pytest.mark.parametrize("words", ["may I ask", "February 31, 2022", "room 2023", "call me maybe"])
+def test_what_is_no_date_stays_words(words: str) -> None:
+    assert find(words, datetime(2024, 6, 12, tzinfo=timezone.utc)) == []
+
+
+# --- neighbours --------------------------------------------------------------------------
+
+
+def test_a_question_asked_mid_turn_brings_its_reply(store, session) -> None:
+    store.add_message(
+        session.id, "user",
+        "Did you end up running the harbour half marathon? [image: runners at a start line]",
+    )
+    reply = store.add_message(session.id, "assistant", "Yep, finished in one hour fifty-two!")
+    store.add_messages(session.id, [{"role": "user", "text": t} for t in filler(20)])
+    ctx = store.build_context(session.id, query="How long did the harbour half marathon take?")
+    assert reply.id in [m.id for m in ctx.relevant_messages]
+
+
+def test_a_short_reply_brings_the_question_it_answers(store, session) -> None:
+    asked = store.add_message(
+        session.id, "user", "Was the vet visit on the Tuesday? I could not remember."
+    )
+    store.add_message(session.id, "assistant", "Yes, the vet said all is fine.")
+    store.add_messages(session.id, [{"role": "user", "text": t} for t in filler(20)])
+    ctx = store.build_context(session.id, query="What did the vet say?")
+    assert asked.id in [m.id for m in ctx.relevant_messages]
+
+
+# --- spread ------------------------------------------------------------------------------
+
+
+def test_near_copies_from_one_day_do_not_crowd_out_another_days_answer(clocked) -> None:
+    store, clock = clocked
+    s = store.create_session()
+    day = datetime(2022, 4, 1, 9, tzinfo=timezone.utc)
+    other = say(store, clock, s.id, day, ["In Lisbon we ate grilled sardines by the river."])[0]
+    copies = [f"In Lisbon we ate grilled sardines by the river again, day {n}." for n in range(8)]
+    say(store, clock, s.id, day + timedelta(days=20), copies)
+    say(store, clock, s.id, day + timedelta(days=40), filler(30))
+    ctx = store.build_context(
+        s.id, max_tokens=260, query="What did we eat in Lisbon by the river? grilled sardines"
+    )
+    shown = [m.id for m in ctx.relevant_messages]
+    assert other.id in shown
+    assert len([m for m in ctx.relevant_messages if m.created_at.startswith("2022-04-21")]) <= 4
+
+
+def test_the_best_hits_words_widen_a_query_that_finds_little(store, session) -> None:
+    store.add_message(session.id, "user", "My sister Ines moved to Porto, she teaches violin.")
+    store.add_message(session.id, "assistant", "Porto is lovely.")
+    cousin = store.add_message(session.id, "user", "Her violin students in Porto gave a concert.")
+    store.add_messages(session.id, [{"role": "user", "text": t} for t in filler(40)])
+    ctx = store.build_context(session.id, query="Where does Ines live now?")
+    assert cousin.id in [m.id for m in ctx.relevant_messages]
+
+
+# --- sections earn their tokens (issue 21.6) ---------------------------------------------
+
+
+def test_with_a_query_unrelated_pins_give_their_budget_to_recalled_messages(store, session) -> None:
+    lasting = store.pin(session.id, "I am allergic to penicillin.")
+    unrelated = [store.pin(session.id, f"The spare key {n} hangs in the shed, hook {n}.")
+                 for n in range(4)]  # five pins are read: all of them
+    fact = store.add_message(session.id, "user", "The school pickup code is 4417.")
+    store.add_messages(session.id, [{"role": "user", "text": t} for t in filler(30)])
+    budget = 170
+    ctx = store.build_context(session.id, max_tokens=budget, query="What is the pickup code?")
+    assert fact.id in [m.id for m in ctx.relevant_messages]
+    assert lasting.id in [p.id for p in ctx.pins]  # the user's lasting fact keeps its place
+    plain = store.build_context(session.id, max_tokens=budget)
+    assert {p.id for p in unrelated} & {p.id for p in plain.pins}  # without a query: as before
+    assert ctx.total_tokens <= budget
+
+
+def test_pins_that_answer_keep_their_place_and_the_rest_fill_what_is_left(store, session) -> None:
+    answer = store.pin(session.id, "The pickup code changed to 5521 in May.")
+    others = [store.pin(session.id, f"Shed key {n} hangs on hook {n}.") for n in range(3)]
+    store.add_message(session.id, "user", "The school pickup code is 4417.")
+    store.add_messages(session.id, [{"role": "user", "text": t} for t in filler(5)])
+    ctx = store.build_context(session.id, max_tokens=3000, query="What is the pickup code?")
+    assert {answer.id, *(p.id for p in others)} <= {p.id for p in ctx.pins}  # room for all
+    assert [p.id for p in ctx.pins] == [
+        p.id for p in store.build_context(session.id, max_tokens=3000).pins
+    ]  # in their usual order
