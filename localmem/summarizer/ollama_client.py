@@ -51,7 +51,7 @@ import math
 import os
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
@@ -71,6 +71,16 @@ from .transport import (
     is_loopback_host,
     map_error,
     resolve_host,
+)
+
+# What the server's answers say, read defensively; their names are this module's too.
+from .replies import (
+    DEFAULT_MAX_REPLY_CHARS,
+    STOP_CHECK_CHARS,
+    ChatResult,
+    context_length_from,
+    read_answer,
+    read_stream,
 )
 
 if TYPE_CHECKING:
@@ -96,7 +106,6 @@ DEFAULT_TIMEOUT: Final = 60.0
 DEFAULT_MODELS_TTL: Final = 30.0
 DEFAULT_FAILURE_TTL: Final = 5.0
 """Seconds a failed model listing is remembered (never longer than ``models_ttl``)."""
-DEFAULT_MAX_REPLY_CHARS: Final = 1_000_000
 DEFAULT_NUM_PREDICT: Final = 100
 DEFAULT_TEMPERATURE: Final = 0.1
 
@@ -107,8 +116,6 @@ REFERENCE_PREDICT_TOKENS: Final = DEFAULT_NUM_PREDICT
 DECODE_WEIGHT: Final = 10
 """On a CPU, generating one token takes about as long as reading ten of the prompt."""
 MAX_TIMEOUT_SCALE: Final = 10.0
-STOP_CHECK_CHARS: Final = 32
-"""A streamed answer is shown to its guard every this many new characters."""
 
 
 @contextlib.contextmanager
@@ -122,24 +129,6 @@ def waiting_at_most(seconds: float) -> Iterator[None]:
         yield
     finally:
         REQUEST_TIMEOUT.reset(token)
-
-
-@dataclass(frozen=True, slots=True)
-class ChatResult:
-    """One non-streamed ``/api/chat`` answer.
-
-    ``prompt_eval_count`` is the number of prompt tokens the model read: lower than the
-    prompt's size means Ollama truncated the prompt to ``num_ctx``. ``done_reason`` is
-    ``"stop"`` for a finished answer and ``"length"`` when ``num_predict`` cut it.
-    """
-
-    text: str
-    model: str
-    prompt_eval_count: int | None
-    eval_count: int | None
-    done_reason: str | None
-    stopped: str | None = None
-    """Why the answer was dropped before its end (the ``stop`` guard's reason), or None."""
 
 
 def scaled_timeout(base: float, prompt_tokens: int, num_predict: int) -> float:
@@ -269,7 +258,7 @@ class OllamaBackend:
             if model in self._context_lengths:
                 return self._context_lengths[model]
         shown = self._call("show", model, lambda client: client.show(model))
-        length = _context_length_from(shown.modelinfo or {})
+        length = context_length_from(shown.modelinfo or {})
         with self._lock:
             self._context_lengths[model] = length
         return length
@@ -310,8 +299,8 @@ class OllamaBackend:
 
         def ask(client: ollama.Client) -> ChatResult:
             if stop is None:
-                return _result(client.chat(stream=False, **request), model)
-            return _streamed(client.chat(stream=True, **request), model, stop)
+                return read_answer(client.chat(stream=False, **request), model)
+            return read_stream(client.chat(stream=True, **request), model, stop)
 
         outer = REQUEST_TIMEOUT.get()  # a bound set around the call (waiting_at_most) holds
         if timeout is not None and outer is not None:
@@ -395,77 +384,6 @@ class OllamaBackend:
         return result
 
 
-def _result(response: Any, model: str) -> ChatResult:
-    text = response.message.content or ""
-    if len(text) > DEFAULT_MAX_REPLY_CHARS:
-        raise OllamaModelError(f"reply longer than {DEFAULT_MAX_REPLY_CHARS} characters")
-    return ChatResult(
-        text=text,
-        model=response.model or model,
-        prompt_eval_count=_token_count(response.prompt_eval_count),
-        eval_count=_token_count(response.eval_count),
-        done_reason=response.done_reason,
-    )
-
-
-def _streamed(parts: Iterable[Any], model: str, stop: Callable[[str], str | None]) -> ChatResult:
-    """Read a streamed answer, dropping it as soon as ``stop`` gives a reason."""
-    pieces: list[str] = []
-    size = checked = 0
-    last: Any = None
-    stream = iter(parts)
-    try:
-        for part in stream:
-            last = part
-            piece = part.message.content or ""
-            pieces.append(piece)
-            size += len(piece)
-            if size > DEFAULT_MAX_REPLY_CHARS:
-                raise OllamaModelError(f"reply longer than {DEFAULT_MAX_REPLY_CHARS} characters")
-            if size - checked >= STOP_CHECK_CHARS and not part.done:
-                checked = size
-                reason = stop("".join(pieces))
-                if reason is not None:
-                    return ChatResult("".join(pieces), model, None, None, None, stopped=reason)
-    finally:
-        close = getattr(stream, "close", None)
-        if close is not None:
-            close()  # hangs up: Ollama stops generating
-    if last is None:
-        raise OllamaModelError("empty streamed answer")
-    return ChatResult(
-        text="".join(pieces),
-        model=last.model or model,
-        prompt_eval_count=_token_count(last.prompt_eval_count),
-        eval_count=_token_count(last.eval_count),
-        done_reason=last.done_reason,
-    )
-
-
 def tagged(name: str) -> str:
     """``name`` with Ollama's implicit ``:latest`` tag (a ``:`` before a ``/`` is a port)."""
     return name if ":" in name.rsplit("/", 1)[-1] else f"{name}:latest"
-
-
-def _context_length_from(model_info: Mapping[str, Any]) -> int | None:
-    """``<architecture>.context_length``, else the first ``*.context_length`` key."""
-    architecture = model_info.get("general.architecture")
-    keys = [f"{architecture}.context_length"] if isinstance(architecture, str) else []
-    keys += sorted(key for key in model_info if key.endswith(".context_length"))
-    for key in keys:
-        value = model_info.get(key)
-        if isinstance(value, int) and not isinstance(value, bool) and value > 0:
-            return value
-    return None
-
-
-def _token_count(value: int | None) -> int | None:
-    """A token count the server reported, or None when it cannot be one.
-
-    A faulty server (or a proxy in front of one) may report a negative or a
-    zero count; passed on, it would be stored as a model's token ratio (a
-    CHECK constraint refuses it, aborting the summary's whole transaction).
-    """
-    if isinstance(value, int) and not isinstance(value, bool) and value > 0:
-        return value
-    return None
