@@ -144,8 +144,11 @@ def feedback_terms(
     asked = set(query_terms)
     counts: dict[str, int] = {}
     for m in best:
-        for term in set(terms_of(m.text)) - asked:
-            counts[term] = counts.get(term, 0) + 1
+        # In the order the words are written, not a set's: the cut below must not
+        # depend on the process's hash seed (the same question, the same context).
+        for term in dict.fromkeys(terms_of(m.text)):
+            if term not in asked:
+                counts[term] = counts.get(term, 0) + 1
     shared = [t for t, n in counts.items() if n > 1] or list(counts)
     rated = {t: frequency(t) for t in shared[: most * 4]}
     useful = [t for t, f in rated.items() if 0 < f <= max(2, documents // 10)]
