@@ -118,8 +118,12 @@ class Recall:
         holders: dict[str, list[int]] = {}
         frequencies: dict[str, int] = {}
 
+        few = scope.documents <= HOLDER_CAP  # then every holder is read: in any order
+
         def hold(term: str) -> None:
-            ids, frequencies[term] = db.term_holders(conn, fts.any_of([term], key), HOLDER_CAP)
+            ids, frequencies[term] = db.term_holders(
+                conn, fts.any_of([term], key), HOLDER_CAP, few
+            )
             holders[term] = ids if everywhere else [i for i in ids if i < before_id]
 
         for term in terms:

@@ -20,6 +20,7 @@ little.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
@@ -35,6 +36,9 @@ SPREAD_TOP = 60
 """How much of the ranking is diversified (the rest keeps its order)."""
 PERIOD_FILL = 40
 """At most this many of a period's messages come first when no word matched there."""
+WORDS_MEMO_SIZE = 2048
+"""Texts whose words ``words`` keeps (a frozen set each, of a few dozen words)."""
+WORDS_MEMO_MAX_CHARS = 8192
 _TOLD_LATER = re.compile(r"\b(yesterday|last night)\b", re.IGNORECASE)
 
 
@@ -76,8 +80,19 @@ def in_period_first(
 
 def words(text: str) -> frozenset[str]:
     """The words of ``text`` (``localmem.words``) of three letters or more: what two
-    near-copies share."""
+    near-copies share. Memoized by text (``WORDS_MEMO_SIZE``, texts up to
+    ``WORDS_MEMO_MAX_CHARS``): a context is rebuilt after every write over mostly the
+    same best hits, and reading a turn's words is most of what ``spread`` costs."""
+    if len(text) > WORDS_MEMO_MAX_CHARS:
+        return _words(text)
+    return _memo_words(text)
+
+
+def _words(text: str) -> frozenset[str]:
     return frozenset(w for w in vocabulary.words(text) if len(w) >= 3)
+
+
+_memo_words = functools.lru_cache(maxsize=WORDS_MEMO_SIZE)(_words)
 
 
 def spread(ranking: Sequence[Message], top: int = SPREAD_TOP) -> list[Message]:
@@ -129,8 +144,11 @@ def feedback_terms(
     asked = set(query_terms)
     counts: dict[str, int] = {}
     for m in best:
-        for term in set(terms_of(m.text)) - asked:
-            counts[term] = counts.get(term, 0) + 1
+        # In the order the words are written, not a set's: the cut below must not
+        # depend on the process's hash seed (the same question, the same context).
+        for term in dict.fromkeys(terms_of(m.text)):
+            if term not in asked:
+                counts[term] = counts.get(term, 0) + 1
     shared = [t for t, n in counts.items() if n > 1] or list(counts)
     rated = {t: frequency(t) for t in shared[: most * 4]}
     useful = [t for t, f in rated.items() if 0 < f <= max(2, documents // 10)]
