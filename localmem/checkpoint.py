@@ -19,7 +19,12 @@ it again. How one is made:
    checkpoint, validated by pydantic; each item it adds is kept only where
    one message (or a line of the state) supports it, with the same
    negations, and never flips a warning (:mod:`localmem.grounding`; a
-   preference only from the user's own words, a reference only verbatim),
+   preference only from the user's own words stating a taste, a reference
+   only verbatim), where its status puts it (:mod:`localmem.statements`: a
+   step done only when a message says so, a plan as a next step, no lone
+   word or small talk as a step; a decision only where a sentence decides,
+   a goal or current step only where one says what someone is after, and
+   nothing to do that a later sentence reports done: :func:`_unstated`),
    and never replaces the floor (:func:`overlay`). The checkpoint's source
    is the model only when one of its items survived; any failure leaves the
    floor alone.
@@ -44,6 +49,7 @@ from typing import Any
 from pydantic import field_validator
 
 from . import extract as rules
+from . import statements
 from .answers import MAX_REFERENCES, Answer, merge_items, strings
 from .grounding import Evidence
 from .models import CheckpointData, Message, References, WorkflowState
@@ -300,42 +306,98 @@ class ModelCheckpoint(Answer):
     def supported(
         self, evidence: Evidence, said: Evidence, dropped: dict[str, int] | None = None
     ) -> CheckpointData:
-        """The items ``evidence`` supports (``localmem.grounding``), as CheckpointData:
-        preferences by what the user ``said``, references verbatim. ``dropped`` counts
-        the others by reason."""
+        """The items ``evidence`` supports (``localmem.grounding``), as CheckpointData,
+        each where its status puts it (``localmem.statements``): a step or goal names an
+        action or an object, a question is no item, a completed step was said to be done
+        (a planned one becomes a next step), nothing done stays to do; a preference is
+        stated in what the user ``said`` with a stance ("I prefer", "never"...);
+        references are verbatim. ``dropped`` counts the others by reason."""
         dropped = {} if dropped is None else dropped
+        out: dict[str, list[str]] = {}
+        sentences = statements.by_sentence(evidence.sources)
+        owners = [k for k, text in enumerate(evidence.sources) for _ in rules.sentences(text)]
+        said_sentences = statements.by_sentence(said.sources)
 
-        def keep(items: list[str], check: Any = evidence.check) -> list[str]:
-            kept = []
-            for item in items:
-                reason = check(item)
-                if reason is None:
-                    kept.append(item)
-                else:
-                    dropped[reason] = dropped.get(reason, 0) + 1
-            return kept
+        def drop(reason: str) -> None:
+            dropped[reason] = dropped.get(reason, 0) + 1
+
+        def why(item: str, field: str) -> str | None:
+            if item.rstrip().endswith("?"):
+                return "a question"
+            if field == "user_preferences":
+                reason = said.check(item)
+                stated = reason is None and any(map(statements.has_stance, said_sentences.supporting(item)))
+                return reason or (None if stated else "no preference stated")
+            if not statements.names_something(item):
+                return "names no action or object"
+            return evidence.check(item)
 
         flow = self.workflow_state
-        current = keep([flow.current_step]) if flow.current_step else []
+        proposed = {
+            "active_goals": self.active_goals,
+            "pending_tasks": self.pending_tasks,
+            "key_decisions": self.key_decisions,
+            "user_preferences": self.user_preferences,
+            "current_step": [flow.current_step] if flow.current_step else [],
+            "completed_steps": flow.completed_steps,
+            "next_steps": flow.next_steps,
+        }
+        for field, items in proposed.items():
+            for item in items:
+                reason = why(item, field)
+                if reason is None:
+                    support = sentences.supporting(item)
+                    place, reason = statements.placed(field, support)
+                    reason = reason or _unstated(field, item, support, sentences.sources, owners)
+                if reason is not None:
+                    drop(reason)
+                elif place is not None:
+                    out[place] = rules.unique([*out.get(place, []), item])
+        current = out.pop("current_step", [])
+        refs: dict[str, list[str]] = {k: [] for k in rules.REFERENCE_KINDS}
+        for kind in refs:
+            for name in self.context_references.get(kind, []):
+                reason = evidence.check_name(name)
+                if reason is None:
+                    refs[kind].append(name)
+                else:
+                    drop(reason)
         return _clipped(
             CheckpointData(
-                active_goals=keep(self.active_goals),
-                pending_tasks=keep(self.pending_tasks),
-                key_decisions=keep(self.key_decisions),
-                user_preferences=keep(self.user_preferences, said.check),
-                context_references=References(
-                    **{
-                        k: keep(self.context_references.get(k, []), evidence.check_name)
-                        for k in rules.REFERENCE_KINDS
-                    }
-                ),
+                active_goals=out.get("active_goals", []),
+                pending_tasks=out.get("pending_tasks", []),
+                key_decisions=out.get("key_decisions", []),
+                user_preferences=out.get("user_preferences", []),
+                context_references=References(**refs),
                 workflow_state=WorkflowState(
                     current_step=current[0] if current else None,
-                    completed_steps=keep(flow.completed_steps),
-                    next_steps=keep(flow.next_steps),
+                    completed_steps=out.get("completed_steps", []),
+                    next_steps=out.get("next_steps", []),
                 ),
             )
         )
+
+
+def _unstated(
+    field: str, item: str, support: list[str], ordered: Sequence[str], owners: Sequence[int]
+) -> str | None:
+    """Why an item ``support`` (its sentences, of the ``ordered`` ones; ``owners``: the
+    source each comes from) places does not stand (``localmem.statements``): a decision
+    needs a sentence that decides ("let's", "we'll go with", "use X instead", advice
+    taken, something done), a goal or a current step one that states what someone is after
+    ("I need", "please", a plan, advice); a goal, task or step to do that a later sentence
+    reports done ("I set it to channel 44" after "Set the band to a fixed channel") is no
+    longer to do."""
+    if field == "key_decisions" and not any(map(statements.decides, support)):
+        return "no decision stated"
+    if field in ("active_goals", "current_step") and not any(map(statements.intends, support)):
+        return "no goal stated"
+    if field in statements.STEP_FIELDS and field != "completed_steps" and support:
+        first = min(i for i, s in enumerate(ordered) if s in support)
+        later = [(s, owners[i] == owners[first] + 1) for i, s in enumerate(ordered) if i > first]
+        if statements.done_later(item, later):
+            return "done later"
+    return None
 
 
 def with_model(

@@ -35,7 +35,8 @@ class Draft(NamedTuple):
     that update earlier ones; ``replaces``: the summary it takes the place of;
     ``rolled``: for level 2, the ids of the level-1 summaries it rolled up; ``mark``: the
     session's forget mark read before what it was made from (``db.forget_mark``): a
-    forget since then discards it."""
+    forget since then discards it; ``warnings``: the span's warnings the summary does not
+    say, pinned with their messages."""
 
     session_id: str
     outcome: Outcome
@@ -49,3 +50,6 @@ class Draft(NamedTuple):
     replaces: Summary | None = None
     rolled: Sequence[int] = ()
     mark: int = 0
+    warnings: Sequence[tuple[str, tuple[int, ...]]] = ()
+    """Warnings the span gave that the summary does not say, with their messages: pinned
+    in the session (``summarizer.warned``)."""

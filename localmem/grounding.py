@@ -18,6 +18,7 @@ was enough to store them. :func:`check` holds a model's item to what the convers
    after it that is not a verb a warning carries (:data:`CARRIERS`), the words of the same
    phrase, and what "or" or "and" adds ("don't give her ibuprofen or aspirin with
    warfarin" negates ibuprofen and aspirin, not warfarin); or when "allergy" follows it.
+   A negated negation asserts: "she must not stop warfarin" negates nothing.
    "Don't forget to" and "not only" negate nothing.
 4. **No flipped warning.** A word the conversation negates anywhere ("never give her
    ibuprofen", "allergic to penicillin") is never asserted by a model's item: "take
@@ -44,8 +45,12 @@ SUPPORT_SHARE: Final = 0.6
 SCOPE_WORDS: Final = 5
 """Words after a negation that it reaches, within the clause."""
 MIN_WORD_CHARS: Final = 4
+MIN_PREFIX_CHARS: Final = 3
+MAX_PREFIX_EXTRA: Final = 3
 
-_CLAUSE = re.compile(r"[.,;:!?()\[\]{}\n\"\u201c\u201d]|\s[-\u2013\u2014]\s")
+_CLAUSE = re.compile(r"[.,:](?!\d)|[;!?()\[\]{}\n\"\u201c\u201d]|\s[-\u2013\u2014]\s")
+"""What ends a clause: punctuation, but not the separators inside a number ("10:30",
+"8,450", "1.5.3" are one word, as ``words`` reads them)."""
 _QUESTION = re.compile(r"[^.!?\n]*\?")
 NEGATIONS: Final = frozenset(
     """
@@ -112,6 +117,17 @@ class Evidence:
     def check_name(self, name: str) -> str | None:
         """None when the reference ``name`` appears verbatim in one source, else why not."""
         return check_name(name, self)
+
+    def supporting(self, item: str) -> list[str]:
+        """The sources that support ``item`` on their own (rules 2-3): what it was taken
+        from (an Evidence of sentences tells which sentences: ``localmem.statements``)."""
+        forms = [(stem(w), n) for w, n in _clauses(item) if _is_content(w)]
+        out = []
+        for source, text in zip(self.sources, self._texts) if forms else ():
+            held = [(f, n) for f, n in forms if f in text.forms]
+            if len(held) >= SUPPORT_SHARE * len(forms) and all(_same_polarity(f, n, text) for f, n in held):
+                out.append(source)
+        return out
 
 
 def check(item: str, evidence: Evidence) -> str | None:
@@ -184,6 +200,77 @@ def check_name(name: str, evidence: Evidence) -> str | None:
     return "not in any message"
 
 
+Reading = _Text
+"""A text read once (:func:`read`): its word forms outside questions, negated and asserted."""
+
+
+def read(text: str) -> Reading:
+    """``text`` read as a source (rules 2-3): what it states, outside its questions."""
+    return _read(text)
+
+
+def read_answered(question: str, answer: str) -> Reading:
+    """A question and its answer read as one source: the question's words stated, except
+    that the answer's polarity wins ("Can she take ibuprofen?" answered "don't give her
+    ibuprofen" negates ibuprofen; it does not also assert it)."""
+    asked = _read(question.replace("?", "."))
+    said = _read(answer)
+    return _Text(
+        forms=asked.forms | said.forms,
+        negated=said.negated | (asked.negated - said.asserted),
+        asserted=said.asserted | (asked.asserted - said.negated),
+        lowered=f"{asked.lowered} {said.lowered}",
+    )
+
+
+def item_forms(item: str, ignore: frozenset[str] = frozenset()) -> list[tuple[str, bool]]:
+    """The content word forms of ``item`` (rule 1; the words of ``ignore`` left out), each
+    once, in order, with whether a negation reaches it (rule 3)."""
+    out: dict[str, bool] = {}
+    for word, negated in _clauses(item):
+        if _is_content(word) and word not in ignore:
+            out.setdefault(stem(word), negated)
+    return list(out.items())
+
+
+def held(forms: Sequence[tuple[str, bool]], reading: Reading) -> tuple[list[str], bool]:
+    """The forms of ``forms`` (:func:`item_forms`) that ``reading`` holds, and whether it
+    holds each with the same polarity (rule 3). A form is held as itself or as a form
+    :func:`same_word` matches ("takes" is "tak", "take" is "take")."""
+    found: list[str] = []
+    same = True
+    for form, negated in forms:
+        match = form if form in reading.forms else next(
+            (f for f in reading.forms if same_word(form, f)), None
+        )
+        if match is not None:
+            found.append(form)
+            same = same and _same_polarity(match, negated, reading)
+    return found, same
+
+
+def same_word(a: str, b: str) -> bool:
+    """Whether two stems stand for one word: equal, or (letters only) the shorter, of
+    :data:`MIN_PREFIX_CHARS` letters at least, begins the longer, which has at most
+    :data:`MAX_PREFIX_EXTRA` letters more ("tak" ~ "take", "sav" ~ "saving"), or their
+    stems are equal ("setting" ~ "set"): ``stem`` takes off one suffix, so two forms of a
+    word can keep different ends."""
+    if a == b or stem(a) == stem(b):  # "settings" -> "setting" -> "set" ~ "setting" -> "set"
+        return True
+    short, long = sorted((a, b), key=len)
+    return (
+        len(short) >= MIN_PREFIX_CHARS
+        and len(long) - len(short) <= MAX_PREFIX_EXTRA
+        and long.startswith(short)
+        and short.isalpha()
+    )
+
+
+def word_forms(text: str) -> frozenset[str]:
+    """Every word form of ``text``, questions included: what it says at all."""
+    return frozenset(stem(w) for w in text_words(text))
+
+
 def content_words(text: str) -> list[str]:
     """The content words of ``text`` (rule 1), case-folded, in order."""
     return [w for w, _ in _clauses(text) if _is_content(w)]
@@ -221,6 +308,7 @@ def _clauses(text: str) -> list[tuple[str, bool]]:
     verb (at most :data:`SCOPE_WORDS` words on), the content words right after that one
     ("grapefruit juice"), and what "or", "nor" or "and" adds to them ("peanuts and tree
     nuts"; not "and take acetaminophen": a carrier after "and" starts a new statement).
+    A negation that is itself negated asserts ("must not stop warfarin", "not allergic to").
     """
     out: list[tuple[str, bool]] = []
     for clause in _CLAUSE.split(text.casefold()):

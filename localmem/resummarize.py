@@ -163,6 +163,7 @@ class Resummarizer:
             updates=updates,
             replaces=old,
             mark=mark,
+            warnings=self._summaries.warning_sources(outcome.text, span),
         ))
 
     def _redo_rollup(self, session: Session, old: Summary) -> Summary | str | None:

@@ -36,6 +36,7 @@ from .outcome import OFFLINE, Outcome
 from .scoring import SUMMARY_IMPORTANCE
 from .summarizer.background import BackgroundSummarizer
 from .summarizer.fallback import keyword_summary, offline_summary
+from .summarizer.warned import said_in, unsaid_warnings
 from .tokens import plausible_ratio
 from .updates import Update, model_update
 
@@ -164,6 +165,13 @@ class Summaries:
                 return None
         return self.summarize_span(session, span, mark)
 
+    @staticmethod
+    def warning_sources(summary: str, span: Sequence[Message]) -> list[tuple[str, tuple[int, ...]]]:
+        """The warnings of ``span`` that ``summary`` does not say (``summarizer.warned``),
+        each with its message's id: pinned with it as their source (``Draft.warnings``)."""
+        found = unsaid_warnings(summary, [(m.role, m.text) for m in span])
+        return [(warning, (span[i].id,)) for warning, i in found]
+
     def summarize_span(
         self, session: Session, span: Sequence[Message], mark: int
     ) -> Summary | None:
@@ -192,6 +200,7 @@ class Summaries:
             pins=pin_sources(pins, span),
             updates=updates,
             mark=mark,
+            warnings=self.warning_sources(outcome.text, span),
         ))
         if summary is not None:
             self.rollup(session)
@@ -286,10 +295,13 @@ class Summaries:
         were written (``db.buried_after``): it stays removed until the user
         says it again.
         """
-        session_id, outcome, start, end, count, level, facts, pins, updates, replaces, rolled, mark = draft
+        (session_id, outcome, start, end, count, level, facts, pins, updates, replaces, rolled, mark,
+         warnings) = draft
         tokens = self._db.tokenizer.count(outcome.text)
         updates = updates or {}
         counted = [(self._pins.planned(p, updates.get(p)), source) for p, source in pins]
+        # A warning the summary lacks stays in the session (its source may be the assistant).
+        warned = [(self._pins.planned(w)._replace(lasting=False), source) for w, source in warnings]
         with self._db.write(session_id) as conn:
             now = self._db.now()
             if not db.session_exists(conn, session_id):
@@ -325,8 +337,9 @@ class Summaries:
             if summary is not None and facts is not None:
                 data, text = facts_row(facts[0])
                 db.insert_facts(conn, summary.id, session_id, data, text, facts[1], now)
-            if summary is not None and counted:
+            if summary is not None and (counted or warned):
                 held = [p.content for p in db.top_pins(conn, session_id, -1)]
+                counted += [(p, s) for p, s in warned if not said_in(p.content, held)]
                 changed = False
                 for pin, sources in counted:
                     if not sources or any(rules.restates(pin.content, h) for h in held):

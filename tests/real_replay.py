@@ -21,6 +21,7 @@ from localmem.checkpoint import CHECKPOINT_SYSTEM_PROMPT
 from localmem.extract import ITEM_CHARS, clip
 from localmem.facts import FACTS_SYSTEM_PROMPT, MUST_REMEMBER_FACTS_SYSTEM_PROMPT, ModelFacts
 from localmem.models import Checkpoint, Summary, SummaryFacts
+from localmem.summarizer.warned import unsaid_warnings
 from tests.ollama_server import FakeOllama
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -107,7 +108,10 @@ class Replayed:
     checkpoint: Checkpoint
     facts: SummaryFacts
     new_pins: list[str]
+    """The pins the model's answers added (its must-remember items, its updates)."""
     pairs: list[tuple[str, str]]
+    warning_pins: list[str]
+    """The warnings the kept summary does not say, pinned by the store."""
 
 
 def replay(db_path: Path, model: str, conversation: str) -> Replayed:
@@ -128,7 +132,9 @@ def replay(db_path: Path, model: str, conversation: str) -> Replayed:
             (facts,) = store.get_summary_facts(session)
             pins = [p.content for p in store.get_pins(session) if p.content not in before]
     assert summary is not None and checkpoint is not None
-    return Replayed(summary, checkpoint, facts, pins, pairs)
+    warned = [w for w, _ in unsaid_warnings(summary.text, pairs)]  # the store's, quoted
+    return Replayed(summary, checkpoint, facts, [p for p in pins if p not in warned], pairs,
+                    [p for p in pins if p in warned])
 
 
 def checkpoint_items(data: Any) -> list[tuple[str, str]]:

@@ -32,8 +32,9 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "records": ("errors", "models", "reports", "migrations", "config", "keys", "outcome"),
     "policies": (
         "args", "tokens", "scoring", "extract", "answers", "autopins", "facts", "search",
-        "context", "packing", "cache", "jsonl", "exports", "rank", "updates", "grounding", "clock", "words",
-        "state_lines", "checkpoint", "periods", "excerpt", "reranking", "drafts", "batches",
+        "context", "packing", "cache", "jsonl", "exports", "rank", "updates", "grounding", "statements",
+        "clock", "words", "state_lines", "checkpoint", "periods", "excerpt", "reranking", "drafts",
+        "batches",
     ),
     "sql": ("db",),
     "files": ("files",),

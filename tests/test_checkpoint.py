@@ -181,7 +181,8 @@ CHECKPOINT_ANSWER = {
     "workflow_state": {"current_step": "Writing the export", "next_steps": ["Add the CSV export"]},
 }
 TALK = [
-    {"role": "user", "text": "We are shipping the reporting feature; reports live in PostgreSQL (crm_db)."},
+    # Issue 21: a decision needs a sentence that decides ("reports live in PostgreSQL" is a fact).
+    {"role": "user", "text": "We are shipping the reporting feature; let's keep the reports in PostgreSQL (crm_db)."},
     {"role": "assistant", "text": "Then the CSV export goes in export.py, reading the reports table."},
     {"role": "user", "text": "Good. Keep it short: short answers please, I am writing the export now."},
 ]
@@ -224,19 +225,22 @@ PHONETIC = (
 def test_a_model_s_endless_workflow_is_capped_and_still_shown(db_path, monkeypatch) -> None:
     """A model's workflow was taken whole: 5,000 next steps made one 10,001-token line
     that fit no context and silently dropped out of every one. Its steps are capped
-    like every other list (here 26 steps, each one supported by its own message)."""
+    like every other list (here 26 steps each way, each one supported by its own message:
+    a plan for a next step, a report of it done for a completed one)."""
     steps = [f"Configure the {name} gateway" for name in PHONETIC]
+    done = [f"Configured the {name} router" for name in PHONETIC]
     talk = [{"role": "user", "text": f"Next I will configure the {name} gateway."} for name in PHONETIC]
+    talk += [{"role": "user", "text": f"I configured the {name} router."} for name in PHONETIC]
     with RunawayFake() as fake:
         monkeypatch.setenv("OLLAMA_HOST", fake.host)
         fake.json_reply = {"workflow_state": {"current_step": steps[0], "next_steps": steps,
-                                              "completed_steps": steps}}
+                                              "completed_steps": done}}
         with MemoryStore(db_path) as store:
             s = store.create_session(model="llama3.2")
             store.add_messages(s.id, talk)
             flow = store.checkpoint(s.id).data.workflow_state
             assert flow.next_steps == steps[:MAX_STEPS]
-            assert flow.completed_steps == steps[-MAX_STEPS:]
+            assert flow.completed_steps == done[-MAX_STEPS:]
             shown = store.build_context(s.id).checkpoint
     assert any(line.startswith("Next: Configure the alpha gateway;") for line in shown), shown
 
@@ -272,6 +276,7 @@ def test_automatic_checkpoints_ask_the_model_only_for_enough_new_tokens(db_path,
         store.summarize(s.id)
         assert fake.json_requests() == []
         assert store.latest_checkpoint(s.id).source == RULES
+    fake.reply = "Nothing much happened in these steps."  # a summary its range supports
     with MemoryStore(db_path, config={"structured_min_tokens": 0}) as store:
         store.add_messages(s.id, chat(15, start=15))
         store.summarize(s.id)
@@ -406,3 +411,31 @@ def test_messages_after_a_cleared_conversation_are_read(store, session) -> None:
     taken = store.checkpoint(session.id)
     assert taken.through_message_id == 21
     assert taken.data.user_preferences == ["I prefer answers with examples from demo.py."]
+
+
+def test_a_model_item_stands_only_where_its_sentences_put_it(db_path, fake: JsonFake, caplog) -> None:
+    """Issue 21: a decision needs a sentence that decides; a goal one that says what someone
+    is after; something to do that a later sentence reports done is not to do."""
+    fake.json_reply = {
+        "active_goals": ["read the sales file", "Get the monthly totals right"],
+        "key_decisions": ["The router is in the hallway closet", "use channel 44 for the band"],
+        "pending_tasks": ["Set the band to a fixed channel", "request the inhaler refill", "pick up the refill"],
+    }
+    talk = [
+        ("user", "My script reads the sales file. I need the monthly totals right."),
+        ("user", "The router is in the hallway closet."),
+        ("assistant", "Try setting the band to a fixed channel, like 44."),
+        ("user", "I set it to channel 44, and it has been stable since. Let's use channel 44 for the band."),
+        ("user", "Please request the inhaler refill."),
+        ("assistant", "Done: your inhaler refill is submitted. You can pick up the refill on Saturday."),
+    ]
+    with caplog.at_level(logging.INFO, logger="localmem"), MemoryStore(db_path) as store:
+        s = store.create_session(model="llama3.2")
+        store.add_messages(s.id, [{"role": r, "text": t} for r, t in talk])
+        data = store.checkpoint(s.id).data
+    assert data.active_goals == ["Get the monthly totals right"]  # "reads" describes, no goal
+    assert not any("closet" in d for d in data.key_decisions)  # a fact, decided by no one
+    assert any("channel 44" in d for d in data.key_decisions)
+    assert data.pending_tasks == ["pick up the refill"]  # the channel is set, the refill requested
+    for reason in ("no goal stated", "no decision stated", "done later"):
+        assert reason in caplog.text

@@ -204,14 +204,26 @@ def test_a_passage_copied_from_one_turn_is_not_a_summary(store, server: Replay, 
     assert summary.source == FALLBACK and "copies a passage" in caplog.text
 
 
+def test_the_issues_summary_with_an_invented_clause_is_replaced(store, server: Replay, caplog) -> None:
+    """Issue 21: "an INR monitor for her blood pressure" joins words of two turns (the INR
+    check, a blood test); its one sentence is unsupported, so no summary is left of it."""
+    server.reply = ISSUE_OUTPUTS["inr_monitor"]
+    with caplog.at_level(logging.INFO, logger="localmem"):
+        summary = store.summarize(_session(store, "caregiver"))
+    assert summary.source == FALLBACK
+    assert "sentence 1 of 1 dropped: not supported by any one message" in caplog.text
+    assert "blood pressure" not in caplog.text  # which sentence and why, never its words
+
+
 def test_the_issues_summary_without_the_allergy_warning_and_visit_is_completed(
     store, server: Replay
 ) -> None:
-    server.reply = ISSUE_OUTPUTS["inr_monitor"]
+    supported = ISSUE_OUTPUTS["inr_monitor"].split(" and an INR")[0] + "."  # its true part
+    server.reply = supported
     summary = store.summarize(_session(store, "caregiver"))
     assert summary.source == MODEL
     assert summary.text == (
-        ISSUE_OUTPUTS["inr_monitor"] + " She's allergic to penicillin. Please don't give her "
+        supported + " She's allergic to penicillin. Please don't give her "
         "ibuprofen while she is on warfarin. Tuesday March 12 at 10:30 at Dr. Patel's clinic."
     )
 
@@ -221,7 +233,7 @@ def test_a_summary_dropping_safety_facts_that_cannot_be_added_is_replaced(
 ) -> None:
     server.reply = (
         "Rosa, 82, is home from the hospital, and her medication schedule is printed for the "
-        "fridge: warfarin, metoprolol and atorvastatin at fixed times each day, with a steady "
+        "fridge: warfarin, metoprolol and atorvastatin every day, with a steady "
         "vitamin K intake from spinach and kale every week."
     )
     with caplog.at_level(logging.INFO, logger="localmem"):
@@ -267,8 +279,8 @@ def test_supported_model_items_are_kept_and_credit_the_model(store, server: Repl
     server.json_reply = json.dumps(
         {
             "key_decisions": ["Give warfarin at 6 pm every day", "Never give her ibuprofen"],
-            "pending_tasks": ["Bring her medication list to the INR check"],
-            "user_preferences": ["Print the schedule for the fridge"],
+            "pending_tasks": ["Bring her medication list to the INR check", "Print the schedule for the fridge"],
+            "user_preferences": ["Print the schedule for the fridge"],  # a plan, not a taste
             "context_references": {"identifiers": ["INR"]},
         }
     )
@@ -278,7 +290,8 @@ def test_supported_model_items_are_kept_and_credit_the_model(store, server: Repl
     assert "Give warfarin at 6 pm every day" in data.key_decisions
     assert "Never give her ibuprofen" in data.key_decisions  # a warning kept as a warning
     assert "Bring her medication list to the INR check" in data.pending_tasks
-    assert "Print the schedule for the fridge" in data.user_preferences
+    assert "Print the schedule for the fridge" in data.pending_tasks  # "I'll print the schedule"
+    assert data.user_preferences == []  # issue 21: a preference needs the user's stance
     assert data.context_references.identifiers == ["INR"]
 
 
@@ -369,117 +382,48 @@ CASES = [
 # conversation) -> the label's reason. Each entry is a failing case left out of the
 # parametrization below so that the suite stays green; fixing one means deleting its entry.
 OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
-    ('summary', 'qwen2.5-coder:0.5b', 'knee_ibuprofen'):
-        'unfaithful summary kept: the raw answer (stop warfarin: reversed; invented cause and outcome) with the visi...',
-    ('facts', 'qwen2.5-coder:0.5b', 'knee_ibuprofen'):
-        "false facts or pins kept: [('key_facts', 'Lisinopril 10 mg in the morning'), ('key_facts', 'Gout'), ('decis...",
-    ('checkpoint', 'qwen2.5-coder:0.5b', 'emergency_fund'):
-        "false checkpoint items kept: [('user_preferences', 'rent'), ('user_preferences', 'car repair savings'), ('c...",
+    ('summary', 'qwen2.5-coder:1.5b', 'train_milan'):
+        "unfaithful summary kept: 'take a ferry to Lake Como' (train to Varenna, then the ferry); the 'book a seat' sent...",
+    ('checkpoint', 'qwen2.5-coder:1.5b', 'wifi_password'):
+        "false checkpoint items kept: [('current_step', 'Reconnect printer and TV')]: the printer is done, the TV waits",
     ('facts', 'qwen2.5-coder:0.5b', 'emergency_fund'):
         "false facts or pins kept: [('key_facts', 'Emergency fund'), ('entities', 'Bank'), ('open_questions', 'What ...",
-    ('summary', 'qwen2.5-coder:0.5b', 'train_milan'):
-        "unfaithful summary kept: kept 'The ferry will leave around 7 pm' (the last ferries leave then); 'the ticket...",
-    ('checkpoint', 'qwen2.5-coder:0.5b', 'train_milan'):
-        "false checkpoint items kept: [('current_step', 'train')]",
-    ('checkpoint', 'qwen2.5-coder:0.5b', 'sonnet_grandmother'):
-        "false checkpoint items kept: [('current_step', 'finish'), ('completed_steps', 'finish'), ('next_steps', 'se...",
-    ('summary', 'qwen2.5-coder:0.5b', 'wifi_password'):
-        "unfaithful summary kept: 'changes the password for the printer' is invented (the printer was given the new ...",
-    ('checkpoint', 'qwen2.5-coder:0.5b', 'wifi_password'):
-        "false checkpoint items kept: [('active_goals', 'Set the 5 GHz band to a fixed channel.'), ('active_goals', ...",
     ('facts', 'qwen2.5-coder:0.5b', 'wifi_password'):
         "false facts or pins kept: [('decisions', 'set the printer to channel 44 and enter amberlake42'), ('open_que...",
-    ('checkpoint', 'qwen2.5-coder:0.5b', 'allergy_tool'):
-        "false checkpoint items kept: [('user_preferences', 'hives'), ('user_preferences', 'swollen face'), ('next_s...",
-    ('checkpoint', 'qwen2.5-coder:0.5b', 'muffins_party'):
-        "false checkpoint items kept: [('user_preferences', 'strawberries'), ('user_preferences', 'chocolate chips')]",
-    ('checkpoint', 'qwen2.5-coder:0.5b', 'casual_weekend'):
-        "false checkpoint items kept: [('user_preferences', 'Pickles'), ('user_preferences', 'Nora'), ('current_step...",
-    ('summary', 'qwen2.5-coder:0.5b', 'terse_gym'):
-        "unfaithful summary kept: 'the gym is open for the band, and the band is bringing a smoothie': nonsense buil...",
-    ('checkpoint', 'qwen2.5-coder:0.5b', 'terse_gym'):
-        "false checkpoint items kept: [('user_preferences', 'cheery thx'), ('next_steps', 'cheery thx')]",
-    ('summary', 'qwen2.5-coder:0.5b', 'pandas_dates'):
-        "unfaithful summary kept: 'The test with 03/01/2024 and 2024-01-15 shows that the fix works': the test is Mo...",
-    ('checkpoint', 'qwen2.5-coder:0.5b', 'pandas_dates'):
-        "false checkpoint items kept: [('active_goals', 'read sales.csv'), ('key_decisions', 'parse date column'), (...",
-    ('facts', 'qwen2.5-coder:0.5b', 'pandas_dates'):
-        "false facts or pins kept: [('entities', 'date'), ('open_questions', 'What is the date format in sales.csv?')]",
-    ('summary', 'qwen2.5-coder:1.5b', 'caregiver'):
-        "unfaithful summary kept: keeps 'ibuprofen for pain' in her schedule (reversed warning); the allergy and the...",
-    ('checkpoint', 'qwen2.5-coder:1.5b', 'caregiver'):
-        "false checkpoint items kept: [('current_step', 'get warfarin INR check')]",
-    ('facts', 'qwen2.5-coder:1.5b', 'caregiver'):
-        'false facts or pins kept: [(\'decisions\', "Rosa\'s grapefruit juice is noted")]',
     ('checkpoint', 'qwen2.5-coder:1.5b', 'bug_hunt'):
         "false checkpoint items kept: [('active_goals', 'Remember to remove the _last_good branch in get_price().'),...",
     ('checkpoint', 'qwen2.5-coder:1.5b', 'trip'):
         "false checkpoint items kept: [('active_goals', 'Find a hotel in Alfama for 95 euros a night'), ('active_goa...",
     ('checkpoint', 'qwen2.5-coder:1.5b', 'poetry'):
         "false checkpoint items kept: [('active_goals', 'write a haiku about rain'), ('pending_tasks', 'write a haik...",
-    ('facts', 'qwen2.5-coder:1.5b', 'poetry'):
-        "false facts or pins kept: [('key_facts', 'William Carlos Williams wrote short and plain haiku')]",
     ('summary', 'qwen2.5-coder:1.5b', 'birthday_cake'):
         "unfaithful summary kept: 'plans to bake the cake on Saturday, June 8': the bake is Friday evening; Mia's an...",
-    ('summary', 'qwen2.5-coder:1.5b', 'song_lyrics'):
-        "unfaithful summary kept: puts the old oak tree in the chorus (it is the second verse's image); the key and ...",
     ('checkpoint', 'qwen2.5-coder:1.5b', 'song_lyrics'):
         "false checkpoint items kept: [('pending_tasks', 'write the chorus'), ('user_preferences', 'I like G major')...",
-    ('facts', 'qwen2.5-coder:1.5b', 'song_lyrics'):
-        'false facts or pins kept: [(\'key_facts\', "Clara\'s name"), (\'key_facts\', \'D minor\'), (\'key_facts\', \'C\'), (\'d...',
     ('summary', 'qwen2.5-coder:1.5b', 'moving_budget'):
         "unfaithful summary kept: 'booked Swift Move': they decided to book and will call tomorrow morning",
     ('checkpoint', 'qwen2.5-coder:1.5b', 'moving_budget'):
         "false checkpoint items kept: [('user_preferences', 'I want to book Swift Move'), ('completed_steps', 'Book ...",
     ('summary', 'qwen2.5-coder:1.5b', 'dog_chocolate'):
-        "unfaithful summary kept: 'The emergency vet called the user on Oak Street': the user called the vet; the sa...",
+        "unfaithful summary kept: 'gave the user something to make Max vomit' (it was Max); 'called the user' is dropped",
     ('checkpoint', 'qwen2.5-coder:1.5b', 'dog_chocolate'):
         "false checkpoint items kept: [('active_goals', 'call the emergency vet on Oak Street'), ('pending_tasks', '...",
     ('facts', 'qwen2.5-coder:1.5b', 'dog_chocolate'):
         "false facts or pins kept: [('key_facts', 'theobromine is the most dangerous kind of chocolate'), ('key_fact...",
-    ('checkpoint', 'qwen2.5-coder:1.5b', 'interview'):
-        "false checkpoint items kept: [('user_preferences', 'I feel better prepared'), ('user_preferences', 'I have ...",
-    ('summary', 'qwen2.5-coder:1.5b', 'migration'):
-        "unfaithful summary kept: the plan stated as done: 'added a status column ... and ran it on Sunday night' (i...",
     ('checkpoint', 'qwen2.5-coder:1.5b', 'migration'):
         "false checkpoint items kept: [('user_preferences', 'The migration tool wraps everything in a transaction.')...",
-    ('checkpoint', 'qwen2.5-coder:1.5b', 'meal_plan'):
-        'false checkpoint items kept: [(\'user_preferences\', "my dad has type 2 diabetes and I\'m planning his meals f...',
-    ('checkpoint', 'qwen2.5-coder:1.5b', 'knee_ibuprofen'):
-        "false checkpoint items kept: [('key_decisions', 'no fall'), ('user_preferences', 'no fall')]",
-    ('checkpoint', 'qwen2.5-coder:1.5b', 'emergency_fund'):
-        "false checkpoint items kept: [('user_preferences', 'I take home about 3,200 USD a month'), ('user_preferenc...",
     ('facts', 'qwen2.5-coder:1.5b', 'emergency_fund'):
         "false facts or pins kept: [('entities', 'pay off the credit card'), ('entities', 'set up an automatic trans...",
-    ('summary', 'qwen2.5-coder:1.5b', 'train_milan'):
-        "unfaithful summary kept: says they 'will book a seat on the 9:33' (already booked) and 'take a ferry to Lak...",
     ('facts', 'qwen2.5-coder:1.5b', 'train_milan'):
         "false facts or pins kept: [('decisions', 'take the train back on June 6'), ('decisions', 'stay on the lake ...",
-    ('summary', 'qwen2.5-coder:1.5b', 'sonnet_grandmother'):
-        "unfaithful summary kept: good, except 'send it to the friend tomorrow': the user sends the quatrain to the ...",
-    ('checkpoint', 'qwen2.5-coder:1.5b', 'sonnet_grandmother'):
-        'false checkpoint items kept: [(\'key_decisions\', "use rhymes like \'walls\', \'calls\' and \'halls\'"), (\'user_pre...',
-    ('facts', 'qwen2.5-coder:1.5b', 'sonnet_grandmother'):
-        'false facts or pins kept: [(\'key_facts\', "You want to use the word \'name\' in the couplet"), (\'decisions\', "...',
-    ('checkpoint', 'qwen2.5-coder:1.5b', 'wifi_password'):
-        "false checkpoint items kept: [('key_decisions', 'The router is a Fritz!Box 7590 in the hallway closet.'), (...",
     ('facts', 'qwen2.5-coder:1.5b', 'wifi_password'):
         "false facts or pins kept: [('key_facts', 'bluefox77'), ('key_facts', '44'), ('key_facts', 'WPS button'), ('...",
-    ('checkpoint', 'qwen2.5-coder:1.5b', 'allergy_tool'):
-        "false checkpoint items kept: [('pending_tasks', 'request the inhaler refill'), ('next_steps', 'request the ...",
     ('facts', 'qwen2.5-coder:1.5b', 'allergy_tool'):
         "false facts or pins kept: [('key_facts', 'Daniel Brandt has 1 refill left on the salbutamol inhaler'), ('de...",
-    ('summary', 'qwen2.5-coder:1.5b', 'muffins_party'):
-        "unfaithful summary kept: 'the mother brought 24 muffins' and 'checked every label': a promise and advice st...",
-    ('checkpoint', 'qwen2.5-coder:1.5b', 'muffins_party'):
-        "false checkpoint items kept: [('active_goals', 'make chocolate chip banana muffins'), ('user_preferences', ...",
-    ('checkpoint', 'qwen2.5-coder:1.5b', 'casual_weekend'):
-        "false checkpoint items kept: [('active_goals', 'Finish the puzzle'), ('key_decisions', 'Pickles is a great ...",
     ('summary', 'qwen2.5-coder:1.5b', 'terse_gym'):
-        "unfaithful summary kept: 'on Tuesday' is invented ('gym tmrw?'); the rest right",
-    ('checkpoint', 'qwen2.5-coder:1.5b', 'terse_gym'):
-        "false checkpoint items kept: [('current_step', 'skip squats then'), ('next_steps', 'cool')]",
+        "unfaithful summary kept: 'the Red Smoothie' is invented (red is the band); the 'on Tuesday' sentence is dropped",
 }
+
 
 
 def _cases(check: str) -> list[Any]:
@@ -530,3 +474,32 @@ def test_a_real_models_facts_and_pins_are_kept_only_when_true(
     assert None not in labels.values(), f"unlabelled kept facts: {labels}"
     false = [item for item, true in labels.items() if not true]
     assert not false, f"false facts or pins kept: {false}"
+
+
+@pytest.mark.parametrize(("model", "conversation"), [(m, c) for m, c in CASES if c == "knee_ibuprofen"])
+def test_the_warning_a_real_models_kept_summary_lacks_is_pinned(db_path, model: str, conversation: str) -> None:
+    """Issue 21: the knee summaries the store keeps (the fallback) lack the ibuprofen warning;
+    it is pinned with its message as source."""
+    kept = replay(db_path, model, conversation)
+    assert "ibuprofen" not in kept.summary.text.casefold()
+    assert any("ibuprofen" in pin and "warfarin" in pin for pin in kept.warning_pins), kept.warning_pins
+
+
+def test_a_warning_the_kept_summary_lacks_is_pinned_and_reaches_every_context(store, server: Replay) -> None:
+    """Issue 21: the faithful caregiver summary says the ibuprofen warning, so nothing is
+    appended to it, but not "Avoid grapefruit juice with atorvastatin.": that warning is
+    pinned in the session, its message the pin's source, and forgetting the message
+    forgets it."""
+    server.reply = FAITHFUL["caregiver"]
+    session = _session(store, "caregiver")
+    summary = store.summarize(session)
+    assert (summary.source, summary.text) == (MODEL, FAITHFUL["caregiver"])
+    (pin,) = [p for p in store.get_pins(session) if "grapefruit" in p.content]
+    source = next(m for m in store.get_messages(session) if m.id == pin.source_message_id)
+    assert pin.content == "Avoid grapefruit juice with atorvastatin." and pin.session_id == session
+    assert pin.content in source.text and source.role == "assistant"
+    context = store.build_context(session)
+    assert pin.content in [p.content for p in context.pins]
+    assert any(pin.content in m["content"] for m in context.to_messages())
+    store.delete_message(source.id)
+    assert not any("grapefruit" in p.content for p in store.build_context(session).pins)

@@ -311,4 +311,5 @@ def test_health_conditions_code_names_and_counts_are_facts_too() -> None:
     summary = keyword_summary(chat)
     for fact in ("seasick", "failed 3 times in 100 runs", "PR 517 with the fix to get_price()"):
         assert fact in summary
-    assert "weather" not in summary and "train" not in summary
+    facts = summary.split("Facts: ", 1)[1]  # issue 21: no topic is said, so the samples lead
+    assert "weather" not in facts and "train" not in summary

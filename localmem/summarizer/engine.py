@@ -64,11 +64,13 @@ from .prompts import (
     format_summaries,
 )
 from .salient import complete, facts_of
+from .support import ground
 from .validation import (
     DEFAULT_MAX_SUMMARY_CHARS,
     DEFAULT_MAX_SUMMARY_RATIO,
     accept_summary,
     summary_limit,
+    trim_to_sentences,
 )
 
 logger = logging.getLogger("localmem")
@@ -198,6 +200,11 @@ class Summarizer:
         if text is None:
             logger.info("%s's summary rejected: %s; fallback summary", model, reason)
             return span.fallback(str(reason), model, **tokens)
+        if span.pairs:  # a rollup's sentences join summaries already held to their turns
+            text, reason = _supported(text, result.text, span, model, result.done_reason == "length")
+            if text is None:
+                logger.info("%s's summary rejected: %s; fallback summary", model, reason)
+                return span.fallback(str(reason), model, **tokens)
         completed = complete(text, facts_of(span.as_pairs()), DEFAULT_MAX_SUMMARY_CHARS)
         if completed is None:
             reason = "drops the span's safety-relevant facts"
@@ -336,6 +343,27 @@ class _Span:
 
     def fallback(self, reason: str, model: str | None = None, **tokens: int | None) -> Outcome:
         return Outcome(keyword_summary(self.as_pairs()), FALLBACK, model, reason=reason, **tokens)
+
+
+def _supported(
+    text: str, answer: str, span: _Span, model: str, cut: bool
+) -> tuple[str | None, str | None]:
+    """The accepted ``text`` of the model's ``answer`` without the sentences the span's
+    turns do not support (``support.ground``, on the answer's whole sentences, so that a
+    dropped sentence leaves room for the next; each dropped one logged by number and
+    reason, never its words), checked again as a summary; or ``(None, reason)`` when too
+    little is supported."""
+    whole = answer.strip()
+    if cut:  # its last sentence is unfinished
+        whole = trim_to_sentences(whole, len(whole))
+    grounded = ground(whole, span.pairs)
+    for number, why in grounded.dropped:
+        logger.info("%s's summary: sentence %d of %d dropped: %s", model, number, grounded.sentences, why)
+    if grounded.text is None:
+        return None, f"{len(grounded.dropped)} of its {grounded.sentences} sentences are not supported"
+    if not grounded.dropped:
+        return text, None
+    return accept_summary(grounded.text, span.conversation(), span.max_ratio)
 
 
 def cache_key(model: str, messages: Sequence[dict[str, str]]) -> str:

@@ -4,7 +4,9 @@ Two situations, two wordings, both from the origin:
 
 - :func:`keyword_summary` — a model answered but its output was rejected by validation, or the
   server answered with an HTTP error. The origin's keyword topic table names what the user's
-  messages were about (``Conversation with 15 messages (8 user, 7 assistant) about:
+  messages were about, a topic only when they say it (:func:`said_topics`: its name or two
+  of its keywords; the origin named one for a single keyword, "about: database,
+  troubleshooting, poetry" for a chat between friends) (``Conversation with 15 messages (8 user, 7 assistant) about:
   programming, database, troubleshooting.``); with no topic it quotes the first and the last
   user message (``Conversation with 15 messages. Started with: "How do I create a REST API..."
   Recent topic: "Can you explain JWT authent..."``).
@@ -22,7 +24,7 @@ is allergic to penicillin.``); a span without any keeps the origin's wording exa
 Both are pure functions of their input: the same messages always give the same text, in well
 under a millisecond for a 15-message range. They never raise on any ``str`` input (empty
 lists, empty or huge strings, any unicode, lone surrogates included) and always return at most
-:data:`~localmem.summarizer.validation.DEFAULT_MAX_SUMMARY_CHARS` characters of valid UTF-8.
+:data:`~localmem.summarizer.prompts.DEFAULT_MAX_SUMMARY_CHARS` characters of valid UTF-8.
 
 Differences from the origin, on purpose: keywords match at the start of a word (the origin's
 plain substring test found "API" in "therapist" and "database" in "vegetables"); a sample
@@ -36,7 +38,7 @@ from collections.abc import Iterable, Sequence
 from typing import Final
 
 from localmem.summarizer.salient import salient_facts
-from localmem.summarizer.validation import DEFAULT_MAX_SUMMARY_CHARS
+from localmem.summarizer.prompts import DEFAULT_MAX_SUMMARY_CHARS
 
 DEFAULT_TOPIC_LIMIT: Final = 3
 DEFAULT_SAMPLE_CHARS: Final = 30
@@ -83,15 +85,32 @@ def extract_topics(text: str, limit: int = DEFAULT_TOPIC_LIMIT) -> list[str]:
     return topics
 
 
+def said_topics(text: str, limit: int = DEFAULT_TOPIC_LIMIT) -> list[str]:
+    """Topics of :data:`TOPIC_KEYWORDS` that ``text`` says (at most ``limit``, table
+    order): two different keywords of the topic, or the topic's own name ("poetry"). One
+    keyword is not enough: friends setting a table, fixing dinner and quoting a verse
+    are not talking about a database, troubleshooting and poetry."""
+    topics: list[str] = []
+    for topic, keywords in TOPIC_KEYWORDS:
+        if len(topics) >= limit:
+            break
+        named = re.search(rf"\b{re.escape(topic)}\b", text, re.IGNORECASE) is not None
+        found = sum(1 for k in keywords if re.search(rf"\b(?:{k})", text, re.IGNORECASE))
+        if named or found >= 2:
+            topics.append(topic)
+    return topics
+
+
 def keyword_summary(messages: Sequence[tuple[str, str]]) -> str:
-    """The origin's fallback summary (user topics if any, else first/last user samples),
-    then the span's salient facts in the room left."""
+    """The origin's fallback summary (the topics the user's messages say, if any, else
+    samples of the first and last user messages), then the span's salient facts in the
+    room left."""
     if not messages:
         return NO_MESSAGES_SUMMARY
     user_texts = [text for role, text in messages if _is_role(role, "user")]
     assistant_count = sum(1 for role, _ in messages if _is_role(role, "assistant"))
     count = _count_phrase(len(messages))
-    topics = extract_topics("\n".join(user_texts))
+    topics = said_topics("\n".join(user_texts))
     if topics:
         return _with_facts(
             f"Conversation with {count} ({len(user_texts)} user, {assistant_count} assistant)"
@@ -110,7 +129,7 @@ def offline_summary(messages: Sequence[tuple[str, str]]) -> str:
     last messages, then the span's salient facts in the room left."""
     if not messages:
         return NO_MESSAGES_SUMMARY
-    topics = extract_topics("\n".join(text for role, text in messages if _is_role(role, "user")))
+    topics = said_topics("\n".join(text for role, text in messages if _is_role(role, "user")))
     about = f" about: {', '.join(topics)}" if topics else ""
     # A system prompt says how to talk, not what was talked about.
     turns = [text for role, text in messages if not _is_role(role, "system")]

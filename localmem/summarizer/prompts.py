@@ -20,6 +20,10 @@ Everything here is a pure function of its input: no I/O, no model, no clock.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
+
+DEFAULT_MAX_SUMMARY_CHARS: Final = 300
+"""The longest summary stored (``validation`` holds every answer to it)."""
 
 SUMMARY_SYSTEM_PROMPT = """\
 TASK: Create a brief summary of the conversation below. Focus ONLY on what was discussed, \
@@ -90,7 +94,7 @@ def summary_words(limit: int) -> int:
 
 
 def build_summary_messages(
-    messages: Sequence[tuple[str, str]], limit: int = 300
+    messages: Sequence[tuple[str, str]], limit: int = DEFAULT_MAX_SUMMARY_CHARS
 ) -> list[dict[str, str]]:
     """The ``/api/chat`` messages asking for a level-1 summary of ``messages`` that fits
     ``limit`` characters (``validation.summary_limit``)."""
@@ -102,7 +106,7 @@ def build_summary_messages(
     )
 
 
-def build_rollup_messages(summaries: Sequence[str], limit: int = 300) -> list[dict[str, str]]:
+def build_rollup_messages(summaries: Sequence[str], limit: int = DEFAULT_MAX_SUMMARY_CHARS) -> list[dict[str, str]]:
     """The ``/api/chat`` messages asking to roll several level-1 summaries into one."""
     return _chat_messages(
         ROLLUP_SYSTEM_PROMPT,

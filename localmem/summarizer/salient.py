@@ -109,7 +109,8 @@ _MEDICATION_WORDS: Final = frozenset(
 )
 _MEDICATION_PREFIXES: Final = ("prescri", "pharmac")
 _DOSE = re.compile(r"\d(?:\.\d+)?\s?(?:mg|mcg|ml|µg|iu)\b", _I)
-_STRONG_WARNING_PREFIXES: Final = ("warn", "danger", "interact", "bleed", "poison", "toxic", "overdos")
+DANGER_PREFIXES: Final = ("warn", "danger", "interact", "bleed", "poison", "toxic", "overdos")
+"""Words that name a danger by their beginning: a warning whatever else is said."""
 _STRONG_WARNING_WORDS: Final = frozenset({"unsafe", "choking"})
 _WARNING_WORDS: Final = frozenset(
     {"never", "avoid", "avoids", "avoiding", "don't", "dont", "risk", "risks", "risky", "emergency"}
@@ -250,8 +251,8 @@ def _pick(facts: Sequence[Fact], budget: int) -> list[Fact]:
     used = -1  # the first fact needs no separating space
     for fact in sorted(facts, key=lambda f: (-f.score, f.position)):
         cost = len(fact.text) + 1
-        if used + cost > budget:
-            continue
+        if used + cost > budget or fact.text.endswith("?"):
+            continue  # a question states nothing: quoted without its answer, it misleads
         words = _content(fact.text)
         if words and sum(w in seen for w in words) >= REPEAT_SHARE * len(words):
             continue
@@ -316,7 +317,7 @@ def _kinds(text: str) -> tuple[set[str], list[str]]:
             digits = True
         elif w.startswith(_ALLERGY_PREFIXES):
             allergy = True
-        elif w.startswith(_STRONG_WARNING_PREFIXES):
+        elif w.startswith(DANGER_PREFIXES):
             strong = True
         elif _is_drug(w) or w.startswith(_MEDICATION_PREFIXES):
             drug = True

@@ -58,9 +58,10 @@ import re
 from typing import Final
 
 from ..words import STOP_WORDS, is_number, stem, words
-from .prompts import INSTRUCTION_TEXTS
+from . import faithful
+from .prompts import DEFAULT_MAX_SUMMARY_CHARS, INSTRUCTION_TEXTS
+from .wording import SUMMARY_WORDS, sentence_spans
 
-DEFAULT_MAX_SUMMARY_CHARS: Final = 300
 DEFAULT_MAX_SUMMARY_RATIO: Final = 0.3
 DEFAULT_MIN_WORD_OVERLAP: Final = 0.5
 """Half of a summary's content words must be the conversation's. The origin's 10% let a
@@ -173,20 +174,14 @@ _NAME_LINE = re.compile(r"^\s*[A-Z][\w.'\u2019-]*(?: [A-Z][\w.'\u2019-]*)?\s*:",
 """A "Name:" line; one is a label ("Summary: ..."), two or more are a script."""
 _LAST_WORD = re.compile(r"([^\W\d_]+)[^\w]*\Z")
 _SENTENCE_END = (".", "!", "?", ":", ";")
-_SENTENCE_STOP = re.compile(r"[.!?][\"'\u201d\u2019)\]]*(?=\s|\Z)")
-_ABBREVIATION = re.compile(r"\b(?:dr|mr|mrs|ms|prof|st|jr|sr|vs|etc|approx|e\.g|i\.e)\.\Z", _I)
+OUTCOME: Final = re.compile(
+    r"\b(?:the (?:fix|cause|answer|solution|result|outcome|decision|problem) (?:was|is)|fixed|solved"
+    r"|resolved|decided|agreed|booked|chose|settled on|turned out|works again|now works|matches)\b",
+    _I,
+)
+"""What a sentence carrying a conversation's outcome says: trimming keeps it."""
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 
-SUMMARY_WORDS: Final = frozenset(
-    """
-    user users assistant assistants conversation conversations discussion discussed
-    discusses discussing asked asks asking explained explains explaining talked talks
-    mentioned mentions provided provides requested requests described describes shared
-    shares suggested suggests offered offers helped helps answered answers question
-    questions topic topics chat summary summarized then later briefly including
-    """.split()
-)
-"""Words any summary uses whatever was discussed; they prove nothing about overlap."""
 
 
 def validate_summary(
@@ -227,11 +222,14 @@ def accept_summary(
     if reason is not None:
         return None, reason
     limit = summary_limit(conversation, max_ratio)
+    whole = text
     if cut or len(text) > limit:
         text = trim_to_sentences(text, limit)
         if not text:
             return None, f"no whole sentence within {limit} characters"
     reason = _check_length(text, conversation, max_ratio) or _check_content(text, conversation)
+    if reason is None and text != whole:
+        reason = _check_repeats(words(whole))  # a model running in circles past the cut
     return (None, reason) if reason is not None else (text, None)
 
 
@@ -245,16 +243,25 @@ def summary_limit(conversation: str, max_ratio: float | None = DEFAULT_MAX_SUMMA
 
 
 def trim_to_sentences(text: str, limit: int) -> str:
-    """The longest run of ``text``'s whole sentences from its start within ``limit``
-    characters ("" if not even the first one fits). A sentence ends at ``.``, ``!`` or
-    ``?`` (and closing quotes) before a space or the end, not after "Dr." or "e.g."."""
-    best = 0
-    for match in _SENTENCE_STOP.finditer(text):
-        if match.end() > limit:
-            break
-        if not _ABBREVIATION.search(text, 0, match.start() + 1):
-            best = match.end()
-    return text[:best].strip()
+    """``text``'s whole sentences within ``limit`` characters, in their order ("" if not
+    even the first one fits): the longest run from its start, except that a sentence
+    carrying the outcome ("the fix was ...", "solved", "decided", "booked": :data:`OUTCOME`)
+    is kept in place of the ones before it that do not (from the last back). A sentence
+    ends at ``.``, ``!`` or ``?`` (and closing quotes) before a space or the end, not after
+    "Dr." or "e.g."."""
+    spans = sentence_spans(text)
+    kept = [span for span in spans if span[1] <= limit]
+    outcomes = [span for span in spans[len(kept):] if OUTCOME.search(text, *span)]
+    for span in outcomes:
+        size = sum(e - s for s, e in kept) + (span[1] - span[0])
+        plain = [k for k in kept[1:] if not OUTCOME.search(text, *k)]
+        while size > limit and plain:
+            dropped = plain.pop()
+            kept.remove(dropped)
+            size -= dropped[1] - dropped[0]
+        if size <= limit:
+            kept.append(span)
+    return " ".join(text[s:e].strip() for s, e in kept)
 
 
 def _check_form(text: str) -> str | None:
@@ -262,15 +269,19 @@ def _check_form(text: str) -> str | None:
 
 
 def _check_content(text: str, conversation: str) -> str | None:
-    """The checks that read words: ``text``'s and the conversation's, split once."""
+    """The checks that read words: ``text``'s and the conversation's, split once; the
+    checks that read turns (``faithful``) when the conversation has them."""
     said = words(conversation)
     vocabulary = _vocabulary(said)
     summary = words(text)
+    pairs = faithful.turns(conversation)
     return (
         _check_overlap(summary, vocabulary, _stems(vocabulary))
         or _check_numbers(summary, vocabulary)
         or _check_repeats(summary)
-        or _check_copy(summary, said, vocabulary)
+        or (faithful.check_copy(summary, pairs) if pairs else _check_copy(summary, said, vocabulary))
+        or _check_prompt(summary)
+        or faithful.check_denied(text, pairs)
     )
 
 
@@ -359,7 +370,11 @@ def _check_copy(words: list[str], conversation: list[str], vocabulary: set[str])
     copied = _copied_share(words, f" {' '.join(conversation)} ", vocabulary)
     if copied >= COPY_SHARE and copied * len(words) >= COPY_MIN_WORDS:
         return "copies a passage of the conversation"
-    if _copied_share(words, _PROMPT_TEXT, _PROMPT_VOCABULARY) > 0:
+    return None
+
+
+def _check_prompt(words: list[str]) -> str | None:
+    if len(words) >= COPY_RUN_WORDS and _copied_share(words, _PROMPT_TEXT, _PROMPT_VOCABULARY) > 0:
         return "repeats the prompt's instructions"
     return None
 

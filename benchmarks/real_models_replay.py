@@ -1,0 +1,204 @@
+"""The real-model table on today's code: every recorded answer replayed through the store.
+
+benchmarks/real_models.py records what real small models answered (``tests/data/*_outputs.json``)
+and judges what the store kept *then*. This replays those same answers through the fake Ollama
+server (tests/ollama_server.py) to the real ``ollama`` client and a real store, as
+tests/test_real_outputs.py does, and judges what the store keeps *now* against the labels
+(benchmarks/real_models_labels.json), per model:
+
+- summaries: good kept / good (the model's answer was faithful and what the store kept of it
+  is), bad kept (what the store kept from the model is not faithful), unlabelled kept texts;
+- checkpoint items the model proposed beyond the rules' floor: kept, kept and false, and the
+  true ones kept of the true ones proposed (so that 0 false is not bought by dropping all);
+- the store's own summaries (the keyword fallback and the offline summary) by their labels.
+
+    python benchmarks/real_models_replay.py                    # every recorded model
+    python benchmarks/real_models_replay.py --model qwen2.5-coder:0.5b --details
+
+Offline and fast (a few seconds a model); needs the test extra (the fake server).
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from localmem import MemoryConfig, MemoryStore  # noqa: E402
+from localmem.checkpoint import ModelCheckpoint, StateSnapshot, build  # noqa: E402
+from localmem.extract import ITEM_CHARS, clip, extract  # noqa: E402
+from localmem.summarizer import FALLBACK, OFFLINE  # noqa: E402
+from localmem.summarizer.fallback import keyword_summary, offline_summary  # noqa: E402
+from tests.real_replay import (  # noqa: E402
+    KINDS,
+    LABELS,
+    RECORDINGS,
+    Replay,
+    checkpoint_items,
+    item_label,
+    label_key,
+)
+
+MODEL_ORDER = ("smollm2:135m", "qwen2.5-coder:0.5b", "qwen2.5-coder:1.5b")
+
+
+@dataclass
+class Row:
+    """One model's figures (see the module docstring)."""
+
+    runs: int = 0
+    good: int = 0
+    good_kept: int = 0
+    bad: int = 0
+    bad_kept: int = 0
+    completed: int = 0
+    proposed: int = 0
+    kept: int = 0
+    kept_false: int = 0
+    true_proposed: int = 0
+    true_kept: int = 0
+    notes: list[str] = field(default_factory=list)
+
+
+def summary_label(text: str) -> str:
+    entry = LABELS["summaries"].get(label_key(text))
+    return "unlabelled" if entry is None else str(entry["label"])
+
+
+def replay_one(db: Path, model: str, conversation: str) -> tuple[Any, Any, list[tuple[str, str]]]:
+    """The store's summary and checkpoint for one recorded conversation (the facts answer,
+    when none was recorded, is empty: the rules' facts)."""
+    recorded = RECORDINGS[model]["conversations"][conversation]
+    pairs = [(role, text) for role, text in recorded["messages"]]
+    empty = {"raw": "", "done_reason": "stop"}
+    config = recorded.get("config") or {"summary_threshold": len(pairs), "structured_min_tokens": 0}
+    with Replay(models=[model]) as server:
+        server.recorded = {kind: recorded.get(kind) or empty for kind in KINDS}
+        with MemoryStore(db, config=MemoryConfig(ollama_host=server.host, **config)) as store:
+            session = store.create_session(model=model, title=conversation).id
+            store.add_messages(session, [{"role": r, "text": t} for r, t in pairs])
+            summary = store.summarize(session)
+            checkpoint = store.latest_checkpoint(session)
+    assert summary is not None and checkpoint is not None
+    return summary, checkpoint, pairs
+
+
+def judge(model: str, details: bool) -> Row:
+    row = Row()
+    conversations = RECORDINGS[model]["conversations"]
+    with tempfile.TemporaryDirectory() as tmp:
+        for n, conversation in enumerate(conversations):
+            recorded = conversations[conversation]
+            summary, checkpoint, pairs = replay_one(Path(tmp) / f"{n}.db", model, conversation)
+            row.runs += 1
+            raw = summary_label(recorded["summary"]["raw"])
+            row.good += raw == "faithful"
+            row.bad += raw != "faithful"
+            if summary.source not in (FALLBACK, OFFLINE):
+                stored = summary_label(summary.text)
+                row.good_kept += raw == "faithful" and stored == "faithful"
+                row.bad_kept += stored != "faithful"
+                row.completed += summary.text not in recorded["summary"]["raw"]
+                if stored != "faithful" or details:
+                    row.notes.append(f"{conversation}: summary kept ({stored}): {summary.text!r}")
+            elif details and raw == "faithful":
+                row.notes.append(f"{conversation}: good summary rejected: {recorded['summary']['raw']!r}")
+            _items(row, conversation, recorded, checkpoint, pairs, details)
+    return row
+
+
+def _items(row: Row, conversation: str, recorded: dict, checkpoint: Any, pairs: list, details: bool) -> None:
+    floor = set(checkpoint_items(build(None, StateSnapshot(), extract(pairs))))
+    try:
+        answer = ModelCheckpoint.model_validate_json((recorded.get("checkpoint") or {}).get("raw") or "")
+    except Exception:  # noqa: BLE001 - not a checkpoint: nothing proposed
+        answer = None
+    proposed = set(_proposed(answer)) - floor if answer is not None else set()
+    mine = [item for item in checkpoint_items(checkpoint.data) if item not in floor]
+    true_texts = {text for f, text in proposed if item_label("items", conversation, f, text)}
+    row.proposed += len(proposed)
+    row.true_proposed += len(true_texts)
+    kept_true: set[str] = set()
+    for f, text in mine:
+        label = item_label("items", conversation, f, clip(text, ITEM_CHARS))
+        row.kept += 1
+        if label is False:
+            row.kept_false += 1
+            row.notes.append(f"{conversation}: FALSE item kept: {f}: {text!r}")
+        elif label is None:
+            row.notes.append(f"{conversation}: unlabelled item kept: {f}: {text!r}")
+        else:
+            kept_true.add(text)
+    row.true_kept += len(kept_true & true_texts)
+    if details:
+        for text in sorted(true_texts - kept_true):
+            row.notes.append(f"{conversation}: true item dropped: {text!r}")
+
+
+def _proposed(answer: ModelCheckpoint) -> list[tuple[str, str]]:
+    """The model's items as ``(field, text)``, clipped as the store keeps them."""
+    flow = answer.workflow_state
+    items = [(f, i) for f in ("active_goals", "pending_tasks", "key_decisions", "user_preferences")
+             for i in getattr(answer, f)]
+    items += [("current_step", flow.current_step)] if flow.current_step else []
+    items += [(f, i) for f in ("completed_steps", "next_steps") for i in getattr(flow, f)]
+    items += [(f"references.{k}", n) for k, names in answer.context_references.items() for n in names]
+    return [(f, clip(i, ITEM_CHARS)) for f, i in items]
+
+
+def fallbacks() -> str:
+    """How the store's own summaries read, over every recorded conversation (once each)."""
+    seen: dict[str, list[tuple[str, str]]] = {}
+    for data in RECORDINGS.values():
+        for conversation, recorded in data["conversations"].items():
+            seen.setdefault(conversation, [(r, t) for r, t in recorded["messages"]])
+    counts: dict[str, dict[str, int]] = {"fallback": {}, "offline": {}}
+    missing = []
+    for conversation, pairs in seen.items():
+        for kind, make in (("fallback", keyword_summary), ("offline", offline_summary)):
+            text = make(pairs)
+            label = summary_label(text)
+            counts[kind][label] = counts[kind].get(label, 0) + 1
+            if label == "unlabelled":
+                missing.append(f"{kind} {conversation} {label_key(text)}: {text!r}")
+    out = "; ".join(
+        f"{kind}: " + ", ".join(f"{n} {label}" for label, n in sorted(found.items()))
+        for kind, found in counts.items()
+    )
+    return "\n".join([f"Store's own summaries ({len(seen)} conversations): {out}", *missing])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--model", action="append", default=[], help="only these models")
+    parser.add_argument("--details", action="store_true", help="list every kept/dropped item")
+    args = parser.parse_args()
+    logging.getLogger("localmem").setLevel(logging.WARNING)
+    models = [m for m in MODEL_ORDER if m in RECORDINGS] + [m for m in RECORDINGS if m not in MODEL_ORDER]
+    print(
+        "| model | conversations | good summaries kept / good | bad kept / bad | completed "
+        "| checkpoint items proposed / kept / kept & false | true items kept / true proposed |"
+    )
+    print("|---|---|---|---|---|---|---|")
+    notes = []
+    for model in args.model or models:
+        r = judge(model, args.details)
+        print(
+            f"| {model} | {r.runs} | {r.good_kept}/{r.good} | {r.bad_kept}/{r.bad} | {r.completed} "
+            f"| {r.proposed} / {r.kept} / {r.kept_false} | {r.true_kept}/{r.true_proposed} |"
+        )
+        notes += [f"{model} · {n}" for n in r.notes]
+    print()
+    print(fallbacks())
+    print("\n".join(notes))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,278 @@
+"""Which sentences of a model's summary the conversation supports; the others are dropped.
+
+A small model's summary passes every check on the whole text and still says "the gym is open
+for the band" (a terse chat about leg day that mentioned a band), "changes the password for
+the printer" (the printer was given the new wifi password), "will book a seat on the 9:33"
+(it was booked) or "send it to the friend" (the user sends it to the assistant): invented
+combinations of the conversation's own words. :func:`ground` holds each sentence of a
+summary to what was written, as ``localmem.grounding`` holds a checkpoint's item:
+
+1. **Clauses.** A sentence is read clause by clause (split at ``,`` ``;`` ``:``, dashes,
+   "while", "because", "but"...; never inside a number): a good summary joins facts of
+   several turns in one sentence ("Rosa, 82, takes warfarin 5 mg at 6 pm, metoprolol 25 mg
+   at 8 am"), each clause from one place. A clause's content words are ``grounding``'s
+   (four letters or more, numbers whole), without the words every summary uses
+   (:data:`SUMMARY_WORDS`) and contractions ("you'll"); two forms of one word match
+   (``grounding.same_word``: "takes" ~ "take").
+2. **One source.** Most of a clause's content words (``grounding.SUPPORT_SHARE`` of them,
+   each counted once, a number twice: it is the most specific word) must be in ONE source,
+   with the same polarity there. A source is a turn (not the system's), a question with the
+   answer the next turn gives (the answer's polarity wins: "Can she take ibuprofen?"
+   answered "don't give her ibuprofen" supports no "may take ibuprofen"; a question
+   answered "no" is no source), or up to :data:`TERSE_WINDOW` terse turns in a row (each of at
+   most :data:`TERSE_TURN_WORDS` content words: "pizza tonight?" "sure" "luigi's?" "7pm" say
+   one thing over several turns; a question there is stated when the next turn answers it). A turn's other questions support only a clause that reports talk
+   ("asked", "discussed": :data:`_TALK`). An item of a list after a sentence's first clause
+   (at most :data:`LIST_ITEM_WORDS` content words: "the router model, password, and channel
+   settings") needs each word said somewhere, with its polarity.
+3. **Same party.** A clause that puts someone where its source says "you" ("send it to the
+   friend tomorrow" for "send it to you tomorrow") changes who: in a turn, "you" is the
+   other side of the conversation.
+4. **Same status.** A clause that states as done what its source only plans, or as planned
+   what its source reports done (``localmem.statements.signals``; a turn answering a
+   question is read after it: "Have you booked a seat?" "Yes, the 9:33"), is unsupported.
+   A clause without a status word takes the one of the clause before it in its sentence
+   ("They will stay at the hotel, book a seat ...": the seat is planned too).
+
+A sentence with an unsupported clause is dropped. Unless most of the sentences (more than
+:data:`MIN_KEPT_SHARE`) and :data:`MIN_KEPT_WORDS` content words remain, the summary is not
+one (``Grounded.text`` is None: the caller stores its deterministic summary instead).
+Pure; never raises on any ``str``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from .. import statements
+from ..extract import sentences
+from ..grounding import (
+    SUPPORT_SHARE,
+    Reading,
+    held,
+    item_forms,
+    read,
+    read_answered,
+    word_forms,
+)
+from ..words import STOP_WORDS, words
+from .faithful import NO_ANSWER
+from .wording import SUMMARY_WORDS, sentence_spans
+
+TERSE_TURN_WORDS: Final = 3
+"""A turn with at most this many content words is terse..."""
+TERSE_WINDOW: Final = 5
+"""... and this many terse turns in a row are one source (a window sliding along a run)."""
+LIST_ITEM_WORDS: Final = 2
+"""A clause after a sentence's first with at most this many content words is an item of a
+list ("Rosa, 82, ...", "the router model, password, and channel settings")."""
+MIN_KEPT_SHARE: Final = 0.5
+"""More than this share of a summary's sentences must be supported for it to be kept
+(most of them: when half are invented, the rest is no summary of the conversation)..."""
+MIN_KEPT_WORDS: Final = 4
+"""... and what is kept must have this many content words."""
+
+_CLAUSE = re.compile(
+    r"[,;:](?!\d)\s*|\s[-\u2013\u2014]\s|\s(?:while|whereas|because|since|although|though|but)\s",
+    re.IGNORECASE,
+)
+_TALK: Final = frozenset(
+    """
+    asked asks asking discuss discussed discusses discussing wondered wonders wondering
+    question questions talked talks
+    """.split()
+)
+"""Words of a clause that reports talk, not facts: it may rest on a question."""
+_YOU: Final = frozenset({"you", "your", "yours", "yourself"})
+_SLOT_WORDS: Final = 3
+"""Words that may stand where a source says "you" ("the family friend")."""
+_CONTRACTION = re.compile(r"'(?:ll|re|ve|d|m)$")
+""""you'll", "they're": a pronoun and a verb, no content."""
+
+
+@dataclass(frozen=True)
+class Grounded:
+    """What :func:`ground` made of a summary."""
+
+    text: str | None
+    """The supported sentences, in order (the summary itself when all are); None when too
+    little is supported to be a summary."""
+    dropped: tuple[tuple[int, str], ...] = ()
+    """``(sentence number from 1, why)`` for each dropped sentence."""
+    sentences: int = 0
+
+
+@dataclass(frozen=True)
+class _Source:
+    reading: Reading
+    text: str
+    """What the source's status is read in: its text, after the question it answers."""
+    turns: frozenset[int]
+    asked: bool = False
+    """A turn's questions read as statements: a source only for a clause that reports talk
+    ("The user asked whether ...", "Discussed the index ...")."""
+
+
+def ground(summary: str, pairs: Sequence[tuple[str, str]]) -> Grounded:
+    """``summary`` without the sentences ``pairs`` (``(role, text)`` turns) do not support
+    (see the module docstring)."""
+    spans = sentence_spans(summary)
+    if spans and spans[-1][1] < len(summary.rstrip()):
+        spans.append((spans[-1][1], len(summary)))  # a last sentence without its stop
+    said = [summary[a:b].strip() for a, b in spans or [(0, len(summary))] if summary[a:b].strip()]
+    turns = [(i, text) for i, (role, text) in enumerate(pairs) if role.strip().casefold() != "system"]
+    if not said or not turns:
+        return Grounded(summary, (), len(said))
+    sources = _sources(pairs, turns)
+    kept: list[str] = []
+    dropped: list[tuple[int, str]] = []
+    for number, sentence in enumerate(said, 1):
+        why = _unsupported(sentence, sources)
+        if why is None:
+            kept.append(sentence)
+        else:
+            dropped.append((number, why))
+    if not dropped:
+        return Grounded(summary, (), len(said))
+    words = sum(len(_forms(s)) for s in kept)
+    if len(kept) <= MIN_KEPT_SHARE * len(said) or words < MIN_KEPT_WORDS:
+        return Grounded(None, tuple(dropped), len(said))
+    return Grounded(" ".join(kept), tuple(dropped), len(said))
+
+
+def _sources(pairs: Sequence[tuple[str, str]], turns: list[tuple[int, str]]) -> list[_Source]:
+    out = [_Source(read(text), text, frozenset({i})) for i, text in turns]
+    out += [
+        _Source(read(text.replace("?", ".")), text, frozenset({i}), asked=True)
+        for i, text in turns
+        if "?" in text
+    ]
+    for n, ((i, question), (j, answer)) in enumerate(zip(turns, turns[1:])):
+        if "?" in question and pairs[i][0] != pairs[j][0] and not NO_ANSWER.search(answer):
+            text = f"{question.replace('?', '.')} {answer}"
+            out.append(_Source(read_answered(question, answer), text, frozenset({i, j})))
+            out[n + 1] = _Source(out[n + 1].reading, text, out[n + 1].turns)  # "Yes, the 9:33"
+    run: list[tuple[int, str]] = []
+    for i, text in [*turns, (-1, "")]:
+        if i >= 0 and len(_forms(text)) <= TERSE_TURN_WORDS:
+            run.append((i, text))
+            continue
+        for start in range(max(1, len(run) - TERSE_WINDOW + 1) if len(run) >= 2 else 0):
+            window = run[start : start + TERSE_WINDOW]
+            joined = " ".join(_stated(window, k, pairs) for k in range(len(window)))
+            out.append(_Source(read(joined), joined, frozenset(k for k, _ in window)))
+        run = []
+    return out
+
+
+def _stated(run: list[tuple[int, str]], k: int, pairs: Sequence[tuple[str, str]]) -> str:
+    """A terse turn as a statement: its question stated when the next turn of the run
+    answers it (another role, not "no"), kept a question otherwise."""
+    i, text = run[k]
+    if k + 1 < len(run):
+        j, answer = run[k + 1]
+        if pairs[i][0] != pairs[j][0] and not NO_ANSWER.search(answer):
+            text = text.replace("?", ".")
+    return text if text.rstrip().endswith((".", "?", "!")) else f"{text}."
+    return out
+
+
+def _unsupported(sentence: str, sources: list[_Source]) -> str | None:
+    """Why ``sentence`` is not supported, or None (rules 1-4)."""
+    carried: str | None = None
+    for number, clause in enumerate(_CLAUSE.split(sentence)):
+        status = carried if statements.status(clause) is None else statements.claimed(clause)
+        carried = status
+        forms = _forms(clause)
+        if not forms:
+            continue
+        if number and len(forms) <= LIST_ITEM_WORDS and all(_said(form, sources) for form in forms):
+            continue  # an item of a list: "including the router model, password"
+        why = _clause_unsupported(clause, forms, status, sources)
+        if why is not None:
+            return why
+    return None
+
+
+def _said(form: tuple[str, bool], sources: list[_Source]) -> bool:
+    """Whether some source holds ``form`` with its polarity, or (not negated) begins a
+    word of it ("opened" in "opened_at")."""
+    start = re.compile(rf"(?<![^\W_]){re.escape(form[0])}")
+    for source in sources:
+        found, same = held([form], source.reading)
+        if (found and same) or (not form[1] and start.search(source.reading.lowered)):
+            return True
+    return False
+
+
+def _forms(text: str) -> list[tuple[str, bool]]:
+    """The content word forms of ``text`` a summary's support is judged on (rule 1)."""
+    return [(f, n) for f, n in item_forms(text, SUMMARY_WORDS) if not _CONTRACTION.search(f)]
+
+
+def _weight(forms: Sequence[str]) -> int:
+    """Numbers count twice: the most specific words a clause has."""
+    return sum(2 if f[:1].isdigit() else 1 for f in forms)
+
+
+def _clause_unsupported(
+    clause: str, forms: list[tuple[str, bool]], status: str | None, sources: list[_Source]
+) -> str | None:
+    reasons: list[str] = []
+    said = words(clause)
+    talk = not _TALK.isdisjoint(said)
+    for source in sources:
+        if source.asked and not talk:
+            continue
+        found, same = held(forms, source.reading)
+        if _weight(found) < SUPPORT_SHARE * _weight([f for f, _ in forms]):
+            continue
+        if not same:
+            reasons.append("negation flipped")
+            continue
+        if _replaces_you(said, words(source.text)):
+            reasons.append("names someone else where its source says 'you'")
+            continue
+        conflict = _status_conflict(status, found, source.text)
+        if conflict:
+            reasons.append(conflict)
+            continue
+        return None
+    return reasons[0] if reasons else "not supported by any one message"
+
+
+def _status_conflict(status: str | None, found: list[str], text: str) -> str | None:
+    """Why a clause of ``status`` contradicts the status of the sentences of ``text`` that
+    hold its words ``found``, or None."""
+    if status is None:
+        return None
+    said = {statements.signals(s) for s in sentences(text) if word_forms(s).intersection(found)}
+    said.discard(frozenset())
+    if status == "done" and said == {frozenset({"plan"})}:
+        return "states as done what was planned"
+    if status == "plan" and said == {frozenset({"done"})}:
+        return "states as planned what was done"
+    return None
+
+
+def _replaces_you(said: Sequence[str], source: Sequence[str]) -> bool:
+    """Whether the clause's words ``said`` put a content word where the ``source``'s words
+    say "you" (between the same two words: "send it to the friend tomorrow" for "send it
+    to you tomorrow"): in a turn, "you" is the other side of the conversation."""
+    for k in range(1, len(source) - 1):
+        if source[k] not in _YOU:
+            continue
+        left, right = source[k - 1], source[k + 1]
+        for i, word in enumerate(said):
+            if word != left:
+                continue
+            for j in range(i + 2, min(i + 2 + _SLOT_WORDS, len(said))):
+                if said[j] == right and any(
+                    len(w) >= 4 and w not in STOP_WORDS and w not in SUMMARY_WORDS and w not in _YOU
+                    for w in said[i + 1 : j]
+                ):
+                    return True
+    return False

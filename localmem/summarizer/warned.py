@@ -1,0 +1,65 @@
+"""The warnings a span gave that its stored summary does not say: they must not be lost.
+
+A summary is read in place of its messages. When the conversation warned of something (a
+drug interaction, an allergy, a danger) and the summary that is kept (the model's, however
+completed, or the deterministic one) does not say it, the warning would survive only in
+raw messages that later contexts no longer show. :func:`unsaid_warnings` finds them so
+that the store can pin each one with its message as the pin's source (forgetting the
+message forgets the pin; ``localmem.summaries``).
+
+A warning is a statement (not a question) of a user or assistant turn that
+``salient`` reads as a warning (``warning``: "never"/"avoid" about a medicine...) and that
+warns against something (``grounding.negated_words``: "don't give her ibuprofen") or names
+a danger ("interact", "bleeding", "poison"), or that ``salient`` reads as an allergy with
+something it negates ("allergic to penicillin"; not "my asthma inhaler"). Advice that only
+mentions side effects is none. A summary says it when it names one of
+the warning's anchors for each of those kinds (``salient.dropped_kinds``: what is warned
+against, the allergen). Pure; never raises on any ``str``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+
+from ..grounding import negated_words
+from ..words import words
+from .salient import DANGER_PREFIXES, Fact, dropped_kinds, facts_of
+
+MAX_WARNINGS: Final = 3
+"""At most this many warnings are kept for one summary, the strongest first."""
+_KINDS: Final = frozenset({"warning", "allergy"})
+
+
+def unsaid_warnings(summary: str, pairs: Sequence[tuple[str, str]]) -> list[tuple[str, int]]:
+    """``(warning sentence, index of its turn in pairs)`` for each warning of ``pairs`` that
+    ``summary`` does not say, at most :data:`MAX_WARNINGS`, in conversation order."""
+    found: list[tuple[Fact, int]] = []
+    for index, (role, text) in enumerate(pairs):
+        if role.strip().casefold() not in ("user", "assistant"):
+            continue  # a tool's record ("Allergies: none recorded") is no warning given
+        for fact in facts_of([(role, text)]):
+            if not fact.text.endswith("?") and _is_warning(fact):
+                missing = set(dropped_kinds(summary, [fact])) & fact.kinds & _KINDS
+                if missing:
+                    found.append((fact, index))
+    found.sort(key=lambda pair: (-pair[0].score, pair[1]))
+    kept = sorted(found[:MAX_WARNINGS], key=lambda pair: pair[1])
+    return [(fact.text, index) for fact, index in kept]
+
+
+def _is_warning(fact: Fact) -> bool:
+    """A warning against something (a negated word) or naming a danger; an allergy to
+    something. Not advice that merely mentions side effects."""
+    against = bool(negated_words(fact.text))
+    if "warning" in fact.kinds:
+        return against or any(w.startswith(DANGER_PREFIXES) for w in words(fact.text))
+    return "allergy" in fact.kinds and against
+
+
+def said_in(warning: str, texts: Sequence[str]) -> bool:
+    """Whether one of ``texts`` (pins already kept, say) says ``warning`` (by its anchors)."""
+    joined = " ".join(texts)
+    return any(
+        not (set(dropped_kinds(joined, [fact])) & fact.kinds & _KINDS) for fact in facts_of([("user", warning)])
+    )

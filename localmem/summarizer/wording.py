@@ -1,0 +1,37 @@
+"""How a summary is written: the words every summary uses, and where its sentences end.
+
+Shared by ``validation`` (whether an answer is a summary, trimming it to whole sentences)
+and ``support`` (holding each sentence to the turns). Pure; a leaf of the import tree.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+SUMMARY_WORDS: Final = frozenset(
+    """
+    user users assistant assistants conversation conversations discussion discussed
+    discusses discussing asked asks asking explained explains explaining talked talks
+    mentioned mentions provided provides requested requests described describes shared
+    shares suggested suggests offered offers helped helps answered answers question
+    questions topic topics chat summary summarized then later briefly including issue
+    issues solution solutions
+    """.split()
+)
+"""Words any summary uses whatever was discussed; they prove nothing about what was said."""
+_SENTENCE_STOP = re.compile(r"[.!?][\"'\u201d\u2019)\]]*(?=\s|\Z)")
+_ABBREVIATION = re.compile(r"\b(?:dr|mr|mrs|ms|prof|st|jr|sr|vs|etc|approx|e\.g|i\.e)\.\Z", re.IGNORECASE)
+
+
+def sentence_spans(text: str) -> list[tuple[int, int]]:
+    """The ``(start, end)`` of each whole sentence of ``text``: it ends at ``.``, ``!`` or
+    ``?`` (and closing quotes) before a space or the end, not after "Dr." or "e.g."; an
+    unfinished last sentence is not one."""
+    spans: list[tuple[int, int]] = []
+    start = 0
+    for match in _SENTENCE_STOP.finditer(text):
+        if not _ABBREVIATION.search(text, 0, match.start() + 1):
+            spans.append((start, match.end()))
+            start = match.end()
+    return spans
