@@ -46,7 +46,8 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from localmem import MemoryConfig, MemoryStore  # noqa: E402
-from localmem.checkpoint import CHECKPOINT_SYSTEM_PROMPT, ModelCheckpoint, StateSnapshot, build  # noqa: E402
+from localmem.checkpoint import ModelCheckpoint, StateSnapshot, build  # noqa: E402
+from localmem.checkpoint_request import CHECKPOINT_SYSTEM_PROMPT  # noqa: E402
 from localmem.extract import ITEM_CHARS, clip, extract  # noqa: E402
 from localmem.facts import (  # noqa: E402
     FACTS_SYSTEM_PROMPT,

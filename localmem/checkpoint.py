@@ -59,40 +59,12 @@ logger = logging.getLogger("localmem")
 RULES = "rules"
 """The ``source`` of a checkpoint or of facts made by the rules alone."""
 CHECKPOINTS_KEPT = 10
-JSON_PROMPT_TOKENS = 4000
-"""Tokens of messages at most in a checkpoint request to the model (newest first)."""
 MAX_GOALS = 3
 MAX_TASKS = 10
 MAX_DECISIONS = 12
 MAX_PREFERENCES = 20
 MAX_STEPS = 5
 REFERENCE_LABELS = (("files", "Files"), ("tables", "Tables"), ("urls", "URLs"), ("identifiers", "Identifiers"))
-
-CHECKPOINT_SYSTEM_PROMPT = """\
-TASK: Update the checkpoint of a working session: what the user and the assistant are in the \
-middle of, so that the work can resume after older messages are summarized away.
-
-Return ONLY a JSON object with these keys, and omit what is unknown:
-"active_goals": [strings], "pending_tasks": [strings], "key_decisions": [strings],
-"user_preferences": [strings, in the user's own words],
-"context_references": {"files": [...], "tables": [...], "urls": [...], "identifiers": [...]},
-"workflow_state": {"current_step": string, "completed_steps": [strings], "next_steps": [strings]}
-
-DO NOT invent anything: take every item from the checkpoint, the state or the messages below. \
-Keep what the current checkpoint holds unless the new messages change it."""
-
-CHECKPOINT_INPUT_PROMPT = """\
-Current checkpoint:
-{checkpoint}
-
-Session state:
-{state}
-
-New messages:
-{conversation}
-
-Return the updated checkpoint as JSON only:"""
-
 
 
 # --- the floor: state and rules, carried forward -------------------------------------
@@ -238,25 +210,6 @@ def render_lines(
     if flow.next_steps:
         lines.append((f"Next: {'; '.join(flow.next_steps)}", from_state))
     return lines
-
-
-def checkpoint_messages(
-    floor: CheckpointData, state: StateSnapshot, messages: Sequence[Message]
-) -> list[dict[str, str]]:
-    """The JSON-mode request: the floor, the state and the newest messages that fit."""
-    kept: list[Message] = []
-    budget = JSON_PROMPT_TOKENS
-    for message in reversed(messages):
-        if message.token_count <= budget:
-            kept.append(message)
-            budget -= message.token_count
-    conversation = "\n".join(f"{m.role}: {m.text}" for m in reversed(kept))
-    user = CHECKPOINT_INPUT_PROMPT.format(
-        checkpoint=floor.model_dump_json(exclude_defaults=True),
-        state="\n".join(state.lines()) or "(none)",
-        conversation=conversation or "(none)",
-    )
-    return [{"role": "system", "content": CHECKPOINT_SYSTEM_PROMPT}, {"role": "user", "content": user}]
 
 
 # --- what a model may answer ----------------------------------------------------------

@@ -23,10 +23,10 @@ from .checkpoint import (
     ModelCheckpoint,
     StateSnapshot,
     build,
-    checkpoint_messages,
     render_lines,
     with_model,
 )
+from .checkpoint_request import checkpoint_messages
 from .errors import SessionNotFound
 from .models import OPEN_SUBTASK_STATUSES, Checkpoint, CheckpointData, Message, Session
 

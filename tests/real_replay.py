@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from localmem import MemoryConfig, MemoryStore
-from localmem.checkpoint import CHECKPOINT_SYSTEM_PROMPT
+from localmem.checkpoint_request import CHECKPOINT_SYSTEM_PROMPT
 from localmem.extract import ITEM_CHARS, clip
 from localmem.facts import FACTS_SYSTEM_PROMPT, MUST_REMEMBER_FACTS_SYSTEM_PROMPT, ModelFacts
 from localmem.models import Checkpoint, Summary, SummaryFacts
