@@ -116,17 +116,24 @@ def check_copy(summary_words: Sequence[str], pairs: Sequence[tuple[str, str]]) -
 def copied_share(summary_words: Sequence[str], source: Sequence[str]) -> float:
     """Share of ``summary_words`` inside a run of :data:`COPY_RUN_WORDS` of them that
     ``source`` (a text's words) holds in the same order."""
-    if not summary_words:
+    return run_share(summary_words, f" {' '.join(source)} ", set(source))
+
+
+def run_share(
+    words: Sequence[str], source: str, vocabulary: set[str] | frozenset[str]
+) -> float:
+    """Share of ``words`` inside a run of :data:`COPY_RUN_WORDS` of them that ``source``
+    (its words joined by single spaces, a space at each end; ``vocabulary``: their set)
+    holds in the same order: the one measure of copying, for one turn or a whole span."""
+    if not words:
         return 0.0
-    text = f" {' '.join(source)} "
-    vocabulary = set(source)
     covered = 0
     run_end = 0  # words before this index are counted already
     present = 0  # words in a row, up to here, that the source has at all
-    for end, word in enumerate(summary_words, 1):
+    for end, word in enumerate(words, 1):
         present = present + 1 if word in vocabulary else 0
         start = end - COPY_RUN_WORDS
-        if present >= COPY_RUN_WORDS and f" {' '.join(summary_words[start:end])} " in text:
+        if present >= COPY_RUN_WORDS and f" {' '.join(words[start:end])} " in source:
             covered += end - max(start, run_end)
             run_end = end
-    return covered / len(summary_words)
+    return covered / len(words)

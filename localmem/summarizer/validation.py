@@ -71,7 +71,7 @@ TERSE_FLOOR_CHARS: Final = 180
 """A terse conversation's summary may have this many characters even past 30% of it..."""
 TERSE_MAX_SHARE: Final = 0.5
 """... but never more than this share of the conversation's length."""
-COPY_RUN_WORDS: Final = 6
+COPY_RUN_WORDS: Final = faithful.COPY_RUN_WORDS
 """Words in a row, in the same order, that make a run copied from the source."""
 REPEATS: Final = ((6, 2), (4, 3))
 """(words, times): a run of six words said twice, or of four words three times, is a loop."""
@@ -367,32 +367,16 @@ def _check_copy(words: list[str], conversation: list[str], vocabulary: set[str])
     their set."""
     if len(words) < COPY_RUN_WORDS:
         return None
-    copied = _copied_share(words, f" {' '.join(conversation)} ", vocabulary)
+    copied = faithful.run_share(words, f" {' '.join(conversation)} ", vocabulary)
     if copied >= COPY_SHARE and copied * len(words) >= COPY_MIN_WORDS:
         return "copies a passage of the conversation"
     return None
 
 
 def _check_prompt(words: list[str]) -> str | None:
-    if len(words) >= COPY_RUN_WORDS and _copied_share(words, _PROMPT_TEXT, _PROMPT_VOCABULARY) > 0:
+    if len(words) >= COPY_RUN_WORDS and faithful.run_share(words, _PROMPT_TEXT, _PROMPT_VOCABULARY) > 0:
         return "repeats the prompt's instructions"
     return None
-
-
-def _copied_share(words: list[str], source: str, vocabulary: set[str] | frozenset[str]) -> float:
-    """Share of ``words`` inside a run of :data:`COPY_RUN_WORDS` of them that ``source``
-    (its words joined by single spaces, a space at each end; ``vocabulary``: their set)
-    holds in the same order."""
-    covered = 0
-    run_end = 0  # words before this index are counted already
-    present = 0  # words in a row, up to here, that the source has at all
-    for end, word in enumerate(words, 1):
-        present = present + 1 if word in vocabulary else 0
-        start = end - COPY_RUN_WORDS
-        if present >= COPY_RUN_WORDS and f" {' '.join(words[start:end])} " in source:
-            covered += end - max(start, run_end)
-            run_end = end
-    return covered / len(words)
 
 
 _PROMPT_TEXT: Final = "".join(f" {' '.join(words(t))} " for t in INSTRUCTION_TEXTS)
