@@ -228,18 +228,26 @@ def test_the_issues_summary_without_the_allergy_warning_and_visit_is_completed(
     )
 
 
-def test_a_summary_dropping_safety_facts_that_cannot_be_added_is_replaced(
-    store, server: Replay, caplog
-) -> None:
-    server.reply = (
+def test_a_summary_whose_missing_warnings_do_not_fit_keeps_them_in_pins(store, server: Replay) -> None:
+    """Issue 21: a faithful summary is not thrown away for a warning a pin keeps anyway.
+    The penicillin allergy, the ibuprofen warning and the INR visit do not all fit within
+    300 characters; the visit (no pin holds it) is appended, the two warnings are pinned,
+    each with its message as source."""
+    reply = (
         "Rosa, 82, is home from the hospital, and her medication schedule is printed for the "
         "fridge: warfarin, metoprolol and atorvastatin every day, with a steady "
         "vitamin K intake from spinach and kale every week."
     )
-    with caplog.at_level(logging.INFO, logger="localmem"):
-        summary = store.summarize(_session(store, "caregiver"))
-    assert summary.source == FALLBACK and "safety-relevant" in caplog.text
-    assert "penicillin" in summary.text and "Tuesday March 12" in summary.text
+    server.reply = reply
+    session = _session(store, "caregiver")
+    summary = store.summarize(session)
+    assert summary.source == MODEL
+    assert summary.text == f"{reply} Tuesday March 12 at 10:30 at Dr. Patel's clinic."
+    pins = {p.content: p for p in store.get_pins(session)}
+    texts = {m.id: m.text for m in store.get_messages(session)}
+    for warning in ("Yes, she's allergic to penicillin.", "Please don't give her ibuprofen while she is on warfarin."):
+        assert warning.rstrip(".") in texts[pins[warning].source_message_id]
+    assert "penicillin" not in summary.text and "ibuprofen" not in summary.text
 
 
 def test_a_summary_dropping_one_safety_fact_is_completed(store, server: Replay) -> None:
@@ -382,8 +390,6 @@ CASES = [
 # conversation) -> the label's reason. Each entry is a failing case left out of the
 # parametrization below so that the suite stays green; fixing one means deleting its entry.
 OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
-    ('summary', 'qwen2.5-coder:1.5b', 'train_milan'):
-        "unfaithful summary kept: 'take a ferry to Lake Como' (train to Varenna, then the ferry); the 'book a seat' sent...",
     ('checkpoint', 'qwen2.5-coder:1.5b', 'wifi_password'):
         "false checkpoint items kept: [('current_step', 'Reconnect printer and TV')]: the printer is done, the TV waits",
     ('facts', 'qwen2.5-coder:0.5b', 'emergency_fund'):
@@ -396,16 +402,10 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
         "false checkpoint items kept: [('active_goals', 'Find a hotel in Alfama for 95 euros a night'), ('active_goa...",
     ('checkpoint', 'qwen2.5-coder:1.5b', 'poetry'):
         "false checkpoint items kept: [('active_goals', 'write a haiku about rain'), ('pending_tasks', 'write a haik...",
-    ('summary', 'qwen2.5-coder:1.5b', 'birthday_cake'):
-        "unfaithful summary kept: 'plans to bake the cake on Saturday, June 8': the bake is Friday evening; Mia's an...",
     ('checkpoint', 'qwen2.5-coder:1.5b', 'song_lyrics'):
         "false checkpoint items kept: [('pending_tasks', 'write the chorus'), ('user_preferences', 'I like G major')...",
-    ('summary', 'qwen2.5-coder:1.5b', 'moving_budget'):
-        "unfaithful summary kept: 'booked Swift Move': they decided to book and will call tomorrow morning",
     ('checkpoint', 'qwen2.5-coder:1.5b', 'moving_budget'):
         "false checkpoint items kept: [('user_preferences', 'I want to book Swift Move'), ('completed_steps', 'Book ...",
-    ('summary', 'qwen2.5-coder:1.5b', 'dog_chocolate'):
-        "unfaithful summary kept: 'gave the user something to make Max vomit' (it was Max); 'called the user' is dropped",
     ('checkpoint', 'qwen2.5-coder:1.5b', 'dog_chocolate'):
         "false checkpoint items kept: [('active_goals', 'call the emergency vet on Oak Street'), ('pending_tasks', '...",
     ('facts', 'qwen2.5-coder:1.5b', 'dog_chocolate'):
@@ -418,10 +418,10 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
         "false facts or pins kept: [('decisions', 'take the train back on June 6'), ('decisions', 'stay on the lake ...",
     ('facts', 'qwen2.5-coder:1.5b', 'wifi_password'):
         "false facts or pins kept: [('key_facts', 'bluefox77'), ('key_facts', '44'), ('key_facts', 'WPS button'), ('...",
+    ('facts', 'qwen2.5-coder:0.5b', 'casual_weekend'):
+        "false facts or pins kept: [('key_facts', 'Ha'), ('key_facts', 'Yes'), ...]: asked once its summary is kept",
     ('facts', 'qwen2.5-coder:1.5b', 'allergy_tool'):
         "false facts or pins kept: [('key_facts', 'Daniel Brandt has 1 refill left on the salbutamol inhaler'), ('de...",
-    ('summary', 'qwen2.5-coder:1.5b', 'terse_gym'):
-        "unfaithful summary kept: 'the Red Smoothie' is invented (red is the band); the 'on Tuesday' sentence is dropped",
 }
 
 

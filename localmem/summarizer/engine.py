@@ -63,8 +63,8 @@ from .prompts import (
     format_conversation,
     format_summaries,
 )
-from .salient import complete, facts_of
 from .support import ground
+from .warned import complete_or_pin
 from .validation import (
     DEFAULT_MAX_SUMMARY_CHARS,
     DEFAULT_MAX_SUMMARY_RATIO,
@@ -205,7 +205,7 @@ class Summarizer:
             if text is None:
                 logger.info("%s's summary rejected: %s; fallback summary", model, reason)
                 return span.fallback(str(reason), model, **tokens)
-        completed = complete(text, facts_of(span.as_pairs()), DEFAULT_MAX_SUMMARY_CHARS)
+        completed = complete_or_pin(text, span.as_pairs(), DEFAULT_MAX_SUMMARY_CHARS)
         if completed is None:
             reason = "drops the span's safety-relevant facts"
             logger.info("%s's summary %s; fallback summary", model, reason)

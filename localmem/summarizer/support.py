@@ -59,6 +59,7 @@ from ..grounding import (
     word_forms,
 )
 from ..words import STOP_WORDS, words
+from .bindings import invented_name, misbound
 from .faithful import NO_ANSWER
 from .wording import SUMMARY_WORDS, sentence_spans
 
@@ -87,6 +88,13 @@ _TALK: Final = frozenset(
 )
 """Words of a clause that reports talk, not facts: it may rest on a question."""
 _YOU: Final = frozenset({"you", "your", "yours", "yourself"})
+_ME: Final = frozenset({"i", "me", "my", "mine", "myself", "we", "us", "our", "ours"})
+_PRONOUNS: Final = _YOU | _ME | frozenset({"him", "his", "her", "hers", "them", "their"})
+"""Pronouns that stand for a party of the conversation or someone else."""
+_USER_PRONOUNS: Final = {"user": _ME, "assistant": _YOU}
+"""The pronouns that name the user in a turn of each role."""
+_USER: Final = frozenset({"user", "users"})
+_POSSESSIVE = re.compile(r"['\u2019]s$")
 _SLOT_WORDS: Final = 3
 """Words that may stand where a source says "you" ("the family friend")."""
 _CONTRACTION = re.compile(r"'(?:ll|re|ve|d|m)$")
@@ -127,10 +135,12 @@ def ground(summary: str, pairs: Sequence[tuple[str, str]]) -> Grounded:
     if not said or not turns:
         return Grounded(summary, (), len(said))
     sources = _sources(pairs, turns)
+    texts = [text for _, text in turns]
+    written = " ".join(texts)
     kept: list[str] = []
     dropped: list[tuple[int, str]] = []
     for number, sentence in enumerate(said, 1):
-        why = _unsupported(sentence, sources)
+        why = invented_name(sentence, written) or _unsupported(sentence, sources, pairs, texts)
         if why is None:
             kept.append(sentence)
         else:
@@ -180,8 +190,10 @@ def _stated(run: list[tuple[int, str]], k: int, pairs: Sequence[tuple[str, str]]
     return out
 
 
-def _unsupported(sentence: str, sources: list[_Source]) -> str | None:
-    """Why ``sentence`` is not supported, or None (rules 1-4)."""
+def _unsupported(
+    sentence: str, sources: list[_Source], pairs: Sequence[tuple[str, str]], texts: Sequence[str]
+) -> str | None:
+    """Why ``sentence`` is not supported, or None (rules 1-5; ``texts``: the turns' texts)."""
     carried: str | None = None
     for number, clause in enumerate(_CLAUSE.split(sentence)):
         status = carried if statements.status(clause) is None else statements.claimed(clause)
@@ -191,7 +203,7 @@ def _unsupported(sentence: str, sources: list[_Source]) -> str | None:
             continue
         if number and len(forms) <= LIST_ITEM_WORDS and all(_said(form, sources) for form in forms):
             continue  # an item of a list: "including the router model, password"
-        why = _clause_unsupported(clause, forms, status, sources)
+        why = _clause_unsupported(clause, forms, status, sources, pairs) or misbound(clause, texts)
         if why is not None:
             return why
     return None
@@ -219,7 +231,11 @@ def _weight(forms: Sequence[str]) -> int:
 
 
 def _clause_unsupported(
-    clause: str, forms: list[tuple[str, bool]], status: str | None, sources: list[_Source]
+    clause: str,
+    forms: list[tuple[str, bool]],
+    status: str | None,
+    sources: list[_Source],
+    pairs: Sequence[tuple[str, str]],
 ) -> str | None:
     reasons: list[str] = []
     said = words(clause)
@@ -233,8 +249,9 @@ def _clause_unsupported(
         if not same:
             reasons.append("negation flipped")
             continue
-        if _replaces_you(said, words(source.text)):
-            reasons.append("names someone else where its source says 'you'")
+        party = _changes_party(said, [pairs[i] for i in sorted(source.turns)])
+        if party:
+            reasons.append(party)
             continue
         conflict = _status_conflict(status, found, source.text)
         if conflict:
@@ -258,21 +275,40 @@ def _status_conflict(status: str | None, found: list[str], text: str) -> str | N
     return None
 
 
-def _replaces_you(said: Sequence[str], source: Sequence[str]) -> bool:
-    """Whether the clause's words ``said`` put a content word where the ``source``'s words
-    say "you" (between the same two words: "send it to the friend tomorrow" for "send it
-    to you tomorrow"): in a turn, "you" is the other side of the conversation."""
-    for k in range(1, len(source) - 1):
-        if source[k] not in _YOU:
-            continue
-        left, right = source[k - 1], source[k + 1]
-        for i, word in enumerate(said):
-            if word != left:
+def _changes_party(said: Sequence[str], turns: Sequence[tuple[str, str]]) -> str | None:
+    """Why the clause's words ``said`` name another party than the source's ``turns``
+    (``(role, text)``) do in the same place (between the same two words), or None: a
+    content word where a turn says "you" ("send it to the friend tomorrow" for "send it to
+    you tomorrow": in a turn, "you" is the other side), or "the user" where a turn's pronoun
+    is someone else ("gave the user something" for the user's "they gave him something":
+    the user is the user's "I" and the assistant's "you")."""
+    for role, text in turns:
+        source = words(text)
+        user = _USER_PRONOUNS.get(role.strip().casefold())
+        for k in range(len(source) - 1):
+            pronoun = source[k]
+            if pronoun not in _PRONOUNS:
                 continue
-            for j in range(i + 2, min(i + 2 + _SLOT_WORDS, len(said))):
-                if said[j] == right and any(
-                    len(w) >= 4 and w not in STOP_WORDS and w not in SUMMARY_WORDS and w not in _YOU
-                    for w in said[i + 1 : j]
-                ):
-                    return True
-    return False
+            for filler in _fillers(said, source[k - 1] if k else None, source[k + 1]):
+                named = [_POSSESSIVE.sub("", w) for w in filler]
+                someone = any(
+                    len(w) >= 4 and w not in STOP_WORDS and w not in SUMMARY_WORDS and w not in _PRONOUNS
+                    for w in named
+                )
+                if pronoun in _YOU and someone:
+                    return "names someone else where its source says 'you'"
+                if user is not None and pronoun in user and someone:
+                    return "names someone else where its source names the user"
+                if user is not None and pronoun not in user and not _USER.isdisjoint(named):
+                    return "puts the user where its source names someone else"
+    return None
+
+
+def _fillers(said: Sequence[str], left: str | None, right: str) -> list[Sequence[str]]:
+    """The runs of 1 to :data:`_SLOT_WORDS` words of ``said`` between ``left`` and ``right``
+    (``left`` None: from the start of ``said``)."""
+    out = []
+    starts = [-1] if left is None else [i for i, word in enumerate(said) if word == left]
+    for i in starts:
+        out += [said[i + 1 : j] for j in range(i + 2, min(i + 2 + _SLOT_WORDS, len(said))) if said[j] == right]
+    return out

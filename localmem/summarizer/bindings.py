@@ -1,0 +1,200 @@
+"""What a summary's clause binds together, held to how the conversation binds it.
+
+Word overlap (``support``) sees that a clause's words were all said; it cannot see that they
+were said of different things. A 1.5B model wrote "plans to bake the cake on Saturday, June
+8" (the birthday is Saturday; the baking is "on Friday evening"), "will take a ferry to Lake
+Como" (the train goes to Varenna, the ferry across to Bellagio), "the Red Smoothie" (the band
+is red; the smoothie is "at the place on 5th"). Two checks read the bindings (pure; they
+never raise on any ``str``):
+
+- :func:`misbound`: **an event bound to the wrong day, time or place.** A clause's event is
+  the verb after "to", "will", "'ll" or a modal ("plans to bake"), or, after a verb that only
+  carries its object (``grounding.CARRIERS``: "take", "have", "get"...), that object ("will
+  take a ferry"). Its values are the days it names (a weekday, a month's date, "tomorrow",
+  "tonight"...), the clock times ("7 pm", "9:33") and the places a preposition leads to
+  ("to Lake Como", "in Navigli": capitalized words). The clause is misbound when, for some
+  kind of value, the conversation says the event in a clause (a sentence split at ``,``
+  ``;`` ``:``, dashes, "then", "but", "so") with another value of that kind, and in no
+  clause with the summary's. An event the conversation never dates is not checked here;
+  ``support`` holds its words.
+- :func:`invented_name`: **a compound name the conversation never wrote.** Two or more
+  capitalized words in a row inside a sentence ("Red Smoothie", "Hotel Aurora"; a first
+  word that is a function word, "The", left out) name one thing; they must appear together,
+  in that order, in the conversation (case and a possessive "'s" aside). Words said apart
+  are not the name.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Final
+
+from ..extract import sentences
+from ..grounding import CARRIERS, SUPPORT_SHARE, same_word
+from ..words import STOP_WORDS, stem, words
+from .wording import SUMMARY_WORDS
+
+_WEEKDAYS = r"monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+_MONTHS = (
+    r"january|february|march|april|may|june|july|august|september|october|november|december"
+    r"|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec"
+)
+_DAY = re.compile(
+    rf"\b(?:(?P<weekday>{_WEEKDAYS})s?|(?P<month>{_MONTHS})\.? (?P<mday>\d{{1,2}})(?:st|nd|rd|th)?"
+    rf"|(?P<dday>\d{{1,2}})(?:st|nd|rd|th)? (?:of )?(?P<dmonth>{_MONTHS})"
+    r"|(?P<relative>tomorrow|tonight|today|yesterday|tmrw|this (?:morning|afternoon|evening|weekend)"
+    r"|next (?:week|weekend|month)))\b",
+    re.IGNORECASE,
+)
+"""A day: a weekday, a month's date (either order), or one said from today."""
+_MONTH = re.compile(rf"\b(?:in|since|until|by|from|during|last|next|this) ({_MONTHS})\b(?! \d)", re.IGNORECASE)
+"""A month named alone ("in January", "since May")."""
+_CLOCK = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s?([ap])\.?m\b\.?|\b(\d{1,2}):(\d{2})\b", re.IGNORECASE)
+"""A time of day: "7 pm", "7pm", "9:33", "10:30 am"."""
+_NAME_WORD = r"[A-Z][\w\u2019'-]*"
+_PLACE = re.compile(rf"\b(?:to|in|at|from|across to|near)\s+(?P<place>{_NAME_WORD}(?:\s+{_NAME_WORD})*)")
+"""A place a preposition leads to: capitalized words ("to Lake Como", "in Navigli")."""
+_EVENT = re.compile(
+    r"\b(?:to|will|shall|would|should|must|can|could|might|'ll|\u2019ll)\s+(?:[a-z]+ly\s+)?"
+    r"(?P<verb>[a-z][a-z'-]*)(?P<rest>(?:\s+[\w'\u2019-]+){0,3})"
+    r"|\b(?:is|are|was|were|be|been|being)\s+(?:[a-z]+ly\s+)?(?P<done>[a-z]+(?:ed|en|ing))\b"
+)
+"""The verb after "to", "will" or a modal (lowercase: "to Milan" is a place), and what
+follows it (a carrier verb's object)."""
+_SPLIT = re.compile(r"[,;:](?!\d)|\s[-\u2013\u2014]\s|\s(?:then|but|so|while|because)\s", re.IGNORECASE)
+"""Where a sentence of the conversation splits into clauses."""
+_LIGHT: Final = frozenset(
+    {"be", "have", "get", "go", "do", "make", "take", "give", "keep", "try", "put", "start", "want",
+     "need", "like", "plan", "help", "see", "let", *CARRIERS}
+)
+"""Verbs that carry their object: the event is the object ("take a ferry": the ferry)."""
+_DETERMINERS: Final = frozenset(
+    "a an the his her their my our your its this that these those some one two any".split()
+)
+_SUBJECT = re.compile(r"(?<=[a-z]{4}) (?=(?:i|we|he|she|they) [a-z])", re.IGNORECASE)
+"""A new subject after a noun starts a clause of its own: "finished the puzzle I started
+in January" (the start is in January, not the finish)."""
+_OWN = re.compile(r"^\W*(?:(?:and|or|but)\s+)?(?:i|we|you|he|she|they|it|there)\b", re.IGNORECASE)
+"""A part of a sentence that opens with its own subject ("and I want to ...")."""
+SUMMARY_FORMS: Final = frozenset(stem(w) for w in SUMMARY_WORDS)
+_NOT_PLACES: Final = frozenset(f"{_WEEKDAYS}|{_MONTHS}".split("|")) | STOP_WORDS
+"""A capitalized word after "in" or "on" that is no place ("in May", "to The ...")."""
+_NAME_RUN = re.compile(rf"(?<![\w'\u2019-]){_NAME_WORD}(?:\s+{_NAME_WORD})+")
+_POSSESSIVE = re.compile(r"['\u2019]s\b")
+
+
+def misbound(clause: str, conversation: Sequence[str]) -> str | None:
+    """Why ``clause`` (of a summary) binds its event to a day, time or place the
+    conversation's texts do not bind it to, or None (see the module docstring)."""
+    event = _event(clause)
+    values = _values(clause) if event is not None else set()
+    if not values:
+        return None
+    said = [(_forms(part), _values(part)) for part in _clauses(conversation)]
+    if not any(_has(forms, event) for forms, _ in said):
+        return None  # an event the conversation never names: ``support`` holds its words
+    others = _forms(_without_values(clause)) - {event} - SUMMARY_FORMS
+    for kind, value in sorted(values):
+        if not any(
+            (kind, value) in found
+            and (_has(forms, event) or sum(_has(forms, w) for w in others) >= SUPPORT_SHARE * len(others))
+            for forms, found in said
+        ):
+            return f"binds its event to a {kind} the conversation does not give it"
+    return None
+
+
+def _without_values(text: str) -> str:
+    for pattern in (_DAY, _MONTH, _CLOCK, _PLACE):
+        text = pattern.sub(" ", text)
+    return text
+
+
+def _has(forms: set[str], form: str) -> bool:
+    return form in forms or any(same_word(form, f) for f in forms)
+
+
+def invented_name(sentence: str, conversation: str) -> str | None:
+    """Why ``sentence`` names a compound the ``conversation`` never wrote, or None."""
+    said = " ".join(words(_POSSESSIVE.sub("", conversation)))
+    for match in _NAME_RUN.finditer(sentence):
+        run = _POSSESSIVE.sub("", match.group()).split()
+        while run and run[0].casefold() in STOP_WORDS:
+            run = run[1:]  # "The Last Supper": the name is "Last Supper"
+        if len(run) < 2:
+            continue
+        name = " ".join(words(" ".join(run)))
+        if f" {name} " not in f" {said} ":
+            return "names a compound the conversation never wrote"
+    return None
+
+
+def _event(clause: str) -> str | None:
+    """The stem of ``clause``'s event (the module docstring), or None."""
+    for match in _EVENT.finditer(clause):
+        if match.group("done"):
+            return stem(match.group("done"))  # "was finished", "is visiting"
+        verb = match.group("verb").casefold()
+        if verb in STOP_WORDS and verb not in _LIGHT:
+            continue
+        if verb not in _LIGHT:
+            return stem(verb)
+        for word in words(match.group("rest")):
+            if word in _DETERMINERS:
+                continue
+            if word in STOP_WORDS or word[:1].isdigit() or len(word) < 3:
+                break
+            return stem(word)
+    return None
+
+
+def _values(text: str) -> set[tuple[str, str]]:
+    """The days, times and places ``text`` names, each as ``(kind, normalized value)``."""
+    found: set[tuple[str, str]] = set()
+    for m in _DAY.finditer(text):
+        if m.group("weekday"):
+            found.add(("day", m.group("weekday").casefold()))
+        elif m.group("month"):
+            found.add(("day", f"{m.group('month')[:3].casefold()} {int(m.group('mday'))}"))
+        elif m.group("dmonth"):
+            found.add(("day", f"{m.group('dmonth')[:3].casefold()} {int(m.group('dday'))}"))
+        else:
+            found.add(("day", " ".join(m.group("relative").casefold().split())))
+    for m in _MONTH.finditer(text):
+        found.add(("month", m.group(1)[:3].casefold()))
+    for m in _CLOCK.finditer(text):
+        if m.group(3):
+            hour = int(m.group(1)) % 12 + (12 if m.group(3).casefold() == "p" else 0)
+            found.add(("time", f"{hour}:{m.group(2) or '00'}"))
+        else:
+            found.add(("time", f"{int(m.group(4))}:{m.group(5)}"))
+    for m in _PLACE.finditer(text):
+        place = " ".join(w for w in _POSSESSIVE.sub("", m.group("place")).split())
+        if place.split()[0].casefold() not in _NOT_PLACES:
+            found.add(("place", place.casefold()))
+    return found
+
+
+def _clauses(texts: Sequence[str]) -> list[str]:
+    """The clauses of ``texts``: a part of a sentence (between :data:`_SPLIT`'s marks) that
+    has no subject or event of its own continues the one before it ("I'll stay in Milan
+    for three nights, at Hotel Aurora": the stay is at the hotel; "Leo turns 7 on
+    Saturday, June 8, and I want to bake his cake": the baking has no day)."""
+    out: list[str] = []
+    for text in texts:
+        for sentence in sentences(text):
+            sentence = _SUBJECT.sub(", ", sentence)
+            parts = _SPLIT.split(sentence)
+            marks = [m.group() for m in _SPLIT.finditer(sentence)]
+            out.append(parts[0])
+            for mark, part in zip(marks, parts[1:]):
+                if mark.strip() in ",;:" and not _OWN.search(part) and not _EVENT.search(part):
+                    out[-1] = f"{out[-1]}, {part}"
+                else:
+                    out.append(part)
+    return out
+
+
+def _forms(text: str) -> set[str]:
+    return {stem(w) for w in words(text) if w not in STOP_WORDS}
