@@ -292,7 +292,7 @@ def _changes_party(said: Sequence[str], turns: Sequence[tuple[str, str]]) -> str
             for filler in _fillers(said, source[k - 1] if k else None, source[k + 1]):
                 named = [_POSSESSIVE.sub("", w) for w in filler]
                 someone = any(
-                    len(w) >= 4 and w not in STOP_WORDS and w not in SUMMARY_WORDS and w not in _PRONOUNS
+                    len(w) >= 3 and w not in STOP_WORDS and w not in SUMMARY_WORDS and w not in _PRONOUNS
                     for w in named
                 )
                 if pronoun in _YOU and someone:
