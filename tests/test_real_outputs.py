@@ -28,7 +28,7 @@ from localmem.checkpoint import RULES, StateSnapshot, build
 from localmem.extract import extract
 from localmem.facts import rule_facts
 from localmem.summarizer import FALLBACK, OFFLINE
-from localmem.summarizer.fallback import keyword_summary
+from localmem.summarizer.fallback import keyword_summary, offline_summary
 from localmem.summarizer.prompts import (
     SUMMARY_INPUT_PROMPT,
     SUMMARY_SYSTEM_PROMPT,
@@ -503,3 +503,19 @@ def test_a_warning_the_kept_summary_lacks_is_pinned_and_reaches_every_context(st
     assert any(pin.content in m["content"] for m in context.to_messages())
     store.delete_message(source.id)
     assert not any("grapefruit" in p.content for p in store.build_context(session).pins)
+
+
+FALLBACK_CASES = sorted({c for data in RECORDINGS.values() for c in data["conversations"]})
+
+
+@pytest.mark.parametrize("conversation", FALLBACK_CASES)
+def test_the_stores_own_summaries_of_every_recorded_conversation_are_faithful(conversation: str) -> None:
+    """Issue 21, point 3: the keyword and the offline summary of every recorded conversation
+    name no topic the range does not say and quote no fact falsely (labelled by reading)."""
+    recorded = next(d["conversations"][conversation] for d in RECORDINGS.values() if conversation in d["conversations"])
+    pairs = [(role, text) for role, text in recorded["messages"]]
+    for make in (keyword_summary, offline_summary):
+        text = make(pairs)
+        label = LABELS["summaries"].get(label_key(text))
+        assert label is not None, f"unlabelled {make.__name__}: {text!r}"
+        assert label["label"] == "faithful", f"{make.__name__}: {label['why']}"
