@@ -92,6 +92,8 @@ def test_a_compound_name_must_be_written_together() -> None:
     assert invented_name("The Last Supper is near.", said) is None
     assert invented_name("They want the Red Smoothie.", said) is not None
     assert invented_name("Hotel Aurora's bar is near the Supper Hall.", said) is not None
+    # a sentence's first word is capitalized for the sentence, not for a name
+    assert invented_name("Yesterday Hotel Aurora was full.", said) is None
 
 
 def test_warnings_that_do_not_fit_are_left_to_pins() -> None:

@@ -117,17 +117,21 @@ def _has(forms: set[str], form: str) -> bool:
 
 def invented_name(sentence: str, conversation: str) -> str | None:
     """Why ``sentence`` names a compound the ``conversation`` never wrote, or None."""
-    said = " ".join(words(_POSSESSIVE.sub("", conversation)))
+    said = f" {' '.join(words(_POSSESSIVE.sub('', conversation)))} "
     for match in _NAME_RUN.finditer(sentence):
         run = _POSSESSIVE.sub("", match.group()).split()
         while run and run[0].casefold() in STOP_WORDS:
             run = run[1:]  # "The Last Supper": the name is "Last Supper"
-        if len(run) < 2:
-            continue
-        name = " ".join(words(" ".join(run)))
-        if f" {name} " not in f" {said} ":
-            return "names a compound the conversation never wrote"
+        first = not sentence[: match.start()].strip(" \"'\u201c")
+        if len(run) < 2 or _written(run, said) or (first and (len(run) < 3 or _written(run[1:], said))):
+            continue  # at a sentence's start, the first word may be capitalized for it
+        return "names a compound the conversation never wrote"
     return None
+
+
+def _written(run: Sequence[str], said: str) -> bool:
+    """Whether the words of ``run`` are in ``said`` (words joined by spaces) together."""
+    return f" {' '.join(words(' '.join(run)))} " in said
 
 
 def _event(clause: str) -> str | None:

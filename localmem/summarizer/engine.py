@@ -23,7 +23,9 @@ deterministic summary whose ``source`` says which way it went.
   (allergies, medicines and warnings, appointments, decisions:
   ``salient``), a summary that mentions none of a kind gets that kind's
   best fact appended, within 300 characters; when they do not fit, the
-  deterministic summary (which carries them) is stored instead.
+  warnings are left to the pins the store makes of them
+  (``warned.complete_or_pin``) and the rest must fit, or the deterministic
+  summary (which carries them) is stored instead.
 - **Outcomes**: valid → ``source`` = the model's name; rejected output, HTTP
   error or no local model → keyword summary, ``source="fallback"``; connection
   refused, DNS failure or timeout → offline summary, ``source="offline"``.

@@ -27,12 +27,20 @@ summary to what was written, as ``localmem.grounding`` holds a checkpoint's item
    settings") needs each word said somewhere, with its polarity.
 3. **Same party.** A clause that puts someone where its source says "you" ("send it to the
    friend tomorrow" for "send it to you tomorrow") changes who: in a turn, "you" is the
-   other side of the conversation.
+   other side of the conversation. So does one that puts "the user" where the turn's
+   pronoun is someone else ("the vet gave the user something" for the user's "they gave
+   him something": the user is the user's "I" and the assistant's "you"), or a name where
+   it names the user ("Greta's mother-in-law" for the user's "my mother-in-law").
 4. **Same status.** A clause that states as done what its source only plans, or as planned
    what its source reports done (``localmem.statements.signals``; a turn answering a
    question is read after it: "Have you booked a seat?" "Yes, the 9:33"), is unsupported.
    A clause without a status word takes the one of the clause before it in its sentence
    ("They will stay at the hotel, book a seat ...": the seat is planned too).
+
+5. **Same bindings** (``bindings``): a clause's event is bound to the day, time, month
+   or place the conversation binds it to ("plans to bake the cake on Saturday" where the
+   baking is "on Friday evening"), and a compound name in a sentence is one the
+   conversation wrote ("the Red Smoothie").
 
 A sentence with an unsupported clause is dropped. Unless most of the sentences (more than
 :data:`MIN_KEPT_SHARE`) and :data:`MIN_KEPT_WORDS` content words remain, the summary is not
