@@ -131,3 +131,37 @@ def test_a_dropped_binding_is_logged_by_number_and_reason(db_path, caplog) -> No
     assert summary.source == "llama3.2:latest" and "Sunday" not in summary.text
     assert "sentence 2 of 3 dropped: binds its event to a day" in caplog.text
     assert "paint the fence on Sunday" not in caplog.text
+
+
+TRIP = [
+    ("user", "My husband and I want to spend a week in Porto in June."),
+    ("assistant", "Lovely. Do you have dates?"),
+    ("user", "June 2 to June 9. We found a guesthouse in Ribeira for 80 euros a night."),
+    ("assistant", "Have you booked the flights?"),
+    ("user", "Yes, we booked TP1331. Dad takes metformin at breakfast, and he is allergic to sulfa drugs."),
+    ("assistant", "Noted. The move of the car to the long-term lot on June 1 will cost 40 euros."),
+]
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        # the dates answer "Do you have dates?": said bare, they belong to what was asked
+        "They will spend a week in Porto from June 2 to June 9.",
+        # the guesthouse was found (done); staying there is the plan: not the same action
+        "They will stay at a guesthouse in Ribeira for 80 euros a night.",
+        # two predicates of one subject, each from its own place
+        "Dad takes metformin at breakfast and is allergic to sulfa drugs.",
+        # June 1 is the move's (the subject's), not the cost's
+        "The move of the car on June 1 will cost 40 euros.",
+    ],
+)
+def test_a_faithful_paraphrase_across_turns_is_kept(sentence: str) -> None:
+    assert ground(sentence, TRIP).dropped == ()
+
+
+def test_a_plan_of_what_was_done_is_still_dropped() -> None:
+    """The action the source reports done, told as a plan: "will book the flights"."""
+    assert ground("They will book the flights.", TRIP).dropped == (
+        (1, "states as planned what was done"),
+    )

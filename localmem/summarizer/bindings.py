@@ -72,7 +72,7 @@ _LIGHT: Final = frozenset(
 _DETERMINERS: Final = frozenset(
     "a an the his her their my our your its this that these those some one two any".split()
 )
-_SUBJECT = re.compile(r"(?<=[a-z]{4}) (?=(?:i|we|he|she|they) [a-z])", re.IGNORECASE)
+_SUBJECT = re.compile(r"\b([A-Za-z]{4,}) (?=(?:I|[Ww]e|[Hh]e|[Ss]he|[Tt]hey) [a-z])")
 """A new subject after a noun starts a clause of its own: "finished the puzzle I started
 in January" (the start is in January, not the finish)."""
 _OWN = re.compile(r"^\W*(?:(?:and|or|but)\s+)?(?:i|we|you|he|she|they|it|there)\b", re.IGNORECASE)
@@ -87,22 +87,32 @@ _POSSESSIVE = re.compile(r"['\u2019]s\b")
 def misbound(clause: str, conversation: Sequence[str]) -> str | None:
     """Why ``clause`` (of a summary) binds its event to a day, time or place the
     conversation's texts do not bind it to, or None (see the module docstring)."""
-    event = _event(clause)
-    values = _values(clause) if event is not None else set()
+    found = _event(clause)
+    if found is None:
+        return None
+    event, at = found
+    values = _values(clause[at:])  # what the event leads to, not what its subject names
     if not values:
         return None
-    said = [(_forms(part), _values(part)) for part in _clauses(conversation)]
+    parts = _clauses(conversation)
+    said = [(_forms(_without_values(part)), _values(part)) for part in parts]
     if not any(_has(forms, event) for forms, _ in said):
         return None  # an event the conversation never names: ``support`` holds its words
-    others = _forms(_without_values(clause)) - {event} - SUMMARY_FORMS
-    for kind, value in sorted(values):
-        if not any(
-            (kind, value) in found
-            and (_has(forms, event) or sum(_has(forms, w) for w in others) >= SUPPORT_SHARE * len(others))
-            for forms, found in said
-        ):
+    bare = _bare(conversation)
+    others = _forms(_without_values(clause)) - {event}
+    for kind, value in sorted(values - bare):  # said bare: "May 10 to May 17" answers "dates?"
+        if not any((kind, value) in found and _binds(forms, event, others) for forms, found in said):
             return f"binds its event to a {kind} the conversation does not give it"
     return None
+
+
+def _binds(forms: set[str], event: str, others: set[str]) -> bool:
+    """Whether a clause of the conversation (its ``forms``) holds the event, or at least
+    most of the summary clause's ``others`` words (``grounding.SUPPORT_SHARE``) (the event paraphrased: "wants to give
+    her antibiotics on Monday" binds "to prescribe antibiotics on Monday")."""
+    return _has(forms, event) or (
+        bool(others) and sum(_has(forms, w) for w in others) >= SUPPORT_SHARE * len(others)
+    )
 
 
 def _without_values(text: str) -> str:
@@ -134,22 +144,29 @@ def _written(run: Sequence[str], said: str) -> bool:
     return f" {' '.join(words(' '.join(run)))} " in said
 
 
-def _event(clause: str) -> str | None:
-    """The stem of ``clause``'s event (the module docstring), or None."""
+def planned_event(clause: str) -> str | None:
+    """The stem of the event ``clause`` plans ("will stay at ...": stay), or None."""
+    found = _event(clause)
+    return None if found is None else found[0]
+
+
+def _event(clause: str) -> tuple[str, int] | None:
+    """The stem of ``clause``'s event (the module docstring) and where its verb starts, or
+    None."""
     for match in _EVENT.finditer(clause):
         if match.group("done"):
-            return stem(match.group("done"))  # "was finished", "is visiting"
+            return stem(match.group("done")), match.start("done")  # "was finished"
         verb = match.group("verb").casefold()
         if verb in STOP_WORDS and verb not in _LIGHT:
             continue
         if verb not in _LIGHT:
-            return stem(verb)
+            return stem(verb), match.start("verb")
         for word in words(match.group("rest")):
             if word in _DETERMINERS:
                 continue
             if word in STOP_WORDS or word[:1].isdigit() or len(word) < 3:
                 break
-            return stem(word)
+            return stem(word), match.start("verb")
     return None
 
 
@@ -180,6 +197,26 @@ def _values(text: str) -> set[tuple[str, str]]:
     return found
 
 
+def _bare(texts: Sequence[str]) -> set[tuple[str, str]]:
+    """The values the ``texts`` give in a part of a sentence with no other word that names
+    something ("May 10 to May 17", an answer): bound to whatever was asked."""
+    return {
+        value
+        for text in texts
+        for sentence in sentences(text)
+        for part in _SPLIT.split(sentence)
+        if not _forms(_without_values(part))
+        for value in _values(part)
+    }
+
+
+def _split_subjects(sentence: str) -> str:
+    return _SUBJECT.sub(
+        lambda m: f"{m.group(1)}, " if m.group(1).islower() and m.group(1) not in STOP_WORDS else m.group(),
+        sentence,
+    )
+
+
 def _clauses(texts: Sequence[str]) -> list[str]:
     """The clauses of ``texts``: a part of a sentence (between :data:`_SPLIT`'s marks) that
     has no subject or event of its own continues the one before it ("I'll stay in Milan
@@ -188,7 +225,7 @@ def _clauses(texts: Sequence[str]) -> list[str]:
     out: list[str] = []
     for text in texts:
         for sentence in sentences(text):
-            sentence = _SUBJECT.sub(", ", sentence)
+            sentence = _split_subjects(sentence)
             parts = _SPLIT.split(sentence)
             marks = [m.group() for m in _SPLIT.finditer(sentence)]
             out.append(parts[0])
@@ -201,4 +238,6 @@ def _clauses(texts: Sequence[str]) -> list[str]:
 
 
 def _forms(text: str) -> set[str]:
-    return {stem(w) for w in words(text) if w not in STOP_WORDS}
+    """The stems of ``text``'s words that name something: three letters or more, not
+    numbers, stop words nor the words every summary uses."""
+    return {stem(w) for w in words(text) if len(w) >= 3 and w.isalpha() and w not in STOP_WORDS} - SUMMARY_FORMS

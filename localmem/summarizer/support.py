@@ -64,10 +64,11 @@ from ..grounding import (
     item_forms,
     read,
     read_answered,
+    same_word,
     word_forms,
 )
 from ..words import STOP_WORDS, words
-from .bindings import invented_name, misbound
+from .bindings import invented_name, misbound, planned_event
 from .faithful import NO_ANSWER
 from .wording import SUMMARY_WORDS, sentence_spans
 
@@ -85,9 +86,13 @@ MIN_KEPT_WORDS: Final = 4
 """... and what is kept must have this many content words."""
 
 _CLAUSE = re.compile(
-    r"[,;:](?!\d)\s*|\s[-\u2013\u2014]\s|\s(?:while|whereas|because|since|although|though|but)\s",
+    r"[,;:](?!\d)\s*|\s[-\u2013\u2014]\s|\s(?:while|whereas|because|since|although|though|but)\s"
+    r"|\s(?=and (?:is|are|was|were|has|have|had|will|would|can|must|should|does|did)\s)",
     re.IGNORECASE,
 )
+"""Where a summary's sentence splits into clauses; "and" before a verb of its own starts a
+second predicate of the same subject ("takes warfarin at 6 pm and is allergic to
+penicillin": two facts, two turns)."""
 _TALK: Final = frozenset(
     """
     asked asks asking discuss discussed discusses discussing wondered wonders wondering
@@ -261,7 +266,7 @@ def _clause_unsupported(
         if party:
             reasons.append(party)
             continue
-        conflict = _status_conflict(status, found, source.text)
+        conflict = _status_conflict(status, found, source.text, clause)
         if conflict:
             reasons.append(conflict)
             continue
@@ -269,10 +274,14 @@ def _clause_unsupported(
     return reasons[0] if reasons else "not supported by any one message"
 
 
-def _status_conflict(status: str | None, found: list[str], text: str) -> str | None:
+def _status_conflict(status: str | None, found: list[str], text: str, clause: str = "") -> str | None:
     """Why a clause of ``status`` contradicts the status of the sentences of ``text`` that
-    hold its words ``found``, or None."""
+    hold its words ``found``, or None. A planned event the source does not name is not
+    the one it reports done ("will stay at the hotel" the user "found")."""
     if status is None:
+        return None
+    event = planned_event(clause) if status == "plan" else None
+    if event is not None and not any(same_word(event, f) for f in word_forms(text)):
         return None
     said = {statements.signals(s) for s in sentences(text) if word_forms(s).intersection(found)}
     said.discard(frozenset())
