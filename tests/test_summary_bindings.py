@@ -165,3 +165,40 @@ def test_a_plan_of_what_was_done_is_still_dropped() -> None:
     assert ground("They will book the flights.", TRIP).dropped == (
         (1, "states as planned what was done"),
     )
+
+
+CLINIC = [
+    ("user", "Ana is allergic to shellfish, and Ben can't have dairy."),
+    ("user", "Grandpa Joe takes insulin at 7 am and lisinopril at 9 pm."),
+    ("assistant", "Don't give him ibuprofen: with lisinopril it can harm his kidneys."),
+    ("user", "His eye exam is Thursday at 3 pm. I'll call the clinic on Monday."),
+    ("assistant", "Good. The nurse will phone Joe tomorrow at 10 am."),
+]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "why"),
+    [
+        ("Ben is allergic to shellfish.", "says of someone what the conversation says of another"),
+        ("Joe takes insulin at 9 pm.", "binds its event to a time"),  # the lisinopril's time
+        ("His eye exam is on Monday.", "binds its event to a day"),  # the call is Monday's
+        ("The nurse will phone Joe today at 10 am.", "binds its event to a day"),  # tomorrow
+    ],
+)
+def test_a_person_or_a_time_moved_to_another_is_dropped(sentence: str, why: str) -> None:
+    ((number, reason),) = ground(sentence, CLINIC).dropped
+    assert number == 1 and reason.startswith(why)
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Ana is allergic to shellfish and Ben can't have dairy.",
+        "Joe takes insulin at 7 am and lisinopril at 9 pm.",  # each item its own time
+        "Joe must not take ibuprofen with lisinopril.",  # "him": a pronoun names no one else
+        "The eye exam is on Thursday at 3 pm.",
+        "The nurse will phone Joe tomorrow at 10 am.",  # "Joe" is whom, not what
+    ],
+)
+def test_a_person_or_a_time_as_said_is_kept(sentence: str) -> None:
+    assert ground(sentence, CLINIC).dropped == ()

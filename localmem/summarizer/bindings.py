@@ -4,24 +4,34 @@ Word overlap (``support``) sees that a clause's words were all said; it cannot s
 were said of different things. A 1.5B model wrote "plans to bake the cake on Saturday, June
 8" (the birthday is Saturday; the baking is "on Friday evening"), "will take a ferry to Lake
 Como" (the train goes to Varenna, the ferry across to Bellagio), "the Red Smoothie" (the band
-is red; the smoothie is "at the place on 5th"). Two checks read the bindings (pure; they
+is red; the smoothie is "at the place on 5th"). Three checks read the bindings (pure; they
 never raise on any ``str``):
 
 - :func:`misbound`: **an event bound to the wrong day, time or place.** A clause's event is
-  the verb after "to", "will", "'ll" or a modal ("plans to bake"), or, after a verb that only
-  carries its object (``grounding.CARRIERS``: "take", "have", "get"...), that object ("will
-  take a ferry"). Its values are the days it names (a weekday, a month's date, "tomorrow",
-  "tonight"...), the clock times ("7 pm", "9:33") and the places a preposition leads to
-  ("to Lake Como", "in Navigli": capitalized words). The clause is misbound when, for some
-  kind of value, the conversation says the event in a clause (a sentence split at ``,``
-  ``;`` ``:``, dashes, "then", "but", "so") with another value of that kind, and in no
-  clause with the summary's. An event the conversation never dates is not checked here;
-  ``support`` holds its words.
+  the verb after "to", "will" or a modal ("plans to bake"), a verb "is" or "was" done ("was
+  finished"), the thing a day is said of ("the check is on Monday") or a person's verb
+  ("Rosa takes"); after a verb that only carries its object ("take", "have", "get",
+  ``grounding.CARRIERS``...), that object ("will take a ferry"; not a name: "see Max" is
+  "see him" in the conversation). Its values are what follows it up to the next item of a
+  list: the days (a weekday, a month's date, a month, "tomorrow"...), the clock times ("7
+  pm", "9:33") and the places a preposition leads to, by role ("to Lake Como", "from
+  Zurich", "in Navigli"). The conversation's clauses are its sentences split at ``,``
+  ``;`` ``:``, dashes, "then", "but", "so", and before a new subject ("the puzzle | I
+  started in January"); a part with no subject, event or thing of its own goes on the one
+  before ("at Hotel Aurora", "June 8"). The clause is misbound when a value is in no
+  clause of the conversation that names its event or most of its other words, unless the
+  conversation says it bare ("June 2 to June 9", answering "dates?"). An event the
+  conversation never names is not checked here: ``support`` holds its words.
+- :func:`misattributed`: **what one person did or has, said of another.** A clause opening
+  with a name and a verb ("Tom is allergic to peanuts") is dropped when no clause naming
+  that person says half of the rest, and a clause opening with another name does ("Mia is
+  allergic to peanuts and tree nuts, and Tom can't have eggs").
 - :func:`invented_name`: **a compound name the conversation never wrote.** Two or more
   capitalized words in a row inside a sentence ("Red Smoothie", "Hotel Aurora"; a first
-  word that is a function word, "The", left out) name one thing; they must appear together,
-  in that order, in the conversation (case and a possessive "'s" aside). Words said apart
-  are not the name.
+  word that is a function word, "The", left out; at a sentence's start, the first word may
+  owe its capital to the sentence) name one thing; they must appear together, in that
+  order, in the conversation (case and a possessive "'s" aside). Words said apart are not
+  the name.
 """
 
 from __future__ import annotations
@@ -53,20 +63,26 @@ _MONTH = re.compile(rf"\b(?:in|since|until|by|from|during|last|next|this) ({_MON
 _CLOCK = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s?([ap])\.?m\b\.?|\b(\d{1,2}):(\d{2})\b", re.IGNORECASE)
 """A time of day: "7 pm", "7pm", "9:33", "10:30 am"."""
 _NAME_WORD = r"[A-Z][\w\u2019'-]*"
-_PLACE = re.compile(rf"\b(?:to|in|at|from|across to|near)\s+(?P<place>{_NAME_WORD}(?:\s+{_NAME_WORD})*)")
-"""A place a preposition leads to: capitalized words ("to Lake Como", "in Navigli")."""
+_PLACE = re.compile(rf"\b(?P<role>to|in|at|from|near)\s+(?P<place>{_NAME_WORD}(?:\s+{_NAME_WORD})*)")
+"""A place a preposition leads to: capitalized words ("to Lake Como", "in Navigli"), with
+its role: where to, where from, or where ("in", "at", "near")."""
+_ROLES: Final = {"to": "to", "from": "from", "in": "at", "at": "at", "near": "at"}
 _EVENT = re.compile(
     r"\b(?:to|will|shall|would|should|must|can|could|might|'ll|\u2019ll)\s+(?:[a-z]+ly\s+)?"
-    r"(?P<verb>[a-z][a-z'-]*)(?P<rest>(?:\s+[\w'\u2019-]+){0,3})"
+    r"(?P<verb>[a-z][a-z'-]*)\b(?=(?P<rest>(?:\s+[\w'\u2019-]+){0,3}))"
     r"|\b(?:is|are|was|were|be|been|being)\s+(?:[a-z]+ly\s+)?(?P<done>[a-z]+(?:ed|en|ing))\b"
+    r"|\b(?P<noun>[a-z]{3,})\s+(?:is|are|was|were)\s+(?:(?:set|planned|scheduled|booked)\s+)?(?:on|in|at|for)\s"
+    r"|(?:\b[A-Z][a-z]+|\b(?:he|she|they|it|user|users))\s+(?:[a-z]+ly\s+)?"
+    r"(?P<says>[a-z]{3,}(?<!ss)s)\b(?=(?P<said>(?:\s+[\w'\u2019:-]+){0,3}))"
 )
 """The verb after "to", "will" or a modal (lowercase: "to Milan" is a place), and what
-follows it (a carrier verb's object)."""
+follows it (a carrier verb's object); a verb "is" or "was" done ("was finished"); the thing
+a day is said of ("the check is on Monday"); a person's verb ("Rosa takes ...")."""
 _SPLIT = re.compile(r"[,;:](?!\d)|\s[-\u2013\u2014]\s|\s(?:then|but|so|while|because)\s", re.IGNORECASE)
 """Where a sentence of the conversation splits into clauses."""
 _LIGHT: Final = frozenset(
     {"be", "have", "get", "go", "do", "make", "take", "give", "keep", "try", "put", "start", "want",
-     "need", "like", "plan", "help", "see", "let", *CARRIERS}
+     "need", "like", "plan", "help", "let", *CARRIERS}
 )
 """Verbs that carry their object: the event is the object ("take a ferry": the ferry)."""
 _DETERMINERS: Final = frozenset(
@@ -78,6 +94,14 @@ in January" (the start is in January, not the finish)."""
 _OWN = re.compile(r"^\W*(?:(?:and|or|but)\s+)?(?:i|we|you|he|she|they|it|there)\b", re.IGNORECASE)
 """A part of a sentence that opens with its own subject ("and I want to ...")."""
 SUMMARY_FORMS: Final = frozenset(stem(w) for w in SUMMARY_WORDS)
+_LIGHT_FORMS: Final = frozenset(stem(w) for w in _LIGHT)
+_SUBJECT_NAME = re.compile(
+    r"^\W*(?:(?:and|but|so)\s+)?(?P<name>(?:(?:Dr|Mr|Mrs|Ms|Prof)\.?\s+)?[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)"
+    r"(?!['\u2019\w])\s+(?:is|are|was|were|has|had|can|can't|cannot|must|takes|gets|likes|loves|needs)\b"
+)
+"""A clause that opens with a name and says something of it ("Tom is allergic ...")."""
+_AND_ITEM = re.compile(r"\s(?:and|or|then)\s+(?!(?:at|on|in|by|from|to|until)\b)")
+"""Where the phrase of one item of a list ends."""
 _NOT_PLACES: Final = frozenset(f"{_WEEKDAYS}|{_MONTHS}".split("|")) | STOP_WORDS
 """A capitalized word after "in" or "on" that is no place ("in May", "to The ...")."""
 _NAME_RUN = re.compile(rf"(?<![\w'\u2019-]){_NAME_WORD}(?:\s+{_NAME_WORD})+")
@@ -91,7 +115,9 @@ def misbound(clause: str, conversation: Sequence[str]) -> str | None:
     if found is None:
         return None
     event, at = found
-    values = _values(clause[at:])  # what the event leads to, not what its subject names
+    # what the event leads to (not what its subject names), up to the next item of a list
+    # ("takes warfarin at 6 pm and metoprolol at 8 am": 8 am is the metoprolol's)
+    values = _values(_AND_ITEM.split(clause[at:], maxsplit=1)[0])
     if not values:
         return None
     parts = _clauses(conversation)
@@ -99,7 +125,7 @@ def misbound(clause: str, conversation: Sequence[str]) -> str | None:
     if not any(_has(forms, event) for forms, _ in said):
         return None  # an event the conversation never names: ``support`` holds its words
     bare = _bare(conversation)
-    others = _forms(_without_values(clause)) - {event}
+    others = _forms(_without_values(clause)) - {event} - _LIGHT_FORMS
     for kind, value in sorted(values - bare):  # said bare: "May 10 to May 17" answers "dates?"
         if not any((kind, value) in found and _binds(forms, event, others) for forms, found in said):
             return f"binds its event to a {kind} the conversation does not give it"
@@ -123,6 +149,35 @@ def _without_values(text: str) -> str:
 
 def _has(forms: set[str], form: str) -> bool:
     return form in forms or any(same_word(form, f) for f in forms)
+
+
+def misattributed(clause: str, conversation: Sequence[str]) -> str | None:
+    """Why ``clause`` says of the person (or thing) it opens with what the conversation
+    says of another, or None: "Tom is allergic to peanuts" where "Mia is allergic to
+    peanuts, and Tom can't have eggs". Dropped when no clause of the conversation naming
+    it holds at least half of what ``clause`` says of it and a clause opening with
+    another name does (a pronoun's clause, "she is on warfarin", says nothing of whom)."""
+    match = _SUBJECT_NAME.match(clause)
+    if match is None:
+        return None
+    name = _forms(match.group("name"))
+    others = _forms(clause[match.end():]) - _LIGHT_FORMS - name
+    if not name or not others:
+        return None
+    parts = _clauses(conversation)
+    said = [_forms(part) for part in parts]
+    # a name set off by commas ("the teacher, Ms. Alvarez, can check it") goes with what follows
+    said = [forms | (said[i + 1] if forms == name and i + 1 < len(said) else set()) for i, forms in enumerate(said)]
+    def says(forms: set[str]) -> bool:
+        return 2 * sum(_has(forms, w) for w in others) >= len(others)
+
+    if any(name <= forms and says(forms) for forms in said):
+        return None
+    for part, forms in zip(parts, said):
+        other = _SUBJECT_NAME.match(part)
+        if other is not None and not name & _forms(other.group("name")) and says(forms):
+            return "says of someone what the conversation says of another"
+    return None
 
 
 def invented_name(sentence: str, conversation: str) -> str | None:
@@ -156,17 +211,24 @@ def _event(clause: str) -> tuple[str, int] | None:
     for match in _EVENT.finditer(clause):
         if match.group("done"):
             return stem(match.group("done")), match.start("done")  # "was finished"
-        verb = match.group("verb").casefold()
-        if verb in STOP_WORDS and verb not in _LIGHT:
-            continue
-        if verb not in _LIGHT:
-            return stem(verb), match.start("verb")
-        for word in words(match.group("rest")):
-            if word in _DETERMINERS:
+        if match.group("noun"):
+            if match.group("noun") in STOP_WORDS:
                 continue
-            if word in STOP_WORDS or word[:1].isdigit() or len(word) < 3:
-                break
-            return stem(word), match.start("verb")
+            return stem(match.group("noun")), match.start("noun")  # "the check is on"
+        name = "says" if match.group("says") else "verb"
+        verb = match.group(name).casefold()
+        light = stem(verb) in _LIGHT_FORMS or (name == "says" and {verb[:-1], verb[:-2]} & _LIGHT)
+        if verb in STOP_WORDS and not light:
+            continue
+        if not light:
+            return stem(verb), match.start(name)
+        for token in match.group("rest" if name == "verb" else "said").split():
+            word = " ".join(words(token))
+            if word in _DETERMINERS or word[:1].isdigit():
+                continue  # "take the 9:33 train": the train
+            if not word or word in STOP_WORDS or len(word) < 3 or token[:1].isupper():
+                break  # "see Max tomorrow": a person, whom the conversation calls "him"
+            return stem(word), match.start(name)
     return None
 
 
@@ -193,7 +255,7 @@ def _values(text: str) -> set[tuple[str, str]]:
     for m in _PLACE.finditer(text):
         place = " ".join(w for w in _POSSESSIVE.sub("", m.group("place")).split())
         if place.split()[0].casefold() not in _NOT_PLACES:
-            found.add(("place", place.casefold()))
+            found.add(("place", f"{_ROLES[m.group('role')]} {place.casefold()}"))
     return found
 
 
@@ -210,6 +272,16 @@ def _bare(texts: Sequence[str]) -> set[tuple[str, str]]:
     }
 
 
+def _item(part: str) -> bool:
+    """Whether a part of a sentence opens with a thing of its own, not a preposition, an
+    article, a number or a day ("metoprolol at 8 am" after "warfarin at 6 pm": an item of a
+    list, with its own time; "at Hotel Aurora", "a solar company", "June 8" go on the one
+    before)."""
+    said = words(part)
+    first = said[1] if len(said) > 1 and said[0] in ("and", "or") else said[0] if said else ""
+    return first.isalpha() and first not in STOP_WORDS and first not in _NOT_PLACES and not _DAY.match(first)
+
+
 def _split_subjects(sentence: str) -> str:
     return _SUBJECT.sub(
         lambda m: f"{m.group(1)}, " if m.group(1).islower() and m.group(1) not in STOP_WORDS else m.group(),
@@ -219,9 +291,10 @@ def _split_subjects(sentence: str) -> str:
 
 def _clauses(texts: Sequence[str]) -> list[str]:
     """The clauses of ``texts``: a part of a sentence (between :data:`_SPLIT`'s marks) that
-    has no subject or event of its own continues the one before it ("I'll stay in Milan
-    for three nights, at Hotel Aurora": the stay is at the hotel; "Leo turns 7 on
-    Saturday, June 8, and I want to bake his cake": the baking has no day)."""
+    has no subject, event or thing of its own continues the one before it ("I'll stay in
+    Milan for three nights, at Hotel Aurora": the stay is at the hotel; "Leo turns 7 on
+    Saturday, June 8, and I want to bake his cake": the baking has no day); the items of
+    a list, each with its value, are clauses (:func:`_items`)."""
     out: list[str] = []
     for text in texts:
         for sentence in sentences(text):
@@ -230,10 +303,24 @@ def _clauses(texts: Sequence[str]) -> list[str]:
             marks = [m.group() for m in _SPLIT.finditer(sentence)]
             out.append(parts[0])
             for mark, part in zip(marks, parts[1:]):
-                if mark.strip() in ",;:" and not _OWN.search(part) and not _EVENT.search(part):
+                if mark.strip() in ",;:" and not _OWN.search(part) and not _EVENT.search(part) and not _item(part):
                     out[-1] = f"{out[-1]}, {part}"
                 else:
                     out.append(part)
+    return [item for clause in out for item in _items(clause)]
+
+
+def _items(clause: str) -> list[str]:
+    """``clause`` split where "and" starts an item with a value of its own after one with
+    its own ("insulin at 7 am and lisinopril at 9 pm"); whole otherwise ("peanuts and tree
+    nuts")."""
+    parts = _AND_ITEM.split(clause)
+    out = [parts[0]]
+    for part in parts[1:]:
+        if _values(out[-1]) and _values(part):
+            out.append(part)
+        else:
+            out[-1] = f"{out[-1]} and {part}"
     return out
 
 

@@ -68,7 +68,7 @@ from ..grounding import (
     word_forms,
 )
 from ..words import STOP_WORDS, words
-from .bindings import invented_name, misbound, planned_event
+from .bindings import invented_name, misattributed, misbound, planned_event
 from .faithful import NO_ANSWER
 from .wording import SUMMARY_WORDS, sentence_spans
 
@@ -216,7 +216,11 @@ def _unsupported(
             continue
         if number and len(forms) <= LIST_ITEM_WORDS and all(_said(form, sources) for form in forms):
             continue  # an item of a list: "including the router model, password"
-        why = _clause_unsupported(clause, forms, status, sources, pairs) or misbound(clause, texts)
+        why = (
+            _clause_unsupported(clause, forms, status, sources, pairs)
+            or misbound(clause, texts)
+            or misattributed(clause, texts)
+        )
         if why is not None:
             return why
     return None
