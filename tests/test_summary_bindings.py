@@ -202,3 +202,31 @@ def test_a_person_or_a_time_moved_to_another_is_dropped(sentence: str, why: str)
 )
 def test_a_person_or_a_time_as_said_is_kept(sentence: str) -> None:
     assert ground(sentence, CLINIC).dropped == ()
+
+
+STORY = [
+    ("user", "In my story, Omar has to decide whether to sell the bakery."),
+    ("assistant", "Good tension. Keep the ending open."),
+    ("user", "Should I enter it in the Lantern prize? My sister entered hers last year."),
+    ("assistant", "If it is under 3,000 words, compare their rules with the other contests first."),
+    ("user", "Should I cut the prologue?"),
+    ("assistant", "Probably not: it sets up the bakery."),
+]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "why"),
+    [
+        ("Omar decides to sell the bakery.", "states as settled what is still open"),
+        # a question answered with "If ...": neither granted nor denied
+        ("The story is entered in the Lantern prize.", "not supported by any one message"),
+        ("The user will cut the prologue.", "not supported by any one message"),  # "Probably not"
+    ],
+)
+def test_what_the_conversation_left_open_or_hedged_is_not_settled(sentence: str, why: str) -> None:
+    assert ground(sentence, STORY).dropped == ((1, why),)
+
+
+def test_what_was_left_open_may_be_said_open() -> None:
+    assert ground("Omar has to decide whether to sell the bakery.", STORY).dropped == ()
+    assert ground("The user asked whether to enter it in the Lantern prize.", STORY).dropped == ()

@@ -41,10 +41,17 @@ COPY_MIN_WORDS: Final = 15
 NO_ANSWER: Final = re.compile(
     r"^\W*(?:no\b|nope\b|not (?:quite|really|exactly|yet|necessarily|at all)\b"
     r"|actually,? no\b|that's not\b|that is not\b|definitely not\b|better not\b|rather not\b"
-    r"|i wouldn'?t\b|i would not\b)",
+    r"|probably not\b|i wouldn'?t\b|i would not\b)",
     re.IGNORECASE,
 )
 """An answer that denies what a question asked ("No.", "Not quite.", "Better not")."""
+HEDGED: Final = re.compile(
+    r"^\W*(?:if\b|only if\b|it depends\b|that depends\b|depends\b|maybe\b|perhaps\b|not sure\b"
+    r"|hard to say\b|it's hard to say\b)",
+    re.IGNORECASE,
+)
+"""An answer that neither grants nor denies what a question asked ("If they are federal
+loans, ...", "It depends"): the question is not stated by it."""
 _QUESTION_HEAD = re.compile(
     r"^\W*(?:should|can|could|is|are|was|were|does|do|did|will|would|may|must|has|have)\s+"
     r"(?:(?:i|we|she|he|they|it|you|this|that)\s+)?",

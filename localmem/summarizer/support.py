@@ -19,7 +19,7 @@ summary to what was written, as ``localmem.grounding`` holds a checkpoint's item
    with the same polarity there. A source is a turn (not the system's), a question with the
    answer the next turn gives (the answer's polarity wins: "Can she take ibuprofen?"
    answered "don't give her ibuprofen" supports no "may take ibuprofen"; a question
-   answered "no" is no source), or up to :data:`TERSE_WINDOW` terse turns in a row (each of at
+   answered "no", or hedged ("If they are federal loans, ..."), is no source), or up to :data:`TERSE_WINDOW` terse turns in a row (each of at
    most :data:`TERSE_TURN_WORDS` content words: "pizza tonight?" "sure" "luigi's?" "7pm" say
    one thing over several turns; a question there is stated when the next turn answers it). A turn's other questions support only a clause that reports talk
    ("asked", "discussed": :data:`_TALK`). An item of a list after a sentence's first clause
@@ -35,7 +35,9 @@ summary to what was written, as ``localmem.grounding`` holds a checkpoint's item
    what its source reports done (``localmem.statements.signals``; a turn answering a
    question is read after it: "Have you booked a seat?" "Yes, the 9:33"), is unsupported.
    A clause without a status word takes the one of the clause before it in its sentence
-   ("They will stay at the hotel, book a seat ...": the seat is planned too).
+   ("They will stay at the hotel, book a seat ...": the seat is planned too). What the
+   source leaves open ("has to decide whether to leave the island") is not settled
+   ("decides to leave the island").
 
 5. **Same bindings** (``bindings``): a clause's event is bound to the day, time, month
    or place the conversation binds it to ("plans to bake the cake on Saturday" where the
@@ -69,7 +71,7 @@ from ..grounding import (
 )
 from ..words import STOP_WORDS, words
 from .bindings import invented_name, misattributed, misbound, planned_event
-from .faithful import NO_ANSWER
+from .faithful import HEDGED, NO_ANSWER
 from .wording import SUMMARY_WORDS, sentence_spans
 
 TERSE_TURN_WORDS: Final = 3
@@ -93,6 +95,8 @@ _CLAUSE = re.compile(
 """Where a summary's sentence splits into clauses; "and" before a verb of its own starts a
 second predicate of the same subject ("takes warfarin at 6 pm and is allergic to
 penicillin": two facts, two turns)."""
+_OPEN = re.compile(r"\bwhether\b|\bor not\b|\bdecide (?:if|between)\b", re.IGNORECASE)
+"""What leaves a proposition open: "decide whether to leave", "or not"."""
 _TALK: Final = frozenset(
     """
     asked asks asking discuss discussed discusses discussing wondered wonders wondering
@@ -174,7 +178,7 @@ def _sources(pairs: Sequence[tuple[str, str]], turns: list[tuple[int, str]]) -> 
         if "?" in text
     ]
     for n, ((i, question), (j, answer)) in enumerate(zip(turns, turns[1:])):
-        if "?" in question and pairs[i][0] != pairs[j][0] and not NO_ANSWER.search(answer):
+        if "?" in question and pairs[i][0] != pairs[j][0] and not _open(answer):
             text = f"{question.replace('?', '.')} {answer}"
             out.append(_Source(read_answered(question, answer), text, frozenset({i, j})))
             out[n + 1] = _Source(out[n + 1].reading, text, out[n + 1].turns)  # "Yes, the 9:33"
@@ -191,13 +195,20 @@ def _sources(pairs: Sequence[tuple[str, str]], turns: list[tuple[int, str]]) -> 
     return out
 
 
+def _open(answer: str) -> bool:
+    """Whether ``answer`` leaves its question unstated: it says no, or it hedges ("If they
+    are federal loans, ..."): "Should I refinance?" so answered is no source of "the
+    loans are refinanced"."""
+    return bool(NO_ANSWER.search(answer) or HEDGED.search(answer))
+
+
 def _stated(run: list[tuple[int, str]], k: int, pairs: Sequence[tuple[str, str]]) -> str:
     """A terse turn as a statement: its question stated when the next turn of the run
     answers it (another role, not "no"), kept a question otherwise."""
     i, text = run[k]
     if k + 1 < len(run):
         j, answer = run[k + 1]
-        if pairs[i][0] != pairs[j][0] and not NO_ANSWER.search(answer):
+        if pairs[i][0] != pairs[j][0] and not _open(answer):
             text = text.replace("?", ".")
     return text if text.rstrip().endswith((".", "?", "!")) else f"{text}."
     return out
@@ -281,13 +292,19 @@ def _clause_unsupported(
 def _status_conflict(status: str | None, found: list[str], text: str, clause: str = "") -> str | None:
     """Why a clause of ``status`` contradicts the status of the sentences of ``text`` that
     hold its words ``found``, or None. A planned event the source does not name is not
-    the one it reports done ("will stay at the hotel" the user "found")."""
+    the one it reports done ("will stay at the hotel" the user "found"). A clause that
+    settles what every sentence holding it leaves open ("She decides to leave the island"
+    for "She has to decide whether to leave the island") is unsupported whatever its
+    status."""
+    holding = [s for s in sentences(text) if word_forms(s).intersection(found)]
+    if holding and all(_OPEN.search(s) for s in holding) and not _OPEN.search(clause):
+        return "states as settled what is still open"
     if status is None:
         return None
     event = planned_event(clause) if status == "plan" else None
     if event is not None and not any(same_word(event, f) for f in word_forms(text)):
         return None
-    said = {statements.signals(s) for s in sentences(text) if word_forms(s).intersection(found)}
+    said = {statements.signals(s) for s in holding}
     said.discard(frozenset())
     if status == "done" and said == {frozenset({"plan"})}:
         return "states as done what was planned"
