@@ -42,14 +42,12 @@ from typing import Final
 
 from ..extract import sentences
 from ..grounding import CARRIERS, SUPPORT_SHARE, same_word
+from ..periods import MONTHS, WEEKDAYS
 from ..words import STOP_WORDS, stem, words
 from .wording import SUMMARY_WORDS
 
-_WEEKDAYS = r"monday|tuesday|wednesday|thursday|friday|saturday|sunday"
-_MONTHS = (
-    r"january|february|march|april|may|june|july|august|september|october|november|december"
-    r"|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec"
-)
+_WEEKDAYS = "|".join(WEEKDAYS)
+_MONTHS = "|".join(m[:3] + (m[3:] and f"(?:{m[3:]})?") for m in MONTHS)  # "jun", "june"
 _DAY = re.compile(
     rf"\b(?:(?P<weekday>{_WEEKDAYS})s?|(?P<month>{_MONTHS})\.? (?P<mday>\d{{1,2}})(?:st|nd|rd|th)?"
     rf"|(?P<dday>\d{{1,2}})(?:st|nd|rd|th)? (?:of )?(?P<dmonth>{_MONTHS})"
@@ -102,7 +100,7 @@ _SUBJECT_NAME = re.compile(
 """A clause that opens with a name and says something of it ("Tom is allergic ...")."""
 _AND_ITEM = re.compile(r"\s(?:and|or|then)\s+(?!(?:at|on|in|by|from|to|until)\b)")
 """Where the phrase of one item of a list ends."""
-_NOT_PLACES: Final = frozenset(f"{_WEEKDAYS}|{_MONTHS}".split("|")) | STOP_WORDS
+_NOT_PLACES: Final = frozenset(WEEKDAYS) | frozenset(MONTHS) | frozenset(m[:3] for m in MONTHS) | STOP_WORDS
 """A capitalized word after "in" or "on" that is no place ("in May", "to The ...")."""
 _NAME_RUN = re.compile(rf"(?<![\w'\u2019-]){_NAME_WORD}(?:\s+{_NAME_WORD})+")
 _POSSESSIVE = re.compile(r"['\u2019]s\b")
