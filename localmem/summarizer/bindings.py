@@ -36,6 +36,7 @@ never raise on any ``str``):
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from typing import Final
@@ -91,13 +92,15 @@ _SUBJECT = re.compile(r"\b([A-Za-z]{4,}) (?=(?:I|[Ww]e|[Hh]e|[Ss]he|[Tt]hey) [a-
 in January" (the start is in January, not the finish)."""
 _OWN = re.compile(r"^\W*(?:(?:and|or|but)\s+)?(?:i|we|you|he|she|they|it|there)\b", re.IGNORECASE)
 """A part of a sentence that opens with its own subject ("and I want to ...")."""
-SUMMARY_FORMS: Final = frozenset(stem(w) for w in SUMMARY_WORDS)
+_SUMMARY_FORMS: Final = frozenset(stem(w) for w in SUMMARY_WORDS)
 _LIGHT_FORMS: Final = frozenset(stem(w) for w in _LIGHT)
 _SUBJECT_NAME = re.compile(
     r"^\W*(?:(?:and|but|so)\s+)?(?P<name>(?:(?:Dr|Mr|Mrs|Ms|Prof)\.?\s+)?[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)"
     r"(?!['\u2019\w])\s+(?:is|are|was|were|has|had|can|can't|cannot|must|takes|gets|likes|loves|needs)\b"
 )
 """A clause that opens with a name and says something of it ("Tom is allergic ...")."""
+_NAME_ALONE = re.compile(r"(?:(?:Dr|Mr|Mrs|Ms|Prof)\.?\s+)?[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?")
+"""A part of a sentence that is a name and nothing else ("Ms. Alvarez")."""
 _AND_ITEM = re.compile(r"\s(?:and|or|then)\s+(?!(?:at|on|in|by|from|to|until)\b)")
 """Where the phrase of one item of a list ends."""
 _NOT_PLACES: Final = frozenset(WEEKDAYS) | frozenset(MONTHS) | frozenset(m[:3] for m in MONTHS) | STOP_WORDS
@@ -118,11 +121,9 @@ def misbound(clause: str, conversation: Sequence[str]) -> str | None:
     values = _values(_AND_ITEM.split(clause[at:], maxsplit=1)[0])
     if not values:
         return None
-    parts = _clauses(conversation)
-    said = [(_forms(_without_values(part)), _values(part)) for part in parts]
+    said, bare = _read(tuple(conversation))
     if not any(_has(forms, event) for forms, _ in said):
         return None  # an event the conversation never names: ``support`` holds its words
-    bare = _bare(conversation)
     others = _forms(_without_values(clause)) - {event} - _LIGHT_FORMS
     for kind, value in sorted(values - bare):  # said bare: "May 10 to May 17" answers "dates?"
         if not any((kind, value) in found and _binds(forms, event, others) for forms, found in said):
@@ -130,10 +131,18 @@ def misbound(clause: str, conversation: Sequence[str]) -> str | None:
     return None
 
 
+@functools.lru_cache(maxsize=4)
+def _read(conversation: tuple[str, ...]) -> tuple[list[tuple[set[str], set[tuple[str, str]]]], set[tuple[str, str]]]:
+    """The conversation's clauses (their forms and values) and its bare values, read once
+    for all the clauses of a summary."""
+    said = [(_forms(_without_values(part)), _values(part)) for part in _clauses(conversation)]
+    return said, _bare(conversation)
+
+
 def _binds(forms: set[str], event: str, others: set[str]) -> bool:
-    """Whether a clause of the conversation (its ``forms``) holds the event, or at least
-    most of the summary clause's ``others`` words (``grounding.SUPPORT_SHARE``) (the event paraphrased: "wants to give
-    her antibiotics on Monday" binds "to prescribe antibiotics on Monday")."""
+    """Whether a clause of the conversation (its ``forms``) holds the event, or most of the
+    summary clause's ``others`` words (``grounding.SUPPORT_SHARE``: the event paraphrased,
+    "wants to give her antibiotics on Monday" binds "to prescribe antibiotics on Monday")."""
     return _has(forms, event) or (
         bool(others) and sum(_has(forms, w) for w in others) >= SUPPORT_SHARE * len(others)
     )
@@ -162,20 +171,32 @@ def misattributed(clause: str, conversation: Sequence[str]) -> str | None:
     others = _forms(clause[match.end():]) - _LIGHT_FORMS - name
     if not name or not others:
         return None
-    parts = _clauses(conversation)
-    said = [_forms(part) for part in parts]
-    # a name set off by commas ("the teacher, Ms. Alvarez, can check it") goes with what follows
-    said = [forms | (said[i + 1] if forms == name and i + 1 < len(said) else set()) for i, forms in enumerate(said)]
+    said = _named(tuple(conversation))
+
     def says(forms: set[str]) -> bool:
         return 2 * sum(_has(forms, w) for w in others) >= len(others)
 
-    if any(name <= forms and says(forms) for forms in said):
+    if any(name <= forms and says(forms) for forms, _ in said):
         return None
-    for part, forms in zip(parts, said):
-        other = _SUBJECT_NAME.match(part)
-        if other is not None and not name & _forms(other.group("name")) and says(forms):
-            return "says of someone what the conversation says of another"
+    if any(subject and not name & subject and says(forms) for forms, subject in said):
+        return "says of someone what the conversation says of another"
     return None
+
+
+@functools.lru_cache(maxsize=4)
+def _named(conversation: tuple[str, ...]) -> list[tuple[set[str], set[str]]]:
+    """Each clause of the conversation as its forms and the forms of the name it opens
+    with (empty when none); a name set off by commas ("the teacher, Ms. Alvarez, can check
+    it") goes with what follows it."""
+    parts = _clauses(conversation)
+    forms = [_forms(part) for part in parts]
+    out = []
+    for i, (part, held) in enumerate(zip(parts, forms)):
+        subject = _SUBJECT_NAME.match(part)
+        if subject is None and i + 1 < len(forms) and _NAME_ALONE.fullmatch(part.strip(" ,.")):
+            held = held | forms[i + 1]
+        out.append((held, _forms(subject.group("name")) if subject else set()))
+    return out
 
 
 def invented_name(sentence: str, conversation: str) -> str | None:
@@ -325,4 +346,4 @@ def _items(clause: str) -> list[str]:
 def _forms(text: str) -> set[str]:
     """The stems of ``text``'s words that name something: three letters or more, not
     numbers, stop words nor the words every summary uses."""
-    return {stem(w) for w in words(text) if len(w) >= 3 and w.isalpha() and w not in STOP_WORDS} - SUMMARY_FORMS
+    return {stem(w) for w in words(text) if len(w) >= 3 and w.isalpha() and w not in STOP_WORDS} - _SUMMARY_FORMS
