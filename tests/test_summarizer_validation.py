@@ -398,9 +398,15 @@ def test_a_summary_joining_sentences_of_several_turns_is_no_copy() -> None:
             "They compared three flats. Two were too far. One had no lift. They booked the flat on Elm Street.",
             "They compared three flats. They booked the flat on Elm Street.",
         ),
+        (
+            "Ida has an ear infection. Amoxicillin was prescribed. She is allergic to it. "
+            "The doctor switched it to azithromycin.",
+            "Ida has an ear infection. Amoxicillin was prescribed. The doctor switched it to azithromycin.",
+        ),
     ],
 )
 def test_trimming_keeps_the_sentence_that_carries_the_outcome(text: str, kept: str) -> None:
     """Issue 21, point 2: a cut to whole sentences keeps "the fix was ...", "the bug was
-    ...", "booked" in place of the plain sentences before it (the first one stays)."""
+    ...", "booked", "switched it to" in place of the plain sentences before it (from the
+    last back; the first one stays)."""
     assert trim_to_sentences(text, len(kept)) == kept

@@ -211,6 +211,7 @@ STORY = [
     ("assistant", "If it is under 3,000 words, compare their rules with the other contests first."),
     ("user", "Should I cut the prologue?"),
     ("assistant", "Probably not: it sets up the bakery."),
+    ("assistant", "For the last scene, he could lock the door and walk to the sea, for example."),
 ]
 
 
@@ -221,6 +222,8 @@ STORY = [
         # a question answered with "If ...": neither granted nor denied
         ("The story is entered in the Lantern prize.", "not supported by any one message"),
         ("The user will cut the prologue.", "not supported by any one message"),  # "Probably not"
+        # an example offered is no scene written
+        ("In the last scene, Omar locks the door and walks to the sea.", "states as settled what is still open"),
     ],
 )
 def test_what_the_conversation_left_open_or_hedged_is_not_settled(sentence: str, why: str) -> None:

@@ -95,8 +95,11 @@ _CLAUSE = re.compile(
 """Where a summary's sentence splits into clauses; "and" before a verb of its own starts a
 second predicate of the same subject ("takes warfarin at 6 pm and is allergic to
 penicillin": two facts, two turns)."""
-_OPEN = re.compile(r"\bwhether\b|\bor not\b|\bdecide (?:if|between)\b", re.IGNORECASE)
-"""What leaves a proposition open: "decide whether to leave", "or not"."""
+_OPEN = re.compile(
+    r"\bwhether\b|\bor not\b|\bdecide (?:if|between)\b|\bfor (?:example|instance)\b|\be\.g\.", re.IGNORECASE
+)
+"""What leaves a proposition open: "decide whether to leave", "or not", an example offered
+("she packs a bag and leaves it by the door, for example")."""
 _TALK: Final = frozenset(
     """
     asked asks asking discuss discussed discusses discussing wondered wonders wondering

@@ -181,7 +181,8 @@ _LAST_WORD = re.compile(r"([^\W\d_]+)[^\w]*\Z")
 _SENTENCE_END = (".", "!", "?", ":", ";")
 OUTCOME: Final = re.compile(
     r"\b(?:the (?:fix|cause|answer|solution|result|outcome|decision|problem|bug|culprit|error) (?:was|is)|fixed|solved"
-    r"|resolved|decided|agreed|booked|chose|settled on|turned out|works again|now works|matches)\b",
+    r"|resolved|decided|agreed|booked|chose|settled on|turned out|works again|now works|matches"
+    r"|switched (?:it |him |her |them )?to|changed (?:it |him |her |them )?to|replaced (?:it )?with)\b",
     _I,
 )
 """What a sentence carrying a conversation's outcome says: trimming keeps it."""
