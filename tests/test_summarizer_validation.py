@@ -370,15 +370,21 @@ def test_quoted_words_and_capital_letters_are_not_the_first_person(summary: str)
     assert validate_summary(summary, CONVERSATION) != "speaks in the first person"
 
 
-def test_a_summary_joining_sentences_of_several_turns_is_no_copy() -> None:
-    """A copy lifts a passage of ONE turn; a summary built of the turns' own phrases, in
-    the third person, is held sentence by sentence instead (``support``)."""
-    joined = (
-        "Grandma is taking Lisinopril 10mg for blood pressure, once daily in the morning. "
-        "A weekly pill organizer helps her keep track. The Lisinopril should be taken once "
-        "daily at 8am; watch for dizziness, a dry cough or swelling."
+def test_a_long_summary_stitched_from_the_turns_is_a_copy_a_short_join_is_not() -> None:
+    """A copy lifts a passage of one turn, or stitches sentences of several into a long
+    answer (every recorded one was labelled a copy: "three assistant turns copied word for
+    word"); a short summary joining phrases of several turns is held sentence by sentence
+    instead (``support``)."""
+    stitched = (
+        "Your grandmother is currently taking Lisinopril 10mg for blood pressure, once daily "
+        "in the morning. The Lisinopril should be taken once daily at 8am. Set up a "
+        "medication schedule with reminders on her phone."
     )
-    assert validate_summary(joined, CONVERSATION, max_ratio=None) is None
+    assert validate_summary(stitched, CONVERSATION, max_ratio=None) == (
+        "copies passages of the conversation, stitched together"
+    )
+    joined = "Grandma takes Lisinopril 10mg once daily at 8am; a weekly pill organizer helps her keep track."
+    assert validate_summary(joined, CONVERSATION) is None
 
 
 @pytest.mark.parametrize(

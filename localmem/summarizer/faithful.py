@@ -12,11 +12,11 @@ model gets wrong can only be seen turn by turn:
   not the claim);
 - **a copy of one turn**: a summary is a copy when :data:`COPY_SHARE` of its words, and
   :data:`COPY_MIN_WORDS` at least, lie in runs of :data:`COPY_RUN_WORDS` words that ONE
-  turn holds in the same order (a passage lifted from it). A summary that joins sentences
-  of several turns in their own words is not a copy of one: each of its sentences is held
-  to its turn (``support``), and one that speaks as the user ("I need a refill of my
-  inhaler") is refused for its voice (``validation``: the first person). A short faithful
-  restatement that reuses a phrase or two of several turns is neither.
+  turn holds in the same order (a passage lifted from it), or when nearly all of a long
+  summary (:data:`STITCH_SHARE`, :data:`STITCH_MIN_WORDS`) is runs lifted from the turns
+  (sentences stitched together). A short faithful restatement that reuses a phrase or two
+  of several turns is neither; one that speaks as the user ("I need a refill of my
+  inhaler") is refused for its voice (``validation``: the first person).
 
 ``conversation`` is the text the model was given (``prompts.format_conversation``: one
 ``role: text`` turn a line; a turn's own line breaks stay in it). Pure; never raises.
@@ -38,6 +38,12 @@ COPY_SHARE: Final = 0.6
 """Share of a summary's words copied from one turn that makes it a copy of that turn..."""
 COPY_MIN_WORDS: Final = 15
 """... when they are this many at least: a long passage, not a short restatement."""
+STITCH_SHARE: Final = 0.85
+"""Share of a summary's words in runs copied from the turns (any of them) that makes a
+long summary a stitched copy..."""
+STITCH_MIN_WORDS: Final = 30
+"""... when it has this many words at least."""
+
 NO_ANSWER: Final = re.compile(
     r"^\W*(?:no\b|nope\b|not (?:quite|really|exactly|yet|necessarily|at all)\b"
     r"|actually,? no\b|that's not\b|that is not\b|definitely not\b|better not\b|rather not\b"
@@ -100,12 +106,18 @@ def denied(pairs: Sequence[tuple[str, str]]) -> list[str]:
 
 
 def check_copy(summary_words: Sequence[str], pairs: Sequence[tuple[str, str]]) -> str | None:
-    """The reason when the summary (its words, case-folded) copies one turn."""
+    """The reason when the summary (its words, case-folded) copies one turn, or is
+    stitched from the turns' sentences."""
     if len(summary_words) < COPY_RUN_WORDS or not pairs:
         return None
-    shares = [copied_share(summary_words, words(text)) for _, text in pairs]
+    texts = [words(text) for _, text in pairs]
+    shares = [copied_share(summary_words, t) for t in texts]
     if max(shares) >= COPY_SHARE and max(shares) * len(summary_words) >= COPY_MIN_WORDS:
         return "copies a passage of the conversation"  # of one turn
+    if len(summary_words) >= STITCH_MIN_WORDS:
+        joined = [w for t in texts for w in (*t, "\n")]  # runs do not cross turns
+        if copied_share(summary_words, joined) >= STITCH_SHARE:
+            return "copies passages of the conversation, stitched together"
     return None
 
 
