@@ -173,6 +173,7 @@ CLINIC = [
     ("assistant", "Don't give him ibuprofen: with lisinopril it can harm his kidneys."),
     ("user", "His eye exam is Thursday at 3 pm. I'll call the clinic on Monday."),
     ("assistant", "Good. The nurse will phone Joe tomorrow at 10 am."),
+    ("user", "He walks twice a day, and we give him his eye drops daily."),
 ]
 
 
@@ -183,6 +184,8 @@ CLINIC = [
         ("Joe takes insulin at 9 pm.", "binds its event to a time"),  # the lisinopril's time
         ("His eye exam is on Monday.", "binds its event to a day"),  # the call is Monday's
         ("The nurse will phone Joe today at 10 am.", "binds its event to a day"),  # tomorrow
+        # the drops are daily; "twice a day" is the walks'
+        ("Joe's eye drops are given twice a day.", "binds its event to a frequency"),
     ],
 )
 def test_a_person_or_a_time_moved_to_another_is_dropped(sentence: str, why: str) -> None:
@@ -198,6 +201,7 @@ def test_a_person_or_a_time_moved_to_another_is_dropped(sentence: str, why: str)
         "Joe must not take ibuprofen with lisinopril.",  # "him": a pronoun names no one else
         "The eye exam is on Thursday at 3 pm.",
         "The nurse will phone Joe tomorrow at 10 am.",  # "Joe" is whom, not what
+        "Joe's eye drops are given daily.",
     ],
 )
 def test_a_person_or_a_time_as_said_is_kept(sentence: str) -> None:

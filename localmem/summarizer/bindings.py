@@ -14,13 +14,15 @@ never raise on any ``str``):
   ``grounding.CARRIERS``...), that object ("will take a ferry"; not a name: "see Max" is
   "see him" in the conversation). Its values are what follows it up to the next item of a
   list: the days (a weekday, a month's date, a month, "tomorrow"...), the clock times ("7
-  pm", "9:33") and the places a preposition leads to, by role ("to Lake Como", "from
-  Zurich", "in Navigli"). The conversation's clauses are its sentences split at ``,``
+  pm", "9:33"), how often ("twice a day", "once an hour") and the places a preposition
+  leads to, by role ("to Lake Como", "from Zurich", "in Navigli"). The conversation's clauses are its sentences split at ``,``
   ``;`` ``:``, dashes, "then", "but", "so", and before a new subject ("the puzzle | I
   started in January"); a part with no subject, event or thing of its own goes on the one
   before ("at Hotel Aurora", "June 8"). The clause is misbound when a value is in no
-  clause of the conversation that names its event or most of its other words, unless the
-  conversation says it bare ("June 2 to June 9", answering "dates?"). An event the
+  clause of the conversation that names its event or most of the words after it (what it
+  is done to: "wants to give her antibiotics before the extraction on Monday" binds "to
+  prescribe antibiotics before the extraction on Monday"), unless the conversation says
+  it bare ("June 2 to June 9", answering "dates?"). An event the
   conversation never names is not checked here: ``support`` holds its words.
 - :func:`misattributed`: **what one person did or has, said of another.** A clause opening
   with a name and a verb ("Tom is allergic to peanuts") is dropped when no clause naming
@@ -61,6 +63,12 @@ _MONTH = re.compile(rf"\b(?:in|since|until|by|from|during|last|next|this) ({_MON
 """A month named alone ("in January", "since May")."""
 _CLOCK = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s?([ap])\.?m\b\.?|\b(\d{1,2}):(\d{2})\b", re.IGNORECASE)
 """A time of day: "7 pm", "7pm", "9:33", "10:30 am"."""
+_OFTEN = re.compile(
+    r"\b(?:(?:once|twice|three times|four times|\d+ times) (?:a|an|per) (?:day|night|week|month|hour|year)"
+    r"|every (?:\d+ |other )?(?:day|morning|evening|night|hour|week|month|minute)s?|daily|weekly|hourly|nightly)\b",
+    re.IGNORECASE,
+)
+"""How often: "twice a day", "once an hour", "every morning", "daily"."""
 _NAME_WORD = r"[A-Z][\w\u2019'-]*"
 _PLACE = re.compile(rf"\b(?P<role>to|in|at|from|near)\s+(?P<place>{_NAME_WORD}(?:\s+{_NAME_WORD})*)")
 """A place a preposition leads to: capitalized words ("to Lake Como", "in Navigli"), with
@@ -124,7 +132,7 @@ def misbound(clause: str, conversation: Sequence[str]) -> str | None:
     said, bare = _read(tuple(conversation))
     if not any(_has(forms, event) for forms, _ in said):
         return None  # an event the conversation never names: ``support`` holds its words
-    others = _forms(_without_values(clause)) - {event} - _LIGHT_FORMS
+    others = _forms(_without_values(clause[at:])) - {event} - _LIGHT_FORMS  # what it is done to
     for kind, value in sorted(values - bare):  # said bare: "May 10 to May 17" answers "dates?"
         if not any((kind, value) in found and _binds(forms, event, others) for forms, found in said):
             return f"binds its event to a {kind} the conversation does not give it"
@@ -149,7 +157,7 @@ def _binds(forms: set[str], event: str, others: set[str]) -> bool:
 
 
 def _without_values(text: str) -> str:
-    for pattern in (_DAY, _MONTH, _CLOCK, _PLACE):
+    for pattern in (_DAY, _MONTH, _OFTEN, _CLOCK, _PLACE):
         text = pattern.sub(" ", text)
     return text
 
@@ -265,6 +273,8 @@ def _values(text: str) -> set[tuple[str, str]]:
             found.add(("day", " ".join(m.group("relative").casefold().split())))
     for m in _MONTH.finditer(text):
         found.add(("month", m.group(1)[:3].casefold()))
+    for m in _OFTEN.finditer(text):
+        found.add(("frequency", " ".join(m.group().casefold().split())))
     for m in _CLOCK.finditer(text):
         if m.group(3):
             hour = int(m.group(1)) % 12 + (12 if m.group(3).casefold() == "p" else 0)
