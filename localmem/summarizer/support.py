@@ -19,8 +19,9 @@ summary to what was written, as ``localmem.grounding`` holds a checkpoint's item
    with the same polarity there. A source is a turn (not the system's), a question with the
    answer the next turn gives (the answer's polarity wins: "Can she take ibuprofen?"
    answered "don't give her ibuprofen" supports no "may take ibuprofen"; a question
-   answered "no", or hedged ("If they are federal loans, ..."), is no source), or up to :data:`TERSE_WINDOW` terse turns in a row (each of at
-   most :data:`TERSE_TURN_WORDS` content words: "pizza tonight?" "sure" "luigi's?" "7pm" say
+   answered "no", or hedged ("If they are federal loans, ..."), is no source), or up to
+   :data:`TERSE_WINDOW` terse turns in a row (each of at most :data:`TERSE_TURN_WORDS`
+   content words: "pizza tonight?" "sure" "luigi's?" "7pm" say
    one thing over several turns; a question there is stated when the next turn answers it). A turn's other questions support only a clause that reports talk
    ("asked", "discussed": :data:`_TALK`). An item of a list after a sentence's first clause
    (at most :data:`LIST_ITEM_WORDS` content words: "the router model, password, and channel
@@ -38,11 +39,11 @@ summary to what was written, as ``localmem.grounding`` holds a checkpoint's item
    ("They will stay at the hotel, book a seat ...": the seat is planned too). What the
    source leaves open ("has to decide whether to leave the island") is not settled
    ("decides to leave the island").
-
 5. **Same bindings** (``bindings``): a clause's event is bound to the day, time, month
    or place the conversation binds it to ("plans to bake the cake on Saturday" where the
-   baking is "on Friday evening"), and a compound name in a sentence is one the
-   conversation wrote ("the Red Smoothie").
+   baking is "on Friday evening"), a clause opening with a name says of that person what
+   the conversation does ("Tom is allergic to peanuts" where Mia is), and a compound name
+   in a sentence is one the conversation wrote ("the Red Smoothie").
 
 A sentence with an unsupported clause is dropped. Unless most of the sentences (more than
 :data:`MIN_KEPT_SHARE`) and :data:`MIN_KEPT_WORDS` content words remain, the summary is not
@@ -292,7 +293,7 @@ def _clause_unsupported(
     return reasons[0] if reasons else "not supported by any one message"
 
 
-def _status_conflict(status: str | None, found: list[str], text: str, clause: str = "") -> str | None:
+def _status_conflict(status: str | None, found: list[str], text: str, clause: str) -> str | None:
     """Why a clause of ``status`` contradicts the status of the sentences of ``text`` that
     hold its words ``found``, or None. A planned event the source does not name is not
     the one it reports done ("will stay at the hotel" the user "found"). A clause that
@@ -322,7 +323,8 @@ def _changes_party(said: Sequence[str], turns: Sequence[tuple[str, str]]) -> str
     content word where a turn says "you" ("send it to the friend tomorrow" for "send it to
     you tomorrow": in a turn, "you" is the other side), or "the user" where a turn's pronoun
     is someone else ("gave the user something" for the user's "they gave him something":
-    the user is the user's "I" and the assistant's "you")."""
+    the user is the user's "I" and the assistant's "you"), or a name where it names the
+    user ("Greta's mother-in-law" for the user's "my mother-in-law")."""
     for role, text in turns:
         source = words(text)
         user = _USER_PRONOUNS.get(role.strip().casefold())
