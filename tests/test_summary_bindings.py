@@ -174,6 +174,7 @@ CLINIC = [
     ("user", "His eye exam is Thursday at 3 pm. I'll call the clinic on Monday."),
     ("assistant", "Good. The nurse will phone Joe tomorrow at 10 am."),
     ("user", "He walks twice a day, and we give him his eye drops daily."),
+    ("user", "I'm knitting a scarf for my grandfather."),
 ]
 
 
@@ -181,6 +182,8 @@ CLINIC = [
     ("sentence", "why"),
     [
         ("Ben is allergic to shellfish.", "says of someone what the conversation says of another"),
+        # the user knits; Joe is whom the scarf is for
+        ("Joe is knitting a scarf.", "says of someone what a party of the conversation does"),
         ("Joe takes insulin at 9 pm.", "binds its event to a time"),  # the lisinopril's time
         ("His eye exam is on Monday.", "binds its event to a day"),  # the call is Monday's
         ("The nurse will phone Joe today at 10 am.", "binds its event to a day"),  # tomorrow
@@ -202,6 +205,7 @@ def test_a_person_or_a_time_moved_to_another_is_dropped(sentence: str, why: str)
         "The eye exam is on Thursday at 3 pm.",
         "The nurse will phone Joe tomorrow at 10 am.",  # "Joe" is whom, not what
         "Joe's eye drops are given daily.",
+        "The user is knitting a scarf for Joe.",
     ],
 )
 def test_a_person_or_a_time_as_said_is_kept(sentence: str) -> None:

@@ -27,7 +27,9 @@ never raise on any ``str``):
 - :func:`misattributed`: **what one person did or has, said of another.** A clause opening
   with a name and a verb ("Tom is allergic to peanuts") is dropped when no clause naming
   that person says half of the rest, and a clause opening with another name does ("Mia is
-  allergic to peanuts and tree nuts, and Tom can't have eggs").
+  allergic to peanuts and tree nuts, and Tom can't have eggs"); or when what the name is
+  doing ("Marta is drafting") the conversation says only of "I" or "we" ("I have 1,800
+  words drafted": the user writes the story, Marta is in it).
 - :func:`invented_name`: **a compound name the conversation never wrote.** Two or more
   capitalized words in a row inside a sentence ("Red Smoothie", "Hotel Aurora"; a first
   word that is a function word, "The", left out; at a sentence's start, the first word may
@@ -107,6 +109,10 @@ _SUBJECT_NAME = re.compile(
     r"(?!['\u2019\w])\s+(?:is|are|was|were|has|had|can|can't|cannot|must|takes|gets|likes|loves|needs)\b"
 )
 """A clause that opens with a name and says something of it ("Tom is allergic ...")."""
+_DOING = re.compile(r"\s*(?:[a-z]+ly\s+)?([a-z]{3,}(?:ing|ed))\b")
+"""The verb a name's clause goes on with ("Marta is drafting")."""
+_FIRST_PERSON = re.compile(r"\bI\b|\bI['\u2019](?:m|ll|ve|d)\b|\b[Ww]e(?:['\u2019](?:re|ll|ve|d))?\b")
+"""A clause whose subject is a party of the conversation: "I have 1,800 words drafted"."""
 _NAME_ALONE = re.compile(r"(?:(?:Dr|Mr|Mrs|Ms|Prof)\.?\s+)?[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?")
 """A part of a sentence that is a name and nothing else ("Ms. Alvarez")."""
 _AND_ITEM = re.compile(r"\s(?:and|or|then)\s+(?!(?:at|on|in|by|from|to|until)\b)")
@@ -184,18 +190,25 @@ def misattributed(clause: str, conversation: Sequence[str]) -> str | None:
     def says(forms: set[str]) -> bool:
         return 2 * sum(_has(forms, w) for w in others) >= len(others)
 
-    if any(name <= forms and says(forms) for forms, _ in said):
+    if any(name <= forms and says(forms) for forms, _, _ in said):
         return None
-    if any(subject and not name & subject and says(forms) for forms, subject in said):
+    if any(subject and not name & subject and says(forms) for forms, subject, _ in said):
         return "says of someone what the conversation says of another"
+    doing = _DOING.match(clause, match.end())
+    if doing is not None:  # "Marta is drafting": who drafts?
+        act = stem(doing.group(1))
+        holding = [(forms, first) for forms, _, first in said if _has(forms, act)]
+        if holding and all(first and not name & forms for forms, first in holding):
+            return "says of someone what a party of the conversation does"
     return None
 
 
 @functools.lru_cache(maxsize=4)
-def _named(conversation: tuple[str, ...]) -> list[tuple[set[str], set[str]]]:
-    """Each clause of the conversation as its forms and the forms of the name it opens
-    with (empty when none); a name set off by commas ("the teacher, Ms. Alvarez, can check
-    it") goes with what follows it."""
+def _named(conversation: tuple[str, ...]) -> list[tuple[set[str], set[str], bool]]:
+    """Each clause of the conversation as its forms, the forms of the name it opens with
+    (empty when none) and whether its subject is "I" or "we" (a party of the
+    conversation); a name set off by commas ("the teacher, Ms. Alvarez, can check it")
+    goes with what follows it."""
     parts = _clauses(conversation)
     forms = [_forms(part) for part in parts]
     out = []
@@ -203,7 +216,7 @@ def _named(conversation: tuple[str, ...]) -> list[tuple[set[str], set[str]]]:
         subject = _SUBJECT_NAME.match(part)
         if subject is None and i + 1 < len(forms) and _NAME_ALONE.fullmatch(part.strip(" ,.")):
             held = held | forms[i + 1]
-        out.append((held, _forms(subject.group("name")) if subject else set()))
+        out.append((held, _forms(subject.group("name")) if subject else set(), bool(_FIRST_PERSON.search(part))))
     return out
 
 
