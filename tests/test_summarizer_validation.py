@@ -370,21 +370,34 @@ def test_quoted_words_and_capital_letters_are_not_the_first_person(summary: str)
     assert validate_summary(summary, CONVERSATION) != "speaks in the first person"
 
 
-def test_a_long_summary_stitched_from_the_turns_is_a_copy_a_short_join_is_not() -> None:
-    """A copy lifts a passage of one turn, or stitches sentences of several into a long
-    answer (every recorded one was labelled a copy: "three assistant turns copied word for
-    word"); a short summary joining phrases of several turns is held sentence by sentence
-    instead (``support``)."""
+def test_a_long_answer_stitched_from_the_assistants_turns_is_a_copy() -> None:
+    """A copy lifts a passage of one turn, or stitches the assistant's explanations into a
+    long answer (recorded: "three assistant turns copied word for word"); the user's own
+    facts said again in their words, or a short join of phrases, are a summary, held
+    sentence by sentence instead (``support``)."""
     stitched = (
         "Your grandmother is currently taking Lisinopril 10mg for blood pressure, once daily "
-        "in the morning. The Lisinopril should be taken once daily at 8am. Set up a "
-        "medication schedule with reminders on her phone."
+        "in the morning. A weekly pill organizer helps her keep track. The Lisinopril should "
+        "be taken once daily at 8am. Watch for dizziness, a dry cough or swelling."
     )
     assert validate_summary(stitched, CONVERSATION, max_ratio=None) == (
         "copies passages of the conversation, stitched together"
     )
     joined = "Grandma takes Lisinopril 10mg once daily at 8am; a weekly pill organizer helps her keep track."
     assert validate_summary(joined, CONVERSATION) is None
+    told = [
+        ("user", "My dad Henry is 74 and has a urinary tract infection."),
+        ("assistant", "Does he take any other medicines?"),
+        ("user", "He takes metformin 500 mg twice a day and lisinopril 10 mg in the morning."),
+        ("assistant", "Thanks, noted."),
+        ("user", "The clinic switched his antibiotic to nitrofurantoin 100 mg twice a day for 5 days."),
+    ]
+    facts = (
+        "Henry is 74 and has a urinary tract infection. He takes metformin 500 mg twice a day and "
+        "lisinopril 10 mg in the morning. The clinic switched his antibiotic to nitrofurantoin 100 mg "
+        "twice a day for 5 days."
+    )
+    assert validate_summary(facts, format_conversation(told), max_ratio=None) is None
 
 
 @pytest.mark.parametrize(
