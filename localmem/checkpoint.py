@@ -279,7 +279,9 @@ class ModelCheckpoint(Answer):
                 return "a question"
             if field == "user_preferences":
                 reason = said.check(item)
-                stated = reason is None and any(map(statements.has_stance, said_sentences.supporting(item)))
+                stated = reason is None and any(
+                    statements.prefers(s, item) for s in said_sentences.supporting(item)
+                )
                 return reason or (None if stated else "no preference stated")
             if not statements.names_something(item):
                 return "names no action or object"
@@ -300,8 +302,11 @@ class ModelCheckpoint(Answer):
                 reason = why(item, field)
                 if reason is None:
                     support = sentences.supporting(item)
-                    place, reason = statements.placed(field, support)
-                    reason = reason or _unstated(field, item, support, sentences.sources, owners)
+                    place, reason = statements.placed(field, support, item)
+                    if place is not None and reason is None:
+                        reason = _unstated(place, item, support, sentences.sources, owners)
+                    if reason == "done later" and field == "completed_steps":
+                        place, reason = field, None  # said planned, then reported done
                 if reason is not None:
                     drop(reason)
                 elif place is not None:
@@ -335,12 +340,17 @@ def _unstated(
     field: str, item: str, support: list[str], ordered: Sequence[str], owners: Sequence[int]
 ) -> str | None:
     """Why an item ``support`` (its sentences, of the ``ordered`` ones; ``owners``: the
-    source each comes from) places does not stand (``localmem.statements``): a decision
-    needs a sentence that decides ("let's", "we'll go with", "use X instead", advice
-    taken, something done), a goal or a current step one that states what someone is after
-    ("I need", "please", a plan, advice); a goal, task or step to do that a later sentence
-    reports done ("I set it to channel 44" after "Set the band to a fixed channel") is no
-    longer to do."""
+    source each comes from) places in ``field`` does not stand (``localmem.statements``): a
+    decision needs a sentence that decides ("let's", "we'll go with", "use X instead",
+    advice taken, something done), a goal or a current step one that states what someone
+    is after ("I need", "please", a plan, advice). Something to do is no longer to do when
+    a later sentence reports it done ("I set it to channel 44" after "Set the band to a
+    fixed channel"; "Removed."), its thing made ("It's a good haiku" after "write a haiku"),
+    or when
+    it was over in a moment as it was written ("I'm calling the vet") and the conversation
+    went on. A current step part of which is reported done ("the printer works again" for
+    "Reconnect printer and TV") is no longer the step under way; as a task or a goal, what
+    is left of it still is."""
     if field == "key_decisions" and not any(map(statements.decides, support)):
         return "no decision stated"
     if field in ("active_goals", "current_step") and not any(map(statements.intends, support)):
@@ -350,6 +360,16 @@ def _unstated(
         later = [(s, owners[i] == owners[first] + 1) for i, s in enumerate(ordered) if i > first]
         if statements.done_later(item, later):
             return "done later"
+        if statements.made_later(item, [s for s, _ in later]):
+            return "made later"
+        if field == "current_step" and statements.partly_done(item, [s for s, _ in later]):
+            return "partly done"  # what is left ("the TV can wait") is not under way
+        moved_on = owners[-1] if owners else -1
+        if any(
+            statements.under_way(item, s) and owners[i] < moved_on
+            for i, s in enumerate(ordered) if s in support
+        ):
+            return "done as it was said"
     return None
 
 

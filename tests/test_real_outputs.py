@@ -384,34 +384,21 @@ CASES = [
 OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
     ('summary', 'qwen2.5-coder:1.5b', 'train_milan'):
         "unfaithful summary kept: 'take a ferry to Lake Como' (train to Varenna, then the ferry); the 'book a seat' sent...",
-    ('checkpoint', 'qwen2.5-coder:1.5b', 'wifi_password'):
-        "false checkpoint items kept: [('current_step', 'Reconnect printer and TV')]: the printer is done, the TV waits",
     ('facts', 'qwen2.5-coder:0.5b', 'emergency_fund'):
         "false facts or pins kept: [('key_facts', 'Emergency fund'), ('entities', 'Bank'), ('open_questions', 'What ...",
     ('facts', 'qwen2.5-coder:0.5b', 'wifi_password'):
         "false facts or pins kept: [('decisions', 'set the printer to channel 44 and enter amberlake42'), ('open_que...",
-    ('checkpoint', 'qwen2.5-coder:1.5b', 'bug_hunt'):
-        "false checkpoint items kept: [('active_goals', 'Remember to remove the _last_good branch in get_price().'),...",
-    ('checkpoint', 'qwen2.5-coder:1.5b', 'trip'):
-        "false checkpoint items kept: [('active_goals', 'Find a hotel in Alfama for 95 euros a night'), ('active_goa...",
-    ('checkpoint', 'qwen2.5-coder:1.5b', 'poetry'):
-        "false checkpoint items kept: [('active_goals', 'write a haiku about rain'), ('pending_tasks', 'write a haik...",
     ('summary', 'qwen2.5-coder:1.5b', 'birthday_cake'):
         "unfaithful summary kept: 'plans to bake the cake on Saturday, June 8': the bake is Friday evening; Mia's an...",
     ('checkpoint', 'qwen2.5-coder:1.5b', 'song_lyrics'):
-        "false checkpoint items kept: [('pending_tasks', 'write the chorus'), ('user_preferences', 'I like G major')...",
+        "false checkpoint items kept: [('pending_tasks', 'write the chorus'), ('current_step', 'write the chorus')]: "
+        "the chorus was written ('That's much better'), in no words that say so",
     ('summary', 'qwen2.5-coder:1.5b', 'moving_budget'):
         "unfaithful summary kept: 'booked Swift Move': they decided to book and will call tomorrow morning",
-    ('checkpoint', 'qwen2.5-coder:1.5b', 'moving_budget'):
-        "false checkpoint items kept: [('user_preferences', 'I want to book Swift Move'), ('completed_steps', 'Book ...",
     ('summary', 'qwen2.5-coder:1.5b', 'dog_chocolate'):
         "unfaithful summary kept: 'gave the user something to make Max vomit' (it was Max); 'called the user' is dropped",
-    ('checkpoint', 'qwen2.5-coder:1.5b', 'dog_chocolate'):
-        "false checkpoint items kept: [('active_goals', 'call the emergency vet on Oak Street'), ('pending_tasks', '...",
     ('facts', 'qwen2.5-coder:1.5b', 'dog_chocolate'):
         "false facts or pins kept: [('key_facts', 'theobromine is the most dangerous kind of chocolate'), ('key_fact...",
-    ('checkpoint', 'qwen2.5-coder:1.5b', 'migration'):
-        "false checkpoint items kept: [('user_preferences', 'The migration tool wraps everything in a transaction.')...",
     ('facts', 'qwen2.5-coder:1.5b', 'emergency_fund'):
         "false facts or pins kept: [('entities', 'pay off the credit card'), ('entities', 'set up an automatic trans...",
     ('facts', 'qwen2.5-coder:1.5b', 'train_milan'):
