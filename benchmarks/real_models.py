@@ -56,6 +56,7 @@ from localmem.facts import (  # noqa: E402
     facts_messages,
     model_updates,
     must_remember,
+    user_evidence,
     rule_facts,
 )
 from localmem.summarizer import OllamaBackend, Summarizer  # noqa: E402
@@ -262,8 +263,8 @@ def _fact_items(call: dict, span: list, stored: Any, new_pins: list[str]) -> lis
         return []
     asked = call.get("asked_by", "store") == "store"
     rules = rule_facts(extract(span))
-    grounded = answer.grounded(call["messages"][-1]["content"].casefold())
-    said = "\n".join(text for role, text in span if role == "user").casefold()
+    said = user_evidence(span)
+    grounded = answer.grounded(span, [old for _, old in model_updates(answer, said)])
     pinned = must_remember(answer, said)
     updated = dict(model_updates(answer, said))
     out: list[dict[str, Any]] = []

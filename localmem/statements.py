@@ -118,6 +118,11 @@ _COMPLETES: Final = {
     "write": ("wrote", "written"), "give": ("gave",), "find": ("found",), "go": ("went",),
 }
 """Words that report an action done, by the action's verb (besides its "-ed" form)."""
+CHANGE_WORDS: Final = frozenset(
+    "new updated current changed now moved relocated longer anymore stopped quit off".split()
+)
+"""Words without which a sentence states no change of a fact ("my NEW wifi password",
+"I no LONGER take"): ``updates`` gates every user message with them."""
 SMALL_TALK: Final = frozenset(
     """
     thx thanks thank ty np lol cheers ok okay yes yeah yep cool nice hi hey bye great good
@@ -166,6 +171,31 @@ def decides(sentence: str) -> bool:
         return False
     return bool(_DECIDES.search(sentence) or _ADVICE.search(sentence) or has_stance(sentence)
                 or status(sentence) is not None)
+
+
+_OPTION = re.compile(
+    r"\b(?:you|we|i|they)(?: \w+)? (?:can|could|might|may)\b[^.;]*\bor\b"
+    r"|\b(?:often|usually|sometimes|typically|generally)\b",
+    _I,
+)
+"""An option offered ("you can take the train back, or stay") or a generality ("dentists
+often use clindamycin"): no one decided it."""
+_OTHERS_DID = re.compile(
+    r"^\W*(?:they|he|she|the \w+|\w+ (?:vet|doctor|dentist|pharmacy|nurse))(?: \w+ly)?"
+    r" (?:gave|did|made|took|put|got|sent|\w+ed)\b",
+    _I,
+)
+"""A report of what someone outside the conversation did ("They gave him activated
+charcoal"): something done to the user, not decided by them."""
+
+
+def undecided(sentence: str) -> bool:
+    """True when ``sentence`` offers a choice or states a generality (:data:`_OPTION`), or
+    reports what someone else did (:data:`_OTHERS_DID`), with no first person's decision
+    in it ("let's", "I'll", "we decided"): nothing is decided there."""
+    if re.search(r"\b(?:let'?s|i'll|we'll|i will|we will|decided|i'm going to|we're going to)\b", sentence, _I):
+        return False
+    return bool(_OPTION.search(sentence) or _OTHERS_DID.search(sentence))
 
 
 def intends(sentence: str) -> bool:
@@ -305,6 +335,12 @@ def has_stance(sentence: str) -> bool:
 _CLAUSES = re.compile(r"[,;:]|\s[-\u2013\u2014]\s|\b(?:so|because|but|since|while|though)\b", _I)
 
 
+def clauses(sentence: str) -> list[str]:
+    """The clauses of ``sentence``: cut at commas, semicolons, colons, dashes and "so",
+    "because", "but", "since", "while", "though"."""
+    return _CLAUSES.split(sentence)
+
+
 def prefers(sentence: str, item: str) -> bool:
     """True when ``sentence`` states its writer's taste or rule (:func:`has_stance`) about
     ``item``: the stance is in the clause that holds most of the item's words. "My
@@ -313,10 +349,10 @@ def prefers(sentence: str, item: str) -> bool:
     if sentence.rstrip().endswith("?"):
         return False
     wanted = {stem(w) for w in words(item) if w not in STOP_WORDS}
-    clauses = _CLAUSES.split(sentence)
-    held = [len(wanted.intersection(stem(w) for w in words(c))) for c in clauses]
+    parts = clauses(sentence)
+    held = [len(wanted.intersection(stem(w) for w in words(c))) for c in parts]
     best = max(held, default=0)
-    return best > 0 and any(has_stance(c) for c, n in zip(clauses, held) if n == best)
+    return best > 0 and any(has_stance(c) for c, n in zip(parts, held) if n == best)
 
 
 def names_something(item: str) -> bool:

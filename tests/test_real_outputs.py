@@ -385,9 +385,7 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
     ('summary', 'qwen2.5-coder:1.5b', 'train_milan'):
         "unfaithful summary kept: 'take a ferry to Lake Como' (train to Varenna, then the ferry); the 'book a seat' sent...",
     ('facts', 'qwen2.5-coder:0.5b', 'emergency_fund'):
-        "false facts or pins kept: [('key_facts', 'Emergency fund'), ('entities', 'Bank'), ('open_questions', 'What ...",
-    ('facts', 'qwen2.5-coder:0.5b', 'wifi_password'):
-        "false facts or pins kept: [('decisions', 'set the printer to channel 44 and enter amberlake42'), ('open_que...",
+        "false facts kept: [('key_facts', 'Emergency fund'), ('entities', 'Bank')]: a bare noun phrase as a fact, a generic word as an entity",
     ('summary', 'qwen2.5-coder:1.5b', 'birthday_cake'):
         "unfaithful summary kept: 'plans to bake the cake on Saturday, June 8': the bake is Friday evening; Mia's an...",
     ('checkpoint', 'qwen2.5-coder:1.5b', 'song_lyrics'):
@@ -397,16 +395,10 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
         "unfaithful summary kept: 'booked Swift Move': they decided to book and will call tomorrow morning",
     ('summary', 'qwen2.5-coder:1.5b', 'dog_chocolate'):
         "unfaithful summary kept: 'gave the user something to make Max vomit' (it was Max); 'called the user' is dropped",
-    ('facts', 'qwen2.5-coder:1.5b', 'dog_chocolate'):
-        "false facts or pins kept: [('key_facts', 'theobromine is the most dangerous kind of chocolate'), ('key_fact...",
-    ('facts', 'qwen2.5-coder:1.5b', 'emergency_fund'):
-        "false facts or pins kept: [('entities', 'pay off the credit card'), ('entities', 'set up an automatic trans...",
-    ('facts', 'qwen2.5-coder:1.5b', 'train_milan'):
-        "false facts or pins kept: [('decisions', 'take the train back on June 6'), ('decisions', 'stay on the lake ...",
     ('facts', 'qwen2.5-coder:1.5b', 'wifi_password'):
-        "false facts or pins kept: [('key_facts', 'bluefox77'), ('key_facts', '44'), ('key_facts', 'WPS button'), ('...",
+        "false facts kept: [('key_facts', 'WPS button'), ('key_facts', 'Wi-Fi setup wizard')]: noun phrases, no statement (the labels take 'G major', 'porch light' as facts)",
     ('facts', 'qwen2.5-coder:1.5b', 'allergy_tool'):
-        "false facts or pins kept: [('key_facts', 'Daniel Brandt has 1 refill left on the salbutamol inhaler'), ('de...",
+        "false facts kept: 'has 1 refill left' (used up by the refill later), entities 'refill', 'hives', 'swelling', 'allergy', 'Saturday' (generic words)",
     ('summary', 'qwen2.5-coder:1.5b', 'terse_gym'):
         "unfaithful summary kept: 'the Red Smoothie' is invented (red is the band); the 'on Tuesday' sentence is dropped",
 }
