@@ -264,7 +264,8 @@ class ModelCheckpoint(Answer):
         action or an object, a question is no item, a completed step was said to be done
         (a planned one becomes a next step), nothing done stays to do; a preference is
         stated in what the user ``said`` with a stance ("I prefer", "never"...);
-        references are verbatim. ``dropped`` counts the others by reason."""
+        references are verbatim, a file a file's name and a table no SQL keyword
+        (``extract.names_a``). ``dropped`` counts the others by reason."""
         dropped = {} if dropped is None else dropped
         out: dict[str, list[str]] = {}
         sentences = statements.by_sentence(evidence.sources)
@@ -315,7 +316,7 @@ class ModelCheckpoint(Answer):
         refs: dict[str, list[str]] = {k: [] for k in rules.REFERENCE_KINDS}
         for kind in refs:
             for name in self.context_references.get(kind, []):
-                reason = evidence.check_name(name)
+                reason = evidence.check_name(name) if rules.names_a(kind, name) else f"not a name of {kind}"
                 if reason is None:
                     refs[kind].append(name)
                 else:

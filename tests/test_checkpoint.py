@@ -78,6 +78,35 @@ def test_rules_find_preferences_decisions_tasks_and_references() -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "tables"),
+    [
+        ("We bought a black table cloth for the dinner table.", []),  # issue 21: "Tables: black, cloth"
+        ("Put the vase on the kitchen table, and mind your table manners.", []),
+        ("Could you book a table for two at the bistro?", []),
+        ("The invoices table has 40 million rows.", ["invoices"]),  # a plural before "table"
+        ("Add an index on the kitchen table in Postgres.", ["kitchen"]),  # about a database
+        ("Copy table audit_2024 first, then the `ledger` table.", ["ledger", "audit_2024"]),
+        ("DROP TABLE sessions; SELECT name FROM accounts", ["accounts", "sessions"]),
+    ],
+)
+def test_tables_are_named_only_where_they_are_tables(text: str, tables: list[str]) -> None:
+    assert sorted(references(text)["tables"]) == sorted(tables)
+
+
+def test_a_question_is_never_a_preference_decision_or_task() -> None:
+    found = extract([
+        ("user", "Do I prefer the aisle seat? Never mind. Should we decide to use SQLite?"),
+        ("user", "Don't you think I'd rather take the bus? Please never book red-eye flights."),
+        ("assistant", "Should we remember to renew the passport?"),
+    ])
+    assert found.preferences == ["Please never book red-eye flights."]
+    assert found.decisions == [] and found.tasks == []
+    assert found.questions == [
+        "Do I prefer the aisle seat?", "Should we decide to use SQLite?", "Don't you think I'd rather take the bus?"
+    ]
+
+
+@pytest.mark.parametrize(
     ("new", "old", "same"),
     [
         ("I prefer detailed answers.", "I prefer concise answers.", True),
@@ -518,3 +547,17 @@ def test_a_preference_is_the_clause_with_the_stance_and_a_step_is_no_file_name(
     })
     assert data.user_preferences == ["no heavy lifting"]
     assert data.workflow_state.current_step is None
+
+
+def test_a_models_files_are_files_and_its_tables_no_sql_words(db_path, fake: JsonFake) -> None:
+    """Issue 21: "ALTER TABLE ledger" names the table ledger, not a table "ALTER"; "backup
+    notes" names no file (no file's extension)."""
+    talk = [
+        ("user", "Run ALTER TABLE ledger ADD COLUMN note text; the backup notes are in restore.md."),
+        ("assistant", "Done: the ledger table has the note column."),
+    ]
+    data = _model_checkpoint(db_path, fake, talk, {
+        "context_references": {"tables": ["ALTER", "ledger"], "files": ["backup notes", "restore.md"]},
+    })
+    assert data.context_references.tables == ["ledger"]
+    assert data.context_references.files == ["restore.md"]
