@@ -343,7 +343,8 @@ def _unstated(
     """Why an item ``support`` (its sentences, of the ``ordered`` ones; ``owners``: the
     source each comes from) places in ``field`` does not stand (``localmem.statements``): a
     decision needs a sentence that decides ("let's", "we'll go with", "use X instead",
-    advice taken, something done), a goal or a current step one that states what someone
+    advice taken, something done), not one that only offers a choice or reports what
+    someone else did (``statements.undecided``), a goal or a current step one that states what someone
     is after ("I need", "please", a plan, advice). Something to do is no longer to do when
     a later sentence reports it done ("I set it to channel 44" after "Set the band to a
     fixed channel"; "Removed."), its thing made ("It's a good haiku" after "write a haiku"),
@@ -352,7 +353,9 @@ def _unstated(
     went on. A current step part of which is reported done ("the printer works again" for
     "Reconnect printer and TV") is no longer the step under way; as a task or a goal, what
     is left of it still is."""
-    if field == "key_decisions" and not any(map(statements.decides, support)):
+    if field == "key_decisions" and not any(
+        statements.decides(s) and not statements.undecided(s) for s in support
+    ):
         return "no decision stated"
     if field in ("active_goals", "current_step") and not any(map(statements.intends, support)):
         return "no goal stated"

@@ -181,7 +181,7 @@ _OPTION = re.compile(
 """An option offered ("you can take the train back, or stay") or a generality ("dentists
 often use clindamycin"): no one decided it."""
 _OTHERS_DID = re.compile(
-    r"^\W*(?:they|he|she|the \w+|\w+ (?:vet|doctor|dentist|pharmacy|nurse))(?: \w+ly)?"
+    r"^\W*(?:they|he|she|the(?: \w+){1,2})(?: \w+ly)?"
     r" (?:gave|did|made|took|put|got|sent|\w+ed)\b",
     _I,
 )
@@ -190,12 +190,18 @@ charcoal"): something done to the user, not decided by them."""
 
 
 def undecided(sentence: str) -> bool:
-    """True when ``sentence`` offers a choice or states a generality (:data:`_OPTION`), or
-    reports what someone else did (:data:`_OTHERS_DID`), with no first person's decision
-    in it ("let's", "I'll", "we decided"): nothing is decided there."""
-    if re.search(r"\b(?:let'?s|i'll|we'll|i will|we will|decided|i'm going to|we're going to)\b", sentence, _I):
+    """True when every part of ``sentence`` (cut at ";") offers a choice or states a
+    generality (:data:`_OPTION`), or reports what someone else did (:data:`_OTHERS_DID`),
+    with no first person's decision in it ("let's", "I'll", "we decided"): nothing is
+    decided there. ("Dentists often use clindamycin; ask your dentist which one fits."
+    advises in its second part.)"""
+    return all(map(_undecided, sentence.split(";")))
+
+
+def _undecided(part: str) -> bool:
+    if re.search(r"\b(?:let'?s|i'll|we'll|i will|we will|decided|i'm going to|we're going to)\b", part, _I):
         return False
-    return bool(_OPTION.search(sentence) or _OTHERS_DID.search(sentence))
+    return bool(_OPTION.search(part) or _OTHERS_DID.search(part.strip()))
 
 
 def intends(sentence: str) -> bool:

@@ -496,6 +496,7 @@ GARAGE = [
     ("user", "Forty years of early trains / now the garden gets the gains."),
     ("assistant", "It's a warm little poem; the rhyme lands well."),
     ("user", "Great, we booked the skip too: order 5521."),
+    ("assistant", "You could repaint the garage door, or replace it if the budget allows."),
 ]
 
 
@@ -516,9 +517,10 @@ def test_a_step_done_later_in_any_words_is_not_left_to_do(db_path, fake: JsonFak
 
 def test_a_step_is_done_only_where_its_own_verb_is_said_done(db_path, fake: JsonFake) -> None:
     """Issue 21: "We got three quotes ... from Ikea" is done, but it does not say "order the
-    Ikea shelving" is: the sentence that holds the order ("let's order") decides nothing done."""
+    Ikea shelving" is: the sentence that holds the order ("let's order") decides nothing done.
+    "You could repaint the garage door, or replace it" offers a choice: no one decided it."""
     data = _model_checkpoint(db_path, fake, GARAGE, {
-        "key_decisions": ["order the Ikea shelving"],
+        "key_decisions": ["order the Ikea shelving", "repaint the garage door"],  # only offered
         "workflow_state": {"completed_steps": ["order the Ikea shelving"]},
     })
     assert data.workflow_state.completed_steps == []

@@ -90,3 +90,22 @@ def test_a_status_is_read_where_the_action_is_said() -> None:
     assert statements.placed("completed_steps", support, "open the Nordbank account") == (
         None, "not said to be done")
     assert statements.placed("completed_steps", support) == ("completed_steps", None)  # any sentence
+
+
+@pytest.mark.parametrize(
+    ("sentence", "undecided"),
+    [
+        ("You could paint it white, or leave the brick bare.", True),  # an option offered
+        ("Landlords usually ask for two months of rent.", True),  # a generality
+        ("The night nurse changed the dressing at six.", True),  # someone else did it
+        ("Let's paint it white.", False),
+        ("You could paint it white, or leave it; I'll paint it white.", False),  # decided after all
+        ("Keep the receipt for the warranty.", False),  # advice, no option
+    ],
+)
+def test_undecided(sentence: str, undecided: bool) -> None:
+    assert statements.undecided(sentence) is undecided
+
+
+def test_a_part_that_advises_is_decided() -> None:
+    assert not statements.undecided("Plumbers often use copper; ask yours which pipe fits.")
