@@ -314,7 +314,11 @@ def under_way(item: str, sentence: str) -> bool:
     if verb not in _MOMENTARY:
         return False
     doing = re.search(r"\b(?:i'm|i am|we're|we are|i\u2019m|we\u2019re)(?: \w+ly)? (\w+ing)\b", sentence, _I)
-    return doing is not None and same_word(stem(doing.group(1).casefold()), stem(verb))
+    return (
+        doing is not None
+        and same_word(stem(doing.group(1).casefold()), stem(verb))
+        and status(sentence) != "plan"  # "I'm calling them tomorrow" is a plan
+    )
 
 
 def made_later(item: str, later: Sequence[str]) -> bool:
@@ -330,7 +334,7 @@ def made_later(item: str, later: Sequence[str]) -> bool:
         rf"|\byour {thing}\w* (?:looks|reads|sounds|works)\b",
         _I,
     )
-    return any(status(s) != "plan" and there.search(s) for s in later)
+    return any(status(s) != "plan" and not s.rstrip().endswith("?") and there.search(s) for s in later)
 
 
 def has_stance(sentence: str) -> bool:
@@ -389,7 +393,7 @@ def by_sentence(sources: Sequence[str]) -> Evidence:
 def holds_verb(sentence: str, verb: str) -> bool:
     """True when ``sentence`` says ``verb`` in some form ("book", "booking", "booked")."""
     forms = done_forms(verb)
-    return any(w in forms or stem(w) == stem(verb) for w in words(sentence))
+    return any(w in forms or same_word(stem(w), stem(verb)) for w in words(sentence))
 
 
 def placed(field: str, support: Sequence[str], item: str = "") -> tuple[str | None, str | None]:

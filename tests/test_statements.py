@@ -43,6 +43,7 @@ def test_partly_done(item: str, later: list[str], partly: bool) -> None:
         ("ring the dentist", "I am ringing the dentist.", True),
         ("write a novel", "I'm writing a novel about my town.", False),  # lasts: still to do
         ("email the landlord", "I will email the landlord.", False),
+        ("ring the dentist", "I'm ringing the dentist tomorrow morning.", False),  # a plan
     ],
 )
 def test_under_way(item: str, sentence: str, now: bool) -> None:
@@ -57,6 +58,7 @@ def test_under_way(item: str, sentence: str, now: bool) -> None:
         ("write a limerick about cats", ["It's a good idea to write a limerick first."], False),
         ("write a limerick about cats", ["The limerick is in five lines."], False),  # described
         ("write a limerick about cats", ["It will be a fine limerick."], False),  # a plan
+        ("write a limerick about cats", ["Is it a good limerick?"], False),  # asked
     ],
 )
 def test_made_later(item: str, later: list[str], made: bool) -> None:
