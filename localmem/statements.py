@@ -226,6 +226,8 @@ by the writer's next turn (unlike "I'm writing a song", which lasts)."""
 _MAKES: Final = frozenset("write draft compose make bake cook build create paint draw knit sew design".split())
 """Actions whose outcome is a thing: once the thing is there ("It's a good haiku"), the
 action is done."""
+_WHEN = re.compile(rf"^(?:{_WEEKDAYS}|{_MONTHS}|\d.*)$")
+"""Words that say when (a weekday, a month, a number): no object an action is done to."""
 _PARTS = re.compile(r",|;|&|\band\b|\bplus\b", _I)
 
 
@@ -256,6 +258,9 @@ def done_later(item: str, later: Sequence[tuple[str, bool]]) -> bool:
     ("Remember to remove the branch." "Removed.") reports it done too."""
     verb, said = action(item)
     if verb is None:
+        return False
+    said = [w for w in said if not _WHEN.match(w)]  # a date says when, not what
+    if not said:
         return False
     objects = [stem(w) for w in said]
     direct = {stem(w) for w in _direct_object(item) if w in said}

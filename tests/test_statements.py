@@ -17,6 +17,7 @@ from localmem import statements
         ("Configure the north gateway", [("I configured the north router.", False)], False),
         ("Send the invoice to Marta", [("I sent it.", True)], False),  # nothing of it named
         ("Send the invoice to Marta", [("I sent the invoice.", True)], True),
+        ("Reserve a table at Nando's on June 9", [("We reserved the hotel for June 2.", True)], False),
     ],
 )
 def test_done_later(item: str, later: list[tuple[str, bool]], done: bool) -> None:
