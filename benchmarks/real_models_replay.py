@@ -34,7 +34,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from localmem import MemoryConfig, MemoryStore  # noqa: E402
-from localmem.checkpoint import ModelCheckpoint, StateSnapshot, build  # noqa: E402
+from localmem.checkpoint import ModelCheckpoint, StateSnapshot  # noqa: E402
+from localmem.checkpoint import floor as rules_floor  # noqa: E402
 from localmem.extract import ITEM_CHARS, clip, extract  # noqa: E402
 from localmem.facts import ModelFacts, rule_facts  # noqa: E402
 from localmem.summarizer import FALLBACK, OFFLINE  # noqa: E402
@@ -158,7 +159,7 @@ def _facts(row: Row, conversation: str, recorded: dict, facts: Any, pins: list[s
 
 
 def _items(row: Row, conversation: str, recorded: dict, checkpoint: Any, pairs: list, details: bool) -> None:
-    floor = set(checkpoint_items(build(None, StateSnapshot(), extract(pairs))))
+    floor = set(checkpoint_items(rules_floor(None, StateSnapshot(), pairs)))
     try:
         answer = ModelCheckpoint.model_validate_json((recorded.get("checkpoint") or {}).get("raw") or "")
     except Exception:  # noqa: BLE001 - not a checkpoint: nothing proposed

@@ -145,6 +145,31 @@ def build(
     )
 
 
+def floor(
+    previous: CheckpointData | None, state: StateSnapshot, pairs: Sequence[tuple[str, str]]
+) -> CheckpointData:
+    """:func:`build` over what the rules find in ``pairs`` (the new messages, oldest
+    first), without the pending tasks a later sentence reports done ("Remember to clear
+    the shelves." "Cleared."; ``statements.done_later``, ``made_later``): a task found in
+    these messages is read against the sentences after it, one carried forward against
+    all of them. The state's open subtasks stay (the state is authoritative)."""
+    found = rules.extract(pairs)
+    data = build(previous, state, found)
+    said = [(k, s) for k, (_, text) in enumerate(pairs) for s in rules.sentences(text[: rules.MAX_SCAN_CHARS])]
+    open_names = {name.casefold() for name, _ in state.open_subtasks}
+
+    def done(task: str) -> bool:
+        if task.casefold() in open_names:
+            return False
+        first = next((i for i, (_, s) in enumerate(said) if task in s), -1)
+        at = said[first][0] if first >= 0 else -1
+        later = [(s, k == at + 1) for k, s in said[first + 1:]] if first >= 0 else [(s, False) for _, s in said]
+        return statements.done_later(task, later) or statements.made_later(task, [s for s, _ in later])
+
+    tasks = [t for t in data.pending_tasks if not done(t)]
+    return data if tasks == data.pending_tasks else data.model_copy(update={"pending_tasks": tasks})
+
+
 def overlay(floor: CheckpointData, model: CheckpointData, state: StateSnapshot) -> CheckpointData:
     """``floor`` plus what ``model`` adds: items it does not already hold (nor restate).
 

@@ -24,7 +24,8 @@ from typing import Any
 import pytest
 
 from localmem import MemoryConfig, MemoryStore
-from localmem.checkpoint import RULES, StateSnapshot, build
+from localmem.checkpoint import RULES, StateSnapshot
+from localmem.checkpoint import floor as rules_floor
 from localmem.extract import extract
 from localmem.facts import rule_facts
 from localmem.summarizer import FALLBACK, OFFLINE
@@ -299,7 +300,7 @@ def test_the_recorded_smollm_checkpoint_question_is_dropped(store, server: Repla
     recorded = RECORDED["conversations"]["birthday_cake"]["checkpoint"]
     server.json_reply = recorded["raw"]  # {"pending_tasks": ["Which allergies do we need ..."]}
     taken = store.checkpoint(_session(store, "birthday_cake"))
-    floor = build(None, StateSnapshot(), extract(CONVERSATIONS["birthday_cake"]))
+    floor = rules_floor(None, StateSnapshot(), CONVERSATIONS["birthday_cake"])
     assert taken.source == RULES and taken.data == floor  # nothing of the model's
 
 
@@ -430,7 +431,7 @@ def test_a_real_models_checkpoint_items_are_kept_only_when_true(
     db_path, model: str, conversation: str
 ) -> None:
     kept = replay(db_path, model, conversation)
-    floor = checkpoint_items(build(None, StateSnapshot(), extract(kept.pairs)))
+    floor = checkpoint_items(rules_floor(None, StateSnapshot(), kept.pairs))
     mine = [item for item in checkpoint_items(kept.checkpoint.data) if item not in floor]
     labels = {item: item_label("items", conversation, *item) for item in mine}
     assert None not in labels.values(), f"unlabelled kept items: {labels}"
