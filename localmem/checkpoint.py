@@ -24,7 +24,7 @@ it again. How one is made:
    step done only when a message says so, a plan as a next step, no lone
    word or small talk as a step; a decision only where a sentence decides,
    a goal or current step only where one says what someone is after, and
-   nothing to do that a later sentence reports done: :func:`_unstated`),
+   nothing to do that a later sentence reports done: ``progress.unstated``),
    and never replaces the floor (:func:`overlay`). The checkpoint's source
    is the model only when one of its items survived; any failure leaves the
    floor alone.
@@ -49,7 +49,7 @@ from typing import Any
 from pydantic import field_validator
 
 from . import extract as rules
-from . import statements
+from . import progress, statements
 from .answers import MAX_REFERENCES, Answer, merge_items, strings
 from .grounding import Evidence
 from .models import CheckpointData, Message, References, WorkflowState
@@ -150,7 +150,7 @@ def floor(
 ) -> CheckpointData:
     """:func:`build` over what the rules find in ``pairs`` (the new messages, oldest
     first), without the pending tasks a later sentence reports done ("Remember to clear
-    the shelves." "Cleared."; ``statements.done_later``, ``made_later``): a task found in
+    the shelves." "Cleared."; ``progress.done_later``, ``made_later``): a task found in
     these messages is read against the sentences after it, one carried forward against
     all of them. The state's open subtasks stay (the state is authoritative)."""
     found = rules.extract(pairs)
@@ -164,7 +164,7 @@ def floor(
         first = next((i for i, (_, s) in enumerate(said) if task in s), -1)
         at = said[first][0] if first >= 0 else -1
         later = [(s, k == at + 1) for k, s in said[first + 1:]] if first >= 0 else [(s, False) for _, s in said]
-        return statements.done_later(task, later) or statements.made_later(task, [s for s, _ in later])
+        return progress.done_later(task, later) or progress.made_later(task, [s for s, _ in later])
 
     tasks = [t for t in data.pending_tasks if not done(t)]
     return data if tasks == data.pending_tasks else data.model_copy(update={"pending_tasks": tasks})
@@ -282,7 +282,8 @@ class ModelCheckpoint(Answer):
         return refs
 
     def supported(
-        self, evidence: Evidence, said: Evidence, dropped: dict[str, int] | None = None
+        self, evidence: Evidence, said: Evidence, dropped: dict[str, int] | None = None,
+        messages: int | None = None,
     ) -> CheckpointData:
         """The items ``evidence`` supports (``localmem.grounding``), as CheckpointData,
         each where its status puts it (``localmem.statements``): a step or goal names an
@@ -290,12 +291,14 @@ class ModelCheckpoint(Answer):
         (a planned one becomes a next step), nothing done stays to do; a preference is
         stated in what the user ``said`` with a stance ("I prefer", "never"...);
         references are verbatim, a file a file's name and a table no SQL keyword
-        (``extract.names_a``). ``dropped`` counts the others by reason."""
+        (``extract.names_a``). ``dropped`` counts the others by reason. ``messages``: how
+        many of the evidence's sources (the first) are messages (None: all)."""
         dropped = {} if dropped is None else dropped
         out: dict[str, list[str]] = {}
         sentences = statements.by_sentence(evidence.sources)
         owners = [k for k, text in enumerate(evidence.sources) for _ in rules.sentences(text)]
         said_sentences = statements.by_sentence(said.sources)
+        last = (len(evidence.sources) if messages is None else messages) - 1
 
         def drop(reason: str) -> None:
             dropped[reason] = dropped.get(reason, 0) + 1
@@ -328,9 +331,9 @@ class ModelCheckpoint(Answer):
                 reason = why(item, field)
                 if reason is None:
                     support = sentences.supporting(item)
-                    place, reason = statements.placed(field, support, item)
+                    place, reason = progress.placed(field, support, item)
                     if place is not None and reason is None:
-                        reason = _unstated(place, item, support, sentences.sources, owners)
+                        reason = progress.unstated(place, item, support, sentences.sources, owners, last)
                     if reason == "done later" and field == "completed_steps":
                         place, reason = field, None  # said planned, then reported done
                 if reason is not None:
@@ -362,46 +365,6 @@ class ModelCheckpoint(Answer):
         )
 
 
-def _unstated(
-    field: str, item: str, support: list[str], ordered: Sequence[str], owners: Sequence[int]
-) -> str | None:
-    """Why an item ``support`` (its sentences, of the ``ordered`` ones; ``owners``: the
-    source each comes from) places in ``field`` does not stand (``localmem.statements``): a
-    decision needs a sentence that decides ("let's", "we'll go with", "use X instead",
-    advice taken, something done), not one that only offers a choice or reports what
-    someone else did (``statements.undecided``), a goal or a current step one that states what someone
-    is after ("I need", "please", a plan, advice). Something to do is no longer to do when
-    a later sentence reports it done ("I set it to channel 44" after "Set the band to a
-    fixed channel"; "Removed."), its thing made ("It's a good haiku" after "write a haiku"),
-    or when
-    it was over in a moment as it was written ("I'm calling the vet") and the conversation
-    went on. A current step part of which is reported done ("the printer works again" for
-    "Reconnect printer and TV") is no longer the step under way; as a task or a goal, what
-    is left of it still is."""
-    if field == "key_decisions" and not any(
-        statements.decides(s) and not statements.undecided(s) for s in support
-    ):
-        return "no decision stated"
-    if field in ("active_goals", "current_step") and not any(map(statements.intends, support)):
-        return "no goal stated"
-    if field in statements.STEP_FIELDS and field != "completed_steps" and support:
-        first = min(i for i, s in enumerate(ordered) if s in support)
-        later = [(s, owners[i] == owners[first] + 1) for i, s in enumerate(ordered) if i > first]
-        if statements.done_later(item, later):
-            return "done later"
-        if statements.made_later(item, [s for s, _ in later]):
-            return "made later"
-        if field == "current_step" and statements.partly_done(item, [s for s, _ in later]):
-            return "partly done"  # what is left ("the TV can wait") is not under way
-        moved_on = owners[-1] if owners else -1
-        if any(
-            statements.under_way(item, s) and owners[i] < moved_on
-            for i, s in enumerate(ordered) if s in support
-        ):
-            return "done as it was said"
-    return None
-
-
 def with_model(
     floor: CheckpointData,
     answer: ModelCheckpoint,
@@ -416,7 +379,7 @@ def with_model(
     evidence = Evidence([*texts, *state.lines(), *carried], conversation=[*texts, *carried])
     said = Evidence([m.text for m in messages if m.role == "user"], conversation=evidence.conversation)
     dropped: dict[str, int] = {}
-    merged = overlay(floor, answer.supported(evidence, said, dropped), state)
+    merged = overlay(floor, answer.supported(evidence, said, dropped, messages=len(texts)), state)
     if dropped:
         logger.info("%s's checkpoint items dropped: %s", model, dropped)
     return (merged, model) if merged != floor else (floor, RULES)

@@ -1,11 +1,11 @@
-"""What a sentence says of an item besides its words (localmem.statements), on examples
+"""What a sentence says of an item besides its words (localmem.statements, localmem.progress), on examples
 written for these tests (issue 21: status, aspect, who likes what, what an item names)."""
 
 from __future__ import annotations
 
 import pytest
 
-from localmem import statements
+from localmem import progress, statements
 
 
 @pytest.mark.parametrize(
@@ -21,7 +21,7 @@ from localmem import statements
     ],
 )
 def test_done_later(item: str, later: list[tuple[str, bool]], done: bool) -> None:
-    assert statements.done_later(item, later) is done
+    assert progress.done_later(item, later) is done
 
 
 @pytest.mark.parametrize(
@@ -34,7 +34,7 @@ def test_done_later(item: str, later: list[tuple[str, bool]], done: bool) -> Non
     ],
 )
 def test_partly_done(item: str, later: list[str], partly: bool) -> None:
-    assert statements.partly_done(item, later) is partly
+    assert progress.partly_done(item, later) is partly
 
 
 @pytest.mark.parametrize(
@@ -48,7 +48,7 @@ def test_partly_done(item: str, later: list[str], partly: bool) -> None:
     ],
 )
 def test_under_way(item: str, sentence: str, now: bool) -> None:
-    assert statements.under_way(item, sentence) is now
+    assert progress.under_way(item, sentence) is now
 
 
 @pytest.mark.parametrize(
@@ -63,7 +63,7 @@ def test_under_way(item: str, sentence: str, now: bool) -> None:
     ],
 )
 def test_made_later(item: str, later: list[str], made: bool) -> None:
-    assert statements.made_later(item, later) is made
+    assert progress.made_later(item, later) is made
 
 
 @pytest.mark.parametrize(
@@ -90,9 +90,9 @@ def test_names_something(item: str, names: bool) -> None:
 
 def test_a_status_is_read_where_the_action_is_said() -> None:
     support = ["We got two offers from Nordbank.", "Let's open the Nordbank account then."]
-    assert statements.placed("completed_steps", support, "open the Nordbank account") == (
+    assert progress.placed("completed_steps", support, "open the Nordbank account") == (
         None, "not said to be done")
-    assert statements.placed("completed_steps", support) == ("completed_steps", None)  # any sentence
+    assert progress.placed("completed_steps", support) == ("completed_steps", None)  # any sentence
 
 
 @pytest.mark.parametrize(
