@@ -18,22 +18,26 @@ any ``str``):
 - :func:`has_stance`: whether a sentence states a preference or a standing rule of its
   writer ("I prefer", "I like", "I lean toward", "please keep", "never", "no longer",
   "don't"...): what a preference may be taken from. "I wanted to make chocolate chip
-  muffins" is a past want, not a preference;
+  muffins" is a past want, not a preference; :func:`prefers`: the stance is in the clause
+  that holds the item ("My partner gets seasick, so no boat trips please" prefers no boat
+  trips, not seasickness);
+- :func:`decides` and :func:`undecided`: a sentence that decides, and one that only offers
+  a choice, states a generality or reports what someone else did;
 - :func:`names_something`: whether an item names an action or an object at all: two words
   that are neither function words nor small talk ("leg day", "bring the band"); never a
-  lone word ("turn", "finish", "Done") nor small talk ("cheery thx");
-- (the claims a conversation denied, for summaries, are ``summarizer.faithful``'s).
+  lone word ("turn", "finish", "Done"), a lone name ("0042_orders_status_index.sql") nor
+  small talk ("cheery thx");
+- (whether something to do is still to do is ``localmem.progress``'s; the claims a conversation denied, for summaries, are ``summarizer.faithful``'s).
 """
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Sequence
 from typing import Final
 
 from .extract import sentences
-from .grounding import NEGATIONS, SUPPORT_SHARE, Evidence, same_word
+from .grounding import NEGATIONS, Evidence
 from .words import STOP_WORDS, stem, words
 
 _I = re.IGNORECASE
