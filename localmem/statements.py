@@ -220,15 +220,20 @@ def clauses(sentence: str) -> list[str]:
     return _CLAUSES.split(sentence)
 
 
+_JOINED = re.compile(r"[;:]|\s[-\u2013\u2014]\s|\b(?:so|because|but|since|while|though)\b", _I)
+"""Where a sentence joins a reason or a second statement to a first ("..., so ...")."""
+
+
 def prefers(sentence: str, item: str) -> bool:
     """True when ``sentence`` states its writer's taste or rule (:func:`has_stance`) about
-    ``item``: the stance is in the clause that holds most of the item's words. "My
+    ``item``: the stance is in the part (cut where a reason or a second statement is
+    joined: "so", "because", "but", ";") that holds most of the item's words. "My
     partner gets seasick, so no boat trips please." states "no boat trips", not
     "seasick" (a reason, not a taste)."""
     if sentence.rstrip().endswith("?"):
         return False
     wanted = {stem(w) for w in words(item) if w not in STOP_WORDS}
-    parts = clauses(sentence)
+    parts = _JOINED.split(sentence)
     held = [len(wanted.intersection(stem(w) for w in words(c))) for c in parts]
     best = max(held, default=0)
     return best > 0 and any(has_stance(c) for c, n in zip(parts, held) if n == best)

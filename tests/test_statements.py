@@ -72,6 +72,7 @@ def test_made_later(item: str, later: list[str], made: bool) -> None:
         ("My sister gets carsick, so please no long drives.", "no long drives", True),
         ("My sister gets carsick, so please no long drives.", "carsick", False),  # the reason
         ("I love window seats because I sleep badly.", "window seats", True),
+        ("I prefer green tea, not coffee.", "not coffee", True),  # a list, one stance
         ("Do you like window seats?", "window seats", False),  # a question
         ("The flight leaves at noon.", "flight at noon", False),  # a fact, no stance
     ],
