@@ -33,7 +33,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
-from .words import STOP_WORDS, stem, words
+from .words import STOP_WORDS, lowered, stem, words
 
 MAX_SCAN_CHARS = 4000
 ITEM_CHARS = 200
@@ -82,6 +82,21 @@ _GOAL = re.compile(
     r"|\bwe(?:'re| are) (?:building|trying to)\b",
     _I,
 )
+# Every match of each rule holds one of its literals (lower case): a sentence holding
+# none is not searched (most sentences match no rule; tests/test_extract.py checks
+# these against strings generated from the patterns).
+PREFERENCE_LITERALS = (
+    "prefer", "like it when", "want you to", "hate it when", "rather", "like you to", "please",
+    "don", "do not", "never", "always", "avoid", "stop",
+)
+DECISION_LITERALS = (
+    "decided", "agreed", "settled on", "chose", "let", "we'll ", "we will ", "we are going to ",
+    "we're going to ", "decision:", "going forward with", "going ahead with",
+)
+TASK_LITERALS = (
+    "todo", "to-do", "to do", "need to", "have to", "next", "forget to", "remember to",
+)
+GOAL_LITERALS = ("goal is", "trying to", "building")
 _TODO_PREFIX = re.compile(r"^(?:todo|to-do|to do)\s*:?\s*", _I)
 _URL = re.compile(r"\bhttps?://[^\s<>\"'`)\]]+", _I)
 _EXTENSIONS = (
@@ -132,13 +147,14 @@ def extract(pairs: Iterable[tuple[str, str]]) -> Extracted:
         for kind, names in refs.items():
             found.references[kind] = unique(names + found.references[kind])
         for sentence in sentences(head):
-            if user and _PREFERENCE.search(sentence):
+            low = lowered(sentence)
+            if user and _holds(low, PREFERENCE_LITERALS) and _PREFERENCE.search(sentence):
                 found.preferences = update(found.preferences, [sentence])
-            elif _DECISION.search(sentence):
+            elif _holds(low, DECISION_LITERALS) and _DECISION.search(sentence):
                 found.decisions = update(found.decisions, [sentence])
-            elif _TASK.search(sentence):
+            elif _holds(low, TASK_LITERALS) and _TASK.search(sentence):
                 found.tasks.append(_TODO_PREFIX.sub("", sentence) or sentence)
-            elif user and _GOAL.search(sentence):
+            elif user and _holds(low, GOAL_LITERALS) and _GOAL.search(sentence):
                 found.goals.append(sentence)
             elif user and sentence.endswith("?"):
                 found.questions.append(sentence)
@@ -261,6 +277,10 @@ def clip(text: str, limit: int) -> str:
     if len(line) > limit:
         line = line[: limit - 1].rstrip() + "…"
     return line.encode("utf-8", "replace").decode("utf-8")
+
+
+def _holds(lowered: str, literals: tuple[str, ...]) -> bool:
+    return any(literal in lowered for literal in literals)
 
 
 def _mentions(sentence: str, refs: dict[str, list[str]]) -> Iterator[bool]:
