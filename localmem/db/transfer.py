@@ -70,6 +70,9 @@ def session_rows(conn: sqlite3.Connection, session_id: str) -> SessionRows | Non
     def read(rows: _RowModels, sql: str, *params: object) -> list:
         return [rows.build(r) for r in conn.execute(sql, (session_id, *params))]
 
+    def links(sql: str) -> list[PinLink]:
+        return [PinLink(pin_id=p, message_id=m) for p, m in conn.execute(sql, (session_id,))]
+
     def by_id(models: list) -> list:
         return sorted(models, key=lambda m: m.id)
 
@@ -78,8 +81,8 @@ def session_rows(conn: sqlite3.Connection, session_id: str) -> SessionRows | Non
         messages=read(_MESSAGE_ROWS, MESSAGES_AFTER_SQL, 0, -1),
         items=sorted(read(_ITEM_ROWS, SESSION_ITEMS_SQL), key=lambda i: i.message_id),
         pins=by_id(read(_PIN_ROWS, SESSION_PINS_SQL)),
-        pin_sources=[PinLink(pin_id=p, message_id=m) for p, m in conn.execute(SESSION_PIN_SOURCES_SQL, (session_id,))],
-        pin_endings=[PinLink(pin_id=p, message_id=m) for p, m in conn.execute(SESSION_PIN_ENDINGS_SQL, (session_id,))],
+        pin_sources=links(SESSION_PIN_SOURCES_SQL),
+        pin_endings=links(SESSION_PIN_ENDINGS_SQL),
         summaries=by_id(
             read(_SUMMARY_ROWS, RECENT_SUMMARIES_SQL, 1, -1)
             + read(_SUMMARY_ROWS, RECENT_SUMMARIES_SQL, 2, -1)

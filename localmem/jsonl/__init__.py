@@ -84,7 +84,8 @@ from .records import (
 __all__ = [
     "DERIVED_COLUMNS", "FORMAT", "FORMAT_VERSION", "NOT_EXPORTED", "PROGRESS_LINES",
     "READABLE_VERSIONS", "RECORD_ONLY_FIELDS", "TABLES", "CheckpointRecord", "EndRecord", "GoalRecord", "Header",
-    "ItemRecord", "MessageRecord", "PinEndingRecord", "PinRecord", "PinSourceRecord", "Reader", "Record", "SessionBatch",
+    "ItemRecord", "MessageRecord", "PinEndingRecord", "PinRecord", "PinSourceRecord", "Reader",
+    "Record", "SessionBatch",
     "SessionRecord", "SubtaskRecord", "SummaryFactsRecord", "SummaryRecord", "Tally",
     "ToolExecutionRecord", "TrackedFileRecord", "check_end", "header_line", "record_type",
     "session_lines",
