@@ -106,6 +106,9 @@ _EXTENSIONS = (
     "|db|sqlite|sqlite3|parquet|log|lock|dockerfile"
 )
 _FILE = re.compile(rf"(?<![\w/.@-])(?:~?/?[\w.-]+/)*[\w.-]*\w\.(?:{_EXTENSIONS})(?![\w/])", _I)
+_FILE_END = re.compile(rf"\.(?:{_EXTENSIONS})(?![\w/])", _I)
+"""The end of every file name :data:`_FILE` finds: a text without one names no file
+(this pattern, starting with a ".", is found several times faster)."""
 _SQL_TABLE = re.compile(r"\b(?:FROM|JOIN|INTO|UPDATE|TABLE)\s+[`\"\[]?([A-Za-z_][\w.]*)")
 _SQL_KEYWORDS = ("FROM", "JOIN", "INTO", "UPDATE", "TABLE")
 _TABLE_AFTER = re.compile(r"\btable\s+[`\"']?([A-Za-z_]\w*)", _I)
@@ -191,7 +194,7 @@ def references(text: str) -> dict[str, list[str]]:
     web = "://" in head
     urls = [u.rstrip(".,;:!?") for u in _URL.findall(head)] if web else []
     rest = _URL.sub(" ", head) if web else head
-    files = [f for f in _FILE.findall(rest) if len(f) <= NAME_CHARS]
+    files = [f for f in _FILE.findall(rest) if len(f) <= NAME_CHARS] if _FILE_END.search(rest) else []
     patterns = [_SQL_TABLE] if any(k in rest for k in _SQL_KEYWORDS) else []
     if "table" in rest.lower():
         patterns += [_TABLE_AFTER, _TABLE_BEFORE]

@@ -53,6 +53,13 @@ def test_a_file_name_is_looked_for_wherever_one_can_be(data) -> None:
     assert salient._FILE_END.search(text), text
 
 
+@settings(max_examples=300, deadline=None)
+@given(data=st.data())
+def test_the_rules_look_for_a_file_name_wherever_one_can_be(data) -> None:
+    text = data.draw(st.from_regex(extract._FILE))
+    assert extract._FILE_END.search(text), text
+
+
 @pytest.mark.parametrize(
     ("text", "topics"),
     [
