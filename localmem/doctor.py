@@ -43,10 +43,9 @@ import sqlite_utils
 
 from .args import check_id
 from .db.fulltext import SEARCH_TABLES, keyed
-from .embeddings import AUTO, find_model
+from .embeddings import AUTO, AUTO_PROBE_TIMEOUT, find_model
 from .migrations import SCHEMA_VERSION
 from .reports import Check
-from .semantic import AUTO_PROBE_TIMEOUT
 from .summarizer.ollama_client import OllamaModelError, OllamaTimeout, OllamaUnavailable, waiting_at_most
 
 if TYPE_CHECKING:

@@ -98,6 +98,9 @@ def _known(name: str) -> bool:
     return _family(name) in EMBEDDING_FAMILIES
 
 
+AUTO_PROBE_TIMEOUT = 1.0
+"""With ``embedding_model="auto"``, the most seconds the questions to the local server
+(its installed models, what they can do) may take together."""
 BY_CAPABILITIES = "/api/show says it embeds"
 BY_NAME = "by its name: this Ollama does not report capabilities"
 BY_NAME_LATE = "by its name: Ollama did not show its capabilities in time"

@@ -16,7 +16,9 @@ from typing import TYPE_CHECKING
 
 from . import db
 from .args import check_id, check_int
-from .embeddings import AUTO, Embedder, Found, OllamaEmbedder, Shown, find_model, pack
+from .embeddings import (
+    AUTO, AUTO_PROBE_TIMEOUT, Embedder, Found, OllamaEmbedder, Shown, find_model, pack,
+)
 from .errors import LocalMemError
 
 if TYPE_CHECKING:  # what it is given: for the type checker only
@@ -31,9 +33,6 @@ EMBED_CATCH_UP = 512
 file can wait: ``embed_pending()`` does it in bulk)."""
 EMBED_RETRY_AFTER = 30.0
 """Seconds semantic recall stays off after the embedding model failed."""
-AUTO_PROBE_TIMEOUT = 1.0
-"""With ``embedding_model="auto"``, the most seconds the one question to the local
-server (its installed models) may take."""
 AUTO_RECHECK = 300.0
 """Seconds ``auto`` keeps its answer (a model, or none) before asking again."""
 
