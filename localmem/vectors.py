@@ -141,10 +141,12 @@ class _Matrix:
             positions = np.flatnonzero((self.codes[:n] == code) & (self.id_array[:n] < before_id))
         if not len(positions):
             return []
-        if len(positions) == n:
-            scores = self.rows[:n] @ q
-        else:
-            scores = self.rows[positions] @ q
+        # einsum, not `rows @ q`: the product goes to BLAS, whose threads (OpenBLAS starts
+        # one per core) wait on one another when the cores are busy (a local model
+        # generating, other apps): 18 ms for 5,000 rows on a loaded 2-core machine,
+        # where einsum's own single-threaded loop takes 0.4 ms (12 ms for 100,000).
+        rows = self.rows[:n] if len(positions) == n else self.rows[positions]
+        scores = np.einsum("ij,j->i", rows, q)
         best = np.argpartition(-scores, k - 1)[:k] if len(scores) > k else np.arange(len(scores))
         best = best[np.argsort(-scores[best], kind="stable")]
         ids = self.id_array[positions[best]]
