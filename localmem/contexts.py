@@ -206,19 +206,20 @@ class Contexts:
 
     def _pins(self, conn: sqlite3.Connection, session_id: str, query_aware: bool) -> list[Pin]:
         top = self._db.config.top_pins
-        if not (query_aware and top):
-            return db.top_pins(conn, session_id, top)
-        pins = db.top_pins(conn, session_id, -1)
-        return pins[:top] + [p for p in pins[top:] if self._lasting(p)]
+        pins = db.top_pins(conn, session_id, top)
+        if not (query_aware and top) or len(pins) < top:
+            return pins
+        lasting = [i for i, text in db.later_pin_texts(conn, session_id, top) if self._lasting(i, text)]
+        return pins + db.pins_by_ids(conn, lasting) if lasting else pins
 
-    def _lasting(self, pin: Pin) -> bool:
+    def _lasting(self, pin_id: int, content: str) -> bool:
         """``is_lasting`` of a pin's content, memoized by (id, content)."""
-        key = (pin.id, pin.content)
+        key = (pin_id, content)
         lasting = self._lasting_pins.get(key)
         if lasting is None:
             if len(self._lasting_pins) > LABEL_MEMO_SIZE:
                 self._lasting_pins.clear()
-            lasting = self._lasting_pins[key] = is_lasting(pin.content)
+            lasting = self._lasting_pins[key] = is_lasting(content)
         return lasting
 
     def cache_stats(self) -> dict[str, int]:
