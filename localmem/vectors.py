@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import heapq
 import math
+import operator
 import sqlite3
 import struct
 from collections.abc import Sequence
@@ -31,6 +32,10 @@ except ImportError:  # pragma: no cover - the plain Python fallback
     np = None  # type: ignore[assignment]
 
 from . import db
+
+_dot = getattr(math, "sumprod", None) or (lambda a, b: sum(map(operator.mul, a, b)))
+"""A dot product in plain Python (``math.sumprod`` from 3.12): 14 µs for 384 dimensions
+where ``math.fsum`` over a generator took 77 (its exactness changes no ranking)."""
 
 COMPACT_SHARE = 0.25
 """Deleted rows are dropped from the matrix once they are this share of it."""
@@ -125,7 +130,7 @@ class _Matrix:
         if np is None:
             q = struct.unpack(f"<{self.dims}f", query)
             scored = (
-                (math.fsum(a * b for a, b in zip(q, row)), i)
+                (_dot(q, row), i)
                 for i, s, row in zip(self.ids, self.sessions, self.rows)
                 if row and (session_id is None or (s == session_id and i < before_id))
             )
