@@ -122,7 +122,7 @@ class Recall:
 
         def hold(term: str) -> None:
             ids, frequencies[term] = db.term_holders(
-                conn, fts.any_of([term], key), HOLDER_CAP, few
+                conn, fts.message_holders(term, key), HOLDER_CAP, few
             )
             holders[term] = ids if everywhere else [i for i in ids if i < before_id]
 
@@ -196,7 +196,7 @@ class Recall:
         conn = self._db.conn
 
         def frequency(term: str) -> int:
-            return db.term_holders(conn, fts.any_of([term], key), 1)[1] if term not in frequencies \
+            return db.term_holders(conn, fts.message_holders(term, key), 1)[1] if term not in frequencies \
                 else frequencies[term]
 
         best = [rows[i] for i in lexical[:FEEDBACK_HITS] if i in rows]
