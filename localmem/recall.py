@@ -237,6 +237,15 @@ class Recall:
         """``hits`` with, after each of the best, the turn that makes it an answer:
         the reply to a question, the question a short reply answers ("Yes, last
         Tuesday!"), if ``allowed``."""
+        # Every lookup the walk below may make, in one statement: each of the best
+        # hits' after (a question) or before (a short reply) turn.
+        asked = {
+            hit.id: (hit.session_id, hit.id, _is_question(hit))
+            for hit in hits[:NEIGHBOUR_HITS]
+            if _is_question(hit) or hit.token_count <= SHORT_REPLY_TOKENS
+        }
+        found = db.neighbours(self._db.conn, list(asked.values()))
+        partners = {key: found.get(n) for n, key in enumerate(asked)}
         out: list[Message] = []
         seen: set[int] = set()
         for position, hit in enumerate(hits):
@@ -244,15 +253,11 @@ class Recall:
                 continue
             out.append(hit)
             seen.add(hit.id)
-            if position >= NEIGHBOUR_HITS:
+            if position >= NEIGHBOUR_HITS or hit.id not in partners:
                 continue
-            if _is_question(hit):
-                partner = db.neighbour(self._db.conn, hit.session_id, hit.id, after=True)
-            elif hit.token_count <= SHORT_REPLY_TOKENS:
-                partner = db.neighbour(self._db.conn, hit.session_id, hit.id, after=False)
-                partner = partner if partner is not None and _is_question(partner) else None
-            else:
-                continue
+            partner = partners[hit.id]
+            if partner is not None and not _is_question(hit) and not _is_question(partner):
+                partner = None  # a short reply brings only the question it answers
             if partner is not None and allowed(partner) and partner.id not in seen:
                 out.append(partner)
                 seen.add(partner.id)
