@@ -196,8 +196,9 @@ class Recall:
         conn = self._db.conn
 
         def frequency(term: str) -> int:
-            return db.term_holders(conn, fts.message_holders(term, key), 1)[1] if term not in frequencies \
-                else frequencies[term]
+            if term in frequencies:
+                return frequencies[term]
+            return db.term_count(conn, fts.message_holders(term, key))
 
         best = [rows[i] for i in lexical[:FEEDBACK_HITS] if i in rows]
         extra = reranking.feedback_terms(

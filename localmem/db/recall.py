@@ -65,6 +65,11 @@ def term_holders(
     return ids, conn.execute(TERM_HOLDERS_COUNT_SQL, (match,)).fetchone()[0]
 
 
+def term_count(conn: sqlite3.Connection, match: str) -> int:
+    """How many messages match ``match``."""
+    return conn.execute(TERM_HOLDERS_COUNT_SQL, (match,)).fetchone()[0]
+
+
 def scope_stats(conn: sqlite3.Connection, session_id: str | None) -> tuple[int, float]:
     """The session's (None: the file's) number of messages and their mean token count."""
     if session_id is None:
@@ -78,7 +83,8 @@ def messages_by_ids(
     conn: sqlite3.Connection, session_id: str | None, ids: Collection[int]
 ) -> list[Message]:
     """The session's (None: any session's) messages among ``ids``, in no particular order."""
-    rows = conn.execute(MESSAGES_BY_IDS_SQL, (json.dumps(list(ids)), session_id))
+    listed = "[" + ",".join(map(str, ids)) + "]"  # ints: json.dumps's text, in a third of its time
+    rows = conn.execute(MESSAGES_BY_IDS_SQL, (listed, session_id))
     return [_MESSAGE_ROWS(row) for row in rows]
 
 
