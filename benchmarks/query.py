@@ -210,14 +210,14 @@ def bench_cost(path: Path, asked: list[tuple[str, str, str]], calls: int, turns:
     with MemoryStore(path, config={"cache_ttl": 0}) as store:
         _, ms = time_once(lambda: store.search("warm up"))
         print(f"first search: {ms:.1f} ms (the index is written at commit)")
-        print(f"\nfresh index ({segments(path)} segment), cold calls (cache off), {calls:,} each:")
+        print(f"\nthe index as written ({segments(path)} segments), cold calls (cache off), {calls:,} each:")
         measure(store, picks)
         print(f"\na live chat, {turns:,} turns over random sessions:")
         live_chat(store, chat)
         print(f"\nafter the chat ({segments(path)} segments), the same calls:")
         measure(store, picks)
         _, ms = time_once(store.maintain)
-        print(f"\nafter store.maintain() ({ms / 1e3:.2f} s: {segments(path)} segment), the same calls:")
+        print(f"\nafter store.maintain() ({ms / 1e3:.2f} s; {segments(path)} segment), the same calls:")
         measure(store, picks)
 
 
