@@ -802,3 +802,24 @@ def test_a_words_messages_are_those_of_the_filtered_expression(store) -> None:
             plain = [r[0] for r in conn.execute(sql, (message_holders(word, key),))]
             filtered = [r[0] for r in conn.execute(sql, (any_of([word], key),))]
             assert plain == filtered, (word, key)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(st.sampled_from(["code", "codes", "cod", "coding", "pickup", "pick", "dog", "run", "b12"]),
+             min_size=1, max_size=4, unique=True),
+    st.lists(st.sampled_from(["code", "Codes", "cod", "CODING", "pickup", "picked", "dogs", "running",
+                              "b12", "xcode", "co", "-", ".", " ", "\n", "_", "1"]), max_size=30),
+)
+def test_the_finder_counts_each_terms_words_as_its_own_pattern_does(terms, parts) -> None:
+    # rank.Finder finds every stem in one pass (str.find, the longest stem at each
+    # word start, crediting the terms whose stems begin it); on plain text that is
+    # what each term's own pattern (rank.occurrences) finds, word by word.
+    from localmem.rank import Finder, occurrences
+
+    text = "".join(parts)  # words run together too: "xcode" holds no word "code"
+    finder = Finder(terms)
+    expected = {t: n for t in terms if (n := len(occurrences(t).findall(text)))}
+    assert finder.counts(text) == expected
+    starts = sorted({m.start() for t in terms for m in occurrences(t).finditer(text)})
+    assert finder.starts(text) == starts
