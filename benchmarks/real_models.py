@@ -57,6 +57,7 @@ from localmem.facts import (  # noqa: E402
     model_updates,
     must_remember,
     rule_facts,
+    user_evidence,
 )
 from localmem.summarizer import OllamaBackend, Summarizer  # noqa: E402
 from localmem.summarizer.fallback import keyword_summary, offline_summary  # noqa: E402
@@ -85,15 +86,17 @@ def run(models: dict[str, Path], threads: int, only: list[str], resume: bool, ex
             out = RESULTS / f"{slug(name)}.json"
             saved = json.loads(out.read_text()) if resume and out.exists() else {"runs": []}
             done = {r["conversation"]: r for r in saved["runs"]}
+            recorded: set[str] = set()
             for conversation in CONVERSATIONS:
                 if (only and conversation not in only) or conversation in done:
                     continue
                 print(f"{name} · {conversation}", flush=True)
                 done[conversation] = _one(server, name, conversation, Path(tmp), extra_facts)
+                recorded.add(conversation)
                 runs = [done[c] for c in CONVERSATIONS if c in done]
                 data = {"model": name, "gguf": path.name, "threads": threads, "runs": runs}
                 out.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
-                _write_replay(name, path, runs)
+                _write_replay(name, path, [done[c] for c in CONVERSATIONS if c in recorded])
             print(f"saved {out.relative_to(ROOT)}")
 
 
@@ -263,7 +266,7 @@ def _fact_items(call: dict, span: list, stored: Any, new_pins: list[str]) -> lis
     asked = call.get("asked_by", "store") == "store"
     rules = rule_facts(extract(span))
     grounded = answer.grounded(call["messages"][-1]["content"].casefold())
-    said = "\n".join(text for role, text in span if role == "user").casefold()
+    said = user_evidence(span)  # what the store passes (Summaries): the user's own messages
     pinned = must_remember(answer, said)
     updated = dict(model_updates(answer, said))
     out: list[dict[str, Any]] = []
@@ -338,17 +341,22 @@ def replay() -> None:
 
 
 def _write_replay(model: str, path: Path, runs: list[dict]) -> None:
-    """The answers alone, as tests/test_real_outputs.py replays them."""
+    """The answers alone, as tests/test_real_outputs.py replays them: the file's other
+    conversations stay as they were recorded (the tests quote them), ``runs`` are added or
+    replace theirs."""
+    out = REPLAYS / f"{slug(model)}_outputs.json"
+    kept = json.loads(out.read_text())["conversations"] if out.exists() else {}
     replay = {
         "about": (
             f"Real outputs of {path.name} (llama-cpp-python behind benchmarks/llama_server.py, one "
             "thread, temperature and seed as localmem sends them), recorded by "
             "benchmarks/real_models.py through MemoryStore.summarize on the conversations of "
             "benchmarks/real_conversations.py; replayed by tests/test_real_outputs.py. Labels: "
-            "benchmarks/real_models_labels.json."
+            "benchmarks/real_models_labels.json and, for the held-out conversations, "
+            "benchmarks/real_models_labels_heldout.json."
         ),
         "model": model,
-        "conversations": {
+        "conversations": kept | {
             r["conversation"]: {
                 "messages": pairs(r["conversation"]),
                 "config": r["config"],
@@ -364,7 +372,6 @@ def _write_replay(model: str, path: Path, runs: list[dict]) -> None:
             for r in runs
         },
     }
-    out = REPLAYS / f"{slug(model)}_outputs.json"
     out.write_text(json.dumps(replay, indent=1, ensure_ascii=False) + "\n")
 
 

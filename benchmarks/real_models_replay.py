@@ -10,10 +10,13 @@ tests/test_real_outputs.py does, and judges what the store keeps *now* against t
   is), bad kept (what the store kept from the model is not faithful), unlabelled kept texts;
 - checkpoint items the model proposed beyond the rules' floor: kept, kept and false, and the
   true ones kept of the true ones proposed (so that 0 false is not bought by dropping all);
+- the same for the facts answer's items beyond the rules' facts (key facts, decisions,
+  entities, open questions; must-remember items and updates as the pins they add);
 - the store's own summaries (the keyword fallback and the offline summary) by their labels.
 
     python benchmarks/real_models_replay.py                    # every recorded model
     python benchmarks/real_models_replay.py --model qwen2.5-coder:0.5b --details
+    python benchmarks/real_models_replay.py --held-out         # only the held-out conversations
 
 Offline and fast (a few seconds a model); needs the test extra (the fake server).
 """
@@ -30,10 +33,12 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from localmem import MemoryConfig, MemoryStore  # noqa: E402
 from localmem.checkpoint import ModelCheckpoint, StateSnapshot, build  # noqa: E402
 from localmem.extract import ITEM_CHARS, clip, extract  # noqa: E402
+from localmem.facts import ModelFacts, rule_facts  # noqa: E402
 from localmem.summarizer import FALLBACK, OFFLINE  # noqa: E402
 from localmem.summarizer.fallback import keyword_summary, offline_summary  # noqa: E402
 from tests.real_replay import (  # noqa: E402
@@ -42,9 +47,12 @@ from tests.real_replay import (  # noqa: E402
     RECORDINGS,
     Replay,
     checkpoint_items,
+    facts_items,
     item_label,
     label_key,
 )
+
+from real_conversations import HELD_OUT  # noqa: E402
 
 MODEL_ORDER = ("smollm2:135m", "qwen2.5-coder:0.5b", "qwen2.5-coder:1.5b")
 
@@ -64,6 +72,11 @@ class Row:
     kept_false: int = 0
     true_proposed: int = 0
     true_kept: int = 0
+    f_proposed: int = 0
+    f_kept: int = 0
+    f_kept_false: int = 0
+    f_true_proposed: int = 0
+    f_true_kept: int = 0
     notes: list[str] = field(default_factory=list)
 
 
@@ -72,9 +85,10 @@ def summary_label(text: str) -> str:
     return "unlabelled" if entry is None else str(entry["label"])
 
 
-def replay_one(db: Path, model: str, conversation: str) -> tuple[Any, Any, list[tuple[str, str]]]:
-    """The store's summary and checkpoint for one recorded conversation (the facts answer,
-    when none was recorded, is empty: the rules' facts)."""
+def replay_one(db: Path, model: str, conversation: str) -> tuple[Any, Any, list[tuple[str, str]], Any, list[str]]:
+    """The store's summary, checkpoint, pairs, summary facts and the pins the summary added
+    for one recorded conversation (the facts answer, when none was recorded, is empty: the
+    rules' facts)."""
     recorded = RECORDINGS[model]["conversations"][conversation]
     pairs = [(role, text) for role, text in recorded["messages"]]
     empty = {"raw": "", "done_reason": "stop"}
@@ -84,19 +98,22 @@ def replay_one(db: Path, model: str, conversation: str) -> tuple[Any, Any, list[
         with MemoryStore(db, config=MemoryConfig(ollama_host=server.host, **config)) as store:
             session = store.create_session(model=model, title=conversation).id
             store.add_messages(session, [{"role": r, "text": t} for r, t in pairs])
+            before = {p.content for p in store.get_pins(session)}
             summary = store.summarize(session)
             checkpoint = store.latest_checkpoint(session)
+            (facts,) = store.get_summary_facts(session)
+            pins = [p.content for p in store.get_pins(session) if p.content not in before]
     assert summary is not None and checkpoint is not None
-    return summary, checkpoint, pairs
+    return summary, checkpoint, pairs, facts, pins
 
 
-def judge(model: str, details: bool) -> Row:
+def judge(model: str, details: bool, only: tuple[str, ...] | None = None) -> Row:
     row = Row()
-    conversations = RECORDINGS[model]["conversations"]
+    conversations = {c: r for c, r in RECORDINGS[model]["conversations"].items() if only is None or c in only}
     with tempfile.TemporaryDirectory() as tmp:
         for n, conversation in enumerate(conversations):
             recorded = conversations[conversation]
-            summary, checkpoint, pairs = replay_one(Path(tmp) / f"{n}.db", model, conversation)
+            summary, checkpoint, pairs, facts, pins = replay_one(Path(tmp) / f"{n}.db", model, conversation)
             row.runs += 1
             raw = summary_label(recorded["summary"]["raw"])
             row.good += raw == "faithful"
@@ -111,7 +128,36 @@ def judge(model: str, details: bool) -> Row:
             elif details and raw == "faithful":
                 row.notes.append(f"{conversation}: good summary rejected: {recorded['summary']['raw']!r}")
             _items(row, conversation, recorded, checkpoint, pairs, details)
+            if recorded.get("facts"):
+                _facts(row, conversation, recorded, facts, pins, pairs, details)
     return row
+
+
+def _facts(row: Row, conversation: str, recorded: dict, facts: Any, pins: list[str], pairs: list,
+           details: bool) -> None:
+    """The facts answer's items beyond the rules' facts: proposed, kept (in the stored facts,
+    or a pin the summary added: must-remember items, updates' new sides), false, true."""
+    try:
+        answer = ModelFacts.model_validate_json(recorded["facts"].get("raw") or "")
+    except Exception:  # noqa: BLE001 - not facts: nothing proposed
+        return
+    rules = set(facts_items(rule_facts(extract(pairs))))
+    stored = set(facts_items(facts.data))
+    proposed = [(f, clip(t, ITEM_CHARS)) for f, t in facts_items(answer)]
+    proposed = [(f, t, (f, t) in stored) for f, t in proposed if (f, t) not in rules]
+    proposed += [("must_remember", clip(t, ITEM_CHARS), clip(t, ITEM_CHARS) in pins) for t in answer.must_remember]
+    proposed += [("updates", f"{new} <- {old}", clip(new, ITEM_CHARS) in pins) for new, old in answer.updates]
+    for f, text, kept in dict.fromkeys(proposed):
+        label = item_label("facts", conversation, f, text)
+        row.f_proposed += 1
+        row.f_true_proposed += label is True
+        row.f_kept += kept
+        row.f_true_kept += kept and label is True
+        row.f_kept_false += kept and label is False
+        if kept and label is not True:
+            row.notes.append(f"{conversation}: {'FALSE' if label is False else 'unlabelled'} fact kept: {f}: {text!r}")
+        elif details and label is True and not kept:
+            row.notes.append(f"{conversation}: true fact dropped: {f}: {text!r}")
 
 
 def _items(row: Row, conversation: str, recorded: dict, checkpoint: Any, pairs: list, details: bool) -> None:
@@ -179,20 +225,23 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", action="append", default=[], help="only these models")
     parser.add_argument("--details", action="store_true", help="list every kept/dropped item")
+    parser.add_argument("--held-out", action="store_true", help="only the held-out conversations")
     args = parser.parse_args()
     logging.getLogger("localmem").setLevel(logging.WARNING)
     models = [m for m in MODEL_ORDER if m in RECORDINGS] + [m for m in RECORDINGS if m not in MODEL_ORDER]
     print(
         "| model | conversations | good summaries kept / good | bad kept / bad | completed "
-        "| checkpoint items proposed / kept / kept & false | true items kept / true proposed |"
+        "| checkpoint items proposed / kept / kept & false | true items kept / true proposed "
+        "| facts items proposed / kept / kept & false | true facts kept / true proposed |"
     )
-    print("|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|")
     notes = []
     for model in args.model or models:
-        r = judge(model, args.details)
+        r = judge(model, args.details, HELD_OUT if args.held_out else None)
         print(
             f"| {model} | {r.runs} | {r.good_kept}/{r.good} | {r.bad_kept}/{r.bad} | {r.completed} "
-            f"| {r.proposed} / {r.kept} / {r.kept_false} | {r.true_kept}/{r.true_proposed} |"
+            f"| {r.proposed} / {r.kept} / {r.kept_false} | {r.true_kept}/{r.true_proposed} "
+            f"| {r.f_proposed} / {r.f_kept} / {r.f_kept_false} | {r.f_true_kept}/{r.f_true_proposed} |"
         )
         notes += [f"{model} · {n}" for n in r.notes]
     print()

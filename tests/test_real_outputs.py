@@ -37,6 +37,8 @@ from localmem.summarizer.prompts import (
 )
 from localmem.summarizer.validation import summary_limit
 from tests.real_replay import (
+    HELD_OUT,
+    LABEL_FILES,
     LABELS,
     RECORDINGS,
     Replay,
@@ -45,6 +47,7 @@ from tests.real_replay import (
     item_label,
     label_key,
     pin_labels,
+    proposed,
     replay,
 )
 
@@ -474,6 +477,22 @@ def test_a_real_models_facts_and_pins_are_kept_only_when_true(
     assert None not in labels.values(), f"unlabelled kept facts: {labels}"
     false = [item for item, true in labels.items() if not true]
     assert not false, f"false facts or pins kept: {false}"
+
+
+@pytest.mark.parametrize(("model", "conversation"), [(m, c) for m, c in CASES if c in HELD_OUT])
+def test_every_held_out_answer_was_labelled_in_its_own_file(model: str, conversation: str) -> None:
+    """The held-out conversations' raw answers (the summary, every checkpoint and facts item
+    proposed) are labelled in real_models_labels_heldout.json, read before the replay: what
+    the checks keep of them is judged, never chosen by the labels."""
+    held = json.loads(LABEL_FILES[1].read_text())
+    recorded = RECORDINGS[model]["conversations"][conversation]
+    missing = [] if label_key(recorded["summary"]["raw"]) in held["summaries"] else [("summary", "", "raw")]
+    missing += [
+        (kind, field, text)
+        for kind, field, text in proposed(recorded)
+        if label_key(f"{conversation}|{field}|{text}") not in held[kind]
+    ]
+    assert not missing, f"unlabelled held-out answers: {missing}"
 
 
 @pytest.mark.parametrize(("model", "conversation"), [(m, c) for m, c in CASES if c == "knee_ibuprofen"])
