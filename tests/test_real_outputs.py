@@ -425,6 +425,34 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
         "false facts or pins kept: [('key_facts', 'Daniel Brandt has 1 refill left on the salbutamol inhaler'), ('de...",
     ('summary', 'qwen2.5-coder:1.5b', 'terse_gym'):
         "unfaithful summary kept: 'the Red Smoothie' is invented (red is the band); the 'on Tuesday' sentence is dropped",
+    # The held-out conversations (labelled before this replay; real_models_labels_heldout.json)
+    # and the older conversations newly recorded for the 0.5B.
+    ('summary', 'qwen2.5-coder:0.5b', 'bug_hunt'):
+        "unfaithful summary kept: 'invalidated once an hour' is invented (TTL 300 s), and the trim cut the fix",
+    ('checkpoint', 'qwen2.5-coder:0.5b', 'bug_hunt'):
+        "false checkpoint items kept: a copied fact as a pending task; 'remove the _last_good branch' (done: 'Removed.') as a goal",
+    ('summary', 'qwen2.5-coder:0.5b', 'kyoto_trip'):
+        "unfaithful summary kept: 'The tea ceremony will be held in April 11' is invented (April 11 is Nara)",
+    ('summary', 'qwen2.5-coder:0.5b', 'student_loan'):
+        "unfaithful summary kept: 'The student loans are refinanced with SoFi' is reversed (they stay federal)",
+    ('summary', 'qwen2.5-coder:0.5b', 'react_effect_loop'):
+        "copied turns kept, trimmed to the cause: the fix and 'the freeze is gone' are cut",
+    ('summary', 'qwen2.5-coder:0.5b', 'contest_story'):
+        "unfaithful summary kept: 'She decides to leave the island' is invented (the ending is still open)",
+    ('checkpoint', 'qwen2.5-coder:0.5b', 'sulfa_antibiotic'):
+        "false checkpoint item kept: his standing medicines (metformin, lisinopril) as a next step",
+    ('checkpoint', 'qwen2.5-coder:0.5b', 'student_loan'):
+        "false checkpoint items kept: bare nouns as tasks ('student loans', 'car loan'); 'pull money out' (warned against) as a next step",
+    ('checkpoint', 'qwen2.5-coder:0.5b', 'contest_story'):
+        "false checkpoint item kept: 'quiet' alone as a preference (no content)",
+    ('checkpoint', 'qwen2.5-coder:0.5b', 'terse_rent'):
+        "false checkpoint item kept: 'rent due fri' (a due date) as the current step",
+    ('facts', 'qwen2.5-coder:0.5b', 'kyoto_trip'):
+        "false facts kept: bare words as facts ('Nara', 'Deer'), answered questions as open, the pin 'Deer'",
+    ('facts', 'qwen2.5-coder:0.5b', 'student_loan'):
+        "false facts kept: bare nouns as facts and pins, 'refinance' and 'pull money' (both reversed) as decisions",
+    ('facts', 'qwen2.5-coder:0.5b', 'terse_rent'):
+        "false facts kept: content-free turns ('k', 'venmo?', 'same as always') as facts and entities; the pin 'rent due fri' is also the new side of the false update '<- no'",
 }
 
 
