@@ -453,6 +453,18 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
         "false facts kept: bare nouns as facts and pins, 'refinance' and 'pull money' (both reversed) as decisions",
     ('facts', 'qwen2.5-coder:0.5b', 'terse_rent'):
         "false facts kept: content-free turns ('k', 'venmo?', 'same as always') as facts and entities; the pin 'rent due fri' is also the new side of the false update '<- no'",
+    ('summary', 'qwen2.5-coder:1.5b', 'student_loan'):
+        "unfaithful summary kept: 'has just received a 78,000 dollar raise' (a raise to 78,000 a year)",
+    ('summary', 'qwen2.5-coder:1.5b', 'contest_story'):
+        "unfaithful summary kept: 'Marta is drafting' (the user is); 'She decides to leave the island' (the ending is open)",
+    ('checkpoint', 'qwen2.5-coder:1.5b', 'sulfa_antibiotic'):
+        "false checkpoint item kept: 'Taking lisinopril' (a standing medicine) as a next step",
+    ('checkpoint', 'qwen2.5-coder:1.5b', 'kyoto_trip'):
+        "false checkpoint items kept: Osaka 'for three nights' (six) with the tea ceremony; the tea ceremony on April 11 (the Nara day)",
+    ('facts', 'qwen2.5-coder:1.5b', 'react_effect_loop'):
+        "false fact kept: 'Dashboard has a useEffect that sets state' (the effect was deleted: the fix)",
+    ('facts', 'qwen2.5-coder:1.5b', 'contest_story'):
+        "false facts kept: 'Marta decides to leave the island' (open ending); the writer's tense, blog and writing group made Marta's",
 }
 
 
