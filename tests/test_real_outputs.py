@@ -431,6 +431,16 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
         "unfaithful summary kept: 'invalidated once an hour' is invented (TTL 300 s), and the trim cut the fix",
     ('checkpoint', 'qwen2.5-coder:0.5b', 'bug_hunt'):
         "false checkpoint items kept: a copied fact as a pending task; 'remove the _last_good branch' (done: 'Removed.') as a goal",
+    ('facts', 'qwen2.5-coder:0.5b', 'trip'):
+        "false facts kept: a question ('Sintra sounds great. Which day?') and Alfama's description put on Sintra, as facts and decisions",
+    ('summary', 'qwen2.5-coder:0.5b', 'song_lyrics'):
+        "copied user turns kept as the summary, ending on a question ('My sister's name is Clara, should I use it?')",
+    ('facts', 'qwen2.5-coder:0.5b', 'song_lyrics'):
+        "false facts kept: 'Bittersweet', 'Happy to go' as facts; a liking, a key and the assistant's opinion as decisions",
+    ('checkpoint', 'qwen2.5-coder:0.5b', 'terse'):
+        "false checkpoint item kept: the assistant's turn copied as 'user: and a veggie half' as a next step",
+    ('facts', 'qwen2.5-coder:0.5b', 'terse'):
+        "false facts kept: questions and 'thx' ('pizza tonight?', 'coupon?') as facts, decisions and entities",
     ('summary', 'qwen2.5-coder:0.5b', 'kyoto_trip'):
         "unfaithful summary kept: 'The tea ceremony will be held in April 11' is invented (April 11 is Nara)",
     ('summary', 'qwen2.5-coder:0.5b', 'student_loan'):
