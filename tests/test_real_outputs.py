@@ -441,6 +441,10 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
         "false checkpoint item kept: the assistant's turn copied as 'user: and a veggie half' as a next step",
     ('facts', 'qwen2.5-coder:0.5b', 'terse'):
         "false facts kept: questions and 'thx' ('pizza tonight?', 'coupon?') as facts, decisions and entities",
+    ('summary', 'qwen2.5-coder:0.5b', 'dog_chocolate'):
+        "unfaithful summary kept: 'Max ate a dark chocolate bar' (half of a 100 g bar: the dose doubled)",
+    ('checkpoint', 'qwen2.5-coder:0.5b', 'meal_plan'):
+        "false checkpoint item kept: 'check again after 15 minutes' (what to do after a low) as a next step",
     ('summary', 'qwen2.5-coder:0.5b', 'kyoto_trip'):
         "unfaithful summary kept: 'The tea ceremony will be held in April 11' is invented (April 11 is Nara)",
     ('summary', 'qwen2.5-coder:0.5b', 'student_loan'):
