@@ -77,7 +77,8 @@ def slug(model: str) -> str:
     return model.replace(":", "_").replace("/", "_").replace(".", "_").replace("-", "_")
 
 
-def run(models: dict[str, Path], threads: int, only: list[str], resume: bool, extra_facts: bool) -> None:
+def run(models: dict[str, Path], threads: int, only: list[str], resume: bool, extra_facts: bool,
+        replay_file: bool = True) -> None:
     from llama_server import LlamaOllama
 
     RESULTS.mkdir(parents=True, exist_ok=True)
@@ -96,7 +97,8 @@ def run(models: dict[str, Path], threads: int, only: list[str], resume: bool, ex
                 runs = [done[c] for c in CONVERSATIONS if c in done]
                 data = {"model": name, "gguf": path.name, "threads": threads, "runs": runs}
                 out.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
-                _write_replay(name, path, [done[c] for c in CONVERSATIONS if c in recorded])
+                if replay_file:
+                    _write_replay(name, path, [done[c] for c in CONVERSATIONS if c in recorded])
             print(f"saved {out.relative_to(ROOT)}")
 
 
@@ -386,6 +388,11 @@ def main() -> None:
         action="store_true",
         help="no facts call of the benchmark's own where the store asked none (a slow model)",
     )
+    parser.add_argument(
+        "--results-only",
+        action="store_true",
+        help="save to results/ only, not to tests/data (where the tests quote an older recording)",
+    )
     parser.add_argument("--report-only", action="store_true")
     parser.add_argument(
         "--replay", action="store_true", help="judge the saved answers again on today's code (no model)"
@@ -400,7 +407,7 @@ def main() -> None:
         for spec in args.model:
             name, _, path = spec.partition("=")
             models[name] = Path(path)
-        run(models, args.threads, args.conversation, args.resume, not args.store_calls_only)
+        run(models, args.threads, args.conversation, args.resume, not args.store_calls_only, not args.results_only)
     table = report()
     print(table)
     (ROOT / "benchmarks" / "results" / "real_models.md").write_text(table + "\n")
