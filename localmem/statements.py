@@ -50,10 +50,10 @@ MONTHS = (
 _FUTURE = re.compile(
     r"\b(?:i|we)(?:'ll|\u2019ll| will| shall| am going to| are going to|'m going to|'re going to"
     r"| plan to| want to| need to| have to| still need to| would like to|'d like to| intend to"
-    r"| hope to)\b",
+    r"| hope to)\b|\blet(?:'|\u2019)s (?!see\b|say\b)",
     _I,
 )
-"""A first person's future: a plan, whatever else the sentence says."""
+"""A first person's future: a plan, whatever else the sentence says ("let's book it" too)."""
 _LATER = re.compile(
     r"\b(?:will|shall|going to|gonna|plan(?:s|ning)? to|to be done|'ll)\b",
     _I,

@@ -29,7 +29,7 @@ from localmem.checkpoint import floor as rules_floor
 from localmem.extract import extract
 from localmem.facts import rule_facts
 from localmem.summarizer import FALLBACK, OFFLINE
-from localmem.summarizer.fallback import keyword_summary
+from localmem.summarizer.fallback import keyword_summary, offline_summary
 from localmem.summarizer.prompts import (
     SUMMARY_INPUT_PROMPT,
     SUMMARY_SYSTEM_PROMPT,
@@ -232,18 +232,26 @@ def test_the_issues_summary_without_the_allergy_warning_and_visit_is_completed(
     )
 
 
-def test_a_summary_dropping_safety_facts_that_cannot_be_added_is_replaced(
-    store, server: Replay, caplog
-) -> None:
-    server.reply = (
+def test_a_summary_whose_missing_warnings_do_not_fit_keeps_them_in_pins(store, server: Replay) -> None:
+    """Issue 21: a faithful summary is not thrown away for a warning a pin keeps anyway.
+    The penicillin allergy, the ibuprofen warning and the INR visit do not all fit within
+    300 characters; the visit (no pin holds it) is appended, the two warnings are pinned,
+    each with its message as source."""
+    reply = (
         "Rosa, 82, is home from the hospital, and her medication schedule is printed for the "
         "fridge: warfarin, metoprolol and atorvastatin every day, with a steady "
         "vitamin K intake from spinach and kale every week."
     )
-    with caplog.at_level(logging.INFO, logger="localmem"):
-        summary = store.summarize(_session(store, "caregiver"))
-    assert summary.source == FALLBACK and "safety-relevant" in caplog.text
-    assert "penicillin" in summary.text and "Tuesday March 12" in summary.text
+    server.reply = reply
+    session = _session(store, "caregiver")
+    summary = store.summarize(session)
+    assert summary.source == MODEL
+    assert summary.text == f"{reply} Tuesday March 12 at 10:30 at Dr. Patel's clinic."
+    pins = {p.content: p for p in store.get_pins(session)}
+    texts = {m.id: m.text for m in store.get_messages(session)}
+    for warning in ("Yes, she's allergic to penicillin.", "Please don't give her ibuprofen while she is on warfarin."):
+        assert warning.rstrip(".") in texts[pins[warning].source_message_id]
+    assert "penicillin" not in summary.text and "ibuprofen" not in summary.text
 
 
 def test_a_summary_dropping_one_safety_fact_is_completed(store, server: Replay) -> None:
@@ -386,35 +394,24 @@ CASES = [
 # conversation) -> the label's reason. Each entry is a failing case left out of the
 # parametrization below so that the suite stays green; fixing one means deleting its entry.
 OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
-    ('summary', 'qwen2.5-coder:1.5b', 'train_milan'):
-        "unfaithful summary kept: 'take a ferry to Lake Como' (train to Varenna, then the ferry); the 'book a seat' sent...",
     ('facts', 'qwen2.5-coder:0.5b', 'emergency_fund'):
         "false facts kept: [('key_facts', 'Emergency fund'), ('entities', 'Bank')]: a bare noun phrase as a fact, a generic word as an entity",
-    ('summary', 'qwen2.5-coder:1.5b', 'birthday_cake'):
-        "unfaithful summary kept: 'plans to bake the cake on Saturday, June 8': the bake is Friday evening; Mia's an...",
     ('checkpoint', 'qwen2.5-coder:1.5b', 'song_lyrics'):
         "false checkpoint items kept: [('pending_tasks', 'write the chorus'), ('current_step', 'write the chorus')]: "
         "the chorus was written ('That's much better'), in no words that say so",
-    ('summary', 'qwen2.5-coder:1.5b', 'moving_budget'):
-        "unfaithful summary kept: 'booked Swift Move': they decided to book and will call tomorrow morning",
-    ('summary', 'qwen2.5-coder:1.5b', 'dog_chocolate'):
-        "unfaithful summary kept: 'gave the user something to make Max vomit' (it was Max); 'called the user' is dropped",
     ('facts', 'qwen2.5-coder:1.5b', 'wifi_password'):
         "false facts kept: [('key_facts', 'WPS button'), ('key_facts', 'Wi-Fi setup wizard')]: noun phrases, no statement (the labels take 'G major', 'porch light' as facts)",
     ('facts', 'qwen2.5-coder:1.5b', 'allergy_tool'):
         "false facts kept: 'has 1 refill left' (used up by the refill later), entities 'refill', 'hives', 'swelling', 'allergy', 'Saturday' (generic words)",
-    ('summary', 'qwen2.5-coder:1.5b', 'terse_gym'):
-        "unfaithful summary kept: 'the Red Smoothie' is invented (red is the band); the 'on Tuesday' sentence is dropped",
+    ('facts', 'qwen2.5-coder:0.5b', 'casual_weekend'):
+        "false facts or pins kept: [('key_facts', 'The new Wes Anderson one'), ('key_facts', 'Cheery thx for the chat!'), "
+        "('entities', 'Saturday morning'), ...]: the model's facts are used once its summary is kept",
     # The held-out conversations (labelled before this replay; real_models_labels_heldout.json)
     # and the older conversations newly recorded for the 0.5B.
-    ('summary', 'qwen2.5-coder:0.5b', 'bug_hunt'):
-        "unfaithful summary kept: 'invalidated once an hour' is invented (TTL 300 s), and the trim cut the fix",
     ('checkpoint', 'qwen2.5-coder:0.5b', 'bug_hunt'):
         "false checkpoint items kept: a copied fact as a pending task; 'remove the _last_good branch' (done: 'Removed.') as a goal",
     ('facts', 'qwen2.5-coder:0.5b', 'trip'):
         "false facts kept: a question ('Sintra sounds great. Which day?') and Alfama's description put on Sintra, as facts and decisions",
-    ('summary', 'qwen2.5-coder:0.5b', 'song_lyrics'):
-        "copied user turns kept as the summary, ending on a question ('My sister's name is Clara, should I use it?')",
     ('facts', 'qwen2.5-coder:0.5b', 'song_lyrics'):
         "false facts kept: 'Bittersweet', 'Happy to go' as facts; a liking, a key and the assistant's opinion as decisions",
     ('checkpoint', 'qwen2.5-coder:0.5b', 'terse'):
@@ -425,14 +422,6 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
         "unfaithful summary kept: 'Max ate a dark chocolate bar' (half of a 100 g bar: the dose doubled)",
     ('checkpoint', 'qwen2.5-coder:0.5b', 'meal_plan'):
         "false checkpoint item kept: 'check again after 15 minutes' (what to do after a low) as a next step",
-    ('summary', 'qwen2.5-coder:0.5b', 'kyoto_trip'):
-        "unfaithful summary kept: 'The tea ceremony will be held in April 11' is invented (April 11 is Nara)",
-    ('summary', 'qwen2.5-coder:0.5b', 'student_loan'):
-        "unfaithful summary kept: 'The student loans are refinanced with SoFi' is reversed (they stay federal)",
-    ('summary', 'qwen2.5-coder:0.5b', 'react_effect_loop'):
-        "copied turns kept, trimmed to the cause: the fix and 'the freeze is gone' are cut",
-    ('summary', 'qwen2.5-coder:0.5b', 'contest_story'):
-        "unfaithful summary kept: 'She decides to leave the island' is invented (the ending is still open)",
     ('checkpoint', 'qwen2.5-coder:0.5b', 'sulfa_antibiotic'):
         "false checkpoint item kept: his standing medicines (metformin, lisinopril) as a next step",
     ('checkpoint', 'qwen2.5-coder:0.5b', 'student_loan'):
@@ -449,8 +438,6 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
         "false facts kept: content-free turns ('k', 'venmo?', 'same as always') as facts and entities; the pin 'rent due fri' is also the new side of the false update '<- no'",
     ('summary', 'qwen2.5-coder:1.5b', 'student_loan'):
         "unfaithful summary kept: 'has just received a 78,000 dollar raise' (a raise to 78,000 a year)",
-    ('summary', 'qwen2.5-coder:1.5b', 'contest_story'):
-        "unfaithful summary kept: 'Marta is drafting' (the user is); 'She decides to leave the island' (the ending is open)",
     ('checkpoint', 'qwen2.5-coder:1.5b', 'sulfa_antibiotic'):
         "false checkpoint item kept: 'Taking lisinopril' (a standing medicine) as a next step",
     ('checkpoint', 'qwen2.5-coder:1.5b', 'kyoto_trip'):
@@ -554,3 +541,19 @@ def test_a_warning_the_kept_summary_lacks_is_pinned_and_reaches_every_context(st
     assert any(pin.content in m["content"] for m in context.to_messages())
     store.delete_message(source.id)
     assert not any("grapefruit" in p.content for p in store.build_context(session).pins)
+
+
+FALLBACK_CASES = sorted({c for data in RECORDINGS.values() for c in data["conversations"]})
+
+
+@pytest.mark.parametrize("conversation", FALLBACK_CASES)
+def test_the_stores_own_summaries_of_every_recorded_conversation_are_faithful(conversation: str) -> None:
+    """Issue 21, point 3: the keyword and the offline summary of every recorded conversation
+    name no topic the range does not say and quote no fact falsely (labelled by reading)."""
+    recorded = next(d["conversations"][conversation] for d in RECORDINGS.values() if conversation in d["conversations"])
+    pairs = [(role, text) for role, text in recorded["messages"]]
+    for make in (keyword_summary, offline_summary):
+        text = make(pairs)
+        label = LABELS["summaries"].get(label_key(text))
+        assert label is not None, f"unlabelled {make.__name__}: {text!r}"
+        assert label["label"] == "faithful", f"{make.__name__}: {label['why']}"

@@ -91,8 +91,8 @@ def test_names_something(item: str, names: bool) -> None:
 
 def test_a_status_is_read_where_the_action_is_said() -> None:
     support = ["We got two offers from Nordbank.", "Let's open the Nordbank account then."]
-    assert progress.placed("completed_steps", support, "open the Nordbank account") == (
-        None, "not said to be done")
+    # where the opening is said, it is planned ("Let's ..."), not done: a next step
+    assert progress.placed("completed_steps", support, "open the Nordbank account") == ("next_steps", None)
     assert progress.placed("completed_steps", support) == ("completed_steps", None)  # any sentence
 
 
@@ -113,3 +113,16 @@ def test_undecided(sentence: str, undecided: bool) -> None:
 
 def test_a_part_that_advises_is_decided() -> None:
     assert not statements.undecided("Plumbers often use copper; ask yours which pipe fits.")
+
+
+@pytest.mark.parametrize(
+    ("sentence", "status"),
+    [
+        ("Let's book the cabin then.", "plan"),  # a first person's proposal: still to do
+        ("Let\u2019s paint it white.", "plan"),
+        ("Let's see what the landlord says.", None),  # a filler, no plan
+        ("The app lets you export the data.", None),  # "lets", a verb
+    ],
+)
+def test_lets_is_a_plan(sentence: str, status: str | None) -> None:
+    assert statements.status(sentence) == status

@@ -14,6 +14,7 @@ from localmem.summarizer.fallback import (
     extract_topics,
     keyword_summary,
     offline_summary,
+    said_topics,
 )
 
 Messages = list[tuple[str, str]]
@@ -313,3 +314,23 @@ def test_health_conditions_code_names_and_counts_are_facts_too() -> None:
         assert fact in summary
     facts = summary.split("Facts: ", 1)[1]  # issue 21: no topic is said, so the samples lead
     assert "weather" not in facts and "train" not in summary
+
+
+FRIENDS_CHAT = [
+    ("user", "Booked a table for two at the Thai place, can you fix the time with Sam?"),
+    ("assistant", "Sure, 8 pm works. Did you finish that story you were reading?"),
+    ("user", "Yes! Also my bike chain needs a fix, I put it back wrong."),
+    ("assistant", "Bring it over on Sunday, I have the tools."),
+]
+
+
+def test_offline_summaries_name_no_topic_the_range_does_not_say() -> None:
+    """Issue 21, point 3: one keyword is no topic ("a table for two" is no database, "fix
+    the time" and "my bike chain needs a fix" no troubleshooting); a topic the user names, or two
+    of its keywords, is said."""
+    assert said_topics("\n".join(t for r, t in FRIENDS_CHAT if r == "user")) == []
+    for summary in (keyword_summary(FRIENDS_CHAT), offline_summary(FRIENDS_CHAT)):
+        assert "about:" not in summary and "database" not in summary
+    named = FRIENDS_CHAT + [("user", "Then some poetry: what rhymes with chain?")]
+    assert said_topics("\n".join(t for r, t in named if r == "user")) == ["poetry"]
+    assert said_topics("the SQL table has a bug; the debug log shows it") == ["database", "troubleshooting"]

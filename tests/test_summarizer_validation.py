@@ -341,3 +341,91 @@ def test_a_passage_copied_from_the_conversation_is_rejected() -> None:
 def test_repeating_the_prompts_instructions_is_rejected() -> None:
     echo = "Grandma takes Lisinopril. Focus only on what was discussed, not generating new content."
     assert validate_summary(echo, CONVERSATION) == "repeats the prompt's instructions"
+
+
+@pytest.mark.parametrize(
+    "summary",
+    [
+        "I need Lisinopril once daily at 8am and a pill organizer.",  # the user's voice
+        "Grandma takes Lisinopril at 8am; my advice is a weekly pill organizer.",
+        "Grandma takes Lisinopril once daily, and I\u2019ll set reminders on her phone.",
+    ],
+)
+def test_an_answer_in_the_first_person_is_no_summary(summary: str) -> None:
+    """The prompt asks for the third person: an answer saying "I" or "my" repeats a turn's
+    words or answers as the assistant (issue 21: every recorded answer that did was no
+    summary)."""
+    assert validate_summary(summary, CONVERSATION) == "speaks in the first person"
+
+
+@pytest.mark.parametrize(
+    "summary",
+    [
+        "Grandma takes Lisinopril at 8am; she asked \"Can we set up reminders on my phone?\"",
+        "Grandma takes Lisinopril at 8am, noted in 'my notebook' for her doctor.",
+        "Grandma, who has blood pressure problems, takes Lisinopril at 8am (MI risk aside).",
+    ],
+)
+def test_quoted_words_and_capital_letters_are_not_the_first_person(summary: str) -> None:
+    assert validate_summary(summary, CONVERSATION) != "speaks in the first person"
+
+
+def test_a_long_answer_stitched_from_the_assistants_turns_is_a_copy() -> None:
+    """A copy lifts a passage of one turn, or stitches the assistant's explanations into a
+    long answer (recorded: "three assistant turns copied word for word"); the user's own
+    facts said again in their words, or a short join of phrases, are a summary, held
+    sentence by sentence instead (``support``)."""
+    stitched = (
+        "Your grandmother is currently taking Lisinopril 10mg for blood pressure, once daily "
+        "in the morning. A weekly pill organizer helps her keep track. The Lisinopril should "
+        "be taken once daily at 8am. Watch for dizziness, a dry cough or swelling."
+    )
+    assert validate_summary(stitched, CONVERSATION, max_ratio=None) == (
+        "copies passages of the conversation, stitched together"
+    )
+    joined = "Grandma takes Lisinopril 10mg once daily at 8am; a weekly pill organizer helps her keep track."
+    assert validate_summary(joined, CONVERSATION) is None
+    told = [
+        ("user", "My dad Henry is 74 and has a urinary tract infection."),
+        ("assistant", "Does he take any other medicines?"),
+        ("user", "He takes metformin 500 mg twice a day and lisinopril 10 mg in the morning."),
+        ("assistant", "Thanks, noted."),
+        ("user", "The clinic switched his antibiotic to nitrofurantoin 100 mg twice a day for 5 days."),
+    ]
+    facts = (
+        "Henry is 74 and has a urinary tract infection. He takes metformin 500 mg twice a day and "
+        "lisinopril 10 mg in the morning. The clinic switched his antibiotic to nitrofurantoin 100 mg "
+        "twice a day for 5 days."
+    )
+    assert validate_summary(facts, format_conversation(told), max_ratio=None) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        (
+            "The app is slow. Pages load in 9 seconds. Users complain daily. "
+            "The fix was an index on orders.user_id.",
+            "The app is slow. The fix was an index on orders.user_id.",
+        ),
+        (
+            "The cache is a dict. A thread refills it. Readers share it. "
+            "The bug was that clear() ran before the refill.",
+            "The cache is a dict. The bug was that clear() ran before the refill.",
+        ),
+        (
+            "They compared three flats. Two were too far. One had no lift. They booked the flat on Elm Street.",
+            "They compared three flats. They booked the flat on Elm Street.",
+        ),
+        (
+            "Ida has an ear infection. Amoxicillin was prescribed. She is allergic to it. "
+            "The doctor switched it to azithromycin.",
+            "Ida has an ear infection. Amoxicillin was prescribed. The doctor switched it to azithromycin.",
+        ),
+    ],
+)
+def test_trimming_keeps_the_sentence_that_carries_the_outcome(text: str, kept: str) -> None:
+    """Issue 21, point 2: a cut to whole sentences keeps "the fix was ...", "the bug was
+    ...", "booked", "switched it to" in place of the plain sentences before it (from the
+    last back; the first one stays)."""
+    assert trim_to_sentences(text, len(kept)) == kept

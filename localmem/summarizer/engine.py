@@ -23,7 +23,9 @@ deterministic summary whose ``source`` says which way it went.
   (allergies, medicines and warnings, appointments, decisions:
   ``salient``), a summary that mentions none of a kind gets that kind's
   best fact appended, within 300 characters; when they do not fit, the
-  deterministic summary (which carries them) is stored instead.
+  warnings are left to the pins the store makes of them
+  (``warned.complete_or_pin``) and the rest must fit, or the deterministic
+  summary (which carries them) is stored instead.
 - **Outcomes**: valid → ``source`` = the model's name; rejected output, HTTP
   error or no local model → keyword summary, ``source="fallback"``; connection
   refused, DNS failure or timeout → offline summary, ``source="offline"``.
@@ -63,8 +65,8 @@ from .prompts import (
     format_conversation,
     format_summaries,
 )
-from .salient import complete, facts_of
 from .support import ground
+from .warned import complete_or_pin
 from .validation import (
     DEFAULT_MAX_SUMMARY_CHARS,
     DEFAULT_MAX_SUMMARY_RATIO,
@@ -205,7 +207,7 @@ class Summarizer:
             if text is None:
                 logger.info("%s's summary rejected: %s; fallback summary", model, reason)
                 return span.fallback(str(reason), model, **tokens)
-        completed = complete(text, facts_of(span.as_pairs()), DEFAULT_MAX_SUMMARY_CHARS)
+        completed = complete_or_pin(text, span.as_pairs(), DEFAULT_MAX_SUMMARY_CHARS)
         if completed is None:
             reason = "drops the span's safety-relevant facts"
             logger.info("%s's summary %s; fallback summary", model, reason)

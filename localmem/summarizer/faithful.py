@@ -13,9 +13,12 @@ model gets wrong can only be seen turn by turn:
 - **a copy of one turn**: a summary is a copy when :data:`COPY_SHARE` of its words, and
   :data:`COPY_MIN_WORDS` at least, lie in runs of :data:`COPY_RUN_WORDS` words that ONE
   turn holds in the same order (a passage lifted from it), or when nearly all of a long
-  summary (:data:`STITCH_SHARE`, :data:`STITCH_MIN_WORDS`) is runs lifted from the turns
-  (sentences stitched together). A short faithful restatement that reuses a phrase or two
-  of several turns is neither.
+  summary (:data:`STITCH_SHARE`, :data:`STITCH_MIN_WORDS`) is runs lifted from the
+  assistant's turns (its explanations stitched together in place of what was said and
+  decided). The user's facts said again in the user's words ("He takes metformin 500 mg
+  twice a day ...") are a summary of them, and a short faithful restatement that reuses a
+  phrase or two of several turns is no copy; one that speaks as the user ("I need a refill
+  of my inhaler") is refused for its voice (``validation``: the first person).
 
 ``conversation`` is the text the model was given (``prompts.format_conversation``: one
 ``role: text`` turn a line; a turn's own line breaks stay in it). Pure; never raises.
@@ -38,18 +41,25 @@ COPY_SHARE: Final = 0.6
 COPY_MIN_WORDS: Final = 15
 """... when they are this many at least: a long passage, not a short restatement."""
 STITCH_SHARE: Final = 0.85
-"""Share of a summary's words in runs copied from the turns (any of them) that makes a
-long summary a stitched copy..."""
+"""Share of a summary's words in runs copied from the assistant's turns (any of them) that
+makes a long summary a stitched copy..."""
 STITCH_MIN_WORDS: Final = 30
 """... when it has this many words at least."""
 
 NO_ANSWER: Final = re.compile(
     r"^\W*(?:no\b|nope\b|not (?:quite|really|exactly|yet|necessarily|at all)\b"
     r"|actually,? no\b|that's not\b|that is not\b|definitely not\b|better not\b|rather not\b"
-    r"|i wouldn'?t\b|i would not\b)",
+    r"|probably not\b|i wouldn'?t\b|i would not\b)",
     re.IGNORECASE,
 )
 """An answer that denies what a question asked ("No.", "Not quite.", "Better not")."""
+HEDGED: Final = re.compile(
+    r"^\W*(?:if\b|only if\b|it depends\b|that depends\b|depends\b|maybe\b|perhaps\b|not sure\b"
+    r"|hard to say\b|it's hard to say\b)",
+    re.IGNORECASE,
+)
+"""An answer that neither grants nor denies what a question asked ("If they are federal
+loans, ...", "It depends"): the question is not stated by it."""
 _QUESTION_HEAD = re.compile(
     r"^\W*(?:should|can|could|is|are|was|were|does|do|did|will|would|may|must|has|have)\s+"
     r"(?:(?:i|we|she|he|they|it|you|this|that)\s+)?",
@@ -99,7 +109,7 @@ def denied(pairs: Sequence[tuple[str, str]]) -> list[str]:
 
 def check_copy(summary_words: Sequence[str], pairs: Sequence[tuple[str, str]]) -> str | None:
     """The reason when the summary (its words, case-folded) copies one turn, or is
-    stitched from the turns' sentences."""
+    stitched from the assistant's sentences."""
     if len(summary_words) < COPY_RUN_WORDS or not pairs:
         return None
     texts = [words(text) for _, text in pairs]
@@ -107,7 +117,9 @@ def check_copy(summary_words: Sequence[str], pairs: Sequence[tuple[str, str]]) -
     if max(shares) >= COPY_SHARE and max(shares) * len(summary_words) >= COPY_MIN_WORDS:
         return "copies a passage of the conversation"  # of one turn
     if len(summary_words) >= STITCH_MIN_WORDS:
-        joined = [w for t in texts for w in (*t, "\n")]  # runs do not cross turns
+        # the assistant's explanations copied in place of what was said and decided; the
+        # user's own facts said again in their words are a summary of them
+        joined = [w for (role, _), t in zip(pairs, texts) if role != "user" for w in (*t, "\n")]
         if copied_share(summary_words, joined) >= STITCH_SHARE:
             return "copies passages of the conversation, stitched together"
     return None

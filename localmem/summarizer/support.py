@@ -19,20 +19,31 @@ summary to what was written, as ``localmem.grounding`` holds a checkpoint's item
    with the same polarity there. A source is a turn (not the system's), a question with the
    answer the next turn gives (the answer's polarity wins: "Can she take ibuprofen?"
    answered "don't give her ibuprofen" supports no "may take ibuprofen"; a question
-   answered "no" is no source), or up to :data:`TERSE_WINDOW` terse turns in a row (each of at
-   most :data:`TERSE_TURN_WORDS` content words: "pizza tonight?" "sure" "luigi's?" "7pm" say
+   answered "no", or hedged ("If they are federal loans, ..."), is no source), or up to
+   :data:`TERSE_WINDOW` terse turns in a row (each of at most :data:`TERSE_TURN_WORDS`
+   content words: "pizza tonight?" "sure" "luigi's?" "7pm" say
    one thing over several turns; a question there is stated when the next turn answers it). A turn's other questions support only a clause that reports talk
    ("asked", "discussed": :data:`_TALK`). An item of a list after a sentence's first clause
    (at most :data:`LIST_ITEM_WORDS` content words: "the router model, password, and channel
    settings") needs each word said somewhere, with its polarity.
 3. **Same party.** A clause that puts someone where its source says "you" ("send it to the
    friend tomorrow" for "send it to you tomorrow") changes who: in a turn, "you" is the
-   other side of the conversation.
+   other side of the conversation. So does one that puts "the user" where the turn's
+   pronoun is someone else ("the vet gave the user something" for the user's "they gave
+   him something": the user is the user's "I" and the assistant's "you"), or a name where
+   it names the user ("Greta's mother-in-law" for the user's "my mother-in-law").
 4. **Same status.** A clause that states as done what its source only plans, or as planned
    what its source reports done (``localmem.statements.signals``; a turn answering a
    question is read after it: "Have you booked a seat?" "Yes, the 9:33"), is unsupported.
    A clause without a status word takes the one of the clause before it in its sentence
-   ("They will stay at the hotel, book a seat ...": the seat is planned too).
+   ("They will stay at the hotel, book a seat ...": the seat is planned too). What the
+   source leaves open ("has to decide whether to leave the island") is not settled
+   ("decides to leave the island").
+5. **Same bindings** (``bindings``): a clause's event is bound to the day, time, month
+   or place the conversation binds it to ("plans to bake the cake on Saturday" where the
+   baking is "on Friday evening"), a clause opening with a name says of that person what
+   the conversation does ("Tom is allergic to peanuts" where Mia is), and a compound name
+   in a sentence is one the conversation wrote ("the Red Smoothie").
 
 A sentence with an unsupported clause is dropped. Unless most of the sentences (more than
 :data:`MIN_KEPT_SHARE`) and :data:`MIN_KEPT_WORDS` content words remain, the summary is not
@@ -56,10 +67,12 @@ from ..grounding import (
     item_forms,
     read,
     read_answered,
+    same_word,
     word_forms,
 )
 from ..words import STOP_WORDS, words
-from .faithful import NO_ANSWER
+from .bindings import invented_name, misattributed, misbound, planned_event
+from .faithful import HEDGED, NO_ANSWER
 from .wording import SUMMARY_WORDS, sentence_spans
 
 TERSE_TURN_WORDS: Final = 3
@@ -76,9 +89,18 @@ MIN_KEPT_WORDS: Final = 4
 """... and what is kept must have this many content words."""
 
 _CLAUSE = re.compile(
-    r"[,;:](?!\d)\s*|\s[-\u2013\u2014]\s|\s(?:while|whereas|because|since|although|though|but)\s",
+    r"[,;:](?!\d)\s*|\s[-\u2013\u2014]\s|\s(?:while|whereas|because|since|although|though|but)\s"
+    r"|\s(?=and (?:is|are|was|were|has|have|had|will|would|can|must|should|does|did)\s)",
     re.IGNORECASE,
 )
+"""Where a summary's sentence splits into clauses; "and" before a verb of its own starts a
+second predicate of the same subject ("takes warfarin at 6 pm and is allergic to
+penicillin": two facts, two turns)."""
+_OPEN = re.compile(
+    r"\bwhether\b|\bor not\b|\bdecide (?:if|between)\b|\bfor (?:example|instance)\b|\be\.g\.", re.IGNORECASE
+)
+"""What leaves a proposition open: "decide whether to leave", "or not", an example offered
+("she packs a bag and leaves it by the door, for example")."""
 _TALK: Final = frozenset(
     """
     asked asks asking discuss discussed discusses discussing wondered wonders wondering
@@ -87,6 +109,13 @@ _TALK: Final = frozenset(
 )
 """Words of a clause that reports talk, not facts: it may rest on a question."""
 _YOU: Final = frozenset({"you", "your", "yours", "yourself"})
+_ME: Final = frozenset({"i", "me", "my", "mine", "myself", "we", "us", "our", "ours"})
+_PRONOUNS: Final = _YOU | _ME | frozenset({"him", "his", "her", "hers", "them", "their"})
+"""Pronouns that stand for a party of the conversation or someone else."""
+_USER_PRONOUNS: Final = {"user": _ME, "assistant": _YOU}
+"""The pronouns that name the user in a turn of each role."""
+_USER: Final = frozenset({"user", "users"})
+_POSSESSIVE = re.compile(r"['\u2019]s$")
 _SLOT_WORDS: Final = 3
 """Words that may stand where a source says "you" ("the family friend")."""
 _CONTRACTION = re.compile(r"'(?:ll|re|ve|d|m)$")
@@ -127,10 +156,12 @@ def ground(summary: str, pairs: Sequence[tuple[str, str]]) -> Grounded:
     if not said or not turns:
         return Grounded(summary, (), len(said))
     sources = _sources(pairs, turns)
+    texts = [text for _, text in turns]
+    written = " ".join(texts)
     kept: list[str] = []
     dropped: list[tuple[int, str]] = []
     for number, sentence in enumerate(said, 1):
-        why = _unsupported(sentence, sources)
+        why = invented_name(sentence, written) or _unsupported(sentence, sources, pairs, texts)
         if why is None:
             kept.append(sentence)
         else:
@@ -151,7 +182,7 @@ def _sources(pairs: Sequence[tuple[str, str]], turns: list[tuple[int, str]]) -> 
         if "?" in text
     ]
     for n, ((i, question), (j, answer)) in enumerate(zip(turns, turns[1:])):
-        if "?" in question and pairs[i][0] != pairs[j][0] and not NO_ANSWER.search(answer):
+        if "?" in question and pairs[i][0] != pairs[j][0] and not _open(answer):
             text = f"{question.replace('?', '.')} {answer}"
             out.append(_Source(read_answered(question, answer), text, frozenset({i, j})))
             out[n + 1] = _Source(out[n + 1].reading, text, out[n + 1].turns)  # "Yes, the 9:33"
@@ -168,20 +199,29 @@ def _sources(pairs: Sequence[tuple[str, str]], turns: list[tuple[int, str]]) -> 
     return out
 
 
+def _open(answer: str) -> bool:
+    """Whether ``answer`` leaves its question unstated: it says no, or it hedges ("If they
+    are federal loans, ..."): "Should I refinance?" so answered is no source of "the
+    loans are refinanced"."""
+    return bool(NO_ANSWER.search(answer) or HEDGED.search(answer))
+
+
 def _stated(run: list[tuple[int, str]], k: int, pairs: Sequence[tuple[str, str]]) -> str:
     """A terse turn as a statement: its question stated when the next turn of the run
     answers it (another role, not "no"), kept a question otherwise."""
     i, text = run[k]
     if k + 1 < len(run):
         j, answer = run[k + 1]
-        if pairs[i][0] != pairs[j][0] and not NO_ANSWER.search(answer):
+        if pairs[i][0] != pairs[j][0] and not _open(answer):
             text = text.replace("?", ".")
     return text if text.rstrip().endswith((".", "?", "!")) else f"{text}."
     return out
 
 
-def _unsupported(sentence: str, sources: list[_Source]) -> str | None:
-    """Why ``sentence`` is not supported, or None (rules 1-4)."""
+def _unsupported(
+    sentence: str, sources: list[_Source], pairs: Sequence[tuple[str, str]], texts: Sequence[str]
+) -> str | None:
+    """Why ``sentence`` is not supported, or None (rules 1-5; ``texts``: the turns' texts)."""
     carried: str | None = None
     for number, clause in enumerate(_CLAUSE.split(sentence)):
         status = carried if statements.status(clause) is None else statements.claimed(clause)
@@ -191,7 +231,11 @@ def _unsupported(sentence: str, sources: list[_Source]) -> str | None:
             continue
         if number and len(forms) <= LIST_ITEM_WORDS and all(_said(form, sources) for form in forms):
             continue  # an item of a list: "including the router model, password"
-        why = _clause_unsupported(clause, forms, status, sources)
+        why = (
+            _clause_unsupported(clause, forms, status, sources, pairs)
+            or misbound(clause, texts)
+            or misattributed(clause, texts)
+        )
         if why is not None:
             return why
     return None
@@ -219,7 +263,11 @@ def _weight(forms: Sequence[str]) -> int:
 
 
 def _clause_unsupported(
-    clause: str, forms: list[tuple[str, bool]], status: str | None, sources: list[_Source]
+    clause: str,
+    forms: list[tuple[str, bool]],
+    status: str | None,
+    sources: list[_Source],
+    pairs: Sequence[tuple[str, str]],
 ) -> str | None:
     reasons: list[str] = []
     said = words(clause)
@@ -233,10 +281,11 @@ def _clause_unsupported(
         if not same:
             reasons.append("negation flipped")
             continue
-        if _replaces_you(said, words(source.text)):
-            reasons.append("names someone else where its source says 'you'")
+        party = _changes_party(said, [pairs[i] for i in sorted(source.turns)])
+        if party:
+            reasons.append(party)
             continue
-        conflict = _status_conflict(status, found, source.text)
+        conflict = _status_conflict(status, found, source.text, clause)
         if conflict:
             reasons.append(conflict)
             continue
@@ -244,12 +293,22 @@ def _clause_unsupported(
     return reasons[0] if reasons else "not supported by any one message"
 
 
-def _status_conflict(status: str | None, found: list[str], text: str) -> str | None:
+def _status_conflict(status: str | None, found: list[str], text: str, clause: str) -> str | None:
     """Why a clause of ``status`` contradicts the status of the sentences of ``text`` that
-    hold its words ``found``, or None."""
+    hold its words ``found``, or None. A planned event the source does not name is not
+    the one it reports done ("will stay at the hotel" the user "found"). A clause that
+    settles what every sentence holding it leaves open ("She decides to leave the island"
+    for "She has to decide whether to leave the island") is unsupported whatever its
+    status."""
+    holding = [s for s in sentences(text) if word_forms(s).intersection(found)]
+    if holding and all(_OPEN.search(s) for s in holding) and not _OPEN.search(clause):
+        return "states as settled what is still open"
     if status is None:
         return None
-    said = {statements.signals(s) for s in sentences(text) if word_forms(s).intersection(found)}
+    event = planned_event(clause) if status == "plan" else None
+    if event is not None and not any(same_word(event, f) for f in word_forms(text)):
+        return None
+    said = {statements.signals(s) for s in holding}
     said.discard(frozenset())
     if status == "done" and said == {frozenset({"plan"})}:
         return "states as done what was planned"
@@ -258,21 +317,41 @@ def _status_conflict(status: str | None, found: list[str], text: str) -> str | N
     return None
 
 
-def _replaces_you(said: Sequence[str], source: Sequence[str]) -> bool:
-    """Whether the clause's words ``said`` put a content word where the ``source``'s words
-    say "you" (between the same two words: "send it to the friend tomorrow" for "send it
-    to you tomorrow"): in a turn, "you" is the other side of the conversation."""
-    for k in range(1, len(source) - 1):
-        if source[k] not in _YOU:
-            continue
-        left, right = source[k - 1], source[k + 1]
-        for i, word in enumerate(said):
-            if word != left:
+def _changes_party(said: Sequence[str], turns: Sequence[tuple[str, str]]) -> str | None:
+    """Why the clause's words ``said`` name another party than the source's ``turns``
+    (``(role, text)``) do in the same place (between the same two words), or None: a
+    content word where a turn says "you" ("send it to the friend tomorrow" for "send it to
+    you tomorrow": in a turn, "you" is the other side), or "the user" where a turn's pronoun
+    is someone else ("gave the user something" for the user's "they gave him something":
+    the user is the user's "I" and the assistant's "you"), or a name where it names the
+    user ("Greta's mother-in-law" for the user's "my mother-in-law")."""
+    for role, text in turns:
+        source = words(text)
+        user = _USER_PRONOUNS.get(role.strip().casefold())
+        for k in range(len(source) - 1):
+            pronoun = source[k]
+            if pronoun not in _PRONOUNS:
                 continue
-            for j in range(i + 2, min(i + 2 + _SLOT_WORDS, len(said))):
-                if said[j] == right and any(
-                    len(w) >= 4 and w not in STOP_WORDS and w not in SUMMARY_WORDS and w not in _YOU
-                    for w in said[i + 1 : j]
-                ):
-                    return True
-    return False
+            for filler in _fillers(said, source[k - 1] if k else None, source[k + 1]):
+                named = [_POSSESSIVE.sub("", w) for w in filler]
+                someone = any(
+                    len(w) >= 3 and w not in STOP_WORDS and w not in SUMMARY_WORDS and w not in _PRONOUNS
+                    for w in named
+                )
+                if pronoun in _YOU and someone:
+                    return "names someone else where its source says 'you'"
+                if user is not None and pronoun in user and someone:
+                    return "names someone else where its source names the user"
+                if user is not None and pronoun not in user and not _USER.isdisjoint(named):
+                    return "puts the user where its source names someone else"
+    return None
+
+
+def _fillers(said: Sequence[str], left: str | None, right: str) -> list[Sequence[str]]:
+    """The runs of 1 to :data:`_SLOT_WORDS` words of ``said`` between ``left`` and ``right``
+    (``left`` None: from the start of ``said``)."""
+    out = []
+    starts = [-1] if left is None else [i for i, word in enumerate(said) if word == left]
+    for i in starts:
+        out += [said[i + 1 : j] for j in range(i + 2, min(i + 2 + _SLOT_WORDS, len(said))) if said[j] == right]
+    return out

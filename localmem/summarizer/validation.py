@@ -170,13 +170,19 @@ _SHAPE_CHECKS: Final[tuple[tuple[re.Pattern[str], str], ...]] = (
     ),
 )
 
+_FIRST_PERSON = re.compile(rf"(?<![\w'\u2019-])(?:I(?:{_APOSTROPHE}(?:m|ve|ll|d))?|[Mm]y|me|[Mm]ine|[Mm]yself)\b")
+"""The writer's "I": the prompt asks for the third person; an answer that says "I need a
+refill of my inhaler" repeats the user's turns (or answers as the assistant)."""
+_QUOTED = re.compile(r"\"[^\"\n]*\"|\u201c[^\u201d\n]*\u201d|(?<!\w)'[^'\n]*'(?!\w)")
+"""Quoted words: a summary may quote what someone said ("she said 'I'm fine'")."""
 _NAME_LINE = re.compile(r"^\s*[A-Z][\w.'\u2019-]*(?: [A-Z][\w.'\u2019-]*)?\s*:", _M)
 """A "Name:" line; one is a label ("Summary: ..."), two or more are a script."""
 _LAST_WORD = re.compile(r"([^\W\d_]+)[^\w]*\Z")
 _SENTENCE_END = (".", "!", "?", ":", ";")
 OUTCOME: Final = re.compile(
-    r"\b(?:the (?:fix|cause|answer|solution|result|outcome|decision|problem) (?:was|is)|fixed|solved"
-    r"|resolved|decided|agreed|booked|chose|settled on|turned out|works again|now works|matches)\b",
+    r"\b(?:the (?:fix|cause|answer|solution|result|outcome|decision|problem|bug|culprit|error) (?:was|is)|fixed|solved"
+    r"|resolved|decided|agreed|booked|chose|settled on|turned out|works again|now works|matches"
+    r"|switched (?:it |him |her |them )?to|changed (?:it |him |her |them )?to|replaced (?:it )?with)\b",
     _I,
 )
 """What a sentence carrying a conversation's outcome says: trimming keeps it."""
@@ -319,6 +325,8 @@ def _check_shape(text: str) -> str | None:
             return reason
     if len(_NAME_LINE.findall(text)) >= 2:
         return "is written as a script"
+    if _FIRST_PERSON.search(_QUOTED.sub(" ", text)):
+        return "speaks in the first person"
     return None
 
 

@@ -24,7 +24,7 @@ from typing import Final
 
 from ..grounding import negated_words
 from ..words import words
-from .salient import DANGER_PREFIXES, Fact, dropped_kinds, facts_of
+from .salient import DANGER_PREFIXES, Fact, complete, dropped_kinds, facts_of
 
 MAX_WARNINGS: Final = 3
 """At most this many warnings are kept for one summary, the strongest first."""
@@ -46,6 +46,25 @@ def unsaid_warnings(summary: str, pairs: Sequence[tuple[str, str]]) -> list[tupl
     found.sort(key=lambda pair: (-pair[0].score, pair[1]))
     kept = sorted(found[:MAX_WARNINGS], key=lambda pair: pair[1])
     return [(fact.text, index) for fact, index in kept]
+
+
+def complete_or_pin(summary: str, pairs: Sequence[tuple[str, str]], limit: int) -> str | None:
+    """``summary`` completed with the span's safety-relevant facts it drops
+    (``salient.complete``), or None when they do not fit within ``limit`` characters.
+
+    A warning the summary lacks is pinned by the store (:func:`unsaid_warnings`: a pin holds
+    it, its message the pin's source), so when the whole completion does not fit, the
+    warnings are left to their pins and only the other kinds must fit: a faithful summary
+    is not thrown away for a warning that is kept anyway ("I'm no longer vegetarian" pinned
+    beside a 245-character summary of a chat about a puzzle)."""
+    facts = facts_of(pairs)
+    completed = complete(summary, facts, limit)
+    if completed is not None:
+        return completed
+    pinned = {text for text, _ in unsaid_warnings(summary, pairs)}
+    if not pinned:
+        return None
+    return complete(summary, [f for f in facts if f.text not in pinned], limit)
 
 
 def _is_warning(fact: Fact) -> bool:
