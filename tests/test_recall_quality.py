@@ -105,9 +105,32 @@ def test_periods_read(question: str, label: str) -> None:
     assert [p.label for p in find(question, now)] == [label]
 
 
-@pytest.mark.parametrize("words", ["may I ask", "February 31, 2022", "room 2023", "call me maybe"])
+@pytest.mark.parametrize(
+    "words",
+    ["may I ask", "February 31, 2022", "room 2023", "call me maybe",
+     "Where is Gabe going in April?", "What will we plan for August?"],
+)
 def test_what_is_no_date_stays_words(words: str) -> None:
     assert find(words, datetime(2024, 6, 12, tzinfo=timezone.utc)) == []
+
+
+def test_a_month_ahead_is_a_topic_not_when_it_was_said(clocked) -> None:
+    store, clock = clocked
+    s = store.create_session()
+    say(store, clock, s.id, datetime(2022, 2, 3, 9, tzinfo=timezone.utc),
+        ["Gabe: Booked flights to Vietnam for April, so excited!"])
+    for day in range(1, 29):  # April's own talk of trips crowds a small context
+        say(store, clock, s.id, datetime(2022, 4, day, 9, tzinfo=timezone.utc),
+            [f"Gabe: Going to the trip planning meeting number {day} at work."])
+    clock.now = datetime(2022, 5, 2, 9, tzinfo=timezone.utc)
+    say(store, clock, s.id, clock.now, filler(10))
+    ctx = store.build_context(s.id, max_tokens=300, query="Where is Gabe going in April?")
+    assert ctx.dates == ()
+    assert "Gabe: Booked flights to Vietnam for April, so excited!" in [
+        m.text for m in ctx.relevant_messages
+    ]
+    past = store.build_context(s.id, max_tokens=300, query="Where did Gabe go in April?")
+    assert past.dates == ("in April = 2022-04-01..2022-04-30",)
 
 
 # --- neighbours --------------------------------------------------------------------------
