@@ -100,7 +100,8 @@ class Recall:
 
         Lexical (BM25 with the statistics of the scope searched, every content
         word of the query but those naming ``periods``) fused with semantic
-        (cosine with ``semantic``'s vector) when given; when the query's
+        (cosine with ``semantic``'s vector) when given, the lexical ranking
+        weighed by the share of the query its best match holds (``rank.coverage``); when the query's
         specific words find little, the best hits' words widen it once
         (``reranking.feedback_terms``). Then the messages said in ``periods``
         come first, and the top is spread across days (``reranking``). Call
@@ -130,7 +131,8 @@ class Recall:
             hold(term)
         common = max(2, scope.documents // 10)
         specific = tuple(t for t in terms if frequencies[t] <= common)
-        chosen = rank.ranked(rank.prescore(terms, holders, frequencies, scope))
+        prescores = rank.prescore(terms, holders, frequencies, scope)
+        chosen = rank.ranked(prescores)
         chosen = chosen[:LEXICAL_CANDIDATES]
         dense: list[int] = []
         if semantic is not None:
@@ -144,7 +146,9 @@ class Recall:
         if specific and lexical and self._finds_little([sets[t] for t in specific]):
             lexical = self._widened(lexical, terms, rows, scope, hold, holders, frequencies, key)
         if dense:
-            order = rank.fuse(rank.ranked(rank.confident(scores)), dense)
+            found_share = rank.coverage(prescores, terms, frequencies, scope)
+            weight = max(rank.LEXICAL_WEIGHT_FLOOR, found_share)
+            order = rank.fuse(rank.ranked(rank.confident(scores)), dense, weights=(weight, 1.0))
         else:
             order = lexical
         ranking = reranking.order_by(order, rows)
