@@ -562,6 +562,20 @@ def test_a_long_relevant_message_does_not_crowd_out_the_budget(store, session) -
     assert ctx.total_tokens <= 1000
 
 
+def test_a_short_sentence_that_matched_keeps_the_sentence_that_says_what_it_announces(
+    store, session
+) -> None:
+    trip = store.add_message(
+        session.id, "user",
+        "Greetings from Mexico City! We took a cooking class and loved it. "
+        + "The weather was mild and the streets were busy all day long. " * 4,
+    )
+    chat(store, session.id, 20)
+    ctx = store.build_context(session.id, max_tokens=1000, query="What did we do in Mexico City?")
+    shown = {m.id: m.text for m in ctx.relevant_messages}
+    assert shown[trip.id] == "Greetings from Mexico City! We took a cooking class and loved it. …"
+
+
 def test_a_long_turn_with_no_sentence_to_cut_stays_whole_or_out(store, session) -> None:
     long = store.add_message(session.id, "user", (FACT[:-1] + " and more, ") * 200 + ".")
     short = store.add_message(session.id, "user", "Pickup is at the side gate.")
