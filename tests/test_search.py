@@ -476,7 +476,7 @@ def test_the_context_carries_the_relevant_older_message(store, session) -> None:
     assert system["role"] == "system"
     fact = ctx.relevant_messages[0]
     assert system["content"] == (
-        f"{MEMORY_PREAMBLE}\n\n{RELEVANT_HEADER}\n[{fact.created_at[:10]}]\nuser: {FACT}"
+        f"{MEMORY_PREAMBLE}\n\n{RELEVANT_HEADER}\n{fact.created_at[:10]}:\nuser: {FACT}"
     )
     assert store.count_tokens(system["content"]) <= ctx.breakdown["relevant"] + ctx.breakdown["framing"]
 
@@ -509,7 +509,7 @@ def test_the_relevant_section_takes_what_the_recent_turns_leave(store, session) 
     pin = store.pin(session.id, "Pinned fact " * 10)
     store.build_context(session.id)
     costs = store._contexts.costs
-    date = store.count_tokens(f"[{fact.created_at[:10]}]")
+    date = store.count_tokens(f"{fact.created_at[:10]}:")
     needed = costs.relevant_header + date + costs.item + store.count_tokens("user: ") + fact.token_count
     # the newest 3 and the pin; then the 4th and 5th newest turns take at most half of
     # what is left, and the relevant message fits in the rest
@@ -765,7 +765,7 @@ def test_relevant_messages_of_one_day_share_its_heading(store, session) -> None:
     ctx = store.build_context(session.id, query=QUESTION)
     assert {first.id, second.id} <= {m.id for m in ctx.relevant_messages}
     section = ctx.to_messages()[0]["content"].split(RELEVANT_HEADER + "\n")[1].splitlines()
-    day = f"[{first.created_at[:10]}]"
+    day = f"{first.created_at[:10]}:"
     assert section.count(day) == 1 and section[0] == day
     assert f"user: {first.text}" in section and f"assistant: {second.text}" in section
     assert sum(store.count_tokens(m["content"]) for m in ctx.to_messages()) <= ctx.total_tokens
