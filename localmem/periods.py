@@ -32,9 +32,13 @@ _DAY = r"(?P<day>[0-3]?\d)(?:st|nd|rd|th)?"
 _YEAR = r"(?P<year>(?:19|20)\d\d)"
 _COUNT = r"(?P<count>\d{1,3}|" + "|".join(NUMBERS) + ")"
 _UNIT = r"(?P<unit>day|week|month|year)s?"
-_AHEAD = re.compile(r"\b(?:is|are|am|will|going|plan|plans|planning|next|upcoming)\b|'ll\b",
-                    re.IGNORECASE)
-"""Words of a question about the present or the future ("Where is she going in April?")."""
+_AHEAD = re.compile(
+    r"\b(?:will|plan|plans|planning|next|upcoming)\b|'ll\b"
+    r"|\b(?:is|are|am)\s+(?:\w+\s+){0,2}?\w+ing\b",  # "is Gabe going", "are we moving"
+    re.IGNORECASE,
+)
+"""Words of a question about the present or the future ("Where is she going in April?",
+"What will we plan for August?"); "What is the cafe we liked in May?" is not one."""
 _BEHIND = re.compile(r"\b(?:did|was|were|had)\b", re.IGNORECASE)
 """Words of a question about the past ("Where was she going in April?")."""
 

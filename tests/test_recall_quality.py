@@ -97,6 +97,8 @@ def test_relative_periods_are_read_against_the_stores_clock(clocked) -> None:
         ("last Tuesday", "last Tuesday = 2024-06-11"),
         ("in 2023", "in 2023 = 2023-01-01..2023-12-31"),
         ("anything in May?", "in May = 2024-05-01..2024-05-31"),
+        ("What is the cafe we liked in May?", "in May = 2024-05-01..2024-05-31"),
+        ("Where was Gabe going in April?", "in April = 2024-04-01..2024-04-30"),
         ("this month", "this month = 2024-06-01..2024-06-30"),
     ],
 )
@@ -108,7 +110,8 @@ def test_periods_read(question: str, label: str) -> None:
 @pytest.mark.parametrize(
     "words",
     ["may I ask", "February 31, 2022", "room 2023", "call me maybe",
-     "Where is Gabe going in April?", "What will we plan for August?"],
+     "Where is Gabe going in April?", "Where is Sam actually traveling in September?",
+     "What will we plan for August?"],
 )
 def test_what_is_no_date_stays_words(words: str) -> None:
     assert find(words, datetime(2024, 6, 12, tzinfo=timezone.utc)) == []
