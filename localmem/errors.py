@@ -42,6 +42,12 @@ class ImportRefused(InvalidInput):
         self.report = report
 
 
+class FactRemoved(InvalidInput):
+    """An automatic pin of a fact the user removed (unpinned, or forgot the message it
+    came from), from no message said since: it stays removed until the user says it
+    again in a new message (name that message as the pin's source), or pins it."""
+
+
 class SessionNotFound(LocalMemError, KeyError):
     """No session with this id exists in the database."""
 

@@ -136,6 +136,14 @@ class Pin(Record):
         return "user" if self.session_id is None else "session"
 
 
+class PinLink(Record):
+    """A pin and a message it rests on: one of the messages it was built from
+    (``pin_sources``), or the message whose update ended it (``pin_endings``)."""
+
+    pin_id: int
+    message_id: int
+
+
 class Item(Record):
     """A framework's own record of one message, kept verbatim as JSON text.
 
@@ -369,6 +377,8 @@ class SessionRows(NamedTuple):
     messages: list[Message]
     items: list[Item]
     pins: list[Pin]
+    pin_sources: list[PinLink]
+    pin_endings: list[PinLink]
     summaries: list[Summary]
     facts: list[SummaryFacts]
     goals: list[Goal]

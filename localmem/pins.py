@@ -34,7 +34,7 @@ from . import db
 from .args import check_id, check_importance, check_int, check_text
 from .autopins import is_lasting, message_words, pin_facts, pin_key
 from .config import DEFAULT_PIN_IMPORTANCE
-from .errors import InvalidInput, NotFound, SessionNotFound
+from .errors import FactRemoved, InvalidInput, NotFound, SessionNotFound
 from .models import PIN_KINDS, Pin
 from .reports import MemoryReport, RememberedFact, SessionMemory
 from .updates import Update, superseded, updates_in
@@ -85,7 +85,11 @@ class Pins:
         them is automatic: an ``auto`` pin whose fact the session already
         sees (its own pins and the user's) is not added (that pin is
         returned), and a ``manual`` pin replaces the auto pin of its scope
-        that held its fact. Raises :class:`SessionNotFound` or
+        that held its fact. A fact the user removed (``unpin``, or a forget of
+        the message it came from) stays removed until the user says it again: an
+        ``auto`` pin of it needs a ``source_message_id`` newer than the removal,
+        else :class:`~localmem.errors.FactRemoved` is raised (a ``manual`` pin is
+        the user's own act, and is made). Raises :class:`SessionNotFound` or
         :class:`InvalidInput`; nothing is written then.
         """
         if session_id is not None:
@@ -119,6 +123,12 @@ class Pins:
                 same = self._same_fact(conn, session_id, key)
                 if same is not None:
                     return same
+                removed = db.buried_after(conn, session_id or db.EVERY_SESSION, key)
+                if removed is not None and (source_message_id is None or source_message_id <= removed):
+                    raise FactRemoved(
+                        "the user removed this fact: an automatic pin of it needs a message said "
+                        f"since (a source_message_id after {removed}), or kind='manual'"
+                    )
             else:  # the explicit pin replaces the automatic one (its scope's, or the user's)
                 db.delete_auto_pins(conn, owner, key)
                 if owner is not None and db.delete_auto_pins(conn, None, key):

@@ -10,12 +10,13 @@ the file's write-ahead log to a replica (a folder, or an ``s3://``, ``gs://``,
 - :func:`config`: the Litestream configuration for one file and one replica,
   with localmem's defaults: a snapshot every hour, kept an hour
   (:data:`DEFAULT_RETENTION`), so a forgotten message leaves the replica within
-  about two hours (see the README).
+  about two hours (see the README); the log emptied into the file at each sync
+  (:data:`TRUNCATE_PAGES`), so it leaves the local log at once.
 - :func:`replicate`: Litestream in the foreground until it exits or SIGINT /
   SIGTERM arrives, which are passed on to it; it is waited for, and killed if
   it does not stop: no child process is left behind.
-- :func:`restore`: the replica's newest state into a new file (never over an
-  existing one), checked before it gets its name.
+- :func:`restore`: the replica's newest state (or its state at a moment, ``at``)
+  into a new file (never over an existing one), checked before it gets its name.
 
 Two devices must never write one file (Litestream replicates one writer's file;
 two would overwrite each other's changes): a replica is a backup, restored on
@@ -33,14 +34,21 @@ import sys
 import sysconfig
 import tempfile
 from collections.abc import Iterator
+from datetime import datetime, timezone
 from pathlib import Path
 
-from .errors import LocalMemError
+from .clock import parse_time
+from .errors import InvalidInput, LocalMemError
 
 DEFAULT_RETENTION = "1h"
 """How long the replica keeps a snapshot (and the changes since): Litestream's own
 default is 24 h; a forgotten message leaves the replica after at most about two of these."""
 DEFAULT_SNAPSHOT_INTERVAL = "1h"
+TRUNCATE_PAGES = 1
+"""Litestream empties the log into the file (a TRUNCATE checkpoint) once it holds this
+many pages, checked at each sync (once a second): with 1, a forgotten message leaves the
+local log within a second or two of the forget. (Litestream's default, 121,359 pages,
+about 500 MB, would leave the log's old frames in place for as long as it runs.)"""
 STOP_SECONDS = 30.0
 """How long Litestream gets to finish its last sync once asked to stop; then it is killed."""
 NOT_INSTALLED = (
@@ -97,9 +105,16 @@ def config(db_path: str | Path, target: str, *, retention: str = DEFAULT_RETENTI
         f"  retention: {retention}\n"
         "dbs:\n"
         f"  - path: {_yaml(str(path))}\n"
+        "    # The log emptied at each sync: a forgotten message leaves it at once.\n"
+        f"    truncate-page-n: {TRUNCATE_PAGES}\n"
         "    replica:\n"
         f"      url: {_yaml(replica_url(target))}\n"
     )
+
+
+def _rfc3339(moment: datetime) -> str:
+    """A moment as Litestream's ``-timestamp`` reads it (RFC 3339, in UTC)."""
+    return moment.astimezone(timezone.utc).isoformat().replace("+00:00", "Z")
 
 
 def _yaml(text: str) -> str:
@@ -164,15 +179,22 @@ def _config_file(text: str) -> Iterator[Path]:
             os.unlink(name)
 
 
-def restore(source: str, output: str | Path) -> Path:
-    """Restore the newest state of the replica ``source`` into the new file ``output``.
+def restore(source: str, output: str | Path, *, at: str | None = None) -> Path:
+    """Restore the newest state of the replica ``source`` into the new file ``output``;
+    with ``at`` (an ISO-8601 moment, UTC unless it names an offset), its state at that
+    moment (Litestream's point-in-time restore: what the replica still retains of it).
 
     Litestream writes a temporary file beside ``output``; it gets its name only
     once localmem opens it and its integrity check passes, and never over an
-    existing file (:class:`ReplicaError` then, or when the replica holds nothing).
+    existing file (:class:`ReplicaError` then, or when the replica holds nothing,
+    or nothing that old). :class:`InvalidInput` for an ``at`` that is no moment.
     """
     from .store import MemoryStore  # the check opens it as the app will
 
+    moment = None if at is None else parse_time(at)
+    if at is not None and moment is None:
+        raise InvalidInput(f"at: {str(at)[:40]!r} is not an ISO-8601 moment (2026-05-04T18:30:00Z)")
+    when = [] if moment is None else ["-timestamp", _rfc3339(moment)]
     binary = find_litestream()
     target = Path(output).expanduser().resolve()
     for existing in (target, Path(f"{target}-wal")):
@@ -182,7 +204,7 @@ def restore(source: str, output: str | Path) -> Path:
         raise ReplicaError(f"{target.parent}: no such folder")
     partial = target.with_name(f".{target.name}.restoring-{os.getpid()}")
     done = subprocess.run(
-        [str(binary), "restore", "-o", str(partial), replica_url(source)],
+        [str(binary), "restore", *when, "-o", str(partial), replica_url(source)],
         capture_output=True, text=True, check=False,
     )
     try:

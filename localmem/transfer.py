@@ -243,6 +243,7 @@ def _write_rows(
     message = batch.message_map(first)
     db.import_items(conn, [(message[i.message_id], sid, i.kind, i.data) for i in r["items"]])
     kept: list[int] = []
+    pins: dict[int, int] = {}  # old id -> new, for the pins written
     for p, n in zip(r["pins"], tokens["pins"]):
         source = None if p.source_message_id is None else message[p.source_message_id]
         key = pin_key(p.content)
@@ -255,8 +256,14 @@ def _write_rows(
             owner, p.content, key, source, p.importance_score, p.kind,
             n, p.created_at, p.slot, p.superseded_at,
         ))
+        pins[p.id] = pin.id
         if p.scope == "user" and owner is not None:
             kept.append(pin.id)
+    # A pin left out (the user has the fact already) leaves its links out too.
+    db.import_pin_links(conn, *(
+        [(pins[x.pin_id], message[x.message_id]) for x in r[field] if x.pin_id in pins]
+        for field in ("pin_sources", "pin_endings")
+    ))
     summaries: dict[int, int] = {}
     for s, n in zip(r["summaries"], tokens["summaries"]):
         start, end = batch.new_range(s, first)

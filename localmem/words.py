@@ -94,3 +94,16 @@ def stem(word: str) -> str:
     if len(word) > 4 and word[-1] == "e":
         return word[:-1]  # "schedule" meets "schedul(es)"
     return word
+
+
+ASCII_LOOKALIKES: Final = {0x131: "i", 0x17F: "s"}
+"""The two letters Python's case-insensitive patterns take for an ASCII one ("ı" for
+"i", "ſ" for "s") that ``str.lower`` keeps as they are."""
+
+
+def lowered(text: str) -> str:
+    """``text`` lower-cased as a case-insensitive pattern sees its ASCII letters: a
+    literal (of ASCII letters, spaces and signs) that is not in ``lowered(text)`` is in
+    no case-insensitive match in ``text`` either. What a prefilter checks before
+    running a slower pattern."""
+    return text.lower().translate(ASCII_LOOKALIKES)

@@ -103,6 +103,38 @@ def test_the_zip_as_downloaded_is_read_by_content(export: Path, tmp_path: Path, 
         assert everything(store) == everything(direct) != ""
 
 
+def test_a_split_chatgpt_export_is_read_in_the_order_of_its_parts(tmp_path: Path, db_path: Path) -> None:
+    """ChatGPT's larger exports (2026) split conversations.json into numbered parts
+    (conversations-000.json, -001, ...) beside export_manifest.json, user.json and
+    chat.html: every part is read, in the order of its number, as one list."""
+    conversations = json.loads(CHATGPT.read_text(encoding="utf-8"))
+    archive = tmp_path / "export.zip"
+    with zipfile.ZipFile(archive, "w") as z:
+        z.writestr("export_manifest.json", "{}")
+        z.writestr("user.json", "{}")
+        z.writestr("chat.html", "<html></html>")
+        # Stored out of order, with a part of another folder and macOS's resource forks.
+        z.writestr("conversations-001.json", json.dumps(conversations[1:]))
+        z.writestr("conversations-000.json", json.dumps(conversations[:1]))
+        z.writestr("old/conversations-002.json", "not read")
+        z.writestr("__MACOSX/._conversations-000.json", "junk")
+    code, out = run("import", str(archive), "--db", str(db_path))
+    assert code == 0, out
+    assert "Imported 2 conversations from a ChatGPT export" in out
+    with MemoryStore(db_path) as store, MemoryStore(tmp_path / "direct.db") as direct:
+        direct.import_file(CHATGPT)
+        assert everything(store) == everything(direct) != ""
+        assert [s.id for s in store.list_sessions()] == [s.id for s in direct.list_sessions()]
+    # A broken part is named, and nothing is written.
+    broken = tmp_path / "broken.zip"
+    with zipfile.ZipFile(broken, "w") as z:
+        z.writestr("conversations-000.json", json.dumps(conversations[:1]))
+        z.writestr("conversations-001.json", "[{")
+    code, out = run("import", str(broken), "--db", str(tmp_path / "broken.db"))
+    assert code == 1 and "conversations-001.json is not valid JSON" in out
+    assert not (tmp_path / "broken.db").exists()
+
+
 def test_reimporting_skips_or_replaces_and_refuses_by_default(db_path: Path) -> None:
     assert run("import", str(CHATGPT), "--db", str(db_path))[0] == 0
     with MemoryStore(db_path) as store:

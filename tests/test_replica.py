@@ -11,6 +11,7 @@ import subprocess
 import sys
 import threading
 import time
+from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
@@ -146,3 +147,49 @@ def test_the_binary_is_found_next_to_python_without_an_activated_environment(tmp
     )
     assert done.returncode == 0, done.stderr
     assert Path(done.stdout.strip()).is_file()
+
+
+def test_a_point_in_time_before_a_forget_brings_it_back_while_the_replica_retains_it(tmp_path: Path) -> None:
+    """What a replica means for forgetting: a forget leaves the file, its log (once
+    Litestream's next checkpoint has run) and the newest state of the replica; a restore
+    --at a moment before it brings the text back, for as long as the replica retains it."""
+    db, replica_dir = tmp_path / "memory.db", tmp_path / "replica"
+    with MemoryStore(db) as store:
+        sid = store.create_session(title="mine").id
+        store.add_messages(sid, [{"role": "user", "text": f"note {k} about the orchard"} for k in range(20)])
+        replicating = localmem_process("replicate", "--to", str(replica_dir), "--db", str(db))
+        try:
+            wait_for(lambda: replica_dir.exists() and any(replica_dir.rglob("*.ltx")), "a first snapshot")
+            secret = store.add_message(sid, "user", SECRET)
+            time.sleep(2.5)  # Litestream syncs once a second
+            before = datetime.now(timezone.utc)
+            time.sleep(1.5)
+            store.delete_message(secret.id)
+            store.add_message(sid, "user", "written after the forget")
+            # The file and its log: Litestream's next checkpoint (localmem's config truncates
+            # the log at every sync) leaves the text in neither.
+            wait_for(
+                lambda: SECRET.encode() not in db.read_bytes() + Path(f"{db}-wal").read_bytes(),
+                "the log emptied by Litestream's checkpoint",
+            )
+            time.sleep(2.5)
+        finally:
+            replicating.send_signal(signal.SIGTERM)
+            out, _ = replicating.communicate(timeout=60)
+        assert replicating.returncode == 0, out
+
+    newest, then = tmp_path / "newest.db", tmp_path / "then.db"
+    assert CliRunner().invoke(cli, ["restore", "--from", str(replica_dir), "-o", str(newest)]).exit_code == 0
+    result = CliRunner().invoke(
+        cli, ["restore", "--from", str(replica_dir), "-o", str(then), "--at", before.isoformat()]
+    )
+    assert result.exit_code == 0, result.output
+    with MemoryStore(newest) as copy:
+        texts = [m.text for m in copy.get_messages(sid)]
+        assert SECRET not in texts and "written after the forget" in texts
+    with MemoryStore(then) as copy:
+        texts = [m.text for m in copy.get_messages(sid)]
+        assert SECRET in texts and "written after the forget" not in texts
+        assert copy.search("ZEBRA")  # its index came back with it
+    bad = CliRunner().invoke(cli, ["restore", "--from", str(replica_dir), "-o", str(tmp_path / "x.db"), "--at", "soon"])
+    assert bad.exit_code == 1 and "is not an ISO-8601 moment" in bad.output

@@ -55,17 +55,26 @@ def replicate(target: str, retention: str, print_config: bool, db_path: Path | N
     "-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
     help="The new database file to write (never an existing one) [default: --db's file].",
 )
+@click.option(
+    "--at", "moment", default=None, metavar="TIME",
+    help="Its state at this moment instead (ISO-8601, UTC unless it names an offset: "
+    "2026-05-04T18:30:00Z), while the replica retains it.",
+)
 @db_option
 @json_option
-def restore(source: str, output: Path | None, db_path: Path | None, as_json: bool) -> None:
-    """Restore the newest state of a replica into a new file (-o, else --db's, else the
-    default database on a new machine), checked before it gets its name."""
+def restore(
+    source: str, output: Path | None, moment: str | None, db_path: Path | None, as_json: bool
+) -> None:
+    """Restore the newest state of a replica (or its state --at a moment) into a new file
+    (-o, else --db's, else the default database on a new machine), checked before it gets
+    its name. A moment before a forget brings back what was forgotten, while the replica
+    retains it (replicate's --retention)."""
     target = output or db_path
     if target is None:  # a new machine: the default database's folder may not exist yet
         target = default_db_path()
         target.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     try:
-        path = replica.restore(source, target)
+        path = replica.restore(source, target, at=moment)
     except LocalMemError as exc:
         raise click.ClickException(str(exc)) from None
     with open_store(path, create=False) as store:

@@ -72,6 +72,8 @@ from .transfer import (
     IMPORT_FILE_SQL, IMPORT_GOAL_SQL, IMPORT_SUBTASK_SQL, SESSION_IDS_SQL, SESSION_ITEMS_SQL,
     SESSION_ROW_SQL, SessionRows, import_checkpoint, import_file, import_goal, import_items,
     import_messages, import_session, import_subtask, session_ids, session_rows,
+    IMPORT_PIN_ENDING_SQL, IMPORT_PIN_SOURCE_SQL, SESSION_PIN_ENDINGS_SQL, SESSION_PIN_SOURCES_SQL,
+    import_pin_links,
 )
 from .state import (
     ACTIVE_GOAL_SQL, CLEAR_CHECKPOINTS_SQL, END_GOAL_SQL, GET_FILE_SQL, GET_SUBTASK_SQL,
@@ -163,7 +165,9 @@ __all__ = [
     "optimize_indexes", "reindex", "search", "term_docs", "IMPORT_FILE_SQL", "IMPORT_GOAL_SQL", "IMPORT_SUBTASK_SQL",
     "SESSION_IDS_SQL", "SESSION_ITEMS_SQL", "SESSION_ROW_SQL", "SessionRows",
     "import_checkpoint", "import_file", "import_goal", "import_items", "import_messages",
-    "import_session", "import_subtask", "session_ids", "session_rows", "ACTIVE_GOAL_SQL",
+    "import_session", "import_subtask", "session_ids", "session_rows", "IMPORT_PIN_ENDING_SQL",
+    "IMPORT_PIN_SOURCE_SQL", "SESSION_PIN_ENDINGS_SQL", "SESSION_PIN_SOURCES_SQL", "import_pin_links",
+    "ACTIVE_GOAL_SQL",
     "CHECKPOINTS_SQL", "CHECKPOINT_COLUMNS", "CLEAR_CHECKPOINTS_SQL", "END_GOAL_SQL",
     "FACTS_COLUMNS", "FACTS_SQL", "FILES_SQL", "FILE_COLUMNS", "GET_FILE_SQL",
     "GET_SUBTASK_SQL", "GOALS_SQL", "GOAL_COLUMNS", "GOAL_SUBTASKS_SQL", "GOAL_TOOLS_SQL",

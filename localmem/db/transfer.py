@@ -16,7 +16,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Sequence
 
-from ..models import SessionRows
+from ..models import PinLink, SessionRows
 from .rows import (
     CHECKPOINTS_SQL, FACTS_SQL, FILES_SQL, GOALS_SQL, INSERT_CHECKPOINT_SQL, INSERT_ITEM_SQL,
     INSERT_MESSAGE_SQL, INSERT_SESSION_SQL, ITEM_COLUMNS, MESSAGES_AFTER_SQL,
@@ -31,6 +31,17 @@ SESSION_IDS_SQL = "SELECT id FROM sessions ORDER BY created_at, rowid"
 SESSION_ROW_SQL = f"SELECT {SESSION_COLUMNS} FROM sessions WHERE id = ?"
 # Every kind, in the order of the index.
 SESSION_ITEMS_SQL = f"SELECT {ITEM_COLUMNS} FROM items WHERE session_id = ? ORDER BY kind, message_id"
+# The links of the pins a session's export holds (SESSION_PINS_SQL) to its own messages:
+# every message a pin was built from, the message whose update ended one.
+_EXPORTED_PIN_IDS = f"SELECT id FROM ({SESSION_PINS_SQL})"
+SESSION_PIN_SOURCES_SQL = f"""SELECT pin_id, message_id FROM pin_sources
+    WHERE message_id IN (SELECT id FROM messages WHERE session_id = ?1)
+        AND pin_id IN ({_EXPORTED_PIN_IDS}) ORDER BY pin_id, message_id"""
+SESSION_PIN_ENDINGS_SQL = f"""SELECT pin_id, message_id FROM pin_endings
+    WHERE message_id IN (SELECT id FROM messages WHERE session_id = ?1)
+        AND pin_id IN ({_EXPORTED_PIN_IDS}) ORDER BY pin_id"""
+IMPORT_PIN_SOURCE_SQL = "INSERT OR IGNORE INTO pin_sources (pin_id, message_id) VALUES (?, ?)"
+IMPORT_PIN_ENDING_SQL = "INSERT OR REPLACE INTO pin_endings (pin_id, message_id) VALUES (?, ?)"
 IMPORT_GOAL_SQL = """INSERT INTO goals
     (session_id, text, status, token_count, archive, archive_tokens, created_at, ended_at)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?)"""
@@ -59,6 +70,9 @@ def session_rows(conn: sqlite3.Connection, session_id: str) -> SessionRows | Non
     def read(rows: _RowModels, sql: str, *params: object) -> list:
         return [rows.build(r) for r in conn.execute(sql, (session_id, *params))]
 
+    def links(sql: str) -> list[PinLink]:
+        return [PinLink(pin_id=p, message_id=m) for p, m in conn.execute(sql, (session_id,))]
+
     def by_id(models: list) -> list:
         return sorted(models, key=lambda m: m.id)
 
@@ -67,6 +81,8 @@ def session_rows(conn: sqlite3.Connection, session_id: str) -> SessionRows | Non
         messages=read(_MESSAGE_ROWS, MESSAGES_AFTER_SQL, 0, -1),
         items=sorted(read(_ITEM_ROWS, SESSION_ITEMS_SQL), key=lambda i: i.message_id),
         pins=by_id(read(_PIN_ROWS, SESSION_PINS_SQL)),
+        pin_sources=links(SESSION_PIN_SOURCES_SQL),
+        pin_endings=links(SESSION_PIN_ENDINGS_SQL),
         summaries=by_id(
             read(_SUMMARY_ROWS, RECENT_SUMMARIES_SQL, 1, -1)
             + read(_SUMMARY_ROWS, RECENT_SUMMARIES_SQL, 2, -1)
@@ -98,6 +114,15 @@ def import_messages(conn: sqlite3.Connection, rows: Sequence[tuple]) -> int:
 def import_items(conn: sqlite3.Connection, rows: Sequence[tuple[int, str, str, str]]) -> None:
     """Insert items: (message_id, session_id, kind, data)."""
     conn.executemany(INSERT_ITEM_SQL, rows)
+
+
+def import_pin_links(
+    conn: sqlite3.Connection, sources: Sequence[tuple[int, int]], endings: Sequence[tuple[int, int]]
+) -> None:
+    """Insert pins' links as (pin_id, message_id): the messages they were built from
+    (``pin_sources``) and the messages whose updates ended them (``pin_endings``)."""
+    conn.executemany(IMPORT_PIN_SOURCE_SQL, sources)
+    conn.executemany(IMPORT_PIN_ENDING_SQL, endings)
 
 
 def import_goal(conn: sqlite3.Connection, row: tuple) -> int:

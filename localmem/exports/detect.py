@@ -3,7 +3,9 @@
 - a localmem export (JSON Lines) begins with its header line, an object
   (``{"type":"header","format":"localmem-export",...}``);
 - a .zip (a ChatGPT or Claude data export as downloaded) holds a
-  ``conversations.json``, read from it without unpacking anything else;
+  ``conversations.json``, read from it without unpacking anything else; or, as
+  ChatGPT's larger exports since 2026 do, the same list split in numbered parts
+  (``conversations-000.json``, ``conversations-001.json``, ...), read in order as one;
 - a ``conversations.json`` is a JSON list: ChatGPT's conversations have a
   ``mapping``, Claude's ``chat_messages``.
 
@@ -14,8 +16,9 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import zipfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, BinaryIO
 
 from ..errors import InvalidInput
@@ -25,6 +28,8 @@ from .common import Conversation, a
 FORMATS = ("localmem", "chatgpt", "claude")
 NAMES = {"localmem": "a localmem export", "chatgpt": "a ChatGPT export", "claude": "a Claude export"}
 CONVERSATIONS = "conversations.json"
+PART = re.compile(r"conversations-(\d+)\.json")
+"""A numbered part of a split ``conversations.json`` (its name, without its folder)."""
 ZIP_MAGIC = b"PK\x03\x04"
 HEAD_BYTES = 4096
 
@@ -41,24 +46,47 @@ def sniff(head: bytes) -> str:
 
 
 def load(file: BinaryIO, kind: str) -> Any:
-    """The parsed ``conversations.json`` of a .zip (``kind`` ``zip``, ``file`` seekable)
-    or of the file itself. :class:`InvalidInput` if there is none or it is not JSON."""
-    name = CONVERSATIONS
-    if kind == "zip":
-        try:
-            with zipfile.ZipFile(file) as archive:
-                found = sorted(
-                    (n for n in archive.namelist() if n.rsplit("/", 1)[-1] == CONVERSATIONS),
-                    key=lambda n: (n.count("/"), n),
+    """The parsed ``conversations.json`` of a .zip (``kind`` ``zip``, ``file`` seekable;
+    its numbered parts joined in order when it is split) or of the file itself.
+    :class:`InvalidInput` if there is none or it is not JSON (naming the part)."""
+    if kind != "zip":
+        return _parsed(file.read(), CONVERSATIONS)
+    try:
+        with zipfile.ZipFile(file) as archive:
+            names = archive.namelist()
+            whole = _shallowest(n for n in names if n.rsplit("/", 1)[-1] == CONVERSATIONS)
+            if whole is not None:
+                return _parsed(archive.read(whole), whole)
+            parts = {n: m for n in names if (m := PART.fullmatch(n.rsplit("/", 1)[-1])) and "__MACOSX" not in n}
+            first = _shallowest(parts)
+            if first is None:
+                raise InvalidInput(
+                    f"the .zip holds no {CONVERSATIONS} (nor its parts, conversations-000.json...): "
+                    "is it a ChatGPT or Claude data export?"
                 )
-                if not found:
-                    raise InvalidInput(f"the .zip holds no {CONVERSATIONS}: is it a ChatGPT or Claude data export?")
-                name = found[0]
-                raw = archive.read(name)
-        except (zipfile.BadZipFile, OSError, EOFError) as exc:
-            raise InvalidInput(f"not a readable .zip: {exc}") from None
-    else:
-        raw = file.read()
+            # The parts of the folder nearest the top, by their numbers.
+            ordered = sorted((int(m.group(1)), n) for n, m in parts.items() if _folder(n) == _folder(first))
+            joined: list = []
+            for _number, name in ordered:
+                data = _parsed(archive.read(name), name)
+                if not isinstance(data, list):
+                    raise InvalidInput(f"{name} holds {a(data)}, not a list of conversations")
+                joined += data
+            return joined
+    except (zipfile.BadZipFile, OSError, EOFError) as exc:
+        raise InvalidInput(f"not a readable .zip: {exc}") from None
+
+
+def _shallowest(names: Iterable[str]) -> str | None:
+    """The name nearest the top of the .zip (the first by name among equals), or None."""
+    return min(names, key=lambda n: (n.count("/"), n), default=None)
+
+
+def _folder(name: str) -> str:
+    return name.rsplit("/", 1)[0] if "/" in name else ""
+
+
+def _parsed(raw: bytes, name: str) -> Any:
     try:
         return json.loads(raw.decode("utf-8-sig"))
     except UnicodeDecodeError as exc:

@@ -1,10 +1,10 @@
-"""Export and import of sessions as JSON Lines (format ``localmem-export``, version 2).
+"""Export and import of sessions as JSON Lines (format ``localmem-export``, version 3).
 
 One JSON object per line, each with a ``type``. The first line is the header;
 then each session: its ``session`` record, followed by its other records; the
 last line is the end record::
 
-    {"type":"header","format":"localmem-export","version":2,"exported_at":"2026-…Z"}
+    {"type":"header","format":"localmem-export","version":3,"exported_at":"2026-…Z"}
     {"type":"session","id":"9f…","title":"Meds","model":"llama3.2","created_at":…,"updated_at":…}
     {"type":"message","id":41,"role":"user","text":"…","model_id":null,"token_count":7,…}
     {"type":"pin","id":3,"content":"…","source_message_id":41,…}
@@ -16,13 +16,16 @@ lines (each as UTF-8 followed by ``\n``; blank lines are not lines). An export
 cut short (interrupted, a full disk) has none, and is refused unless the
 caller insists (``unverified``); one changed since it was written does not
 match it. Version 1 (an older localmem) had no end record: it is read, but only
-``unverified``.
+``unverified``; version 2 had no ``pin_source`` and ``pin_ending`` records (its pins
+name their first source only).
 
 A record carries its table's columns (``localmem.models``) except
 ``session_id``: it belongs to the session record above it. An export lists a
 session's records table by table (:data:`TABLES`), each in id order. Ids are
 the exporting file's; a reference names an earlier record of the same session:
-an item's ``message_id``, a pin's ``source_message_id``, a summary's message
+an item's ``message_id``, a pin's ``source_message_id``, a ``pin_source``'s and a
+``pin_ending``'s ``pin_id`` and ``message_id`` (every message a pin was built from; the
+message whose update ended it: a link to another session's message is not exported), a summary's message
 range, facts' ``id`` (their summary's), a subtask's ``goal_id`` and
 ``dependencies``, a tool execution's ``goal_id``, a checkpoint's
 ``through_message_id``. JSON columns (a goal's ``archive``, a tool's
@@ -62,7 +65,9 @@ from .records import (
     Header,
     ItemRecord,
     MessageRecord,
+    PinEndingRecord,
     PinRecord,
+    PinSourceRecord,
     Record,
     SessionRecord,
     SubtaskRecord,
@@ -79,7 +84,8 @@ from .records import (
 __all__ = [
     "DERIVED_COLUMNS", "FORMAT", "FORMAT_VERSION", "NOT_EXPORTED", "PROGRESS_LINES",
     "READABLE_VERSIONS", "RECORD_ONLY_FIELDS", "TABLES", "CheckpointRecord", "EndRecord", "GoalRecord", "Header",
-    "ItemRecord", "MessageRecord", "PinRecord", "Reader", "Record", "SessionBatch",
+    "ItemRecord", "MessageRecord", "PinEndingRecord", "PinRecord", "PinSourceRecord", "Reader",
+    "Record", "SessionBatch",
     "SessionRecord", "SubtaskRecord", "SummaryFactsRecord", "SummaryRecord", "Tally",
     "ToolExecutionRecord", "TrackedFileRecord", "check_end", "header_line", "record_type",
     "session_lines",

@@ -31,7 +31,9 @@ from .records import (
     Header,
     ItemRecord,
     MessageRecord,
+    PinEndingRecord,
     PinRecord,
+    PinSourceRecord,
     SessionRecord,
     SubtaskRecord,
     SummaryFactsRecord,
@@ -69,7 +71,7 @@ class SessionBatch:
     def add(self, record: _Line) -> None:
         kind = record.type  # type: ignore[attr-defined]
         field = _FIELDS[type(record)]
-        key = record.message_id if isinstance(record, ItemRecord) else record.id  # type: ignore[attr-defined]
+        key = _key(record)
         if key in self._ids[field]:
             raise InvalidInput(f"a second {kind} with id {key}")
         check = getattr(self, "_check_" + field, None)
@@ -100,6 +102,13 @@ class SessionBatch:
             if key in self._auto_pins:
                 raise InvalidInput(f"pin {p.id} repeats an earlier automatic pin of the session")
             self._auto_pins.add(key)
+
+    def _check_pin_sources(self, link: PinSourceRecord) -> None:
+        self._need("pins", "pin", link.pin_id, "pin_id")
+        self._need("messages", "message", link.message_id, "message_id")
+
+    def _check_pin_endings(self, link: PinEndingRecord) -> None:
+        self._check_pin_sources(link)  # type: ignore[arg-type]
 
     def _check_summaries(self, s: SummaryRecord) -> None:
         first, last = self.positions(s.start_message_id, s.end_message_id)
@@ -339,6 +348,18 @@ def _text(line: object, number: int) -> str:
         # Undecodable bytes become lone surrogates, refused as "not valid UTF-8" below.
         return bytes(line).decode("utf-8", "surrogateescape")
     raise InvalidInput(f"line {number}: a {type(line).__name__}, not a line of text")
+
+
+def _key(record: _Line) -> object:
+    """What is unique to a record in its session: its id; an item's message; a pin's
+    source, the pin and the message; a pin's ending, the pin (one ends it)."""
+    if isinstance(record, ItemRecord):
+        return record.message_id
+    if isinstance(record, PinSourceRecord):
+        return (record.pin_id, record.message_id)
+    if isinstance(record, PinEndingRecord):
+        return record.pin_id
+    return record.id  # type: ignore[attr-defined]
 
 
 def _check_header(line: str, context: dict[str, Any] | None = None) -> int:

@@ -37,9 +37,10 @@ from ..models import (
 )
 
 FORMAT = "localmem-export"
-FORMAT_VERSION = 2
-READABLE_VERSIONS = (1, 2)
-"""Versions an import reads: 1 had no end record (it is read only ``unverified``)."""
+FORMAT_VERSION = 3
+READABLE_VERSIONS = (1, 2, 3)
+"""Versions an import reads: 1 had no end record (it is read only ``unverified``); 2 had
+no ``pin_source`` nor ``pin_ending`` records."""
 PROGRESS_LINES = 1000
 """An import reports its progress every this many lines (and at the end)."""
 LONG_LINE_CHARS = 1 << 20
@@ -139,6 +140,24 @@ class PinRecord(_Line):
     slot: str | None = None
     superseded_at: Timestamp | None = None
     scope: Literal["session", "user"] = "session"
+
+
+class PinSourceRecord(_Line):
+    """A message a pin was built from; a pin built from several messages has one record
+    for each (``pin_sources``: forgetting any of them deletes the pin)."""
+
+    type: Literal["pin_source"]
+    pin_id: Id
+    message_id: Id
+
+
+class PinEndingRecord(_Line):
+    """The message whose update ended a pin (``pin_endings``: forgetting it makes the
+    pin current again)."""
+
+    type: Literal["pin_ending"]
+    pin_id: Id
+    message_id: Id
 
 
 class SummaryRecord(_Line):
@@ -245,6 +264,8 @@ TABLES: tuple[tuple[str, str, type[_Line]], ...] = (
     ("messages", "messages", MessageRecord),
     ("items", "items", ItemRecord),
     ("semantic_pins", "pins", PinRecord),
+    ("pin_sources", "pin_sources", PinSourceRecord),
+    ("pin_endings", "pin_endings", PinEndingRecord),
     ("summaries", "summaries", SummaryRecord),
     ("summary_facts", "facts", SummaryFactsRecord),
     ("goals", "goals", GoalRecord),
@@ -276,6 +297,8 @@ Record = Annotated[
     | MessageRecord
     | ItemRecord
     | PinRecord
+    | PinSourceRecord
+    | PinEndingRecord
     | SummaryRecord
     | SummaryFactsRecord
     | GoalRecord

@@ -27,6 +27,7 @@ millisecond for a 15-message span. They never raise on any ``str``.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -64,6 +65,11 @@ REPEAT_SHARE: Final = 0.6
 """A candidate whose content words are this much in the kept facts already is skipped."""
 MIN_ANCHOR_STEM: Final = 5
 """Anchors match by a shared prefix of this many letters ("allergic" ~ "allergy")."""
+CLAUSE_CACHE: Final = 4096
+"""Candidates whose score is kept: a rollup, or a model summary's check, reads again the
+sentences its range's summaries read (an import scores each once)."""
+WORD_CACHE: Final = 16384
+"""Words whose kind is kept (``_word_kind``): a conversation's vocabulary repeats."""
 
 _I = re.IGNORECASE
 _FILLER = re.compile(
@@ -72,6 +78,7 @@ _FILLER = re.compile(
     _I,
 )
 _CLAUSE = re.compile(r"\s*;\s+|\s+[\u2014\u2013]\s+|\s+-\s+")
+_CLAUSE_MARKS: Final = frozenset(";-\u2014\u2013")
 _REASON_TAIL = re.compile(
     r"(?:,|:)\s+(?:since|because|which|so that|though|although|given that|together they"
     r"|that is why|this is why)\b[^.!?]*",
@@ -165,6 +172,9 @@ _REFERENCE_PARTS: Final = (
 Each pattern with what any match of it holds: it runs only on a text holding that (most
 sentences hold no ``_``, ``-`` nor ``()``)."""
 _REFERENCES: Final = tuple((mark, re.compile(part)) for mark, part in _REFERENCE_PARTS)
+_FILE_END = re.compile(_REFERENCE_PARTS[0][1].removeprefix(r"\b\w+"))
+"""A file name's ending (".py"): a text holding none names no file (almost every sentence
+holds a "."; this pattern, starting with one, is found fast)."""
 _MONEY_MARKS: Final = frozenset("$€£¥")
 _MONEY = re.compile(r"[$€£¥]\s?\d|\b\d[\d,.]*\s?(?:k|dollars|euros?|eur|usd|gbp|bucks)\b|\bbudget\b", _I)
 _NUMBER = re.compile(r"\d+(?:[.,:]\d+)*")
@@ -201,11 +211,14 @@ def facts_of(pairs: Sequence[tuple[str, str]]) -> list[Fact]:
         if role.strip().casefold() == "system":
             continue
         for sentence in sentences(text):
-            for clause in _CLAUSE.split(_FILLER.sub("", sentence)):
+            sentence = _FILLER.sub("", sentence)
+            # Only a sentence holding a ";" or a dash can split (most hold neither).
+            clauses = _CLAUSE.split(sentence) if _CLAUSE_MARKS.intersection(sentence) else [sentence]
+            for clause in clauses:
                 clause = clause.strip()
-                fact = _score(clause[:1].upper() + clause[1:], len(found))
-                if fact is not None:
-                    found.append(fact)
+                scored = _scored(clause[:1].upper() + clause[1:])
+                if scored is not None:
+                    found.append(Fact(scored[0], len(found), *scored[1:]))
     return found
 
 
@@ -262,6 +275,15 @@ def _pick(facts: Sequence[Fact], budget: int) -> list[Fact]:
     return sorted(kept, key=lambda f: f.position)
 
 
+@functools.lru_cache(maxsize=CLAUSE_CACHE)
+def _scored(text: str) -> tuple[str, float, frozenset[str], dict[str, frozenset[str]]] | None:
+    """A candidate's :class:`Fact` but its position (text, score, kinds, anchors), or None
+    when it is no fact. Cached: the same text always scores the same (the anchors' dict
+    is shared by the facts made of it: read, never changed)."""
+    fact = _score(text, 0)
+    return None if fact is None else (fact.text, fact.score, fact.kinds, fact.anchors)
+
+
 def _score(text: str, position: int) -> Fact | None:
     if text.endswith("\u2026") or text.count(" ") < 2:
         return None  # too short to state anything, or cut (a cut may have lost its "not")
@@ -288,39 +310,48 @@ def _score(text: str, position: int) -> Fact | None:
 
 def _anchors(text: str, kinds: set[str]) -> dict[str, frozenset[str]]:
     """The words that stand for ``text`` as a fact of each of its safety kinds."""
+    safety = kinds.intersection(SAFETY_KINDS)
+    if not safety:
+        return {}  # most facts (a name, a date, a number) have none: nothing to read
     words = vocab.words(text)
     numbers = {w for w in words if w[:1].isdigit()}
     drugs = {w for w in words if _is_drug(w)}
-    dates = {m.group().casefold() for m in _DATE.finditer(text)}
-    names = {n.casefold() for n in _names(text, acronyms=True)}
+    dates = {m.group().casefold() for m in _DATE.finditer(text)} if safety & _DATED else set()
     content = {w for w in words if len(w) >= MIN_ANCHOR_STEM and w not in vocab.STOP_WORDS}
-    warned = set(negated_words(text)) - CARRIERS
+    # Each kind's words are read only for a fact of that kind.
     found = {
-        "allergy": _allergens(text),
-        "medication": drugs | numbers,
-        "warning": warned or drugs,
-        "appointment": dates | numbers,
-        "decision": names | numbers | dates | drugs,
+        "allergy": lambda: _allergens(text),
+        "medication": lambda: drugs | numbers,
+        "warning": lambda: (set(negated_words(text)) - CARRIERS) or drugs,
+        "appointment": lambda: dates | numbers,
+        "decision": lambda: {n.casefold() for n in _names(text, acronyms=True)} | numbers | dates | drugs,
     }
     # Nothing specific: the fact's own words stand for it; no words, no fact of that kind.
-    anchors = {k: frozenset(found[k] or content) for k in kinds.intersection(SAFETY_KINDS)}
+    anchors = {k: frozenset(found[k]() or content) for k in safety}
     return {k: v for k, v in anchors.items() if v}
+
+
+@functools.lru_cache(maxsize=WORD_CACHE)
+def _word_kind(word: str) -> str:
+    """What one case-folded word tells of its sentence: ``digit`` (a number), ``allergy``,
+    ``danger`` or ``drug`` (by its beginning or ending), or nothing."""
+    if word[:1].isdigit():
+        return "digit"
+    if word.startswith(_ALLERGY_PREFIXES):
+        return "allergy"
+    if word.startswith(DANGER_PREFIXES):
+        return "danger"
+    if _is_drug(word) or word.startswith(_MEDICATION_PREFIXES):
+        return "drug"
+    return ""
 
 
 def _kinds(text: str) -> tuple[set[str], list[str]]:
     """The kinds of fact ``text`` holds (the keys of :data:`WEIGHTS`), and its names."""
     words = vocab.words(text)
     present = set(words)
-    digits = allergy = drug = strong = False
-    for w in present:
-        if w[:1].isdigit():
-            digits = True
-        elif w.startswith(_ALLERGY_PREFIXES):
-            allergy = True
-        elif w.startswith(DANGER_PREFIXES):
-            strong = True
-        elif _is_drug(w) or w.startswith(_MEDICATION_PREFIXES):
-            drug = True
+    told = {_word_kind(w) for w in present}
+    digits, allergy, strong, drug = ("digit" in told, "allergy" in told, "danger" in told, "drug" in told)
     kinds: set[str] = set()
     if allergy or not present.isdisjoint(_ALLERGY_WORDS):
         kinds.add("allergy")
@@ -341,12 +372,18 @@ def _kinds(text: str) -> tuple[set[str], list[str]]:
         kinds.add("money")
     if digits and not dated and "money" not in kinds:
         kinds.add("number")
-    if any(mark in text and part.search(text) for mark, part in _REFERENCES):
+    if (_FILE_END.search(text) and _REFERENCES[0][1].search(text)) or any(
+        mark in text and part.search(text) for mark, part in _REFERENCES[1:]
+    ):
         kinds.add("reference")
     names = _names(text)
     if names:
         kinds.add("name")
     return kinds, names
+
+
+_DATED: Final = frozenset({"appointment", "decision"})
+"""The safety kinds whose anchors include the fact's dates."""
 
 
 def _is_drug(word: str) -> bool:
