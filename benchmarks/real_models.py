@@ -46,7 +46,8 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from localmem import MemoryConfig, MemoryStore  # noqa: E402
-from localmem.checkpoint import ModelCheckpoint, StateSnapshot, build  # noqa: E402
+from localmem.checkpoint import ModelCheckpoint, StateSnapshot  # noqa: E402
+from localmem.checkpoint import floor as rules_floor  # noqa: E402
 from localmem.checkpoint_request import CHECKPOINT_SYSTEM_PROMPT  # noqa: E402
 from localmem.extract import ITEM_CHARS, clip, extract  # noqa: E402
 from localmem.facts import (  # noqa: E402
@@ -56,6 +57,7 @@ from localmem.facts import (  # noqa: E402
     facts_messages,
     model_updates,
     must_remember,
+    user_evidence,
     rule_facts,
 )
 from localmem.summarizer import OllamaBackend, Summarizer  # noqa: E402
@@ -158,7 +160,7 @@ def _calls(server: Any, model: str, conversation: str, tmp: Path, notes: _Notes,
         by_kind["facts"] = dict(server.log[-1], kind="facts", asked_by="benchmark")
         calls.append(by_kind["facts"])
     answer, summary_call, facts_call = by_kind.get("checkpoint"), by_kind["summary"], by_kind.get("facts")
-    floor = build(None, StateSnapshot(), extract(span))
+    floor = rules_floor(None, StateSnapshot(), span)
     new_pins = [p for p in pins_after if p not in pins_before]
     return {
         "conversation": conversation,
@@ -262,8 +264,8 @@ def _fact_items(call: dict, span: list, stored: Any, new_pins: list[str]) -> lis
         return []
     asked = call.get("asked_by", "store") == "store"
     rules = rule_facts(extract(span))
-    grounded = answer.grounded(call["messages"][-1]["content"].casefold())
-    said = "\n".join(text for role, text in span if role == "user").casefold()
+    said = user_evidence(span)
+    grounded = answer.grounded(span, [old for _, old in model_updates(answer, said)])
     pinned = must_remember(answer, said)
     updated = dict(model_updates(answer, said))
     out: list[dict[str, Any]] = []

@@ -10,6 +10,8 @@ tests/test_real_outputs.py does, and judges what the store keeps *now* against t
   is), bad kept (what the store kept from the model is not faithful), unlabelled kept texts;
 - checkpoint items the model proposed beyond the rules' floor: kept, kept and false, and the
   true ones kept of the true ones proposed (so that 0 false is not bought by dropping all);
+- the summary's facts and the pins the model proposed (its must-remember items, the new side
+  of its updates) beyond the rules' own facts: kept, kept and false, true kept of true proposed;
 - the store's own summaries (the keyword fallback and the offline summary) by their labels.
 
     python benchmarks/real_models_replay.py                    # every recorded model
@@ -32,8 +34,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from localmem import MemoryConfig, MemoryStore  # noqa: E402
-from localmem.checkpoint import ModelCheckpoint, StateSnapshot, build  # noqa: E402
+from localmem.checkpoint import ModelCheckpoint, StateSnapshot  # noqa: E402
+from localmem.checkpoint import floor as rules_floor  # noqa: E402
 from localmem.extract import ITEM_CHARS, clip, extract  # noqa: E402
+from localmem.facts import ModelFacts, rule_facts  # noqa: E402
 from localmem.summarizer import FALLBACK, OFFLINE  # noqa: E402
 from localmem.summarizer.fallback import keyword_summary, offline_summary  # noqa: E402
 from tests.real_replay import (  # noqa: E402
@@ -42,6 +46,7 @@ from tests.real_replay import (  # noqa: E402
     RECORDINGS,
     Replay,
     checkpoint_items,
+    facts_items,
     item_label,
     label_key,
 )
@@ -64,6 +69,10 @@ class Row:
     kept_false: int = 0
     true_proposed: int = 0
     true_kept: int = 0
+    facts_kept: int = 0
+    facts_false: int = 0
+    facts_true: int = 0
+    facts_true_kept: int = 0
     notes: list[str] = field(default_factory=list)
 
 
@@ -72,9 +81,10 @@ def summary_label(text: str) -> str:
     return "unlabelled" if entry is None else str(entry["label"])
 
 
-def replay_one(db: Path, model: str, conversation: str) -> tuple[Any, Any, list[tuple[str, str]]]:
-    """The store's summary and checkpoint for one recorded conversation (the facts answer,
-    when none was recorded, is empty: the rules' facts)."""
+def replay_one(db: Path, model: str, conversation: str) -> tuple[Any, Any, list[tuple[str, str]], Any, list[str]]:
+    """The store's summary, checkpoint, messages, summary facts and the pins the summary
+    added, for one recorded conversation (the facts answer, when none was recorded, is
+    empty: the rules' facts)."""
     recorded = RECORDINGS[model]["conversations"][conversation]
     pairs = [(role, text) for role, text in recorded["messages"]]
     empty = {"raw": "", "done_reason": "stop"}
@@ -84,10 +94,13 @@ def replay_one(db: Path, model: str, conversation: str) -> tuple[Any, Any, list[
         with MemoryStore(db, config=MemoryConfig(ollama_host=server.host, **config)) as store:
             session = store.create_session(model=model, title=conversation).id
             store.add_messages(session, [{"role": r, "text": t} for r, t in pairs])
+            before = {p.content for p in store.get_pins(session)}
             summary = store.summarize(session)
             checkpoint = store.latest_checkpoint(session)
+            facts = store.get_summary_facts(session)
+            pins = [p.content for p in store.get_pins(session) if p.content not in before]
     assert summary is not None and checkpoint is not None
-    return summary, checkpoint, pairs
+    return summary, checkpoint, pairs, facts[0].data if facts else None, pins
 
 
 def judge(model: str, details: bool) -> Row:
@@ -96,7 +109,7 @@ def judge(model: str, details: bool) -> Row:
     with tempfile.TemporaryDirectory() as tmp:
         for n, conversation in enumerate(conversations):
             recorded = conversations[conversation]
-            summary, checkpoint, pairs = replay_one(Path(tmp) / f"{n}.db", model, conversation)
+            summary, checkpoint, pairs, facts, pins = replay_one(Path(tmp) / f"{n}.db", model, conversation)
             row.runs += 1
             raw = summary_label(recorded["summary"]["raw"])
             row.good += raw == "faithful"
@@ -111,11 +124,42 @@ def judge(model: str, details: bool) -> Row:
             elif details and raw == "faithful":
                 row.notes.append(f"{conversation}: good summary rejected: {recorded['summary']['raw']!r}")
             _items(row, conversation, recorded, checkpoint, pairs, details)
+            _facts(row, conversation, recorded, facts, pins, pairs, details)
     return row
 
 
+def _facts(row: Row, conversation: str, recorded: dict, facts: Any, pins: list[str], pairs: list,
+           details: bool) -> None:
+    """The model's facts and pins beyond the rules' facts, judged by the labels (a pin by
+    its label as a must-remember item or as the new side of an update)."""
+    try:
+        answer = ModelFacts.model_validate_json((recorded.get("facts") or {}).get("raw") or "")
+    except Exception:  # noqa: BLE001 - not facts: nothing proposed
+        return
+    rules = set(facts_items(rule_facts(extract(pairs))))
+    proposed = {(f, clip(i, ITEM_CHARS)) for f, i in facts_items(answer)} - rules
+    proposed |= {("must_remember", clip(i, ITEM_CHARS)) for i in answer.must_remember}
+    proposed |= {("updates", f"{clip(new, ITEM_CHARS)} <- {old}") for new, old in answer.updates}
+    true = {item for item in proposed if item_label("facts", conversation, *item)}
+    kept = [item for item in facts_items(facts) if item not in rules] if facts is not None else []
+    pinned = {p: [item for item in sorted(proposed) if item[0] in ("must_remember", "updates")
+                  and (item[1] == p or item[1].startswith(f"{p} <- "))] for p in pins}
+    kept += [found[0] for found in pinned.values() if found]
+    row.facts_true += len(true)
+    for item in kept:
+        label = item_label("facts", conversation, *item)
+        row.facts_kept += 1
+        row.facts_false += label is False
+        row.facts_true_kept += bool(label) and item in true
+        if label is not True:
+            row.notes.append(f"{conversation}: {'FALSE' if label is False else 'unlabelled'} fact kept: {item}")
+    if details:
+        for item in sorted(true - set(kept)):
+            row.notes.append(f"{conversation}: true fact dropped: {item}")
+
+
 def _items(row: Row, conversation: str, recorded: dict, checkpoint: Any, pairs: list, details: bool) -> None:
-    floor = set(checkpoint_items(build(None, StateSnapshot(), extract(pairs))))
+    floor = set(checkpoint_items(rules_floor(None, StateSnapshot(), pairs)))
     try:
         answer = ModelCheckpoint.model_validate_json((recorded.get("checkpoint") or {}).get("raw") or "")
     except Exception:  # noqa: BLE001 - not a checkpoint: nothing proposed
@@ -184,15 +228,17 @@ def main() -> None:
     models = [m for m in MODEL_ORDER if m in RECORDINGS] + [m for m in RECORDINGS if m not in MODEL_ORDER]
     print(
         "| model | conversations | good summaries kept / good | bad kept / bad | completed "
-        "| checkpoint items proposed / kept / kept & false | true items kept / true proposed |"
+        "| checkpoint items proposed / kept / kept & false | true items kept / true proposed "
+        "| facts and pins kept / false | true facts kept / true proposed |"
     )
-    print("|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|")
     notes = []
     for model in args.model or models:
         r = judge(model, args.details)
         print(
             f"| {model} | {r.runs} | {r.good_kept}/{r.good} | {r.bad_kept}/{r.bad} | {r.completed} "
-            f"| {r.proposed} / {r.kept} / {r.kept_false} | {r.true_kept}/{r.true_proposed} |"
+            f"| {r.proposed} / {r.kept} / {r.kept_false} | {r.true_kept}/{r.true_proposed} "
+            f"| {r.facts_kept} / {r.facts_false} | {r.facts_true_kept}/{r.facts_true} |"
         )
         notes += [f"{model} · {n}" for n in r.notes]
     print()

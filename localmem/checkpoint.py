@@ -24,7 +24,7 @@ it again. How one is made:
    step done only when a message says so, a plan as a next step, no lone
    word or small talk as a step; a decision only where a sentence decides,
    a goal or current step only where one says what someone is after, and
-   nothing to do that a later sentence reports done: :func:`_unstated`),
+   nothing to do that a later sentence reports done: ``progress.unstated``),
    and never replaces the floor (:func:`overlay`). The checkpoint's source
    is the model only when one of its items survived; any failure leaves the
    floor alone.
@@ -49,7 +49,7 @@ from typing import Any
 from pydantic import field_validator
 
 from . import extract as rules
-from . import statements
+from . import progress, statements
 from .answers import MAX_REFERENCES, Answer, merge_items, strings
 from .grounding import Evidence
 from .models import CheckpointData, Message, References, WorkflowState
@@ -143,6 +143,31 @@ def build(
             workflow_state=workflow,
         )
     )
+
+
+def floor(
+    previous: CheckpointData | None, state: StateSnapshot, pairs: Sequence[tuple[str, str]]
+) -> CheckpointData:
+    """:func:`build` over what the rules find in ``pairs`` (the new messages, oldest
+    first), without the pending tasks a later sentence reports done ("Remember to clear
+    the shelves." "Cleared."; ``progress.done_later``, ``made_later``): a task found in
+    these messages is read against the sentences after it, one carried forward against
+    all of them. The state's open subtasks stay (the state is authoritative)."""
+    found = rules.extract(pairs)
+    data = build(previous, state, found)
+    said = [(k, s) for k, (_, text) in enumerate(pairs) for s in rules.sentences(text[: rules.MAX_SCAN_CHARS])]
+    open_names = {name.casefold() for name, _ in state.open_subtasks}
+
+    def done(task: str) -> bool:
+        if task.casefold() in open_names:
+            return False
+        first = next((i for i, (_, s) in enumerate(said) if task in s), -1)
+        at = said[first][0] if first >= 0 else -1
+        later = [(s, k == at + 1) for k, s in said[first + 1:]] if first >= 0 else [(s, False) for _, s in said]
+        return progress.done_later(task, later) or progress.made_later(task, [s for s, _ in later])
+
+    tasks = [t for t in data.pending_tasks if not done(t)]
+    return data if tasks == data.pending_tasks else data.model_copy(update={"pending_tasks": tasks})
 
 
 def overlay(floor: CheckpointData, model: CheckpointData, state: StateSnapshot) -> CheckpointData:
@@ -257,19 +282,23 @@ class ModelCheckpoint(Answer):
         return refs
 
     def supported(
-        self, evidence: Evidence, said: Evidence, dropped: dict[str, int] | None = None
+        self, evidence: Evidence, said: Evidence, dropped: dict[str, int] | None = None,
+        messages: int | None = None,
     ) -> CheckpointData:
         """The items ``evidence`` supports (``localmem.grounding``), as CheckpointData,
         each where its status puts it (``localmem.statements``): a step or goal names an
         action or an object, a question is no item, a completed step was said to be done
         (a planned one becomes a next step), nothing done stays to do; a preference is
         stated in what the user ``said`` with a stance ("I prefer", "never"...);
-        references are verbatim. ``dropped`` counts the others by reason."""
+        references are verbatim, a file a file's name and a table no SQL keyword
+        (``extract.names_a``). ``dropped`` counts the others by reason. ``messages``: how
+        many of the evidence's sources (the first) are messages (None: all)."""
         dropped = {} if dropped is None else dropped
         out: dict[str, list[str]] = {}
         sentences = statements.by_sentence(evidence.sources)
         owners = [k for k, text in enumerate(evidence.sources) for _ in rules.sentences(text)]
         said_sentences = statements.by_sentence(said.sources)
+        last = (len(evidence.sources) if messages is None else messages) - 1
 
         def drop(reason: str) -> None:
             dropped[reason] = dropped.get(reason, 0) + 1
@@ -279,7 +308,9 @@ class ModelCheckpoint(Answer):
                 return "a question"
             if field == "user_preferences":
                 reason = said.check(item)
-                stated = reason is None and any(map(statements.has_stance, said_sentences.supporting(item)))
+                stated = reason is None and any(
+                    statements.prefers(s, item) for s in said_sentences.supporting(item)
+                )
                 return reason or (None if stated else "no preference stated")
             if not statements.names_something(item):
                 return "names no action or object"
@@ -300,8 +331,11 @@ class ModelCheckpoint(Answer):
                 reason = why(item, field)
                 if reason is None:
                     support = sentences.supporting(item)
-                    place, reason = statements.placed(field, support)
-                    reason = reason or _unstated(field, item, support, sentences.sources, owners)
+                    place, reason = progress.placed(field, support, item)
+                    if place is not None and reason is None:
+                        reason = progress.unstated(place, item, support, sentences.sources, owners, last)
+                    if reason == "done later" and field == "completed_steps":
+                        place, reason = field, None  # said planned, then reported done
                 if reason is not None:
                     drop(reason)
                 elif place is not None:
@@ -310,7 +344,7 @@ class ModelCheckpoint(Answer):
         refs: dict[str, list[str]] = {k: [] for k in rules.REFERENCE_KINDS}
         for kind in refs:
             for name in self.context_references.get(kind, []):
-                reason = evidence.check_name(name)
+                reason = evidence.check_name(name) if rules.names_a(kind, name) else f"not a name of {kind}"
                 if reason is None:
                     refs[kind].append(name)
                 else:
@@ -331,28 +365,6 @@ class ModelCheckpoint(Answer):
         )
 
 
-def _unstated(
-    field: str, item: str, support: list[str], ordered: Sequence[str], owners: Sequence[int]
-) -> str | None:
-    """Why an item ``support`` (its sentences, of the ``ordered`` ones; ``owners``: the
-    source each comes from) places does not stand (``localmem.statements``): a decision
-    needs a sentence that decides ("let's", "we'll go with", "use X instead", advice
-    taken, something done), a goal or a current step one that states what someone is after
-    ("I need", "please", a plan, advice); a goal, task or step to do that a later sentence
-    reports done ("I set it to channel 44" after "Set the band to a fixed channel") is no
-    longer to do."""
-    if field == "key_decisions" and not any(map(statements.decides, support)):
-        return "no decision stated"
-    if field in ("active_goals", "current_step") and not any(map(statements.intends, support)):
-        return "no goal stated"
-    if field in statements.STEP_FIELDS and field != "completed_steps" and support:
-        first = min(i for i, s in enumerate(ordered) if s in support)
-        later = [(s, owners[i] == owners[first] + 1) for i, s in enumerate(ordered) if i > first]
-        if statements.done_later(item, later):
-            return "done later"
-    return None
-
-
 def with_model(
     floor: CheckpointData,
     answer: ModelCheckpoint,
@@ -367,7 +379,7 @@ def with_model(
     evidence = Evidence([*texts, *state.lines(), *carried], conversation=[*texts, *carried])
     said = Evidence([m.text for m in messages if m.role == "user"], conversation=evidence.conversation)
     dropped: dict[str, int] = {}
-    merged = overlay(floor, answer.supported(evidence, said, dropped), state)
+    merged = overlay(floor, answer.supported(evidence, said, dropped, messages=len(texts)), state)
     if dropped:
         logger.info("%s's checkpoint items dropped: %s", model, dropped)
     return (merged, model) if merged != floor else (floor, RULES)

@@ -15,14 +15,13 @@ import sqlite3
 from typing import TYPE_CHECKING
 
 from . import db
-from . import extract as rules
 from .args import check_id
 from .checkpoint import (
     CHECKPOINTS_KEPT,
     RULES,
     ModelCheckpoint,
     StateSnapshot,
-    build,
+    floor,
     render_lines,
     with_model,
 )
@@ -94,8 +93,7 @@ class Checkpoints:
         with self._db.locked() as conn:
             mark = db.forget_mark(conn, session.id)
             previous, new, through, state = self._checkpoint_inputs(conn, session.id)
-        found = rules.extract((m.role, m.text) for m in new)
-        data = build(previous.data if previous else None, state, found)
+        data = floor(previous.data if previous else None, state, [(m.role, m.text) for m in new])
         source = RULES
         new_tokens = sum(m.token_count for m in new)
         if new and new_tokens >= min_tokens:
@@ -126,8 +124,7 @@ class Checkpoints:
         caller's write transaction: what a forget puts in place of the
         checkpoints it dropped (``localmem.forget``)."""
         previous, new, through, state = self._checkpoint_inputs(conn, session_id)
-        found = rules.extract((m.role, m.text) for m in new)
-        data = build(previous.data if previous else None, state, found)
+        data = floor(previous.data if previous else None, state, [(m.role, m.text) for m in new])
         return self._store_checkpoint(conn, session_id, data, RULES, through, state)
 
     def _checkpoint_inputs(

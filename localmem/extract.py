@@ -13,11 +13,14 @@ pairs, oldest first, and finds
 - **tasks** still to do ("TODO", "we still need to", "next, we'll ...",
   "don't forget to", "remember to", "next step");
 - **goals** the user named ("my goal is", "I'm trying to", "the goal is");
-- **references**: files (a name with a known extension), tables ("the users
-  table", "table users", SQL's FROM/JOIN/INTO/UPDATE/TABLE), URLs, and
-  identifiers (`backticked` names, ticket keys such as ABC-123);
-- **questions** the user asked, and **facts** (statements with a number or a
-  reference).
+- **references**: files (a name with a known extension), tables (SQL's
+  FROM/JOIN/INTO/UPDATE/TABLE; in prose, "the users table" or "table users" only
+  where the name reads as a table's: snake_case, a digit, quoted, a plural before
+  "table", or a message about a database; never "the kitchen table", "a black table
+  cloth" nor "table manners"),
+  URLs, and identifiers (`backticked` names, ticket keys such as ABC-123);
+- **questions** the user asked (a question is never a preference, decision, task
+  or goal), and **facts** (statements with a number or a reference).
 
 A later statement that restates an earlier one with a word or two changed
 (:func:`restates`: "I prefer concise answers" → "I prefer detailed answers")
@@ -61,7 +64,7 @@ _PREFERENCE = re.compile(
     r"\bI(?: really| strongly| always| generally)? (?:prefer|like it when|want you to|hate it when)\b"
     r"|\bI(?:'d| would) (?:rather|prefer|like you to)\b|\bmy preference\b"
     r"|\bplease (?:always|never|don'?t|do not|avoid|stop|keep|use|answer|reply|respond|write)\b"
-    r"|^(?:please\s+)?(?:don'?t|do not|never|always|avoid|stop)\b",
+    r"|^(?:please\s+)?(?:don'?t|do not|never(?! mind)|always|avoid|stop)\b",
     _I,
 )
 _DECISION = re.compile(
@@ -111,8 +114,14 @@ _FILE_END = re.compile(rf"\.(?:{_EXTENSIONS})(?![\w/])", _I)
 (this pattern, starting with a ".", is found several times faster)."""
 _SQL_TABLE = re.compile(r"\b(?:FROM|JOIN|INTO|UPDATE|TABLE)\s+[`\"\[]?([A-Za-z_][\w.]*)")
 _SQL_KEYWORDS = ("FROM", "JOIN", "INTO", "UPDATE", "TABLE")
-_TABLE_AFTER = re.compile(r"\btable\s+[`\"']?([A-Za-z_]\w*)", _I)
-_TABLE_BEFORE = re.compile(r"\b([A-Za-z_]\w*)[`\"']?\s+table\b", _I)
+_TABLE_AFTER = re.compile(r"\btable\s+([`\"']?)([A-Za-z_]\w*)", _I)
+_TABLE_BEFORE = re.compile(r"\b([A-Za-z_]\w*)([`\"']?)\s+table\b", _I)
+_DATABASE = re.compile(
+    r"\b(?:sql|database|db|query|queries|columns?|rows?|schema|index|indexes|postgres(?:ql)?|mysql"
+    r"|sqlite3?|select|insert|migrations?|join|primary key|foreign key)\b",
+    _I,
+)
+"""Words of a message about a database: there, "the kitchen table" may be a table's name."""
 _BACKTICKS = re.compile(r"`([^`\s][^`\n]{0,58}[^`\s])`")
 _TICKET = re.compile(r"\b[A-Z][A-Z0-9]+-\d+\b")
 _DIGIT = re.compile(r"\d")
@@ -122,7 +131,8 @@ NOT_NAMES = frozenset(
     same other which what of in on to for from with by as is are was be it them all no not
     temp temporary lookup look following whole entire and or but then so if has had have will
     can should would could do does did at also too there here above below
-    select where set values join into from update table order group by
+    select where set values join into from update table order group by drop create alter
+    truncate
     """.split()
 )
 @dataclass
@@ -150,6 +160,10 @@ def extract(pairs: Iterable[tuple[str, str]]) -> Extracted:
         for kind, names in refs.items():
             found.references[kind] = unique(names + found.references[kind])
         for sentence in sentences(head):
+            if sentence.endswith("?"):  # asks: never a preference, decision, task or goal
+                if user:
+                    found.questions.append(sentence)
+                continue
             low = lowered(sentence)
             if user and _holds(low, PREFERENCE_LITERALS) and _PREFERENCE.search(sentence):
                 found.preferences = update(found.preferences, [sentence])
@@ -159,8 +173,6 @@ def extract(pairs: Iterable[tuple[str, str]]) -> Extracted:
                 found.tasks.append(_TODO_PREFIX.sub("", sentence) or sentence)
             elif user and _holds(low, GOAL_LITERALS) and _GOAL.search(sentence):
                 found.goals.append(sentence)
-            elif user and sentence.endswith("?"):
-                found.questions.append(sentence)
             elif _DIGIT.search(sentence) or any(_mentions(sentence, refs)):
                 found.facts.append(sentence)
     found.tasks = unique(found.tasks)
@@ -195,14 +207,15 @@ def references(text: str) -> dict[str, list[str]]:
     urls = [u.rstrip(".,;:!?") for u in _URL.findall(head)] if web else []
     rest = _URL.sub(" ", head) if web else head
     files = [f for f in _FILE.findall(rest) if len(f) <= NAME_CHARS] if _FILE_END.search(rest) else []
-    patterns = [_SQL_TABLE] if any(k in rest for k in _SQL_KEYWORDS) else []
+    found_tables = _SQL_TABLE.findall(rest) if any(k in rest for k in _SQL_KEYWORDS) else []
     if "table" in rest.lower():
-        patterns += [_TABLE_AFTER, _TABLE_BEFORE]
+        about_data = _DATABASE.search(rest) is not None
+        found_tables += [  # "table manners" names no table, "table log_2024" does
+            n for q, n in _TABLE_AFTER.findall(rest) if about_data or q or _table_like(n, plural=False)
+        ]
+        found_tables += [n for n, q in _TABLE_BEFORE.findall(rest) if about_data or q or _table_like(n)]
     tables = [
-        t
-        for pattern in patterns
-        for t in (m.rstrip(".") for m in pattern.findall(rest))
-        if t.casefold() not in NOT_NAMES and len(t) >= 2
+        t for t in (m.rstrip(".") for m in found_tables) if t.casefold() not in NOT_NAMES and len(t) >= 2
     ]
     named = {n.casefold() for n in files + tables + urls}
     idents = [
@@ -214,6 +227,26 @@ def references(text: str) -> dict[str, list[str]]:
         idents += _TICKET.findall(rest)
     found = {"files": files, "tables": tables, "urls": urls, "identifiers": idents}
     return {kind: unique(list(reversed(names))) for kind, names in found.items()}
+
+
+def names_a(kind: str, name: str) -> bool:
+    """Whether ``name`` can be a reference of ``kind`` at all: a file has a known
+    extension ("sales.csv"), a table's name is no SQL keyword nor function word ("ALTER",
+    "the"); URLs and identifiers are taken as given."""
+    if kind == "files":
+        return _FILE.fullmatch(name.strip()) is not None
+    if kind == "tables":
+        return name.strip().casefold() not in NOT_NAMES
+    return True
+
+
+def _table_like(name: str, plural: bool = True) -> bool:
+    """Whether a word beside "table" in prose reads as a table's name: snake_case, a
+    digit, or (``plural``: before "table") a plural ("the orders table"; not "glass")."""
+    low = name.casefold()
+    return "_" in name or _DIGIT.search(name) is not None or (
+        plural and low.endswith("s") and not low.endswith("ss") and len(low) > 3
+    )
 
 
 def restates(new: str, old: str) -> bool:

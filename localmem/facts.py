@@ -20,9 +20,11 @@ from typing import Any
 from pydantic import field_validator
 
 from . import extract as rules
+from . import statements
 from .answers import MAX_REFERENCES, Answer, merge_items, strings
-from .grounding import Evidence, support
+from .grounding import SUPPORT_SHARE, Evidence, support
 from .models import FactsData
+from .words import STOP_WORDS, words
 
 MAX_FACTS = 8
 MAX_MUST_REMEMBER = 3
@@ -143,17 +145,130 @@ class ModelFacts(Answer):
             return [n for names in value.values() for n in strings(names)]
         return strings(value)
 
-    def grounded(self, haystack: str) -> FactsData:
-        def keep(items: list[str]) -> list[str]:
+    def grounded(self, pairs: Sequence[tuple[str, str]], replaced: Sequence[str] = ()) -> FactsData:
+        """The items the span's messages (``pairs``: the user's, the assistant's and a tool's
+        records) support (:func:`supported_item`), none of them a value the span replaced
+        (``replaced``: the old sides of the updates kept)."""
+        said = [(role, text) for role, text in pairs if role in ("user", "assistant", "tool")]
+        texts = [text for _, text in said]
+        evidence = Evidence(texts, conversation=texts)
+        sentences = statements.by_sentence(texts)
+        stale = {_said(old) for old in replaced} - {""}
+
+        def keep(field: str, items: list[str]) -> list[str]:
             items = [rules.clip(i, rules.ITEM_CHARS) for i in items if i.strip()]
-            return [i for i in items if rules.grounded(i, haystack)]
+            return rules.unique([
+                i for i in items
+                if _said(i) not in stale
+                and supported_item(field, i, evidence, sentences, said)
+            ])
 
         return FactsData(
-            key_facts=keep(self.key_facts)[:MAX_FACTS],
-            decisions=keep(self.decisions)[:MAX_FACTS],
-            entities=keep(self.entities)[:MAX_REFERENCES],
-            open_questions=keep(self.open_questions)[:MAX_FACTS],
+            key_facts=keep("key_facts", self.key_facts)[:MAX_FACTS],
+            decisions=keep("decisions", self.decisions)[:MAX_FACTS],
+            entities=keep("entities", self.entities)[:MAX_REFERENCES],
+            open_questions=keep("open_questions", self.open_questions)[:MAX_FACTS],
         )
+
+
+def _said(text: str) -> str:
+    """What ``text`` says, to tell two statements of one fact: its words, numbers kept,
+    stop words left out."""
+    return " ".join(w for w in words(text) if w not in STOP_WORDS)
+
+
+_DETERMINERS = frozenset("the a an my our your his her their its this that these those".split())
+_NOT_IN_A_NAME = frozenset(
+    "from to for in on at with about by into onto after before until till via per off if when"
+    " whether that because so then".split()
+)
+"""Words a name does not hold: a preposition or a clause's word makes an item a phrase about
+a thing ("day trip to Lake Como", "pay off the credit card"), not the thing."""
+
+
+def supported_item(
+    field: str, item: str, evidence: Evidence, sentences: Evidence, said: Sequence[tuple[str, str]]
+) -> bool:
+    """Whether a model's facts ``item`` for ``field`` stands on the span, as a checkpoint's
+    items do (``localmem.grounding``: most of its words in one message, with its negations,
+    no warning flipped; "the user" stands for the speaker), and as what its field is:
+
+    - a key fact is a statement, never one bare token ("44", "bluefox77": a value without
+      what it is the value of);
+    - a decision is not one nobody made: not every sentence it stands on offers a choice,
+      states a generality or reports what someone else did (``statements.undecided``:
+      "you can take the train back, or stay", "They gave him activated charcoal");
+    - an entity is a name: it has a letter, holds no preposition nor clause ("day trip to
+      Lake Como", "pay off the credit card" are phrases about things), and its words stand
+      together, in order, in one message ("the dog's weight" is said nowhere);
+    - an open question was asked (a question in a message holds most of its words) and
+      is still open: no one else wrote after it.
+    """
+    plain = _THE_USER.sub(" ", item)
+    if field == "entities":
+        return _is_name(item, said)
+    if field == "open_questions":
+        return _still_open(item, said)
+    if evidence.check(plain) is not None:
+        return False
+    if field == "key_facts":
+        return len(item.split()) >= 2 and _subject_kept(plain, sentences.supporting(plain))
+    if field == "decisions":
+        support = sentences.supporting(plain)
+        return not support or not all(map(statements.undecided, support))
+    return True
+
+
+_COPULA = frozenset({"is", "are", "was", "were"})
+
+
+def _subject_kept(item: str, support: Sequence[str]) -> bool:
+    """For "X is Y", whether some supporting sentence does not turn it round: in the
+    clause holding most of the item's words, a clause that says "... is ...", X's words
+    must come before its "is" ("theobromine is the most dangerous kind of chocolate" does
+    not stand on "Dark chocolate is the most dangerous kind because of its theobromine",
+    nor "quartz is the hardest countertop" on "Granite is the hardest countertop")."""
+    said = words(item)
+    cut = next((i for i, w in enumerate(said) if w in _COPULA), None)
+    if not cut:
+        return True
+    subject = {w for w in said[:cut] if w not in STOP_WORDS}
+    wanted = {w for w in said if w not in STOP_WORDS}
+    for sentence in support:
+        clause = max(statements.clauses(sentence), key=lambda c: len(wanted.intersection(words(c))))
+        found = words(clause)
+        at = next((i for i, w in enumerate(found) if w in _COPULA), None)
+        if at is None or subject.intersection(found[:at]):
+            return True
+    return not support
+
+
+def _is_name(item: str, said: Sequence[tuple[str, str]]) -> bool:
+    found = words(item)
+    while found and found[0] in _DETERMINERS:
+        found = found[1:]
+    if not found or not any(c.isalpha() for c in item) or _NOT_IN_A_NAME.intersection(found):
+        return False
+    n = len(found)
+    for _, text in said:
+        held = words(text)
+        if any(held[i:i + n] == found for i in range(len(held) - n + 1)):
+            return True
+    return False
+
+
+def _still_open(item: str, said: Sequence[tuple[str, str]]) -> bool:
+    asked = set(rules.content_words(item))
+    if not asked:
+        return False
+    for index, (role, text) in enumerate(said):
+        for sentence in rules.sentences(text):
+            if not sentence.rstrip().endswith("?"):
+                continue
+            share = len(asked.intersection(rules.content_words(sentence))) / len(asked)
+            if share >= SUPPORT_SHARE and all(r == role for r, _ in said[index + 1:]):
+                return True
+    return False
 
 
 def user_evidence(pairs: Sequence[tuple[str, str]]) -> Evidence:
@@ -171,13 +286,21 @@ def fact_sources(item: str, evidence: Evidence) -> tuple[int, ...] | None:
     return support(_THE_USER.sub(" ", item), evidence)
 
 
+_OF_THE_MOMENT = re.compile(
+    r"\bago\b|\b(?:right|just) now\b|\b(?:is|are|am|'s|'re|'m) \w+ing (?:right )?now\b", re.IGNORECASE
+)
+"""What holds only as it is said ("ate it 20 minutes ago", "is sleeping now"): no fact to
+keep in every chat ("from now on" is lasting)."""
+
+
 def must_remember(answer: ModelFacts, evidence: Evidence) -> list[str]:
     """The model's must-remember items worth an auto pin, at most :data:`MAX_MUST_REMEMBER`:
-    clipped, and supported by the user's own messages with the same negation
-    (:func:`fact_sources`): "I am no longer allergic to penicillin" is no fact of a
-    user who said "I'm allergic to penicillin", whatever a tool's output said."""
+    clipped, lasting (not of the moment they were said: :data:`_OF_THE_MOMENT`) and
+    supported by the user's own messages with the same negation (:func:`fact_sources`):
+    "I am no longer allergic to penicillin" is no fact of a user who said "I'm allergic to
+    penicillin", whatever a tool's output said."""
     items = [rules.clip(i, rules.ITEM_CHARS) for i in answer.must_remember]
-    kept = [i for i in items if fact_sources(i, evidence) is not None]
+    kept = [i for i in items if not _OF_THE_MOMENT.search(i) and fact_sources(i, evidence) is not None]
     return rules.unique(kept)[:MAX_MUST_REMEMBER]
 
 
@@ -185,13 +308,25 @@ def model_updates(answer: ModelFacts, evidence: Evidence) -> list[tuple[str, str
     """The model's updates worth acting on, at most :data:`MAX_MUST_REMEMBER`: the new
     fact supported by the user's own messages as a must-remember item is (so an
     update that ends a health fact needs the user's own words, with its negation),
-    and both sides with content words. Which earlier pin the ``old`` side means is
-    the store's to find (``updates.model_update``)."""
-    kept = [
-        (rules.clip(new, rules.ITEM_CHARS), old)
-        for new, old in answer.updates
-        if rules.content_words(old) and fact_sources(new, evidence) is not None
-    ]
+    both sides with content words, and an update at all: what it replaces comes first.
+    When the user's messages say the ``old`` side, they say all of it before the new one
+    ("amberlake42 <- printer", the printer named after the new password, replaces
+    nothing); when they do not (a fact pinned in another chat), a sentence stating the
+    new one says a change ("new", "changed", "no longer": ``statements.CHANGE_WORDS``). Which earlier
+    pin the ``old`` side means is the store's to find (``updates.model_update``)."""
+    kept = []
+    for new, old in answer.updates:
+        found = fact_sources(new, evidence)
+        if not rules.content_words(old) or found is None:
+            continue
+        before = fact_sources(old, evidence)
+        if before is None:
+            stating = statements.by_sentence([evidence.sources[i] for i in found]).supporting(new)
+            if all(statements.CHANGE_WORDS.isdisjoint(words(s)) for s in stating):
+                continue
+        elif max(before) >= min(found):
+            continue
+        kept.append((rules.clip(new, rules.ITEM_CHARS), old))
     return kept[:MAX_MUST_REMEMBER]
 
 

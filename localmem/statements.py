@@ -18,28 +18,32 @@ any ``str``):
 - :func:`has_stance`: whether a sentence states a preference or a standing rule of its
   writer ("I prefer", "I like", "I lean toward", "please keep", "never", "no longer",
   "don't"...): what a preference may be taken from. "I wanted to make chocolate chip
-  muffins" is a past want, not a preference;
+  muffins" is a past want, not a preference; :func:`prefers`: the stance is in the clause
+  that holds the item ("My partner gets seasick, so no boat trips please" prefers no boat
+  trips, not seasickness);
+- :func:`decides` and :func:`undecided`: a sentence that decides, and one that only offers
+  a choice, states a generality or reports what someone else did;
 - :func:`names_something`: whether an item names an action or an object at all: two words
   that are neither function words nor small talk ("leg day", "bring the band"); never a
-  lone word ("turn", "finish", "Done") nor small talk ("cheery thx");
-- (the claims a conversation denied, for summaries, are ``summarizer.faithful``'s).
+  lone word ("turn", "finish", "Done"), a lone name ("0042_orders_status_index.sql") nor
+  small talk ("cheery thx");
+- (whether something to do is still to do is ``localmem.progress``'s; the claims a conversation denied, for summaries, are ``summarizer.faithful``'s).
 """
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Sequence
 from typing import Final
 
 from .extract import sentences
-from .grounding import NEGATIONS, SUPPORT_SHARE, Evidence
+from .grounding import NEGATIONS, Evidence
 from .words import STOP_WORDS, stem, words
 
 _I = re.IGNORECASE
 
-_WEEKDAYS = r"monday|tuesday|wednesday|thursday|friday|saturday|sunday"
-_MONTHS = (
+WEEKDAYS = r"monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+MONTHS = (
     r"january|february|march|april|may|june|july|august|september|october|november|december"
     r"|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec"
 )
@@ -58,8 +62,8 @@ _LATER = re.compile(
 ready")."""
 _WHEN_LATER = re.compile(
     rf"\b(?:tomorrow|tonight|tmrw|later|soon|next (?:week|month|year|weekend|time)"
-    rf"|this (?:evening|weekend|afternoon)|(?:on|by|from|until|till) (?:the )?(?:{_WEEKDAYS}|weekend)"
-    rf"|(?:on|by|from|in|until|starting in|starting on) (?:{_MONTHS})\b|can wait)\b",
+    rf"|this (?:evening|weekend|afternoon)|(?:on|by|from|until|till) (?:the )?(?:{WEEKDAYS}|weekend)"
+    rf"|(?:on|by|from|in|until|starting in|starting on) (?:{MONTHS})\b|can wait)\b",
     _I,
 )
 """A time still to come, without a future verb: a plan unless a done word says otherwise."""
@@ -109,15 +113,11 @@ _INTENDS = re.compile(
 )
 """A sentence that states what someone is after: "I need", "I want", "please", "help me",
 "we are shipping the feature"."""
-_COMPLETES: Final = {
-    "request": ("submitted", "requested"), "submit": ("submitted",), "apply": ("submitted", "applied"),
-    "book": ("booked", "reserved"), "reserve": ("reserved", "booked"), "order": ("ordered",),
-    "buy": ("bought",), "pay": ("paid",), "send": ("sent",), "fix": ("fixed", "solved"),
-    "solve": ("solved", "fixed"), "finish": ("finished", "done"), "complete": ("completed", "done"),
-    "set": ("set",), "put": ("put",), "make": ("made",), "get": ("got",), "take": ("took",),
-    "write": ("wrote", "written"), "give": ("gave",), "find": ("found",), "go": ("went",),
-}
-"""Words that report an action done, by the action's verb (besides its "-ed" form)."""
+CHANGE_WORDS: Final = frozenset(
+    "new updated current changed now moved relocated longer anymore stopped quit off".split()
+)
+"""Words without which a sentence states no change of a fact ("my NEW wifi password",
+"I no LONGER take"): ``updates`` gates every user message with them."""
 SMALL_TALK: Final = frozenset(
     """
     thx thanks thank ty np lol cheers ok okay yes yeah yep cool nice hi hey bye great good
@@ -168,6 +168,37 @@ def decides(sentence: str) -> bool:
                 or status(sentence) is not None)
 
 
+_OPTION = re.compile(
+    r"\b(?:you|we|i|they)(?: \w+)? (?:can|could|might|may)\b[^.;]*\bor\b"
+    r"|\b(?:often|usually|sometimes|typically|generally)\b",
+    _I,
+)
+"""An option offered ("you can take the train back, or stay") or a generality ("dentists
+often use clindamycin"): no one decided it."""
+_OTHERS_DID = re.compile(
+    r"^\W*(?:they|he|she|the(?: \w+){1,2})(?: \w+ly)?"
+    r" (?:gave|did|made|took|put|got|sent|\w+ed)\b",
+    _I,
+)
+"""A report of what someone outside the conversation did ("They gave him activated
+charcoal"): something done to the user, not decided by them."""
+
+
+def undecided(sentence: str) -> bool:
+    """True when every part of ``sentence`` (cut at ";") offers a choice or states a
+    generality (:data:`_OPTION`), or reports what someone else did (:data:`_OTHERS_DID`),
+    with no first person's decision in it ("let's", "I'll", "we decided"): nothing is
+    decided there. ("Dentists often use clindamycin; ask your dentist which one fits."
+    advises in its second part.)"""
+    return all(map(_undecided, sentence.split(";")))
+
+
+def _undecided(part: str) -> bool:
+    if re.search(r"\b(?:let'?s|i'll|we'll|i will|we will|decided|i'm going to|we're going to)\b", part, _I):
+        return False
+    return bool(_OPTION.search(part) or _OTHERS_DID.search(part.strip()))
+
+
 def intends(sentence: str) -> bool:
     """True when ``sentence`` states what someone is after: a want or a need, a request, a
     plan or advice ("I need a refill", "Keep the leg raised"); not a description ("My
@@ -175,37 +206,45 @@ def intends(sentence: str) -> bool:
     return bool(_INTENDS.search(sentence) or _ADVICE.search(sentence) or status(sentence) == "plan")
 
 
-def done_later(item: str, later: Sequence[tuple[str, bool]]) -> bool:
-    """True when one of the ``later`` sentences (each with whether it is in the reply to
-    the item's first message) reports ``item`` (an action: its first word the verb) done:
-    it has a done status, says the verb done ("set", "changed", "submitted" for
-    "request": :data:`_COMPLETES`) and names the item's objects: one of them in the reply
-    ("Set the band to a fixed channel." "I set it to channel 44"), most of them later."""
-    said = [w for w in words(item) if w not in STOP_WORDS and w not in SMALL_TALK]
-    if len(said) < 2 or said[0][:1].isdigit():
-        return False
-    verb, objects = said[0], {stem(w) for w in said[1:]}
-    done = {verb + "ed", verb + "d", *_COMPLETES.get(verb, ())}
-    for sentence, reply in later:
-        found = words(sentence)
-        named = len(objects.intersection(stem(w) for w in found))
-        if (
-            status(sentence) == "done"
-            and not done.isdisjoint(found)
-            and named >= (1 if reply else math.ceil(SUPPORT_SHARE * len(objects)))
-        ):
-            return True
-    return False
-
-
 def has_stance(sentence: str) -> bool:
     """True when ``sentence`` (not a question) states its writer's taste or standing rule."""
     return not sentence.rstrip().endswith("?") and _STANCE.search(sentence) is not None
 
 
+_CLAUSES = re.compile(r"[,;:]|\s[-\u2013\u2014]\s|\b(?:so|because|but|since|while|though)\b", _I)
+
+
+def clauses(sentence: str) -> list[str]:
+    """The clauses of ``sentence``: cut at commas, semicolons, colons, dashes and "so",
+    "because", "but", "since", "while", "though"."""
+    return _CLAUSES.split(sentence)
+
+
+_JOINED = re.compile(r"[;:]|\s[-\u2013\u2014]\s|\b(?:so|because|but|since|while|though)\b", _I)
+"""Where a sentence joins a reason or a second statement to a first ("..., so ...")."""
+
+
+def prefers(sentence: str, item: str) -> bool:
+    """True when ``sentence`` states its writer's taste or rule (:func:`has_stance`) about
+    ``item``: the stance is in the part (cut where a reason or a second statement is
+    joined: "so", "because", "but", ";") that holds most of the item's words. "My
+    partner gets seasick, so no boat trips please." states "no boat trips", not
+    "seasick" (a reason, not a taste)."""
+    if sentence.rstrip().endswith("?"):
+        return False
+    wanted = {stem(w) for w in words(item) if w not in STOP_WORDS}
+    parts = _JOINED.split(sentence)
+    held = [len(wanted.intersection(stem(w) for w in words(c))) for c in parts]
+    best = max(held, default=0)
+    return best > 0 and any(has_stance(c) for c, n in zip(parts, held) if n == best)
+
+
 def names_something(item: str) -> bool:
-    """True when ``item`` names an action or an object: at least two words of three
-    letters or more that are neither function words nor small talk."""
+    """True when ``item`` names an action or an object: at least two words (apart, not one
+    name such as a file's "0042_orders_status_index.sql") of three letters or more that
+    are neither function words nor small talk."""
+    if len(item.split()) < 2:
+        return False
     found = [
         w
         for w in words(item)
@@ -215,34 +254,7 @@ def names_something(item: str) -> bool:
     return len(found) >= 2
 
 
-STEP_FIELDS: Final = ("completed_steps", "current_step", "next_steps", "pending_tasks", "active_goals")
-"""The checkpoint fields whose items have a status: done, under way, or still to do."""
-
-
 def by_sentence(sources: Sequence[str]) -> Evidence:
     """An Evidence whose sources are the sentences of ``sources``: its ``supporting``
     names the sentences an item was taken from."""
     return Evidence([s for text in sources for s in sentences(text)])
-
-
-def placed(field: str, support: Sequence[str]) -> tuple[str | None, str | None]:
-    """Where a checkpoint item proposed for ``field`` belongs, by what the ``support``
-    (the sentences that state it: :func:`by_sentence`) say of it:
-    ``(field, None)``, ``(another field, None)`` or ``(None, why it is dropped)``.
-
-    A completed step needs a sentence saying it was done; one only planned becomes a next
-    step. A current step that is planned for later is a next step too. A step, task or
-    goal every supporting sentence reports done is no longer to do.
-    """
-    if field not in STEP_FIELDS:
-        return field, None
-    said = {status(s) for s in support}
-    if field == "completed_steps":
-        if "done" in said:
-            return field, None
-        return ("next_steps", None) if "plan" in said else (None, "not said to be done")
-    if said == {"done"}:
-        return None, "already done"
-    if field == "current_step" and "plan" in said and "done" not in said:
-        return "next_steps", None
-    return field, None

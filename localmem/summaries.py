@@ -106,17 +106,19 @@ class Summaries:
         )
         if answer.data is None or answer.model is None:
             return facts, RULES, [], {}
-        haystack = request[-1]["content"].casefold()
         pins: list[str] = []
         updates: dict[str, Update] = {}
+        replaced: list[str] = []
         if self._db.config.auto_pins:
             # The user's fact: what the user said supports it, negations and all;
             # never the assistant's guess or a tool's output.
             said = user_evidence(pairs)
             pins = must_remember(answer.data, said)
-            updates = {new: model_update(old) for new, old in model_updates(answer.data, said)}
+            kept = model_updates(answer.data, said)
+            updates = {new: model_update(old) for new, old in kept}
+            replaced = [old for _, old in kept]
             pins += [new for new in updates if new not in pins]
-        return overlay_facts(facts, answer.data.grounded(haystack)), answer.model, pins, updates
+        return overlay_facts(facts, answer.data.grounded(pairs, replaced)), answer.model, pins, updates
 
     def offline_facts(self, pairs: Sequence[tuple[str, str]]) -> FactsData:
         """A span's facts by the rules (source ``RULES``): what a summary keeps when no

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from . import extract
 from .autopins import message_words, pin_key
 from .models import Pin
+from .statements import CHANGE_WORDS
 from .words import STOP_WORDS
 
 _HYPOTHETICAL = re.compile(r"\b(?:if|imagine|suppose|what if|for example|in my story)\b", re.I)
@@ -102,9 +103,7 @@ def find_update(sentence: str) -> Update | None:
     return None
 
 
-CUE_WORDS = frozenset(
-    "new updated current changed now moved relocated longer anymore stopped quit off".split()
-)
+CUE_WORDS = CHANGE_WORDS
 """A message without one of these words states no update: the gate every user message
 passes, a set intersection with its words (``autopins.message_words``)."""
 

@@ -24,7 +24,8 @@ from typing import Any
 import pytest
 
 from localmem import MemoryConfig, MemoryStore
-from localmem.checkpoint import RULES, StateSnapshot, build
+from localmem.checkpoint import RULES, StateSnapshot
+from localmem.checkpoint import floor as rules_floor
 from localmem.extract import extract
 from localmem.facts import rule_facts
 from localmem.summarizer import FALLBACK, OFFLINE
@@ -299,7 +300,7 @@ def test_the_recorded_smollm_checkpoint_question_is_dropped(store, server: Repla
     recorded = RECORDED["conversations"]["birthday_cake"]["checkpoint"]
     server.json_reply = recorded["raw"]  # {"pending_tasks": ["Which allergies do we need ..."]}
     taken = store.checkpoint(_session(store, "birthday_cake"))
-    floor = build(None, StateSnapshot(), extract(CONVERSATIONS["birthday_cake"]))
+    floor = rules_floor(None, StateSnapshot(), CONVERSATIONS["birthday_cake"])
     assert taken.source == RULES and taken.data == floor  # nothing of the model's
 
 
@@ -384,42 +385,21 @@ CASES = [
 OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
     ('summary', 'qwen2.5-coder:1.5b', 'train_milan'):
         "unfaithful summary kept: 'take a ferry to Lake Como' (train to Varenna, then the ferry); the 'book a seat' sent...",
-    ('checkpoint', 'qwen2.5-coder:1.5b', 'wifi_password'):
-        "false checkpoint items kept: [('current_step', 'Reconnect printer and TV')]: the printer is done, the TV waits",
     ('facts', 'qwen2.5-coder:0.5b', 'emergency_fund'):
-        "false facts or pins kept: [('key_facts', 'Emergency fund'), ('entities', 'Bank'), ('open_questions', 'What ...",
-    ('facts', 'qwen2.5-coder:0.5b', 'wifi_password'):
-        "false facts or pins kept: [('decisions', 'set the printer to channel 44 and enter amberlake42'), ('open_que...",
-    ('checkpoint', 'qwen2.5-coder:1.5b', 'bug_hunt'):
-        "false checkpoint items kept: [('active_goals', 'Remember to remove the _last_good branch in get_price().'),...",
-    ('checkpoint', 'qwen2.5-coder:1.5b', 'trip'):
-        "false checkpoint items kept: [('active_goals', 'Find a hotel in Alfama for 95 euros a night'), ('active_goa...",
-    ('checkpoint', 'qwen2.5-coder:1.5b', 'poetry'):
-        "false checkpoint items kept: [('active_goals', 'write a haiku about rain'), ('pending_tasks', 'write a haik...",
+        "false facts kept: [('key_facts', 'Emergency fund'), ('entities', 'Bank')]: a bare noun phrase as a fact, a generic word as an entity",
     ('summary', 'qwen2.5-coder:1.5b', 'birthday_cake'):
         "unfaithful summary kept: 'plans to bake the cake on Saturday, June 8': the bake is Friday evening; Mia's an...",
     ('checkpoint', 'qwen2.5-coder:1.5b', 'song_lyrics'):
-        "false checkpoint items kept: [('pending_tasks', 'write the chorus'), ('user_preferences', 'I like G major')...",
+        "false checkpoint items kept: [('pending_tasks', 'write the chorus'), ('current_step', 'write the chorus')]: "
+        "the chorus was written ('That's much better'), in no words that say so",
     ('summary', 'qwen2.5-coder:1.5b', 'moving_budget'):
         "unfaithful summary kept: 'booked Swift Move': they decided to book and will call tomorrow morning",
-    ('checkpoint', 'qwen2.5-coder:1.5b', 'moving_budget'):
-        "false checkpoint items kept: [('user_preferences', 'I want to book Swift Move'), ('completed_steps', 'Book ...",
     ('summary', 'qwen2.5-coder:1.5b', 'dog_chocolate'):
         "unfaithful summary kept: 'gave the user something to make Max vomit' (it was Max); 'called the user' is dropped",
-    ('checkpoint', 'qwen2.5-coder:1.5b', 'dog_chocolate'):
-        "false checkpoint items kept: [('active_goals', 'call the emergency vet on Oak Street'), ('pending_tasks', '...",
-    ('facts', 'qwen2.5-coder:1.5b', 'dog_chocolate'):
-        "false facts or pins kept: [('key_facts', 'theobromine is the most dangerous kind of chocolate'), ('key_fact...",
-    ('checkpoint', 'qwen2.5-coder:1.5b', 'migration'):
-        "false checkpoint items kept: [('user_preferences', 'The migration tool wraps everything in a transaction.')...",
-    ('facts', 'qwen2.5-coder:1.5b', 'emergency_fund'):
-        "false facts or pins kept: [('entities', 'pay off the credit card'), ('entities', 'set up an automatic trans...",
-    ('facts', 'qwen2.5-coder:1.5b', 'train_milan'):
-        "false facts or pins kept: [('decisions', 'take the train back on June 6'), ('decisions', 'stay on the lake ...",
     ('facts', 'qwen2.5-coder:1.5b', 'wifi_password'):
-        "false facts or pins kept: [('key_facts', 'bluefox77'), ('key_facts', '44'), ('key_facts', 'WPS button'), ('...",
+        "false facts kept: [('key_facts', 'WPS button'), ('key_facts', 'Wi-Fi setup wizard')]: noun phrases, no statement (the labels take 'G major', 'porch light' as facts)",
     ('facts', 'qwen2.5-coder:1.5b', 'allergy_tool'):
-        "false facts or pins kept: [('key_facts', 'Daniel Brandt has 1 refill left on the salbutamol inhaler'), ('de...",
+        "false facts kept: 'has 1 refill left' (used up by the refill later), entities 'refill', 'hives', 'swelling', 'allergy', 'Saturday' (generic words)",
     ('summary', 'qwen2.5-coder:1.5b', 'terse_gym'):
         "unfaithful summary kept: 'the Red Smoothie' is invented (red is the band); the 'on Tuesday' sentence is dropped",
 }
@@ -451,7 +431,7 @@ def test_a_real_models_checkpoint_items_are_kept_only_when_true(
     db_path, model: str, conversation: str
 ) -> None:
     kept = replay(db_path, model, conversation)
-    floor = checkpoint_items(build(None, StateSnapshot(), extract(kept.pairs)))
+    floor = checkpoint_items(rules_floor(None, StateSnapshot(), kept.pairs))
     mine = [item for item in checkpoint_items(kept.checkpoint.data) if item not in floor]
     labels = {item: item_label("items", conversation, *item) for item in mine}
     assert None not in labels.values(), f"unlabelled kept items: {labels}"

@@ -1,0 +1,244 @@
+"""Whether something to do is still to do: an action's progress in what people wrote.
+
+A small model's checkpoint keeps "write a haiku about rain" as the goal after the user wrote
+the haiku, "Book Swift Move" as done because a sentence naming Swift Move reports quotes
+received, "call the emergency vet" as a task after "I'm calling the emergency vet". Each
+reads an item as an action (:func:`action`: its verb, a wrapper such as "remember to" left
+out, and its objects) and the sentences after it (pure functions; they never raise on any
+``str``):
+
+- :func:`placed`: where an item's status puts it, read from the sentences that say its verb;
+- :func:`done_later`: a later sentence reports it done ("Removed.", "we booked the flights");
+- :func:`made_later`: the thing it makes is there ("It's a good haiku");
+- :func:`partly_done`: some of the things it joins are done ("the printer works again");
+- :func:`under_way`: a moment's action said as it happened ("I'm calling the vet");
+- :func:`unstated`: which of these makes a checkpoint item not stand, if any.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+from typing import Final
+
+from . import statements
+from .grounding import SUPPORT_SHARE, same_word
+from .statements import MONTHS, SMALL_TALK, WEEKDAYS, status
+from .words import STOP_WORDS, stem, words
+
+_I = re.IGNORECASE
+
+_COMPLETES: Final = {
+    "request": ("submitted", "requested"), "submit": ("submitted",), "apply": ("submitted", "applied"),
+    "book": ("booked", "reserved"), "reserve": ("reserved", "booked"), "order": ("ordered",),
+    "buy": ("bought",), "pay": ("paid",), "send": ("sent",), "fix": ("fixed", "solved"),
+    "solve": ("solved", "fixed"), "finish": ("finished", "done"), "complete": ("completed", "done"),
+    "set": ("set",), "put": ("put",), "make": ("made",), "get": ("got",), "take": ("took",),
+    "write": ("wrote", "written"), "give": ("gave",), "find": ("found",), "go": ("went",),
+}
+"""Words that report an action done, by the action's verb (besides its "-ed" form)."""
+_WRAPPER = re.compile(
+    r"^\W*(?:please\s+)?(?:remember to|don'?t forget to|do not forget to|make sure (?:to|you)"
+    r"|be sure to)\s+",
+    _I,
+)
+"""Words that wrap an action without being it: "Remember to remove the branch" is the
+action "remove the branch"."""
+_MOMENTARY: Final = frozenset(
+    "call phone ring text email message send book order pay submit sign buy ask tell".split()
+)
+"""Actions over in a moment: "I'm calling the vet" is under way as it is written and done
+by the writer's next turn (unlike "I'm writing a song", which lasts)."""
+_MAKES: Final = frozenset("write draft compose make bake cook build create paint draw knit sew design".split())
+"""Actions whose outcome is a thing: once the thing is there ("It's a good haiku"), the
+action is done."""
+_WHEN = re.compile(rf"^(?:{WEEKDAYS}|{MONTHS}|\d.*)$")
+"""Words that say when (a weekday, a month, a number): no object an action is done to."""
+_PARTS = re.compile(r",|;|&|\band\b|\bplus\b", _I)
+
+
+def action(item: str) -> tuple[str | None, list[str]]:
+    """``item`` read as an action: its verb (the first word, a wrapper such as "remember
+    to" left out) and its objects' words (neither stop words nor small talk), in order;
+    ``(None, [])`` when it has no two such words or opens with a number."""
+    said = [w for w in words(_WRAPPER.sub("", item)) if w not in STOP_WORDS and w not in SMALL_TALK]
+    if len(said) < 2 or said[0][:1].isdigit():
+        return None, []
+    return said[0], said[1:]
+
+
+def done_forms(verb: str) -> frozenset[str]:
+    """The words that report ``verb`` done: its "-ed" forms and :data:`_COMPLETES`."""
+    return frozenset({verb + "ed", verb + "d", *_COMPLETES.get(verb, ())})
+
+
+def done_later(item: str, later: Sequence[tuple[str, bool]]) -> bool:
+    """True when one of the ``later`` sentences (each with whether it is in the reply to
+    the item's first message) reports ``item`` (an action: its first word the verb, after
+    a wrapper such as "remember to") done: it has a done status, says the verb done
+    ("set", "changed", "submitted" for "request": :data:`_COMPLETES`) and names the item's
+    objects: one of them in the reply ("Set the band to a fixed channel." "I set it to
+    channel 44"), later most of them or most of its direct object, the words before a
+    preposition ("we booked the flights too" for "Book flights from Amsterdam to Lisbon";
+    not "I configured the alpha router" for "Configure the alpha gateway"). A reply that is the verb's done form alone
+    ("Remember to remove the branch." "Removed.") reports it done too."""
+    verb, said = action(item)
+    if verb is None:
+        return False
+    said = [w for w in said if not _WHEN.match(w)]  # a date says when, not what
+    if not said:
+        return False
+    objects = [stem(w) for w in said]
+    direct = {stem(w) for w in _direct_object(item) if w in said}
+    done = done_forms(verb)
+    for sentence, reply in later:
+        found = words(sentence)
+        if reply and found and not done.isdisjoint(found) and set(found) <= done | SMALL_TALK | {"all", "it"}:
+            return True  # "Removed." / "Done, booked."
+        named = set(objects).intersection(stem(w) for w in found)
+        enough = 1 if reply else math.ceil(SUPPORT_SHARE * len(set(objects)))
+        whole = bool(direct) and len(named & direct) >= math.ceil(SUPPORT_SHARE * len(direct))
+        if status(sentence) == "done" and not done.isdisjoint(found) and (len(named) >= enough or whole):
+            return True
+    return False
+
+
+_PREPOSITIONS: Final = frozenset(
+    "from to for in on at with about by of into onto after before until till via per".split()
+)
+
+
+def _direct_object(item: str) -> list[str]:
+    """The words of ``item`` (an action) after its verb and before its first preposition:
+    "flights" of "Book flights from Amsterdam to Lisbon"."""
+    found = words(_WRAPPER.sub("", item))[1:]
+    cut = next((i for i, w in enumerate(found) if w in _PREPOSITIONS), len(found))
+    return found[:cut]
+
+
+def partly_done(item: str, later: Sequence[str]) -> bool:
+    """True when ``item`` joins several things ("Reconnect printer and TV") and one of the
+    ``later`` sentences reports some of them done but not all ("Done, the printer works
+    again."): the item no longer says what is left to do."""
+    verb, _ = action(item)
+    if verb is None:
+        return False
+    rest = _WRAPPER.sub("", item).split(None, 1)[-1]
+    parts = [p for p in ({stem(w) for w in words(part) if w not in STOP_WORDS} for part in _PARTS.split(rest)) if p]
+    if len(parts) < 2:
+        return False
+    for sentence in later:
+        if status(sentence) != "done":
+            continue
+        found = {stem(w) for w in words(sentence)}
+        named = sum(1 for part in parts if part & found)
+        if 0 < named < len(parts):
+            return True
+    return False
+
+
+def under_way(item: str, sentence: str) -> bool:
+    """True when ``sentence`` says the writer is doing ``item`` right now and the action
+    is over in a moment (:data:`_MOMENTARY`: "I'm calling the emergency vet"): once the
+    conversation goes on, it is no longer to do."""
+    verb, _ = action(item)
+    if verb not in _MOMENTARY:
+        return False
+    doing = re.search(r"\b(?:i'm|i am|we're|we are|i\u2019m|we\u2019re)(?: \w+ly)? (\w+ing)\b", sentence, _I)
+    return (
+        doing is not None
+        and same_word(stem(doing.group(1).casefold()), stem(verb))
+        and status(sentence) != "plan"  # "I'm calling them tomorrow" is a plan
+    )
+
+
+def made_later(item: str, later: Sequence[str]) -> bool:
+    """True when ``item`` makes a thing ("write a haiku about rain": :data:`_MAKES`) and a
+    ``later`` sentence says the thing is there: "It's a good haiku", "your haiku reads
+    well" (the thing: one of its first three object words): the making is done. ("The song is in G major" describes a song still made.)"""
+    verb, said = action(item)
+    if verb not in _MAKES or not said:
+        return False
+    thing = "(?:" + "|".join(re.escape(stem(w)) for w in said[:3]) + ")"
+    there = re.compile(
+        rf"\b(?:it|this|that)(?:'s|\u2019s| is| was) an? (?:\w+ ){{0,2}}{thing}\w*\b(?! (?:to|for|about)\b)"
+        rf"|\byour {thing}\w* (?:looks|reads|sounds|works)\b",
+        _I,
+    )
+    return any(status(s) != "plan" and not s.rstrip().endswith("?") and there.search(s) for s in later)
+
+
+def holds_verb(sentence: str, verb: str) -> bool:
+    """True when ``sentence`` says ``verb`` in some form ("book", "booking", "booked")."""
+    forms = done_forms(verb)
+    return any(w in forms or same_word(stem(w), stem(verb)) for w in words(sentence))
+
+
+def placed(field: str, support: Sequence[str], item: str = "") -> tuple[str | None, str | None]:
+    """Where a checkpoint item proposed for ``field`` belongs, by what the ``support``
+    (the sentences that state it: :func:`by_sentence`) say of it:
+    ``(field, None)``, ``(another field, None)`` or ``(None, why it is dropped)``.
+
+    A completed step needs a sentence saying it was done; one only planned becomes a next
+    step. A current step that is planned for later is a next step too. A step, task or
+    goal every supporting sentence reports done is no longer to do. The status is read
+    from the sentences that say the ``item``'s action (its verb: :func:`action`) when
+    some do: "We got two quotes from Swift Move" does not report "Book Swift Move" done.
+    """
+    if field not in STEP_FIELDS:
+        return field, None
+    verb, _ = action(item)
+    acting = [s for s in support if verb is not None and holds_verb(s, verb)]
+    said = {status(s) for s in acting or support}
+    if field == "completed_steps":
+        if "done" in said:
+            return field, None
+        return ("next_steps", None) if "plan" in said else (None, "not said to be done")
+    if said == {"done"}:
+        return None, "already done"
+    if field == "current_step" and "plan" in said and "done" not in said:
+        return "next_steps", None
+    return field, None
+
+
+STEP_FIELDS: Final = ("completed_steps", "current_step", "next_steps", "pending_tasks", "active_goals")
+"""The checkpoint fields whose items have a status: done, under way, or still to do."""
+
+
+def unstated(
+    field: str, item: str, support: list[str], ordered: Sequence[str], owners: Sequence[int],
+    last: int = -1,
+) -> str | None:
+    """Why an item ``support`` (its sentences, of the ``ordered`` ones; ``owners``: the
+    source each comes from; ``last``: the last message's source) places in ``field`` does
+    not stand (``localmem.statements``): a decision needs a sentence that decides ("let's",
+    "we'll go with", "use X instead", advice taken, something done), not one that only
+    offers a choice or reports what someone else did (``statements.undecided``), a goal or
+    a current step one that states what someone is after ("I need", "please", a plan,
+    advice). Something to do is no longer to do when a later sentence reports it done ("I
+    set it to channel 44" after "Set the band to a fixed channel"; "Removed."), its thing
+    made ("It's a good haiku" after "write a haiku"), or when it was over in a moment as it
+    was written ("I'm calling the vet") and the conversation went on after it. A current step part of which is reported done ("the printer works again" for
+    "Reconnect printer and TV") is no longer the step under way; as a task or a goal, what
+    is left of it still is."""
+    if field == "key_decisions" and not any(
+        statements.decides(s) and not statements.undecided(s) for s in support
+    ):
+        return "no decision stated"
+    if field in ("active_goals", "current_step") and not any(map(statements.intends, support)):
+        return "no goal stated"
+    if field in STEP_FIELDS and field != "completed_steps" and support:
+        first = min(i for i, s in enumerate(ordered) if s in support)
+        later = [(s, owners[i] == owners[first] + 1) for i, s in enumerate(ordered) if i > first]
+        if done_later(item, later):
+            return "done later"
+        if made_later(item, [s for s, _ in later]):
+            return "made later"
+        if field == "current_step" and partly_done(item, [s for s, _ in later]):
+            return "partly done"  # what is left ("the TV can wait") is not under way
+        if any(under_way(item, s) and owners[i] < last for i, s in enumerate(ordered) if s in support):
+            return "done as it was said"
+    return None
+
+

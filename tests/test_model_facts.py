@@ -1,0 +1,90 @@
+"""A model's summary facts are grounded like a checkpoint's items (issue 21, points 1 and 4):
+each stands on one message with its negations, and as what its field is: a key fact is a
+statement (not a bare value, not turned round), a decision is one someone made, an entity
+is a name said as such, an open question was asked and is still open; an update replaces
+something said before it; a must-remember fact is lasting. Conversations written for these
+tests; the model is the fake Ollama server over a real socket."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from localmem import MemoryStore
+from localmem.facts import ModelFacts, model_updates, must_remember, user_evidence
+from tests.test_checkpoint import JsonFake, fake  # noqa: F401 - the fixture
+
+KITCHEN = [
+    ("user", "We're redoing the kitchen. The old tiles are cracked."),
+    ("assistant", "Granite is the hardest common countertop because of its quartz content."),
+    ("user", "Our contractor is Bauwerk Meier. Let's keep the old sink."),
+    ("assistant", "You can pick oak cabinets, or go with walnut if the budget allows."),
+    ("user", "The plumber came yesterday. They replaced the valve under the sink."),
+    ("assistant", "Good. What budget do you have for the cabinets?"),
+    ("user", "About 12000 euros for everything."),
+    ("user", "Which grout colour hides stains best?"),
+]
+
+
+def test_a_models_facts_stand_as_what_their_field_is(db_path: Path, fake: JsonFake) -> None:  # noqa: F811
+    fake.reply = "We are redoing the kitchen: the old tiles are cracked. Our contractor is Bauwerk Meier. Let's keep the old sink."
+    fake.json_reply = {
+        "key_facts": [
+            "The old tiles are cracked",
+            "quartz is the hardest common countertop",  # turned round: granite is
+            "12000",  # a bare value
+        ],
+        "decisions": [
+            "keep the old sink",
+            "pick oak cabinets",  # only offered
+            "replace the valve under the sink",  # the plumber did it; nobody decided it here
+        ],
+        "entities": ["Bauwerk Meier", "the kitchen's budget", "go with walnut if the budget allows"],
+        "open_questions": ["What budget do you have for the cabinets?", "Which grout colour hides stains best?"],
+    }
+    with MemoryStore(db_path, config={"summary_threshold": 8, "structured_min_tokens": 0}) as store:
+        s = store.create_session(model="llama3.2").id
+        store.add_messages(s, [{"role": r, "text": t} for r, t in KITCHEN])
+        assert store.summarize(s).source == "llama3.2:latest"
+        (facts,) = store.get_summary_facts(s)
+    data = facts.data
+    assert facts.source == "llama3.2:latest"
+    assert data.key_facts[0] == "The old tiles are cracked"
+    assert not any("quartz" in f or f == "12000" for f in data.key_facts)
+    assert data.decisions[0] == "keep the old sink"
+    assert not any("oak" in d or "valve" in d for d in data.decisions)
+    assert "Bauwerk Meier" in data.entities
+    assert not any("budget" in e or "walnut" in e for e in data.entities)
+    assert data.open_questions == ["Which grout colour hides stains best?"]  # the other was answered
+
+
+LOCKER = [
+    ("user", "My gym locker code is 5150."),
+    ("assistant", "Noted."),
+    ("user", "I changed it: my new gym locker code is 2718."),
+    ("user", "The locker room is next to the pool. I'm driving to the gym right now."),
+    ("user", "I swam 20 lengths an hour ago."),
+]
+
+
+def test_an_update_replaces_what_was_said_before_it() -> None:
+    answer = ModelFacts(updates=[
+        {"new": "my gym locker code is 2718", "old": "gym locker code is 5150"},  # said before
+        {"new": "my gym locker code is 2718", "old": "locker room next to the pool"},  # said after
+        {"new": "the locker room is next to the pool", "old": "a sauna"},  # no change said
+    ])
+    assert model_updates(answer, user_evidence(LOCKER)) == [
+        ("my gym locker code is 2718", "gym locker code is 5150")
+    ]
+
+
+def test_a_fact_of_the_moment_is_no_pin() -> None:
+    answer = ModelFacts(must_remember=[
+        "driving to the gym right now", "swam 20 lengths an hour ago", "gym locker code is 2718",
+    ])
+    assert must_remember(answer, user_evidence(LOCKER)) == ["gym locker code is 2718"]
+
+
+def test_a_value_an_update_replaced_is_no_current_fact() -> None:
+    answer = ModelFacts(key_facts=["gym locker code is 5150", "gym locker code is 2718"])
+    assert answer.grounded(LOCKER).key_facts == ["gym locker code is 5150", "gym locker code is 2718"]
+    assert answer.grounded(LOCKER, ["gym locker code is 5150"]).key_facts == ["gym locker code is 2718"]
