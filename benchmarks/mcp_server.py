@@ -1,9 +1,10 @@
 """``localmem mcp`` through the official SDK's client: start-up and recall latency.
 
-    python benchmarks/mcp_server.py [--messages 300] [--calls 100] [--starts 5]
+    python benchmarks/mcp_server.py [--messages 300] [--others 20] [--calls 100] [--starts 5]
+                                    [--embedder]
 
 The file: one conversation of ``--messages`` corpus messages (with its five
-pins) beside 20 other sessions of 100 messages. Each server is a real
+pins) beside ``--others`` (20) other sessions of 100 messages. Each server is a real
 subprocess (``python -m localmem mcp``) spoken to over stdio, as a desktop
 app does.
 
@@ -17,6 +18,16 @@ app does.
   same file (cache off), so the client's extra time is measured call by call;
   then the protocol's floor (``ping`` round trips) and ``recall`` with no
   query, which the server's context cache answers (the tool layer's floor).
+
+With ``--embedder``: the same through a real embedding model, all-MiniLM-L6-v2
+(``embed_server.py``: Ollama's API on loopback; ``$MINILM_DIR`` holds the weights),
+which ``embedding_model="auto"`` finds there. The conversation's messages are
+embedded first (``embed_pending``: recall's scope is the session), then each call embeds
+only its query: ``--calls`` rounds of a
+``recall`` through the client, the same ``build_context`` in process, and the query's
+embedding alone (``/api/embed`` through localmem's Ollama backend), each with a query
+of its own, never embedded before: the split of the time between the model and
+localmem with MCP.
 
 Timings are printed, never asserted. (Not ``benchmarks/mcp.py``: run as a
 script, this directory leads ``sys.path``, and a file named ``mcp.py`` would
@@ -37,16 +48,19 @@ import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-from corpus import iter_sessions
-from mcp import ClientSession, StdioServerParameters
-from mcp.client.stdio import stdio_client
+# The model's BLAS on one thread: its threads wait on one another on a busy machine.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-from localmem import MemoryStore
+from corpus import iter_sessions  # noqa: E402
+from mcp import ClientSession, StdioServerParameters  # noqa: E402
+from mcp.client.stdio import stdio_client  # noqa: E402
+
+from localmem import MemoryStore  # noqa: E402
 
 SESSION = "bench"
 
 
-def build_file(path: Path, messages: int) -> list[str]:
+def build_file(path: Path, messages: int, others: int = 20) -> list[str]:
     """The file, and one query per message of the conversation (three of its words)."""
     rng = random.Random(7)
     with MemoryStore(path) as store:
@@ -55,7 +69,7 @@ def build_file(path: Path, messages: int) -> list[str]:
         store.add_messages(SESSION, [{"role": r, "text": t} for r, t in conversation.messages])
         for pin in conversation.pins:
             store.pin(SESSION, pin)
-        for other in iter_sessions(2_000, per_session=100, seed=6):
+        for other in iter_sessions(100 * others, per_session=100, seed=6):
             sid = store.create_session().id
             store.add_messages(sid, [{"role": r, "text": t} for r, t in other.messages])
     words = [[w for w in t.split() if w.isalpha()] for _, t in conversation.messages]
@@ -66,7 +80,7 @@ def params(path: Path) -> StdioServerParameters:
     return StdioServerParameters(
         command=sys.executable,
         args=["-m", "localmem", "mcp", "--db", str(path), "--session", SESSION],
-        env=dict(os.environ),
+        env=dict(os.environ),  # OLLAMA_HOST: no server, or the embedding server
     )
 
 
@@ -118,6 +132,74 @@ async def recalls(path: Path, queries: list[str], calls: int) -> dict[str, list[
     return times
 
 
+async def embedded_recalls(path: Path, queries: list[str], calls: int) -> dict[str, list[float]]:
+    """``recalls`` with the embedding model: three fresh queries per round, one for the
+    client, one for the library in process, one embedded alone."""
+    from localmem.summarizer.ollama_client import OllamaBackend
+
+    times: dict[str, list[float]] = {"client": [], "in process": [], "embedding": []}
+    fresh = iter(queries)
+    with MemoryStore(path, config={"cache_ttl": 0}) as store, OllamaBackend() as backend:
+        async with stdio_client(params(path)) as (read, write):
+            async with ClientSession(read, write) as client:
+                await client.initialize()
+
+                async def recall(query: str) -> None:
+                    arguments = {"query": query, "max_tokens": 3000}
+                    result = await client.call_tool("recall", arguments)
+                    assert not result.isError, result.content
+
+                for _ in range(5):  # warm-up: threads, statements, the index, the matrix
+                    await recall(next(fresh))
+                    store.build_context(SESSION, max_tokens=3000, query=next(fresh))
+                    backend.embed("all-minilm:latest", [next(fresh)])
+                for _ in range(calls):
+                    started = time.perf_counter()
+                    await recall(next(fresh))
+                    times["client"].append(time.perf_counter() - started)
+                    started = time.perf_counter()
+                    store.build_context(SESSION, max_tokens=3000, query=next(fresh))
+                    times["in process"].append(time.perf_counter() - started)
+                    started = time.perf_counter()
+                    backend.embed("all-minilm:latest", [next(fresh)])
+                    times["embedding"].append(time.perf_counter() - started)
+    return times
+
+
+def with_embedder(path: Path, queries: list[str], calls: int) -> None:
+    """The embedding server up, every message embedded, then ``embedded_recalls``."""
+    from embed_server import EmbedServer
+    from minilm import MiniLM
+
+    with EmbedServer(MiniLM()) as server:
+        os.environ["OLLAMA_HOST"] = server.host
+        with MemoryStore(path) as store:  # recall's scope is the session: its vectors
+            started = time.perf_counter()
+            stored = store.embed_pending(SESSION)
+            took = time.perf_counter() - started
+        print(f"with all-MiniLM-L6-v2 (embed_server.py, found by embedding_model=\"auto\"): "
+              f"the session's {stored:,} messages embedded in {took:.0f} s")
+        rng = random.Random(3)
+        words = sorted({w for q in queries for w in q.split()})
+        unique = list(dict.fromkeys(queries))
+        while len(unique) < 3 * (calls + 5):  # three words of the conversation, never twice
+            query = " ".join(rng.sample(words, 3))
+            if query not in unique:
+                unique.append(query)
+        rng.shuffle(unique)
+        times = asyncio.run(embedded_recalls(path, unique, calls))
+    client, local, embed = times["client"], times["in process"], times["embedding"]
+    p50 = {name: statistics.median(t) for name, t in times.items()}
+    print(f"  recall through the client, a new query each call: p50 {ms(p50['client'])}, "
+          f"p90 {ms(pct(client, 90))} over {calls}")
+    print(f"  beside it, each with a query of its own: build_context in process p50 "
+          f"{ms(p50['in process'])}, p90 {ms(pct(local, 90))}; the query's embedding alone "
+          f"(/api/embed) p50 {ms(p50['embedding'])}, p90 {ms(pct(embed, 90))}")
+    print(f"  → the split: the embedding {ms(p50['embedding'])} + localmem "
+          f"{ms(p50['in process'] - p50['embedding'])} + MCP {ms(p50['client'] - p50['in process'])}"
+          f" (differences of p50s)")
+
+
 def spawn(code: str) -> float:
     started = time.perf_counter()
     subprocess.run([sys.executable, "-c", code], check=True)
@@ -135,12 +217,15 @@ def pct(times: list[float], q: int) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--messages", type=int, default=300)
+    parser.add_argument("--others", type=int, default=20, help="other sessions of 100 messages")
     parser.add_argument("--calls", type=int, default=100)
     parser.add_argument("--starts", type=int, default=5)
+    parser.add_argument("--embedder", action="store_true",
+                        help="then the same with all-MiniLM-L6-v2 behind Ollama's API")
     args = parser.parse_args()
     path = Path(tempfile.mkdtemp(prefix="localmem-mcp-")) / "memory.db"
     os.environ["OLLAMA_HOST"] = "http://127.0.0.1:9"  # nothing is summarized; no model asked
-    queries = build_file(path, args.messages)
+    queries = build_file(path, args.messages, args.others)
 
     starts: dict[str, list[float]] = {"server": [], "pass": [], "localmem": [], "sdk": []}
     for _ in range(args.starts):  # one of each per round
@@ -165,6 +250,8 @@ def main() -> None:
           f"per call p50 {ms(extra)}")
     print(f"  floors: a ping round trip p50 {ms(statistics.median(times['ping']))}; recall "
           f"with no query (served by the context cache) p50 {ms(statistics.median(times['cached']))}")
+    if args.embedder:
+        with_embedder(path, queries, args.calls)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 """The query-aware context and full-text search: their cost, and what they recall.
 
     python benchmarks/query.py [--messages 100000] [--sessions 1000] [--calls 2000] [--turns 2000]
+                               [--vectors | --vectors-only]
 
 Cost. A file of ``--messages`` synthetic messages over ``--sessions`` sessions
 (the corpus of ``corpus.py``, sessions interleaved ten messages at a time as
@@ -28,10 +29,15 @@ versus the query-aware one (``auto_query=True``), without and with summaries
 (the deterministic offline summaries of every 15 messages); and how many of
 the facts the automatic pins caught (a pin made from the source message).
 
-With ``--vectors``: every message embedded (a host embedder of random 384-wide
-vectors: no model time), then query-aware contexts with ``recall_scope="user"``
-with and without it, interleaved: what the in-memory cosine ranking over every
-vector adds, beside reading and scoring the stored vectors per query.
+With ``--vectors`` (``--vectors-only``: nothing else): every message embedded (a
+host embedder of random 384-wide vectors: no model time), then query-aware contexts
+with ``recall_scope="user"`` with and without it, interleaved: what the in-memory
+cosine ranking over every vector adds (numpy), beside reading and scoring the stored
+vectors per query (the old way); the same contexts in a child process where numpy
+cannot be imported (the plain Python fallback, a few calls); and whether the oldest
+message of the file is recalled from another session when only its vector can find
+it (a query the embedder maps to that message's vector, sharing no word with it): no
+cap on the vectors scored.
 
 Timings are printed, never asserted; they move by ±10% between runs on a
 shared machine.
@@ -44,11 +50,15 @@ import os
 import random
 import sqlite3
 import statistics
+import subprocess
+import sys
 import tempfile
 from pathlib import Path
 from time import perf_counter_ns
 
 os.environ["OLLAMA_HOST"] = "http://127.0.0.1:9"  # as in run.py: the summarizer stays offline
+if "--plain-vectors" in sys.argv:  # bench_vectors' child: numpy unimportable, before localmem
+    sys.modules["numpy"] = None  # type: ignore[assignment]
 
 from corpus import iter_sessions  # noqa: E402
 from timer import Job, Latency, each, interleave, time_once  # noqa: E402
@@ -287,13 +297,16 @@ def bench_recall(tmp: Path) -> None:
 class RandomVectors:
     """A host embedder (``MemoryStore(embedder=...)``): a fixed random unit-ish vector
     per text, 384 dimensions as all-MiniLM-L6-v2's; it costs nothing to call, so what
-    is timed is localmem's side of semantic recall."""
+    is timed is localmem's side of semantic recall. ``aliases`` maps a text to another
+    whose vector it gets (a query meaning what a message says, in other words)."""
 
     model = "random-384"
 
-    @staticmethod
-    def vector(text: str) -> list[float]:
-        rng = random.Random(text)
+    def __init__(self, aliases: dict[str, str] | None = None) -> None:
+        self.aliases = aliases or {}
+
+    def vector(self, text: str) -> list[float]:
+        rng = random.Random(self.aliases.get(text, text))
         return [rng.gauss(0.0, 1.0) for _ in range(384)]
 
     def embed_documents(self, texts):
@@ -303,46 +316,90 @@ class RandomVectors:
         return self.vector(text)
 
 
+VECTORS_CONFIG = {"cache_ttl": 0, "recall_scope": "user", "embedding_model": None}
+FAR_QUERY = "zyxomancy quillwort brambleguff?"
+"""Shares no word with any message: only its vector (the oldest message's) finds it."""
+PLAIN_CALLS = 3
+
+
+def oldest_message(path: Path) -> tuple[int, str, str]:
+    """(id, session, text) of the file's first message."""
+    conn = sqlite3.connect(path)
+    try:
+        return conn.execute("SELECT id, session_id, text FROM messages ORDER BY id LIMIT 1").fetchone()
+    finally:
+        conn.close()
+
+
 def bench_vectors(path: Path, calls: int) -> None:
     """Semantic recall over every vector of the file (``recall_scope="user"``): the
     vectors embedded in bulk, then cold query-aware contexts with and without the
     embedder (same run, interleaved); the difference is the cosine ranking's cost,
-    against reading and scoring every stored vector per query (the old way)."""
-    from localmem.embeddings import similarities
+    against reading and scoring every stored vector per query (the old way); then the
+    plain Python fallback (a child process without numpy) and the oldest vector found."""
+    from localmem.embeddings import pack, similarities
 
-    config = {"cache_ttl": 0, "recall_scope": "user", "embedding_model": None}
-    with MemoryStore(path, config=config, embedder=RandomVectors()) as store:
+    first_id, first_session, first_text = oldest_message(path)
+    embedder = RandomVectors({FAR_QUERY: first_text})
+    with MemoryStore(path, config=VECTORS_CONFIG, embedder=embedder) as store:
         stored, ms = time_once(store.embed_pending)
         print(f"  {stored:,} vectors embedded and stored in {ms / 1e3:.1f} s")
-        sessions = [s.id for s in store.list_sessions()][:50]
+        sessions = [s.id for s in store.list_sessions() if s.id != first_session][:50]
         rng = random.Random(5)
         picks = [(rng.choice(sessions), COMMON_QUESTION) for _ in range(calls)]
         per = max(1, calls // 4)
         split = [picks[:per]] + [picks[r * per : (r + 1) * per] for r in range(4)]
         _, first = time_once(lambda: store.build_context(sessions[0], query="a first question"))
         print(f"  first query: {first:.0f} ms (the matrix loaded from the file, once)")
-        with MemoryStore(path, config=config) as lexical:
+        with MemoryStore(path, config=VECTORS_CONFIG) as lexical:
             lexical.search("warm up")
             jobs = {
                 "semantic": Job(lambda s, q: store.build_context(s, query=q), split),
                 "lexical": Job(lambda s, q: lexical.build_context(s, query=q), split),
             }
             rounds = {name: Latency.of(r) for name, r in interleave(jobs, each).items()}
+            far_lexical = lexical.build_context(sessions[-1], query=FAR_QUERY).relevant_messages
         for name, lat in rounds.items():
             line(f"build_context(s, query), {name}, every vector", lat)
+        far = store.build_context(sessions[-1], query=FAR_QUERY).relevant_messages
         conn = sqlite3.connect(path)
-        query = RandomVectors.vector("q")
-        from localmem.embeddings import pack
-
-        packed = pack(query)
+        packed = pack(embedder.vector("q"))
         started = perf_counter_ns()
         blobs = [b for (b,) in conn.execute("SELECT vector FROM embeddings")]
         similarities(packed, blobs)
         old = (perf_counter_ns() - started) / 1e6
         conn.close()
         extra = rounds["semantic"].p50_us - rounds["lexical"].p50_us
-        print(f"  → the cosine ranking adds {extra / 1e3:.2f} ms p50 over {stored:,} vectors;")
+        print(f"  → the cosine ranking (numpy) adds {extra / 1e3:.2f} ms p50 over {stored:,} vectors;")
         print(f"    reading and scoring them from the file per query (the old way): {old:.0f} ms")
+    plain = subprocess.run(
+        [sys.executable, __file__, "--plain-vectors", str(path)],
+        capture_output=True, text=True, check=True,
+    ).stdout.strip()
+    print(f"  without numpy (plain Python, a child process, {PLAIN_CALLS} calls): {plain}")
+    found = first_id in [m.id for m in far]
+    print(f"  the file's oldest message (id {first_id}, of another session), asked by a query"
+          f" sharing no word with it: semantic {'recalled' if found else 'MISSED'}, lexical"
+          f" {'recalled' if first_id in [m.id for m in far_lexical] else 'not (no shared word)'}"
+          f" (every one of the {stored:,} vectors scored: no cap)")
+
+
+def plain_vectors(path: Path) -> None:
+    """The child of ``bench_vectors``: numpy unimportable (set at the top), the same contexts."""
+    from localmem import vectors
+
+    assert vectors.np is None
+    first_id, first_session, first_text = oldest_message(path)
+    embedder = RandomVectors({FAR_QUERY: first_text})
+    with MemoryStore(path, config=VECTORS_CONFIG, embedder=embedder) as store:
+        sessions = [s.id for s in store.list_sessions() if s.id != first_session][:PLAIN_CALLS + 1]
+        _, load = time_once(lambda: store.build_context(sessions[0], query="a first question"))
+        times = [time_once(lambda s=s: store.build_context(s, query=COMMON_QUESTION))[1]
+                 for s in sessions[1:]]
+        far = store.build_context(sessions[0], query=FAR_QUERY).relevant_messages
+    found = "recalled" if first_id in [m.id for m in far] else "MISSED"
+    print(f"build_context(s, query) median {statistics.median(times):,.0f} ms "
+          f"(first, with the load: {load:,.0f} ms); the oldest message {found}")
 
 
 def main() -> None:
@@ -354,19 +411,26 @@ def main() -> None:
     parser.add_argument(
         "--vectors", action="store_true", help="then semantic recall over every vector of the file"
     )
+    parser.add_argument("--vectors-only", action="store_true", help="semantic recall alone")
+    parser.add_argument("--plain-vectors", type=Path, help=argparse.SUPPRESS)  # the child
     args = parser.parse_args()
+    if args.plain_vectors:
+        plain_vectors(args.plain_vectors)
+        return
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "query.db"
         print(f"building {args.messages:,} messages over {args.sessions:,} sessions ...")
         asked, ms = time_once(lambda: build_file(path, args.messages, args.sessions))
         print(f"built in {ms / 1e3:.1f} s ({path.stat().st_size / 1e6:.0f} MB before indexing)")
-        bench_cost(path, asked, args.calls, args.turns)
-        print(f"  (file: {path.stat().st_size / 1e6:.0f} MB with the index)")
-        if args.vectors:
+        if not args.vectors_only:
+            bench_cost(path, asked, args.calls, args.turns)
+            print(f"  (file: {path.stat().st_size / 1e6:.0f} MB with the index)")
+        if args.vectors or args.vectors_only:
             print("\nsemantic recall, every vector of the file:")
             bench_vectors(path, min(args.calls, 300))
-        print("\nrecall:")
-        bench_recall(Path(tmp))
+        if not args.vectors_only:
+            print("\nrecall:")
+            bench_recall(Path(tmp))
 
 
 if __name__ == "__main__":

@@ -61,7 +61,8 @@ class MemoryConfig(BaseModel):
     recent_messages: int = Field(DEFAULT_RECENT_MESSAGES, ge=0)
     """How many of the newest messages the context may carry."""
     top_pins: int = Field(DEFAULT_TOP_PINS, ge=0)
-    """How many pins, by importance, the context may carry."""
+    """How many pins, by importance, the context may carry; a query-aware context also
+    considers the lasting ones beyond them (health, identity, constraints). 0: none."""
     recent_summaries: int = Field(DEFAULT_RECENT_SUMMARIES, ge=0)
     """How many of the newest summaries the context may carry."""
     min_recent_messages: int = Field(DEFAULT_MIN_RECENT_MESSAGES, ge=0)

@@ -14,6 +14,7 @@ import sqlite3
 from typing import TYPE_CHECKING
 
 from . import db, periods
+from .autopins import is_lasting
 from .args import MAX_SQLITE_INTEGER, check_id, check_int, check_text, query_text
 from .context import PRECOUNTED_COSTS, Costs, MemoryContext
 from .errors import DatabaseError
@@ -44,6 +45,7 @@ class Contexts:
         self.costs: Costs | None = None
         """The framing's token costs, counted (or looked up) on first use."""
         self._label_costs: dict[str, int] = {}
+        self._lasting_pins: dict[tuple[int, str], bool] = {}  # (pin id, content) -> lasting
 
     def count_tokens(self, text: str, model: str | None = None) -> int:
         """Tokens in ``text`` with the store's tokenizer (cl100k_base by default).
@@ -129,7 +131,7 @@ class Contexts:
         terms: tuple[str, ...] = ()
         if cfg.relevant_messages and (query is not None or cfg.auto_query):
             with self._recall.indexed(("messages",)):  # one snapshot, the index current
-                ratio, recent, pins, summaries, state = self._read_context(session_id, stamp)
+                ratio, recent, pins, summaries, state = self._read_context(session_id, stamp, True)
                 if query is None:
                     query = next((m.text for m in recent if m.role == "user"), None)
                 if query is not None:
@@ -175,10 +177,13 @@ class Contexts:
         return cost
 
     def _read_context(
-        self, session_id: str, stamp: int
+        self, session_id: str, stamp: int, query_aware: bool = False
     ) -> tuple[float, list[Message], list[Pin], list[Summary], list[db.StateRow]]:
         """The ratio, recent messages, pins, summaries and the session state's rows;
-        call inside a transaction.
+        call inside a transaction. The pins are the ``top_pins`` most important; for a
+        query-aware context, every lasting one besides (``autopins.is_lasting``: health,
+        identity, constraints), which packing places early and within the budget: a pin
+        that answers no query must not be left out for being the sixth.
 
         The state is one statement, memoized per session (like the ratio,
         which is read first) until another connection commits or this store
@@ -194,10 +199,28 @@ class Contexts:
         return (
             ratio,
             db.recent_messages(conn, session_id, cfg.recent_messages),
-            db.top_pins(conn, session_id, cfg.top_pins),
+            self._pins(conn, session_id, query_aware),
             db.context_summaries(conn, session_id, cfg.recent_summaries),
             state,
         )
+
+    def _pins(self, conn: sqlite3.Connection, session_id: str, query_aware: bool) -> list[Pin]:
+        top = self._db.config.top_pins
+        pins = db.top_pins(conn, session_id, top)
+        if not (query_aware and top) or len(pins) < top:
+            return pins
+        lasting = [i for i, text in db.later_pin_texts(conn, session_id, top) if self._lasting(i, text)]
+        return pins + db.pins_by_ids(conn, lasting) if lasting else pins
+
+    def _lasting(self, pin_id: int, content: str) -> bool:
+        """``is_lasting`` of a pin's content, memoized by (id, content)."""
+        key = (pin_id, content)
+        lasting = self._lasting_pins.get(key)
+        if lasting is None:
+            if len(self._lasting_pins) > LABEL_MEMO_SIZE:
+                self._lasting_pins.clear()
+            lasting = self._lasting_pins[key] = is_lasting(content)
+        return lasting
 
     def cache_stats(self) -> dict[str, int]:
         """Hits, misses, live entries and the bytes of text they hold, of the context cache."""

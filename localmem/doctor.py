@@ -14,8 +14,9 @@ and returns one :class:`~localmem.reports.Check` per question, in order:
   ``allow_remote_ollama``: the store's own backend refuses anything else
   without sending a byte);
 - ``models``: which models it has, and whether ``summary_model`` is one;
-- ``semantic recall``: the embedding model recall uses (``auto``: one installed),
-  or that recall is lexical and why;
+- ``semantic recall``: the embedding model recall uses (``auto``: one installed, told
+  by what ``/api/show`` says it can do, or by its name on an older Ollama), or that
+  recall is lexical and why;
 - ``context window`` (with a session): the session model's window, from the
   server's ``/api/show``, or the configured fallback, saying why.
 
@@ -42,7 +43,7 @@ import sqlite_utils
 
 from .args import check_id
 from .db.fulltext import SEARCH_TABLES, keyed
-from .embeddings import AUTO, pick_model
+from .embeddings import AUTO, AUTO_PROBE_TIMEOUT, find_model
 from .migrations import SCHEMA_VERSION
 from .reports import Check
 from .summarizer.ollama_client import OllamaModelError, OllamaTimeout, OllamaUnavailable, waiting_at_most
@@ -220,15 +221,20 @@ def check_semantic(
             name="semantic recall", ok=wanted == AUTO, offline=True,
             detail="lexical: the Ollama server did not answer",
         )
-    if wanted == AUTO:
-        found = pick_model(models)
-        if found is None:
+    if wanted == AUTO:  # what the store finds: the same question, the same time
+        try:
+            found = find_model(backend, AUTO_PROBE_TIMEOUT)
+        except (OllamaUnavailable, OllamaModelError) as exc:
+            return Check(
+                name="semantic recall", ok=True, offline=True, detail=f"lexical: {exc}"
+            )
+        if found.model is None:
             return Check(
                 name="semantic recall", ok=True,
-                detail="lexical: no embedding model installed (auto never downloads one;"
+                detail=f"lexical: {found.how} (auto never downloads one;"
                 " `ollama pull all-minilm` adds one)",
             )
-        return Check(name="semantic recall", ok=True, detail=f"auto: {found}")
+        return Check(name="semantic recall", ok=True, detail=f"auto: {found.model} ({found.how})")
     installed = _installed(backend, wanted)
     if installed is None:
         return Check(

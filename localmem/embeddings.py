@@ -22,10 +22,14 @@ from __future__ import annotations
 
 import math
 import struct
-from collections.abc import Iterable, Sequence
+import time
+from collections.abc import Iterable, MutableMapping, Sequence
+from dataclasses import dataclass
 from typing import Protocol
 
-from .summarizer.ollama_client import OllamaBackend, tagged
+from .summarizer.ollama_client import (
+    OllamaBackend, OllamaModelError, OllamaUnavailable, tagged, waiting_at_most,
+)
 
 PREFIXES: dict[str, tuple[str, str]] = {
     "nomic-embed-text": ("search_query: ", "search_document: "),
@@ -66,13 +70,94 @@ fast first: a query waits for its embedding)."""
 
 
 def pick_model(installed: Iterable[str]) -> str | None:
-    """The installed model ``auto`` uses: the first of ``EMBEDDING_FAMILIES`` present
-    (by family name, any tag, any namespace); None when none is."""
-    by_family: dict[str, str] = {}
-    for name in sorted(installed):
-        family = model_family(name).rsplit("/", 1)[-1].casefold()
-        by_family.setdefault(family, name)
-    return next((by_family[f] for f in EMBEDDING_FAMILIES if f in by_family), None)
+    """The installed model ``auto`` would use by names alone: the first of
+    ``EMBEDDING_FAMILIES`` present (by family name, any tag, any namespace); None when
+    none is."""
+    by_name = candidates(installed)
+    return by_name[0] if by_name and _known(by_name[0]) else None
+
+
+def candidates(installed: Iterable[str]) -> list[str]:
+    """The installed models in the order ``auto`` asks the server about them: the
+    known embedding families first (``EMBEDDING_FAMILIES``' order), then names that
+    say "embed", then the rest by name."""
+    def rank(name: str) -> tuple[int, str]:
+        family = _family(name)
+        if family in EMBEDDING_FAMILIES:
+            return EMBEDDING_FAMILIES.index(family), name
+        return len(EMBEDDING_FAMILIES) + ("embed" not in family), name
+
+    return sorted(installed, key=rank)
+
+
+def _family(name: str) -> str:
+    return model_family(name).rsplit("/", 1)[-1].casefold()
+
+
+def _known(name: str) -> bool:
+    return _family(name) in EMBEDDING_FAMILIES
+
+
+AUTO_PROBE_TIMEOUT = 1.0
+"""With ``embedding_model="auto"``, the most seconds the questions to the local server
+(its installed models, what they can do) may take together."""
+BY_CAPABILITIES = "/api/show says it embeds"
+BY_NAME = "by its name: this Ollama does not report capabilities"
+BY_NAME_LATE = "by its name: Ollama did not show its capabilities in time"
+
+
+@dataclass(frozen=True, slots=True)
+class Found:
+    """What ``auto`` found on the local server: ``model`` (None: none), ``how`` it was
+    told (``BY_CAPABILITIES``, ``BY_NAME``, ``BY_NAME_LATE``; for None, why not)."""
+
+    model: str | None
+    how: str
+
+
+Shown = MutableMapping[tuple[str, str], "frozenset[str] | None"]
+"""(model, digest) -> its capabilities as shown (None: not reported): kept between two
+questions, so that a model is shown once."""
+
+
+def find_model(backend: OllamaBackend, seconds: float, shown: Shown | None = None) -> Found:
+    """The embedding model the local server already has, within ``seconds``.
+
+    One ``/api/tags``, then ``/api/show`` for the installed models in ``candidates``
+    order until one says ``"embedding"`` in its capabilities: a model with a known
+    embedding name that says only ``"completion"`` is passed over, a model of any name
+    that says ``"embedding"`` is taken. A server that reports no capabilities (before
+    Ollama 0.6.4) is read by names alone (``pick_model``); so is one that does not
+    answer in time. ``shown`` remembers what each (model, digest) said. Never pulls.
+    Raises ``OllamaUnavailable`` / ``OllamaModelError`` when the listing fails.
+    """
+    deadline = time.monotonic() + seconds
+    memo: Shown = {} if shown is None else shown
+    listing = backend.model_digests()
+    refuted: set[str] = set()
+    for name in candidates(listing):
+        key = (name, listing[name])
+        if key not in memo:
+            left = deadline - time.monotonic()
+            try:
+                if left <= 0:
+                    raise OllamaUnavailable("out of time")
+                with waiting_at_most(left):
+                    memo[key] = backend.capabilities(name)
+            except OllamaModelError:  # removed meanwhile, or an odd answer: not this one
+                refuted.add(name)
+                continue
+            except OllamaUnavailable:
+                late = next((n for n in candidates(listing) if _known(n) and n not in refuted), None)
+                return Found(late, BY_NAME_LATE if late else "the local Ollama server did not answer")
+        said = memo[key]
+        if said is None:  # an older server: names alone
+            named = pick_model(listing)
+            return Found(named, BY_NAME if named else "no embedding model installed (by name)")
+        if "embedding" in said:
+            return Found(name, BY_CAPABILITIES)
+        refuted.add(name)
+    return Found(None, "no embedding model installed")
 
 
 def model_family(model: str) -> str:

@@ -40,8 +40,6 @@ try:
 except ImportError as exc:  # pragma: no cover - exercised with the SDK hidden
     raise MissingExtra("localmem mcp needs the MCP SDK: pip install 'localmem[mcp]'") from exc
 
-import anyio  # noqa: E402  (the SDK's dependency)
-
 from .mcp_stdio import GuardedStdin, LockedStdout  # noqa: E402
 from .mcp_tools import Memory, add_tools  # noqa: E402  (after the SDK is known to be there)
 
@@ -96,7 +94,7 @@ class MemoryServer(FastMCP):
 
     async def run_stdio_async(self) -> None:
         """FastMCP's stdio loop, on a stdin checked line by line (``localmem.mcp_stdio``)."""
-        out = LockedStdout(anyio.wrap_file(TextIOWrapper(sys.stdout.buffer, encoding="utf-8")))
+        out = LockedStdout(TextIOWrapper(sys.stdout.buffer, encoding="utf-8"))
         stdin = GuardedStdin(sys.stdin.buffer, out)
         async with stdio_server(stdin=stdin, stdout=out) as (read_stream, write_stream):  # type: ignore[arg-type]
             await self._mcp_server.run(

@@ -16,7 +16,9 @@ from typing import TYPE_CHECKING
 
 from . import db
 from .args import check_id, check_int
-from .embeddings import AUTO, Embedder, OllamaEmbedder, pack, pick_model
+from .embeddings import (
+    AUTO, AUTO_PROBE_TIMEOUT, Embedder, Found, OllamaEmbedder, Shown, find_model, pack,
+)
 from .errors import LocalMemError
 
 if TYPE_CHECKING:  # what it is given: for the type checker only
@@ -31,9 +33,6 @@ EMBED_CATCH_UP = 512
 file can wait: ``embed_pending()`` does it in bulk)."""
 EMBED_RETRY_AFTER = 30.0
 """Seconds semantic recall stays off after the embedding model failed."""
-AUTO_PROBE_TIMEOUT = 1.0
-"""With ``embedding_model="auto"``, the most seconds the one question to the local
-server (its installed models) may take."""
 AUTO_RECHECK = 300.0
 """Seconds ``auto`` keeps its answer (a model, or none) before asking again."""
 
@@ -46,7 +45,8 @@ class Semantic:
         self.embedder = embedder
         """The host's embedder, or the one made from ``embedding_model`` on first use."""
         self._embedder_down_until = 0.0
-        self._auto: tuple[float, str | None] | None = None  # (until, the model found)
+        self._auto: tuple[float, Found] | None = None  # (until, what auto found)
+        self._shown: Shown = {}  # (model, digest) -> its capabilities: each shown once
         self._told: str | None | bool = False  # what the log was last told of auto
         self._caught_up: dict[tuple[str, str | None], int] = {}
         """(model, session or None) -> every message up to this id had a vector then."""
@@ -83,38 +83,39 @@ class Semantic:
         auto = self._auto
         return not (
             self.embedder is None and cfg.embedding_model == AUTO
-            and auto is not None and auto[1] is None and time.monotonic() < auto[0]
+            and auto is not None and auto[1].model is None and time.monotonic() < auto[0]
         )
 
     def auto_model(self) -> str | None:
         """With ``embedding_model="auto"``: the embedding model the local Ollama server
-        already has (``embeddings.pick_model``), or None; asked once (within
-        ``AUTO_PROBE_TIMEOUT``), kept ``AUTO_RECHECK`` seconds, never pulled. Said once
-        in the log each time the answer changes."""
+        already has (``embeddings.find_model``: its capabilities, else its name), or None;
+        asked within ``AUTO_PROBE_TIMEOUT``, kept ``AUTO_RECHECK`` seconds, never pulled.
+        Said once in the log each time the answer changes."""
         now = time.monotonic()
         if self._auto is not None and now < self._auto[0]:
-            return self._auto[1]
+            return self._auto[1].model
         from .summarizer.ollama_client import OllamaBackend, OllamaModelError, OllamaUnavailable
 
         cfg = self._db.config
         timeout = min(cfg.embedding_timeout, AUTO_PROBE_TIMEOUT)
-        why = ""
         try:
             with OllamaBackend(
                 cfg.ollama_host, timeout=timeout, allow_remote=cfg.allow_remote_ollama
             ) as backend:
-                found = pick_model(backend.local_models())
-                why = f"no embedding model on the local Ollama server ({backend.host})"
+                found = find_model(backend, timeout, self._shown)
+                where = backend.host
         except (OllamaUnavailable, OllamaModelError) as exc:
-            found, why = None, f"the local Ollama server did not answer ({exc})"
+            found, where = Found(None, f"the local Ollama server did not answer ({exc})"), ""
         self._auto = (time.monotonic() + AUTO_RECHECK, found)
-        if found != self._told:
-            self._told = found
-            if found is None:
-                logger.info("semantic recall: lexical, %s", why)
+        if found.model != self._told:
+            self._told = found.model
+            if found.model is None:
+                logger.info("semantic recall: lexical, %s%s", found.how, f" ({where})" * bool(where))
             else:
-                logger.info("semantic recall: %s (found on the local Ollama server)", found)
-        return found
+                logger.info(
+                    "semantic recall: %s (found on the local Ollama server: %s)", found.model, found.how
+                )
+        return found.model
 
     def _embedding_failed(self, exc: Exception) -> None:
         self._embedder_down_until = time.monotonic() + EMBED_RETRY_AFTER

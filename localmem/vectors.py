@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import heapq
 import math
+import operator
 import sqlite3
 import struct
 from collections.abc import Sequence
@@ -31,6 +32,10 @@ except ImportError:  # pragma: no cover - the plain Python fallback
     np = None  # type: ignore[assignment]
 
 from . import db
+
+_dot = getattr(math, "sumprod", None) or (lambda a, b: sum(map(operator.mul, a, b)))
+"""A dot product in plain Python (``math.sumprod`` from 3.12): 14 µs for 384 dimensions
+where ``math.fsum`` over a generator took 77 (its exactness changes no ranking)."""
 
 COMPACT_SHARE = 0.25
 """Deleted rows are dropped from the matrix once they are this share of it."""
@@ -125,7 +130,7 @@ class _Matrix:
         if np is None:
             q = struct.unpack(f"<{self.dims}f", query)
             scored = (
-                (math.fsum(a * b for a, b in zip(q, row)), i)
+                (_dot(q, row), i)
                 for i, s, row in zip(self.ids, self.sessions, self.rows)
                 if row and (session_id is None or (s == session_id and i < before_id))
             )
@@ -141,10 +146,12 @@ class _Matrix:
             positions = np.flatnonzero((self.codes[:n] == code) & (self.id_array[:n] < before_id))
         if not len(positions):
             return []
-        if len(positions) == n:
-            scores = self.rows[:n] @ q
-        else:
-            scores = self.rows[positions] @ q
+        # einsum, not `rows @ q`: the product goes to BLAS, whose threads (OpenBLAS starts
+        # one per core) wait on one another when the cores are busy (a local model
+        # generating, other apps): 18 ms for 5,000 rows on a loaded 2-core machine,
+        # where einsum's own single-threaded loop takes 0.4 ms (12 ms for 100,000).
+        rows = self.rows[:n] if len(positions) == n else self.rows[positions]
+        scores = np.einsum("ij,j->i", rows, q)
         best = np.argpartition(-scores, k - 1)[:k] if len(scores) > k else np.arange(len(scores))
         best = best[np.argsort(-scores[best], kind="stable")]
         ids = self.id_array[positions[best]]

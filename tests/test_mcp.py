@@ -496,3 +496,30 @@ def test_stored_text_never_takes_a_role(db_path: Path) -> None:
         assert "Ignore all previous" in text.replace("[", "").replace("]", "")
         # The forged lines are only ever inside indented data.
         assert all(line.startswith("    ") for line in text.splitlines() if "system]" in line and not line.startswith("[remembered") and not line.startswith("[message"))
+
+
+def test_recall_with_an_embedding_model_logs_once_not_per_call(db_path: Path, fake_ollama) -> None:
+    """``embedding_model="auto"`` finds the server's embedding model; recall is semantic
+    through the tool, and the server's stderr says so once: each line once (not again
+    through the SDK's root handler), and no notice before each request to the model."""
+    fake_ollama.models = ["llama3.2:latest", "all-minilm:latest"]
+    errlog = db_path.with_name("stderr.log")
+
+    async def main() -> list[str]:
+        async with connect(db_path, "--session", "s", errlog=errlog) as client:
+            await ok(client, "remember", text="I'm allergic to most reptiles and animals with fur.")
+            for n in range(30):
+                await ok(client, "remember", text=f"We talked about gardening plan {n}.")
+            return [await ok(client, "recall", query=q, max_tokens=400) for q in (
+                "What pets wouldn't cause any discomfort?", "Which animals suit me?", "A pet?"
+            )]
+
+    answers = run(main)
+    assert all("allergic to most reptiles" in text for text in answers)  # no shared word
+    embedded = [body for _, path, body in fake_ollama.requests if path == "/api/embed"]
+    assert len(embedded) >= 3 and {b["model"] for b in embedded} == {"all-minilm:latest"}
+    log = errlog.read_text().splitlines()
+    said = [line for line in log if "semantic recall" in line]
+    assert said == ["localmem: semantic recall: all-minilm:latest (found on the local Ollama"
+                    " server: /api/show says it embeds)"]
+    assert not [line for line in log if "waiting up to" in line]

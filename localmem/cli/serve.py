@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from ..errors import LocalMemError
+from ..summarizer.ollama_client import WAITING_LOGGER
 from .base import cli, db_option, open_store, with_store
 
 if TYPE_CHECKING:  # commands are handed the store (``with_store``): its type, for the checker
@@ -70,12 +71,17 @@ def mcp(
     stderr, starting with the absolute path of the file served. Needs the mcp
     extra: pip install 'localmem[mcp]' (checked before the file is created).
     """
-    # A server's log is its stderr (stdout is the protocol): localmem's INFO and up.
+    # A server's log is its stderr (stdout is the protocol): localmem's INFO and up, once
+    # (not again through the handler FastMCP gives the root logger), and not the notice
+    # before each request to the model (``localmem.waiting``): every recall with an
+    # embedding model would write it.
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter("localmem: %(message)s"))
     logger = logging.getLogger("localmem")
     logger.addHandler(handler)
     logger.setLevel(logging.INFO)
+    logger.propagate = False
+    logging.getLogger(WAITING_LOGGER).setLevel(logging.WARNING)
     try:
         from ..mcp_server import serve  # the SDK loads for this command only
     except LocalMemError as exc:  # MissingExtra: nothing created

@@ -33,7 +33,8 @@ from .pins import (
     INSERT_AUTO_PIN_SQL, INSERT_PIN_SQL, KEYED_PIN_SQL, KIND_PINS_SQL, MESSAGE_SESSION_SQL,
     PIN_SCOPE_SQL, PIN_HISTORY_SQL, PINS_WITH_SOURCES_SQL, PinSource, pins_with_sources,
     SUPERSEDE_PIN_SQL, TOP_PINS_SQL, UPDATE_PIN_SQL, delete_auto_pins, delete_pin, get_pin,
-    insert_auto_pins, insert_pin, keyed_pin, kind_pins, message_session, pin_history, pin_scope,
+    insert_auto_pins, insert_pin, keyed_pin, kind_pins, later_pin_texts, message_session,
+    pin_history, pin_scope, pins_by_ids,
     session_pins, supersede_pin, top_pins, update_pin,
 )
 from .summaries import (
@@ -148,7 +149,8 @@ __all__ = [
     "DELETE_PIN_SQL", "GET_PIN_SQL", "INSERT_AUTO_PIN_SQL", "INSERT_PIN_SQL", "KEYED_PIN_SQL",
     "KIND_PINS_SQL", "MESSAGE_SESSION_SQL", "PIN_COLUMNS", "PIN_SCOPE_SQL", "PIN_HISTORY_SQL", "PINS_WITH_SOURCES_SQL", "PinSource", "pins_with_sources", "SESSION_PINS_SQL", "SUPERSEDE_PIN_SQL", "TOP_PINS_SQL",
     "UPDATE_PIN_SQL", "delete_auto_pins", "delete_pin", "get_pin", "insert_auto_pins",
-    "insert_pin", "keyed_pin", "kind_pins", "message_session", "pin_history", "pin_scope", "session_pins",
+    "insert_pin", "keyed_pin", "kind_pins", "later_pin_texts", "message_session", "pin_history",
+    "pin_scope", "pins_by_ids", "session_pins",
     "supersede_pin", "top_pins",
     "update_pin", "CONTEXT_SUMMARIES_SQL", "GET_CACHED_SUMMARY_SQL", "INSERT_SUMMARY_SQL",
     "LAST_COVERED_SQL", "MODEL_RATIO_SQL", "OVERLAP_SQL", "PUT_CACHED_SUMMARY_SQL",

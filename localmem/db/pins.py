@@ -8,6 +8,7 @@ the pins of one chain share a ``slot``.
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Sequence
 from typing import NamedTuple
@@ -32,6 +33,15 @@ TOP_PINS_SQL = f"""SELECT {PIN_COLUMNS} FROM semantic_pins
     UNION ALL SELECT {PIN_COLUMNS} FROM semantic_pins
         WHERE session_id IS NULL AND superseded_at IS NULL
     ORDER BY importance_score DESC, id DESC LIMIT ?2"""
+# The pins after TOP_PINS_SQL's first ?2, in its order, their id and text alone (cheap to
+# read however many a user has): a query-aware context looks there for lasting facts.
+LATER_PIN_TEXTS_SQL = """SELECT id, content, importance_score FROM semantic_pins
+        WHERE session_id = ?1 AND superseded_at IS NULL
+    UNION ALL SELECT id, content, importance_score FROM semantic_pins
+        WHERE session_id IS NULL AND superseded_at IS NULL
+    ORDER BY importance_score DESC, id DESC LIMIT -1 OFFSET ?2"""
+PINS_BY_IDS_SQL = f"""SELECT {PIN_COLUMNS} FROM semantic_pins
+    WHERE id IN (SELECT value FROM json_each(?1)) ORDER BY importance_score DESC, id DESC"""
 KIND_PINS_SQL = f"""SELECT {PIN_COLUMNS} FROM semantic_pins
         WHERE session_id = ?1 AND kind = ?2 AND superseded_at IS NULL
     UNION ALL SELECT {PIN_COLUMNS} FROM semantic_pins
@@ -150,6 +160,17 @@ def top_pins(conn: sqlite3.Connection, session_id: str | None, limit: int) -> li
     """The current pins a session sees, its own and the user's (None: the user's alone),
     by importance, newest first on ties; ``limit`` -1 means all."""
     return [_PIN_ROWS(row) for row in conn.execute(TOP_PINS_SQL, (session_id, limit))]
+
+
+def later_pin_texts(conn: sqlite3.Connection, session_id: str, after: int) -> list[tuple[int, str]]:
+    """(id, content) of the current pins a session sees past the ``after`` most important
+    (``top_pins``' order)."""
+    return [(i, text) for i, text, _ in conn.execute(LATER_PIN_TEXTS_SQL, (session_id, after))]
+
+
+def pins_by_ids(conn: sqlite3.Connection, ids: Sequence[int]) -> list[Pin]:
+    """The pins of ``ids``, by importance, newest first on ties."""
+    return [_PIN_ROWS(row) for row in conn.execute(PINS_BY_IDS_SQL, (json.dumps(list(ids)),))]
 
 
 def pin_history(conn: sqlite3.Connection, session_id: str | None) -> list[Pin]:

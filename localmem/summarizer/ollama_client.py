@@ -145,6 +145,7 @@ class _ModelsEntry:
     expires: float
     models: frozenset[str]
     error: LocalMemError | None
+    digests: Mapping[str, str] | None = None
 
 
 class OllamaBackend:
@@ -226,13 +227,30 @@ class OllamaBackend:
             return entry.models
         try:
             listing = self._call("tags", None, lambda client: client.list())
-            models = frozenset(item.model for item in listing.models if item.model)
+            digests = {item.model: item.digest or "" for item in listing.models if item.model}
         except (OllamaUnavailable, OllamaModelError) as exc:
             failure_ttl = min(DEFAULT_FAILURE_TTL, self.models_ttl)
             self._store_models(_ModelsEntry(now + failure_ttl, frozenset(), exc))
             raise
-        self._store_models(_ModelsEntry(now + self.models_ttl, models, None))
+        models = frozenset(digests)
+        self._store_models(_ModelsEntry(now + self.models_ttl, models, None, digests))
         return models
+
+    def model_digests(self) -> dict[str, str]:
+        """Each installed model's digest ("" when not reported), from the listing
+        :meth:`local_models` keeps; raises like it."""
+        models = self.local_models()
+        with self._lock:
+            digests = self._models.digests if self._models is not None else None
+        return {name: (digests or {}).get(name, "") for name in models}
+
+    def capabilities(self, model: str) -> frozenset[str] | None:
+        """What ``model`` can do, as the server says (``/api/show`` ``capabilities``:
+        ``"completion"``, ``"embedding"``, ``"tools"``, ...; Ollama 0.6.4 and later),
+        or None when the server does not say. Not cached."""
+        shown = self._call("show", model, lambda client: client.show(model))
+        said = getattr(shown, "capabilities", None)
+        return None if said is None else frozenset(str(c).casefold() for c in said)
 
     def resolve_model(self, name: str | None) -> str | None:
         """The installed model's full name for ``name``, or None if it is not installed.
