@@ -14,11 +14,10 @@ import sqlite3
 from typing import TYPE_CHECKING
 
 from . import db, periods
-from .autopins import is_lasting
 from .args import MAX_SQLITE_INTEGER, check_id, check_int, check_text, query_text
 from .context import PRECOUNTED_COSTS, Costs, MemoryContext
 from .errors import DatabaseError
-from .excerpt import Answers
+from .excerpt import Answers, lasting
 from .models import Message, Pin, Summary
 from .packing import Policy, Read, pack
 from .periods import Period
@@ -45,7 +44,6 @@ class Contexts:
         self.costs: Costs | None = None
         """The framing's token costs, counted (or looked up) on first use."""
         self._label_costs: dict[str, int] = {}
-        self._lasting_pins: dict[tuple[int, str], bool] = {}  # (pin id, content) -> lasting
 
     def count_tokens(self, text: str, model: str | None = None) -> int:
         """Tokens in ``text`` with the store's tokenizer (cl100k_base by default).
@@ -209,18 +207,8 @@ class Contexts:
         pins = db.top_pins(conn, session_id, top)
         if not (query_aware and top) or len(pins) < top:
             return pins
-        lasting = [i for i, text in db.later_pin_texts(conn, session_id, top) if self._lasting(i, text)]
-        return pins + db.pins_by_ids(conn, lasting) if lasting else pins
-
-    def _lasting(self, pin_id: int, content: str) -> bool:
-        """``is_lasting`` of a pin's content, memoized by (id, content)."""
-        key = (pin_id, content)
-        lasting = self._lasting_pins.get(key)
-        if lasting is None:
-            if len(self._lasting_pins) > LABEL_MEMO_SIZE:
-                self._lasting_pins.clear()
-            lasting = self._lasting_pins[key] = is_lasting(content)
-        return lasting
+        more = [i for i, text in db.later_pin_texts(conn, session_id, top) if lasting(text)]
+        return pins + db.pins_by_ids(conn, more) if more else pins
 
     def cache_stats(self) -> dict[str, int]:
         """Hits, misses, live entries and the bytes of text they hold, of the context cache."""

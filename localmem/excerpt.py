@@ -15,6 +15,7 @@ question brought along) or whose every sentence matches is not cut: None.
 from __future__ import annotations
 
 import bisect
+import functools
 import re
 from collections.abc import Callable, Sequence
 
@@ -36,6 +37,10 @@ SHORT_SENTENCE_WORDS = 8
 # position): the same ends as ``[.!?]+["')\]]*(?=\s)|\n``, in half the time.
 _END = re.compile(r"[.!?\n](?:(?<=\n)|[.!?]*[\"')\]]*(?=\s))")
 _LABEL = re.compile(r"^[A-Z][\w .'-]{0,30}: ")
+LASTING_MEMO_SIZE = 4096
+"""Texts whose ``is_lasting`` judgment is kept: the same pins and summaries are
+judged for every context with a query (the user's pins in every session's)."""
+LASTING_MEMO_MAX_CHARS = 4096
 
 
 def cut(text: str, finder: Finder) -> str | None:
@@ -94,7 +99,7 @@ class Answers:
         """Whether a pin, summary or checkpoint line keeps its place ahead of the
         relevant messages: it answers the query, or it is a lasting fact of the user's
         (health, identity, constraints: ``autopins.is_lasting``)."""
-        return self.answers(text) or is_lasting(text)
+        return self.answers(text) or lasting(text)
 
     def shorten(self, message: Message) -> Message:
         """``message`` as a relevant one is shown: a long one cut to its sentences that
@@ -108,3 +113,11 @@ class Answers:
         if tokens > message.token_count * (1 - MIN_SAVING):
             return message
         return message.model_copy(update={"text": text, "token_count": tokens})
+
+
+_memo_lasting = functools.lru_cache(maxsize=LASTING_MEMO_SIZE)(is_lasting)
+
+
+def lasting(text: str) -> bool:
+    """``autopins.is_lasting``, memoized by text (up to ``LASTING_MEMO_MAX_CHARS``)."""
+    return _memo_lasting(text) if len(text) <= LASTING_MEMO_MAX_CHARS else is_lasting(text)

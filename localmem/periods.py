@@ -82,8 +82,27 @@ class Period:
                 datetime.combine(self.after, time(), timezone.utc))
 
 
+# What every pattern above needs, in a question casefolded: a digit, or one of these
+# (a month's first three letters, a unit, "ago", a weekday's or a day word's "day"),
+# as the patterns' IGNORECASE reads it (``_fold``). A question without any
+# names no period: it is not scanned ten times.
+_NEEDED = (*(m[:3] for m in MONTHS), "ago", "week", "month", "year", "day", "night", "morning")
+_DIGIT = re.compile(r"\d")
+
+
+def may_name_a_period(question: str) -> bool:
+    """False when ``question`` cannot hold any period ``find`` reads (no digit and none
+    of the words every pattern needs)."""
+    if _DIGIT.search(question):
+        return True
+    folded = _fold(question)
+    return any(word in folded for word in _NEEDED)
+
+
 def find(question: str, now: datetime) -> list[Period]:
     """The periods ``question`` names, in the order it names them (none overlapping)."""
+    if not may_name_a_period(question):
+        return []
     today = (now.astimezone(timezone.utc) if now.tzinfo else now).date()
     found: list[Period] = []
     taken: list[tuple[int, int]] = []
@@ -115,8 +134,18 @@ def without(question: str, periods: list[Period]) -> str:
     return question
 
 
+def _fold(text: str) -> str:
+    """``text`` as the patterns' IGNORECASE reads it: casefolded ("ſep" is "sep"),
+    the dotless "ı" an "i"."""
+    return text.casefold().replace("\u0131", "i")
+
+
 def _month(name: str) -> int:
-    return next(i for i, m in enumerate(MONTHS, 1) if m.startswith(name.lower()[:3]))
+    prefix = _fold(name)[:3]
+    for number, month in enumerate(MONTHS, 1):
+        if month.startswith(prefix):
+            return number
+    raise ValueError(f"not a month: {name!r}")  # unreachable for what _MONTH matches
 
 
 def _month_range(year: int, month: int) -> tuple[date, date]:
@@ -143,19 +172,19 @@ def _resolve(kind: str, m: re.Match[str], today: date) -> tuple[date, date] | No
         return _month_range(int(groups["year"]), _month(groups["month"]))
     if kind == "in month":
         month = _month(groups["month"])
-        if groups["month"].lower() == "may" and not m.group(0).lower().startswith(("in", "during")):
+        if _fold(groups["month"]) == "may" and not _fold(m.group(0)).startswith(("in", "during")):
             return None  # "of may", "last may" stay words unless plainly a month
         year = _latest(today, month)
-        if m.group(0).lower().startswith("last") and year == today.year and month == today.month:
+        if _fold(m.group(0)).startswith("last") and year == today.year and month == today.month:
             year -= 1
         return _month_range(year, month)
     if kind == "in year":
         year = int(groups["year"])
         return date(year, 1, 1), date(year + 1, 1, 1)
     if kind == "ago":
-        count = groups["count"].lower()
+        count = _fold(groups["count"])
         n = NUMBERS[count] if count in NUMBERS else int(count)
-        unit = groups["unit"].lower()
+        unit = _fold(groups["unit"])
         if unit == "day":
             first = today - timedelta(days=n)
             return first, first + timedelta(days=1)
@@ -167,7 +196,7 @@ def _resolve(kind: str, m: re.Match[str], today: date) -> tuple[date, date] | No
             return _month_range(index // 12, index % 12 + 1)
         return date(today.year - n, 1, 1), date(today.year - n + 1, 1, 1)
     if kind == "relative":
-        which, unit = groups["which"].lower(), groups["unit"].lower()
+        which, unit = _fold(groups["which"]), _fold(groups["unit"])
         back = 0 if which == "this" else 1
         if unit == "weekend":
             saturday = today - timedelta(days=(today.weekday() - 5) % 7 + 7 * (back and today.weekday() >= 5))
@@ -186,9 +215,9 @@ def _resolve(kind: str, m: re.Match[str], today: date) -> tuple[date, date] | No
             return today - timedelta(days=366), today + timedelta(days=1)
         return date(today.year - back, 1, 1), date(today.year - back + 1, 1, 1)
     if kind == "weekday":
-        wanted = WEEKDAYS.index(groups["weekday"].lower())
+        wanted = WEEKDAYS.index(_fold(groups["weekday"]))
         first = today - timedelta(days=(today.weekday() - wanted - 1) % 7 + 1)
         return first, first + timedelta(days=1)
-    word = " ".join(groups["word"].lower().split())
+    word = " ".join(_fold(groups["word"]).split())
     first = today - timedelta(days=1) if word in ("yesterday", "last night") else today
     return first, first + timedelta(days=1)

@@ -124,7 +124,7 @@ class Recall:
 
         def hold(term: str) -> None:
             ids, frequencies[term] = db.term_holders(
-                conn, fts.any_of([term], key), HOLDER_CAP, few
+                conn, fts.message_holders(term, key), HOLDER_CAP, few
             )
             holders[term] = ids if everywhere else [i for i in ids if i < before_id]
 
@@ -201,8 +201,9 @@ class Recall:
         conn = self._db.conn
 
         def frequency(term: str) -> int:
-            return db.term_holders(conn, fts.any_of([term], key), 1)[1] if term not in frequencies \
-                else frequencies[term]
+            if term in frequencies:
+                return frequencies[term]
+            return db.term_count(conn, fts.message_holders(term, key))
 
         best = [rows[i] for i in lexical[:FEEDBACK_HITS] if i in rows]
         extra = reranking.feedback_terms(
@@ -242,6 +243,15 @@ class Recall:
         """``hits`` with, after each of the best, the turn that makes it an answer:
         the reply to a question, the question a short reply answers ("Yes, last
         Tuesday!"), if ``allowed``."""
+        # Every lookup the walk below may make, in one statement: each of the best
+        # hits' after (a question) or before (a short reply) turn.
+        asked = {
+            hit.id: (hit.session_id, hit.id, _is_question(hit))
+            for hit in hits[:NEIGHBOUR_HITS]
+            if _is_question(hit) or hit.token_count <= SHORT_REPLY_TOKENS
+        }
+        found = db.neighbours(self._db.conn, list(asked.values()))
+        partners = {key: found.get(n) for n, key in enumerate(asked)}
         out: list[Message] = []
         seen: set[int] = set()
         for position, hit in enumerate(hits):
@@ -249,15 +259,11 @@ class Recall:
                 continue
             out.append(hit)
             seen.add(hit.id)
-            if position >= NEIGHBOUR_HITS:
+            if position >= NEIGHBOUR_HITS or hit.id not in partners:
                 continue
-            if _is_question(hit):
-                partner = db.neighbour(self._db.conn, hit.session_id, hit.id, after=True)
-            elif hit.token_count <= SHORT_REPLY_TOKENS:
-                partner = db.neighbour(self._db.conn, hit.session_id, hit.id, after=False)
-                partner = partner if partner is not None and _is_question(partner) else None
-            else:
-                continue
+            partner = partners[hit.id]
+            if partner is not None and not _is_question(hit) and not _is_question(partner):
+                partner = None  # a short reply brings only the question it answers
             if partner is not None and allowed(partner) and partner.id not in seen:
                 out.append(partner)
                 seen.add(partner.id)

@@ -290,3 +290,25 @@ def test_cli_maintain(db_path: Path) -> None:
         "Redid 0 of 4 offline or fallback summaries with the local model; 4 left: "
         "no local model for session 'old' (model None)\n"
     )
+
+
+def test_maintenance_merges_the_search_indexes_into_one_segment(db_path: Path) -> None:
+    # Written at commit, an index gathers segments (each read of a word looks in
+    # every one); maintain() leaves one per index, finding what it found before.
+    with MemoryStore(db_path, config=MemoryConfig(cache_ttl=0)) as store:
+        sid = store.create_session().id
+        for i in range(40):  # one transaction each: a segment each, before FTS5 merges some
+            store.add_message(sid, "user", f"note {i}: the boiler code is E{i:03d}")
+        store.add_messages(sid, [{"role": "assistant", "text": f"filler {i}"} for i in range(10)])
+
+        def segments() -> int:
+            with sqlite3.connect(db_path) as conn:
+                return conn.execute("SELECT count(DISTINCT segid) FROM messages_fts_idx").fetchone()[0]
+
+        before = segments()
+        hits = [h.id for h in store.search("boiler code E007", session_id=sid)]
+        relevant = store.build_context(sid, query="What is the boiler code E007?").relevant_messages
+        store.maintain()
+        assert before > 1 and segments() == 1
+        assert [h.id for h in store.search("boiler code E007", session_id=sid)] == hits
+        assert store.build_context(sid, query="What is the boiler code E007?").relevant_messages == relevant

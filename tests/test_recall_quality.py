@@ -136,6 +136,37 @@ def test_a_month_ahead_is_a_topic_not_when_it_was_said(clocked) -> None:
     assert past.dates == ("in April = 2022-04-01..2022-04-30",)
 
 
+@pytest.mark.parametrize(
+    ("question", "label"),
+    [
+        # What the patterns match without regard to case (\u017f is a long s, \u0131 a
+        # dotless i) is read as its plain letters, never raised on.
+        ("on \u017fep 3, 2022", "\u017fep 3, 2022 = 2022-09-03"),
+        ("last Fr\u0131day", "last Fr\u0131day = 2024-06-07"),
+        ("\u017fix days ago", "\u017fix days ago = 2024-06-06"),
+    ],
+)
+def test_periods_read_as_the_patterns_match(question: str, label: str) -> None:
+    now = datetime(2024, 6, 12, 15, tzinfo=timezone.utc)
+    assert [p.label for p in find(question, now)] == [label]
+
+
+def test_a_query_naming_an_odd_spelled_month_builds_a_context(store, session) -> None:
+    store.add_message(session.id, "user", "The harbour trip is booked for September 3.")
+    ctx = store.build_context(session.id, query="What happened on \u017fep 3?")
+    assert ctx.query == "What happened on \u017fep 3?"
+
+
+@pytest.mark.parametrize(
+    "question", ["What did you say about the python database?", "", "Any news from Ana?"]
+)
+def test_a_question_without_a_date_word_names_no_period(question: str) -> None:
+    from localmem.periods import may_name_a_period
+
+    assert not may_name_a_period(question)
+    assert find(question, datetime(2024, 6, 12, tzinfo=timezone.utc)) == []
+
+
 # --- neighbours --------------------------------------------------------------------------
 
 

@@ -782,3 +782,58 @@ def test_a_hit_carries_when_its_row_was_written(db_path: Path) -> None:
         hits = store.search("boiler")
     assert {h.kind for h in hits} == {"message", "pin"}
     assert {h.created_at for h in hits} == {"2025-03-04T05:06:07.000Z"}
+
+
+@pytest.mark.parametrize("scope", ["session", "user"])
+def test_a_query_word_that_stems_to_a_sessions_key_finds_no_message_by_it(db_path, scope) -> None:
+    # The recall reads each query word without a column filter when it cannot stand
+    # for a key token (search.message_holders); a word the Porter stemmer makes a
+    # key ("<key>s" loses its s) keeps the filter, so it finds no message by its key.
+    from localmem.search import session_key
+
+    with MemoryStore(db_path, config=MemoryConfig(recall_scope=scope, cache_ttl=0)) as store:
+        a = store.create_session(session_id="garden")  # a short key: a query word's length
+        store.add_messages(a.id, [{"role": "user", "text": f"note {n} about the garden"} for n in range(30)])
+        for word in (session_key(a.id), session_key(a.id) + "s", session_key(a.id).upper() + "ES"):
+            ctx = store.build_context(a.id, query=f"what about {word}?")
+            assert ctx.relevant_messages == (), word
+
+
+def test_a_words_messages_are_those_of_the_filtered_expression(store) -> None:
+    from localmem.search import any_of, message_holders, session_key
+
+    a, b = store.create_session(session_id="a"), store.create_session(session_id="b-2")
+    store.add_messages(a.id, [{"role": "user", "text": t} for t in (
+        "the codes are 4417 and s0", "café crème at the station", "Running late, sorry",
+        "sessions and keys", "u0 is a word here",
+    )])
+    store.add_message(b.id, "user", "the code is elsewhere, in another café")
+    conn = store._db.conn
+    words = ["code", "café", "run", "s0", "u0", "session", session_key(a.id), session_key(b.id) + "s"]
+    for key in (None, session_key(a.id), session_key(b.id)):
+        for word in words:
+            sql = "SELECT rowid FROM messages_fts WHERE messages_fts MATCH ? ORDER BY rowid"
+            plain = [r[0] for r in conn.execute(sql, (message_holders(word, key),))]
+            filtered = [r[0] for r in conn.execute(sql, (any_of([word], key),))]
+            assert plain == filtered, (word, key)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(st.sampled_from(["code", "codes", "cod", "coding", "pickup", "pick", "dog", "run", "b12"]),
+             min_size=1, max_size=4, unique=True),
+    st.lists(st.sampled_from(["code", "Codes", "cod", "CODING", "pickup", "picked", "dogs", "running",
+                              "b12", "xcode", "co", "-", ".", " ", "\n", "_", "1"]), max_size=30),
+)
+def test_the_finder_counts_each_terms_words_as_its_own_pattern_does(terms, parts) -> None:
+    # rank.Finder finds every stem in one pass (str.find, the longest stem at each
+    # word start, crediting the terms whose stems begin it); on plain text that is
+    # what each term's own pattern (rank.occurrences) finds, word by word.
+    from localmem.rank import Finder, occurrences
+
+    text = "".join(parts)  # words run together too: "xcode" holds no word "code"
+    finder = Finder(terms)
+    expected = {t: n for t in terms if (n := len(occurrences(t).findall(text)))}
+    assert finder.counts(text) == expected
+    starts = sorted({m.start() for t in terms for m in occurrences(t).finditer(text)})
+    assert finder.starts(text) == starts

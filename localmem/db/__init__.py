@@ -58,9 +58,9 @@ from .fulltext import (
     keyed, optimize_indexes, reindex, search, term_docs,
 )
 from .recall import (
-    MESSAGES_SAID_BETWEEN_SQL, MESSAGES_BY_IDS_SQL, NEXT_MESSAGE_SQL, PREVIOUS_MESSAGE_SQL,
-    SCOPE_STATS_SQL, ALL_STATS_SQL, TERM_HOLDERS_COUNT_SQL, TERM_HOLDERS_SQL, messages_by_ids, neighbour,
-    messages_said_between, scope_stats, term_holders,
+    MESSAGES_SAID_BETWEEN_SQL, MESSAGES_BY_IDS_SQL, NEIGHBOURS_SQL,
+    SCOPE_STATS_SQL, ALL_STATS_SQL, TERM_HOLDERS_COUNT_SQL, TERM_HOLDERS_SQL, messages_by_ids, neighbours,
+    messages_said_between, scope_stats, term_count, term_holders,
 )
 from .embeddings import (
     INSERT_EMBEDDING_SQL, PENDING_MESSAGES_SQL,
@@ -126,11 +126,11 @@ __all__ = [
     "delete_checkpoints_from", "delete_session_sourced_auto_pins", "delete_sourced_auto_pins",
     "drop_summary", "merge_indexes", "rewrite_facts",
     "rewrite_summary", "rollups_from", "session_lowest_ids",
-    "MESSAGES_BY_IDS_SQL", "NEXT_MESSAGE_SQL", "PREVIOUS_MESSAGE_SQL", 
+    "MESSAGES_BY_IDS_SQL", "NEIGHBOURS_SQL",
     "SCOPE_STATS_SQL", "ALL_STATS_SQL", "TERM_HOLDERS_COUNT_SQL", "TERM_HOLDERS_SQL", "messages_by_ids", "all_vectors", "HIGHEST_MESSAGE_SQL", "highest_message_id", "log_vector_changes", "vector_changes",
     "vector_extent", "vectors_by_ids", "ALL_VECTORS_SQL", "CLEAR_VECTOR_LOG_SQL", "VECTOR_CHANGES_SQL",
     "VECTOR_EXTENT_SQL", "VECTOR_LOG_SQL", "VECTORS_BY_IDS_SQL", "messages_said_between", "MESSAGES_SAID_BETWEEN_SQL",
-    "neighbour", "scope_stats", "term_holders",
+    "neighbours", "scope_stats", "term_count", "term_holders",
     "INSERT_EMBEDDING_SQL",
     "PENDING_MESSAGES_SQL", "SESSION_VECTORS_SQL", "RECENT_VECTORS_SQL", "PendingRow", "recent_vectors",
     "insert_embeddings", "pending_messages", "session_vectors",

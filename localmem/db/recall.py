@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 
 from ..models import Message
 from .rows import MESSAGE_COLUMNS, _MESSAGE_ROWS
@@ -27,15 +27,22 @@ SCOPE_STATS_SQL = """SELECT count(*), coalesce(avg(token_count), 0.0)
 ALL_STATS_SQL = "SELECT count(*), coalesce(avg(token_count), 0.0) FROM messages"
 MESSAGES_BY_IDS_SQL = f"""SELECT {MESSAGE_COLUMNS} FROM messages
     WHERE id IN (SELECT value FROM json_each(?1)) AND (?2 IS NULL OR session_id = ?2)"""
-NEXT_MESSAGE_SQL = f"""SELECT {MESSAGE_COLUMNS} FROM messages
-    WHERE session_id = ? AND id > ? ORDER BY id LIMIT 1"""
 # A scan of the session's rows by id (no index on time: a question naming a day is
 # rare, and a session's rows are few); the whole file with recall_scope="user".
 MESSAGES_SAID_BETWEEN_SQL = f"""SELECT {MESSAGE_COLUMNS} FROM messages
     WHERE (?1 IS NULL OR session_id = ?1) AND created_at >= ?2 AND created_at < ?3
     ORDER BY id LIMIT ?4"""
-PREVIOUS_MESSAGE_SQL = f"""SELECT {MESSAGE_COLUMNS} FROM messages
-    WHERE session_id = ? AND id < ? ORDER BY id DESC LIMIT 1"""
+# Each asked (session, id, after) pair's neighbour in its session, in one statement: the
+# message just after (after = 1) or just before the id, each found through the session's
+# index, as a single lookup would (what a hit needs to be an answer: NEIGHBOUR_HITS asks).
+NEIGHBOURS_SQL = f"""SELECT json_each.key, {', '.join('m.' + c for c in MESSAGE_COLUMNS.split(', '))}
+    FROM json_each(?1) JOIN messages m ON m.id = CASE WHEN json_extract(json_each.value, '$[2]')
+        THEN (SELECT id FROM messages WHERE session_id = json_extract(json_each.value, '$[0]')
+              AND id > json_extract(json_each.value, '$[1]')
+              ORDER BY id LIMIT 1)
+        ELSE (SELECT id FROM messages WHERE session_id = json_extract(json_each.value, '$[0]')
+              AND id < json_extract(json_each.value, '$[1]')
+              ORDER BY id DESC LIMIT 1) END"""
 
 
 def term_holders(
@@ -58,6 +65,11 @@ def term_holders(
     return ids, conn.execute(TERM_HOLDERS_COUNT_SQL, (match,)).fetchone()[0]
 
 
+def term_count(conn: sqlite3.Connection, match: str) -> int:
+    """How many messages match ``match``."""
+    return conn.execute(TERM_HOLDERS_COUNT_SQL, (match,)).fetchone()[0]
+
+
 def scope_stats(conn: sqlite3.Connection, session_id: str | None) -> tuple[int, float]:
     """The session's (None: the file's) number of messages and their mean token count."""
     if session_id is None:
@@ -71,15 +83,21 @@ def messages_by_ids(
     conn: sqlite3.Connection, session_id: str | None, ids: Collection[int]
 ) -> list[Message]:
     """The session's (None: any session's) messages among ``ids``, in no particular order."""
-    rows = conn.execute(MESSAGES_BY_IDS_SQL, (json.dumps(list(ids)), session_id))
+    listed = "[" + ",".join(map(str, ids)) + "]"  # ints: json.dumps's text, in a third of its time
+    rows = conn.execute(MESSAGES_BY_IDS_SQL, (listed, session_id))
     return [_MESSAGE_ROWS(row) for row in rows]
 
 
-def neighbour(conn: sqlite3.Connection, session_id: str, message_id: int, after: bool) -> Message | None:
-    """The session's message just after (or before) ``message_id``, if any."""
-    sql = NEXT_MESSAGE_SQL if after else PREVIOUS_MESSAGE_SQL
-    row = conn.execute(sql, (session_id, message_id)).fetchone()
-    return None if row is None else _MESSAGE_ROWS(row)
+def neighbours(
+    conn: sqlite3.Connection, asked: Sequence[tuple[str, int, bool]]
+) -> dict[int, Message]:
+    """For each asked (session id, message id, after), the session's message just after
+    (or before) that id, by the position of the pair in ``asked``; none for a pair with
+    no such message."""
+    if not asked:
+        return {}
+    rows = conn.execute(NEIGHBOURS_SQL, (json.dumps([[s, i, int(a)] for s, i, a in asked]),))
+    return {row[0]: _MESSAGE_ROWS(row[1:]) for row in rows}
 
 
 def messages_said_between(
