@@ -1,4 +1,4 @@
-"""Twenty-two realistic conversations for benchmarks/real_models.py.
+"""Twenty-eight realistic conversations for benchmarks/real_models.py.
 
 The eight kinds of issue 17 (a caregiver's medication schedule, a bug hunt, trip planning, a
 conversation about poetry, a birthday cake with allergies, co-writing song lyrics, a terse
@@ -24,6 +24,13 @@ chat, a pandas bug), each planting what a summary or checkpoint must not get wro
   none recorded" after "I'm allergic to penicillin");
 - two plans with different places and days (Milan on June 4, Lake Como on June 5);
 - content-free turns ("k", "deal", "cheery thx").
+
+Six held out (``HELD_OUT``, 16 messages each; a sulfa allergy and an antibiotic, a trip to
+Japan, a raise and student loans, a React effect that loops, a contest story, a terse chat
+about rent), written after today's checks without reading them, so that the checks are judged
+on what they were not tuned on: a prescription switched for an allergy, bookings done beside
+bookings planned, a user's taste beside a user's question, a warning in every one, and
+"Walgreens tomorrow", "this weekend", "thurs night" plans.
 
 A message is its text (its role alternates, user first) or a ``(role, text)`` pair (a tool's
 output among them).
@@ -416,7 +423,119 @@ CONVERSATIONS: dict[str, list[str | tuple[str, str]]] = {
         "I'll add the test and deploy the script on Monday.",
         "Sounds good. Mention the two date formats in the README for whoever runs it next.",
     ],
+    "sulfa_antibiotic": [
+        "My dad, Henry, is 74 and has a urinary tract infection. The urgent care doctor prescribed Bactrim DS twice a day for 7 days.",
+        "I can help you keep track. Does he take any other medicines, and does he have any allergies?",
+        "He takes metformin 500 mg twice a day and lisinopril 10 mg in the morning. And he's allergic to sulfa drugs: he got hives from one in 2015.",
+        "That matters: Bactrim is sulfamethoxazole with trimethoprim, a sulfa drug. Please don't let him start it. Call the urgent care or his doctor today, tell them about the hives and ask for a different antibiotic.",
+        "Oh no. He hasn't taken any yet, the pharmacy is still filling it.",
+        "Good, then nothing has happened. Ask the pharmacist to hold the prescription and to put the sulfa allergy on his record.",
+        "I called the clinic. Dr. Okafor switched it to nitrofurantoin 100 mg twice a day for 5 days.",
+        "That's a common choice for a bladder infection, and it is not a sulfa drug. He should take it with food, which also helps with an upset stomach.",
+        "Can he take it with his metformin?",
+        "There's no known interaction between nitrofurantoin and metformin, so he can keep taking both. Have him drink plenty of water.",
+        "I'd rather get reminders by text than by phone calls. Can you set those up?",
+        "I can't send texts myself, but here is a schedule for your phone: nitrofurantoin at 8 am and 8 pm with breakfast and dinner, metformin with the same meals, lisinopril at 8 am.",
+        "Perfect. I'll pick up the new prescription at the Walgreens on Elm Street tomorrow morning.",
+        "Sounds good. If he gets a fever, back pain or starts vomiting before then, take him to urgent care the same day.",
+        "Will do. Thanks for catching the sulfa thing.",
+        "You caught it by telling me. I hope Henry feels better soon.",
+    ],
+    "kyoto_trip": [
+        "My wife Aiko and I are going to Japan in April. I booked our flights yesterday: ANA from San Francisco to Osaka Kansai, landing April 9.",
+        "Congratulations! Where do you want to stay, and for how long?",
+        "Nine nights. Three in Kyoto, then six in Osaka. The Kyoto hotel is booked already: Hotel Granvia by the station, April 9 to 12.",
+        "That's a good base for day trips. For Osaka, are you thinking of Namba or Umeda?",
+        "Namba, I think, but I haven't booked anything there yet. Aiko wants a place with a big bath.",
+        "Then look at hotels with a public bath, like the Dormy Inn Namba. Prices rise in cherry blossom season, so book soon.",
+        "I'll book Osaka this weekend. Should we get the JR Pass?",
+        "Probably not. Since the 2023 price increase a 7-day pass costs 50,000 yen, and trips around Kansai are cheaper with an ICOCA card and single tickets.",
+        "OK, no JR Pass then. We'll use ICOCA cards.",
+        "Good choice. You can add them to the wallet on your iPhone before you leave.",
+        "I want a day in Nara for the deer, maybe April 11.",
+        "April 11 works from Kyoto: the Kintetsu line takes about 45 minutes. Go early, before 9 am, to beat the crowds, and don't hold food out to the deer: they bite.",
+        "I hate crowds, so early is great. What about a tea ceremony?",
+        "Camellia in Kyoto runs small tea ceremonies in English. They sell out in April, so reserve one when you book Osaka.",
+        "will do",
+        "Have a wonderful trip, and enjoy the blossoms.",
+    ],
+    "student_loan": [
+        "I'm 29 and just got a raise to 78,000 dollars a year. I want to figure out what to do with the extra 600 a month.",
+        "Nice. What debts and savings do you have right now?",
+        "Student loans of 24,000 at 6.8%, a car loan of 9,000 at 3.9%, and 4,000 in savings. My 401(k) has a 4% match, but I only put in 2%.",
+        "First raise your 401(k) contribution to 4% so you get the full match: that's an instant 100% return. It takes about 130 of the 600 a month.",
+        "I hadn't thought of that. I'll change it on the HR portal.",
+        "Then I'd put most of the rest toward the 6.8% student loans. The car loan at 3.9% can stay on its schedule.",
+        "Should I refinance the student loans? My friend did it with SoFi.",
+        "If they are federal loans, refinancing with a private lender gives up income-driven repayment and forgiveness. Compare the rate you'd get with what you'd lose.",
+        "They're federal. I'd rather keep the federal protections.",
+        "Then keep them federal and pay extra each month. Also build your savings to three months of expenses, about 9,000, before you put everything into the loans.",
+        "So 200 a month to savings and the rest to the loans?",
+        "That works: about 130 more to the 401(k), 200 to savings and 270 extra to the student loans. They would be paid off years sooner.",
+        "Someone on TikTok said to pull money out of the 401(k) to pay the loans off faster.",
+        "Please don't: a withdrawal before age 59 and a half is taxed as income and comes with a 10% penalty, which costs more than the 6.8% interest you'd save.",
+        "Got it. I'll set up the automatic transfers when the raise starts in March.",
+        "Sounds like a solid plan. Revisit it once your savings reach 9,000.",
+    ],
+    "react_effect_loop": [
+        "My React dashboard freezes the browser after a few seconds. The page is Dashboard.tsx.",
+        "A freeze like that is often an effect that runs forever. Does Dashboard have a useEffect that sets state?",
+        "Yes: useEffect(() => { setFilters({ ...filters, range: '7d' }) }, [filters]).",
+        "That's the loop: the effect sets filters to a new object, the new object changes filters, and the effect runs again, forever.",
+        "Makes sense. What should it be?",
+        "If you only need a default, set it once with useState({ range: '7d' }) and delete the effect. If it must follow something else, depend on that value, not on filters.",
+        "I moved the default into useState and deleted the effect. The freeze is gone.",
+        "Great. Check the network tab too: the loop may also have been firing the /api/metrics request over and over.",
+        "It was: 300 requests in 10 seconds. Now it's one.",
+        "Then the fix covers both. Consider turning on the react-hooks/exhaustive-deps lint rule; it flags many effects like this one.",
+        "I prefer to keep eslint strict, so yes. I'll add the rule tomorrow with the rest of the lint config.",
+        "Good. Also add a test that renders Dashboard and checks that /api/metrics is called once.",
+        "Should I use React Testing Library or Cypress for that?",
+        "React Testing Library with a mocked fetch is enough for a call count; Cypress is better for whole flows in a real browser.",
+        "ok RTL it is. PR tonight",
+        "Sounds good. Mention the 300 requests in the PR description so reviewers see why.",
+    ],
+    "contest_story": [
+        "I'm writing a short story for the Harbor Review contest. The limit is 2,500 words and the deadline is October 1.",
+        "Fun! What's the story about so far?",
+        "An old lighthouse keeper, Marta, finds a letter from her dead brother in a bottle. I have about 1,800 words drafted.",
+        "That's a strong hook. How does it end right now?",
+        "It doesn't yet. She has to decide whether to leave the island. I like quiet, open endings more than twists.",
+        "Then let the ending be a small action rather than a statement: she packs a bag and leaves it by the door, for example.",
+        "Ooh, I like the bag by the door. Should I write it in present tense?",
+        "Present tense suits a quiet, close story, but switching now means revising all 1,800 words. Past tense is fine if the voice already works.",
+        "I'll keep past tense then. It's first person, Marta telling it.",
+        "First person past works well for a story full of memory. Watch that the brother's letter doesn't explain too much: let readers work out why he left.",
+        "Good point. Do contest judges mind if the story was posted on my blog?",
+        "Many contests accept only unpublished work, and a blog post usually counts as published. Check the Harbor Review's guidelines before you submit, or you may be disqualified.",
+        "It was on my blog for a week last year. I'll check their rules tonight.",
+        "Good. If they exclude stories that were posted, you could enter a different one.",
+        "I'll draft the ending this weekend and send it to my writing group on the 20th.",
+        "That leaves time for one round of feedback before October 1. Good luck with Marta.",
+    ],
+    "terse_rent": [
+        "rent due fri",
+        "how much this month",
+        "1450. same as always",
+        "so 725 each",
+        "ya. venmo?",
+        "zelle pls, venmo fees",
+        "k",
+        "also wifi bill came",
+        "how much",
+        "60, i paid it already",
+        "so i owe u 30",
+        "yep. send w rent",
+        "will do thurs night",
+        "dont use the old landlord acct, he switched to chase",
+        "oh good catch",
+        "np",
+    ],
 }
+
+# Held out (issue 21): written after the checks, without reading them, to judge the checks on
+# conversations they were not tuned on. Their labels: benchmarks/real_models_labels_heldout.json.
+HELD_OUT = ("sulfa_antibiotic", "kyoto_trip", "student_loan", "react_effect_loop", "contest_story", "terse_rent")
 
 
 def pairs(name: str) -> list[tuple[str, str]]:

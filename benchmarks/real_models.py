@@ -57,8 +57,8 @@ from localmem.facts import (  # noqa: E402
     facts_messages,
     model_updates,
     must_remember,
-    user_evidence,
     rule_facts,
+    user_evidence,
 )
 from localmem.summarizer import OllamaBackend, Summarizer  # noqa: E402
 from localmem.summarizer.fallback import keyword_summary, offline_summary  # noqa: E402
@@ -78,7 +78,8 @@ def slug(model: str) -> str:
     return model.replace(":", "_").replace("/", "_").replace(".", "_").replace("-", "_")
 
 
-def run(models: dict[str, Path], threads: int, only: list[str], resume: bool, extra_facts: bool) -> None:
+def run(models: dict[str, Path], threads: int, only: list[str], resume: bool, extra_facts: bool,
+        replay_file: bool = True) -> None:
     from llama_server import LlamaOllama
 
     RESULTS.mkdir(parents=True, exist_ok=True)
@@ -87,15 +88,18 @@ def run(models: dict[str, Path], threads: int, only: list[str], resume: bool, ex
             out = RESULTS / f"{slug(name)}.json"
             saved = json.loads(out.read_text()) if resume and out.exists() else {"runs": []}
             done = {r["conversation"]: r for r in saved["runs"]}
+            recorded: set[str] = set()
             for conversation in CONVERSATIONS:
                 if (only and conversation not in only) or conversation in done:
                     continue
                 print(f"{name} · {conversation}", flush=True)
                 done[conversation] = _one(server, name, conversation, Path(tmp), extra_facts)
+                recorded.add(conversation)
                 runs = [done[c] for c in CONVERSATIONS if c in done]
                 data = {"model": name, "gguf": path.name, "threads": threads, "runs": runs}
                 out.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
-                _write_replay(name, path, runs)
+                if replay_file:
+                    _write_replay(name, path, [done[c] for c in CONVERSATIONS if c in recorded])
             print(f"saved {out.relative_to(ROOT)}")
 
 
@@ -340,17 +344,22 @@ def replay() -> None:
 
 
 def _write_replay(model: str, path: Path, runs: list[dict]) -> None:
-    """The answers alone, as tests/test_real_outputs.py replays them."""
+    """The answers alone, as tests/test_real_outputs.py replays them: the file's other
+    conversations stay as they were recorded (the tests quote them), ``runs`` are added or
+    replace theirs."""
+    out = REPLAYS / f"{slug(model)}_outputs.json"
+    kept = json.loads(out.read_text())["conversations"] if out.exists() else {}
     replay = {
         "about": (
             f"Real outputs of {path.name} (llama-cpp-python behind benchmarks/llama_server.py, one "
             "thread, temperature and seed as localmem sends them), recorded by "
             "benchmarks/real_models.py through MemoryStore.summarize on the conversations of "
             "benchmarks/real_conversations.py; replayed by tests/test_real_outputs.py. Labels: "
-            "benchmarks/real_models_labels.json."
+            "benchmarks/real_models_labels.json and, for the held-out conversations, "
+            "benchmarks/real_models_labels_heldout.json."
         ),
         "model": model,
-        "conversations": {
+        "conversations": kept | {
             r["conversation"]: {
                 "messages": pairs(r["conversation"]),
                 "config": r["config"],
@@ -366,7 +375,6 @@ def _write_replay(model: str, path: Path, runs: list[dict]) -> None:
             for r in runs
         },
     }
-    out = REPLAYS / f"{slug(model)}_outputs.json"
     out.write_text(json.dumps(replay, indent=1, ensure_ascii=False) + "\n")
 
 
@@ -380,6 +388,11 @@ def main() -> None:
         "--store-calls-only",
         action="store_true",
         help="no facts call of the benchmark's own where the store asked none (a slow model)",
+    )
+    parser.add_argument(
+        "--results-only",
+        action="store_true",
+        help="save to results/ only, not to tests/data (where the tests quote an older recording)",
     )
     parser.add_argument("--report-only", action="store_true")
     parser.add_argument(
@@ -395,7 +408,7 @@ def main() -> None:
         for spec in args.model:
             name, _, path = spec.partition("=")
             models[name] = Path(path)
-        run(models, args.threads, args.conversation, args.resume, not args.store_calls_only)
+        run(models, args.threads, args.conversation, args.resume, not args.store_calls_only, not args.results_only)
     table = report()
     print(table)
     (ROOT / "benchmarks" / "results" / "real_models.md").write_text(table + "\n")

@@ -16,6 +16,7 @@ tests/test_real_outputs.py does, and judges what the store keeps *now* against t
 
     python benchmarks/real_models_replay.py                    # every recorded model
     python benchmarks/real_models_replay.py --model qwen2.5-coder:0.5b --details
+    python benchmarks/real_models_replay.py --held-out         # only the held-out conversations
 
 Offline and fast (a few seconds a model); needs the test extra (the fake server).
 """
@@ -32,6 +33,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from localmem import MemoryConfig, MemoryStore  # noqa: E402
 from localmem.checkpoint import ModelCheckpoint, StateSnapshot  # noqa: E402
@@ -50,6 +52,8 @@ from tests.real_replay import (  # noqa: E402
     item_label,
     label_key,
 )
+
+from real_conversations import HELD_OUT  # noqa: E402
 
 MODEL_ORDER = ("smollm2:135m", "qwen2.5-coder:0.5b", "qwen2.5-coder:1.5b")
 
@@ -103,9 +107,9 @@ def replay_one(db: Path, model: str, conversation: str) -> tuple[Any, Any, list[
     return summary, checkpoint, pairs, facts[0].data if facts else None, pins
 
 
-def judge(model: str, details: bool) -> Row:
+def judge(model: str, details: bool, only: tuple[str, ...] | None = None) -> Row:
     row = Row()
-    conversations = RECORDINGS[model]["conversations"]
+    conversations = {c: r for c, r in RECORDINGS[model]["conversations"].items() if only is None or c in only}
     with tempfile.TemporaryDirectory() as tmp:
         for n, conversation in enumerate(conversations):
             recorded = conversations[conversation]
@@ -223,6 +227,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", action="append", default=[], help="only these models")
     parser.add_argument("--details", action="store_true", help="list every kept/dropped item")
+    parser.add_argument("--held-out", action="store_true", help="only the held-out conversations")
     args = parser.parse_args()
     logging.getLogger("localmem").setLevel(logging.WARNING)
     models = [m for m in MODEL_ORDER if m in RECORDINGS] + [m for m in RECORDINGS if m not in MODEL_ORDER]
@@ -234,7 +239,7 @@ def main() -> None:
     print("|---|---|---|---|---|---|---|---|---|")
     notes = []
     for model in args.model or models:
-        r = judge(model, args.details)
+        r = judge(model, args.details, HELD_OUT if args.held_out else None)
         print(
             f"| {model} | {r.runs} | {r.good_kept}/{r.good} | {r.bad_kept}/{r.bad} | {r.completed} "
             f"| {r.proposed} / {r.kept} / {r.kept_false} | {r.true_kept}/{r.true_proposed} "

@@ -1,7 +1,8 @@
 """The table of benchmarks/real_models.py: saved real-model outputs judged against labels.
 
-``real_models_labels.json`` holds a label for every output, written by reading it against
-its conversation, keyed by :func:`key`:
+``real_models_labels.json`` (and ``real_models_labels_heldout.json`` for the held-out
+conversations, same schema, read together: ``tests.real_replay.load_labels``) holds a label
+for every output, written by reading it against its conversation, keyed by :func:`key`:
 
 - ``summaries`` (key: the exact text): ``faithful`` / ``unfaithful`` / ``not_a_summary``, a
   one-line ``why``, and ``flags`` (``drops_warning``: a warning the conversation gave is not
@@ -31,7 +32,7 @@ from localmem.extract import ITEM_CHARS, clip
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "benchmarks" / "results" / "real_models"
-LABELS = ROOT / "benchmarks" / "real_models_labels.json"
+LABELS = ROOT / "benchmarks" / "real_models_labels.json"  # and the held-out file beside it
 SUMMARY_LABELS = ("faithful", "unfaithful", "not_a_summary")
 MODEL_ORDER = ("smollm2:135m", "qwen2.5-coder:0.5b", "qwen2.5-coder:1.5b")
 
@@ -69,7 +70,9 @@ class _Labels:
 
 
 def report() -> str:
-    labels = _Labels(json.loads(LABELS.read_text()) if LABELS.exists() else {})
+    from tests.real_replay import load_labels
+
+    labels = _Labels(load_labels())
     files = {json.loads(p.read_text())["model"]: p for p in sorted(RESULTS.glob("*.json"))}
     order = [m for m in MODEL_ORDER if m in files] + [m for m in files if m not in MODEL_ORDER]
     rows = [(m, _stats(json.loads(files[m].read_text())["runs"], labels)) for m in order]

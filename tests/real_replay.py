@@ -3,8 +3,8 @@
 ``tests/data/*_outputs.json`` hold what real small models answered to every call
 ``MemoryStore.summarize`` made on the conversations of benchmarks/real_conversations.py
 (benchmarks/real_models.py: the checkpoint, the summary and the summary's facts, each with
-its ``done_reason``); ``benchmarks/real_models_labels.json`` holds the labels written by
-reading them. :class:`Replay` answers each request with the recorded answer of its kind, so
+its ``done_reason``); ``benchmarks/real_models_labels.json`` (and, for the held-out
+conversations, ``real_models_labels_heldout.json``) holds the labels written by reading them. :class:`Replay` answers each request with the recorded answer of its kind, so
 :func:`replay` runs the store's whole path offline on what the model really said.
 """
 
@@ -18,6 +18,7 @@ from typing import Any
 
 from localmem import MemoryConfig, MemoryStore
 from localmem.checkpoint_request import CHECKPOINT_SYSTEM_PROMPT
+from localmem.checkpoint import ModelCheckpoint
 from localmem.extract import ITEM_CHARS, clip
 from localmem.facts import FACTS_SYSTEM_PROMPT, MUST_REMEMBER_FACTS_SYSTEM_PROMPT, ModelFacts
 from localmem.models import Checkpoint, Summary, SummaryFacts
@@ -29,7 +30,35 @@ DATA = Path(__file__).parent / "data"
 RECORDINGS: dict[str, dict[str, Any]] = {
     data["model"]: data for data in (json.loads(p.read_text()) for p in sorted(DATA.glob("*_outputs.json")))
 }
-LABELS: dict[str, Any] = json.loads((ROOT / "benchmarks" / "real_models_labels.json").read_text())
+LABEL_FILES = (
+    ROOT / "benchmarks" / "real_models_labels.json",
+    ROOT / "benchmarks" / "real_models_labels_heldout.json",  # the held-out conversations'
+)
+LABEL_KINDS = ("summaries", "items", "facts")
+
+
+def load_labels() -> dict[str, Any]:
+    """Every label file's labels in one mapping of the same schema (kind -> key -> entry);
+    a key two files label differently is an error, never a silent choice."""
+    merged: dict[str, Any] = {kind: {} for kind in LABEL_KINDS}
+    for path in LABEL_FILES:
+        if not path.exists():
+            continue
+        data = json.loads(path.read_text())
+        for kind in LABEL_KINDS:
+            for key, entry in data.get(kind, {}).items():
+                if key in merged[kind] and merged[kind][key]["label"] != entry["label"]:
+                    raise ValueError(f"{path.name}: {kind} {key} is labelled otherwise in another file")
+                merged[kind].setdefault(key, entry)
+    return merged
+
+
+LABELS: dict[str, Any] = load_labels()
+HELD_OUT: tuple[str, ...] = tuple(
+    json.loads(LABEL_FILES[1].read_text()).get("conversations", []) if LABEL_FILES[1].exists() else ()
+)
+"""The held-out conversations (benchmarks/real_conversations.py ``HELD_OUT``), as their
+label file names them."""
 KINDS = ("checkpoint", "summary", "facts")
 
 
@@ -153,3 +182,30 @@ def facts_items(data: Any) -> list[tuple[str, str]]:
     """Every item of a summary's facts as ``(field, text)``."""
     fields = ("key_facts", "decisions", "entities", "open_questions")
     return [(field, item) for field in fields for item in getattr(data, field)]
+
+
+def proposed(recorded: dict[str, Any]) -> list[tuple[str, str, str]]:
+    """Every item a recorded conversation's answers proposed, as ``(kind, field, text)`` the
+    labels key them (``items`` for the checkpoint's, ``facts`` for the facts answer's; an
+    update as ``new <- old``), clipped as the store keeps them; an answer that is not valid
+    JSON of its kind proposes nothing."""
+    out: list[tuple[str, str, str]] = []
+    try:
+        answer = ModelCheckpoint.model_validate_json((recorded.get("checkpoint") or {}).get("raw") or "")
+    except ValueError:
+        answer = None
+    if answer is not None:
+        lists = ("active_goals", "pending_tasks", "key_decisions", "user_preferences")
+        flow = answer.workflow_state
+        items = [(f, i) for f in lists for i in getattr(answer, f)]
+        items += [("current_step", flow.current_step)] if flow.current_step else []
+        items += [(f, i) for f in ("completed_steps", "next_steps") for i in getattr(flow, f)]
+        items += [(f"references.{k}", n) for k, names in answer.context_references.items() for n in names]
+        out += [("items", f, clip(i, ITEM_CHARS)) for f, i in items]
+    try:
+        facts = ModelFacts.model_validate_json((recorded.get("facts") or {}).get("raw") or "")
+    except ValueError:
+        return out
+    fields = ("key_facts", "decisions", "entities", "open_questions", "must_remember")
+    out += [("facts", f, clip(i, ITEM_CHARS)) for f in fields for i in getattr(facts, f)]
+    return out + [("facts", "updates", f"{new} <- {old}") for new, old in facts.updates]

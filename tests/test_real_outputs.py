@@ -38,6 +38,8 @@ from localmem.summarizer.prompts import (
 )
 from localmem.summarizer.validation import summary_limit
 from tests.real_replay import (
+    HELD_OUT,
+    LABEL_FILES,
     LABELS,
     RECORDINGS,
     Replay,
@@ -46,6 +48,7 @@ from tests.real_replay import (
     item_label,
     label_key,
     pin_labels,
+    proposed,
     replay,
 )
 
@@ -402,6 +405,58 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
         "false facts kept: 'has 1 refill left' (used up by the refill later), entities 'refill', 'hives', 'swelling', 'allergy', 'Saturday' (generic words)",
     ('summary', 'qwen2.5-coder:1.5b', 'terse_gym'):
         "unfaithful summary kept: 'the Red Smoothie' is invented (red is the band); the 'on Tuesday' sentence is dropped",
+    # The held-out conversations (labelled before this replay; real_models_labels_heldout.json)
+    # and the older conversations newly recorded for the 0.5B.
+    ('summary', 'qwen2.5-coder:0.5b', 'bug_hunt'):
+        "unfaithful summary kept: 'invalidated once an hour' is invented (TTL 300 s), and the trim cut the fix",
+    ('checkpoint', 'qwen2.5-coder:0.5b', 'bug_hunt'):
+        "false checkpoint items kept: a copied fact as a pending task; 'remove the _last_good branch' (done: 'Removed.') as a goal",
+    ('facts', 'qwen2.5-coder:0.5b', 'trip'):
+        "false facts kept: a question ('Sintra sounds great. Which day?') and Alfama's description put on Sintra, as facts and decisions",
+    ('summary', 'qwen2.5-coder:0.5b', 'song_lyrics'):
+        "copied user turns kept as the summary, ending on a question ('My sister's name is Clara, should I use it?')",
+    ('facts', 'qwen2.5-coder:0.5b', 'song_lyrics'):
+        "false facts kept: 'Bittersweet', 'Happy to go' as facts; a liking, a key and the assistant's opinion as decisions",
+    ('checkpoint', 'qwen2.5-coder:0.5b', 'terse'):
+        "false checkpoint item kept: the assistant's turn copied as 'user: and a veggie half' as a next step",
+    ('facts', 'qwen2.5-coder:0.5b', 'terse'):
+        "false facts kept: questions and 'thx' ('pizza tonight?', 'coupon?') as facts, decisions and entities",
+    ('summary', 'qwen2.5-coder:0.5b', 'dog_chocolate'):
+        "unfaithful summary kept: 'Max ate a dark chocolate bar' (half of a 100 g bar: the dose doubled)",
+    ('checkpoint', 'qwen2.5-coder:0.5b', 'meal_plan'):
+        "false checkpoint item kept: 'check again after 15 minutes' (what to do after a low) as a next step",
+    ('summary', 'qwen2.5-coder:0.5b', 'kyoto_trip'):
+        "unfaithful summary kept: 'The tea ceremony will be held in April 11' is invented (April 11 is Nara)",
+    ('summary', 'qwen2.5-coder:0.5b', 'student_loan'):
+        "unfaithful summary kept: 'The student loans are refinanced with SoFi' is reversed (they stay federal)",
+    ('summary', 'qwen2.5-coder:0.5b', 'react_effect_loop'):
+        "copied turns kept, trimmed to the cause: the fix and 'the freeze is gone' are cut",
+    ('summary', 'qwen2.5-coder:0.5b', 'contest_story'):
+        "unfaithful summary kept: 'She decides to leave the island' is invented (the ending is still open)",
+    ('checkpoint', 'qwen2.5-coder:0.5b', 'sulfa_antibiotic'):
+        "false checkpoint item kept: his standing medicines (metformin, lisinopril) as a next step",
+    ('checkpoint', 'qwen2.5-coder:0.5b', 'student_loan'):
+        "false checkpoint items kept: bare nouns as tasks ('student loans', 'car loan'); 'pull money out' (warned against) as a next step",
+    ('checkpoint', 'qwen2.5-coder:0.5b', 'contest_story'):
+        "false checkpoint item kept: 'quiet' alone as a preference (no content)",
+    ('checkpoint', 'qwen2.5-coder:0.5b', 'terse_rent'):
+        "false checkpoint item kept: 'rent due fri' (a due date) as the current step",
+    ('facts', 'qwen2.5-coder:0.5b', 'kyoto_trip'):
+        "false facts kept: bare words as facts ('Nara', 'Deer'), answered questions as open, the pin 'Deer'",
+    ('facts', 'qwen2.5-coder:0.5b', 'student_loan'):
+        "false facts kept: bare nouns as facts and pins, 'refinance' and 'pull money' (both reversed) as decisions",
+    ('facts', 'qwen2.5-coder:0.5b', 'terse_rent'):
+        "false facts kept: content-free turns ('k', 'venmo?', 'same as always') as facts and entities; the pin 'rent due fri' is also the new side of the false update '<- no'",
+    ('summary', 'qwen2.5-coder:1.5b', 'student_loan'):
+        "unfaithful summary kept: 'has just received a 78,000 dollar raise' (a raise to 78,000 a year)",
+    ('summary', 'qwen2.5-coder:1.5b', 'contest_story'):
+        "unfaithful summary kept: 'Marta is drafting' (the user is); 'She decides to leave the island' (the ending is open)",
+    ('checkpoint', 'qwen2.5-coder:1.5b', 'sulfa_antibiotic'):
+        "false checkpoint item kept: 'Taking lisinopril' (a standing medicine) as a next step",
+    ('checkpoint', 'qwen2.5-coder:1.5b', 'kyoto_trip'):
+        "false checkpoint items kept: Osaka 'for three nights' (six) with the tea ceremony; the tea ceremony on April 11 (the Nara day)",
+    ('facts', 'qwen2.5-coder:1.5b', 'contest_story'):
+        "false facts kept: 'Marta decides to leave the island' (open ending); the writer's tense, blog and writing group made Marta's",
 }
 
 
@@ -454,6 +509,22 @@ def test_a_real_models_facts_and_pins_are_kept_only_when_true(
     assert None not in labels.values(), f"unlabelled kept facts: {labels}"
     false = [item for item, true in labels.items() if not true]
     assert not false, f"false facts or pins kept: {false}"
+
+
+@pytest.mark.parametrize(("model", "conversation"), [(m, c) for m, c in CASES if c in HELD_OUT])
+def test_every_held_out_answer_was_labelled_in_its_own_file(model: str, conversation: str) -> None:
+    """The held-out conversations' raw answers (the summary, every checkpoint and facts item
+    proposed) are labelled in real_models_labels_heldout.json, read before the replay: what
+    the checks keep of them is judged, never chosen by the labels."""
+    held = json.loads(LABEL_FILES[1].read_text())
+    recorded = RECORDINGS[model]["conversations"][conversation]
+    missing = [] if label_key(recorded["summary"]["raw"]) in held["summaries"] else [("summary", "", "raw")]
+    missing += [
+        (kind, field, text)
+        for kind, field, text in proposed(recorded)
+        if label_key(f"{conversation}|{field}|{text}") not in held[kind]
+    ]
+    assert not missing, f"unlabelled held-out answers: {missing}"
 
 
 @pytest.mark.parametrize(("model", "conversation"), [(m, c) for m, c in CASES if c == "knee_ibuprofen"])
