@@ -205,17 +205,21 @@ def supported_item(
       is still open: no one else wrote after it.
     """
     plain = _THE_USER.sub(" ", item)
-    if field == "entities":
-        return _is_name(item, said)
     if field == "open_questions":
         return _still_open(item, said)
+    if not _a_statement(item, [text for _, text in said]):
+        return False
+    if field == "entities":
+        return _is_name(item, said)
     if evidence.check(plain) is not None:
         return False
     if field == "key_facts":
         return len(item.split()) >= 2 and _subject_kept(plain, sentences.supporting(plain))
     if field == "decisions":
         support = sentences.supporting(plain)
-        return not support or not all(map(statements.undecided, support))
+        if support and all(map(statements.undecided, support)):
+            return False
+        return statements.opens_with_verb(plain) or any(map(statements.decides, support))
     return True
 
 
@@ -293,6 +297,13 @@ _OF_THE_MOMENT = re.compile(
 keep in every chat ("from now on" is lasting)."""
 
 
+def _a_statement(item: str, messages: Sequence[str]) -> bool:
+    """Whether ``item`` states something at all: not a question, not filler ("thx", "k"),
+    not a copied line of the transcript (``statements``)."""
+    return (not statements.is_question(item) and statements.has_content(item)
+            and not statements.copied_line(item, messages))
+
+
 def must_remember(answer: ModelFacts, evidence: Evidence) -> list[str]:
     """The model's must-remember items worth an auto pin, at most :data:`MAX_MUST_REMEMBER`:
     clipped, lasting (not of the moment they were said: :data:`_OF_THE_MOMENT`) and
@@ -300,7 +311,11 @@ def must_remember(answer: ModelFacts, evidence: Evidence) -> list[str]:
     "I am no longer allergic to penicillin" is no fact of a user who said "I'm allergic to
     penicillin", whatever a tool's output said."""
     items = [rules.clip(i, rules.ITEM_CHARS) for i in answer.must_remember]
-    kept = [i for i in items if not _OF_THE_MOMENT.search(i) and fact_sources(i, evidence) is not None]
+    kept = [
+        i for i in items
+        if not _OF_THE_MOMENT.search(i) and _a_statement(i, evidence.sources)
+        and fact_sources(i, evidence) is not None
+    ]
     return rules.unique(kept)[:MAX_MUST_REMEMBER]
 
 
