@@ -327,13 +327,13 @@ _LEAD = re.compile(
 def opens_with_verb(item: str, conversation: Sequence[str] = ()) -> bool:
     """True when ``item``'s first word (after "remember to", "to", "don't") is a verb:
     one of :data:`ACTION_VERBS`, a word followed by an object pronoun, a particle or a
-    determiner ("dice them small", "sweep the floor"), an "-ing" form with an object, or a word the ``conversation`` uses as a
+    determiner ("dice them small", "sweep the floor"), or a word the ``conversation`` uses as a
     verb (after "to", "I", "please", "will"..., or in an "-ed" form)."""
     said = words(_LEAD.sub("", item))
     if not said:
         return False
     first = said[0]
-    if first in ACTION_VERBS or (len(said) > 1 and (first.endswith("ing") or said[1] in _OBJECTS)):
+    if first in ACTION_VERBS or (len(said) > 1 and said[1] in _OBJECTS):
         return True
     for text in conversation:
         found = words(text)

@@ -424,8 +424,6 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
         "false facts kept: content-free turns ('k', 'venmo?', 'same as always') as facts and entities; the pin 'rent due fri' is also the new side of the false update '<- no'",
     ('summary', 'qwen2.5-coder:1.5b', 'student_loan'):
         "unfaithful summary kept: 'has just received a 78,000 dollar raise' (a raise to 78,000 a year)",
-    ('checkpoint', 'qwen2.5-coder:1.5b', 'sulfa_antibiotic'):
-        "false checkpoint item kept: 'Taking lisinopril' (a standing medicine) as a next step",
     ('checkpoint', 'qwen2.5-coder:1.5b', 'kyoto_trip'):
         "false checkpoint items kept: Osaka 'for three nights' (six) with the tea ceremony; the tea ceremony on April 11 (the Nara day)",
 }
