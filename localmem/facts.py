@@ -214,7 +214,8 @@ def supported_item(
     if evidence.check(plain) is not None:
         return False
     if field == "key_facts":
-        return len(item.split()) >= 2 and _subject_kept(plain, sentences.supporting(plain))
+        return (len(item.split()) >= 2 and not _bare_name(plain)
+                and _subject_kept(plain, sentences.supporting(plain)))
     if field == "decisions":
         support = sentences.supporting(plain)
         if support and all(map(statements.undecided, support)):
@@ -224,6 +225,20 @@ def supported_item(
 
 
 _COPULA = frozenset({"is", "are", "was", "were"})
+
+
+def _bare_name(item: str) -> bool:
+    """Whether ``item`` only names a thing, stating nothing of it: two words at most that
+    carry content, no number or value, no verb, no preposition ("Emergency fund", "car
+    loan", "WPS button"; not "rent due fri", "Fritz!Box 7590", "3.8% on savings")."""
+    said = words(item)
+    return (
+        not any(c.isdigit() for c in item)
+        and len([w for w in said if w not in STOP_WORDS]) <= 2
+        and bool(said) and said[-1] not in STOP_WORDS  # "The fix covers both" ends a clause
+        and _NOT_IN_A_NAME.isdisjoint(said)
+        and not statements.names_action(item)
+    )
 
 
 def _subject_kept(item: str, support: Sequence[str]) -> bool:
@@ -313,7 +328,7 @@ def must_remember(answer: ModelFacts, evidence: Evidence) -> list[str]:
     items = [rules.clip(i, rules.ITEM_CHARS) for i in answer.must_remember]
     kept = [
         i for i in items
-        if not _OF_THE_MOMENT.search(i) and _a_statement(i, evidence.sources)
+        if not _OF_THE_MOMENT.search(i) and _a_statement(i, evidence.sources) and not _bare_name(i)
         and fact_sources(i, evidence) is not None
     ]
     return rules.unique(kept)[:MAX_MUST_REMEMBER]

@@ -145,3 +145,14 @@ def test_filler_and_questions_are_no_pins() -> None:
     answer = ModelFacts(must_remember=["thx", "my locker code?", "gym locker code is 2718"])
     talk = [*LOCKER, ("user", "thx"), ("user", "my locker code?")]
     assert must_remember(answer, user_evidence(talk)) == ["gym locker code is 2718"]
+
+
+def test_a_bare_name_is_no_key_fact_nor_pin() -> None:
+    """Issue 21, point 4: "gym locker" names a thing and states nothing of it: no key fact,
+    no pin; "gym locker code is 2718" and "locker room next to the pool" state something."""
+    answer = ModelFacts(
+        key_facts=["gym locker", "gym locker code is 2718", "locker room next to the pool"],
+        must_remember=["gym locker", "gym locker code is 2718"],
+    )
+    assert answer.grounded(LOCKER).key_facts == ["gym locker code is 2718", "locker room next to the pool"]
+    assert must_remember(answer, user_evidence(LOCKER)) == ["gym locker code is 2718"]

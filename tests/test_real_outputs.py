@@ -418,8 +418,6 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
         "false checkpoint items kept: bare nouns as tasks ('student loans', 'car loan'); 'pull money out' (warned against) as a next step",
     ('checkpoint', 'qwen2.5-coder:0.5b', 'contest_story'):
         "false checkpoint item kept: 'quiet' alone as a preference (no content)",
-    ('facts', 'qwen2.5-coder:0.5b', 'student_loan'):
-        "false facts kept: bare nouns as facts and pins, 'refinance' and 'pull money' (both reversed) as decisions",
     ('facts', 'qwen2.5-coder:0.5b', 'terse_rent'):
         "false facts kept: content-free turns ('k', 'venmo?', 'same as always') as facts and entities; the pin 'rent due fri' is also the new side of the false update '<- no'",
     ('summary', 'qwen2.5-coder:1.5b', 'student_loan'):
