@@ -213,6 +213,8 @@ def supported_item(
         return _is_name(item, said)
     if evidence.check(plain) is not None:
         return False
+    if any(statements.drops_the_action(plain, s) for s in sentences.supporting(plain)):
+        return False  # "Pena Palace tickets online" of "Book Pena Palace tickets online"
     if field == "key_facts":
         return (len(item.split()) >= 2 and not _bare_name(plain)
                 and _subject_kept(plain, sentences.supporting(plain)))

@@ -344,6 +344,17 @@ def opens_with_verb(item: str, conversation: Sequence[str] = ()) -> bool:
     return False
 
 
+def drops_the_action(item: str, sentence: str) -> bool:
+    """True when ``item``, naming no action itself, is ``sentence`` with its opening verb
+    (one of :data:`ACTION_VERBS`, with at most one more word) cut off ("Pena Palace tickets online in advance." of "Book Pena Palace tickets online
+    in advance."): the rest names a thing, not the action taken on it."""
+    said, whole = words(item), words(_LEAD.sub("", sentence))
+    cut = len(whole) - len(said)
+    if not said or not 0 < cut <= 2 or whole[cut:] != said or names_action(item):
+        return False
+    return whole[0] in ACTION_VERBS
+
+
 def by_sentence(sources: Sequence[str]) -> Evidence:
     """An Evidence whose sources are the sentences of ``sources``: its ``supporting``
     names the sentences an item was taken from."""

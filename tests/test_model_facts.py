@@ -156,3 +156,17 @@ def test_a_bare_name_is_no_key_fact_nor_pin() -> None:
     )
     assert answer.grounded(LOCKER).key_facts == ["gym locker code is 2718", "locker room next to the pool"]
     assert must_remember(answer, user_evidence(LOCKER)) == ["gym locker code is 2718"]
+
+
+def test_a_fact_cut_from_advice_without_its_verb_is_no_fact() -> None:
+    """Issue 21, point 4: "ferry tickets online a week ahead" of "Book the ferry tickets
+    online a week ahead." names tickets, not what to do with them: no fact, no decision."""
+    talk = [("user", "We're going to Hydra in June."),
+            ("assistant", "Book the ferry tickets online a week ahead. The port is busy in June.")]
+    answer = ModelFacts(
+        key_facts=["ferry tickets online a week ahead", "The port is busy in June"],
+        decisions=["ferry tickets online a week ahead", "Book the ferry tickets online a week ahead"],
+    )
+    kept = answer.grounded(talk)
+    assert kept.key_facts == ["The port is busy in June"]
+    assert kept.decisions == ["Book the ferry tickets online a week ahead"]

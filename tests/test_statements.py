@@ -160,3 +160,11 @@ def test_a_copied_transcript_line_is_no_item() -> None:
     assert statements.copied_line("user: and a veggie half", said)
     assert statements.copied_line("Great. Ask for the veggie half.", said)
     assert not statements.copied_line("Ask for the veggie half.", said)  # a sentence of it
+
+
+def test_an_item_that_cuts_the_action_off_its_sentence_drops_it() -> None:
+    said = "Book the ferry tickets online a week ahead."
+    assert statements.drops_the_action("ferry tickets online a week ahead", said)
+    assert not statements.drops_the_action("Book the ferry tickets online", said)  # the action kept
+    long = "Check the harbour board too: the ferry may leave early on Sundays."
+    assert not statements.drops_the_action("the ferry may leave early on Sundays", long)  # its own clause
