@@ -103,7 +103,7 @@ class MemoryContext(BaseModel):
     def memory_text(self) -> str:
         """The system content: ``MEMORY_PREAMBLE``, then the summaries, the
         checkpoint, the pins, the session state and the relevant older messages
-        (under a ``[date]`` heading each day, ``role: text``), each section under
+        (under a ``date:`` heading each day, ``role: text``), each section under
         its header; "" if none."""
         sections = []
         if self.summaries:
@@ -133,16 +133,17 @@ class MemoryContext(BaseModel):
 
 
 def relevant_heading(message: Message, session_id: str, titles: Mapping[str, str]) -> str:
-    """The line the relevant messages of one day stand under: ``[2026-03-14]`` (UTC),
+    """The line the relevant messages of one day stand under: ``2026-03-14:`` (UTC),
     so that "when did ..." can be answered from them; for a message of another session
-    (``recall_scope="user"``), with that session's title: ``[2026-03-14, chat "Landlord"]``.
+    (``recall_scope="user"``), with that session's title: ``2026-03-14, chat "Landlord":``.
     One heading a day rather than a date on every line: on short chat turns a date
-    each would cost a third of the section."""
+    each would cost a third of the section; a colon rather than brackets: one token
+    less a day (7, not 8), and a day's heading is paid some 25 times in a context."""
     where = ""
     if message.session_id != session_id:
         chat = titles.get(message.session_id, OTHER_CHAT)
         where = f", chat {json.dumps(chat, ensure_ascii=False)}"
-    return f"[{message.created_at[:10]}{where}]"
+    return f"{message.created_at[:10]}{where}:"
 
 
 def relevant_lines(

@@ -4,8 +4,10 @@ A relevant turn is all or nothing when packed whole: one long turn can cost
 the room of five short answers. ``cut(text, patterns)`` keeps the sentences
 holding a query word (each found as ``rank.occurrences`` finds it, so a
 sentence counts when BM25 counted its words), the speaker's label a
-transcript starts with ("Melanie: ..."), and marks every cut with an
-ellipsis, so that a reader (and a model) sees that words were left out and
+transcript starts with ("Melanie: ..."), the sentence after a short exclamation
+that matched (``SHORT_SENTENCE_WORDS``: "Greetings from Mexico City! We took a
+cooking class." says what happened there in the second), and marks every cut
+with an ellipsis, so that a reader (and a model) sees that words were left out and
 where. A turn with no matching sentence (found by meaning, or the reply a
 question brought along) or whose every sentence matches is not cut: None.
 """
@@ -26,6 +28,9 @@ MIN_TOKENS = 40
 """Turns shorter than this are shown whole: a cut would save too little to matter."""
 MIN_SAVING = 0.3
 """A cut is used only when it saves at least this share of the turn's tokens."""
+SHORT_SENTENCE_WORDS = 8
+"""A matched exclamation of at most this many words ("Greetings from Mexico City!",
+"Big news from work!") keeps the sentence after it: what it announces is said there."""
 # A sentence's end: a run of ".!?" and closing quotes or brackets before a space, or a
 # line break. Written to begin with a character class, so that the regex engine skips
 # ahead to the next candidate character (a leading alternation is tried at every
@@ -56,6 +61,10 @@ def cut(text: str, finder: Finder) -> str | None:
         return None
     hits = {bisect.bisect_right(ends, i) for i in starts}
     hits.discard(len(ends))
+    for n in [n for n in hits if n + 1 < len(ends)]:
+        sentence = text[ends[n - 1] if n else begin : ends[n]].strip()
+        if sentence.endswith("!") and len(sentence.split()) <= SHORT_SENTENCE_WORDS:
+            hits.add(n + 1)
     if not hits or len(hits) == len(ends):
         return None
     out: list[str] = []

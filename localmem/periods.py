@@ -9,7 +9,11 @@ month or a day without a year is its latest occurrence up to ``now``; a weekday
 Monday. ``Period.label`` is how a context shows the dates it used
 ("on March 16, 2022 = 2022-03-16").
 
-What is not a date stays a word: "may" without a year or an "in", a bare number.
+What is not a date stays a word: "may" without a year or an "in", a bare number,
+and a month named without a year in a question about the present or the future
+("Where is Gabe going in April?"): that month is when something happens, not when
+it was said, so it is a word of the question's topic (a message saying "April"
+answers it) rather than a period whose messages should come first.
 """
 
 from __future__ import annotations
@@ -28,6 +32,15 @@ _DAY = r"(?P<day>[0-3]?\d)(?:st|nd|rd|th)?"
 _YEAR = r"(?P<year>(?:19|20)\d\d)"
 _COUNT = r"(?P<count>\d{1,3}|" + "|".join(NUMBERS) + ")"
 _UNIT = r"(?P<unit>day|week|month|year)s?"
+_AHEAD = re.compile(
+    r"\b(?:will|plan|plans|planning|next|upcoming)\b|'ll\b"
+    r"|\b(?:is|are|am)\s+(?:\w+\s+){0,2}?\w+ing\b",  # "is Gabe going", "are we moving"
+    re.IGNORECASE,
+)
+"""Words of a question about the present or the future ("Where is she going in April?",
+"What will we plan for August?"); "What is the cafe we liked in May?" is not one."""
+_BEHIND = re.compile(r"\b(?:did|was|were|had)\b", re.IGNORECASE)
+"""Words of a question about the past ("Where was she going in April?")."""
 
 PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (kind, re.compile(pattern, re.IGNORECASE))
@@ -93,8 +106,13 @@ def find(question: str, now: datetime) -> list[Period]:
     today = (now.astimezone(timezone.utc) if now.tzinfo else now).date()
     found: list[Period] = []
     taken: list[tuple[int, int]] = []
+    ahead = bool(_AHEAD.search(question)) and not _BEHIND.search(question)
     for kind, pattern in PATTERNS:
         for match in pattern.finditer(question):
+            if kind == "in month" and ahead and not match.group(0).lower().startswith(
+                ("last", "since")
+            ):
+                continue  # a month ahead: when it happens, not when it was said (a topic word)
             span = match.span()
             if any(span[0] < end and start < span[1] for start, end in taken):
                 continue

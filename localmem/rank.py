@@ -15,7 +15,12 @@ Semantic: cosine similarity of stored unit vectors (``localmem.embeddings``).
 Fusion: reciprocal rank fusion (Cormack et al., k = 60) of the two rankings,
 the lexical one cut to its confident matches (``FUSED_LEXICAL_FLOOR``). RRF
 needs no calibration between BM25 scores and cosines, and a message found by
-both ranks above one found by either alone.
+both ranks above one found by either alone. The lexical ranking weighs what
+the question's words found (``coverage``): when the best lexical match holds
+only a small share of the question's weight (a speaker's name and a common
+word: the question is put in other words than its answer), its ranking is
+mostly noise, and each of its ranks counts that share (at least
+``LEXICAL_WEIGHT_FLOOR``) of a semantic rank.
 """
 
 from __future__ import annotations
@@ -35,6 +40,8 @@ FUSED_LEXICAL_FLOOR = 0.2
 """In a fusion, the lexical ranking brings only the messages scoring at least this
 share of its best: RRF credits ranks, not scores, so a long tail of weak matches (a
 speaker's name alone) would otherwise push out what the semantic ranking found."""
+LEXICAL_WEIGHT_FLOOR = 0.3
+"""The least weight of the lexical ranking in a fusion (``coverage``)."""
 
 def occurrences(term: str) -> re.Pattern[str]:
     """A pattern finding the words of a text that begin with ``term``'s stem, in any case."""
@@ -178,10 +185,25 @@ def confident(scores: Mapping[int, float], floor: float = FUSED_LEXICAL_FLOOR) -
     return {i: s for i, s in scores.items() if s >= floor * best}
 
 
-def fuse(*rankings: Sequence[int]) -> list[int]:
-    """Reciprocal rank fusion of rankings (ids, best first) into one, best first."""
+def coverage(
+    prescores: Mapping[int, float],
+    terms: Sequence[str],
+    frequencies: Mapping[str, int],
+    scope: Scope,
+) -> float:
+    """The share of the query's weight (its terms' summed IDF) that the best-matching
+    message holds (``prescore``'s best), from 0 (nothing found) to 1 (every term)."""
+    total = sum(idf(scope.documents, frequencies.get(t, 0)) for t in terms)
+    return min(1.0, max(prescores.values(), default=0.0) / total) if total > 0 else 0.0
+
+
+def fuse(*rankings: Sequence[int], weights: Sequence[float] = ()) -> list[int]:
+    """Weighted reciprocal rank fusion of rankings (ids, best first) into one, best
+    first: a rank r of ranking n adds ``weights[n] / (RRF_K + r)`` (weight 1 when
+    ``weights`` is empty)."""
     fused: dict[int, float] = {}
-    for ranking in rankings:
+    for n, ranking in enumerate(rankings):
+        weight = weights[n] if weights else 1.0
         for position, doc_id in enumerate(ranking, start=1):
-            fused[doc_id] = fused.get(doc_id, 0.0) + 1.0 / (RRF_K + position)
+            fused[doc_id] = fused.get(doc_id, 0.0) + weight / (RRF_K + position)
     return ranked(fused)

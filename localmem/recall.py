@@ -100,8 +100,10 @@ class Recall:
 
         Lexical (BM25 with the statistics of the scope searched, every content
         word of the query but those naming ``periods``) fused with semantic
-        (cosine with ``semantic``'s vector) when given; when the query's
-        specific words find little, the best hits' words widen it once
+        (cosine with ``semantic``'s vector) when given, the lexical ranking
+        weighed by the share of the query its best match holds
+        (``rank.coverage``); without semantic, when the query's specific words
+        find little, the best hits' words widen it once
         (``reranking.feedback_terms``). Then the messages said in ``periods``
         come first, and the top is spread across days (``reranking``). Call
         inside a transaction in which the search index is current.
@@ -130,7 +132,8 @@ class Recall:
             hold(term)
         common = max(2, scope.documents // 10)
         specific = tuple(t for t in terms if frequencies[t] <= common)
-        chosen = rank.ranked(rank.prescore(terms, holders, frequencies, scope))
+        prescores = rank.prescore(terms, holders, frequencies, scope)
+        chosen = rank.ranked(prescores)
         chosen = chosen[:LEXICAL_CANDIDATES]
         dense: list[int] = []
         if semantic is not None:
@@ -141,10 +144,12 @@ class Recall:
         texts = {i: (rows[i].text, rows[i].token_count) for i in chosen if i in rows}
         scores = rank.bm25(terms, sets, frequencies, scope, texts)
         lexical = rank.ranked(scores)
-        if specific and lexical and self._finds_little([sets[t] for t in specific]):
-            lexical = self._widened(lexical, terms, rows, scope, hold, holders, frequencies, key)
-        if dense:
-            order = rank.fuse(rank.ranked(rank.confident(scores)), dense)
+        if dense:  # the meaning finds what the words miss: no feedback round
+            found_share = rank.coverage(prescores, terms, frequencies, scope)
+            weight = max(rank.LEXICAL_WEIGHT_FLOOR, found_share)
+            order = rank.fuse(rank.ranked(rank.confident(scores)), dense, weights=(weight, 1.0))
+        elif specific and lexical and self._finds_little([sets[t] for t in specific]):
+            order = self._widened(lexical, terms, rows, scope, hold, holders, frequencies, key)
         else:
             order = lexical
         ranking = reranking.order_by(order, rows)

@@ -97,6 +97,8 @@ def test_relative_periods_are_read_against_the_stores_clock(clocked) -> None:
         ("last Tuesday", "last Tuesday = 2024-06-11"),
         ("in 2023", "in 2023 = 2023-01-01..2023-12-31"),
         ("anything in May?", "in May = 2024-05-01..2024-05-31"),
+        ("What is the cafe we liked in May?", "in May = 2024-05-01..2024-05-31"),
+        ("Where was Gabe going in April?", "in April = 2024-04-01..2024-04-30"),
         ("this month", "this month = 2024-06-01..2024-06-30"),
     ],
 )
@@ -105,9 +107,33 @@ def test_periods_read(question: str, label: str) -> None:
     assert [p.label for p in find(question, now)] == [label]
 
 
-@pytest.mark.parametrize("words", ["may I ask", "February 31, 2022", "room 2023", "call me maybe"])
+@pytest.mark.parametrize(
+    "words",
+    ["may I ask", "February 31, 2022", "room 2023", "call me maybe",
+     "Where is Gabe going in April?", "Where is Sam actually traveling in September?",
+     "What will we plan for August?"],
+)
 def test_what_is_no_date_stays_words(words: str) -> None:
     assert find(words, datetime(2024, 6, 12, tzinfo=timezone.utc)) == []
+
+
+def test_a_month_ahead_is_a_topic_not_when_it_was_said(clocked) -> None:
+    store, clock = clocked
+    s = store.create_session()
+    say(store, clock, s.id, datetime(2022, 2, 3, 9, tzinfo=timezone.utc),
+        ["Gabe: Booked flights to Vietnam for April, so excited!"])
+    for day in range(1, 29):  # April's own talk of trips crowds a small context
+        say(store, clock, s.id, datetime(2022, 4, day, 9, tzinfo=timezone.utc),
+            [f"Gabe: Going to the trip planning meeting number {day} at work."])
+    clock.now = datetime(2022, 5, 2, 9, tzinfo=timezone.utc)
+    say(store, clock, s.id, clock.now, filler(10))
+    ctx = store.build_context(s.id, max_tokens=300, query="Where is Gabe going in April?")
+    assert ctx.dates == ()
+    assert "Gabe: Booked flights to Vietnam for April, so excited!" in [
+        m.text for m in ctx.relevant_messages
+    ]
+    past = store.build_context(s.id, max_tokens=300, query="Where did Gabe go in April?")
+    assert past.dates == ("in April = 2022-04-01..2022-04-30",)
 
 
 @pytest.mark.parametrize(

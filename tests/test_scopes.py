@@ -153,7 +153,7 @@ def test_recall_across_sessions_marks_where_and_when(db_path: Path) -> None:
         (found,) = [m for m in ctx.relevant_messages if m.text == fact]
         assert found.session_id != new
         system = ctx.to_messages()[0]["content"]
-        assert f'[{found.created_at[:10]}, chat "Flat troubles"]\nuser: {fact}' in system
+        assert f'{found.created_at[:10]}, chat "Flat troubles":\nuser: {fact}' in system
         assert ctx.total_tokens <= ctx.max_tokens
         assert sum(store.count_tokens(m["content"]) for m in ctx.to_messages()) <= ctx.max_tokens
 

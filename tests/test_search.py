@@ -476,7 +476,7 @@ def test_the_context_carries_the_relevant_older_message(store, session) -> None:
     assert system["role"] == "system"
     fact = ctx.relevant_messages[0]
     assert system["content"] == (
-        f"{MEMORY_PREAMBLE}\n\n{RELEVANT_HEADER}\n[{fact.created_at[:10]}]\nuser: {FACT}"
+        f"{MEMORY_PREAMBLE}\n\n{RELEVANT_HEADER}\n{fact.created_at[:10]}:\nuser: {FACT}"
     )
     assert store.count_tokens(system["content"]) <= ctx.breakdown["relevant"] + ctx.breakdown["framing"]
 
@@ -509,7 +509,7 @@ def test_the_relevant_section_takes_what_the_recent_turns_leave(store, session) 
     pin = store.pin(session.id, "Pinned fact " * 10)
     store.build_context(session.id)
     costs = store._contexts.costs
-    date = store.count_tokens(f"[{fact.created_at[:10]}]")
+    date = store.count_tokens(f"{fact.created_at[:10]}:")
     needed = costs.relevant_header + date + costs.item + store.count_tokens("user: ") + fact.token_count
     # the newest 3 and the pin; then the 4th and 5th newest turns take at most half of
     # what is left, and the relevant message fits in the rest
@@ -560,6 +560,20 @@ def test_a_long_relevant_message_does_not_crowd_out_the_budget(store, session) -
     assert shown[short.id].text == short.text
     assert "And more" not in ctx.memory_text()
     assert ctx.total_tokens <= 1000
+
+
+def test_a_short_sentence_that_matched_keeps_the_sentence_that_says_what_it_announces(
+    store, session
+) -> None:
+    trip = store.add_message(
+        session.id, "user",
+        "Greetings from Mexico City! We took a cooking class and loved it. "
+        + "The weather was mild and the streets were busy all day long. " * 4,
+    )
+    chat(store, session.id, 20)
+    ctx = store.build_context(session.id, max_tokens=1000, query="What did we do in Mexico City?")
+    shown = {m.id: m.text for m in ctx.relevant_messages}
+    assert shown[trip.id] == "Greetings from Mexico City! We took a cooking class and loved it. …"
 
 
 def test_a_long_turn_with_no_sentence_to_cut_stays_whole_or_out(store, session) -> None:
@@ -751,7 +765,7 @@ def test_relevant_messages_of_one_day_share_its_heading(store, session) -> None:
     ctx = store.build_context(session.id, query=QUESTION)
     assert {first.id, second.id} <= {m.id for m in ctx.relevant_messages}
     section = ctx.to_messages()[0]["content"].split(RELEVANT_HEADER + "\n")[1].splitlines()
-    day = f"[{first.created_at[:10]}]"
+    day = f"{first.created_at[:10]}:"
     assert section.count(day) == 1 and section[0] == day
     assert f"user: {first.text}" in section and f"assistant: {second.text}" in section
     assert sum(store.count_tokens(m["content"]) for m in ctx.to_messages()) <= ctx.total_tokens

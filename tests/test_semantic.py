@@ -253,3 +253,40 @@ def test_a_hosts_embedder_that_raises_leaves_the_lexical_path(db_path) -> None:
         filler(store, s.id, 20)
         assert fact in store.build_context(s.id, query="school pickup code?").relevant_messages
         assert store.embed_pending() == 0
+
+
+def test_a_question_its_words_barely_find_is_answered_by_meaning(db_path) -> None:
+    """The question's words find only chatter (a name and "today"), a small share of its
+    weight: the lexical ranking then counts for little beside the semantic one, and the
+    three answers found by meaning alone are the three recalled."""
+
+    class Pets:
+        model = "pets-v1"
+
+        def vector(self, text: str) -> list[float]:
+            if any(w in text for w in ("gecko", "hamster", "parrot")):
+                return [1.0, 0.0]
+            return [0.0, 1.0] if "Melanie" in text else [0.5, 1.0]
+
+        def embed_documents(self, texts):
+            return [self.vector(t) for t in texts]
+
+        def embed_query(self, text):
+            return [1.0, 0.1]
+
+    config = {"relevant_messages": 3, "cache_ttl": 0}
+    with MemoryStore(db_path, config=config, embedder=Pets()) as store:
+        s = store.create_session()
+        answers = [store.add_message(s.id, "user", t).id for t in (
+            "I adopted a gecko called Rex.", "We got a hamster last spring.",
+            "My parrot says good morning now.",
+        )]
+        store.add_messages(s.id, [
+            {"role": "user", "text": f"Notes on the garden plan, part {i}."} for i in range(100)
+        ])
+        store.add_messages(s.id, [
+            {"role": "assistant", "text": f"Melanie said hello today, call {i}."} for i in range(20)
+        ])
+        filler(store, s.id, 10)
+        ctx = store.build_context(s.id, max_tokens=2000, query="Which pets does Melanie keep today?")
+        assert sorted(m.id for m in ctx.relevant_messages) == answers
