@@ -27,6 +27,12 @@ any ``str``):
   that are neither function words nor small talk ("leg day", "bring the band"); never a
   lone word ("turn", "finish", "Done"), a lone name ("0042_orders_status_index.sql") nor
   small talk ("cheery thx");
+- :func:`has_content`, :func:`is_question`, :func:`copied_line`: whether an item says
+  anything at all (not "thx", "k", "same as always"), asks, or is a transcript line copied
+  ("user: and a veggie half", a whole message); :func:`names_action`: whether something to
+  do names an action (a verb), not a noun phrase ("student loans", "rent due fri");
+  :func:`drops_the_action`: an advice sentence with its verb cut off ("Pena Palace
+  tickets online" of "Book Pena Palace tickets online");
 - (whether something to do is still to do is ``localmem.progress``'s; the claims a conversation denied, for summaries, are ``summarizer.faithful``'s).
 """
 
