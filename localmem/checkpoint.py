@@ -304,8 +304,10 @@ class ModelCheckpoint(Answer):
             dropped[reason] = dropped.get(reason, 0) + 1
 
         def why(item: str, field: str) -> str | None:
-            if item.rstrip().endswith("?"):
+            if statements.is_question(item):
                 return "a question"
+            if statements.copied_line(item, evidence.sources[: last + 1]):
+                return "a copied line"
             if field == "user_preferences":
                 reason = said.check(item)
                 stated = reason is None and any(
@@ -314,6 +316,8 @@ class ModelCheckpoint(Answer):
                 return reason or (None if stated else "no preference stated")
             if not statements.names_something(item):
                 return "names no action or object"
+            if field in _TO_DO and not statements.names_action(item, evidence.sources[: last + 1]):
+                return "names no action"
             return evidence.check(item)
 
         flow = self.workflow_state
@@ -363,6 +367,10 @@ class ModelCheckpoint(Answer):
                 ),
             )
         )
+
+
+_TO_DO = ("pending_tasks", "current_step", "next_steps")
+"""The fields whose items are something to do: each names an action (a verb)."""
 
 
 def with_model(

@@ -205,21 +205,42 @@ def supported_item(
       is still open: no one else wrote after it.
     """
     plain = _THE_USER.sub(" ", item)
-    if field == "entities":
-        return _is_name(item, said)
     if field == "open_questions":
         return _still_open(item, said)
+    if not _a_statement(item, [text for _, text in said]):
+        return False
+    if field == "entities":
+        return _is_name(item, said)
     if evidence.check(plain) is not None:
         return False
+    if any(statements.drops_the_action(plain, s) for s in sentences.supporting(plain)):
+        return False  # "Pena Palace tickets online" of "Book Pena Palace tickets online"
     if field == "key_facts":
-        return len(item.split()) >= 2 and _subject_kept(plain, sentences.supporting(plain))
+        return (len(item.split()) >= 2 and not _bare_name(plain)
+                and _subject_kept(plain, sentences.supporting(plain)))
     if field == "decisions":
         support = sentences.supporting(plain)
-        return not support or not all(map(statements.undecided, support))
+        if support and all(map(statements.undecided, support)):
+            return False
+        return statements.opens_with_verb(plain) or any(map(statements.decides, support))
     return True
 
 
 _COPULA = frozenset({"is", "are", "was", "were"})
+
+
+def _bare_name(item: str) -> bool:
+    """Whether ``item`` only names a thing, stating nothing of it: two words at most that
+    carry content, no number or value, no verb, no preposition ("Emergency fund", "car
+    loan", "WPS button"; not "rent due fri", "Fritz!Box 7590", "3.8% on savings")."""
+    said = words(item)
+    return (
+        not any(c.isdigit() for c in item)
+        and len([w for w in said if w not in STOP_WORDS]) <= 2
+        and bool(said) and said[-1] not in STOP_WORDS  # "The fix covers both" ends a clause
+        and _NOT_IN_A_NAME.isdisjoint(said)
+        and not statements.names_action(item)
+    )
 
 
 def _subject_kept(item: str, support: Sequence[str]) -> bool:
@@ -293,6 +314,13 @@ _OF_THE_MOMENT = re.compile(
 keep in every chat ("from now on" is lasting)."""
 
 
+def _a_statement(item: str, messages: Sequence[str]) -> bool:
+    """Whether ``item`` states something at all: not a question, not filler ("thx", "k"),
+    not a copied line of the transcript (``statements``)."""
+    return (not statements.is_question(item) and statements.has_content(item)
+            and not statements.copied_line(item, messages))
+
+
 def must_remember(answer: ModelFacts, evidence: Evidence) -> list[str]:
     """The model's must-remember items worth an auto pin, at most :data:`MAX_MUST_REMEMBER`:
     clipped, lasting (not of the moment they were said: :data:`_OF_THE_MOMENT`) and
@@ -300,7 +328,11 @@ def must_remember(answer: ModelFacts, evidence: Evidence) -> list[str]:
     "I am no longer allergic to penicillin" is no fact of a user who said "I'm allergic to
     penicillin", whatever a tool's output said."""
     items = [rules.clip(i, rules.ITEM_CHARS) for i in answer.must_remember]
-    kept = [i for i in items if not _OF_THE_MOMENT.search(i) and fact_sources(i, evidence) is not None]
+    kept = [
+        i for i in items
+        if not _OF_THE_MOMENT.search(i) and _a_statement(i, evidence.sources) and not _bare_name(i)
+        and fact_sources(i, evidence) is not None
+    ]
     return rules.unique(kept)[:MAX_MUST_REMEMBER]
 
 

@@ -564,3 +564,21 @@ def test_a_models_files_are_files_and_its_tables_no_sql_words(db_path, fake: Jso
     })
     assert data.context_references.tables == ["ledger"]
     assert data.context_references.files == ["restore.md"]
+
+
+def test_a_task_or_step_names_an_action(db_path, fake: JsonFake) -> None:
+    """Issue 21, point 1: something to do names an action (a verb): "Ikea shelving" or
+    "leaking garden tap" is no task, step or current step; "order the Ikea shelving" and
+    "The back wall can wait until Sunday" are; a speaker's line copied ("assistant: ...")
+    is no step."""
+    data = _model_checkpoint(db_path, fake, GARAGE, {
+        "pending_tasks": ["Ikea shelving", "order the Ikea shelving"],
+        "workflow_state": {
+            "current_step": "leaking garden tap",
+            "next_steps": ["The back wall can wait until Sunday", "assistant: Good idea.", "top shelves"],
+        },
+    })
+    assert data.pending_tasks == ["order the Ikea shelving"]
+    assert data.workflow_state.current_step is None
+    assert data.workflow_state.next_steps == ["The back wall can wait until Sunday"]
+

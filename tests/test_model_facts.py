@@ -88,3 +88,85 @@ def test_a_value_an_update_replaced_is_no_current_fact() -> None:
     answer = ModelFacts(key_facts=["gym locker code is 5150", "gym locker code is 2718"])
     assert answer.grounded(LOCKER).key_facts == ["gym locker code is 5150", "gym locker code is 2718"]
     assert answer.grounded(LOCKER, ["gym locker code is 5150"]).key_facts == ["gym locker code is 2718"]
+
+
+BOOK_CLUB = [
+    ("user", "book club thursday?"),
+    ("assistant", "ok"),
+    ("user", "Harbourside Library is quiet but cramped. The cafe on Elm Street has a big table."),
+    ("assistant", "The cafe on Elm Street stays open until ten."),
+    ("user", "Let's meet at the cafe on Elm Street at seven."),
+    ("assistant", "Great. Maybe the Ishiguro novel next. Ishiguro it is."),
+    ("user", "thx. same as always"),
+    ("assistant", "yep"),
+]
+
+
+def test_a_fact_that_says_nothing_is_no_fact(db_path: Path, fake: JsonFake) -> None:  # noqa: F811
+    """Issue 21, points 1 and 4: a question, filler ("thx", "yep", a lone letter), a copied
+    transcript line ("user: ...", a whole message of two sentences) is no fact, decision,
+    entity or pin; a decision is one someone made, not a place's description nor a bare
+    noun phrase."""
+    fake.reply = "The book club meets at the cafe on Elm Street at seven."
+    fake.json_reply = {
+        "key_facts": [
+            "The cafe on Elm Street stays open until ten",
+            "book club thursday?",  # a question
+            "thx. same as always",  # filler, and a whole message
+            "Great. Maybe the Ishiguro novel next. Ishiguro it is.",  # a whole message, copied
+            "user: Let's meet at the cafe on Elm Street at seven.",  # a transcript line
+        ],
+        "decisions": [
+            "meet at the cafe on Elm Street at seven",
+            "Harbourside Library is quiet but cramped",  # a description
+            "The Ishiguro novel",  # a bare noun phrase, "maybe": nothing decided
+        ],
+        "entities": ["Elm Street", "k", "yep", "thursday?"],
+        "must_remember": ["book club thursday?", "same as always", "the cafe on Elm Street at seven"],
+    }
+    config = {"summary_threshold": 8, "structured_min_tokens": 0, "auto_pins": True}
+    with MemoryStore(db_path, config=config) as store:
+        s = store.create_session(model="llama3.2").id
+        store.add_messages(s, [{"role": r, "text": t} for r, t in BOOK_CLUB])
+        assert store.summarize(s).source == "llama3.2:latest"
+        (facts,) = store.get_summary_facts(s)
+        pins = [p.content for p in store.get_pins(s)]
+    data = facts.data
+    assert "The cafe on Elm Street stays open until ten" in data.key_facts
+    assert not any("?" in f or "thx" in f or "Ishiguro" in f or "user:" in f for f in data.key_facts)
+    assert "meet at the cafe on Elm Street at seven" in data.decisions
+    assert not any("Harbourside" in d or "Ishiguro" in d for d in data.decisions)
+    assert "Elm Street" in data.entities
+    assert not {"k", "yep", "thursday?"} & set(data.entities)
+    assert not any("?" in p or p == "same as always" for p in pins)
+
+
+def test_filler_and_questions_are_no_pins() -> None:
+    answer = ModelFacts(must_remember=["thx", "my locker code?", "gym locker code is 2718"])
+    talk = [*LOCKER, ("user", "thx"), ("user", "my locker code?")]
+    assert must_remember(answer, user_evidence(talk)) == ["gym locker code is 2718"]
+
+
+def test_a_bare_name_is_no_key_fact_nor_pin() -> None:
+    """Issue 21, point 4: "gym locker" names a thing and states nothing of it: no key fact,
+    no pin; "gym locker code is 2718" and "locker room next to the pool" state something."""
+    answer = ModelFacts(
+        key_facts=["gym locker", "gym locker code is 2718", "locker room next to the pool"],
+        must_remember=["gym locker", "gym locker code is 2718"],
+    )
+    assert answer.grounded(LOCKER).key_facts == ["gym locker code is 2718", "locker room next to the pool"]
+    assert must_remember(answer, user_evidence(LOCKER)) == ["gym locker code is 2718"]
+
+
+def test_a_fact_cut_from_advice_without_its_verb_is_no_fact() -> None:
+    """Issue 21, point 4: "ferry tickets online a week ahead" of "Book the ferry tickets
+    online a week ahead." names tickets, not what to do with them: no fact, no decision."""
+    talk = [("user", "We're going to Hydra in June."),
+            ("assistant", "Book the ferry tickets online a week ahead. The port is busy in June.")]
+    answer = ModelFacts(
+        key_facts=["ferry tickets online a week ahead", "The port is busy in June"],
+        decisions=["ferry tickets online a week ahead", "Book the ferry tickets online a week ahead"],
+    )
+    kept = answer.grounded(talk)
+    assert kept.key_facts == ["The port is busy in June"]
+    assert kept.decisions == ["Book the ferry tickets online a week ahead"]

@@ -391,8 +391,8 @@ CASES = [
 ]
 
 # What today's code still gets wrong on the recorded outputs (issue 21): (check, model,
-# conversation) -> the label's reason. Each entry is a failing case left out of the
-# parametrization below so that the suite stays green; fixing one means deleting its entry.
+# conversation) -> the label's reason. Each entry is a failing case the parametrization
+# below expects to fail (strict xfail): fixing one fails the suite until its entry is deleted.
 OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
     ('facts', 'qwen2.5-coder:0.5b', 'emergency_fund'):
         "false facts kept: [('key_facts', 'Emergency fund'), ('entities', 'Bank')]: a bare noun phrase as a fact, a generic word as an entity",
@@ -408,51 +408,36 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
         "('entities', 'Saturday morning'), ...]: the model's facts are used once its summary is kept",
     # The held-out conversations (labelled before this replay; real_models_labels_heldout.json)
     # and the older conversations newly recorded for the 0.5B.
-    ('checkpoint', 'qwen2.5-coder:0.5b', 'bug_hunt'):
-        "false checkpoint items kept: a copied fact as a pending task; 'remove the _last_good branch' (done: 'Removed.') as a goal",
     ('facts', 'qwen2.5-coder:0.5b', 'trip'):
         "false facts kept: a question ('Sintra sounds great. Which day?') and Alfama's description put on Sintra, as facts and decisions",
-    ('facts', 'qwen2.5-coder:0.5b', 'song_lyrics'):
-        "false facts kept: 'Bittersweet', 'Happy to go' as facts; a liking, a key and the assistant's opinion as decisions",
-    ('checkpoint', 'qwen2.5-coder:0.5b', 'terse'):
-        "false checkpoint item kept: the assistant's turn copied as 'user: and a veggie half' as a next step",
-    ('facts', 'qwen2.5-coder:0.5b', 'terse'):
-        "false facts kept: questions and 'thx' ('pizza tonight?', 'coupon?') as facts, decisions and entities",
     ('summary', 'qwen2.5-coder:0.5b', 'dog_chocolate'):
         "unfaithful summary kept: 'Max ate a dark chocolate bar' (half of a 100 g bar: the dose doubled)",
     ('checkpoint', 'qwen2.5-coder:0.5b', 'meal_plan'):
         "false checkpoint item kept: 'check again after 15 minutes' (what to do after a low) as a next step",
-    ('checkpoint', 'qwen2.5-coder:0.5b', 'sulfa_antibiotic'):
-        "false checkpoint item kept: his standing medicines (metformin, lisinopril) as a next step",
     ('checkpoint', 'qwen2.5-coder:0.5b', 'student_loan'):
         "false checkpoint items kept: bare nouns as tasks ('student loans', 'car loan'); 'pull money out' (warned against) as a next step",
     ('checkpoint', 'qwen2.5-coder:0.5b', 'contest_story'):
         "false checkpoint item kept: 'quiet' alone as a preference (no content)",
-    ('checkpoint', 'qwen2.5-coder:0.5b', 'terse_rent'):
-        "false checkpoint item kept: 'rent due fri' (a due date) as the current step",
-    ('facts', 'qwen2.5-coder:0.5b', 'kyoto_trip'):
-        "false facts kept: bare words as facts ('Nara', 'Deer'), answered questions as open, the pin 'Deer'",
-    ('facts', 'qwen2.5-coder:0.5b', 'student_loan'):
-        "false facts kept: bare nouns as facts and pins, 'refinance' and 'pull money' (both reversed) as decisions",
     ('facts', 'qwen2.5-coder:0.5b', 'terse_rent'):
         "false facts kept: content-free turns ('k', 'venmo?', 'same as always') as facts and entities; the pin 'rent due fri' is also the new side of the false update '<- no'",
     ('summary', 'qwen2.5-coder:1.5b', 'student_loan'):
         "unfaithful summary kept: 'has just received a 78,000 dollar raise' (a raise to 78,000 a year)",
-    ('checkpoint', 'qwen2.5-coder:1.5b', 'sulfa_antibiotic'):
-        "false checkpoint item kept: 'Taking lisinopril' (a standing medicine) as a next step",
     ('checkpoint', 'qwen2.5-coder:1.5b', 'kyoto_trip'):
         "false checkpoint items kept: Osaka 'for three nights' (six) with the tea ceremony; the tea ceremony on April 11 (the Nara day)",
-    ('facts', 'qwen2.5-coder:1.5b', 'contest_story'):
-        "false facts kept: 'Marta decides to leave the island' (open ending); the writer's tense, blog and writing group made Marta's",
 }
 
 
 
 def _cases(check: str) -> list[Any]:
+    """Every recorded case for ``check``; those still open in issue 21 expected to fail,
+    strictly: a listed case that passes fails the suite until its entry is deleted."""
     return [
-        pytest.param(model, conversation, id=f"{model}-{conversation}")
+        pytest.param(
+            model, conversation, id=f"{model}-{conversation}",
+            marks=[pytest.mark.xfail(reason=OPEN_IN_ISSUE_21[key], strict=True)] if key in OPEN_IN_ISSUE_21 else [],
+        )
         for model, conversation in CASES
-        if (check, model, conversation) not in OPEN_IN_ISSUE_21
+        for key in [(check, model, conversation)]
     ]
 
 

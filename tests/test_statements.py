@@ -126,3 +126,45 @@ def test_a_part_that_advises_is_decided() -> None:
 )
 def test_lets_is_a_plan(sentence: str, status: str | None) -> None:
     assert statements.status(sentence) == status
+
+
+@pytest.mark.parametrize(
+    ("item", "content"),
+    [("thx", False), ("k", False), ("same as always", False), ("yep. ok", False), ("leg day", True),
+     ("rent 1450", True)],
+)
+def test_has_content(item: str, content: bool) -> None:
+    assert statements.has_content(item) is content
+
+
+@pytest.mark.parametrize(
+    ("item", "action"),
+    [("student loans", False), ("car loan", False), ("gas bill due mon", False),
+     ("Aspirin 75 mg once a day", False), ("sweep the floor", True), ("send w rent", True),
+     ("dice them small", True), ("The shed can wait until spring", True),
+     ("regrout the bathroom", True), ("regrout bathroom", False)],
+)
+def test_names_action(item: str, action: bool) -> None:
+    assert statements.names_action(item) is action
+
+
+def test_a_word_the_conversation_uses_as_a_verb_opens_an_action() -> None:
+    said = ["I want to regrout the bathroom.", "We regrouted the kitchen last year."]
+    assert statements.names_action("regrout bathroom", said[:1])
+    assert statements.names_action("regrout bathroom", said[1:])
+    assert not statements.names_action("bathroom tiles", said)
+
+
+def test_a_copied_transcript_line_is_no_item() -> None:
+    said = ["pizza tonight?", "Great. Ask for the veggie half.", "and a veggie half"]
+    assert statements.copied_line("user: and a veggie half", said)
+    assert statements.copied_line("Great. Ask for the veggie half.", said)
+    assert not statements.copied_line("Ask for the veggie half.", said)  # a sentence of it
+
+
+def test_an_item_that_cuts_the_action_off_its_sentence_drops_it() -> None:
+    said = "Book the ferry tickets online a week ahead."
+    assert statements.drops_the_action("ferry tickets online a week ahead", said)
+    assert not statements.drops_the_action("Book the ferry tickets online", said)  # the action kept
+    long = "Check the harbour board too: the ferry may leave early on Sundays."
+    assert not statements.drops_the_action("the ferry may leave early on Sundays", long)  # its own clause
