@@ -1,7 +1,7 @@
 """A context shows a pin's statement once (issue 22): pins that say the same thing in
 other words (order, case, inflection, an aside like "lol") cost one pin's tokens, the
 most important (or newest) kept; pins that differ by anything that could change the
-meaning (a number, a name, a negation, a person, a tense) are all shown."""
+meaning (a number, a name, a negation, a person, a tense, a preposition) are all shown."""
 
 from __future__ import annotations
 
@@ -17,6 +17,8 @@ DIFFERENT = [
     ("She takes insulin.", "I take insulin."),
     ("I had asthma.", "I have asthma."),
     ("My wifi password is hunter2.", "My wifi password is hunter3."),
+    ("I take my pills before meals.", "I take my pills after meals."),
+    ("I'll stop eating meat.", "I stop eating meat."),
 ]
 
 
