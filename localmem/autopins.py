@@ -50,6 +50,7 @@ from __future__ import annotations
 import re
 
 from . import extract as rules
+from .words import FILLERS, is_number, stem
 from .words import words as text_words
 
 MAX_SCAN_CHARS = rules.MAX_SCAN_CHARS
@@ -335,3 +336,71 @@ def pin_key(content: str) -> str:
     migration that re-keys every pin.
     """
     return " ".join(content.casefold().split()).rstrip(TRAILING_PUNCTUATION)
+
+
+# What tells two statements apart: every word but those that change no statement
+# (articles, "and", the present forms of be, have and do, asides: words.FILLERS), some
+# read for what they say rather than as spelt: who a pronoun names ("my" and "I" are
+# the user), whether it is denied ("can't", "cannot", "can not"), its tense or mood
+# ("I had asthma", "I'll take it", "I could eat it").
+_NEUTRAL = frozenset("a an the and am is are be do does have has".split()) | FILLERS
+_PERSONS = {
+    **dict.fromkeys("i me my mine myself i'm i'll i've i'd".split(), "I"),
+    **dict.fromkeys("we us our ours ourselves we're we'll we've we'd".split(), "we"),
+    **dict.fromkeys(
+        "you your yours yourself yourselves you're you'll you've you'd".split(), "you"
+    ),
+    **dict.fromkeys("he him his himself he's he'll he'd".split(), "he"),
+    **dict.fromkeys("she her hers herself she's she'll she'd".split(), "she"),
+    **dict.fromkeys(
+        "they them their theirs themselves they're they'll they've they'd".split(), "they"
+    ),
+}
+_NEGATIONS = frozenset("not no never nor neither cannot".split())
+_MOODS = {
+    **dict.fromkeys("was were".split(), "was"),
+    **dict.fromkeys("had did used".split(), "past"),
+    **{w: w for w in "will would could should might may must can shall ought".split()},
+    "won't": "will", "wouldn't": "would", "couldn't": "could", "shouldn't": "should",
+    "can't": "can", "cannot": "can", "mustn't": "must", "shan't": "shall", "wasn't": "was",
+    "weren't": "was", "hadn't": "past", "didn't": "past", "'ll": "will", "'d": "would",
+}
+
+StatementKey = tuple[frozenset[str], tuple[str, ...], int, frozenset[str], frozenset[str]]
+
+
+def statement_key(content: str) -> StatementKey:
+    """What two pins saying the same statement share, whatever their order, case,
+    punctuation, inflection and asides: the stems of their words (``words``'
+    vocabulary and stemmer) but articles, "and", the present forms of be, have and
+    do and asides ("lol", "honestly": ``words.FILLERS``); their numbers; how many
+    negations ("not", "never", "n't" ...); the persons their pronouns name; their
+    tense or mood. Anything else that differs keeps them apart: "Project Harrier
+    ships on the 9th" and "Project Merlin ships on the 8th", "I am allergic to
+    penicillin" and "I am not allergic to penicillin", "she takes insulin" and "I
+    take insulin", "take it before meals" and "take it after meals" are two
+    statements each."""
+    stems: set[str] = set()
+    numbers: list[str] = []
+    negations = 0
+    persons: set[str] = set()
+    moods: set[str] = set()
+    for word in text_words(content):
+        if is_number(word):
+            numbers.append(word)
+        elif word.endswith("n't") or word in _NEGATIONS:
+            negations += 1
+            if word in _MOODS:  # "can't", "cannot", "won't": denied, and a mood
+                moods.add(_MOODS[word])
+        elif word in _PERSONS:
+            persons.add(_PERSONS[word])
+            if "'" in word and word[word.index("'"):] in _MOODS:  # "I'll", "she'd"
+                moods.add(_MOODS[word[word.index("'"):]])
+        elif word in _MOODS:
+            moods.add(_MOODS[word])
+        elif word not in _NEUTRAL:
+            # a word with a digit ("b12", "hunter2") is a value: kept whole
+            stems.add(word if any(c.isdigit() for c in word) else stem(word))
+    return (
+        frozenset(stems), tuple(sorted(numbers)), negations, frozenset(persons), frozenset(moods),
+    )

@@ -9,12 +9,14 @@ Contexts are cached (``localmem.cache``) until the file changes.
 
 from __future__ import annotations
 
+import functools
 import math
 import sqlite3
 from typing import TYPE_CHECKING
 
 from . import db, periods
 from .args import MAX_SQLITE_INTEGER, check_id, check_int, check_text, query_text
+from .autopins import StatementKey, statement_key
 from .context import PRECOUNTED_COSTS, Costs, MemoryContext
 from .errors import DatabaseError
 from .excerpt import Answers, lasting
@@ -31,6 +33,10 @@ if TYPE_CHECKING:  # what it is given (the handle, capabilities): for the type c
 
 LABEL_MEMO_SIZE = 4096
 """Most relevant-message labels whose token counts are remembered."""
+STATEMENT_MEMO_SIZE = 4096
+"""Most pin texts whose ``autopins.statement_key`` is remembered."""
+STATEMENT_MEMO_MAX_CHARS = 4096
+"""Longer pin texts are keyed afresh each time rather than remembered."""
 
 
 class Contexts:
@@ -181,7 +187,8 @@ class Contexts:
         call inside a transaction. The pins are the ``top_pins`` most important; for a
         query-aware context, every lasting one besides (``autopins.is_lasting``: health,
         identity, constraints), which packing places early and within the budget: a pin
-        that answers no query must not be left out for being the sixth.
+        that answers no query must not be left out for being the sixth. Each statement
+        once (``distinct``): near-copies said in several sessions cost one pin's tokens.
 
         The state is one statement, memoized per session (like the ratio,
         which is read first) until another connection commits or this store
@@ -206,9 +213,9 @@ class Contexts:
         top = self._db.config.top_pins
         pins = db.top_pins(conn, session_id, top)
         if not (query_aware and top) or len(pins) < top:
-            return pins
+            return distinct(pins)
         more = [i for i, text in db.later_pin_texts(conn, session_id, top) if lasting(text)]
-        return pins + db.pins_by_ids(conn, more) if more else pins
+        return distinct(pins + db.pins_by_ids(conn, more) if more else pins)
 
     def cache_stats(self) -> dict[str, int]:
         """Hits, misses, live entries and the bytes of text they hold, of the context cache."""
@@ -219,3 +226,26 @@ class Contexts:
                 "size": len(self._db.cache),
                 "bytes": self._db.cache.bytes,
             }
+
+
+_memo_statement = functools.lru_cache(maxsize=STATEMENT_MEMO_SIZE)(statement_key)
+
+
+def _statement(text: str) -> StatementKey:
+    return _memo_statement(text) if len(text) <= STATEMENT_MEMO_MAX_CHARS else statement_key(text)
+
+
+def distinct(pins: list[Pin]) -> list[Pin]:
+    """``pins`` (by importance, newest first on ties) with each statement once: of pins
+    that say the same thing (``autopins.statement_key``: "Got my flu shot and my arm
+    is so sore I can't lift it." and "... lift it lol."), the first, most important."""
+    if len(pins) < 2:
+        return pins
+    seen: set[StatementKey] = set()
+    kept: list[Pin] = []
+    for pin in pins:
+        key = _statement(pin.content)
+        if key not in seen:
+            seen.add(key)
+            kept.append(pin)
+    return kept

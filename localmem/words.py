@@ -51,6 +51,11 @@ _CHAT_WORDS: Final = """
 """
 STOP_WORDS: Final = frozenset((_FUNCTION_WORDS + _CHAT_WORDS).split())
 """Words that carry no topic: function words and a chat's small talk (lower case)."""
+FILLERS: Final = frozenset(
+    "lol lmao haha hahaha hehe omg ugh tbh btw honestly literally basically anyway anyways".split()
+)
+"""Interjections and asides that change no statement ("..., honestly", "... lol"): two
+pins that differ by these alone say the same thing (``autopins.statement_key``)."""
 
 SUFFIXES: Final = ("edly", "ing", "ies", "ied", "es", "ed", "ly", "s")
 """The plain English suffixes :func:`stem` takes off (one, the first that fits)."""
