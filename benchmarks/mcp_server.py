@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import os
 import random
 import statistics
@@ -101,6 +102,12 @@ async def each(calls: int, call: Callable[[int], Awaitable[object]]) -> list[flo
     return times
 
 
+async def recall_once(client: ClientSession, query: str) -> None:
+    """One ``recall`` call with the query, as an assistant makes it."""
+    result = await client.call_tool("recall", {"query": query, "max_tokens": 3000})
+    assert not result.isError, result.content
+
+
 async def recalls(path: Path, queries: list[str], calls: int) -> dict[str, list[float]]:
     """Each query through the client, then in process, call by call (so the machine's
     drift lands on both alike); then the ping round trips."""
@@ -109,12 +116,7 @@ async def recalls(path: Path, queries: list[str], calls: int) -> dict[str, list[
         async with stdio_client(params(path)) as (read, write):
             async with ClientSession(read, write) as client:
                 await client.initialize()
-
-                async def recall(query: str) -> None:
-                    arguments = {"query": query, "max_tokens": 3000}
-                    result = await client.call_tool("recall", arguments)
-                    assert not result.isError, result.content
-
+                recall = functools.partial(recall_once, client)
                 for i in range(5):  # warm-up: threads, statements, the index
                     await recall(queries[-1 - i])
                     store.build_context(SESSION, max_tokens=3000, query=queries[-1 - i])
@@ -143,12 +145,7 @@ async def embedded_recalls(path: Path, queries: list[str], calls: int) -> dict[s
         async with stdio_client(params(path)) as (read, write):
             async with ClientSession(read, write) as client:
                 await client.initialize()
-
-                async def recall(query: str) -> None:
-                    arguments = {"query": query, "max_tokens": 3000}
-                    result = await client.call_tool("recall", arguments)
-                    assert not result.isError, result.content
-
+                recall = functools.partial(recall_once, client)
                 for _ in range(5):  # warm-up: threads, statements, the index, the matrix
                     await recall(next(fresh))
                     store.build_context(SESSION, max_tokens=3000, query=next(fresh))
