@@ -136,3 +136,27 @@ def test_an_update_or_a_correction_holds_against_a_models_facts_read_from_older_
         pins = current(store, s)
         assert "The door code is 4411" in pins
         assert [p for p in pins if "bluefox77" in p and "bluefox78" not in p] == []
+
+
+def test_a_correction_while_the_model_is_thinking_holds(db_path: Path, fake: JsonFake) -> None:  # noqa: F811
+    """The user corrects the value while the model summarizes the messages that gave it:
+    the model's fact, read from before the correction, is refused when it would be stored
+    (the check runs in the storing transaction)."""
+    from tests.test_forget_race import race
+
+    fake.json_reply = {"must_remember": ["My wifi password is bluefox77"]}
+    fake.reply = "The wifi password is bluefox77."
+    config = {"summary_threshold": 4, "structured_min_tokens": 0}
+    with MemoryStore(db_path, config=config) as store:
+        s = store.create_session(model="llama3.2").id
+        store.add_messages(s, [
+            {"role": "user", "text": "My wifi password is bluefox77."},
+            {"role": "assistant", "text": "Noted. Let me check the router."},
+            {"role": "tool", "text": "router: online, firmware 2.1"},
+            {"role": "assistant", "text": "Your router is online."},
+        ])
+        [summary] = race(fake, lambda: store.summarize(s),
+                         lambda: store.add_message(s, "user", "Actually no, it's bluefox78."))
+        assert summary is not None and summary.source == "llama3.2:latest"
+        [pin] = store.get_pins(s)
+        assert pin.content.endswith('(then corrected by the user: "Actually no, it\'s bluefox78.")')
