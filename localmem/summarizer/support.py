@@ -71,6 +71,7 @@ from ..grounding import (
     word_forms,
 )
 from ..words import STOP_WORDS, words
+from .amounts import misquantified
 from .bindings import invented_name, misattributed, misbound, planned_event
 from .faithful import HEDGED, NO_ANSWER
 from .wording import SUMMARY_WORDS, sentence_spans
@@ -90,7 +91,7 @@ MIN_KEPT_WORDS: Final = 4
 
 _CLAUSE = re.compile(
     r"[,;:](?!\d)\s*|\s[-\u2013\u2014]\s|\s(?:while|whereas|because|since|although|though|but)\s"
-    r"|\s(?=and (?:is|are|was|were|has|have|had|will|would|can|must|should|does|did)\s)",
+    r"|\s(?=and (?:is|are|was|were|has|have|had|will|would|can|could|may|might|must|should|shall|does|did)\s)",
     re.IGNORECASE,
 )
 """Where a summary's sentence splits into clauses; "and" before a verb of its own starts a
@@ -101,6 +102,13 @@ _OPEN = re.compile(
 )
 """What leaves a proposition open: "decide whether to leave", "or not", an example offered
 ("she packs a bag and leaves it by the door, for example")."""
+_PERMITS = re.compile(
+    r"\b(?:may|can|could|might|is (?:fine|safe|okay|ok|allowed) to|are (?:fine|safe|okay|ok|allowed) to"
+    r"|(?:is|are) fine|(?:is|are) safe)\b",
+    re.IGNORECASE,
+)
+"""A clause that permits ("may take ibuprofen", "is safe to give"): of what the conversation
+warns against, its source must permit it too."""
 _TALK: Final = frozenset(
     """
     asked asks asking discuss discussed discusses discussing wondered wonders wondering
@@ -158,10 +166,11 @@ def ground(summary: str, pairs: Sequence[tuple[str, str]]) -> Grounded:
     sources = _sources(pairs, turns)
     texts = [text for _, text in turns]
     written = " ".join(texts)
+    warned = frozenset().union(*(source.reading.negated for source in sources if not source.asked))
     kept: list[str] = []
     dropped: list[tuple[int, str]] = []
     for number, sentence in enumerate(said, 1):
-        why = invented_name(sentence, written) or _unsupported(sentence, sources, pairs, texts)
+        why = invented_name(sentence, written) or _unsupported(sentence, sources, pairs, texts, warned)
         if why is None:
             kept.append(sentence)
         else:
@@ -219,9 +228,14 @@ def _stated(run: list[tuple[int, str]], k: int, pairs: Sequence[tuple[str, str]]
 
 
 def _unsupported(
-    sentence: str, sources: list[_Source], pairs: Sequence[tuple[str, str]], texts: Sequence[str]
+    sentence: str,
+    sources: list[_Source],
+    pairs: Sequence[tuple[str, str]],
+    texts: Sequence[str],
+    warned: frozenset[str],
 ) -> str | None:
-    """Why ``sentence`` is not supported, or None (rules 1-5; ``texts``: the turns' texts)."""
+    """Why ``sentence`` is not supported, or None (rules 1-6; ``texts``: the turns' texts;
+    ``warned``: the forms a source negates)."""
     carried: str | None = None
     for number, clause in enumerate(_CLAUSE.split(sentence)):
         status = carried if statements.status(clause) is None else statements.claimed(clause)
@@ -229,10 +243,13 @@ def _unsupported(
         forms = _forms(clause)
         if not forms:
             continue
+        why = misquantified(clause, texts)  # "a 78,000 raise" is short enough to be a list item
+        if why is not None:
+            return why
         if number and len(forms) <= LIST_ITEM_WORDS and all(_said(form, sources) for form in forms):
             continue  # an item of a list: "including the router model, password"
         why = (
-            _clause_unsupported(clause, forms, status, sources, pairs)
+            _clause_unsupported(clause, forms, status, sources, pairs, warned)
             or misbound(clause, texts)
             or misattributed(clause, texts)
         )
@@ -268,10 +285,12 @@ def _clause_unsupported(
     status: str | None,
     sources: list[_Source],
     pairs: Sequence[tuple[str, str]],
+    warned: frozenset[str],
 ) -> str | None:
     reasons: list[str] = []
     said = words(clause)
     talk = not _TALK.isdisjoint(said)
+    contested = [f for f, negated in forms if not negated and f in warned]
     for source in sources:
         if source.asked and not talk:
             continue
@@ -280,6 +299,12 @@ def _clause_unsupported(
             continue
         if not same:
             reasons.append("negation flipped")
+            continue
+        if not set(contested).issubset(found):
+            reasons.append("asserts what the conversation warns against, without its source")
+            continue
+        if contested and _PERMITS.search(clause) and not _permitted(contested, source.text):
+            reasons.append("permits what the conversation warns against")
             continue
         party = _changes_party(said, [pairs[i] for i in sorted(source.turns)])
         if party:
@@ -291,6 +316,12 @@ def _clause_unsupported(
             continue
         return None
     return reasons[0] if reasons else "not supported by any one message"
+
+
+def _permitted(forms: Sequence[str], text: str) -> bool:
+    """Whether a sentence of ``text`` that holds one of ``forms`` permits it ("she can
+    take acetaminophen"), not only reports it ("she's been taking ibuprofen")."""
+    return any(_PERMITS.search(s) for s in sentences(text) if word_forms(s).intersection(forms))
 
 
 def _status_conflict(status: str | None, found: list[str], text: str, clause: str) -> str | None:
