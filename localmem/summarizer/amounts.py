@@ -20,7 +20,8 @@ never raises on any ``str``):
   thing when the last word of one is a word of the other ("a dark chocolate bar", "a 100
   gram dark chocolate bar"). A clause without a verb before its thing ("A chocolate bar is
   dangerous"), a thing with no determiner ("ate chocolate"), or a portion the conversation
-  states with no verb or another verb, is not judged here.
+  states with no verb or another verb (after "and": "ate a sandwich and part of a cookie"
+  leaves the cookie's portion without its verb), is not judged here.
 - **A level stated as a change, or a change as a level.** A number is a level when it is
   where something is or ends ("a raise to 78,000", "now earns 78,000", "at 6.8%", "up to
   90", "from 70,000 to 78,000", "once your savings reach 9,000") and a change when it is how

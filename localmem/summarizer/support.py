@@ -43,7 +43,17 @@ summary to what was written, as ``localmem.grounding`` holds a checkpoint's item
    or place the conversation binds it to ("plans to bake the cake on Saturday" where the
    baking is "on Friday evening"), a clause opening with a name says of that person what
    the conversation does ("Tom is allergic to peanuts" where Mia is), and a compound name
-   in a sentence is one the conversation wrote ("the Red Smoothie").
+   in a sentence is one the conversation wrote ("the Red Smoothie"); and **the same
+   amounts** (``amounts``): a portion the conversation gives is not dropped or changed
+   ("ate a dark chocolate bar" for "ate half of a bar"), a level is not a change ("a
+   78,000 dollar raise" for "a raise to 78,000") nor the reverse (checked on every
+   clause, a short item of a list too).
+6. **What was warned against.** A clause asserting a word some turn negates ("avoid
+   NSAIDs like ibuprofen", "stop the ibuprofen") rests only on a source holding that word
+   (not on "takes ... her knee hurts" for "may take ibuprofen for her knee"); and a clause
+   that permits it ("may", "can", "is safe to") only on a source sentence holding it that
+   permits it too ("After the surgery he can take ibuprofen again"), not one that reports
+   it ("She's been taking ibuprofen").
 
 A sentence with an unsupported clause is dropped. Unless most of the sentences (more than
 :data:`MIN_KEPT_SHARE`) and :data:`MIN_KEPT_WORDS` content words remain, the summary is not
@@ -96,7 +106,8 @@ _CLAUSE = re.compile(
 )
 """Where a summary's sentence splits into clauses; "and" before a verb of its own starts a
 second predicate of the same subject ("takes warfarin at 6 pm and is allergic to
-penicillin": two facts, two turns)."""
+penicillin": two facts, two turns; "takes warfarin 3 mg and may take ibuprofen": the second
+is not supported by the first's turn)."""
 _OPEN = re.compile(
     r"\bwhether\b|\bor not\b|\bdecide (?:if|between)\b|\bfor (?:example|instance)\b|\be\.g\.", re.IGNORECASE
 )
