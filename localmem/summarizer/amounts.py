@@ -107,6 +107,7 @@ _TIME_WORDS: Final = frozenset(
 )
 """Words that end a thing's noun phrase ("the pizza yesterday": the pizza)."""
 
+_PUNCTUATION = re.compile(r"[,;:!?()]|\.(?!\d)")
 _NUMBER = re.compile(r"(?<![\w.,])(?P<n>\d[\d,]*(?:\.\d+)?)(?P<k>k\b)?(?![\w]|[.,]\d)", re.IGNORECASE)
 """A number ("78,000", "6.8", "78k"; not a part of "9:33" or "401(k)"'s digits)."""
 _MONEY = r"(?:[$\u20ac\u00a3]\s?)?"
@@ -172,50 +173,48 @@ class _Mention:
 
 
 def _portion_changed(clause: str, conversation: Sequence[str]) -> str | None:
-    said = [m for m in _mentions(clause) if m.verb is not None]
-    if not said:
-        return None
-    known = _said(tuple(conversation))
-    for mention in said:
-        same = [m for m in known if _same_thing(m.thing, mention.thing)]
-        if any(_supports(m, mention) for m in same):
+    said = tuple(conversation)
+    portions = _portions(said)
+    if not portions:
+        return None  # most conversations give no portion of anything
+    for mention in _mentions(clause):
+        verb = mention.verb
+        if verb is None:
             continue
-        portions = [m for m in same if m.portion is not None and m.verb is not None and _same_verb(m.verb, mention.verb)]
-        if portions:
-            return "drops the portion the conversation gives" if mention.portion is None else (
-                "changes the portion the conversation gives"
-            )
+        accusing = [
+            m for m in portions
+            if m.verb is not None and _same_verb(m.verb, verb) and _same_thing(m.thing, mention.thing)
+        ]
+        if not accusing:
+            continue  # most things: no portion of them was done with this verb
+        if mention.portion is None:
+            if any(_same_verb(m.verb or "", verb) and _same_thing(m.thing, mention.thing) for m in _wholes(said)):
+                continue  # said whole with the same verb too
+            return "drops the portion the conversation gives"
+        if mention.portion in _VAGUE or any(
+            m.portion == mention.portion and _same_thing(m.thing, mention.thing) for m in portions
+        ):
+            continue
+        return "changes the portion the conversation gives"
     return None
 
 
-def _supports(known: _Mention, said: _Mention) -> bool:
-    """Whether the conversation's ``known`` mention says the amount of ``said``: the whole
-    thing with the same verb, or the same portion (a verb of its own aside), or any portion
-    for a vague one."""
-    if said.portion is None:
-        return known.portion is None and known.verb is not None and _same_verb(known.verb, said.verb or "")
-    if known.portion is None:
-        return False
-    return said.portion == known.portion or said.portion in _VAGUE
+@functools.lru_cache(maxsize=4)
+def _portions(conversation: tuple[str, ...]) -> list[_Mention]:
+    """The conversation's mentions of a portion of a thing, read once for a summary."""
+    return [m for text in conversation for sentence in sentences(text) for m in _portion_mentions(sentence)[0]]
 
 
 @functools.lru_cache(maxsize=4)
-def _said(conversation: tuple[str, ...]) -> list[_Mention]:
-    """Every mention of the conversation's texts, read once for all the clauses of a summary."""
-    return [m for text in conversation for sentence in sentences(text) for m in _mentions(sentence)]
+def _wholes(conversation: tuple[str, ...]) -> list[_Mention]:
+    """The conversation's mentions of a whole thing a verb is done to (read only when a
+    clause drops a portion)."""
+    return [m for text in conversation for sentence in sentences(text) for m in _mentions(sentence) if m.verb and m.portion is None]
 
 
 def _mentions(text: str) -> list[_Mention]:
     """The things ``text`` names with a determiner, each with its verb and portion."""
-    out: list[_Mention] = []
-    taken: list[tuple[int, int]] = []
-    for match in _PORTION.finditer(text):
-        bare = match.group("bare") is not None
-        portion = _portion(match.group("bare" if bare else "portion"))
-        thing = _thing(match.group("bthing" if bare else "thing"))
-        if thing:
-            out.append(_Mention(_verb(text, match.start()), portion, thing))
-        taken.append(match.span())
+    out, taken = _portion_mentions(text)
     for match in _WHOLE.finditer(text):
         if any(a <= match.start() < b for a, b in taken):
             continue  # the thing of a portion
@@ -223,6 +222,20 @@ def _mentions(text: str) -> list[_Mention]:
         if thing:
             out.append(_Mention(_verb(text, match.start()), None, thing))
     return out
+
+
+def _portion_mentions(text: str) -> tuple[list[_Mention], list[tuple[int, int]]]:
+    """The portions of things ``text`` names, and where each is."""
+    out: list[_Mention] = []
+    taken: list[tuple[int, int]] = []
+    for match in _PORTION.finditer(text):
+        bare = match.group("bare") is not None
+        thing = _thing(match.group("bthing" if bare else "thing"))
+        if thing:
+            portion = _portion(match.group("bare" if bare else "portion"))
+            out.append(_Mention(_verb(text, match.start()), portion, thing))
+        taken.append(match.span())
+    return out, taken
 
 
 def _portion(said: str) -> str:
@@ -250,7 +263,8 @@ def _thing(phrase: str) -> tuple[str, ...]:
 def _verb(text: str, at: int) -> str | None:
     """The verb a thing starting at ``at`` is the object of: the word before it (adverbs and
     a pronoun object skipped), or None when that is no verb."""
-    for word in reversed(re.findall(r"[\w'-]+", text[:at].casefold())[-4:]):
+    clause = _PUNCTUATION.split(text[:at])[-1]  # "by mistake, then some of": no verb
+    for word in reversed(re.findall(r"[\w'-]+", clause.casefold())[-4:]):
         if word in _SKIPPED:
             continue
         if word in _NOT_VERBS or word in _TIME_WORDS or not word.isalpha():
