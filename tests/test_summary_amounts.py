@@ -8,14 +8,12 @@ tests/test_real_outputs.py (their OPEN_IN_ISSUE_21 entries are gone)."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
-
 import pytest
 
-from localmem import MemoryConfig, MemoryStore
 from localmem.summarizer.amounts import misquantified
 from localmem.summarizer.support import ground
 from tests.ollama_server import FakeOllama
+from tests.test_summary_support import server, summarize  # noqa: F401 - the fixture
 
 SNACK = [
     "My toddler Ben ate half of a chocolate muffin before dinner.",
@@ -23,22 +21,6 @@ SNACK = [
     "Earlier he ate a whole sandwich. He also ate part of a cookie.",
     "I bought a chocolate muffin at the bakery; Ben ate half of the muffin.",
 ]
-
-
-@pytest.mark.parametrize(
-    ("clause", "why"),
-    [
-        ("Ben ate a chocolate muffin before dinner.", "drops the portion"),  # half of one
-        ("Ben ate the muffin.", "drops the portion"),
-        ("Ben has eaten a cookie.", "drops the portion"),  # part of one: "eaten" is "ate"
-        ("She took the 5 mg melatonin tablets by mistake.", "drops the portion"),  # two of them
-        ("She took three of the melatonin tablets.", "changes the portion"),
-        ("Ben ate a quarter of the muffin.", "changes the portion"),
-    ],
-)
-def test_a_portion_dropped_or_changed_is_unsupported(clause: str, why: str) -> None:
-    reason = misquantified(clause, SNACK)
-    assert reason is not None and reason.startswith(why)
 
 
 @pytest.mark.parametrize(
@@ -68,18 +50,26 @@ RAISE = [
 
 
 @pytest.mark.parametrize(
-    ("clause", "why"),
+    ("conversation", "clause", "why"),
     [
-        ("The user got a 78,000 dollar raise.", "states as a change what the conversation gives as a level"),
-        ("The user got a raise of 78,000.", "states as a change"),
-        ("The rent increased by 1,400.", "states as a change"),
-        ("The dose was cut by 10 mg.", "states as a change"),  # 10 mg was the dose before
-        ("The user now earns 5,000 a year.", "states as a level what the conversation gives as a change"),
-        ("The 401(k) contribution goes up to 130.", "states as a level"),
+        (SNACK, "Ben ate a chocolate muffin before dinner.", "drops the portion"),  # half of one
+        (SNACK, "Ben ate the muffin.", "drops the portion"),
+        (SNACK, "Ben has eaten a cookie.", "drops the portion"),  # part of one: "eaten" is "ate"
+        (SNACK, "She took the 5 mg melatonin tablets by mistake.", "drops the portion"),  # two of them
+        (SNACK, "She took three of the melatonin tablets.", "changes the portion"),
+        (SNACK, "Ben ate a quarter of the muffin.", "changes the portion"),
+        (RAISE, "The user got a 78,000 dollar raise.", "states as a change what the conversation gives as a level"),
+        (RAISE, "The user got a raise of 78,000.", "states as a change"),
+        (RAISE, "The rent increased by 1,400.", "states as a change"),
+        (RAISE, "The dose was cut by 10 mg.", "states as a change"),  # 10 mg was the dose before
+        (RAISE, "The user now earns 5,000 a year.", "states as a level what the conversation gives as a change"),
+        (RAISE, "The 401(k) contribution goes up to 130.", "states as a level"),
     ],
 )
-def test_a_level_stated_as_a_change_or_the_reverse_is_unsupported(clause: str, why: str) -> None:
-    reason = misquantified(clause, RAISE)
+def test_an_amount_the_conversation_does_not_give_is_unsupported(
+    conversation: list[str], clause: str, why: str
+) -> None:
+    reason = misquantified(clause, conversation)
     assert reason is not None and reason.startswith(why)
 
 
@@ -121,13 +111,6 @@ def test_ground_drops_the_sentence_that_doubles_a_dose() -> None:
     assert ground(f"Max ate half of a dark chocolate bar. {kept}", DOG).dropped == ()
 
 
-@pytest.fixture
-def server(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeOllama]:
-    with FakeOllama() as fake:
-        monkeypatch.setenv("OLLAMA_HOST", fake.host)
-        yield fake
-
-
 def test_the_store_keeps_no_summary_that_states_a_level_as_a_change(
     db_path, server: FakeOllama, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -138,11 +121,7 @@ def test_the_store_keeps_no_summary_that_states_a_level_as_a_change(
         ("assistant", "A good plan: the car loan goes first, then savings."),
     ]
     kept = "The car loan of 7,000 goes first, then savings. The user is 31."
-    server.reply = f"The user got a 64,000 euro raise. {kept}"
     with caplog.at_level(logging.INFO, logger="localmem"):
-        with MemoryStore(db_path, config=MemoryConfig(summary_threshold=len(pairs))) as store:
-            session = store.create_session(model="llama3.2").id
-            store.add_messages(session, [{"role": r, "text": t} for r, t in pairs])
-            summary = store.summarize(session)
+        summary = summarize(db_path, server, f"The user got a 64,000 euro raise. {kept}", pairs)
     assert (summary.source, summary.text) == ("llama3.2:latest", kept)
     assert "sentence 1 of 3 dropped: states as a change what the conversation gives as a level" in caplog.text

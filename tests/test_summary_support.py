@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from localmem import MemoryConfig, MemoryStore
+from localmem import MemoryConfig, MemoryStore, Summary
 from localmem.summarizer import FALLBACK
 from localmem.summarizer.fallback import keyword_summary
 from localmem.summarizer.support import ground
@@ -45,11 +45,16 @@ def server(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeOllama]:
 
 
 def summarize(db_path, server: FakeOllama, reply: str, pairs=CHAT):
+    return summarize_and_pin(db_path, server, reply, pairs)[0]
+
+
+def summarize_and_pin(db_path, server: FakeOllama, reply: str, pairs=CHAT) -> tuple[Summary, list[str]]:
+    """The summary the store keeps when the model answers ``reply``, and the pins then."""
     server.reply = reply
     with MemoryStore(db_path, config=MemoryConfig(summary_threshold=len(pairs))) as store:
         session = store.create_session(model="llama3.2").id
         store.add_messages(session, [{"role": r, "text": t} for r, t in pairs])
-        return store.summarize(session)
+        return store.summarize(session), [p.content for p in store.get_pins(session)]
 
 
 def test_a_summary_the_turns_support_is_kept_whole(db_path, server: FakeOllama) -> None:
@@ -228,12 +233,7 @@ def test_a_summary_naming_what_a_warning_forbids_keeps_the_warning_in_a_pin(db_p
         ("assistant", "Good. A cold pack helps too."),
     ]
     reply = "The mother takes warfarin 3 mg and has been taking ibuprofen for her knee. The user will call her doctor tomorrow."
-    server.reply = reply
-    with MemoryStore(db_path, config=MemoryConfig(summary_threshold=len(pairs))) as store:
-        session = store.create_session(model="llama3.2").id
-        store.add_messages(session, [{"role": r, "text": t} for r, t in pairs])
-        summary = store.summarize(session)
-        pins = [p.content for p in store.get_pins(session)]
+    summary, pins = summarize_and_pin(db_path, server, reply, pairs)
     assert (summary.source, summary.text) == (MODEL, reply)  # a true report
     assert pairs[1][1] in pins  # the warning it names the object of, without warning
     said = "The mother takes warfarin 3 mg and must stop the ibuprofen."
@@ -260,9 +260,6 @@ def test_a_cut_answer_keeps_the_sentence_with_the_fix(db_path, server: FakeOllam
         "Some rows are written 2024-03-15, so each format is parsed separately with errors='coerce'. "
         f"{fix} The user will add a test"
     )
-    server.reply, server.done_reason = answer, "length"
-    with MemoryStore(db_path, config=MemoryConfig(summary_threshold=len(pairs))) as store:
-        session = store.create_session(model="llama3.2").id
-        store.add_messages(session, [{"role": r, "text": t} for r, t in pairs])
-        summary = store.summarize(session)
+    server.done_reason = "length"  # cut by num_predict
+    summary = summarize(db_path, server, answer, pairs)
     assert summary.source == MODEL and fix in summary.text and len(summary.text) <= 300
