@@ -235,7 +235,6 @@ def _stated(run: list[tuple[int, str]], k: int, pairs: Sequence[tuple[str, str]]
         if pairs[i][0] != pairs[j][0] and not _open(answer):
             text = text.replace("?", ".")
     return text if text.rstrip().endswith((".", "?", "!")) else f"{text}."
-    return out
 
 
 def _unsupported(
