@@ -410,8 +410,6 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
     # and the older conversations newly recorded for the 0.5B.
     ('facts', 'qwen2.5-coder:0.5b', 'trip'):
         "false facts kept: a question ('Sintra sounds great. Which day?') and Alfama's description put on Sintra, as facts and decisions",
-    ('summary', 'qwen2.5-coder:0.5b', 'dog_chocolate'):
-        "unfaithful summary kept: 'Max ate a dark chocolate bar' (half of a 100 g bar: the dose doubled)",
     ('checkpoint', 'qwen2.5-coder:0.5b', 'meal_plan'):
         "false checkpoint item kept: 'check again after 15 minutes' (what to do after a low) as a next step",
     ('checkpoint', 'qwen2.5-coder:0.5b', 'student_loan'):
@@ -420,8 +418,6 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
         "false checkpoint item kept: 'quiet' alone as a preference (no content)",
     ('facts', 'qwen2.5-coder:0.5b', 'terse_rent'):
         "false facts kept: content-free turns ('k', 'venmo?', 'same as always') as facts and entities; the pin 'rent due fri' is also the new side of the false update '<- no'",
-    ('summary', 'qwen2.5-coder:1.5b', 'student_loan'):
-        "unfaithful summary kept: 'has just received a 78,000 dollar raise' (a raise to 78,000 a year)",
     ('checkpoint', 'qwen2.5-coder:1.5b', 'kyoto_trip'):
         "false checkpoint items kept: Osaka 'for three nights' (six) with the tea ceremony; the tea ceremony on April 11 (the Nara day)",
 }
