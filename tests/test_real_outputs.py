@@ -396,9 +396,6 @@ CASES = [
 OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
     ('facts', 'qwen2.5-coder:0.5b', 'emergency_fund'):
         "false facts kept: [('key_facts', 'Emergency fund'), ('entities', 'Bank')]: a bare noun phrase as a fact, a generic word as an entity",
-    ('checkpoint', 'qwen2.5-coder:1.5b', 'song_lyrics'):
-        "false checkpoint items kept: [('pending_tasks', 'write the chorus'), ('current_step', 'write the chorus')]: "
-        "the chorus was written ('That's much better'), in no words that say so",
     ('facts', 'qwen2.5-coder:1.5b', 'wifi_password'):
         "false facts kept: [('key_facts', 'WPS button'), ('key_facts', 'Wi-Fi setup wizard')]: noun phrases, no statement (the labels take 'G major', 'porch light' as facts)",
     ('facts', 'qwen2.5-coder:1.5b', 'allergy_tool'):
@@ -412,18 +409,10 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
         "false facts kept: a question ('Sintra sounds great. Which day?') and Alfama's description put on Sintra, as facts and decisions",
     ('summary', 'qwen2.5-coder:0.5b', 'dog_chocolate'):
         "unfaithful summary kept: 'Max ate a dark chocolate bar' (half of a 100 g bar: the dose doubled)",
-    ('checkpoint', 'qwen2.5-coder:0.5b', 'meal_plan'):
-        "false checkpoint item kept: 'check again after 15 minutes' (what to do after a low) as a next step",
-    ('checkpoint', 'qwen2.5-coder:0.5b', 'student_loan'):
-        "false checkpoint items kept: bare nouns as tasks ('student loans', 'car loan'); 'pull money out' (warned against) as a next step",
-    ('checkpoint', 'qwen2.5-coder:0.5b', 'contest_story'):
-        "false checkpoint item kept: 'quiet' alone as a preference (no content)",
     ('facts', 'qwen2.5-coder:0.5b', 'terse_rent'):
         "false facts kept: content-free turns ('k', 'venmo?', 'same as always') as facts and entities; the pin 'rent due fri' is also the new side of the false update '<- no'",
     ('summary', 'qwen2.5-coder:1.5b', 'student_loan'):
         "unfaithful summary kept: 'has just received a 78,000 dollar raise' (a raise to 78,000 a year)",
-    ('checkpoint', 'qwen2.5-coder:1.5b', 'kyoto_trip'):
-        "false checkpoint items kept: Osaka 'for three nights' (six) with the tea ceremony; the tea ceremony on April 11 (the Nara day)",
 }
 
 
