@@ -45,7 +45,7 @@ from typing import Final
 
 from .extract import sentences
 from .grounding import NEGATIONS, Evidence
-from .words import STOP_WORDS, stem, words
+from .words import STOP_WORDS, TIME_WORDS, is_number, stem, words
 
 _I = re.IGNORECASE
 
@@ -450,8 +450,22 @@ def agrees(reply: str, item: str) -> bool:
     if _OBJECTION.search(first):
         return False
     rest = [w for w in words(_ASSENT.sub("", first)) if w not in STOP_WORDS and w not in SMALL_TALK]
-    wanted = {stem(w) for w in words(item) if w not in STOP_WORDS}
-    return not rest or any(stem(w) in wanted for w in rest)
+    wanted = {stem(w) for w in words(item) if w not in STOP_WORDS and w not in TIME_WORDS and not is_number(w)}
+    return not rest or any(stem(w) in wanted for w in rest)  # a day or a number names no thing
+
+
+_SUGGESTS = re.compile(
+    r"^\W*(?:[^,.;:!?]{1,30},\s*)?(?:(?:then|so|also|and)\s+)?(?:try|consider|maybe|perhaps|how about|what about|why not)\b"
+    r"|\byou (?:could|might|may) (?:try|consider|want to)\b",
+    _I,
+)
+
+
+def suggests(sentence: str) -> bool:
+    """True when ``sentence`` only suggests something to its reader ("For dinner, try a
+    tasca in Mouraria", "Maybe a mesh repeater", "You could try Sintra"): theirs to take
+    up or not, unlike an instruction ("Set up an automatic transfer on payday")."""
+    return _SUGGESTS.search(sentence) is not None
 
 
 _PIECE = re.compile(

@@ -68,6 +68,20 @@ NUMBER_WORDS: Final = {
 """Numbers written as words, with their digits ("three nights" is "3 nights"); not "one",
 which is as often a pronoun ("the Shakespearean one", "reserve one")."""
 
+WEEKDAY_WORDS: Final = frozenset(
+    "monday tuesday wednesday thursday friday saturday sunday tue tues thu thur thurs fri".split()
+)
+"""The days of the week, as written in a chat ("rent due fri"; not "sat", "sun", "wed",
+"mon", which are as often other words)."""
+TIME_WORDS: Final = WEEKDAY_WORDS | frozenset(
+    """
+    january february march april may june july august september october november december
+    jan feb mar apr jun jul aug sep sept oct nov dec morning afternoon evening night tonight
+    tomorrow today yesterday weekend noon midnight tmrw
+    """.split()
+)
+"""Words that say when: days, months, parts of the day."""
+
 SUFFIXES: Final = ("edly", "ing", "ies", "ied", "es", "ed", "ly", "s")
 """The plain English suffixes :func:`stem` takes off (one, the first that fits)."""
 MIN_STEM_CHARS: Final = 3

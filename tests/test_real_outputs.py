@@ -394,23 +394,16 @@ CASES = [
 # conversation) -> the label's reason. Each entry is a failing case the parametrization
 # below expects to fail (strict xfail): fixing one fails the suite until its entry is deleted.
 OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
-    ('facts', 'qwen2.5-coder:0.5b', 'emergency_fund'):
-        "false facts kept: [('key_facts', 'Emergency fund'), ('entities', 'Bank')]: a bare noun phrase as a fact, a generic word as an entity",
-    ('facts', 'qwen2.5-coder:1.5b', 'wifi_password'):
-        "false facts kept: [('key_facts', 'WPS button'), ('key_facts', 'Wi-Fi setup wizard')]: noun phrases, no statement (the labels take 'G major', 'porch light' as facts)",
     ('facts', 'qwen2.5-coder:1.5b', 'allergy_tool'):
-        "false facts kept: 'has 1 refill left' (used up by the refill later), entities 'refill', 'hives', 'swelling', 'allergy', 'Saturday' (generic words)",
+        "false facts kept: entities 'refill', 'hives', 'swelling', 'allergy': common words no rule tells from true ones ('warfarin', 'router', 'letter')",
     ('facts', 'qwen2.5-coder:0.5b', 'casual_weekend'):
-        "false facts or pins kept: [('key_facts', 'The new Wes Anderson one'), ('key_facts', 'Cheery thx for the chat!'), "
-        "('entities', 'Saturday morning'), ...]: the model's facts are used once its summary is kept",
+        "false pin kept: 'The farmers market on Saturday morning' (a weekend plan, true as a key fact and a decision, pinned as if lasting)",
     # The held-out conversations (labelled before this replay; real_models_labels_heldout.json)
     # and the older conversations newly recorded for the 0.5B.
-    ('facts', 'qwen2.5-coder:0.5b', 'trip'):
-        "false facts kept: a question ('Sintra sounds great. Which day?') and Alfama's description put on Sintra, as facts and decisions",
     ('summary', 'qwen2.5-coder:0.5b', 'dog_chocolate'):
         "unfaithful summary kept: 'Max ate a dark chocolate bar' (half of a 100 g bar: the dose doubled)",
     ('facts', 'qwen2.5-coder:0.5b', 'terse_rent'):
-        "false facts kept: content-free turns ('k', 'venmo?', 'same as always') as facts and entities; the pin 'rent due fri' is also the new side of the false update '<- no'",
+        "the pin 'rent due fri' (a true must-remember item) is also the new side of the model's false update '<- no', which is not kept; the labels judge the pin by both",
     ('summary', 'qwen2.5-coder:1.5b', 'student_loan'):
         "unfaithful summary kept: 'has just received a 78,000 dollar raise' (a raise to 78,000 a year)",
 }

@@ -334,3 +334,17 @@ def test_asking_whether_is_no_condition() -> None:
     assert statements.condition("Ask if they take cards.") is None
     assert statements.condition("Check if the oven is hot.") is None  # "check if": whether
     assert statements.condition("Take another dose if the pain comes back.") == "the pain comes back"
+
+
+@pytest.mark.parametrize(
+    ("sentence", "suggestion"),
+    [
+        ("For dinner, try a tasca in Mouraria.", True),
+        ("Maybe a mesh repeater would help.", True),
+        ("You could try the regional train.", True),
+        ("Set up an automatic transfer on payday.", False),  # an instruction
+        ("I tried the new cafe.", False),
+    ],
+)
+def test_suggests(sentence: str, suggestion: bool) -> None:
+    assert statements.suggests(sentence) is suggestion
