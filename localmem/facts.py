@@ -20,7 +20,7 @@ from typing import Any
 from pydantic import field_validator
 
 from . import extract as rules
-from . import progress, statements
+from . import statements
 from .answers import MAX_REFERENCES, Answer, merge_items, strings
 from .grounding import SUPPORT_SHARE, Evidence, support
 from .models import FactsData
@@ -245,9 +245,8 @@ def _taken_up(item: str, sentences: Evidence, said: Sequence[tuple[str, str]]) -
     """Whether ``item`` (a decision) is the user's: said in a message of theirs, or
     advice as given ("Set up an automatic transfer on payday"), or, when every sentence
     stating it only suggests it (``statements.suggests``: "For dinner, try a tasca in
-    Mouraria"), taken up by the user's answer: agreeing to it (``statements.agrees``) or
-    reporting it done (``progress.done_later``: "Try setting a fixed channel." "I set it
-    to channel 44")."""
+    Mouraria"), taken up by the user's answer (``statements.takes_up``: "Sure, the tasca
+    it is"; "Try setting a fixed channel." "I set it to channel 44")."""
     support = sentences.supporting(item)
     if not support or not all(map(statements.suggests, support)):
         return True
@@ -259,9 +258,7 @@ def _taken_up(item: str, sentences: Evidence, said: Sequence[tuple[str, str]]) -
         reply = said[index + 1] if index + 1 < len(said) else None
         if reply is None or reply[0] != "user":
             continue
-        if statements.agrees(reply[1], item) or progress.done_later(
-            item, [(sentence, True) for sentence in rules.sentences(reply[1])]
-        ):
+        if statements.takes_up(reply[1], item):
             return True
     return False
 

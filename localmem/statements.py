@@ -44,7 +44,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from .extract import sentences
-from .grounding import NEGATIONS, Evidence
+from .grounding import NEGATIONS, Evidence, same_word
 from .words import STOP_WORDS, TIME_WORDS, is_number, stem, words
 
 _I = re.IGNORECASE
@@ -466,6 +466,30 @@ def suggests(sentence: str) -> bool:
     tasca in Mouraria", "Maybe a mesh repeater", "You could try Sintra"): theirs to take
     up or not, unlike an instruction ("Set up an automatic transfer on payday")."""
     return _SUGGESTS.search(sentence) is not None
+
+
+_FIRST_PERSON = re.compile(r"^\W*(?:\w+,\s*)?(?:i|we)\b", _I)
+
+
+def takes_up(reply: str, item: str) -> bool:
+    """True when ``reply`` takes up ``item`` (something suggested in the message it
+    answers): it agrees to it (:func:`agrees`), or one of its sentences says, in the
+    first person, the item's action with another of its words ("Try setting the band to
+    a fixed channel." "I set it to channel 44")."""
+    if agrees(reply, item):
+        return True
+    said = [stem(w) for w in words(_SUGGESTS.sub(" ", item)) if w not in STOP_WORDS and not is_number(w)]
+    if len(said) < 2:
+        return False
+    for sentence in sentences(reply):
+        if not _FIRST_PERSON.match(sentence):
+            continue
+        found = {stem(w) for w in words(sentence)}
+        if any(same_word(said[0], f) for f in found) and any(
+            same_word(w, f) for w in said[1:] for f in found
+        ):
+            return True
+    return False
 
 
 _PIECE = re.compile(

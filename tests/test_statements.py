@@ -348,3 +348,16 @@ def test_asking_whether_is_no_condition() -> None:
 )
 def test_suggests(sentence: str, suggestion: bool) -> None:
     assert statements.suggests(sentence) is suggestion
+
+
+@pytest.mark.parametrize(
+    ("reply", "item", "taken"),
+    [
+        ("I set it to channel 44 and it's been stable.", "Try setting the 5 GHz band to a fixed channel", True),
+        ("Sure, the tasca it is.", "try a tasca in Mouraria", True),
+        ("Great, we booked the flights too.", "try a tasca in Mouraria", False),
+        ("The channel was 36 before.", "Try setting the 5 GHz band to a fixed channel", False),  # not their doing
+    ],
+)
+def test_takes_up(reply: str, item: str, taken: bool) -> None:
+    assert statements.takes_up(reply, item) is taken
