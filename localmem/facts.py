@@ -60,12 +60,14 @@ Conversation:
 Return JSON only:"""
 
 
-def rule_facts(found: rules.Extracted) -> FactsData:
+def rule_facts(found: rules.Extracted, texts: Sequence[str] = ()) -> FactsData:
     """A span's facts by the rules: statements with numbers or names, decisions,
-    the names referenced, and the user's questions (the newest)."""
+    the names referenced, and the user's questions (the newest); without a count of
+    what is left that the span's ``texts`` (its messages, in order) make stale
+    (:func:`used_up`)."""
     entities = [n for kind in rules.REFERENCE_KINDS for n in found.references[kind]]
     return FactsData(
-        key_facts=found.facts[:MAX_FACTS],
+        key_facts=[f for f in found.facts if not used_up(f, texts)][:MAX_FACTS],
         decisions=found.decisions[-MAX_FACTS:],
         entities=rules.unique(entities)[:MAX_REFERENCES],
         open_questions=found.questions[-MAX_FACTS:],

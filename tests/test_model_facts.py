@@ -218,6 +218,7 @@ def test_a_models_facts_name_things_as_they_were_said(db_path: Path, fake: JsonF
     for dropped in ("Wi-Fi setup wizard", "The new Ghibli one", "Cheery thx for the chat!",
                     "You have 2 refills left on the allergy spray", "The museum is flat and quiet"):
         assert dropped not in data.key_facts
+    assert not any("refills left" in f for f in data.key_facts)  # the rules' quote of it too
     assert "book the Vermeer room for the morning" in data.decisions
     assert "use the Wi-Fi setup wizard on its panel" in data.decisions
     assert "try the noodle bar on Quay Street" not in data.decisions

@@ -454,7 +454,7 @@ def test_a_real_models_facts_and_pins_are_kept_only_when_true(
     db_path, model: str, conversation: str
 ) -> None:
     kept = replay(db_path, model, conversation)
-    rules = facts_items(rule_facts(extract(kept.pairs)))
+    rules = facts_items(rule_facts(extract(kept.pairs), [text for _, text in kept.pairs]))
     mine = [item for item in facts_items(kept.facts.data) if item not in rules]
     labels = {item: item_label("facts", conversation, *item) for item in mine}
     for pin in kept.new_pins:  # the model's must-remember items and updates' new sides
