@@ -4,8 +4,11 @@ written for these tests (issue 21: status, aspect, who likes what, what an item 
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from localmem import progress, statements
+from localmem.facts import used_up
 
 
 @pytest.mark.parametrize(
@@ -361,3 +364,14 @@ def test_suggests(sentence: str, suggestion: bool) -> None:
 )
 def test_takes_up(reply: str, item: str, taken: bool) -> None:
     assert statements.takes_up(reply, item) is taken
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=120), st.text(max_size=120), st.lists(st.text(max_size=80), max_size=4))
+def test_the_new_readings_never_raise(item: str, sentence: str, chat: list[str]) -> None:
+    statements.refuses(sentence), statements.advises_against(sentence), statements.condition(sentence)
+    statements.assents(sentence), statements.agrees(sentence, item), statements.takes_up(sentence, item)
+    statements.suggests(sentence), statements.presents_piece(sentence), statements.modifies(item, sentence)
+    progress.unbound_value(item, chat), progress.only_if(item, [sentence], chat)
+    progress.ruled_out([sentence], [item]), progress.accepted_later(item, [("assistant", s) for s in chat])
+    used_up(item, chat)
