@@ -277,8 +277,9 @@ _SENTENCE_START = re.compile(r"(?:^|[.!?:]\s+|\n)\W*$")
 
 def _named_so(item: str, said: Sequence[tuple[str, str]]) -> bool:
     """Whether each word ``item`` writes with a capital, as a name, is so written in the
-    span where a capital is not owed to a sentence's start, or never in lower case: "Bank"
-    of "My bank, Harbor Credit Union" is a word made a name."""
+    span where a capital is not owed to a sentence's start, or never in lower case by a
+    writer who uses capitals: "Bank" of "My bank, Harbor Credit Union" is a word made a
+    name; "Luigi's" of "luigi's?" (a message all in lower case) may be a name."""
     for word in re.findall(r"\b[A-Z][a-z]+\b", item):
         lower = word.casefold()
         named = lowered = False
@@ -286,7 +287,7 @@ def _named_so(item: str, said: Sequence[tuple[str, str]]) -> bool:
             for found in re.finditer(rf"\b{re.escape(word)}\b", text, re.IGNORECASE):
                 if found.group(0) == word and not _SENTENCE_START.search(text[: found.start()]):
                     named = True
-                elif found.group(0) == lower:
+                elif found.group(0) == lower and text != text.casefold():
                     lowered = True
         if lowered and not named:
             return False

@@ -133,11 +133,13 @@ SMALL_TALK: Final = frozenset(
 )
 """Words of a chat's small talk: an item made of them names nothing ("cheery thx", "Done")."""
 _THANKS = re.compile(
-    r"\b(?:thx|thanks|thank (?:you|u)|ty)\b(?: (?:so|very) much)?(?: for (?:the|your|this|that|all)\b[^.,;!?]*)?",
+    r"\b(?:thx|thanks|thank (?:you|u)|ty)\b(?: (?:so|very) much)?"
+    r"(?: for (?:the|your|this|that|all)(?: [\w']+){1,2}(?=\s*(?:[.,;!?]|$)))?",
     _I,
 )
-"""A thanks with what it thanks for ("thx for the chat", "thanks for your help"): small talk
-whole, its object included."""
+"""A thanks with what it thanks for, in a word or two ("thx for the chat", "thanks for all
+your help"): small talk whole, its object included ("thanks for the ride to the airport on
+May 3" says what happened)."""
 
 
 def status(sentence: str) -> str | None:

@@ -234,3 +234,12 @@ def test_a_count_of_what_is_left_is_stale_once_the_thing_is_used() -> None:
     assert used_up("2 refills left on the allergy spray", said)
     assert not used_up("2 refills left on the allergy spray", said[:2])  # only asked for
     assert not used_up("The allergy spray has a refill", said)  # no count of what is left
+
+
+def test_a_name_typed_in_lower_case_stays_a_name() -> None:
+    """A writer who types everything in lower case gives no evidence that a word is no
+    name: "Luigi's" of "luigi's at 7?" stands; "Bank" of "My bank, Harbor Credit Union"
+    (a writer who capitalises names) does not."""
+    said = [("user", "pizza from luigi's at 7?"), ("assistant", "Sure."), ("user", "My bank, Harbor Credit Union, pays 3.8%.")]
+    data = ModelFacts(entities=["Luigi's", "Bank", "Harbor Credit Union"]).grounded(said)
+    assert data.entities == ["Luigi's", "Harbor Credit Union"]

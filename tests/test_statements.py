@@ -269,7 +269,8 @@ def test_modifies(item: str, sentence: str, modifier: bool) -> None:
 
 @pytest.mark.parametrize(
     ("item", "content"),
-    [("Cheery thx for the chat!", False), ("thanks so much", False), ("Thanks, I'll print the plan.", True)],
+    [("Cheery thx for the chat!", False), ("thanks so much", False), ("Thanks for all your help.", False),
+     ("Thanks, I'll print the plan.", True), ("Thanks for the ride to the airport on May 3.", True)],
 )
 def test_a_thanks_and_what_it_thanks_for_say_nothing(item: str, content: bool) -> None:
     assert statements.has_content(item) is content
