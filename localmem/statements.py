@@ -374,16 +374,18 @@ def drops_the_action(item: str, sentence: str) -> bool:
 _REFUSES = re.compile(
     r"^\W*(?:(?:please|honestly|well|oh|hmm|actually|definitely|absolutely)\W+)*"
     r"(?:no\b(?!\s+(?:problem|worries|rush|need|doubt)\b)|nope\b|nah\b|probably not\b|better not\b"
-    r"|(?:don'?t|do not)\b(?!\s+(?:worry|forget|hesitate|mind)\b)"
-    r"|i(?:'d| would)(?: not|n't| avoid| skip)\b|i wouldn'?t\b|not (?:a good idea|recommended|wise)\b"
+    r"|(?:don'?t|do not)(?=\s*(?:[.:;,!\u2013\u2014-]|$))"
+    r"|(?:i(?:'d| would)(?: not|n't| avoid| skip)|i wouldn'?t)\b(?!\s+(?:worry|bother|mind)\b)"
+    r"|not (?:a good idea|recommended|wise)\b"
     r"|(?:that's |that is |it's |it is )?(?:a )?bad idea\b)",
     _I,
 )
 """A reply that opens by refusing what was just proposed: "Please don't: ...", "No, ...",
-"Probably not.", "I wouldn't." ("No problem", "Don't worry" refuse nothing)."""
+"Probably not.", "I wouldn't." ("No problem", "Don't wait too long", "I wouldn't worry"
+refuse nothing of it)."""
 _AGAINST = re.compile(
     r"\b(?:is|are|'s|would be)(?: \w+ly)? (?:not|never) (?:a good idea|recommended|wise|worth it)\b"
-    r"|\b(?:a )?bad idea\b|\bi(?:'d| would)(?: not|n't| avoid| skip)\b|\bi wouldn'?t\b",
+    r"|\b(?:a )?bad idea\b|\b(?:i(?:'d| would)(?: not|n't| avoid| skip)|i wouldn'?t)\b(?!\s+(?:worry|bother|mind)\b)",
     _I,
 )
 """A sentence that advises against what it names: "pulling money out is not a good idea",

@@ -182,6 +182,8 @@ def test_an_item_that_cuts_the_action_off_its_sentence_drops_it() -> None:
         ("Honestly, I wouldn't.", True),
         ("No problem, here it is.", False),
         ("Don't worry, that works.", False),
+        ("Don't wait too long though.", False),  # hurries it along
+        ("I wouldn't worry about it.", False),
         ("Sure, go ahead.", False),
     ],
 )
@@ -195,6 +197,7 @@ def test_refuses(reply: str, refused: bool) -> None:
         ("Pulling money out early is not a good idea.", True),
         ("I wouldn't refinance federal loans.", True),
         ("Refinancing is a good idea at 4%.", False),
+        ("I wouldn't worry, refinancing is fine.", False),
     ],
 )
 def test_advises_against(sentence: str, against: bool) -> None:
