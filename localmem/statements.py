@@ -498,10 +498,11 @@ def takes_up(reply: str, item: str) -> bool:
 
 _PIECE = re.compile(
     r"(?:^|[\s:(])['\"\u201c\u2018][^\n]*?\S / \S[^\n]*?['\"\u201d\u2019](?=[\s.,;:!?)]|$)"
-    r"|(?:^|\n)[^\n]{3,}\n[^\n]{3,}\n",
+    r"|(?:^|\n)(?![ \t]*(?:[-*\u2022]|\d+[.)]))[^\n]{3,}\n(?![ \t]*(?:[-*\u2022]|\d+[.)]))[^\n]{3,}(?:\n|$)",
 )
 """A made text of two lines or more: quoted with its line breaks written " / " ("'The river
-keeps your name / I carry it like rain'"), or lines one under another."""
+keeps your name / I carry it like rain'"), or lines one under another that are no list's
+items (tips in "1. ..." or "- ..." are advice, not the thing)."""
 
 
 def presents_piece(text: str) -> bool:

@@ -248,6 +248,7 @@ def test_assents(reply: str, accepted: bool) -> None:
         ("Here's a start: 'The river keeps your name / I carry it like rain.'", True),
         ("Try this:\nRoses are red\nViolets are blue\n", True),
         ("Maybe: 'Under the oak where we carved the summer in.'", False),  # one line
+        ("Tips:\n1. Open with the role\n2. Name one result\n", False),  # a list of advice
         ("Use and/or in the contract; yes / no answers are fine.", False),  # not quoted
     ],
 )
