@@ -83,8 +83,8 @@ def cut(text: str, finder: Finder) -> str | None:
 
 
 class Answers:
-    """What of the material answers a query's ``terms``: the two judgments packing
-    asks of a context with a query (``packing.Policy.shorten`` and ``.earns``)."""
+    """What of the material answers a query's ``terms``: the judgments packing asks of
+    a context with a query (``packing.Policy.shorten``, ``.earns`` and ``.answers``)."""
 
     def __init__(self, terms: Sequence[str], count: Callable[[str], int]) -> None:
         self._finder = Finder(terms)
