@@ -34,6 +34,7 @@ How the result reads, and the framing's costs, are ``localmem.context``'s.
 
 from __future__ import annotations
 
+import bisect
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -372,26 +373,42 @@ def _take_relevant(
 ) -> tuple[list[Message], int]:
     """The relevant messages that fit in ``room``, best first (at most ``limit``), and
     their tokens, as ``relevant_lines`` renders them: the section's header once, each
-    distinct heading once, each message its ``role: `` label; a line break between.
-    Each as ``shorten`` shows it, when given."""
+    distinct heading once, a ``role: `` label where a run of one speaker's turns begins
+    under its heading (in id order); a line break between. A message placed inside a
+    run pays no label, and one placed between two turns of one speaker makes the second
+    pay one. Each as ``shorten`` shows it, when given."""
     kept: list[Message] = []
-    headings: set[str] = set()
+    runs: dict[str, tuple[list[int], list[str]]] = {}  # a heading: its ids and roles, in order
     used = 0
     for m in messages:
         if len(kept) >= limit or used >= room:
             break
         if shorten is not None:
             m = shorten(m)
-        cost = m.token_count + tokens(m.role + ROLE_SEPARATOR) + costs.item
         line = heading(m)
-        new = line not in headings
-        if new:
+        run = runs.get(line)
+        cost = m.token_count + costs.item
+        at = 0
+        if run is None:
             cost += tokens(line) + (costs.item if kept else costs.relevant_header)
+            cost += tokens(m.role + ROLE_SEPARATOR)
+        else:
+            ids, roles = run
+            at = bisect.bisect(ids, m.id)
+            before = roles[at - 1] if at else None
+            if before != m.role:
+                cost += tokens(m.role + ROLE_SEPARATOR)
+            if at < len(roles):  # the next turn's label: needed now, or no longer
+                after = roles[at]
+                cost += tokens(after + ROLE_SEPARATOR) * ((after != m.role) - (after != before))
         if used + cost <= room:
             kept.append(m)
             used += cost
-            if new:
-                headings.add(line)
+            if run is None:
+                runs[line] = ([m.id], [m.role])
+            else:
+                run[0].insert(at, m.id)
+                run[1].insert(at, m.role)
     return kept, used
 
 
