@@ -90,10 +90,14 @@ class Answers:
         self._finder = Finder(terms)
         self._any = bool(terms)
         self._count = count
+        self._answered: dict[str, bool] = {}  # packing asks of a pin twice (earns, answers)
 
     def answers(self, text: str) -> bool:
         """Whether ``text`` holds a word of the query."""
-        return self._any and bool(self._finder.starts(text))
+        found = self._answered.get(text)
+        if found is None:
+            found = self._answered[text] = self._any and bool(self._finder.starts(text))
+        return found
 
     def earns(self, text: str) -> bool:
         """Whether a pin, summary or checkpoint line keeps its place ahead of the

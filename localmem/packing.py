@@ -379,6 +379,7 @@ def _take_relevant(
     pay one. Each as ``shorten`` shows it, when given."""
     kept: list[Message] = []
     runs: dict[str, tuple[list[int], list[str]]] = {}  # a heading: its ids and roles, in order
+    labels: dict[str, int] = {}  # a role: its label's tokens
     used = 0
     for m in messages:
         if len(kept) >= limit or used >= room:
@@ -387,20 +388,22 @@ def _take_relevant(
             m = shorten(m)
         line = heading(m)
         run = runs.get(line)
+        label = labels.get(m.role)
+        if label is None:
+            label = labels[m.role] = tokens(m.role + ROLE_SEPARATOR)
         cost = m.token_count + costs.item
         at = 0
         if run is None:
-            cost += tokens(line) + (costs.item if kept else costs.relevant_header)
-            cost += tokens(m.role + ROLE_SEPARATOR)
+            cost += tokens(line) + (costs.item if kept else costs.relevant_header) + label
         else:
             ids, roles = run
             at = bisect.bisect(ids, m.id)
             before = roles[at - 1] if at else None
             if before != m.role:
-                cost += tokens(m.role + ROLE_SEPARATOR)
+                cost += label
             if at < len(roles):  # the next turn's label: needed now, or no longer
                 after = roles[at]
-                cost += tokens(after + ROLE_SEPARATOR) * ((after != m.role) - (after != before))
+                cost += labels[after] * ((after != m.role) - (after != before))
         if used + cost <= room:
             kept.append(m)
             used += cost

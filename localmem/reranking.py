@@ -41,6 +41,9 @@ REPEAT_TOKENS = 30
 """Hits of at most this many tokens are checked for repeats, and hold the words a
 later one repeats: chat lines ("Same here!", "It's funny how things work out.") are
 said again and again, a long turn seldom is, and reading its words costs more."""
+REPEAT_WALK = 200
+"""How many hits that say something new are looked for before the repeats: the most
+relevant messages a context shows by default (``MemoryConfig.relevant_messages``)."""
 PERIOD_FILL = 40
 """At most this many of a period's messages come first when no word matched there."""
 WORDS_MEMO_SIZE = 2048
@@ -139,9 +142,9 @@ def spread(ranking: Sequence[Message], top: int = SPREAD_TOP) -> list[Message]:
     return repeats_last([*taken, *deferred, *tail])
 
 
-def repeats_last(ranking: Sequence[Message]) -> list[Message]:
-    """``ranking`` with the hits that repeat an earlier one after all the others, both
-    parts in their order. A hit of at most ``REPEAT_TOKENS`` repeats an earlier one
+def repeats_last(ranking: Sequence[Message], most: int = REPEAT_WALK) -> list[Message]:
+    """``ranking`` with the hits that repeat an earlier one after the first ``most``
+    others, each part in its order. A hit of at most ``REPEAT_TOKENS`` repeats an earlier one
     of at most as many when every word of it (``localmem.words``, numbers and short
     words included: "Gate 7" does not repeat "Gate 4") is in that one hit: it tells
     the reader nothing that hit did not ("Same here!" after "Same here, Priya.");
@@ -150,33 +153,21 @@ def repeats_last(ranking: Sequence[Message]) -> list[Message]:
     new: list[Message] = []
     repeats: list[Message] = []
     held: list[frozenset[str]] = []  # the words of each short hit kept in ``new``
-    holders: dict[str, list[int]] = {}  # a word -> the positions in ``held`` that hold it
-    for m in ranking:
+    seen: set[str] = set()  # all their words: a hit with a word of its own is new at once
+    for n, m in enumerate(ranking):
+        if len(new) >= most:  # more than a context shows: the rest keeps its order
+            return [*new, *repeats, *ranking[n:]]
         if m.token_count > REPEAT_TOKENS:
             new.append(m)
             continue
         mine = _every_word(m.text)
-        if mine and _held(mine, held, holders):
+        if mine and mine <= seen and any(map(mine.issubset, held)):
             repeats.append(m)
             continue
-        for word in mine:
-            holders.setdefault(word, []).append(len(held))
+        seen |= mine
         held.append(mine)
         new.append(m)
     return [*new, *repeats] if repeats else new
-
-
-def _held(mine: frozenset[str], held: list[frozenset[str]], holders: dict[str, list[int]]) -> bool:
-    """Whether one of ``held`` has every word of ``mine``: looked for among the holders
-    of its least held word (a word no earlier hit has ends the search at once)."""
-    fewest: list[int] = []
-    for word in mine:
-        found = holders.get(word)
-        if found is None:
-            return False
-        if not fewest or len(found) < len(fewest):
-            fewest = found
-    return any(mine <= held[i] for i in fewest)
 
 
 def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:

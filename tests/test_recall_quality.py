@@ -257,6 +257,13 @@ def test_a_short_hit_whose_words_one_earlier_hit_holds_goes_last(texts, repeats)
     assert [m.text for m in out[len(out) - len(repeats):]] == repeats if repeats else out == ranking
 
 
+def test_past_the_hits_a_context_shows_the_ranking_keeps_its_order() -> None:
+    ranking = [_hit(1, "Same here, Priya."), _hit(2, "Same here!"), _hit(3, "Gate 4"),
+               _hit(4, "Same here")]
+    assert [m.id for m in repeats_last(ranking, most=2)] == [1, 3, 2, 4]
+    assert [m.id for m in repeats_last(ranking, most=1)] == [1, 2, 3, 4]
+
+
 def test_long_hits_are_neither_checked_for_repeats_nor_held() -> None:
     long = "Same here, Priya, the garden again and again. " * 3
     ranking = [_hit(1, long, REPEAT_TOKENS + 1), _hit(2, "Same here!"), _hit(3, long, REPEAT_TOKENS + 1)]
