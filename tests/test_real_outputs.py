@@ -460,18 +460,18 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
 }
 
 
+def _open(key: tuple[str, str, str], first: str, conversation: str) -> Any:
+    """The case ``(first, conversation)``; expected to fail, strictly, when ``key`` is still
+    open in issue 21: a listed case that passes fails the suite until its entry is deleted."""
+    return pytest.param(
+        first, conversation, id=f"{first}-{conversation}",
+        marks=[pytest.mark.xfail(reason=OPEN_IN_ISSUE_21[key], strict=True)] if key in OPEN_IN_ISSUE_21 else [],
+    )
+
 
 def _cases(check: str) -> list[Any]:
-    """Every recorded case for ``check``; those still open in issue 21 expected to fail,
-    strictly: a listed case that passes fails the suite until its entry is deleted."""
-    return [
-        pytest.param(
-            model, conversation, id=f"{model}-{conversation}",
-            marks=[pytest.mark.xfail(reason=OPEN_IN_ISSUE_21[key], strict=True)] if key in OPEN_IN_ISSUE_21 else [],
-        )
-        for model, conversation in CASES
-        for key in [(check, model, conversation)]
-    ]
+    """Every recorded case for ``check``, those still open in issue 21 expected to fail."""
+    return [_open((check, model, conversation), model, conversation) for model, conversation in CASES]
 
 
 @pytest.mark.parametrize(("model", "conversation"), _cases("summary"))
@@ -572,13 +572,9 @@ def _own_cases() -> list[Any]:
     """Every recorded conversation with each of the store's own summaries; those still open
     in issue 21 (``(f"{kind} summary", "store", conversation)``) expected to fail, strictly."""
     return [
-        pytest.param(
-            kind, conversation, id=f"{kind}-{conversation}",
-            marks=[pytest.mark.xfail(reason=OPEN_IN_ISSUE_21[key], strict=True)] if key in OPEN_IN_ISSUE_21 else [],
-        )
+        _open((f"{kind} summary", "store", conversation), kind, conversation)
         for conversation in FALLBACK_CASES
         for kind in OWN_SUMMARIES
-        for key in [(f"{kind} summary", "store", conversation)]
     ]
 
 
