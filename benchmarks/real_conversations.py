@@ -32,11 +32,16 @@ on what they were not tuned on: a prescription switched for an allergy, bookings
 bookings planned, a user's taste beside a user's question, a warning in every one, and
 "Walgreens tomorrow", "this weekend", "thurs night" plans.
 
+Eight more, held out again (``HELD_OUT_2``, benchmarks/real_conversations_heldout2.py), were
+written and recorded for a clean measure after the first held-out set had been read.
+
 A message is its text (its role alternates, user first) or a ``(role, text)`` pair (a tool's
 output among them).
 """
 
 from __future__ import annotations
+
+from real_conversations_heldout2 import CONVERSATIONS_2, HELD_OUT_2
 
 CONVERSATIONS: dict[str, list[str | tuple[str, str]]] = {
     "caregiver": [
@@ -536,6 +541,11 @@ CONVERSATIONS: dict[str, list[str | tuple[str, str]]] = {
 # Held out (issue 21): written after the checks, without reading them, to judge the checks on
 # conversations they were not tuned on. Their labels: benchmarks/real_models_labels_heldout.json.
 HELD_OUT = ("sulfa_antibiotic", "kyoto_trip", "student_loan", "react_effect_loop", "contest_story", "terse_rent")
+
+# The second held-out set (benchmarks/real_conversations_heldout2.py), recorded and labelled
+# before any replay: eight more, listed after the rest.
+CONVERSATIONS.update(CONVERSATIONS_2)
+__all__ = ["CONVERSATIONS", "HELD_OUT", "HELD_OUT_2", "pairs"]
 
 
 def pairs(name: str) -> list[tuple[str, str]]:

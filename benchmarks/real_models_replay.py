@@ -17,6 +17,7 @@ tests/test_real_outputs.py does, and judges what the store keeps *now* against t
     python benchmarks/real_models_replay.py                    # every recorded model
     python benchmarks/real_models_replay.py --model qwen2.5-coder:0.5b --details
     python benchmarks/real_models_replay.py --held-out         # only the held-out conversations
+    python benchmarks/real_models_replay.py --held-out 2       # only the second held-out set
 
 Offline and fast (a few seconds a model); needs the test extra (the fake server).
 """
@@ -53,7 +54,10 @@ from tests.real_replay import (  # noqa: E402
     label_key,
 )
 
-from real_conversations import HELD_OUT  # noqa: E402
+from real_conversations import HELD_OUT, HELD_OUT_2  # noqa: E402
+
+SETS = {"1": HELD_OUT, "2": HELD_OUT_2}
+"""The held-out sets ``--held-out`` names: the first (six) and the second (eight)."""
 
 MODEL_ORDER = ("smollm2:135m", "qwen2.5-coder:0.5b", "qwen2.5-coder:1.5b")
 
@@ -201,12 +205,14 @@ def _proposed(answer: ModelCheckpoint) -> list[tuple[str, str]]:
     return [(f, clip(i, ITEM_CHARS)) for f, i in items]
 
 
-def fallbacks() -> str:
-    """How the store's own summaries read, over every recorded conversation (once each)."""
+def fallbacks(only: tuple[str, ...] | None = None) -> str:
+    """How the store's own summaries read, over every recorded conversation (once each), or
+    over ``only``."""
     seen: dict[str, list[tuple[str, str]]] = {}
     for data in RECORDINGS.values():
         for conversation, recorded in data["conversations"].items():
-            seen.setdefault(conversation, [(r, t) for r, t in recorded["messages"]])
+            if only is None or conversation in only:
+                seen.setdefault(conversation, [(r, t) for r, t in recorded["messages"]])
     counts: dict[str, dict[str, int]] = {"fallback": {}, "offline": {}}
     missing = []
     for conversation, pairs in seen.items():
@@ -227,7 +233,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", action="append", default=[], help="only these models")
     parser.add_argument("--details", action="store_true", help="list every kept/dropped item")
-    parser.add_argument("--held-out", action="store_true", help="only the held-out conversations")
+    parser.add_argument(
+        "--held-out", nargs="?", const="1", choices=sorted(SETS),
+        help="only a held-out set's conversations: 1 (the default), the first six; 2, the second eight",
+    )
     args = parser.parse_args()
     logging.getLogger("localmem").setLevel(logging.WARNING)
     models = [m for m in MODEL_ORDER if m in RECORDINGS] + [m for m in RECORDINGS if m not in MODEL_ORDER]
@@ -238,8 +247,9 @@ def main() -> None:
     )
     print("|---|---|---|---|---|---|---|---|---|")
     notes = []
+    only = SETS[args.held_out] if args.held_out else None
     for model in args.model or models:
-        r = judge(model, args.details, HELD_OUT if args.held_out else None)
+        r = judge(model, args.details, only)
         print(
             f"| {model} | {r.runs} | {r.good_kept}/{r.good} | {r.bad_kept}/{r.bad} | {r.completed} "
             f"| {r.proposed} / {r.kept} / {r.kept_false} | {r.true_kept}/{r.true_proposed} "
@@ -247,7 +257,7 @@ def main() -> None:
         )
         notes += [f"{model} · {n}" for n in r.notes]
     print()
-    print(fallbacks())
+    print(fallbacks(only))
     print("\n".join(notes))
 
 

@@ -33,6 +33,7 @@ RECORDINGS: dict[str, dict[str, Any]] = {
 LABEL_FILES = (
     ROOT / "benchmarks" / "real_models_labels.json",
     ROOT / "benchmarks" / "real_models_labels_heldout.json",  # the held-out conversations'
+    ROOT / "benchmarks" / "real_models_labels_heldout2.json",  # the second held-out set's
 )
 LABEL_KINDS = ("summaries", "items", "facts")
 
@@ -54,11 +55,16 @@ def load_labels() -> dict[str, Any]:
 
 
 LABELS: dict[str, Any] = load_labels()
-HELD_OUT: tuple[str, ...] = tuple(
-    json.loads(LABEL_FILES[1].read_text()).get("conversations", []) if LABEL_FILES[1].exists() else ()
-)
-"""The held-out conversations (benchmarks/real_conversations.py ``HELD_OUT``), as their
-label file names them."""
+HELD_OUT_FILES: dict[str, Path] = {
+    conversation: path
+    for path in LABEL_FILES[1:]
+    if path.exists()
+    for conversation in json.loads(path.read_text()).get("conversations", [])
+}
+"""Each held-out conversation (benchmarks/real_conversations.py ``HELD_OUT`` and
+``HELD_OUT_2``) -> the label file that names it, where its answers were labelled before any
+replay."""
+HELD_OUT: tuple[str, ...] = tuple(HELD_OUT_FILES)
 KINDS = ("checkpoint", "summary", "facts")
 
 

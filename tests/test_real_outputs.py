@@ -39,7 +39,7 @@ from localmem.summarizer.prompts import (
 from localmem.summarizer.validation import summary_limit
 from tests.real_replay import (
     HELD_OUT,
-    LABEL_FILES,
+    HELD_OUT_FILES,
     LABELS,
     RECORDINGS,
     Replay,
@@ -391,7 +391,8 @@ CASES = [
 ]
 
 # What today's code still gets wrong on the recorded outputs (issue 21): (check, model,
-# conversation) -> the label's reason. Each entry is a failing case the parametrization
+# conversation) -> the label's reason (the store's own summaries: ("keyword summary" or
+# "offline summary", "store", conversation)). Each entry is a failing case the parametrization
 # below expects to fail (strict xfail): fixing one fails the suite until its entry is deleted.
 OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
     ('facts', 'qwen2.5-coder:1.5b', 'allergy_tool'):
@@ -402,21 +403,57 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
     # and the older conversations newly recorded for the 0.5B.
     ('facts', 'qwen2.5-coder:0.5b', 'terse_rent'):
         "the pin 'rent due fri' (a true must-remember item) is also the new side of the model's false update '<- no', which is not kept; the labels judge the pin by both",
+    # The second held-out set (HELD_OUT_2: recorded and labelled in real_models_labels_heldout2.json
+    # before this replay), on the checks as they were when it was recorded.
+    ('summary', 'qwen2.5-coder:0.5b', 'metformin_scan'):
+        "unfaithful summary kept: 'The patient should stop metformin before contrast' (reversed: with eGFR 72 no stop, ask radiology)",
+    ('summary', 'qwen2.5-coder:0.5b', 'freelance_taxes'):
+        "unfaithful summary kept: 'The coworker has raised his rate to $80 per hour' (the user raised their own rate)",
+    ('summary', 'qwen2.5-coder:0.5b', 'terse_tacos'):
+        "unfaithful summary kept: '6 people ... 2 lb each' beside '3 lb each' (now 8 people at 3 lb each); 'beef or chicken' (both)",
+    ('summary', 'qwen2.5-coder:1.5b', 'freelance_taxes'):
+        "unfaithful summary kept: 'moved 25% into a separate account' without the user's update to 30% from now on",
+    ('summary', 'qwen2.5-coder:1.5b', 'best_man_toast'):
+        "unfaithful summary kept: 'wedding, which is June 21' (moved to June 28); 'He will have a couple of drinks' (advised one at most)",
+    ('summary', 'qwen2.5-coder:1.5b', 'terse_tacos'):
+        "unfaithful summary kept: '6 people for taco night' (now 8 people at 3 lb each): the answer trimmed to what this stop's checks keep",
+    ('facts', 'qwen2.5-coder:1.5b', 'terse_tacos'):
+        "false facts kept: [('key_facts', '2 lb beef and chicken')]: a value the chat updated (3 lb each)",
+    ('checkpoint', 'qwen2.5-coder:1.5b', 'first_5k'):
+        "false checkpoint item kept: next step 'Stretch before every run' (answered 'Not quite': a dynamic warm-up before)",
+    ('checkpoint', 'qwen2.5-coder:1.5b', 'dad_care_week'):
+        "false checkpoint items kept: 'check the shared calendar' as a pending task and next step (checked: the calendar tool's output)",
+    ('facts', 'qwen2.5-coder:0.5b', 'terse_tacos'):
+        "false facts kept: [('entities', 'GF')]: a generic word as an entity",
+    ('facts', 'qwen2.5-coder:1.5b', 'metformin_scan'):
+        "false facts or pins kept: entities 'walking', 'shrimp allergy', 'contrast dye', 'back hurts', 'call radiology', decision 'shrimp allergy'; "
+        "the pin 'call radiology tomorrow ...' (tied to the moment)",
+    ('facts', 'qwen2.5-coder:1.5b', 'best_man_toast'):
+        "false facts kept: the opening line's joke 'Daniel is the brother who taught Sam everything he knows' as a fact; "
+        "dates, amounts and common words as entities ('June 21', '3 minutes', 'funny', 'water', ...)",
+    ('facts', 'qwen2.5-coder:1.5b', 'first_5k'):
+        "false facts kept: 'stretch before every run' (answered 'Not quite'), 'dynamic warm-up' as key facts; common words as entities ('knees', 'sister', 'pizza', ...)",
+    ('keyword summary', 'store', 'best_man_toast'):
+        "unfaithful keyword summary: quotes 'June 21, and the planner said 3 minutes max.' without the move to June 28",
+    ('keyword summary', 'store', 'terse_tacos'):
+        "unfaithful keyword summary: quotes the list with 'beef 2lb, chicken 2lb' after it became 3 lb each for 8 people",
+    ('offline summary', 'store', 'terse_tacos'):
+        "unfaithful offline summary: quotes the list with 'beef 2lb, chicken 2lb' after it became 3 lb each for 8 people",
 }
 
 
+def _open(key: tuple[str, str, str], first: str, conversation: str) -> Any:
+    """The case ``(first, conversation)``; expected to fail, strictly, when ``key`` is still
+    open in issue 21: a listed case that passes fails the suite until its entry is deleted."""
+    return pytest.param(
+        first, conversation, id=f"{first}-{conversation}",
+        marks=[pytest.mark.xfail(reason=OPEN_IN_ISSUE_21[key], strict=True)] if key in OPEN_IN_ISSUE_21 else [],
+    )
+
 
 def _cases(check: str) -> list[Any]:
-    """Every recorded case for ``check``; those still open in issue 21 expected to fail,
-    strictly: a listed case that passes fails the suite until its entry is deleted."""
-    return [
-        pytest.param(
-            model, conversation, id=f"{model}-{conversation}",
-            marks=[pytest.mark.xfail(reason=OPEN_IN_ISSUE_21[key], strict=True)] if key in OPEN_IN_ISSUE_21 else [],
-        )
-        for model, conversation in CASES
-        for key in [(check, model, conversation)]
-    ]
+    """Every recorded case for ``check``, those still open in issue 21 expected to fail."""
+    return [_open((check, model, conversation), model, conversation) for model, conversation in CASES]
 
 
 @pytest.mark.parametrize(("model", "conversation"), _cases("summary"))
@@ -464,9 +501,10 @@ def test_a_real_models_facts_and_pins_are_kept_only_when_true(
 @pytest.mark.parametrize(("model", "conversation"), [(m, c) for m, c in CASES if c in HELD_OUT])
 def test_every_held_out_answer_was_labelled_in_its_own_file(model: str, conversation: str) -> None:
     """The held-out conversations' raw answers (the summary, every checkpoint and facts item
-    proposed) are labelled in real_models_labels_heldout.json, read before the replay: what
-    the checks keep of them is judged, never chosen by the labels."""
-    held = json.loads(LABEL_FILES[1].read_text())
+    proposed) are labelled in their set's file (real_models_labels_heldout.json,
+    real_models_labels_heldout2.json), written before the replay: what the checks keep of
+    them is judged, never chosen by the labels."""
+    held = json.loads(HELD_OUT_FILES[conversation].read_text())
     recorded = RECORDINGS[model]["conversations"][conversation]
     missing = [] if label_key(recorded["summary"]["raw"]) in held["summaries"] else [("summary", "", "raw")]
     missing += [
@@ -509,14 +547,26 @@ def test_a_warning_the_kept_summary_lacks_is_pinned_and_reaches_every_context(st
 FALLBACK_CASES = sorted({c for data in RECORDINGS.values() for c in data["conversations"]})
 
 
-@pytest.mark.parametrize("conversation", FALLBACK_CASES)
-def test_the_stores_own_summaries_of_every_recorded_conversation_are_faithful(conversation: str) -> None:
+OWN_SUMMARIES = {"keyword": keyword_summary, "offline": offline_summary}
+
+
+def _own_cases() -> list[Any]:
+    """Every recorded conversation with each of the store's own summaries; those still open
+    in issue 21 (``(f"{kind} summary", "store", conversation)``) expected to fail, strictly."""
+    return [
+        _open((f"{kind} summary", "store", conversation), kind, conversation)
+        for conversation in FALLBACK_CASES
+        for kind in OWN_SUMMARIES
+    ]
+
+
+@pytest.mark.parametrize(("kind", "conversation"), _own_cases())
+def test_the_stores_own_summaries_of_every_recorded_conversation_are_faithful(kind: str, conversation: str) -> None:
     """Issue 21, point 3: the keyword and the offline summary of every recorded conversation
     name no topic the range does not say and quote no fact falsely (labelled by reading)."""
     recorded = next(d["conversations"][conversation] for d in RECORDINGS.values() if conversation in d["conversations"])
     pairs = [(role, text) for role, text in recorded["messages"]]
-    for make in (keyword_summary, offline_summary):
-        text = make(pairs)
-        label = LABELS["summaries"].get(label_key(text))
-        assert label is not None, f"unlabelled {make.__name__}: {text!r}"
-        assert label["label"] == "faithful", f"{make.__name__}: {label['why']}"
+    text = OWN_SUMMARIES[kind](pairs)
+    label = LABELS["summaries"].get(label_key(text))
+    assert label is not None, f"unlabelled {kind} summary: {text!r}"
+    assert label["label"] == "faithful", f"{kind} summary: {label['why']}"
