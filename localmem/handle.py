@@ -21,17 +21,22 @@ from typing import TypeVar
 
 from . import db
 from .args import check_id
-from .cache import ALL_SESSIONS, SessionMemo, TTLCache
+from .cache import ALL_SESSIONS, RowMemo, SessionMemo, TTLCache
 from .clock import iso
 from .config import MemoryConfig
 from .errors import DatabaseError, SessionNotFound
-from .models import Session
+from .models import Message, Session
 from .context import MemoryContext, context_bytes
 from .scoring import Scorer
 from .tokens import Tokenizer
 
 T = TypeVar("T")
 SESSION_MEMO_SIZE = 4096
+MESSAGE_MEMO_ROWS = 16384
+"""Most messages recall keeps read (``SessionMemo.messages``): a query-aware context
+reads the same older messages turn after turn."""
+MESSAGE_MEMO_CHARS = 4 * 1024 * 1024
+"""Most characters of text those messages hold in all."""
 
 
 class Handle:
@@ -67,7 +72,9 @@ class Handle:
         )
         # Per session, what contexts read once and reuse (token ratio, compaction
         # level, state rows) until the file or the session changes: SessionMemo.
-        self.memo = SessionMemo(SESSION_MEMO_SIZE)
+        self.memo = SessionMemo(
+            SESSION_MEMO_SIZE, RowMemo(MESSAGE_MEMO_ROWS, MESSAGE_MEMO_CHARS, _text)
+        )
 
     def close(self) -> None:
         with self.locked():
@@ -155,3 +162,7 @@ class Handle:
         with self.locked() as conn:
             self.require_session(session_id)
             return read(conn, session_id)
+
+
+def _text(message: Message) -> str:
+    return message.text

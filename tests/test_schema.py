@@ -144,7 +144,7 @@ HOT_QUERIES = [
     (db.TERM_HOLDERS_SQL, ('session_id : "s730" AND - session_id : "code"', 100)),
     (db.SCOPE_STATS_SQL, ("s",)),
     (db.MESSAGES_BY_IDS_SQL, ("[1, 2]", "s")),
-    (db.NEIGHBOURS_SQL, ('[["s", 5, 1], ["s", 5, 0]]',)),
+    (db.NEIGHBOURS_SQL, ("[5, -5]",)),
     (db.PENDING_MESSAGES_SQL, ("s", "m", 0, 32)),
     (db.SESSION_VECTORS_SQL, ("s", "m", 100)),
     (db.SEARCH_MESSAGES_SQL, ('"code"', "[", "]", "…", 24, 10, None, 20000)),
