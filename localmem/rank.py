@@ -28,6 +28,7 @@ from __future__ import annotations
 import bisect
 import math
 import re
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -202,14 +203,33 @@ def prescore(
     scores: dict[int, float] = {}
     for t in terms:
         weight = idf(scope.documents, frequencies.get(t, 0))
+        if not scores:  # the first word found: its weight each (a term's holders are distinct)
+            scores = dict.fromkeys(holders.get(t, ()), 0.0 + weight)
+            continue
+        get = scores.get
         for doc_id in holders.get(t, ()):
-            scores[doc_id] = scores.get(doc_id, 0.0) + weight
+            scores[doc_id] = get(doc_id, 0.0) + weight
     return scores
 
 
 def ranked(scores: Mapping[int, float]) -> list[int]:
     """Ids by score, best first; ties: the newer message first."""
     return sorted(scores, key=lambda i: (-scores[i], -i))
+
+
+def best(scores: Mapping[int, float], k: int) -> list[int]:
+    """``ranked(scores)[:k]`` without sorting the rest: the k-th best score found by
+    counting the scores (a sum of a few terms' weights: few distinct values), then only
+    the ids scoring at least that are sorted."""
+    if len(scores) <= k:
+        return ranked(scores)
+    counts = Counter(scores.values())
+    left = k
+    for floor in sorted(counts, reverse=True):
+        left -= counts[floor]
+        if left <= 0:
+            break
+    return ranked({i: s for i, s in scores.items() if s >= floor})[:k]
 
 
 def confident(scores: Mapping[int, float], floor: float = FUSED_LEXICAL_FLOOR) -> dict[int, float]:

@@ -133,8 +133,7 @@ class Recall:
         common = max(2, scope.documents // 10)
         specific = tuple(t for t in terms if frequencies[t] <= common)
         prescores = rank.prescore(terms, holders, frequencies, scope)
-        chosen = rank.ranked(prescores)
-        chosen = chosen[:LEXICAL_CANDIDATES]
+        chosen = rank.best(prescores, LEXICAL_CANDIDATES)
         dense: list[int] = []
         if semantic is not None:
             dense = self._dense(semantic, session_id, before_id, everywhere)
@@ -214,7 +213,7 @@ class Recall:
         for term in extra:
             hold(term)
         wider = [*terms, *extra]
-        found = rank.ranked(rank.prescore(extra, holders, frequencies, scope))[:LEXICAL_CANDIDATES]
+        found = rank.best(rank.prescore(extra, holders, frequencies, scope), LEXICAL_CANDIDATES)
         more = [i for i in found if i not in rows]
         if more:
             for m in self._messages(None, more):
@@ -292,12 +291,13 @@ class Recall:
     def session_titles(self, messages: list[Message], session_id: str) -> dict[str, str]:
         """How each other session among ``messages`` is named in the context: its
         title, else when it began."""
-        titles: dict[str, str] = {}
-        for other in {m.session_id for m in messages} - {session_id}:
-            found = db.get_session(self._db.conn, other)
-            if found is not None:
-                titles[other] = found.title or f"untitled, begun {found.created_at[:10]}"
-        return titles
+        others = {m.session_id for m in messages} - {session_id}
+        if not others:
+            return {}
+        return {
+            other: title or f"untitled, begun {created_at[:10]}"
+            for other, (title, created_at) in db.session_names(self._db.conn, others).items()
+        }
 
     def _scope(self, session_id: str | None) -> rank.Scope:
         """The statistics of a session (None: of every session), memoized until the

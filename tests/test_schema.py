@@ -145,6 +145,7 @@ HOT_QUERIES = [
     (db.SCOPE_STATS_SQL, ("s",)),
     (db.MESSAGES_BY_IDS_SQL, ("[1, 2]", "s")),
     (db.NEIGHBOURS_SQL, ("[5, -5]",)),
+    (db.SESSION_NAMES_SQL, ('["s", "t"]',)),
     (db.PENDING_MESSAGES_SQL, ("s", "m", 0, 32)),
     (db.SESSION_VECTORS_SQL, ("s", "m", 100)),
     (db.SEARCH_MESSAGES_SQL, ('"code"', "[", "]", "…", 24, 10, None, 20000)),

@@ -856,3 +856,17 @@ def test_the_finder_counts_texts_together_as_it_counts_each(terms, texts) -> Non
     finder = Finder(terms)
     joined = ["".join(parts) for parts in texts]
     assert finder.counts_of(joined) == [finder.counts(text) for text in joined]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.dictionaries(st.integers(1, 500), st.sampled_from([0.25, 0.5, 1.0, 1.5, 2.75, 3.0]),
+                    max_size=80),
+    st.integers(1, 60),
+)
+def test_the_best_k_are_the_first_k_of_the_whole_ranking(scores, k) -> None:
+    # rank.best sorts only the ids at or above the k-th best score: with ties across
+    # that score (newer first) the first k must be those of the whole ranking.
+    from localmem.rank import best, ranked
+
+    assert best(scores, k) == ranked(scores)[:k]
