@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterable
 from typing import Any, Generic, TypeVar
 
 V = TypeVar("V")
@@ -117,20 +117,20 @@ class RowMemo:
         self._text = text
         self._rows: dict[int, Any] = {}
         self.chars = 0
+        self.get: Callable[[int], Any] = self._rows.get
+        """The row of an id, or None (the dict's own ``get``: a lookup per candidate)."""
 
-    def get(self, row_id: int) -> Any:
-        """The row of ``row_id``, or None."""
-        return self._rows.get(row_id)
-
-    def put(self, row_id: int, row: Any) -> None:
-        size = len(self._text(row))
-        if size > self.max_chars // 64 or self.max_rows < 1 or row_id in self._rows:
-            return
-        rows = self._rows
-        while rows and (len(rows) >= self.max_rows or self.chars + size > self.max_chars):
-            self.chars -= len(self._text(rows.pop(next(iter(rows)))))
-        rows[row_id] = row
-        self.chars += size
+    def put(self, rows: Iterable[tuple[int, Any]]) -> None:
+        """Keep each (id, row) of ``rows``, the oldest dropped to make room."""
+        kept, text, most = self._rows, self._text, self.max_chars // 64
+        for row_id, row in rows:
+            size = len(text(row))
+            if size > most or self.max_rows < 1 or row_id in kept:
+                continue
+            while kept and (len(kept) >= self.max_rows or self.chars + size > self.max_chars):
+                self.chars -= len(text(kept.pop(next(iter(kept)))))
+            kept[row_id] = row
+            self.chars += size
 
     def clear(self) -> None:
         self._rows.clear()

@@ -16,6 +16,7 @@ import sqlite3
 import threading
 from collections.abc import Callable, Iterator
 from datetime import datetime, timedelta
+from operator import attrgetter
 from pathlib import Path
 from typing import TypeVar
 
@@ -25,7 +26,7 @@ from .cache import ALL_SESSIONS, RowMemo, SessionMemo, TTLCache
 from .clock import iso
 from .config import MemoryConfig
 from .errors import DatabaseError, SessionNotFound
-from .models import Message, Session
+from .models import Session
 from .context import MemoryContext, context_bytes
 from .scoring import Scorer
 from .tokens import Tokenizer
@@ -73,7 +74,7 @@ class Handle:
         # Per session, what contexts read once and reuse (token ratio, compaction
         # level, state rows) until the file or the session changes: SessionMemo.
         self.memo = SessionMemo(
-            SESSION_MEMO_SIZE, RowMemo(MESSAGE_MEMO_ROWS, MESSAGE_MEMO_CHARS, _text)
+            SESSION_MEMO_SIZE, RowMemo(MESSAGE_MEMO_ROWS, MESSAGE_MEMO_CHARS, attrgetter("text"))
         )
 
     def close(self) -> None:
@@ -162,7 +163,3 @@ class Handle:
         with self.locked() as conn:
             self.require_session(session_id)
             return read(conn, session_id)
-
-
-def _text(message: Message) -> str:
-    return message.text

@@ -228,18 +228,19 @@ class Recall:
         order: those recall read before from the memo (``SessionMemo.messages``), the
         rest read and kept there."""
         memo = self._db.memo.messages
+        get = memo.get
         found: list[Message] = []
         missing: list[int] = []
         for i in ids:
-            message = memo.get(i)
+            message = get(i)
             if message is None:
                 missing.append(i)
             elif session_id is None or message.session_id == session_id:
                 found.append(message)
         if missing:
-            for message in db.messages_by_ids(self._db.conn, session_id, missing):
-                memo.put(message.id, message)
-                found.append(message)
+            read = db.messages_by_ids(self._db.conn, session_id, missing)
+            memo.put([(m.id, m) for m in read])
+            found += read
         return found
 
     def _period_messages(
