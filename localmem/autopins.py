@@ -207,7 +207,7 @@ _IDENTIFIERS = (
     re.compile(
         r"\b(?:my|our)\s+(?:[\w-]+\s+){0,2}?"
         r"(?:password|passcode|pin(?: code)?|(?:e-?mail )?address|(?:phone |account )?number"
-        r"|e-?mail|user ?name|postcode|zip code)\s*(?:is|:)\s+\S",
+        r"|e-?mail|user ?name|postcode|zip code)(?:\s*(?:is|:)|'s)\s+\S",
         re.IGNORECASE,
     ),
 )
@@ -215,7 +215,9 @@ _HYPOTHETICAL = re.compile(
     r"^(?:if|suppose|supposing|imagine|assuming|assume|say)\b"
     r"|\b(?:what if|hypothetically|pretend|let's say|let us say|for example|for instance|e\.g\."
     r"|i wonder|wondering|whether|in (?:a|my|the|this) (?:story|novel|game|script|scenario|example)"
-    r"|(?:my|the|a) character)\b",
+    r"|(?:my|the|a) character)\b"
+    # said as a joke ("I'm allergic to cats lol jk"), unless denied ("I'm not kidding")
+    r"|(?<!not )(?<!n't )\b(?:jk|j/k|just kidding|kidding|joking)\b",
     re.IGNORECASE,
 )
 # Every rule needs one of its family's words: a message with none is done after
@@ -237,7 +239,14 @@ _QUESTION_OPENERS = frozenset(
 def message_words(text: str) -> frozenset[str]:
     """The words (``localmem.words``) of a message's scanned start: what every rule family's gate
     (and ``localmem.updates``') looks at, computed once per message."""
-    return frozenset(text_words(text[:MAX_SCAN_CHARS]))
+    return _gate_words(text[:MAX_SCAN_CHARS])
+
+
+def _gate_words(text: str) -> frozenset[str]:
+    """The words of ``text``, and each possessive's or contraction's base besides
+    ("password's" is "password" too: "my wifi password's bluefox77")."""
+    found = text_words(text)
+    return frozenset([*found, *(w[:-2] for w in found if w.endswith("'s"))])
 
 
 def pin_facts(role: str, text: str, words: frozenset[str] | None = None) -> list[str]:
@@ -277,7 +286,7 @@ def pin_facts(role: str, text: str, words: frozenset[str] | None = None) -> list
 
 
 def _is_fact(sentence: str, families: list[tuple[frozenset[str], re.Pattern[str]]]) -> bool:
-    words = set(text_words(sentence))
+    words = _gate_words(sentence)
     found = False
     question = sentence.endswith("?")
     for family in families:

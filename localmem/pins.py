@@ -34,6 +34,8 @@ from . import db
 from .args import check_id, check_importance, check_int, check_text
 from .autopins import is_lasting, message_words, pin_facts, pin_key
 from .config import DEFAULT_PIN_IMPORTANCE
+from .corrections import CUE_WORDS as CORRECTION_WORDS
+from .corrections import Correction, corrected, corrects, find_correction
 from .errors import FactRemoved, InvalidInput, NotFound, SessionNotFound
 from .models import PIN_KINDS, Pin
 from .reports import MemoryReport, RememberedFact, SessionMemory
@@ -48,13 +50,16 @@ SCOPES = ("session", "user")
 
 class PlannedPin(NamedTuple):
     """An automatic pin to write: its content, key and tokens, whether it is a lasting
-    personal fact (the user's), and the earlier facts it updates, if it updates any."""
+    personal fact (the user's), and the earlier facts it updates, if it updates any.
+    A ``correction`` pins nothing by itself: it rewrites the pins of the user's previous
+    message that it corrects (its content is the correcting sentence)."""
 
     content: str
     key: str
     tokens: int
     lasting: bool = False
     update: Update | None = None
+    correction: Correction | None = None
 
 
 class Pins:
@@ -258,6 +263,30 @@ class Pins:
             sessions=[SessionMemory(session=sessions[sid], facts=f) for sid, f in by_session.items()],
         )
 
+    def _correct(
+        self, conn: sqlite3.Connection, session_id: str, message_id: int, correction: Correction, now: str
+    ) -> bool:
+        """Rewrite the pins of the user's message before ``message_id`` that ``correction``
+        corrects (``localmem.corrections``): each is kept in history, ended by the
+        correction, and the fact with the correction takes its place, built from both
+        messages. Return whether the user's pins changed."""
+        user_changed = False
+        for old in db.previous_user_pins(conn, session_id, message_id):
+            if not corrects(correction, old.content):
+                continue
+            db.supersede_pin(conn, old.id, "correction", now)
+            db.end_pin(conn, old.id, message_id)  # forgetting the correction restores it
+            content = corrected(old.content, correction)
+            key = pin_key(content)
+            if self._same_fact(conn, old.session_id, key) is None:
+                db.insert_pin(conn, db.PinRow(
+                    old.session_id, content, key, old.source_message_id, old.importance_score,
+                    "auto", self._db.tokenizer.count(content), now, "correction",
+                ))
+                db.add_pin_sources(conn, session_id, key, [old.source_message_id, message_id])
+            user_changed |= old.session_id is None
+        return user_changed
+
     @staticmethod
     def _same_fact(
         conn: sqlite3.Connection, session_id: str | None, key: str, besides: int | None = None
@@ -288,10 +317,13 @@ class Pins:
         words = message_words(text)
         found = updates_in(text, words)
         facts = pin_facts(role, text, words)
+        correction = None if words.isdisjoint(CORRECTION_WORDS) else find_correction(text)
+        fixes = [] if correction is None else [self.planned(correction.sentence)._replace(correction=correction)]
         if not found:  # the common case
-            return [self.planned(fact) for fact in facts]
+            return [*fixes, *(self.planned(fact) for fact in facts)]
         keys = {pin_key(sentence) for sentence, _ in found}
         return [
+            *fixes,
             *(self.planned(sentence, update) for sentence, update in found),
             *(self.planned(fact) for fact in facts if pin_key(fact) not in keys),
         ]
@@ -313,6 +345,10 @@ class Pins:
         user_changed = False
         importance = self._db.config.auto_pin_importance
         to_user = self._db.config.user_auto_pins
+        for p in pins:
+            if p.correction is not None and source_message_id is not None:
+                user_changed |= self._correct(conn, session_id, source_message_id, p.correction, now)
+        pins = [p for p in pins if p.correction is None]
         for lasting in (True, False):
             group = [p[:3] for p in pins if p.update is None and p.lasting == lasting]
             owner = None if lasting and to_user else session_id

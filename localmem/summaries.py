@@ -48,6 +48,10 @@ if TYPE_CHECKING:  # what it is given (the handle, capabilities): for the type c
 
 logger = logging.getLogger("localmem")
 
+STALE_SHARE = 0.6
+"""Share of a model's fact's content words an ended pin must hold for the fact to restate
+it (``updates.MODEL_MATCH``'s measure)."""
+
 
 class Summaries:
     """Which range is due, summarizing it (checkpoint first, ``checkpoints``), rolling up,
@@ -342,6 +346,7 @@ class Summaries:
             if summary is not None and (counted or warned):
                 held = [p.content for p in db.top_pins(conn, session_id, -1)]
                 counted += [(p, s) for p, s in warned if not said_in(p.content, held)]
+                ended = db.ended_pins(conn, session_id)
                 changed = False
                 for pin, sources in counted:
                     if not sources or any(rules.restates(pin.content, h) for h in held):
@@ -349,6 +354,10 @@ class Summaries:
                     removed = db.buried_after(conn, session_id, pin.key)
                     if removed is not None and max(sources) <= removed:
                         logger.info("a fact the user removed is not pinned again from old messages")
+                        continue
+                    if any(max(sources) < by and rules.grounded(pin.content, old.casefold(), STALE_SHARE)
+                           for old, by in ended):
+                        logger.info("a fact the user updated or corrected is not pinned again from old messages")
                         continue
                     changed |= self._pins.add_auto_pins(conn, session_id, sources[0], [pin], now)
                     db.add_pin_sources(conn, session_id, pin.key, sources)

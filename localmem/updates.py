@@ -33,7 +33,7 @@ _HYPOTHETICAL = re.compile(r"\b(?:if|imagine|suppose|what if|for example|in my s
 # "my new wifi password is ...", "our new address is ...", "my new number: ..."
 _NEW_THING = re.compile(
     r"\b(?:my|our)\s+(?:new|updated|current)\s+(?P<what>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3}?)"
-    r"\s*(?:is|are|will be|:)\s+\S",
+    r"(?:\s*(?:is|are|will be|:)|'s)\s+\S",
     re.I,
 )
 # "my wifi password changed to ...", "my phone number is now ..."
@@ -115,7 +115,9 @@ def updates_in(text: str, words: frozenset[str] | None = None) -> list[tuple[str
         return []  # the common case
     return [
         (sentence, update)
-        for sentence in extract.sentences(text[: extract.MAX_SCAN_CHARS])
+        # apostrophes straight, as the fact rules spell them (``autopins.pin_facts``): the
+        # same sentence is then the same pin, whichever rule found it
+        for sentence in extract.sentences(text[: extract.MAX_SCAN_CHARS].replace("\u2019", "'"))
         if (update := find_update(sentence)) is not None
     ]
 

@@ -51,6 +51,8 @@ PINNED = [
     "I'm vegan.",
     "My budget is 500 EUR a month.",
     "I cannot drive after dark.",
+    "I'm not kidding, I'm allergic to cats.",  # a joke denied
+    "My wifi password's bluefox77.",
 ]
 
 NOT_PINNED = [
@@ -60,6 +62,8 @@ NOT_PINNED = [
     "If I were allergic to cats, what pets would suit me?",  # a hypothetical
     "Imagine I'm vegan and plan a dinner.",  # a hypothetical
     "In my story, the hero is allergic to silver.",  # fiction
+    "I'm allergic to cats lol jk",  # a joke
+    "I'm allergic to Mondays, just kidding.",
     "For example, I can't eat gluten.",  # an example
     "My appointment is tomorrow.",  # a relative date goes stale
     "The meeting is at 3pm.",  # a time without a date

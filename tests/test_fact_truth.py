@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from localmem import MemoryStore
 from tests.test_checkpoint import JsonFake, fake  # noqa: F401 - the fixture
 
@@ -135,15 +137,17 @@ def test_an_import_makes_no_user_fact_from_a_record_without_a_source(
     assert store.memory_report().user_facts == []
 
 
-def test_a_fact_and_its_update_are_learnt_alike(store: MemoryStore) -> None:
+@pytest.mark.parametrize("verb", [" is", "'s", "\u2019s", ":"])
+def test_a_fact_and_its_update_are_learnt_alike(store: MemoryStore, verb: str) -> None:
     s = store.create_session().id
-    store.add_message(s, "user", "My wifi password is bluefox77.")
-    assert current(store, s) == ["My wifi password is bluefox77."]
-    store.add_message(s, "user", "My new wifi password is amberlake42.")
-    assert current(store, s) == ["My new wifi password is amberlake42."]
+    said = verb.replace("\u2019", "'")  # a pin's apostrophes are straight
+    store.add_message(s, "user", f"My wifi password{verb} bluefox77.")
+    assert current(store, s) == [f"My wifi password{said} bluefox77."]
+    store.add_message(s, "user", f"My new wifi password{verb} amberlake42.")
+    assert current(store, s) == [f"My new wifi password{said} amberlake42."]
     chain = store.get_pins(s, history=True)
     assert [(p.content, p.superseded_at is None) for p in chain] == [
-        ("My wifi password is bluefox77.", False),
-        ("My new wifi password is amberlake42.", True),
+        (f"My wifi password{said} bluefox77.", False),
+        (f"My new wifi password{said} amberlake42.", True),
     ]
     assert {p.slot for p in chain} == {"wifi password"}

@@ -334,3 +334,38 @@ def test_offline_summaries_name_no_topic_the_range_does_not_say() -> None:
     named = FRIENDS_CHAT + [("user", "Then some poetry: what rhymes with chain?")]
     assert said_topics("\n".join(t for r, t in named if r == "user")) == ["poetry"]
     assert said_topics("the SQL table has a bug; the debug log shows it") == ["database", "troubleshooting"]
+
+
+USER_ALLERGY: Messages = [
+    ("user", "I'm allergic to penicillin and I take warfarin 5 mg."),
+    ("assistant", "Let me check your pharmacy record."),
+    ("tool", "Patient record: Allergies: none recorded."),
+    ("assistant", "Your record shows no allergies, so you can take amoxicillin."),
+    ("user", "Can I take ibuprofen for my knee?"),
+    ("assistant", "No: ibuprofen with warfarin raises bleeding risk."),
+    ("user", "You said I have diabetes, right?"),
+    ("assistant", "Yes, you told me you have type 2 diabetes."),
+]
+
+
+def test_another_voice_never_states_the_users_health_for_them() -> None:
+    """A tool's record or the assistant denying the allergy the user stated, or telling the
+    user of a condition they never named, is no fact of the span (the user's facts come
+    from the user's own words); the user's own words and the warning are."""
+    facts = [f.text for f in facts_of(USER_ALLERGY)]
+    assert "I'm allergic to penicillin and I take warfarin 5 mg." in facts
+    assert "No: ibuprofen with warfarin raises bleeding risk." in facts
+    assert not [f for f in facts if "none recorded" in f or "no allergies" in f or "told me" in f]
+    for summarize in (keyword_summary, offline_summary):
+        facts_part = summarize(USER_ALLERGY).split("Facts:", 1)[1]
+        assert "amoxicillin" not in facts_part and "diabetes" not in facts_part
+
+
+@pytest.mark.parametrize("said", [
+    ("assistant", "Never give her amoxicillin: she is allergic to penicillin."),  # a warning
+    ("assistant", "You take metformin 500 mg with breakfast, as you said."),  # the user's words
+    ("assistant", "Amoxicillin is a penicillin, so it is not an option for you."),  # not a health fact denied
+])
+def test_another_voice_may_repeat_or_warn(said: tuple[str, str]) -> None:
+    span = [("user", "She is allergic to penicillin. I take metformin 500 mg with breakfast."), said]
+    assert said[1] in [f.text for f in facts_of(span)]

@@ -33,6 +33,7 @@ from .pins import (
     AutoPin, PinRow, DELETE_AUTO_KEYED_PINS_SQL, DELETE_PIN_SQL, GET_PIN_SQL,
     INSERT_AUTO_PIN_SQL, INSERT_PIN_SQL, KEYED_PIN_SQL, KIND_PINS_SQL, MESSAGE_SESSION_SQL,
     PIN_SCOPE_SQL, PIN_HISTORY_SQL, PINS_WITH_SOURCES_SQL, PinSource, pins_with_sources,
+    PREVIOUS_USER_PINS_SQL, previous_user_pins,
     SUPERSEDE_PIN_SQL, TOP_PINS_SQL, UPDATE_PIN_SQL, delete_auto_pins, delete_pin, get_pin,
     insert_auto_pins, insert_pin, keyed_pin, kind_pins, later_pin_texts, message_session,
     pin_history, pin_scope, pins_by_ids,
@@ -109,6 +110,7 @@ from .provenance import (
     DROP_TOMBSTONES_SQL, END_PIN_SQL, EVERY_SESSION, FORGET_MARK_SQL, INSERT_PIN_SOURCE_SQL,
     NEWEST_MESSAGE_ID_SQL, RAISE_MARK_SQL, RESTORE_ENDED_SQL, RESTORE_SESSION_ENDED_SQL,
     SOURCED_PIN_SQL, add_pin_sources, buried_after, bury, drop_session_marks, end_pin,
+    ENDED_PINS_SQL, ended_pins,
     forget_mark, key_hash, raise_mark, restore_ended, restore_session_ended,
 )
 
@@ -117,7 +119,7 @@ __all__ = [
     "DROP_TOMBSTONES_SQL", "END_PIN_SQL", "EVERY_SESSION", "FORGET_MARK_SQL",
     "INSERT_PIN_SOURCE_SQL", "NEWEST_MESSAGE_ID_SQL", "RAISE_MARK_SQL", "RESTORE_ENDED_SQL",
     "RESTORE_SESSION_ENDED_SQL", "SOURCED_PIN_SQL", "add_pin_sources", "buried_after", "bury",
-    "drop_session_marks", "end_pin", "forget_mark", "key_hash", "raise_mark", "restore_ended",
+    "drop_session_marks", "end_pin", "ENDED_PINS_SQL", "ended_pins", "forget_mark", "key_hash", "raise_mark", "restore_ended",
     "restore_session_ended",
     "RESERVE_IDS_SQL", "reserve_ids", "TOKEN_STATS_SQL", "PUT_TOKEN_STATS_SQL", "token_stats", "put_token_stats",
     "CLEAR_SUMMARY_CACHE_SQL", "COVERING_SUMMARY_SQL", "DELETE_CHECKPOINTS_FROM_SQL", "Forgotten",
@@ -151,6 +153,7 @@ __all__ = [
     "DELETE_PIN_SQL", "GET_PIN_SQL", "INSERT_AUTO_PIN_SQL", "INSERT_PIN_SQL", "KEYED_PIN_SQL",
     "KIND_PINS_SQL", "MESSAGE_SESSION_SQL", "PIN_COLUMNS", "PIN_SCOPE_SQL", "PIN_HISTORY_SQL", "PINS_WITH_SOURCES_SQL", "PinSource", "pins_with_sources", "SESSION_PINS_SQL", "SUPERSEDE_PIN_SQL", "TOP_PINS_SQL",
     "UPDATE_PIN_SQL", "delete_auto_pins", "delete_pin", "get_pin", "insert_auto_pins",
+    "PREVIOUS_USER_PINS_SQL", "previous_user_pins",
     "insert_pin", "keyed_pin", "kind_pins", "later_pin_texts", "message_session", "pin_history",
     "pin_scope", "pins_by_ids", "session_pins",
     "supersede_pin", "top_pins",

@@ -73,6 +73,12 @@ DELETE_PIN_SQL = "DELETE FROM semantic_pins WHERE id = ?"
 DELETE_AUTO_KEYED_PINS_SQL = """DELETE FROM semantic_pins
     WHERE session_id IS ? AND content_key = ? AND kind = 'auto' AND superseded_at IS NULL"""
 MESSAGE_SESSION_SQL = "SELECT session_id FROM messages WHERE id = ?"
+# The current auto pins taken from the session's newest user message before ?2 (what a
+# correction in ?2 may correct), wherever they are kept (the user's too).
+PREVIOUS_USER_PINS_SQL = f"""SELECT {PIN_COLUMNS} FROM semantic_pins
+    WHERE kind = 'auto' AND superseded_at IS NULL AND source_message_id =
+        (SELECT max(id) FROM messages WHERE session_id = ?1 AND role = 'user' AND id < ?2)
+    ORDER BY id"""
 PIN_SCOPE_SQL = "SELECT session_id FROM semantic_pins WHERE id = ?"
 
 # A pin to write automatically: (content, content_key, token_count).
@@ -195,6 +201,11 @@ def pins_with_sources(conn: sqlite3.Connection) -> list[PinSource]:
     return [
         (_PIN_ROWS(row[:width]), *row[width:]) for row in conn.execute(PINS_WITH_SOURCES_SQL)
     ]
+
+
+def previous_user_pins(conn: sqlite3.Connection, session_id: str, message_id: int) -> list[Pin]:
+    """The current auto pins taken from the session's last user message before ``message_id``."""
+    return [_PIN_ROWS(row) for row in conn.execute(PREVIOUS_USER_PINS_SQL, (session_id, message_id))]
 
 
 def supersede_pin(conn: sqlite3.Connection, pin_id: int, slot: str, now: str) -> bool:

@@ -11,6 +11,9 @@
   forgetting any one of them deletes the pin (``localmem.forget``).
 - **Pin endings** (``pin_endings``): the message whose update ended a pin;
   forgetting it makes the pin current again.
+  A model's fact that restates an ended pin and rests only on messages said before
+  its ending is not pinned (``Summaries.store_summary``): it would bring back what
+  the user updated or corrected.
 - **Tombstones** (``pin_tombstones``): a fact the user removed, by a hash of its
   key (its text leaves the file), with the newest message id at the time: a model
   may pin the fact again only from a later message.
@@ -48,6 +51,12 @@ RESTORE_SESSION_ENDED_SQL = """UPDATE OR IGNORE semantic_pins SET superseded_at 
 DROP_ENDINGS_SQL = "DELETE FROM pin_endings WHERE message_id = ?"
 DROP_SESSION_ENDINGS_SQL = """DELETE FROM pin_endings
     WHERE message_id IN (SELECT id FROM messages WHERE session_id = ?)"""
+
+# The facts a session sees that a later message ended (an update, a correction), each
+# with that message: a model's fact resting only on what came before it is stale.
+ENDED_PINS_SQL = """SELECT p.content, e.message_id FROM semantic_pins p
+    JOIN pin_endings e ON e.pin_id = p.id
+    WHERE (p.session_id = ?1 OR p.session_id IS NULL) AND p.superseded_at IS NOT NULL"""
 
 BURY_SQL = """INSERT INTO pin_tombstones (scope, key_hash, after_message_id) VALUES (?, ?, ?)
     ON CONFLICT (scope, key_hash) DO UPDATE SET after_message_id = excluded.after_message_id"""
@@ -107,6 +116,12 @@ def restore_session_ended(conn: sqlite3.Connection, session_id: str) -> int:
     restored = conn.execute(RESTORE_SESSION_ENDED_SQL, (session_id,)).rowcount
     conn.execute(DROP_SESSION_ENDINGS_SQL, (session_id,))
     return restored
+
+
+def ended_pins(conn: sqlite3.Connection, session_id: str) -> list[tuple[str, int]]:
+    """(content, the id of the message that ended it) of each fact the session sees that
+    an update or a correction ended."""
+    return [(row[0], row[1]) for row in conn.execute(ENDED_PINS_SQL, (session_id,))]
 
 
 def key_hash(key: str) -> str:

@@ -71,6 +71,21 @@ sentences its range's summaries read (an import scores each once)."""
 WORD_CACHE: Final = 16384
 """Words whose kind is kept (``_word_kind``): a conversation's vocabulary repeats."""
 
+_HEALTH_KINDS: Final = frozenset({"allergy", "medication"})
+"""The kinds of fact about the user's health that only the user's own words can state."""
+_STATE_NEGATIONS: Final = frozenset(
+    "no not none nothing never without isn't aren't wasn't weren't doesn't don't".split()
+)
+"""Words that deny a state ("no allergies", "isn't allergic", "none recorded")."""
+DENIAL_REACH: Final = 3
+"""How many words after a negation a health word it denies may stand."""
+_YOU = re.compile(
+    r"\byou(?:'re| are| were|'ve| have| had| take| took| told me| said| mentioned| suffer)\b"
+    r"|\byour (?:\w+ )?(?:record|history|chart|file|allerg|medication|condition|diagnosis|prescription)",
+    re.IGNORECASE,
+)
+"""Another voice saying what the user is, has, takes or said."""
+
 _I = re.IGNORECASE
 _FILLER = re.compile(
     r"^(?:(?:ok(?:ay)?|sure|yes|yeah|yep|great|good|perfect|thanks|thank you|alright|right"
@@ -204,11 +219,18 @@ class Fact:
     and dates of a decision."""
 
 
+Scored = tuple[str, float, frozenset[str], dict[str, frozenset[str]]]
+"""A candidate's :class:`Fact` but its position (``_scored``)."""
+
+
 def facts_of(pairs: Sequence[tuple[str, str]]) -> list[Fact]:
-    """Every candidate of the span's user and assistant messages with its score, in order."""
-    found: list[Fact] = []
+    """Every candidate of the span's user, assistant and tool messages with its score, in
+    order; but what another voice says of the user's health that the user's own words do
+    not say (:func:`_says_for_the_user`)."""
+    scored: list[tuple[bool, Scored]] = []
     for role, text in pairs:
-        if role.strip().casefold() == "system":
+        role = role.strip().casefold()
+        if role == "system":
             continue
         for sentence in sentences(text):
             sentence = _FILLER.sub("", sentence)
@@ -216,10 +238,66 @@ def facts_of(pairs: Sequence[tuple[str, str]]) -> list[Fact]:
             clauses = _CLAUSE.split(sentence) if _CLAUSE_MARKS.intersection(sentence) else [sentence]
             for clause in clauses:
                 clause = clause.strip()
-                scored = _scored(clause[:1].upper() + clause[1:])
-                if scored is not None:
-                    found.append(Fact(scored[0], len(found), *scored[1:]))
-    return found
+                found = _scored(clause[:1].upper() + clause[1:])
+                if found is not None:
+                    scored.append((role == "user", found))
+    users = _users_health([found for user, found in scored if user])
+    kept = [found for user, found in scored if user or not _says_for_the_user(found, *users)]
+    return [Fact(found[0], position, *found[1:]) for position, found in enumerate(kept)]
+
+
+def _users_health(found: Sequence[Scored]) -> tuple[set[str], set[str]]:
+    """What the user's own statements (not questions) say of their health: the kinds
+    (allergy, medication) they state undenied, and the anchor keys of their words."""
+    stated = [f for f in found if not f[0].endswith("?") and not _HEALTH_KINDS.isdisjoint(f[2])]
+    kinds = {
+        kind
+        for text, _, found_kinds, _ in stated
+        if not _denies_health(vocab.words(text))
+        for kind in found_kinds.intersection(_HEALTH_KINDS)
+    }
+    return kinds, {key for f in stated for key in _anchor_keys(f[0])}
+
+
+def _says_for_the_user(found: Scored, kinds: set[str], keys: set[str]) -> bool:
+    """Whether another voice's sentence (the assistant's, a tool's) says of the user's health
+    what the user's own words do not: it denies a kind of health fact the user stated
+    ("Allergies: none recorded.", "Your record shows no allergies, so you can take
+    amoxicillin." after "I'm allergic to penicillin."), or tells the user of a condition or
+    medicine they never named ("You told me you have type 2 diabetes."). The user's facts
+    come from the user's own words: a summary does not state such a sentence as a fact. A
+    warning ("Never give her amoxicillin: she is allergic.") is about an action: kept."""
+    text, _, found_kinds, _ = found
+    health = found_kinds.intersection(_HEALTH_KINDS)
+    if not health or "warning" in found_kinds:
+        return False
+    words = vocab.words(text)
+    if not kinds.isdisjoint(health) and _denies_health(words):
+        return True
+    named = {_anchor_key(w) for w in words if _is_health_word(w)} | {_anchor_key(w) for w in _allergens(text)}
+    return not named <= keys and _YOU.search(text) is not None
+
+
+def _is_health_word(word: str) -> bool:
+    return (
+        word.startswith(_ALLERGY_PREFIXES) or word in _ALLERGY_WORDS or word in _MEDICATION_WORDS
+        or _is_drug(word)
+    )
+
+
+def _denies_health(words: Sequence[str]) -> bool:
+    """Whether a negation denies a health word: up to :data:`DENIAL_REACH` words before it
+    ("no allergies", "isn't on any medication", "not allergic"), or "none" after it
+    ("Allergies: none recorded"); "it is not an option" after "penicillin" denies no state."""
+    health = [i for i, w in enumerate(words) if _is_health_word(w)]
+    if not health:
+        return False
+    for i, word in enumerate(words):
+        if word in _STATE_NEGATIONS and any(0 < h - i <= DENIAL_REACH for h in health):
+            return True
+        if word == "none" and any(0 < i - h <= DENIAL_REACH for h in health):
+            return True
+    return False
 
 
 def salient_facts(pairs: Sequence[tuple[str, str]], budget: int) -> list[str]:
