@@ -140,7 +140,7 @@ def _facts(row: Row, conversation: str, recorded: dict, facts: Any, pins: list[s
         answer = ModelFacts.model_validate_json((recorded.get("facts") or {}).get("raw") or "")
     except Exception:  # noqa: BLE001 - not facts: nothing proposed
         return
-    rules = set(facts_items(rule_facts(extract(pairs))))
+    rules = set(facts_items(rule_facts(extract(pairs), [text for _, text in pairs])))
     proposed = {(f, clip(i, ITEM_CHARS)) for f, i in facts_items(answer)} - rules
     proposed |= {("must_remember", clip(i, ITEM_CHARS)) for i in answer.must_remember}
     proposed |= {("updates", f"{clip(new, ITEM_CHARS)} <- {old}") for new, old in answer.updates}

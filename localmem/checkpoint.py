@@ -24,7 +24,10 @@ it again. How one is made:
    step done only when a message says so, a plan as a next step, no lone
    word or small talk as a step; a decision only where a sentence decides,
    a goal or current step only where one says what someone is after, and
-   nothing to do that a later sentence reports done: ``progress.unstated``),
+   nothing to do that a later sentence reports done or the chat made and
+   accepted, that it ruled out, that is advice for a case not come, or whose
+   numbers it says of something else: ``progress.unstated``; a one-word
+   preference is no word describing another: ``statements.modifies``),
    and never replaces the floor (:func:`overlay`). The checkpoint's source
    is the model only when one of its items survived; any failure leaves the
    floor alone.
@@ -283,7 +286,7 @@ class ModelCheckpoint(Answer):
 
     def supported(
         self, evidence: Evidence, said: Evidence, dropped: dict[str, int] | None = None,
-        messages: int | None = None,
+        messages: int | None = None, roles: Sequence[str] = (),
     ) -> CheckpointData:
         """The items ``evidence`` supports (``localmem.grounding``), as CheckpointData,
         each where its status puts it (``localmem.statements``): a step or goal names an
@@ -292,7 +295,8 @@ class ModelCheckpoint(Answer):
         stated in what the user ``said`` with a stance ("I prefer", "never"...);
         references are verbatim, a file a file's name and a table no SQL keyword
         (``extract.names_a``). ``dropped`` counts the others by reason. ``messages``: how
-        many of the evidence's sources (the first) are messages (None: all)."""
+        many of the evidence's sources (the first) are messages (None: all); ``roles``:
+        theirs, when known (who answered whom: ``progress.unstated``)."""
         dropped = {} if dropped is None else dropped
         out: dict[str, list[str]] = {}
         sentences = statements.by_sentence(evidence.sources)
@@ -311,7 +315,8 @@ class ModelCheckpoint(Answer):
             if field == "user_preferences":
                 reason = said.check(item)
                 stated = reason is None and any(
-                    statements.prefers(s, item) for s in said_sentences.supporting(item)
+                    statements.prefers(s, item) and not statements.modifies(item, s)
+                    for s in said_sentences.supporting(item)
                 )
                 return reason or (None if stated else "no preference stated")
             if not statements.names_something(item):
@@ -336,10 +341,15 @@ class ModelCheckpoint(Answer):
                 if reason is None:
                     support = sentences.supporting(item)
                     place, reason = progress.placed(field, support, item)
+                    unsaid = field == "completed_steps" and reason == "not said to be done"
+                    if unsaid:
+                        place, reason = "next_steps", None  # done only if reported done later
                     if place is not None and reason is None:
-                        reason = progress.unstated(place, item, support, sentences.sources, owners, last)
-                    if reason == "done later" and field == "completed_steps":
-                        place, reason = field, None  # said planned, then reported done
+                        reason = progress.unstated(place, item, support, sentences.sources, owners, last, roles)
+                    if field == "completed_steps" and reason in ("done later", "made later"):
+                        place, reason = field, None  # said planned (or not at all), then done
+                    elif unsaid and reason is None:
+                        reason = "not said to be done"
                 if reason is not None:
                     drop(reason)
                 elif place is not None:
@@ -387,7 +397,8 @@ def with_model(
     evidence = Evidence([*texts, *state.lines(), *carried], conversation=[*texts, *carried])
     said = Evidence([m.text for m in messages if m.role == "user"], conversation=evidence.conversation)
     dropped: dict[str, int] = {}
-    merged = overlay(floor, answer.supported(evidence, said, dropped, messages=len(texts)), state)
+    roles = [m.role for m in messages if m.role in ("user", "assistant")]
+    merged = overlay(floor, answer.supported(evidence, said, dropped, messages=len(texts), roles=roles), state)
     if dropped:
         logger.info("%s's checkpoint items dropped: %s", model, dropped)
     return (merged, model) if merged != floor else (floor, RULES)

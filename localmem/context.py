@@ -5,7 +5,7 @@ the store read (``localmem.contexts``). Whatever order filled it, it reads in
 natural order: ``to_messages()`` gives one system message holding the
 preamble, then the summaries (oldest first), the checkpoint, the pins, the
 session state and the relevant older messages (oldest first, under a heading
-a day, each with its role), each section under its bracketed header and
+a day, each run of one speaker's turns after its role), each section under its bracketed header and
 separated by a blank line, then the turns oldest to newest.
 
 ``total_tokens`` counts what ``to_messages()`` carries: the stored counts of
@@ -103,8 +103,9 @@ class MemoryContext(BaseModel):
     def memory_text(self) -> str:
         """The system content: ``MEMORY_PREAMBLE``, then the summaries, the
         checkpoint, the pins, the session state and the relevant older messages
-        (under a ``date:`` heading each day, ``role: text``), each section under
-        its header; "" if none."""
+        (under a ``date:`` heading each day, ``role: text`` where a run of one
+        speaker's turns begins, the text alone after), each section under its
+        header; "" if none."""
         sections = []
         if self.summaries:
             sections.append(_section(SUMMARIES_HEADER, [s.text for s in self.summaries]))
@@ -149,12 +150,21 @@ def relevant_heading(message: Message, session_id: str, titles: Mapping[str, str
 def relevant_lines(
     messages: Sequence[Message], session_id: str, titles: Mapping[str, str]
 ) -> list[str]:
-    """The relevant section's lines: each heading once, then its messages as
-    ``role: text``, headings in the order their first message comes."""
+    """The relevant section's lines: each heading once, then its messages in their
+    order, headings in the order their first message comes. A run of one speaker's
+    turns under a heading is written as a transcript is, the speaker once:
+    ``role: text`` where the run begins, the text alone on each line after (on chat
+    turns a role on every line cost an eighth of the section)."""
     groups: dict[str, list[str]] = {}
+    speaker: dict[str, str] = {}
     for m in messages:
-        line = m.role + ROLE_SEPARATOR + m.text
-        groups.setdefault(relevant_heading(m, session_id, titles), []).append(line)
+        heading = relevant_heading(m, session_id, titles)
+        lines = groups.setdefault(heading, [])
+        if speaker.get(heading) == m.role:
+            lines.append(m.text)
+        else:
+            lines.append(m.role + ROLE_SEPARATOR + m.text)
+            speaker[heading] = m.role
     return [line for heading, lines in groups.items() for line in (heading, *lines)]
 
 

@@ -168,6 +168,7 @@ class Contexts:
             tokenizer.count, cfg.relevant_messages, self._label_cost,
             None if answers is None else answers.shorten,
             None if answers is None else answers.earns,
+            None if answers is None else answers.answers,
         )
         return pack(read, policy)
 

@@ -83,17 +83,21 @@ def cut(text: str, finder: Finder) -> str | None:
 
 
 class Answers:
-    """What of the material answers a query's ``terms``: the two judgments packing
-    asks of a context with a query (``packing.Policy.shorten`` and ``.earns``)."""
+    """What of the material answers a query's ``terms``: the judgments packing asks of
+    a context with a query (``packing.Policy.shorten``, ``.earns`` and ``.answers``)."""
 
     def __init__(self, terms: Sequence[str], count: Callable[[str], int]) -> None:
         self._finder = Finder(terms)
         self._any = bool(terms)
         self._count = count
+        self._answered: dict[str, bool] = {}  # packing asks of a pin twice (earns, answers)
 
     def answers(self, text: str) -> bool:
         """Whether ``text`` holds a word of the query."""
-        return self._any and bool(self._finder.starts(text))
+        found = self._answered.get(text)
+        if found is None:
+            found = self._answered[text] = self._any and bool(self._finder.starts(text))
+        return found
 
     def earns(self, text: str) -> bool:
         """Whether a pin, summary or checkpoint line keeps its place ahead of the

@@ -24,7 +24,7 @@ from . import statements
 from .answers import MAX_REFERENCES, Answer, merge_items, strings
 from .grounding import SUPPORT_SHARE, Evidence, support
 from .models import FactsData
-from .words import STOP_WORDS, words
+from .words import NUMBER_WORDS, STOP_WORDS, TIME_WORDS, WEEKDAY_WORDS, stem, words
 
 MAX_FACTS = 8
 MAX_MUST_REMEMBER = 3
@@ -60,12 +60,14 @@ Conversation:
 Return JSON only:"""
 
 
-def rule_facts(found: rules.Extracted) -> FactsData:
+def rule_facts(found: rules.Extracted, texts: Sequence[str] = ()) -> FactsData:
     """A span's facts by the rules: statements with numbers or names, decisions,
-    the names referenced, and the user's questions (the newest)."""
+    the names referenced, and the user's questions (the newest); without a count of
+    what is left that the span's ``texts`` (its messages, in order) make stale
+    (:func:`used_up`)."""
     entities = [n for kind in rules.REFERENCE_KINDS for n in found.references[kind]]
     return FactsData(
-        key_facts=found.facts[:MAX_FACTS],
+        key_facts=[f for f in found.facts if not used_up(f, texts)][:MAX_FACTS],
         decisions=found.decisions[-MAX_FACTS:],
         entities=rules.unique(entities)[:MAX_REFERENCES],
         open_questions=found.questions[-MAX_FACTS:],
@@ -161,6 +163,7 @@ class ModelFacts(Answer):
                 i for i in items
                 if _said(i) not in stale
                 and supported_item(field, i, evidence, sentences, said)
+                and not used_up(i, texts)
             ])
 
         return FactsData(
@@ -202,7 +205,16 @@ def supported_item(
       Lake Como", "pay off the credit card" are phrases about things), and its words stand
       together, in order, in one message ("the dog's weight" is said nowhere);
     - an open question was asked (a question in a message holds most of its words) and
-      is still open: no one else wrote after it.
+      is still open: no one else wrote after it;
+    - an entity is no time ("Saturday", "Saturday morning", "rent due fri": when, not
+      what), and a word it writes as a name is written so in the span, which writes it
+      in lower case otherwise ("Bank" of "my bank, Harbor Credit Union");
+    - a key fact or a decision does not give one thing's description to another
+      ("Sintra is hilly" of "Alfama is hilly", :func:`_subject_kept`);
+    - a decision names what is decided, not only when ("will do thurs night"), and one
+      only suggested to the user ("try a tasca in Mouraria") is theirs only once they took
+      it up (:func:`_taken_up`: "Great, we booked the flights too" answers with something
+      else).
     """
     plain = _THE_USER.sub(" ", item)
     if field == "open_questions":
@@ -210,37 +222,142 @@ def supported_item(
     if not _a_statement(item, [text for _, text in said]):
         return False
     if field == "entities":
-        return _is_name(item, said)
+        return _is_name(item, said) and not _a_time(item) and _named_so(item, said)
     if evidence.check(plain) is not None:
         return False
     if any(statements.drops_the_action(plain, s) for s in sentences.supporting(plain)):
         return False  # "Pena Palace tickets online" of "Book Pena Palace tickets online"
+    if field in ("key_facts", "decisions") and not _subject_kept(plain, sentences.supporting(plain)):
+        return False
     if field == "key_facts":
-        return (len(item.split()) >= 2 and not _bare_name(plain)
-                and _subject_kept(plain, sentences.supporting(plain)))
+        return len(item.split()) >= 2 and not _bare_name(plain, [text for _, text in said])
     if field == "decisions":
         support = sentences.supporting(plain)
         if support and all(map(statements.undecided, support)):
+            return False
+        if not any(w not in TIME_WORDS and w not in STOP_WORDS for w in words(plain)):
+            return False  # "will do thurs night": when, and nothing of what
+        if not _taken_up(plain, sentences, said):
             return False
         return statements.opens_with_verb(plain) or any(map(statements.decides, support))
     return True
 
 
+def _taken_up(item: str, sentences: Evidence, said: Sequence[tuple[str, str]]) -> bool:
+    """Whether ``item`` (a decision) is the user's: said in a message of theirs, or
+    advice as given ("Set up an automatic transfer on payday"), or, when every sentence
+    stating it only suggests it (``statements.suggests``: "For dinner, try a tasca in
+    Mouraria"), taken up by the user's answer (``statements.takes_up``: "Sure, the tasca
+    it is"; "Try setting a fixed channel." "I set it to channel 44")."""
+    support = sentences.supporting(item)
+    if not support or not all(map(statements.suggests, support)):
+        return True
+    for index, (role, text) in enumerate(said):
+        if not any(sentence in text for sentence in support):
+            continue
+        if role == "user":
+            return True
+        reply = said[index + 1] if index + 1 < len(said) else None
+        if reply is None or reply[0] != "user":
+            continue
+        if statements.takes_up(reply[1], item):
+            return True
+    return False
+
+
+def _a_time(item: str) -> bool:
+    """Whether ``item`` says when rather than what: its words (numbers, determiners aside)
+    are all time words ("Saturday morning", "June 3"), or one is a weekday ("rent due fri")."""
+    found = [w for w in words(item) if w not in _DETERMINERS and not w[:1].isdigit()]
+    return bool(found) and (all(w in TIME_WORDS for w in found) or not WEEKDAY_WORDS.isdisjoint(found))
+
+
+_SENTENCE_START = re.compile(r"(?:^|[.!?:]\s+|\n)\W*$")
+
+
+def _named_so(item: str, said: Sequence[tuple[str, str]]) -> bool:
+    """Whether each word ``item`` writes with a capital, as a name, is so written in the
+    span where a capital is not owed to a sentence's start, or never in lower case by a
+    writer who uses capitals: "Bank" of "My bank, Harbor Credit Union" is a word made a
+    name; "Luigi's" of "luigi's?" (a message all in lower case) may be a name."""
+    for word in re.findall(r"\b[A-Z][a-z]+\b", item):
+        lower = word.casefold()
+        named = lowered = False
+        for _, text in said:
+            for found in re.finditer(rf"\b{re.escape(word)}\b", text, re.IGNORECASE):
+                if found.group(0) == word and not _SENTENCE_START.search(text[: found.start()]):
+                    named = True
+                elif found.group(0) == lower and text != text.casefold():
+                    lowered = True
+        if lowered and not named:
+            return False
+    return True
+
+
+_LEFT = re.compile(
+    r"\b(?:\d+|no|" + "|".join(NUMBER_WORDS) + r")\s+((?:[a-z]+\s+){0,2}?[a-z]+)\s+(?:left|remaining)\b",
+    re.IGNORECASE,
+)
+"""A count of what is left: "has 1 refill left", "two pills remaining"."""
+
+
+def used_up(item: str, texts: Sequence[str]) -> bool:
+    """Whether ``item`` counts what is left of a thing ("has 1 refill left on the inhaler")
+    and a message after the first one that says so reports that thing done ("Your inhaler
+    refill is submitted"): the count is stale. Pure; never raises on any ``str``."""
+    found = _LEFT.search(item)
+    if found is None:
+        return False
+    thing = {stem(w) for w in words(found.group(1)) if w not in STOP_WORDS}
+    first = next((i for i, t in enumerate(texts) if found.group(0).casefold() in t.casefold()), None)
+    if first is None or not thing:
+        return False
+    return any(
+        statements.status(sentence) == "done" and thing <= {stem(w) for w in words(sentence)}
+        for text in texts[first + 1:]
+        for sentence in rules.sentences(text)
+    )
+
+
 _COPULA = frozenset({"is", "are", "was", "were"})
 
 
-def _bare_name(item: str) -> bool:
+_COMPOUND = re.compile(r"[^\W\d_][\w'\u2019]*(?:-[^\W_][\w'\u2019]*)*")
+"""A word with the words a hyphen joins to it: "Wi-Fi" is one."""
+
+
+def _bare_name(item: str, messages: Sequence[str] = ()) -> bool:
     """Whether ``item`` only names a thing, stating nothing of it: two words at most that
-    carry content, no number or value, no verb, no preposition ("Emergency fund", "car
-    loan", "WPS button"; not "rent due fri", "Fritz!Box 7590", "3.8% on savings")."""
+    carry content (a hyphen's words one: "Wi-Fi"), three when the ``messages`` write them
+    as one noun phrase, right after a determiner the item leaves out ("the Wi-Fi setup
+    wizard"), or a phrase whose thing is "one" ("the new Wes Anderson one": named
+    elsewhere); no number or value, no verb, no preposition ("Emergency fund", "car loan",
+    "WPS button"; not "rent due fri", "Fritz!Box 7590", "3.8% on savings", "The effect
+    runs again, forever")."""
     said = words(item)
+    content = [w for w in _COMPOUND.findall(item.casefold()) if w not in STOP_WORDS]
+    short = len(content) <= 2 or (len(content) == 3 and _after_a_determiner(item, messages))
     return (
         not any(c.isdigit() for c in item)
-        and len([w for w in said if w not in STOP_WORDS]) <= 2
+        and (short or said[-1:] in (["one"], ["ones"]))
         and bool(said) and said[-1] not in STOP_WORDS  # "The fix covers both" ends a clause
         and _NOT_IN_A_NAME.isdisjoint(said)
         and not statements.names_action(item)
     )
+
+
+def _after_a_determiner(item: str, messages: Sequence[str]) -> bool:
+    """Whether ``item``, holding no determiner itself, is written in one of ``messages``
+    right after one: a noun phrase cut from a sentence ("the Wi-Fi setup wizard")."""
+    said = words(item)
+    if not said or said[0] in _DETERMINERS:
+        return False
+    n = len(said)
+    for text in messages:
+        held = words(text)
+        if any(held[i:i + n] == said and held[i - 1] in _DETERMINERS for i in range(1, len(held) - n + 1)):
+            return True
+    return False
 
 
 def _subject_kept(item: str, support: Sequence[str]) -> bool:
@@ -256,10 +373,15 @@ def _subject_kept(item: str, support: Sequence[str]) -> bool:
     subject = {w for w in said[:cut] if w not in STOP_WORDS}
     wanted = {w for w in said if w not in STOP_WORDS}
     for sentence in support:
-        clause = max(statements.clauses(sentence), key=lambda c: len(wanted.intersection(words(c))))
+        # the clause saying "... is ..." that holds most of the item ("Alfama is hilly" of
+        # "Alfama is hilly but charming, and close to the old town": its subject is Alfama)
+        stating = [c for c in statements.clauses(sentence) if _COPULA.intersection(words(c))]
+        if not stating:
+            return True
+        clause = max(stating, key=lambda c: len(wanted.intersection(words(c))))
         found = words(clause)
-        at = next((i for i, w in enumerate(found) if w in _COPULA), None)
-        if at is None or subject.intersection(found[:at]):
+        at = next(i for i, w in enumerate(found) if w in _COPULA)
+        if not wanted.intersection(found) or subject.intersection(found[:at]):
             return True
     return not support
 
@@ -330,7 +452,8 @@ def must_remember(answer: ModelFacts, evidence: Evidence) -> list[str]:
     items = [rules.clip(i, rules.ITEM_CHARS) for i in answer.must_remember]
     kept = [
         i for i in items
-        if not _OF_THE_MOMENT.search(i) and _a_statement(i, evidence.sources) and not _bare_name(i)
+        if not _OF_THE_MOMENT.search(i) and _a_statement(i, evidence.sources)
+        and not _bare_name(i, evidence.sources)
         and fact_sources(i, evidence) is not None
     ]
     return rules.unique(kept)[:MAX_MUST_REMEMBER]

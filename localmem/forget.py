@@ -281,7 +281,7 @@ class Forgetting:
             conn, summary.id, text, left[0].id, left[-1].id, len(left), FALLBACK,
             self._db.tokenizer.count(text),
         )
-        data, facts = facts_row(rule_facts(rules.extract(pairs)))
+        data, facts = facts_row(rule_facts(rules.extract(pairs), [text for _, text in pairs]))
         db.rewrite_facts(conn, summary.id, data, facts, RULES)
 
     def _roll_again(self, gone: Forgotten, session_id: str, first: int) -> None:

@@ -66,6 +66,9 @@ _ENDS: Final = frozenset({"and", "but", "then", "so", "while", "because", "since
 """Words that end a negation's reach: "avoid ibuprofen and take acetaminophen"."""
 _JOINS: Final = frozenset({"or", "nor", "and"})
 """Words that add another object to a negation: "no ibuprofen or aspirin"."""
+_EXAMPLES: Final = frozenset({"like", "including", "especially"})
+"""Words (and "such as") that name examples of a negated object: "avoid NSAIDs like
+ibuprofen" warns against ibuprofen too."""
 _CANCELS: Final = frozenset({"forget", "miss", "hesitate", "worry", "fail", "only"})
 """A negation right before one of these is an idiom, not a negation ("don't forget to")."""
 CARRIERS: Final = frozenset(
@@ -307,8 +310,9 @@ def _clauses(text: str) -> list[tuple[str, bool]]:
     A negation reaches its object: the first content word after it that is not a carrier
     verb (at most :data:`SCOPE_WORDS` words on), the content words right after that one
     ("grapefruit juice"), and what "or", "nor" or "and" adds to them ("peanuts and tree
-    nuts"; not "and take acetaminophen": a carrier after "and" starts a new statement).
-    A negation that is itself negated asserts ("must not stop warfarin", "not allergic to").
+    nuts"; not "and take acetaminophen": a carrier after "and" starts a new statement),
+    and the examples of it "like", "such as" or "including" name ("avoid NSAIDs like
+    ibuprofen"). A negation that is itself negated asserts ("must not stop warfarin", "not allergic to").
     """
     out: list[tuple[str, bool]] = []
     for clause in _CLAUSE.split(text.casefold()):
@@ -326,7 +330,7 @@ def _clauses(text: str) -> list[tuple[str, bool]]:
                     waiting, last = -1, -_DOUBLE - 1  # a negation of a negation
                 else:
                     waiting, inside, last = i + SCOPE_WORDS, False, i
-            elif word in _JOINS and inside:
+            elif inside and (word in _JOINS or word in _EXAMPLES or (word, following) == ("such", "as")):
                 waiting, inside = i + SCOPE_WORDS, False
             elif _is_content(word) and word not in CARRIERS and (inside or i <= waiting):
                 negated, inside, waiting = True, True, -1

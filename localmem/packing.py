@@ -25,13 +25,16 @@ The budget is a hard ceiling, filled in priority order:
 With a query, the pins, summaries and checkpoint lines that ``Policy.earns``
 rejects (they neither answer the query nor hold the user's lasting facts)
 wait until after the relevant messages and take what they leave: a section
-earns its tokens. Without a query, nothing waits.
+earns its tokens. The pins that earn their place only as lasting facts (not
+``Policy.answers``) keep it within ``LASTING_SHARE`` of the budget, by
+importance (the first of them in any case); the rest of them wait too. Without a query, nothing waits.
 
 How the result reads, and the framing's costs, are ``localmem.context``'s.
 """
 
 from __future__ import annotations
 
+import bisect
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -52,6 +55,11 @@ ARCHIVE_SHARE = 1 / 10
 """The most of the budget finished goals' archives may take (within the state's share)."""
 CHECKPOINT_SHARE = 1 / 5
 """The most of the budget the checkpoint may take."""
+LASTING_SHARE = 1 / 20
+"""With a query, the most of the budget that pins answering nothing of it may take
+ahead of the relevant messages as the user's lasting facts (about ten one-line facts
+at 3,000 tokens): a file's lasting pins grow with every chat, the question's answers
+do not."""
 
 Line = tuple[str, int]
 """A rendered line and its token count (stored when its row was written)."""
@@ -104,7 +112,9 @@ class Policy:
     tokens, ``label_cost(label)`` (by default ``count``); ``shorten(message)``: the
     message as a relevant one is shown (cut to what answers, its tokens recounted);
     ``earns(text)``: whether a pin, summary or checkpoint line keeps its place ahead
-    of the relevant messages (None: all do)."""
+    of the relevant messages (None: all do); ``answers(text)``: whether it answers the
+    query (None: all do), the pins that earn their place otherwise keeping it within
+    ``LASTING_SHARE``."""
 
     max_tokens: int
     min_recent: int
@@ -115,6 +125,7 @@ class Policy:
     label_cost: Callable[[str], int] | None = None
     shorten: Callable[[Message], Message] | None = None
     earns: Callable[[str], bool] | None = None
+    answers: Callable[[str], bool] | None = None
 
 
 def pack(read: Read, policy: Policy) -> MemoryContext:
@@ -135,6 +146,13 @@ def pack(read: Read, policy: Policy) -> MemoryContext:
     if policy.earns is not None and relevant:
         earns = policy.earns
         pins, late_pins = _split(pins, lambda p: earns(p.content))
+        if policy.answers is not None:
+            more_pins = _beyond_share(pins, policy.answers, math.floor(max_tokens * LASTING_SHARE),
+                                      costs.item)
+            if more_pins:
+                waiting = {id(p) for p in more_pins}
+                pins = [p for p in pins if id(p) not in waiting]
+                late_pins = _merged(read.pins, list(late_pins), more_pins)
         summaries, late_summaries = _split(summaries, lambda s: earns(s.text))
         checkpoint, late_lines = _split(checkpoint, lambda line: earns(line[0]))
     left = max_tokens
@@ -300,6 +318,25 @@ def _merged(order: Sequence[Counted], first: list[Counted], more: list[Counted])
     return sorted([*first, *more], key=lambda item: position[id(item)])
 
 
+def _beyond_share(
+    pins: Sequence[Pin], answers: Callable[[str], bool], room: int, separator: int
+) -> list[Pin]:
+    """The ``pins`` that do not ``answer`` and, in order, no longer fit in ``room``
+    (each paying its tokens and a ``separator``); the first of them always fits (a
+    small budget still shows the user's most important lasting fact)."""
+    beyond: list[Pin] = []
+    used = 0
+    for pin in pins:
+        if answers(pin.content):
+            continue
+        cost = pin.token_count + separator
+        if used + cost <= room or not used:
+            used += cost
+        else:
+            beyond.append(pin)
+    return beyond
+
+
 def _take(
     items: Sequence[Counted],
     room: int,
@@ -336,26 +373,45 @@ def _take_relevant(
 ) -> tuple[list[Message], int]:
     """The relevant messages that fit in ``room``, best first (at most ``limit``), and
     their tokens, as ``relevant_lines`` renders them: the section's header once, each
-    distinct heading once, each message its ``role: `` label; a line break between.
-    Each as ``shorten`` shows it, when given."""
+    distinct heading once, a ``role: `` label where a run of one speaker's turns begins
+    under its heading (in id order); a line break between. A message placed inside a
+    run pays no label, and one placed between two turns of one speaker makes the second
+    pay one. Each as ``shorten`` shows it, when given."""
     kept: list[Message] = []
-    headings: set[str] = set()
+    runs: dict[str, tuple[list[int], list[str]]] = {}  # a heading: its ids and roles, in order
+    labels: dict[str, int] = {}  # a role: its label's tokens
     used = 0
     for m in messages:
         if len(kept) >= limit or used >= room:
             break
         if shorten is not None:
             m = shorten(m)
-        cost = m.token_count + tokens(m.role + ROLE_SEPARATOR) + costs.item
         line = heading(m)
-        new = line not in headings
-        if new:
-            cost += tokens(line) + (costs.item if kept else costs.relevant_header)
+        run = runs.get(line)
+        label = labels.get(m.role)
+        if label is None:
+            label = labels[m.role] = tokens(m.role + ROLE_SEPARATOR)
+        cost = m.token_count + costs.item
+        at = 0
+        if run is None:
+            cost += tokens(line) + (costs.item if kept else costs.relevant_header) + label
+        else:
+            ids, roles = run
+            at = bisect.bisect(ids, m.id)
+            before = roles[at - 1] if at else None
+            if before != m.role:
+                cost += label
+            if at < len(roles):  # the next turn's label: needed now, or no longer
+                after = roles[at]
+                cost += labels[after] * ((after != m.role) - (after != before))
         if used + cost <= room:
             kept.append(m)
             used += cost
-            if new:
-                headings.add(line)
+            if run is None:
+                runs[line] = ([m.id], [m.role])
+            else:
+                run[0].insert(at, m.id)
+                run[1].insert(at, m.role)
     return kept, used
 
 

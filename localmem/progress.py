@@ -12,6 +12,13 @@ out, and its objects) and the sentences after it (pure functions; they never rai
 - :func:`made_later`: the thing it makes is there ("It's a good haiku");
 - :func:`partly_done`: some of the things it joins are done ("the printer works again");
 - :func:`under_way`: a moment's action said as it happened ("I'm calling the vet");
+- :func:`accepted_later`: the thing it makes was written in the chat and accepted ("Here's a
+  starting point: '... / ...'" ... "Yes! That's much better.");
+- :func:`ruled_out`: the chat advised against it or refused it ("Please don't: ...");
+- :func:`only_if`: it is advice for a case the chat does not say came ("If it drops below
+  70, ... check again after 15 minutes");
+- :func:`unbound_value`: a number it holds is said of something else ("Book Osaka for three
+  nights" of "Three in Kyoto, then six in Osaka");
 - :func:`unstated`: which of these makes a checkpoint item not stand, if any.
 """
 
@@ -25,7 +32,7 @@ from typing import Final
 from . import statements
 from .grounding import SUPPORT_SHARE, same_word
 from .statements import MONTHS, SMALL_TALK, WEEKDAYS, status
-from .words import STOP_WORDS, stem, words
+from .words import STOP_WORDS, stem, value, words
 
 _I = re.IGNORECASE
 
@@ -169,6 +176,110 @@ def made_later(item: str, later: Sequence[str]) -> bool:
     return any(status(s) != "plan" and not s.rstrip().endswith("?") and there.search(s) for s in later)
 
 
+def accepted_later(item: str, turns: Sequence[tuple[str, str]]) -> bool:
+    """True when ``item`` makes a thing (:data:`_MAKES`: "write the chorus") and the
+    ``turns`` (role, text: the messages from the item's first one on) show it made: the
+    assistant gives a piece of two lines or more (``statements.presents_piece``) asked for
+    right before (its message or one of the two before it names the thing: the direct
+    object's words), and the user accepts it (``statements.assents``), at once or after
+    the revisions the assistant gives in answer ("The last line feels flat." "Try: '...'"
+    "Yes! That's much better."). A single line offered ("Maybe: 'Under the oak ...'") is
+    a line of the thing, not the thing; a piece asked for as part of another thing ("a
+    song" whose chorus is written) does not make that thing."""
+    verb, said = action(item)
+    if verb not in _MAKES or not said:
+        return False
+    thing = {stem(w) for w in _direct_object(item) if w in said} or {stem(said[0])}
+    for k, (role, text) in enumerate(turns):
+        if role != "assistant" or not statements.presents_piece(text):
+            continue
+        if not any(thing & {stem(w) for w in words(t)} for _, t in turns[max(0, k - 2):k + 1]):
+            continue
+        for reply_role, reply in turns[k + 1:]:
+            if reply_role == "user" and statements.assents(reply):
+                return True
+            if reply_role == "assistant" and not _QUOTED.search(reply):
+                break  # the assistant moved on without a revision
+    return False
+
+
+_QUOTED = re.compile(r"(?:^|[\s:(])['\"\u201c\u2018]\w")
+"""A quotation opened in a message: a revision offered ("Try: 'I'm leaving, but ...'")."""
+
+
+def ruled_out(support: Sequence[str], replies: Sequence[str | None]) -> bool:
+    """True when every sentence of ``support`` (those that state an item; ``replies``:
+    for each, the message answering its own, if any) is advised against there ("I
+    wouldn't refinance": ``statements.advises_against``) or refused by the answer
+    ("Someone said to pull money out of the 401(k)." "Please don't: ...":
+    ``statements.refuses``): an action the chat ruled out is nothing to do."""
+    return bool(support) and all(
+        statements.advises_against(s) or (r is not None and statements.refuses(r))
+        for s, r in zip(support, replies)
+    )
+
+
+def only_if(item: str, support: Sequence[str], ordered: Sequence[str]) -> bool:
+    """True when every sentence of ``support`` binds ``item`` to a condition
+    (``statements.condition``: "If it drops below 70 mg/dL, ... check again after 15
+    minutes") that ``item`` does not carry itself ("call his doctor if it keeps
+    happening" does), and no sentence of ``ordered`` (the chat) states it as having come
+    (most of its words, not as a condition, not asked): advice for a case, not a step."""
+    if not support or not statements.CONDITIONS.isdisjoint(words(item)):
+        return False
+    cases = [statements.condition(s) for s in support]
+    if any(c is None for c in cases):
+        return False
+    for case in cases:
+        wanted = {stem(w) for w in words(case) if w not in STOP_WORDS}
+        for sentence in ordered:
+            if statements.condition(sentence) is not None or statements.is_question(sentence):
+                continue
+            found = {stem(w) for w in words(sentence)}
+            if wanted and len(wanted & found) >= SUPPORT_SHARE * len(wanted):
+                return False  # the case came: "his sugar dropped below 70 this morning"
+    return True
+
+
+_BINDS = re.compile(r"[;:]|\s[-\u2013\u2014]\s|\b(?:then|but|while|whereas)\b", _I)
+"""Where a sentence passes from one thing to another ("Three in Kyoto, then six in Osaka")."""
+_NUMBER = re.compile(r"(?<![\w.,:-])\d+(?:[.,:]\d+)*(?![\w(]|[.,:]\d)")
+"""A number standing alone ("three nights", "at 10:30"), not one inside a name ("401(k)",
+"HL-L2350DW")."""
+
+
+def values(text: str) -> set[str]:
+    """The numbers ``text`` says, in digits: those written as digits standing alone and
+    as words ("three" is "3": ``words.NUMBER_WORDS``)."""
+    return set(_NUMBER.findall(text)) | {v for w in words(text) if not w[:1].isdigit() and (v := value(w))}
+
+
+def unbound_value(item: str, ordered: Sequence[str]) -> str | None:
+    """A number ``item`` holds that the chat says (``ordered``: its sentences, cut where
+    they pass to another thing: :data:`_BINDS`), but in no part together with what the
+    item says it of, or None. What a number is said of, in each part of the item: an action's
+    direct object ("Osaka" of "Book Osaka for three nights") or, without one, its verb;
+    else the part's other words. "Book Osaka for three nights" of "Three in Kyoto, then six in Osaka" binds
+    Kyoto's three nights to Osaka; "Reserve a tea ceremony for April 11" of "I want a day
+    in Nara, maybe April 11" the Nara day to the tea ceremony."""
+    parts = [(values(part), {stem(w) for w in words(part)}) for s in ordered for part in _BINDS.split(s)]
+    for piece in _BINDS.split(item):
+        numbers = values(piece)
+        if not numbers:
+            continue
+        verb, said = action(piece)
+        if verb is not None and statements.opens_with_verb(piece, ordered):
+            thing = {stem(w) for w in _direct_object(piece) if w in said and value(w) is None}
+            holders = thing or {stem(verb)}  # the thing the number is of, else the action
+        else:
+            holders = {stem(w) for w in words(piece) if w not in STOP_WORDS and value(w) is None}
+        for number in sorted(numbers):
+            holding = [forms for found, forms in parts if number in found]
+            if holding and not any(same_word(h, f) for forms in holding for h in holders for f in forms):
+                return number  # (a number said nowhere is grounding's to judge)
+    return None
+
+
 def holds_verb(sentence: str, verb: str) -> bool:
     """True when ``sentence`` says ``verb`` in some form ("book", "booking", "booked")."""
     forms = done_forms(verb)
@@ -208,17 +319,23 @@ STEP_FIELDS: Final = ("completed_steps", "current_step", "next_steps", "pending_
 
 def unstated(
     field: str, item: str, support: list[str], ordered: Sequence[str], owners: Sequence[int],
-    last: int = -1,
+    last: int = -1, roles: Sequence[str] = (),
 ) -> str | None:
     """Why an item ``support`` (its sentences, of the ``ordered`` ones; ``owners``: the
-    source each comes from; ``last``: the last message's source) places in ``field`` does
-    not stand (``localmem.statements``): a decision needs a sentence that decides ("let's",
+    source each comes from; ``last``: the last message's source; ``roles``: each message's
+    role, when known) places in ``field`` does not stand (``localmem.statements``): a
+    decision needs a sentence that decides ("let's",
     "we'll go with", "use X instead", advice taken, something done), not one that only
     offers a choice or reports what someone else did (``statements.undecided``), a goal or
     a current step one that states what someone is after ("I need", "please", a plan,
-    advice). Something to do is no longer to do when a later sentence reports it done ("I
+    advice). Nothing the chat ruled out is a decision or something to do
+    (:func:`ruled_out`), nor anything whose numbers are said of something else
+    (:func:`unbound_value`). Something to do is no step when it is advice for a case the
+    chat does not say came (:func:`only_if`), and no longer to do when a later sentence
+    reports it done ("I
     set it to channel 44" after "Set the band to a fixed channel"; "Removed."), its thing
-    made ("It's a good haiku" after "write a haiku"), or when it was over in a moment as it
+    made ("It's a good haiku" after "write a haiku"; a piece written and accepted:
+    :func:`accepted_later`), or when it was over in a moment as it
     was written ("I'm calling the vet") and the conversation went on after it. A current step part of which is reported done ("the printer works again" for
     "Reconnect printer and TV") is no longer the step under way; as a task or a goal, what
     is left of it still is."""
@@ -228,17 +345,40 @@ def unstated(
         return "no decision stated"
     if field in ("active_goals", "current_step") and not any(map(statements.intends, support)):
         return "no goal stated"
-    if field in STEP_FIELDS and field != "completed_steps" and support:
-        first = min(i for i, s in enumerate(ordered) if s in support)
-        later = [(s, owners[i] == owners[first] + 1) for i, s in enumerate(ordered) if i > first]
-        if done_later(item, later):
-            return "done later"
-        if made_later(item, [s for s, _ in later]):
-            return "made later"
-        if field == "current_step" and partly_done(item, [s for s, _ in later]):
-            return "partly done"  # what is left ("the TV can wait") is not under way
-        if any(under_way(item, s) and owners[i] < last for i, s in enumerate(ordered) if s in support):
-            return "done as it was said"
+    if field not in (*STEP_FIELDS, "key_decisions"):
+        return None
+    end = len(ordered) if last < 0 else sum(1 for o in owners if o <= last)
+    said = ordered[:end]  # the messages' sentences (not the state's lines)
+    if unbound_value(item, said) is not None:
+        return "a number said of something else"
+    if not support:
+        return None
+    texts = {o: " ".join(s for s, k in zip(ordered, owners) if k == o) for o in set(owners[:end])}
+    at = [i for i, s in enumerate(ordered) if s in support]
+    if ruled_out([ordered[i] for i in at], [_reply(owners[i], texts, roles) for i in at]):
+        return "ruled out"
+    if field in ("key_decisions", "completed_steps"):
+        return None
+    if only_if(item, support, said):
+        return "only if"
+    first = at[0]
+    later = [(s, owners[i] == owners[first] + 1) for i, s in enumerate(ordered) if i > first]
+    if done_later(item, later):
+        return "done later"
+    if made_later(item, [s for s, _ in later]):
+        return "made later"
+    if roles and accepted_later(item, [(roles[o], texts[o]) for o in sorted(texts) if o >= owners[first]]):
+        return "made later"
+    if field == "current_step" and partly_done(item, [s for s, _ in later]):
+        return "partly done"  # what is left ("the TV can wait") is not under way
+    if any(under_way(item, s) and owners[i] < last for i, s in enumerate(ordered) if s in support):
+        return "done as it was said"
     return None
 
 
+def _reply(owner: int, texts: dict[int, str], roles: Sequence[str]) -> str | None:
+    """The message answering message ``owner``: the next one, by the other party."""
+    reply = texts.get(owner + 1)
+    if reply is None or (len(roles) > owner + 1 and roles[owner + 1] == roles[owner]):
+        return None
+    return reply

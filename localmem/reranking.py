@@ -10,7 +10,10 @@ topic to match).
 ``spread``: the best hits are diversified, maximal-marginal-relevance style:
 walking the ranking, a hit from a day that already gave ``PER_DAY`` of the
 top, or a near-copy (word overlap ``NEAR_COPY``) of a hit already taken from
-its day, is deferred behind the rest of the top ``SPREAD_TOP``; nothing is
+its day, is deferred behind the rest of the top ``SPREAD_TOP``; and a hit
+that repeats one taken before it, from any day (every word of it is in that
+hit: "Talk soon!" after "Talk soon, Priya!", the same chatter told in three
+sessions), goes behind every hit that says something new. Nothing is
 dropped. Answers told across sessions then share the room the budget has.
 
 ``feedback_terms``: pseudo-relevance feedback, the rarest words the best hits
@@ -33,7 +36,14 @@ PER_DAY = 4
 NEAR_COPY = 0.6
 """Word overlap (Jaccard) at which a hit repeats one already taken from its day."""
 SPREAD_TOP = 60
-"""How much of the ranking is diversified (the rest keeps its order)."""
+"""How much of the ranking is diversified across days (the rest keeps its order)."""
+REPEAT_TOKENS = 30
+"""Hits of at most this many tokens are checked for repeats, and hold the words a
+later one repeats: chat lines ("Same here!", "It's funny how things work out.") are
+said again and again, a long turn seldom is, and reading its words costs more."""
+REPEAT_WALK = 200
+"""How many hits that say something new are looked for before the repeats: the most
+relevant messages a context shows by default (``MemoryConfig.relevant_messages``)."""
 PERIOD_FILL = 40
 """At most this many of a period's messages come first when no word matched there."""
 WORDS_MEMO_SIZE = 2048
@@ -95,10 +105,18 @@ def _words(text: str) -> frozenset[str]:
 _memo_words = functools.lru_cache(maxsize=WORDS_MEMO_SIZE)(_words)
 
 
+@functools.lru_cache(maxsize=WORDS_MEMO_SIZE)
+def _every_word(text: str) -> frozenset[str]:
+    """Every word of a short ``text`` (``REPEAT_TOKENS``), memoized: what a repeat must
+    hold."""
+    return frozenset(vocabulary.words(text))
+
+
 def spread(ranking: Sequence[Message], top: int = SPREAD_TOP) -> list[Message]:
-    """The first ``top`` of ``ranking`` diversified across days and sessions (the
-    module's rule), then the rest in its order. A hit's words are read only when its
-    day already gave one (most days give one: the cost stays small)."""
+    """The first ``top`` of ``ranking`` diversified across days and sessions, then the
+    rest in its order; then the repeats after every hit that says something new
+    (``repeats_last``). A hit's words are read only when its day already gave one or
+    it is short (``words``, memoized by text): the cost stays small."""
     head, tail = ranking[:top], ranking[top:]
     taken: list[Message] = []
     deferred: list[Message] = []
@@ -121,7 +139,35 @@ def spread(ranking: Sequence[Message], top: int = SPREAD_TOP) -> list[Message]:
             continue
         kept.append(m)
         taken.append(m)
-    return [*taken, *deferred, *tail]
+    return repeats_last([*taken, *deferred, *tail])
+
+
+def repeats_last(ranking: Sequence[Message], most: int = REPEAT_WALK) -> list[Message]:
+    """``ranking`` with the hits that repeat an earlier one after the first ``most``
+    others, each part in its order. A hit of at most ``REPEAT_TOKENS`` repeats an earlier one
+    of at most as many when every word of it (``localmem.words``, numbers and short
+    words included: "Gate 7" does not repeat "Gate 4") is in that one hit: it tells
+    the reader nothing that hit did not ("Same here!" after "Same here, Priya.");
+    a hit with one word of its own (the dish in "I made gnocchi ..." after "I made
+    ratatouille ...") says something new."""
+    new: list[Message] = []
+    repeats: list[Message] = []
+    held: list[frozenset[str]] = []  # the words of each short hit kept in ``new``
+    seen: set[str] = set()  # all their words: a hit with a word of its own is new at once
+    for n, m in enumerate(ranking):
+        if len(new) >= most:  # more than a context shows: the rest keeps its order
+            return [*new, *repeats, *ranking[n:]]
+        if m.token_count > REPEAT_TOKENS:
+            new.append(m)
+            continue
+        mine = _every_word(m.text)
+        if mine and mine <= seen and any(map(mine.issubset, held)):
+            repeats.append(m)
+            continue
+        seen |= mine
+        held.append(mine)
+        new.append(m)
+    return [*new, *repeats] if repeats else new
 
 
 def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:

@@ -127,7 +127,7 @@ class Summaries:
     def offline_facts(self, pairs: Sequence[tuple[str, str]]) -> FactsData:
         """A span's facts by the rules (source ``RULES``): what a summary keeps when no
         model wrote it, and what an import's offline summaries keep (``history``)."""
-        return rule_facts(rules.extract(pairs))
+        return rule_facts(rules.extract(pairs), [text for _, text in pairs])
 
     def uncovered(self, session_id: str) -> tuple[Session, list]:
         """The session and its oldest messages not yet covered by a level-1

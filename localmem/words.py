@@ -57,6 +57,31 @@ FILLERS: Final = frozenset(
 """Interjections and asides that change no statement ("..., honestly", "... lol"): two
 pins that differ by these alone say the same thing (``autopins.statement_key``)."""
 
+NUMBER_WORDS: Final = {
+    w: str(n)
+    for n, w in enumerate(
+        "zero _ two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen"
+        " sixteen seventeen eighteen nineteen twenty".split()
+    )
+    if w != "_"
+} | {"thirty": "30", "forty": "40", "fifty": "50", "hundred": "100"}
+"""Numbers written as words, with their digits ("three nights" is "3 nights"); not "one",
+which is as often a pronoun ("the Shakespearean one", "reserve one")."""
+
+WEEKDAY_WORDS: Final = frozenset(
+    "monday tuesday wednesday thursday friday saturday sunday tue tues thu thur thurs fri".split()
+)
+"""The days of the week, as written in a chat ("rent due fri"; not "sat", "sun", "wed",
+"mon", which are as often other words)."""
+TIME_WORDS: Final = WEEKDAY_WORDS | frozenset(
+    """
+    january february march april may june july august september october november december
+    jan feb mar apr jun jul aug sep sept oct nov dec morning afternoon evening night tonight
+    tomorrow today yesterday weekend noon midnight tmrw
+    """.split()
+)
+"""Words that say when: days, months, parts of the day."""
+
 SUFFIXES: Final = ("edly", "ing", "ies", "ied", "es", "ed", "ly", "s")
 """The plain English suffixes :func:`stem` takes off (one, the first that fits)."""
 MIN_STEM_CHARS: Final = 3
@@ -73,6 +98,11 @@ def words(text: str, *, numbers: bool = True) -> list[str]:
 def tokens(text: str) -> list[str]:
     """The index tokens of ``text`` in order, lower case (see :data:`TOKEN`)."""
     return TOKEN.findall(text.lower())
+
+
+def value(word: str) -> str | None:
+    """The number ``word`` says, in digits ("three" -> "3", "10:30" -> "10:30"), or None."""
+    return word if is_number(word) else NUMBER_WORDS.get(word)
 
 
 def is_number(word: str) -> bool:

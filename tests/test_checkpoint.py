@@ -582,3 +582,44 @@ def test_a_task_or_step_names_an_action(db_path, fake: JsonFake) -> None:
     assert data.workflow_state.current_step is None
     assert data.workflow_state.next_steps == ["The back wall can wait until Sunday"]
 
+
+
+LULLABY = [
+    ("user", "I'm writing a lullaby for my niece and I'm stuck on the refrain."),
+    ("assistant", "What mood should the refrain have?"),
+    ("user", "Soft and sleepy."),
+    ("assistant", "Here's a draft: 'Hush now, the moon is near / the night will hold you here.'"),
+    ("user", "The second line is a bit clunky though."),
+    ("assistant", "Try: 'the night will keep you here.'"),
+    ("user", "Yes! Much better. Next I need to write the verse."),
+    ("assistant", "Maybe start with: 'Little boats drift out to sea.'"),
+    ("user", "Love it. A forum said to sell my old guitar to pay for studio time."),
+    ("assistant", "I wouldn't: renting one for the day costs far less."),
+    ("user", "We play two shows in Leeds, then four in York."),
+    ("assistant", "If the venue cancels, ask for the deposit back within 7 days."),
+    ("user", "I like warm, hushed harmonies more than big endings. I'll book York for four nights."),
+    ("assistant", "Sounds like a plan."),
+]
+
+
+def test_what_the_chat_made_ruled_out_or_left_to_a_case_is_nothing_to_do(db_path, fake: JsonFake) -> None:
+    """Issue 21, point 1: a refrain the assistant wrote and the user accepted after one
+    revision is written (done, not pending), a single line offered for the verse is not the
+    verse; selling the guitar was advised against in the reply; asking for the deposit is
+    advice for a case ("If the venue cancels") nobody says came; "four nights" is York's,
+    not Leeds's; "warm" describes the harmonies, it is no preference of its own."""
+    data = _model_checkpoint(db_path, fake, LULLABY, {
+        "pending_tasks": [
+            "write the refrain", "write the verse", "sell my old guitar",
+            "ask for the deposit back within 7 days", "Book Leeds for four nights", "Book York for four nights",
+        ],
+        "user_preferences": ["warm", "hushed harmonies"],
+        "workflow_state": {"completed_steps": ["write the refrain"], "next_steps": ["sell my old guitar"]},
+    })
+    assert "write the verse" in data.pending_tasks and "Book York for four nights" in data.pending_tasks
+    for dropped in ("write the refrain", "sell my old guitar", "ask for the deposit back within 7 days",
+                    "Book Leeds for four nights"):
+        assert dropped not in data.pending_tasks
+    assert data.workflow_state.completed_steps == ["write the refrain"]
+    assert data.workflow_state.next_steps == []
+    assert data.user_preferences == ["hushed harmonies"]

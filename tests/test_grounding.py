@@ -101,6 +101,17 @@ def test_words_and_negations() -> None:
     assert negated_words("Use tabs rather than spaces.") == ["spaces"]
 
 
+def test_a_negation_reaches_the_examples_of_its_object() -> None:
+    """"avoid NSAIDs like ibuprofen" warns against ibuprofen too (issue 21's live run: a
+    summary said she "may take ibuprofen")."""
+    assert negated_words("She should avoid NSAIDs like ibuprofen.") == ["nsaids", "ibuprofen"]
+    assert negated_words("No NSAIDs, such as ibuprofen or naproxen.") == ["nsaids"]  # a comma ends it
+    assert negated_words("Skip NSAIDs such as ibuprofen or naproxen.") == ["nsaids", "ibuprofen", "naproxen"]
+    assert negated_words("Avoid dairy including cheese.") == ["dairy", "cheese"]
+    assert negated_words("I like ibuprofen for headaches.") == []  # no negation to reach it
+    assert negated_words("Avoid sugar; like I said, fruit is fine.") == ["sugar"]
+
+
 @given(st.text(max_size=200), st.lists(st.text(max_size=200), max_size=5))
 def test_any_text_gets_an_answer(item: str, sources: list[str]) -> None:
     evidence = Evidence(sources, conversation=sources)

@@ -55,3 +55,30 @@ def test_top_pins_zero_still_shows_no_pin(db_path) -> None:
     with MemoryStore(db_path, config={"top_pins": 0, "embedding_model": None}) as store:
         sid = fill(store)
         assert store.build_context(sid, query=QUESTION).pins == ()
+
+
+FOODS = ["peanuts", "shellfish", "sesame", "kiwi", "mustard", "celery", "lupin", "soy", "walnuts",
+         "cashews", "mango", "avocado", "banana", "oats", "barley", "rye", "lentils", "chickpeas"]
+
+
+def test_lasting_pins_beyond_their_share_wait_behind_the_answers(db_path) -> None:
+    from localmem.packing import LASTING_SHARE
+
+    with MemoryStore(db_path, config={"embedding_model": None, "cache_ttl": 0}) as store:
+        s = store.create_session()
+        for food in FOODS:  # eighteen lasting facts, none about the gate
+            store.pin(s.id, f"I am allergic to {food}.")
+        answer_pin = store.pin(s.id, "The gate paint gives me a rash, I am allergic to it.")
+        code = store.add_message(s.id, "user", "The gate code is 4417.")
+        store.add_messages(s.id, [{"role": "user", "text": f"The gate was painted on day {n}."}
+                                  for n in range(120)])
+        budget = 800
+        ctx = store.build_context(s.id, max_tokens=budget, query="What is the gate code?")
+        assert code.id in [m.id for m in ctx.relevant_messages]
+        shown = [p for p in ctx.pins if p.id != answer_pin.id]
+        assert answer_pin.id in [p.id for p in ctx.pins]  # it answers: no share applies
+        assert 1 <= len(shown) < len(FOODS)  # the most important first, within the share
+        assert sum(p.token_count + 1 for p in shown) <= max(budget * LASTING_SHARE, shown[0].token_count + 1)
+        assert len(ctx.relevant_messages) > 20  # the room went to the question
+        roomy = store.build_context(s.id, max_tokens=budget, query="Which foods am I allergic to?")
+        assert len(roomy.pins) == len(FOODS) + 1  # pins that answer are all shown

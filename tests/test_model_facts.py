@@ -170,3 +170,76 @@ def test_a_fact_cut_from_advice_without_its_verb_is_no_fact() -> None:
     kept = answer.grounded(talk)
     assert kept.key_facts == ["The port is busy in June"]
     assert kept.decisions == ["Book the ferry tickets online a week ahead"]
+
+
+ERRANDS = [
+    ("user", "rent due fri. My bank, Northgate Savings, sends the transfer."),
+    ("assistant", "For the printer, use the Wi-Fi setup wizard on its panel."),
+    ("user", "Done, it prints again. Maybe the new Ghibli one tonight."),
+    ("assistant", "You have 2 refills left on the allergy spray."),
+    ("user", "Please request one."),
+    ("assistant", "Your spray refill is submitted and ready on Saturday. Send me your share of the rent."),
+    ("user", "will do thurs night"),
+    ("assistant", "Harbour Park is flat and quiet, close to the river."),
+    ("user", "Nice. What about the museum?"),
+    ("assistant", "For lunch, try the noodle bar on Quay Street."),
+    ("user", "Great, we also bought the museum tickets."),
+    ("assistant", "Then try booking the Vermeer room for the morning."),
+    ("user", "Sure, the Vermeer room it is. cheery thx for the chat!"),
+]
+
+
+def test_a_models_facts_name_things_as_they_were_said(db_path: Path, fake: JsonFake) -> None:  # noqa: F811
+    """Issue 21, point 4: a noun phrase is no key fact ("Wi-Fi setup wizard", "the new
+    Ghibli one"), nor thanks; a count of what is left goes stale once the thing is
+    requested; one place's description is not another's; a suggestion is a decision only
+    once the user took it up, and "will do thurs night" says when, not what; an entity is
+    no time and no common word capitalised into a name."""
+    fake.reply = "Rent is due Friday. The spray refill is submitted and ready on Saturday."
+    fake.json_reply = {
+        "key_facts": [
+            "Wi-Fi setup wizard", "The new Ghibli one", "Cheery thx for the chat!",
+            "You have 2 refills left on the allergy spray", "The museum is flat and quiet",
+            "Harbour Park is flat and quiet",
+        ],
+        "decisions": [
+            "try the noodle bar on Quay Street", "book the Vermeer room for the morning",
+            "will do thurs night", "use the Wi-Fi setup wizard on its panel",
+        ],
+        "entities": ["Bank", "Northgate Savings", "Saturday", "rent due fri"],
+    }
+    with MemoryStore(db_path, config={"summary_threshold": len(ERRANDS), "structured_min_tokens": 0}) as store:
+        s = store.create_session(model="llama3.2").id
+        store.add_messages(s, [{"role": r, "text": t} for r, t in ERRANDS])
+        assert store.summarize(s).source == "llama3.2:latest"
+        (facts,) = store.get_summary_facts(s)
+    data = facts.data
+    assert "Harbour Park is flat and quiet" in data.key_facts
+    for dropped in ("Wi-Fi setup wizard", "The new Ghibli one", "Cheery thx for the chat!",
+                    "You have 2 refills left on the allergy spray", "The museum is flat and quiet"):
+        assert dropped not in data.key_facts
+    assert not any("refills left" in f for f in data.key_facts)  # the rules' quote of it too
+    assert "book the Vermeer room for the morning" in data.decisions
+    assert "use the Wi-Fi setup wizard on its panel" in data.decisions
+    assert "try the noodle bar on Quay Street" not in data.decisions
+    assert "will do thurs night" not in data.decisions
+    assert "Northgate Savings" in data.entities
+    assert not {"Bank", "Saturday", "rent due fri"} & set(data.entities)
+
+
+def test_a_count_of_what_is_left_is_stale_once_the_thing_is_used() -> None:
+    from localmem.facts import used_up
+
+    said = ["You have 2 refills left on the allergy spray.", "Please request one.", "Your spray refill is submitted."]
+    assert used_up("2 refills left on the allergy spray", said)
+    assert not used_up("2 refills left on the allergy spray", said[:2])  # only asked for
+    assert not used_up("The allergy spray has a refill", said)  # no count of what is left
+
+
+def test_a_name_typed_in_lower_case_stays_a_name() -> None:
+    """A writer who types everything in lower case gives no evidence that a word is no
+    name: "Luigi's" of "luigi's at 7?" stands; "Bank" of "My bank, Harbor Credit Union"
+    (a writer who capitalises names) does not."""
+    said = [("user", "pizza from luigi's at 7?"), ("assistant", "Sure."), ("user", "My bank, Harbor Credit Union, pays 3.8%.")]
+    data = ModelFacts(entities=["Luigi's", "Bank", "Harbor Credit Union"]).grounded(said)
+    assert data.entities == ["Luigi's", "Harbor Credit Union"]

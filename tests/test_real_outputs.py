@@ -394,36 +394,14 @@ CASES = [
 # conversation) -> the label's reason. Each entry is a failing case the parametrization
 # below expects to fail (strict xfail): fixing one fails the suite until its entry is deleted.
 OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
-    ('facts', 'qwen2.5-coder:0.5b', 'emergency_fund'):
-        "false facts kept: [('key_facts', 'Emergency fund'), ('entities', 'Bank')]: a bare noun phrase as a fact, a generic word as an entity",
-    ('checkpoint', 'qwen2.5-coder:1.5b', 'song_lyrics'):
-        "false checkpoint items kept: [('pending_tasks', 'write the chorus'), ('current_step', 'write the chorus')]: "
-        "the chorus was written ('That's much better'), in no words that say so",
-    ('facts', 'qwen2.5-coder:1.5b', 'wifi_password'):
-        "false facts kept: [('key_facts', 'WPS button'), ('key_facts', 'Wi-Fi setup wizard')]: noun phrases, no statement (the labels take 'G major', 'porch light' as facts)",
     ('facts', 'qwen2.5-coder:1.5b', 'allergy_tool'):
-        "false facts kept: 'has 1 refill left' (used up by the refill later), entities 'refill', 'hives', 'swelling', 'allergy', 'Saturday' (generic words)",
+        "false facts kept: entities 'refill', 'hives', 'swelling', 'allergy': common words no rule tells from true ones ('warfarin', 'router', 'letter')",
     ('facts', 'qwen2.5-coder:0.5b', 'casual_weekend'):
-        "false facts or pins kept: [('key_facts', 'The new Wes Anderson one'), ('key_facts', 'Cheery thx for the chat!'), "
-        "('entities', 'Saturday morning'), ...]: the model's facts are used once its summary is kept",
+        "false pin kept: 'The farmers market on Saturday morning' (a weekend plan, true as a key fact and a decision, pinned as if lasting)",
     # The held-out conversations (labelled before this replay; real_models_labels_heldout.json)
     # and the older conversations newly recorded for the 0.5B.
-    ('facts', 'qwen2.5-coder:0.5b', 'trip'):
-        "false facts kept: a question ('Sintra sounds great. Which day?') and Alfama's description put on Sintra, as facts and decisions",
-    ('summary', 'qwen2.5-coder:0.5b', 'dog_chocolate'):
-        "unfaithful summary kept: 'Max ate a dark chocolate bar' (half of a 100 g bar: the dose doubled)",
-    ('checkpoint', 'qwen2.5-coder:0.5b', 'meal_plan'):
-        "false checkpoint item kept: 'check again after 15 minutes' (what to do after a low) as a next step",
-    ('checkpoint', 'qwen2.5-coder:0.5b', 'student_loan'):
-        "false checkpoint items kept: bare nouns as tasks ('student loans', 'car loan'); 'pull money out' (warned against) as a next step",
-    ('checkpoint', 'qwen2.5-coder:0.5b', 'contest_story'):
-        "false checkpoint item kept: 'quiet' alone as a preference (no content)",
     ('facts', 'qwen2.5-coder:0.5b', 'terse_rent'):
-        "false facts kept: content-free turns ('k', 'venmo?', 'same as always') as facts and entities; the pin 'rent due fri' is also the new side of the false update '<- no'",
-    ('summary', 'qwen2.5-coder:1.5b', 'student_loan'):
-        "unfaithful summary kept: 'has just received a 78,000 dollar raise' (a raise to 78,000 a year)",
-    ('checkpoint', 'qwen2.5-coder:1.5b', 'kyoto_trip'):
-        "false checkpoint items kept: Osaka 'for three nights' (six) with the tea ceremony; the tea ceremony on April 11 (the Nara day)",
+        "the pin 'rent due fri' (a true must-remember item) is also the new side of the model's false update '<- no', which is not kept; the labels judge the pin by both",
 }
 
 
@@ -472,7 +450,7 @@ def test_a_real_models_facts_and_pins_are_kept_only_when_true(
     db_path, model: str, conversation: str
 ) -> None:
     kept = replay(db_path, model, conversation)
-    rules = facts_items(rule_facts(extract(kept.pairs)))
+    rules = facts_items(rule_facts(extract(kept.pairs), [text for _, text in kept.pairs]))
     mine = [item for item in facts_items(kept.facts.data) if item not in rules]
     labels = {item: item_label("facts", conversation, *item) for item in mine}
     for pin in kept.new_pins:  # the model's must-remember items and updates' new sides

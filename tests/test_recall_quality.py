@@ -8,7 +8,9 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from localmem import MemoryConfig, MemoryStore
+from localmem.models import Message
 from localmem.periods import find
+from localmem.reranking import REPEAT_TOKENS, repeats_last
 
 
 class Clock:
@@ -208,6 +210,64 @@ def test_near_copies_from_one_day_do_not_crowd_out_another_days_answer(clocked) 
     shown = [m.id for m in ctx.relevant_messages]
     assert other.id in shown
     assert len([m for m in ctx.relevant_messages if m.created_at.startswith("2022-04-21")]) <= 4
+
+
+def test_chatter_said_again_on_other_days_waits_behind_answers(clocked) -> None:
+    store, clock = clocked
+    s = store.create_session()
+    day = datetime(2022, 4, 1, 9, tzinfo=timezone.utc)
+    chatter = []
+    for n in range(10):  # the same garden line, said again every few days
+        line = "Haha the garden again, Mira!" if n % 2 else "The garden again!"
+        chatter += say(store, clock, s.id, day + timedelta(days=3 * n), [line])
+    answers = [
+        say(store, clock, s.id, day + timedelta(days=40), ["We planted the garden with tomatoes."])[0],
+        say(store, clock, s.id, day + timedelta(days=50), ["The garden got 7 rows of beans."])[0],
+        say(store, clock, s.id, day + timedelta(days=60), ["The garden got 9 rows of beans."])[0],
+    ]
+    say(store, clock, s.id, day + timedelta(days=90), filler(12, "weather"))
+    query = "What did we grow in the garden?"
+    ctx = store.build_context(s.id, max_tokens=240, query=query)
+    assert {a.id for a in answers} <= {m.id for m in ctx.relevant_messages}  # 9 rows is news
+    said = [m.text for m in ctx.relevant_messages if m.id in {c.id for c in chatter}]
+    assert len(said) == len(set(said))  # each line once, not five times
+    roomy = store.build_context(s.id, max_tokens=3000, query=query)
+    assert {c.id for c in chatter} <= {m.id for m in roomy.relevant_messages}  # only later
+
+
+def _hit(n: int, text: str, tokens: int = 8) -> Message:
+    return Message(id=n, session_id="s", role="user", text=text, model_id=None,
+                   token_count=tokens, importance_score=0.5, created_at=f"2022-04-{n:02d}T09:00:00Z")
+
+
+@pytest.mark.parametrize(
+    ("texts", "repeats"),
+    [
+        (["Same here, Priya.", "Same here!", "So same here!"], ["Same here!"]),  # a subset
+        (["Talk soon!", "I made ratatouille", "talk SOON"], ["talk SOON"]),  # case, punctuation
+        (["Gate 4 tonight", "Gate 7 tonight"], []),  # a number of its own is news
+        (["I did", "We did"], []),  # so is a short word
+        (["the red car", "a blue car", "the blue car"], []),  # words of two hits are not one's
+    ],
+)
+def test_a_short_hit_whose_words_one_earlier_hit_holds_goes_last(texts, repeats) -> None:
+    ranking = [_hit(n + 1, t) for n, t in enumerate(texts)]
+    out = repeats_last(ranking)
+    assert sorted(m.id for m in out) == [m.id for m in ranking]  # nothing dropped
+    assert [m.text for m in out[len(out) - len(repeats):]] == repeats if repeats else out == ranking
+
+
+def test_past_the_hits_a_context_shows_the_ranking_keeps_its_order() -> None:
+    ranking = [_hit(1, "Same here, Priya."), _hit(2, "Same here!"), _hit(3, "Gate 4"),
+               _hit(4, "Same here")]
+    assert [m.id for m in repeats_last(ranking, most=2)] == [1, 3, 2, 4]
+    assert [m.id for m in repeats_last(ranking, most=1)] == [1, 2, 3, 4]
+
+
+def test_long_hits_are_neither_checked_for_repeats_nor_held() -> None:
+    long = "Same here, Priya, the garden again and again. " * 3
+    ranking = [_hit(1, long, REPEAT_TOKENS + 1), _hit(2, "Same here!"), _hit(3, long, REPEAT_TOKENS + 1)]
+    assert repeats_last(ranking) == ranking
 
 
 def test_the_best_hits_words_widen_a_query_that_finds_little(store, session) -> None:

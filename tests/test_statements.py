@@ -4,8 +4,11 @@ written for these tests (issue 21: status, aspect, who likes what, what an item 
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from localmem import progress, statements
+from localmem.facts import used_up
 
 
 @pytest.mark.parametrize(
@@ -168,3 +171,212 @@ def test_an_item_that_cuts_the_action_off_its_sentence_drops_it() -> None:
     assert not statements.drops_the_action("Book the ferry tickets online", said)  # the action kept
     long = "Check the harbour board too: the ferry may leave early on Sundays."
     assert not statements.drops_the_action("the ferry may leave early on Sundays", long)  # its own clause
+
+
+@pytest.mark.parametrize(
+    ("reply", "refused"),
+    [
+        ("Please don't: a withdrawal before 59 is taxed.", True),
+        ("No, keep them federal.", True),
+        ("Probably not. A 7-day pass costs 50,000 yen.", True),
+        ("Honestly, I wouldn't.", True),
+        ("No problem, here it is.", False),
+        ("Don't worry, that works.", False),
+        ("Don't wait too long though.", False),  # hurries it along
+        ("I wouldn't worry about it.", False),
+        ("Sure, go ahead.", False),
+    ],
+)
+def test_refuses(reply: str, refused: bool) -> None:
+    assert statements.refuses(reply) is refused
+
+
+@pytest.mark.parametrize(
+    ("sentence", "against"),
+    [
+        ("Pulling money out early is not a good idea.", True),
+        ("I wouldn't refinance federal loans.", True),
+        ("Refinancing is a good idea at 4%.", False),
+        ("I wouldn't worry, refinancing is fine.", False),
+    ],
+)
+def test_advises_against(sentence: str, against: bool) -> None:
+    assert statements.advises_against(sentence) is against
+
+
+@pytest.mark.parametrize(
+    ("sentence", "case"),
+    [
+        ("If it drops below 70 mg/dL, he should take 15 grams of sugar.", "it drops below 70 mg/dL"),
+        ("Take the umbrella, in case it rains.", "it rains"),
+        ("Call the vet now unless he vomits.", "he vomits"),
+        ("Reserve one when you book Osaka.", None),  # when, not whether
+        ("Take the train to Sintra.", None),
+    ],
+)
+def test_condition(sentence: str, case: str | None) -> None:
+    assert statements.condition(sentence) == case
+
+
+@pytest.mark.parametrize(
+    ("reply", "item", "agreed"),
+    [
+        ("OK.", "switch to water or tea", True),
+        ("Yes, please request it.", "request the refill", True),
+        ("Sure, the tasca it is.", "try a tasca in Mouraria", True),
+        ("Great, we booked the flights too.", "try a tasca in Mouraria", False),  # something else
+        ("OK, but not tonight.", "call the plumber tonight", False),
+        ("Which one?", "book a hotel", False),
+    ],
+)
+def test_agrees(reply: str, item: str, agreed: bool) -> None:
+    assert statements.agrees(reply, item) is agreed
+
+
+@pytest.mark.parametrize(
+    ("reply", "accepted"),
+    [("Yes! That's much better.", True), ("Love it.", True), ("I like it, but the end is flat.", False),
+     ("The last line feels flat though.", False)],
+)
+def test_assents(reply: str, accepted: bool) -> None:
+    assert statements.assents(reply) is accepted
+
+
+@pytest.mark.parametrize(
+    ("text", "piece"),
+    [
+        ("Here's a start: 'The river keeps your name / I carry it like rain.'", True),
+        ("Try this:\nRoses are red\nViolets are blue\n", True),
+        ("Maybe: 'Under the oak where we carved the summer in.'", False),  # one line
+        ("Tips:\n1. Open with the role\n2. Name one result\n", False),  # a list of advice
+        ("Use and/or in the contract; yes / no answers are fine.", False),  # not quoted
+    ],
+)
+def test_presents_piece(text: str, piece: bool) -> None:
+    assert statements.presents_piece(text) is piece
+
+
+@pytest.mark.parametrize(
+    ("item", "sentence", "modifier"),
+    [
+        ("quiet", "I like quiet, open endings more than twists.", True),
+        ("dark", "I prefer dark chocolate.", True),
+        ("tea", "I like tea, coffee and cake.", False),  # an item of a list
+        ("Shakespearean", "I lean toward the Shakespearean one.", False),
+        ("relaxed", "We'd like it to be relaxed.", False),
+        ("open endings", "I like quiet, open endings.", False),  # two words: no lone word
+    ],
+)
+def test_modifies(item: str, sentence: str, modifier: bool) -> None:
+    assert statements.modifies(item, sentence) is modifier
+
+
+@pytest.mark.parametrize(
+    ("item", "content"),
+    [("Cheery thx for the chat!", False), ("thanks so much", False), ("Thanks for all your help.", False),
+     ("Thanks, I'll print the plan.", True), ("Thanks for the ride to the airport on May 3.", True)],
+)
+def test_a_thanks_and_what_it_thanks_for_say_nothing(item: str, content: bool) -> None:
+    assert statements.has_content(item) is content
+
+
+@pytest.mark.parametrize(
+    ("item", "unbound"),
+    [
+        ("Book Leeds for four nights", "4"),  # Leeds has two; four are York's
+        ("Book York for four nights", None),
+        ("Reserve the boat tour for June 12", "12"),  # June 12 is the museum day
+        ("Visit the museum on June 12", None),
+        ("Pay the 401(k) loan back", None),  # a number in a name is no value
+        ("Buy 9 lanterns", None),  # a number said nowhere: grounding's to judge
+    ],
+)
+def test_unbound_value(item: str, unbound: str | None) -> None:
+    chat = [
+        "We play two shows in Leeds, then four in York.",
+        "I'll book York for four nights.",
+        "The museum is on June 12.",
+        "The boat tour runs every day in June.",
+    ]
+    assert progress.unbound_value(item, chat) == unbound
+
+
+def test_only_if() -> None:
+    advice = ["If the venue cancels, ask for the deposit back within 7 days."]
+    assert progress.only_if("ask for the deposit back", advice, advice)
+    assert not progress.only_if("ask for the deposit back if the venue cancels", advice, advice)  # carries it
+    came = [*advice, "The venue cancels the show, sadly."]
+    assert not progress.only_if("ask for the deposit back", advice, came)
+    plain = ["Ask for the deposit back."]
+    assert not progress.only_if("ask for the deposit back", plain, plain)
+
+
+def test_ruled_out() -> None:
+    said = ["A forum said to sell my old guitar."]
+    assert progress.ruled_out(said, ["I wouldn't: renting costs less."])
+    assert not progress.ruled_out(said, ["Good idea, it pays for the studio."])
+    assert progress.ruled_out(["Selling it now is not a good idea."], [None])
+    assert not progress.ruled_out([], [])
+
+
+@pytest.mark.parametrize(
+    ("item", "accepted"),
+    [("write the refrain", True), ("write the verse", False), ("write a lullaby for my niece", False)],
+)
+def test_accepted_later(item: str, accepted: bool) -> None:
+    turns = [
+        ("user", "I'm writing a lullaby for my niece and I'm stuck on the refrain."),
+        ("assistant", "What mood should the refrain have?"),
+        ("user", "Soft."),
+        ("assistant", "Here's a draft: 'Hush now, the moon is near / the night will hold you here.'"),
+        ("user", "The second line is clunky though."),
+        ("assistant", "Try: 'the night will keep you here.'"),
+        ("user", "Yes! Much better. Next I need to write the verse."),
+        ("assistant", "Maybe start with: 'Little boats drift out to sea.'"),
+        ("user", "Love it."),
+    ]
+    assert progress.accepted_later(item, turns) is accepted
+
+
+def test_asking_whether_is_no_condition() -> None:
+    assert statements.condition("Ask if they take cards.") is None
+    assert statements.condition("Check if the oven is hot.") is None  # "check if": whether
+    assert statements.condition("Take another dose if the pain comes back.") == "the pain comes back"
+
+
+@pytest.mark.parametrize(
+    ("sentence", "suggestion"),
+    [
+        ("For dinner, try a tasca in Mouraria.", True),
+        ("Maybe a mesh repeater would help.", True),
+        ("You could try the regional train.", True),
+        ("Set up an automatic transfer on payday.", False),  # an instruction
+        ("I tried the new cafe.", False),
+    ],
+)
+def test_suggests(sentence: str, suggestion: bool) -> None:
+    assert statements.suggests(sentence) is suggestion
+
+
+@pytest.mark.parametrize(
+    ("reply", "item", "taken"),
+    [
+        ("I set it to channel 44 and it's been stable.", "Try setting the 5 GHz band to a fixed channel", True),
+        ("Sure, the tasca it is.", "try a tasca in Mouraria", True),
+        ("Great, we booked the flights too.", "try a tasca in Mouraria", False),
+        ("The channel was 36 before.", "Try setting the 5 GHz band to a fixed channel", False),  # not their doing
+    ],
+)
+def test_takes_up(reply: str, item: str, taken: bool) -> None:
+    assert statements.takes_up(reply, item) is taken
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=120), st.text(max_size=120), st.lists(st.text(max_size=80), max_size=4))
+def test_the_new_readings_never_raise(item: str, sentence: str, chat: list[str]) -> None:
+    statements.refuses(sentence), statements.advises_against(sentence), statements.condition(sentence)
+    statements.assents(sentence), statements.agrees(sentence, item), statements.takes_up(sentence, item)
+    statements.suggests(sentence), statements.presents_piece(sentence), statements.modifies(item, sentence)
+    progress.unbound_value(item, chat), progress.only_if(item, [sentence], chat)
+    progress.ruled_out([sentence], [item]), progress.accepted_later(item, [("assistant", s) for s in chat])
+    used_up(item, chat)

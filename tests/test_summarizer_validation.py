@@ -18,6 +18,7 @@ from localmem.summarizer.prompts import (
 from localmem.summarizer.validation import (
     DEFAULT_MAX_SUMMARY_CHARS,
     accept_summary,
+    said_once,
     summary_limit,
     trim_to_sentences,
     validate_summary,
@@ -325,6 +326,25 @@ def test_a_number_the_conversation_never_states_is_rejected() -> None:
 )
 def test_a_summary_that_repeats_itself_is_rejected(summary: str) -> None:
     assert validate_summary(summary, CONVERSATION) == "repeats itself"
+
+
+def test_a_sentence_said_twice_word_for_word_is_said_once() -> None:
+    """A slip, not a loop (issue 21: the 0.5B's faithful migration summary said "The column
+    goes in 0041_orders_status.sql." twice and was refused as repeating itself)."""
+    first = "Grandma takes Lisinopril 10mg at 8am for blood pressure."
+    second = "Side effects like dizziness go in a notebook."
+    twice = f"{first} {second} {first.upper()}"  # the same words, whatever the case
+    assert said_once(twice) == f"{first} {second}"
+    assert accept_summary(twice, CONVERSATION) == (f"{first} {second}", None)
+    unfinished = f"{first} {second} {first} Pill organizer"
+    assert said_once(unfinished) == f"{first} {second} Pill organizer"
+    assert said_once(f"{first} {second}") == f"{first} {second}"
+    # three times is a loop: refused as it is
+    assert said_once(f"{first} {first} {first}") == f"{first} {first} {first}"
+    assert accept_summary(f"{first} {second} {first} {first}", CONVERSATION) == (None, "repeats itself")
+    # one sentence said again with a word changed is not the same sentence
+    changed = f"{first} {second} Grandma takes Lisinopril 10mg at 9am for blood pressure."
+    assert said_once(changed) == changed
 
 
 def test_a_passage_copied_from_the_conversation_is_rejected() -> None:

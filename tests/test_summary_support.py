@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from localmem import MemoryConfig, MemoryStore
+from localmem import MemoryConfig, MemoryStore, Summary
 from localmem.summarizer import FALLBACK
 from localmem.summarizer.fallback import keyword_summary
 from localmem.summarizer.support import ground
@@ -45,11 +45,16 @@ def server(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeOllama]:
 
 
 def summarize(db_path, server: FakeOllama, reply: str, pairs=CHAT):
+    return summarize_and_pin(db_path, server, reply, pairs)[0]
+
+
+def summarize_and_pin(db_path, server: FakeOllama, reply: str, pairs=CHAT) -> tuple[Summary, list[str]]:
+    """The summary the store keeps when the model answers ``reply``, and the pins then."""
     server.reply = reply
     with MemoryStore(db_path, config=MemoryConfig(summary_threshold=len(pairs))) as store:
         session = store.create_session(model="llama3.2").id
         store.add_messages(session, [{"role": r, "text": t} for r, t in pairs])
-        return store.summarize(session)
+        return store.summarize(session), [p.content for p in store.get_pins(session)]
 
 
 def test_a_summary_the_turns_support_is_kept_whole(db_path, server: FakeOllama) -> None:
@@ -140,3 +145,121 @@ def test_the_warnings_a_summary_does_not_say() -> None:
         ("Never give him ibuprofen with warfarin: it raises the risk of bleeding.", 1),
         ("He is allergic to penicillin.", 4),
     ]  # not the tool's record, not advice about side effects, not the question
+
+
+# The failures of the live runs named in issue 21 (two runs, three models, eight
+# conversations), in conversations written for this test, each through the store's whole
+# path (the model's answer, ``accept_summary``, ``ground``, the warnings pinned).
+BAKE = [
+    ("user", "I'm baking a cake for my son's class. One boy has a peanut allergy."),
+    ("assistant", "Then read every label for peanuts, including 'may contain'."),
+    ("user", "The chocolate chips say 'made in a facility that processes peanuts'."),
+    ("assistant", "Then leave the chocolate chips out and use strawberries instead."),
+    ("user", "Good idea, strawberries it is. I'll bake it on Friday."),
+    ("assistant", "Sounds lovely."),
+]
+
+
+def test_a_reversed_fact_is_dropped(db_path, server: FakeOllama, caplog) -> None:
+    """The chocolate chips were left out for the peanuts; "strawberries are left out" (and
+    the cake made in the facility) reverses it."""
+    kept = "The user will bake the cake on Friday with strawberries. One boy has a peanut allergy."
+    reversed_ = "The cake is made in a facility that processes peanuts, so strawberries are left out."
+    with caplog.at_level(logging.INFO, logger="localmem"):
+        summary = summarize(db_path, server, f"{kept} {reversed_}", BAKE)
+    assert summary.source == MODEL and summary.text.startswith(kept) and reversed_ not in summary.text
+    assert "sentence 3 of 3 dropped: not supported by any one message" in caplog.text
+    faithful = "The chocolate chips are made in a facility that processes peanuts, so strawberries are used instead."
+    assert ground(faithful, BAKE).dropped == ()
+
+
+def test_a_claim_answered_not_quite_is_not_kept(db_path, server: FakeOllama, caplog) -> None:
+    pairs = [
+        ("user", "I want to write a poem for my grandfather's funeral."),
+        ("assistant", "I'm sorry for your loss. A sonnet or free verse could both work."),
+        ("user", "My cousin says free verse is just prose with line breaks."),
+        ("assistant", "Not quite. Free verse drops fixed meter and rhyme, but it still relies on rhythm."),
+        ("user", "Then I'll try free verse about his workshop."),
+        ("assistant", "Good choice. Start with one image from the workshop."),
+    ]
+    with caplog.at_level(logging.INFO, logger="localmem"):
+        summary = summarize(
+            db_path, server, "The user will write free verse about the workshop. Free verse is prose with line breaks.", pairs
+        )
+    assert summary.source == FALLBACK and "line breaks" not in summary.text
+    assert "answered no to" in caplog.text
+    assert ground("The user will try free verse about the grandfather's workshop.", pairs).dropped == ()
+
+
+KNEE = "The mother takes warfarin 3 mg and may take ibuprofen for her knee."
+
+
+@pytest.mark.parametrize(
+    "advice",
+    [
+        # answered "Better not" to the question
+        [("user", "My mother takes warfarin 3 mg every evening. Can she take ibuprofen for her knee?"),
+         ("assistant", "Better not: NSAIDs raise the risk of bleeding with warfarin. Acetaminophen is safer.")],
+        # warned against the class, the drug named as an example of it
+        [("user", "My mother takes warfarin 3 mg every evening. Her knee hurts."),
+         ("assistant", "With warfarin she should avoid NSAIDs like ibuprofen; they raise the risk of bleeding.")],
+        # she takes it, and is told to stop: a report is no permission
+        [("user", "My mother takes warfarin 3 mg every evening. She's been taking ibuprofen for her knee."),
+         ("assistant", "She should stop the ibuprofen: NSAIDs with warfarin raise the risk of serious bleeding.")],
+    ],
+)
+def test_a_permission_the_conversation_warned_against_is_not_kept(
+    db_path, server: FakeOllama, advice: list[tuple[str, str]]
+) -> None:
+    pairs = [*advice, ("user", "Okay, I'll call her doctor tomorrow."), ("assistant", "Good. A cold pack helps too.")]
+    assert ground(KNEE, pairs).text is None
+    summary = summarize(db_path, server, f"{KNEE} The user will call her doctor tomorrow.", pairs)
+    assert "may take ibuprofen" not in summary.text
+
+
+def test_a_permission_its_source_gives_is_kept() -> None:
+    pairs = [
+        ("user", "My father has knee surgery on Monday. He takes ibuprofen for the pain."),
+        ("assistant", "He must not take ibuprofen in the week before the surgery. After the surgery he can take ibuprofen again."),
+    ]
+    assert ground("He can take ibuprofen again after the surgery.", pairs).dropped == ()
+
+
+def test_a_summary_naming_what_a_warning_forbids_keeps_the_warning_in_a_pin(db_path, server: FakeOllama) -> None:
+    pairs = [
+        ("user", "My mother takes warfarin 3 mg every evening. She's been taking ibuprofen for her knee."),
+        ("assistant", "She should stop the ibuprofen: NSAIDs with warfarin raise the risk of serious bleeding."),
+        ("user", "Okay, I'll call her doctor tomorrow."),
+        ("assistant", "Good. A cold pack helps too."),
+    ]
+    reply = "The mother takes warfarin 3 mg and has been taking ibuprofen for her knee. The user will call her doctor tomorrow."
+    summary, pins = summarize_and_pin(db_path, server, reply, pairs)
+    assert (summary.source, summary.text) == (MODEL, reply)  # a true report
+    assert pairs[1][1] in pins  # the warning it names the object of, without warning
+    said = "The mother takes warfarin 3 mg and must stop the ibuprofen."
+    assert unsaid_warnings(said, pairs) == []
+
+
+def test_a_cut_answer_keeps_the_sentence_with_the_fix(db_path, server: FakeOllama) -> None:
+    pairs = [
+        ("user", "My pandas script reads orders.csv and the March totals are wrong by a few hundred euros."),
+        ("assistant", "How do you read the date column, and what do the dates look like in the file?"),
+        ("user", "pd.read_csv('orders.csv', parse_dates=['day']). The dates look like 04/03/2024, from our Lyon shop."),
+        ("assistant", "pandas reads that month first, so 04/03/2024 becomes April 3 instead of March 4."),
+        ("user", "Some rows are also written 2024-03-15, so one format string does not fit them all."),
+        ("assistant", "Then parse each format separately with errors='coerce' and combine the two with fillna."),
+        ("user", "Done. March now adds up to 51,300 euros, the same as the bookkeeping says."),
+        ("assistant", "Good: the fix was parsing both formats day first. Add a test with both formats."),
+        ("user", "I'll add the test and mention the formats in the README for whoever runs it next."),
+        ("assistant", "Sounds good."),
+    ]
+    fix = "The fix was parsing both formats day first."
+    answer = (
+        "The pandas script reads orders.csv and the March totals were wrong by a few hundred euros. "
+        "The dates look like 04/03/2024, from the Lyon shop, and pandas read them month first. "
+        "Some rows are written 2024-03-15, so each format is parsed separately with errors='coerce'. "
+        f"{fix} The user will add a test"
+    )
+    server.done_reason = "length"  # cut by num_predict
+    summary = summarize(db_path, server, answer, pairs)
+    assert summary.source == MODEL and fix in summary.text and len(summary.text) <= 300

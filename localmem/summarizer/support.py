@@ -43,7 +43,17 @@ summary to what was written, as ``localmem.grounding`` holds a checkpoint's item
    or place the conversation binds it to ("plans to bake the cake on Saturday" where the
    baking is "on Friday evening"), a clause opening with a name says of that person what
    the conversation does ("Tom is allergic to peanuts" where Mia is), and a compound name
-   in a sentence is one the conversation wrote ("the Red Smoothie").
+   in a sentence is one the conversation wrote ("the Red Smoothie"); and **the same
+   amounts** (``amounts``): a portion the conversation gives is not dropped or changed
+   ("ate a dark chocolate bar" for "ate half of a bar"), a level is not a change ("a
+   78,000 dollar raise" for "a raise to 78,000") nor the reverse (checked on every
+   clause, a short item of a list too).
+6. **What was warned against.** A clause asserting a word some turn negates ("avoid
+   NSAIDs like ibuprofen", "stop the ibuprofen") rests only on a source holding that word
+   (not on "takes ... her knee hurts" for "may take ibuprofen for her knee"); and a clause
+   that permits it ("may", "can", "is safe to") only on a source sentence holding it that
+   permits it too ("After the surgery he can take ibuprofen again"), not one that reports
+   it ("She's been taking ibuprofen").
 
 A sentence with an unsupported clause is dropped. Unless most of the sentences (more than
 :data:`MIN_KEPT_SHARE`) and :data:`MIN_KEPT_WORDS` content words remain, the summary is not
@@ -71,6 +81,7 @@ from ..grounding import (
     word_forms,
 )
 from ..words import STOP_WORDS, words
+from .amounts import misquantified
 from .bindings import invented_name, misattributed, misbound, planned_event
 from .faithful import HEDGED, NO_ANSWER
 from .wording import SUMMARY_WORDS, sentence_spans
@@ -90,17 +101,25 @@ MIN_KEPT_WORDS: Final = 4
 
 _CLAUSE = re.compile(
     r"[,;:](?!\d)\s*|\s[-\u2013\u2014]\s|\s(?:while|whereas|because|since|although|though|but)\s"
-    r"|\s(?=and (?:is|are|was|were|has|have|had|will|would|can|must|should|does|did)\s)",
+    r"|\s(?=and (?:is|are|was|were|has|have|had|will|would|can|could|may|might|must|should|shall|does|did)\s)",
     re.IGNORECASE,
 )
 """Where a summary's sentence splits into clauses; "and" before a verb of its own starts a
 second predicate of the same subject ("takes warfarin at 6 pm and is allergic to
-penicillin": two facts, two turns)."""
+penicillin": two facts, two turns; "takes warfarin 3 mg and may take ibuprofen": the second
+is not supported by the first's turn)."""
 _OPEN = re.compile(
     r"\bwhether\b|\bor not\b|\bdecide (?:if|between)\b|\bfor (?:example|instance)\b|\be\.g\.", re.IGNORECASE
 )
 """What leaves a proposition open: "decide whether to leave", "or not", an example offered
 ("she packs a bag and leaves it by the door, for example")."""
+_PERMITS = re.compile(
+    r"\b(?:may|can|could|might|is (?:fine|safe|okay|ok|allowed) to|are (?:fine|safe|okay|ok|allowed) to"
+    r"|(?:is|are) fine|(?:is|are) safe)\b",
+    re.IGNORECASE,
+)
+"""A clause that permits ("may take ibuprofen", "is safe to give"): of what the conversation
+warns against, its source must permit it too."""
 _TALK: Final = frozenset(
     """
     asked asks asking discuss discussed discusses discussing wondered wonders wondering
@@ -158,10 +177,11 @@ def ground(summary: str, pairs: Sequence[tuple[str, str]]) -> Grounded:
     sources = _sources(pairs, turns)
     texts = [text for _, text in turns]
     written = " ".join(texts)
+    warned = frozenset().union(*(source.reading.negated for source in sources if not source.asked))
     kept: list[str] = []
     dropped: list[tuple[int, str]] = []
     for number, sentence in enumerate(said, 1):
-        why = invented_name(sentence, written) or _unsupported(sentence, sources, pairs, texts)
+        why = invented_name(sentence, written) or _unsupported(sentence, sources, pairs, texts, warned)
         if why is None:
             kept.append(sentence)
         else:
@@ -215,13 +235,17 @@ def _stated(run: list[tuple[int, str]], k: int, pairs: Sequence[tuple[str, str]]
         if pairs[i][0] != pairs[j][0] and not _open(answer):
             text = text.replace("?", ".")
     return text if text.rstrip().endswith((".", "?", "!")) else f"{text}."
-    return out
 
 
 def _unsupported(
-    sentence: str, sources: list[_Source], pairs: Sequence[tuple[str, str]], texts: Sequence[str]
+    sentence: str,
+    sources: list[_Source],
+    pairs: Sequence[tuple[str, str]],
+    texts: Sequence[str],
+    warned: frozenset[str],
 ) -> str | None:
-    """Why ``sentence`` is not supported, or None (rules 1-5; ``texts``: the turns' texts)."""
+    """Why ``sentence`` is not supported, or None (rules 1-6; ``texts``: the turns' texts;
+    ``warned``: the forms a source negates)."""
     carried: str | None = None
     for number, clause in enumerate(_CLAUSE.split(sentence)):
         status = carried if statements.status(clause) is None else statements.claimed(clause)
@@ -229,10 +253,13 @@ def _unsupported(
         forms = _forms(clause)
         if not forms:
             continue
+        why = misquantified(clause, texts)  # "a 78,000 raise" is short enough to be a list item
+        if why is not None:
+            return why
         if number and len(forms) <= LIST_ITEM_WORDS and all(_said(form, sources) for form in forms):
             continue  # an item of a list: "including the router model, password"
         why = (
-            _clause_unsupported(clause, forms, status, sources, pairs)
+            _clause_unsupported(clause, forms, status, sources, pairs, warned)
             or misbound(clause, texts)
             or misattributed(clause, texts)
         )
@@ -268,10 +295,12 @@ def _clause_unsupported(
     status: str | None,
     sources: list[_Source],
     pairs: Sequence[tuple[str, str]],
+    warned: frozenset[str],
 ) -> str | None:
     reasons: list[str] = []
     said = words(clause)
     talk = not _TALK.isdisjoint(said)
+    contested = [f for f, negated in forms if not negated and f in warned]
     for source in sources:
         if source.asked and not talk:
             continue
@@ -280,6 +309,12 @@ def _clause_unsupported(
             continue
         if not same:
             reasons.append("negation flipped")
+            continue
+        if not set(contested).issubset(found):
+            reasons.append("asserts what the conversation warns against, without its source")
+            continue
+        if contested and _PERMITS.search(clause) and not _permitted(contested, source.text):
+            reasons.append("permits what the conversation warns against")
             continue
         party = _changes_party(said, [pairs[i] for i in sorted(source.turns)])
         if party:
@@ -291,6 +326,12 @@ def _clause_unsupported(
             continue
         return None
     return reasons[0] if reasons else "not supported by any one message"
+
+
+def _permitted(forms: Sequence[str], text: str) -> bool:
+    """Whether a sentence of ``text`` that holds one of ``forms`` permits it ("she can
+    take acetaminophen"), not only reports it ("she's been taking ibuprofen")."""
+    return any(_PERMITS.search(s) for s in sentences(text) if word_forms(s).intersection(forms))
 
 
 def _status_conflict(status: str | None, found: list[str], text: str, clause: str) -> str | None:

@@ -39,7 +39,8 @@ Checks, in order (the first that fails gives the reason):
    echoing its task).
 
 :func:`accept_summary` is what the summarizer calls with a model's answer: the shape and poem
-checks read the whole answer; an answer longer than the limit, or cut by ``num_predict``, is
+checks read the whole answer; a sentence said twice word for word is said once (three times
+is a loop, refused by the repeat check); an answer longer than the limit, or cut by ``num_predict``, is
 then trimmed to its whole sentences within the limit (:func:`trim_to_sentences`) and the
 rest of the checks read what is kept. The prompt asks for that length
 (``prompts.summary_words``) and ``num_predict`` leaves room for it, so a summary the model
@@ -75,6 +76,9 @@ COPY_RUN_WORDS: Final = faithful.COPY_RUN_WORDS
 """Words in a row, in the same order, that make a run copied from the source."""
 REPEATS: Final = ((6, 2), (4, 3))
 """(words, times): a run of six words said twice, or of four words three times, is a loop."""
+LOOP_SENTENCES: Final = 3
+"""A sentence said this many times is a loop (the answer is refused); said twice, the
+second is dropped (:func:`said_once`)."""
 COPY_SHARE: Final = 0.6
 """Share of a summary's words inside copied runs that makes it a copy, not a summary..."""
 COPY_MIN_WORDS: Final = 12
@@ -218,8 +222,9 @@ def accept_summary(
     """``(summary, None)`` to store from a model's ``answer``, or ``(None, reason)``.
 
     ``cut`` says ``num_predict`` stopped the answer (``done_reason == "length"``): its last,
-    unfinished sentence is dropped. An answer past :func:`summary_limit` keeps its whole
-    sentences within the limit. The shape checks read the whole answer; the others what is kept.
+    unfinished sentence is dropped. A sentence said again word for word is dropped
+    (:func:`said_once`). An answer past :func:`summary_limit` keeps its whole sentences within
+    the limit. The shape checks read the whole answer; the others what is kept.
     """
     text = answer.strip()
     if not text:
@@ -228,7 +233,7 @@ def accept_summary(
     if reason is not None:
         return None, reason
     limit = summary_limit(conversation, max_ratio)
-    whole = text
+    text = whole = said_once(text)
     if cut or len(text) > limit:
         text = trim_to_sentences(text, limit)
         if not text:
@@ -237,6 +242,28 @@ def accept_summary(
     if reason is None and text != whole:
         reason = _check_repeats(words(whole))  # a model running in circles past the cut
     return (None, reason) if reason is not None else (text, None)
+
+
+def said_once(text: str) -> str:
+    """``text`` without a whole sentence that says an earlier one again word for word (a
+    slip, not a summary's fact twice); ``text`` itself when none does, or when a sentence
+    comes :data:`LOOP_SENTENCES` times or more (a loop: :func:`_check_repeats` rejects it)."""
+    spans = sentence_spans(text)
+    seen: dict[tuple[str, ...], int] = {}
+    for start, end in spans:
+        key = tuple(words(text[start:end]))
+        seen[key] = seen.get(key, 0) + 1
+    if all(n == 1 for n in seen.values()) or max(seen.values()) >= LOOP_SENTENCES:
+        return text
+    kept: list[tuple[int, int]] = []
+    said: set[tuple[str, ...]] = set()
+    for start, end in spans:
+        key = tuple(words(text[start:end]))
+        if key not in said:
+            said.add(key)
+            kept.append((start, end))
+    tail = text[spans[-1][1]:].strip()  # an unfinished last sentence stays
+    return " ".join([*(text[s:e].strip() for s, e in kept), *([tail] if tail else [])])
 
 
 def summary_limit(conversation: str, max_ratio: float | None = DEFAULT_MAX_SUMMARY_RATIO) -> int:

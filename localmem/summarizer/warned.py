@@ -14,7 +14,8 @@ a danger ("interact", "bleeding", "poison"), or that ``salient`` reads as an all
 something it negates ("allergic to penicillin"; not "my asthma inhaler"). Advice that only
 mentions side effects is none. A summary says it when it names one of
 the warning's anchors for each of those kinds (``salient.dropped_kinds``: what is warned
-against, the allergen). Pure; never raises on any ``str``.
+against, the allergen), and does not name what a warning warns against without a negation
+of its own ("has been taking ibuprofen" does not say "She should stop the ibuprofen"). Pure; never raises on any ``str``.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from ..grounding import negated_words
-from ..words import words
+from ..words import stem, words
 from .salient import DANGER_PREFIXES, Fact, complete, dropped_kinds, facts_of
 
 MAX_WARNINGS: Final = 3
@@ -41,7 +42,7 @@ def unsaid_warnings(summary: str, pairs: Sequence[tuple[str, str]]) -> list[tupl
         for fact in facts_of([(role, text)]):
             if not fact.text.endswith("?") and _is_warning(fact):
                 missing = set(dropped_kinds(summary, [fact])) & fact.kinds & _KINDS
-                if missing:
+                if missing or _reverses(summary, fact):
                     found.append((fact, index))
     found.sort(key=lambda pair: (-pair[0].score, pair[1]))
     kept = sorted(found[:MAX_WARNINGS], key=lambda pair: pair[1])
@@ -74,6 +75,17 @@ def _is_warning(fact: Fact) -> bool:
     if "warning" in fact.kinds:
         return against or any(w.startswith(DANGER_PREFIXES) for w in words(fact.text))
     return "allergy" in fact.kinds and against
+
+
+def _reverses(summary: str, fact: Fact) -> bool:
+    """Whether ``summary`` names what the warning ``fact`` warns against without warning
+    against it ("has been taking ibuprofen" for "She should stop the ibuprofen"): naming
+    the object is then no saying of the warning."""
+    if "warning" not in fact.kinds:
+        return False
+    against = {stem(w) for w in negated_words(fact.text)}
+    named = against.intersection(stem(w) for w in words(summary))
+    return bool(named) and named.isdisjoint(stem(w) for w in negated_words(summary))
 
 
 def said_in(warning: str, texts: Sequence[str]) -> bool:
