@@ -1,11 +1,15 @@
 """Where localmem's time goes, one public call at a time.
 
     python benchmarks/profile_localmem.py OP [--calls N] [--top K] [--synchronous FULL]
+                                             [--messages 20000] [--sessions 200]
 
-OP is ``add_message``, ``add_messages``, ``cold_context`` or ``warm_context``.
-The call runs alone, on the benchmark's own corpus and setup (the reference
-file, 5 pins and 3 summaries per session), first unprofiled (the true µs per
-call), then under cProfile. The profile is printed as µs per OP call for the
+OP is ``add_message``, ``add_messages``, ``cold_context``, ``warm_context``,
+``query_context`` or ``common_context``. The call runs alone, on the benchmark's
+own corpus and setup (the reference file, 5 pins and 3 summaries per session),
+first unprofiled (the true µs per call), then under cProfile. The two
+query-aware ops run on ``query.py``'s file instead (``--messages`` over
+``--sessions``, cache off): each random session's question about its planted
+fact, or ``query.COMMON_QUESTION`` (common words only). The profile is printed as µs per OP call for the
 functions with the most own time (``tottime``) and the most inclusive time
 (``cumtime``). cProfile slows Python-level calls more than C-level ones, so
 read its figures as shares of the unprofiled total, not as absolute costs.
@@ -22,6 +26,7 @@ import argparse
 import cProfile
 import os
 import pstats
+import random
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -30,14 +35,17 @@ from typing import Any
 
 os.environ["OLLAMA_HOST"] = "http://127.0.0.1:9"  # as in run.py: the summarizer stays offline
 
+import query  # noqa: E402
 from corpus import make_corpus  # noqa: E402
 from scenarios import BATCH_SIZE, chunks, decorate  # noqa: E402
 from systems import LocalMem  # noqa: E402
 from timer import Job, Throughput, interleave, wall  # noqa: E402
 
+from localmem import MemoryStore  # noqa: E402
 from localmem.tokens import Tokenizer  # noqa: E402
 
-OPS = ("add_message", "add_messages", "cold_context", "warm_context")
+OPS = ("add_message", "add_messages", "cold_context", "warm_context", "query_context",
+       "common_context")
 
 
 class CountNothing(Tokenizer):
@@ -75,6 +83,18 @@ def setup(
     for sid in ids:
         store.build_context(sid)
     return (lambda i: store.build_context(ids[i % len(ids)])), 0
+
+
+def query_setup(op: str, tmp: Path, messages: int, sessions: int) -> Callable[[int], object]:
+    """Call ``i`` of a query-aware op on ``query.py``'s file (built here)."""
+    path = tmp / "query.db"
+    asked = query.build_file(path, messages, sessions)
+    store = MemoryStore(path, config={"cache_ttl": 0})
+    rng = random.Random(7)
+    picks = [asked[rng.randrange(len(asked))] for _ in range(4096)]
+    if op == "common_context":
+        return lambda i: store.build_context(picks[i % len(picks)][0], query=query.COMMON_QUESTION)
+    return lambda i: store.build_context(picks[i % len(picks)][0], query=picks[i % len(picks)][1])
 
 
 def report(profile: cProfile.Profile, calls: int, top: int) -> None:
@@ -136,10 +156,16 @@ def main() -> None:
     parser.add_argument("--calls", type=int, default=3000)
     parser.add_argument("--top", type=int, default=18)
     parser.add_argument("--synchronous", default="NORMAL", choices=("NORMAL", "FULL"))
+    parser.add_argument("--messages", type=int, default=20_000, help="query-aware ops' file")
+    parser.add_argument("--sessions", type=int, default=200, help="query-aware ops' file")
     args = parser.parse_args()
     calls = args.calls if args.op != "add_messages" else max(1, args.calls // BATCH_SIZE)
     with tempfile.TemporaryDirectory() as tmp:
-        call, per_call = setup(args.op, Path(tmp), args.synchronous)
+        if args.op in ("query_context", "common_context"):
+            call = query_setup(args.op, Path(tmp), args.messages, args.sessions)
+            per_call = 0
+        else:
+            call, per_call = setup(args.op, Path(tmp), args.synchronous)
         plain = time_calls(call, calls)
         profile = cProfile.Profile()
         profile.enable()

@@ -151,7 +151,8 @@ def build_file(path: Path, n_messages: int, n_sessions: int) -> list[tuple[str, 
 
 
 def line(name: str, lat: Latency, extra: str = "") -> None:
-    print(f"  {name:<50} p50 {lat.p50_us:7.1f} µs   p99 {lat.p99_us:8.1f} µs{extra}")
+    print(f"  {name:<50} p50 {lat.p50_us:7.1f} µs   p95 {lat.p95_us:8.1f} µs"
+          f"   p99 {lat.p99_us:8.1f} µs{extra}")
 
 
 def segments(path: Path) -> int:

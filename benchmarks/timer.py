@@ -92,6 +92,7 @@ class Latency:
     """Percentiles of per-call times, in microseconds."""
 
     p50_us: float
+    p95_us: float
     p99_us: float
     mean_us: float
     max_us: float
@@ -102,6 +103,7 @@ class Latency:
         ns = sorted(x for r in rounds for x in r)
         return cls(
             p50_us=_pct(ns, 50) / 1e3,
+            p95_us=_pct(ns, 95) / 1e3,
             p99_us=_pct(ns, 99) / 1e3,
             mean_us=statistics.fmean(ns) / 1e3,
             max_us=ns[-1] / 1e3,

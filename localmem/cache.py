@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterable
 from typing import Any, Generic, TypeVar
 
 V = TypeVar("V")
@@ -101,6 +101,45 @@ class TTLCache(Generic[V]):
         return len(self._entries)
 
 
+class RowMemo:
+    """Rows that never change once written (messages), by id: at most ``max_rows``
+    of them holding at most ``max_chars`` of text in all, the oldest put first
+    dropped first; a row whose text is longer than ``max_chars // 64`` is not kept.
+
+    ``text`` reads a row's text (what the bound counts). Keyed by id alone, so it
+    is only for rows the store never updates and whose ids are never reused;
+    whoever deletes rows calls ``clear``.
+    """
+
+    def __init__(self, max_rows: int, max_chars: int, text: Callable[[Any], str]) -> None:
+        self.max_rows = max_rows
+        self.max_chars = max_chars
+        self._text = text
+        self._rows: dict[int, Any] = {}
+        self.chars = 0
+        self.get: Callable[[int], Any] = self._rows.get
+        """The row of an id, or None (the dict's own ``get``: a lookup per candidate)."""
+
+    def put(self, rows: Iterable[tuple[int, Any]]) -> None:
+        """Keep each (id, row) of ``rows``, the oldest dropped to make room."""
+        kept, text, most = self._rows, self._text, self.max_chars // 64
+        for row_id, row in rows:
+            size = len(text(row))
+            if size > most or self.max_rows < 1 or row_id in kept:
+                continue
+            while kept and (len(kept) >= self.max_rows or self.chars + size > self.max_chars):
+                self.chars -= len(text(kept.pop(next(iter(kept)))))
+            kept[row_id] = row
+            self.chars += size
+
+    def clear(self) -> None:
+        self._rows.clear()
+        self.chars = 0
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+
 ALL_SESSIONS = ""
 """The ``SessionMemo.scopes`` key of the whole file's statistics (no session id is empty)."""
 
@@ -114,18 +153,22 @@ class SessionMemo:
     ``state``: each session's state rows (goals, subtasks, tools, files, the
     latest checkpoint), which change only through the store's state writes;
     ``scopes``: each session's recall statistics (``localmem.rank.Scope``),
-    forgotten whenever the store writes to the session.
-    ``sync`` empties both when another connection committed (a new
+    forgotten whenever the store writes to the session; ``messages``: the
+    messages recall read (a :class:`RowMemo`: a message is never updated and its
+    id never reused, so only a deletion makes an entry stale: ``Forgetting``
+    and an import that replaces a session empty it).
+    ``sync`` empties them all when another connection committed (a new
     ``PRAGMA data_version``) or they grew past ``max_sessions``; the store
     calls ``forget`` when it writes something they depend on.
     """
 
-    def __init__(self, max_sessions: int) -> None:
+    def __init__(self, max_sessions: int, messages: RowMemo) -> None:
         self.max_sessions = max_sessions
         self.ratios: dict[str, float] = {}
         self.levels: dict[str, int] = {}
         self.state: dict[str, list] = {}
         self.scopes: dict[str, Any] = {}
+        self.messages = messages
         self._stamp: Hashable = None
 
     def sync(self, stamp: Hashable) -> None:
@@ -144,3 +187,4 @@ class SessionMemo:
         self.levels.clear()
         self.state.clear()
         self.scopes.clear()
+        self.messages.clear()

@@ -16,12 +16,13 @@ import sqlite3
 import threading
 from collections.abc import Callable, Iterator
 from datetime import datetime, timedelta
+from operator import attrgetter
 from pathlib import Path
 from typing import TypeVar
 
 from . import db
 from .args import check_id
-from .cache import ALL_SESSIONS, SessionMemo, TTLCache
+from .cache import ALL_SESSIONS, RowMemo, SessionMemo, TTLCache
 from .clock import iso
 from .config import MemoryConfig
 from .errors import DatabaseError, SessionNotFound
@@ -32,6 +33,12 @@ from .tokens import Tokenizer
 
 T = TypeVar("T")
 SESSION_MEMO_SIZE = 4096
+MESSAGE_MEMO_ROWS = 16384
+"""Most messages recall keeps read (``SessionMemo.messages``): a query-aware context
+reads the same older messages turn after turn."""
+MESSAGE_MEMO_CHARS = 4 * 1024 * 1024
+"""Most characters of text those messages hold in all (with their models, about 14 MB
+at most: 12,442 messages of a chat-like corpus filled it)."""
 
 
 class Handle:
@@ -67,7 +74,9 @@ class Handle:
         )
         # Per session, what contexts read once and reuse (token ratio, compaction
         # level, state rows) until the file or the session changes: SessionMemo.
-        self.memo = SessionMemo(SESSION_MEMO_SIZE)
+        self.memo = SessionMemo(
+            SESSION_MEMO_SIZE, RowMemo(MESSAGE_MEMO_ROWS, MESSAGE_MEMO_CHARS, attrgetter("text"))
+        )
 
     def close(self) -> None:
         with self.locked():

@@ -25,8 +25,10 @@ mostly noise, and each of its ranks counts that share (at least
 
 from __future__ import annotations
 
+import bisect
 import math
 import re
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -42,6 +44,11 @@ share of its best: RRF credits ranks, not scores, so a long tail of weak matches
 speaker's name alone) would otherwise push out what the semantic ranking found."""
 LEXICAL_WEIGHT_FLOOR = 0.3
 """The least weight of the lexical ranking in a fusion (``coverage``)."""
+
+_SEPARATOR = "\0"
+"""Between the texts ``Finder.counts_of`` joins: no word, so no stem, holds it, and
+it is no letter or digit, so a word after it begins there."""
+
 
 def occurrences(term: str) -> re.Pattern[str]:
     """A pattern finding the words of a text that begin with ``term``'s stem, in any case."""
@@ -103,6 +110,32 @@ class Finder:
                 found[t] = found.get(t, 0) + 1
         return found
 
+    def counts_of(self, texts: Sequence[str]) -> list[dict[str, int]]:
+        """``counts`` of each of ``texts``, in order: the texts lowercased and joined by
+        a character no word holds, each stem looked for once in the whole (a few
+        long ``str.find`` scans rather than one short one a text and a stem)."""
+        if not self._ordered:
+            return [{} for _ in texts]
+        out: list[dict[str, int]] = [{} for _ in texts]
+        lowers: list[str] = []
+        for n, text in enumerate(texts):
+            lower = text.lower()
+            if len(lower) != len(text):  # a character whose lowercase is longer: the slow way
+                out[n] = self.counts(text)
+                lower = ""
+            lowers.append(lower)
+        bounds: list[int] = []  # where each text begins in the joined string
+        at = 0
+        for lower in lowers:
+            bounds.append(at)
+            at += len(lower) + 1
+        credit = self._credit
+        for i, s in self._found(_SEPARATOR.join(lowers)).items():
+            found = out[bisect.bisect_right(bounds, i) - 1]
+            for t in credit[s]:
+                found[t] = found.get(t, 0) + 1
+        return out
+
     def starts(self, text: str) -> list[int]:
         """Where in ``text`` a word holding any of the terms begins."""
         if not self._ordered:
@@ -144,13 +177,14 @@ def bm25(
     finder = Finder(terms)
     mean = scope.mean_tokens or 1.0
     scores: dict[int, float] = {}
-    for doc_id, (text, tokens) in texts.items():
+    counts = finder.counts_of([text for text, _ in texts.values()])
+    for n, (doc_id, (text, tokens)) in enumerate(texts.items()):
         held = [t for t in terms if doc_id in holders.get(t, ())]
         if not held:
             continue
         norm = K1 * (1 - B + B * max(tokens, 1) / mean)
         score = 0.0
-        counted = finder.counts(text)
+        counted = counts[n]
         for t in held:
             tf = counted.get(t, 0) or 1
             score += weights[t] * tf * (K1 + 1) / (tf + norm)
@@ -169,14 +203,33 @@ def prescore(
     scores: dict[int, float] = {}
     for t in terms:
         weight = idf(scope.documents, frequencies.get(t, 0))
+        if not scores:  # the first word found: its weight each (a term's holders are distinct)
+            scores = dict.fromkeys(holders.get(t, ()), 0.0 + weight)
+            continue
+        get = scores.get
         for doc_id in holders.get(t, ()):
-            scores[doc_id] = scores.get(doc_id, 0.0) + weight
+            scores[doc_id] = get(doc_id, 0.0) + weight
     return scores
 
 
 def ranked(scores: Mapping[int, float]) -> list[int]:
     """Ids by score, best first; ties: the newer message first."""
     return sorted(scores, key=lambda i: (-scores[i], -i))
+
+
+def best(scores: Mapping[int, float], k: int) -> list[int]:
+    """``ranked(scores)[:k]`` without sorting the rest: the k-th best score found by
+    counting the scores (a sum of a few terms' weights: few distinct values), then only
+    the ids scoring at least that are sorted."""
+    if len(scores) <= k:
+        return ranked(scores)
+    counts = Counter(scores.values())
+    left = k
+    for floor in sorted(counts, reverse=True):
+        left -= counts[floor]
+        if left <= 0:
+            break
+    return ranked({i: s for i, s in scores.items() if s >= floor})[:k]
 
 
 def confident(scores: Mapping[int, float], floor: float = FUSED_LEXICAL_FLOOR) -> dict[int, float]:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import sqlite3
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from datetime import timedelta
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -133,12 +133,11 @@ class Recall:
         common = max(2, scope.documents // 10)
         specific = tuple(t for t in terms if frequencies[t] <= common)
         prescores = rank.prescore(terms, holders, frequencies, scope)
-        chosen = rank.ranked(prescores)
-        chosen = chosen[:LEXICAL_CANDIDATES]
+        chosen = rank.best(prescores, LEXICAL_CANDIDATES)
         dense: list[int] = []
         if semantic is not None:
             dense = self._dense(semantic, session_id, before_id, everywhere)
-        found = db.messages_by_ids(conn, None if everywhere else session_id, {*chosen, *dense})
+        found = self._messages(None if everywhere else session_id, {*chosen, *dense})
         rows = {m.id: m for m in found if older(m)}
         sets = {t: set(ids) for t, ids in holders.items()}
         texts = {i: (rows[i].text, rows[i].token_count) for i in chosen if i in rows}
@@ -214,15 +213,35 @@ class Recall:
         for term in extra:
             hold(term)
         wider = [*terms, *extra]
-        found = rank.ranked(rank.prescore(extra, holders, frequencies, scope))[:LEXICAL_CANDIDATES]
+        found = rank.best(rank.prescore(extra, holders, frequencies, scope), LEXICAL_CANDIDATES)
         more = [i for i in found if i not in rows]
         if more:
-            for m in db.messages_by_ids(conn, None, more):
+            for m in self._messages(None, more):
                 rows.setdefault(m.id, m)
         sets = {t: set(ids) for t, ids in holders.items()}
         texts = {i: (rows[i].text, rows[i].token_count) for i in {*lexical, *found} if i in rows}
         widened = rank.ranked(rank.bm25(wider, sets, frequencies, scope, texts))
         return rank.fuse(lexical, widened)
+
+    def _messages(self, session_id: str | None, ids: Collection[int]) -> list[Message]:
+        """The session's (None: any session's) messages among ``ids``, in no particular
+        order: those recall read before from the memo (``SessionMemo.messages``), the
+        rest read and kept there."""
+        memo = self._db.memo.messages
+        get = memo.get
+        found: list[Message] = []
+        missing: list[int] = []
+        for i in ids:
+            message = get(i)
+            if message is None:
+                missing.append(i)
+            elif session_id is None or message.session_id == session_id:
+                found.append(message)
+        if missing:
+            read = db.messages_by_ids(self._db.conn, session_id, missing)
+            memo.put([(m.id, m) for m in read])
+            found += read
+        return found
 
     def _period_messages(
         self, session_id: str, periods: Sequence[Period], everywhere: bool
@@ -246,12 +265,13 @@ class Recall:
         # Every lookup the walk below may make, in one statement: each of the best
         # hits' after (a question) or before (a short reply) turn.
         asked = {
-            hit.id: (hit.session_id, hit.id, _is_question(hit))
+            hit.id: _is_question(hit)
             for hit in hits[:NEIGHBOUR_HITS]
             if _is_question(hit) or hit.token_count <= SHORT_REPLY_TOKENS
         }
-        found = db.neighbours(self._db.conn, list(asked.values()))
-        partners = {key: found.get(n) for n, key in enumerate(asked)}
+        found = db.neighbours(self._db.conn, list(asked.items()))
+        rows = {m.id: m for m in self._messages(None, set(found.values()))}
+        partners = {key: rows.get(found.get(n, 0)) for n, key in enumerate(asked)}
         out: list[Message] = []
         seen: set[int] = set()
         for position, hit in enumerate(hits):
@@ -272,12 +292,13 @@ class Recall:
     def session_titles(self, messages: list[Message], session_id: str) -> dict[str, str]:
         """How each other session among ``messages`` is named in the context: its
         title, else when it began."""
-        titles: dict[str, str] = {}
-        for other in {m.session_id for m in messages} - {session_id}:
-            found = db.get_session(self._db.conn, other)
-            if found is not None:
-                titles[other] = found.title or f"untitled, begun {found.created_at[:10]}"
-        return titles
+        others = {m.session_id for m in messages} - {session_id}
+        if not others:
+            return {}
+        return {
+            other: title or f"untitled, begun {created_at[:10]}"
+            for other, (title, created_at) in db.session_names(self._db.conn, others).items()
+        }
 
     def _scope(self, session_id: str | None) -> rank.Scope:
         """The statistics of a session (None: of every session), memoized until the

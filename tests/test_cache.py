@@ -7,7 +7,7 @@ import tracemalloc
 from pathlib import Path
 
 from localmem import MemoryStore
-from localmem.cache import TTLCache
+from localmem.cache import RowMemo, TTLCache
 
 MB = 1024 * 1024
 
@@ -28,6 +28,26 @@ def test_entries_go_least_recently_used_first_when_the_bytes_run_out() -> None:
     cache.put(("s", 1), 1, "dd")
     cache.get(("s", 1), 2)  # another connection committed: everything goes
     assert cache.bytes == 0
+
+
+def test_the_row_memo_keeps_the_newest_rows_within_its_rows_and_characters() -> None:
+    memo = RowMemo(3, 640, text=str)
+    memo.put([(n, text) for n, text in enumerate(["a" * 8, "b" * 8, "c" * 8])])
+    assert len(memo) == 3 and memo.chars == 24
+    memo.put([(3, "d" * 8)])  # a fourth row: the first put goes
+    assert memo.get(0) is None and memo.get(3) == "d" * 8 and len(memo) == 3
+    memo.put([(1, "x")])  # a known id keeps its row
+    assert memo.get(1) == "b" * 8
+    memo.put([(4, "e" * 11)])  # longer than a 64th of the characters: not kept, nothing goes
+    assert memo.get(4) is None and len(memo) == 3
+    big = RowMemo(100, 640, text=str)
+    big.put([(n, "f" * 10) for n in range(70)])
+    assert big.chars <= 640 and big.get(69) and big.get(0) is None  # the characters bound
+    big.clear()
+    assert len(big) == 0 and big.chars == 0 and big.get(69) is None
+    none = RowMemo(0, 640, text=str)
+    none.put([(1, "")])  # no room at all: nothing kept, even an empty text
+    assert len(none) == 0 and none.get(1) is None
 
 
 def test_a_store_s_cache_holds_at_most_cache_bytes(tmp_path: Path) -> None:

@@ -307,3 +307,38 @@ def test_pins_that_answer_keep_their_place_and_the_rest_fill_what_is_left(store,
     assert [p.id for p in ctx.pins] == [
         p.id for p in store.build_context(session.id, max_tokens=3000).pins
     ]  # in their usual order
+
+
+# --- the messages recall keeps read (SessionMemo.messages) ------------------------------
+
+
+def test_a_message_recall_read_before_is_not_recalled_once_deleted(db_path) -> None:
+    with MemoryStore(db_path, config={"cache_ttl": 0, "recent_messages": 2}) as store:
+        s = store.create_session()
+        first = store.add_message(s.id, "user", "The heron sketch is in the blue notebook.")
+        second = store.add_message(s.id, "user", "Another heron sketch went to the framer.")
+        store.add_messages(s.id, [{"role": "user", "text": t} for t in filler(6)])
+        shown = [m.id for m in store.build_context(s.id, query="heron sketch").relevant_messages]
+        assert first.id in shown and second.id in shown  # both read, and kept read
+        store.delete_message(first.id)
+        shown = [m.id for m in store.build_context(s.id, query="heron sketch").relevant_messages]
+        assert first.id not in shown and second.id in shown
+
+
+def test_a_message_another_program_edits_is_recalled_as_it_reads_now(db_path) -> None:
+    import sqlite3
+
+    with MemoryStore(db_path, config={"cache_ttl": 0, "recent_messages": 2}) as store:
+        s = store.create_session()
+        fact = store.add_message(s.id, "user", "The heron sketch is in the blue notebook.")
+        store.add_messages(s.id, [{"role": "user", "text": t} for t in filler(6)])
+        texts = [m.text for m in store.build_context(s.id, query="heron sketch").relevant_messages]
+        assert "The heron sketch is in the blue notebook." in texts
+        other = sqlite3.connect(db_path)  # sqlite-utils, Datasette: any tool may edit the file
+        other.execute("UPDATE messages SET text = ? WHERE id = ?",
+                      ("The heron sketch is in the red notebook.", fact.id))
+        other.commit()
+        other.close()
+        texts = [m.text for m in store.build_context(s.id, query="heron sketch").relevant_messages]
+        assert "The heron sketch is in the red notebook." in texts
+        assert "The heron sketch is in the blue notebook." not in texts

@@ -158,6 +158,19 @@ def test_recall_across_sessions_marks_where_and_when(db_path: Path) -> None:
         assert sum(store.count_tokens(m["content"]) for m in ctx.to_messages()) <= ctx.max_tokens
 
 
+def test_recall_across_sessions_names_an_untitled_chat_by_when_it_began(db_path: Path) -> None:
+    with MemoryStore(db_path, config={"recall_scope": "user"}) as store:
+        current, fact = landlord_history(store)
+        untitled = store.create_session()
+        other = store.add_message(untitled.id, "user", "The landlord also wants the spare key back.")
+        ctx = store.build_context(current, query="What did the landlord say about the boiler and key?")
+        system = ctx.to_messages()[0]["content"]
+        begun = untitled.created_at[:10]
+        assert f'{begun}, chat "untitled, begun {begun}":\nuser: {other.text}' in system
+        assert ctx.session_titles[untitled.id] == f"untitled, begun {begun}"
+        assert fact in system and '"Flat troubles"' in system  # the titled one keeps its title
+
+
 # --- facts stay current ----------------------------------------------------------------------
 
 

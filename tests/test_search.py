@@ -837,3 +837,36 @@ def test_the_finder_counts_each_terms_words_as_its_own_pattern_does(terms, parts
     assert finder.counts(text) == expected
     starts = sorted({m.start() for t in terms for m in occurrences(t).finditer(text)})
     assert finder.starts(text) == starts
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(st.sampled_from(["code", "codes", "cod", "pickup", "b12", "istanbul"]),
+             min_size=1, max_size=3, unique=True),
+    st.lists(st.lists(st.sampled_from(["code", "Codes", "cod", "pickup", "b12", "xcode", "İstanbul",
+                                       "\0", "\0code", "co", " ", ".", "\n"]), max_size=12),
+             max_size=6),
+)
+def test_the_finder_counts_texts_together_as_it_counts_each(terms, texts) -> None:
+    # Finder.counts_of joins the texts (by a NUL) to look for each stem once: a word
+    # at a text's start, a NUL inside a text, a text whose lowercase is longer
+    # ("İ") must count as the text alone does.
+    from localmem.rank import Finder
+
+    finder = Finder(terms)
+    joined = ["".join(parts) for parts in texts]
+    assert finder.counts_of(joined) == [finder.counts(text) for text in joined]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.dictionaries(st.integers(1, 500), st.sampled_from([0.25, 0.5, 1.0, 1.5, 2.75, 3.0]),
+                    max_size=80),
+    st.integers(1, 60),
+)
+def test_the_best_k_are_the_first_k_of_the_whole_ranking(scores, k) -> None:
+    # rank.best sorts only the ids at or above the k-th best score: with ties across
+    # that score (newer first) the first k must be those of the whole ranking.
+    from localmem.rank import best, ranked
+
+    assert best(scores, k) == ranked(scores)[:k]

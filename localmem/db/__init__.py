@@ -18,9 +18,10 @@ from .rows import (
 )
 from .sessions import (
     DELETE_SESSION_SQL, EXISTS_SESSION_SQL, GET_SESSION_SQL, LIST_SESSIONS_SQL,
-    OVERVIEW_COLUMNS, RESERVE_IDS_SQL, SESSION_IDS_BETWEEN_SQL, SESSION_OVERVIEW_SQL,
-    TOUCH_SESSION_SQL, delete_session, get_session, insert_session, list_sessions, reserve_ids,
-    session_exists, session_ids_between, session_overview, touch_session,
+    OVERVIEW_COLUMNS, RESERVE_IDS_SQL, SESSION_IDS_BETWEEN_SQL, SESSION_NAMES_SQL,
+    SESSION_OVERVIEW_SQL, TOUCH_SESSION_SQL, delete_session, get_session, insert_session,
+    list_sessions, reserve_ids, session_exists, session_ids_between, session_names,
+    session_overview, touch_session,
 )
 from .messages import (
     CLEAR_MESSAGES_SQL, CLEAR_SUMMARIES_SQL, DELETE_MESSAGE_SQL, GET_MESSAGE_SQL, ITEMS_AFTER_SQL,
@@ -141,7 +142,8 @@ __all__ = [
     "connect", "data_version", "migrate", "schema", "transaction", "DELETE_SESSION_SQL",
     "EXISTS_SESSION_SQL", "GET_SESSION_SQL", "INSERT_SESSION_SQL", "LIST_SESSIONS_SQL",
     "SESSION_COLUMNS", "TOUCH_SESSION_SQL", "delete_session", "get_session", "insert_session",
-    "list_sessions", "session_exists", "touch_session", "CLEAR_MESSAGES_SQL",
+    "list_sessions", "session_exists", "touch_session", "SESSION_NAMES_SQL", "session_names",
+    "CLEAR_MESSAGES_SQL",
     "CLEAR_SUMMARIES_SQL", "DELETE_MESSAGE_SQL",
     "INSERT_ITEM_SQL", "INSERT_MESSAGE_SQL", "ITEMS_AFTER_SQL", "ITEM_COLUMNS",
     "MESSAGES_AFTER_SQL", "MESSAGE_COLUMNS", "MessageRow", "NEWEST_ITEMS_SQL",

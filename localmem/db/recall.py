@@ -9,7 +9,6 @@ can never pass for a key), the session's size, and the candidates' rows.
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from collections.abc import Collection, Sequence
 
@@ -32,17 +31,16 @@ MESSAGES_BY_IDS_SQL = f"""SELECT {MESSAGE_COLUMNS} FROM messages
 MESSAGES_SAID_BETWEEN_SQL = f"""SELECT {MESSAGE_COLUMNS} FROM messages
     WHERE (?1 IS NULL OR session_id = ?1) AND created_at >= ?2 AND created_at < ?3
     ORDER BY id LIMIT ?4"""
-# Each asked (session, id, after) pair's neighbour in its session, in one statement: the
-# message just after (after = 1) or just before the id, each found through the session's
-# index, as a single lookup would (what a hit needs to be an answer: NEIGHBOUR_HITS asks).
-NEIGHBOURS_SQL = f"""SELECT json_each.key, {', '.join('m.' + c for c in MESSAGE_COLUMNS.split(', '))}
-    FROM json_each(?1) JOIN messages m ON m.id = CASE WHEN json_extract(json_each.value, '$[2]')
-        THEN (SELECT id FROM messages WHERE session_id = json_extract(json_each.value, '$[0]')
-              AND id > json_extract(json_each.value, '$[1]')
+# Each asked message's neighbour in its session, in one statement: the id just after (a
+# positive id in the list) or just before (a negative one), each found through the
+# session's index, as a single lookup would (what a hit needs to be an answer:
+# NEIGHBOUR_HITS asks). Ids alone: the caller has most of those rows already.
+NEIGHBOURS_SQL = """SELECT json_each.key, CASE WHEN json_each.value > 0
+        THEN (SELECT id FROM messages WHERE session_id = h.session_id AND id > h.id
               ORDER BY id LIMIT 1)
-        ELSE (SELECT id FROM messages WHERE session_id = json_extract(json_each.value, '$[0]')
-              AND id < json_extract(json_each.value, '$[1]')
-              ORDER BY id DESC LIMIT 1) END"""
+        ELSE (SELECT id FROM messages WHERE session_id = h.session_id AND id < h.id
+              ORDER BY id DESC LIMIT 1) END
+    FROM json_each(?1) JOIN messages h ON h.id = abs(json_each.value)"""
 
 
 def term_holders(
@@ -88,16 +86,16 @@ def messages_by_ids(
     return [_MESSAGE_ROWS(row) for row in rows]
 
 
-def neighbours(
-    conn: sqlite3.Connection, asked: Sequence[tuple[str, int, bool]]
-) -> dict[int, Message]:
-    """For each asked (session id, message id, after), the session's message just after
-    (or before) that id, by the position of the pair in ``asked``; none for a pair with
-    no such message."""
+def neighbours(conn: sqlite3.Connection, asked: Sequence[tuple[int, bool]]) -> dict[int, int]:
+    """For each asked (message id, after), the id of the message of its session just
+    after (or before) it, by the position of the pair in ``asked``; none for a pair
+    with no such message."""
     if not asked:
         return {}
-    rows = conn.execute(NEIGHBOURS_SQL, (json.dumps([[s, i, int(a)] for s, i, a in asked]),))
-    return {row[0]: _MESSAGE_ROWS(row[1:]) for row in rows}
+    listed = "[" + ",".join(str(i if after else -i) for i, after in asked) + "]"
+    return {
+        key: found for key, found in conn.execute(NEIGHBOURS_SQL, (listed,)) if found is not None
+    }
 
 
 def messages_said_between(

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
+from collections.abc import Collection
 
 from ..models import Session, SessionOverview
 from .rows import INSERT_SESSION_SQL, _LAST_ACTIVITY, _RowModels, _SESSION_ROWS
@@ -12,6 +14,8 @@ GET_SESSION_SQL = (
 )
 LIST_SESSIONS_SQL = f"""SELECT s.id, s.title, s.model, s.created_at, {_LAST_ACTIVITY} AS activity
     FROM sessions s ORDER BY activity DESC, s.id"""
+SESSION_NAMES_SQL = """SELECT id, title, created_at FROM sessions
+    WHERE id IN (SELECT value FROM json_each(?1))"""
 EXISTS_SESSION_SQL = "SELECT 1 FROM sessions WHERE id = ?"
 TOUCH_SESSION_SQL = "UPDATE sessions SET updated_at = ? WHERE id = ?"
 DELETE_SESSION_SQL = "DELETE FROM sessions WHERE id = ?"
@@ -37,6 +41,14 @@ def insert_session(
 def get_session(conn: sqlite3.Connection, session_id: str) -> Session | None:
     row = conn.execute(GET_SESSION_SQL, (session_id,)).fetchone()
     return _SESSION_ROWS(row) if row else None
+
+
+def session_names(
+    conn: sqlite3.Connection, session_ids: Collection[str]
+) -> dict[str, tuple[str | None, str]]:
+    """Each of ``session_ids`` that exists: its (title, created_at)."""
+    listed = json.dumps(list(session_ids))
+    return {row[0]: (row[1], row[2]) for row in conn.execute(SESSION_NAMES_SQL, (listed,))}
 
 
 def session_exists(conn: sqlite3.Connection, session_id: str) -> bool:
