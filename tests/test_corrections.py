@@ -111,6 +111,16 @@ def test_forgetting_the_correction_restores_the_fact_and_forgetting_the_fact_rem
     assert "bluefox7" not in context_text(store, s).replace("Actually no, it's bluefox78.", "")
 
 
+MODEL_CONFIG = {"summary_threshold": 4, "structured_min_tokens": 0}
+
+
+def told_the_model(store: MemoryStore, *turns: tuple[str, str]) -> str:
+    """A session of the fake local model holding ``turns`` (role, text): one range to summarize."""
+    s = store.create_session(model="llama3.2").id
+    store.add_messages(s, [{"role": role, "text": text} for role, text in turns])
+    return s
+
+
 @pytest.mark.parametrize("ending", [
     "Actually no, it's bluefox78. The door code is 4411.",
     "My new wifi password is bluefox78. The door code is 4411.",
@@ -123,15 +133,11 @@ def test_an_update_or_a_correction_holds_against_a_models_facts_read_from_older_
     its other facts are."""
     fake.json_reply = {"must_remember": ["My wifi password is bluefox77", "The door code is 4411"]}
     fake.reply = "The user's wifi password is bluefox78 and the door code is 4411."
-    config = {"summary_threshold": 4, "structured_min_tokens": 0}
-    with MemoryStore(db_path, config=config) as store:
-        s = store.create_session(model="llama3.2").id
-        store.add_messages(s, [
-            {"role": "user", "text": "My wifi password is bluefox77."},
-            {"role": "assistant", "text": "Noted."},
-            {"role": "user", "text": ending},
-            {"role": "assistant", "text": "Got it."},
-        ])
+    with MemoryStore(db_path, config=MODEL_CONFIG) as store:
+        s = told_the_model(
+            store, ("user", "My wifi password is bluefox77."), ("assistant", "Noted."),
+            ("user", ending), ("assistant", "Got it."),
+        )
         assert store.summarize(s).source == "llama3.2:latest"
         pins = current(store, s)
         assert "The door code is 4411" in pins
@@ -146,15 +152,12 @@ def test_a_correction_while_the_model_is_thinking_holds(db_path: Path, fake: Jso
 
     fake.json_reply = {"must_remember": ["My wifi password is bluefox77"]}
     fake.reply = "The wifi password is bluefox77."
-    config = {"summary_threshold": 4, "structured_min_tokens": 0}
-    with MemoryStore(db_path, config=config) as store:
-        s = store.create_session(model="llama3.2").id
-        store.add_messages(s, [
-            {"role": "user", "text": "My wifi password is bluefox77."},
-            {"role": "assistant", "text": "Noted. Let me check the router."},
-            {"role": "tool", "text": "router: online, firmware 2.1"},
-            {"role": "assistant", "text": "Your router is online."},
-        ])
+    with MemoryStore(db_path, config=MODEL_CONFIG) as store:
+        s = told_the_model(
+            store, ("user", "My wifi password is bluefox77."),
+            ("assistant", "Noted. Let me check the router."),
+            ("tool", "router: online, firmware 2.1"), ("assistant", "Your router is online."),
+        )
         [summary] = race(fake, lambda: store.summarize(s),
                          lambda: store.add_message(s, "user", "Actually no, it's bluefox78."))
         assert summary is not None and summary.source == "llama3.2:latest"
