@@ -180,6 +180,9 @@ def test_an_item_that_cuts_the_action_off_its_sentence_drops_it() -> None:
         ("No, keep them federal.", True),
         ("Probably not. A 7-day pass costs 50,000 yen.", True),
         ("Honestly, I wouldn't.", True),
+        ("Not quite. Before a run, a dynamic warm-up is better.", True),  # a hedged no
+        ("Not necessarily. A warm opening works just as well.", True),
+        ("Not only that, book the ferry too.", False),
         ("No problem, here it is.", False),
         ("Don't worry, that works.", False),
         ("Don't wait too long though.", False),  # hurries it along
