@@ -222,7 +222,7 @@ def supported_item(
     if not _a_statement(item, [text for _, text in said]):
         return False
     if field == "entities":
-        return _is_name(item, said) and not _a_time(item) and _named_so(item, said)
+        return _is_name(item, said) and not _a_time(item) and not _an_amount(item) and _named_so(item, said)
     if evidence.check(plain) is not None:
         return False
     if any(statements.drops_the_action(plain, s) for s in sentences.supporting(plain)):
@@ -270,6 +270,19 @@ def _a_time(item: str) -> bool:
     are all time words ("Saturday morning", "June 3"), or one is a weekday ("rent due fri")."""
     found = [w for w in words(item) if w not in _DETERMINERS and not w[:1].isdigit()]
     return bool(found) and (all(w in TIME_WORDS for w in found) or not WEEKDAY_WORDS.isdisjoint(found))
+
+
+def _an_amount(item: str) -> bool:
+    """Whether ``item`` is an amount rather than a thing: a number and, in lower case, at
+    most two words of what it counts ("3 minutes", "9 weeks", "400 words", "two refills");
+    "Route 66", "3 Musketeers" and "Windows 11" name things."""
+    tokens = [t.strip(".,;:!?") for t in item.split()]
+    tokens = [t for t in tokens if t and t.casefold() not in _DETERMINERS]
+    if not 2 <= len(tokens) <= 3:
+        return False
+    first = tokens[0].casefold()
+    number = first[:1].isdigit() or first in NUMBER_WORDS
+    return number and all(t == t.lower() for t in tokens[1:])
 
 
 _SENTENCE_START = re.compile(r"(?:^|[.!?:]\s+|\n)\W*$")

@@ -194,7 +194,7 @@ def test_a_models_facts_name_things_as_they_were_said(db_path: Path, fake: JsonF
     Ghibli one"), nor thanks; a count of what is left goes stale once the thing is
     requested; one place's description is not another's; a suggestion is a decision only
     once the user took it up, and "will do thurs night" says when, not what; an entity is
-    no time and no common word capitalised into a name."""
+    no time, no amount and no common word capitalised into a name."""
     fake.reply = "Rent is due Friday. The spray refill is submitted and ready on Saturday."
     fake.json_reply = {
         "key_facts": [
@@ -206,7 +206,7 @@ def test_a_models_facts_name_things_as_they_were_said(db_path: Path, fake: JsonF
             "try the noodle bar on Quay Street", "book the Vermeer room for the morning",
             "will do thurs night", "use the Wi-Fi setup wizard on its panel",
         ],
-        "entities": ["Bank", "Northgate Savings", "Saturday", "rent due fri"],
+        "entities": ["Bank", "Northgate Savings", "Saturday", "rent due fri", "2 refills", "Quay Street"],
     }
     with MemoryStore(db_path, config={"summary_threshold": len(ERRANDS), "structured_min_tokens": 0}) as store:
         s = store.create_session(model="llama3.2").id
@@ -223,8 +223,8 @@ def test_a_models_facts_name_things_as_they_were_said(db_path: Path, fake: JsonF
     assert "use the Wi-Fi setup wizard on its panel" in data.decisions
     assert "try the noodle bar on Quay Street" not in data.decisions
     assert "will do thurs night" not in data.decisions
-    assert "Northgate Savings" in data.entities
-    assert not {"Bank", "Saturday", "rent due fri"} & set(data.entities)
+    assert {"Northgate Savings", "Quay Street"} <= set(data.entities)
+    assert not {"Bank", "Saturday", "rent due fri", "2 refills"} & set(data.entities)  # an amount is no thing
 
 
 def test_a_count_of_what_is_left_is_stale_once_the_thing_is_used() -> None:
