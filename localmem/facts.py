@@ -24,7 +24,7 @@ from . import statements
 from .answers import MAX_REFERENCES, Answer, merge_items, strings
 from .grounding import SUPPORT_SHARE, Evidence, support
 from .models import FactsData
-from .words import NUMBER_WORDS, STOP_WORDS, TIME_WORDS, WEEKDAY_WORDS, stem, words
+from .words import NUMBER_WORDS, STOP_WORDS, TIME_WORDS, WEEKDAY_WORDS, stem, value, words
 
 MAX_FACTS = 8
 MAX_MUST_REMEMBER = 3
@@ -280,9 +280,7 @@ def _an_amount(item: str) -> bool:
     tokens = [t for t in tokens if t and t.casefold() not in _DETERMINERS]
     if not 2 <= len(tokens) <= 3:
         return False
-    first = tokens[0].casefold()
-    number = first[:1].isdigit() or first in NUMBER_WORDS
-    return number and all(t == t.lower() for t in tokens[1:])
+    return value(tokens[0].casefold()) is not None and all(t == t.lower() for t in tokens[1:])
 
 
 _SENTENCE_START = re.compile(r"(?:^|[.!?:]\s+|\n)\W*$")

@@ -42,13 +42,12 @@ from typing import Final
 
 from ..extract import sentences
 from ..grounding import same_word
-from ..words import STOP_WORDS, stem
+from ..words import NUMBER_WORDS, STOP_WORDS, stem
 
 _DETERMINER = r"(?:a|an|the|his|her|their|my|your|our|its|this|that|these|those|one)"
-_NUMBER_WORDS: Final = {
-    "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6", "seven": "7",
-    "eight": "8", "nine": "9", "ten": "10", "a couple": "2", "a pair": "2",
-}
+_PORTION_NUMBERS: Final = {**NUMBER_WORDS, "one": "1", "a couple": "2", "a pair": "2"}
+"""The numbers a portion is said in (``words.NUMBER_WORDS``, and "one", which counts here:
+"one of the tablets")."""
 _PORTIONS = (
     r"half|(?:a|one) half|(?:a|one) (?:quarter|third|fifth|tenth)|quarter|third"
     r"|(?:two|three) (?:thirds|quarters|fifths)|part|some|most|much|a bit|a little|a few|several"
@@ -241,8 +240,8 @@ def _portion_mentions(text: str) -> tuple[list[_Mention], list[tuple[int, int]]]
 def _portion(said: str) -> str:
     """One form for a portion: "a half" is "half", "two" is "2", "a third" is "third"."""
     said = " ".join(said.casefold().split())
-    if said in _NUMBER_WORDS:
-        return _NUMBER_WORDS[said]
+    if said in _PORTION_NUMBERS:
+        return _PORTION_NUMBERS[said]
     return re.sub(r"^(?:a|an|one) (?=half|quarter|third|fifth|tenth)", "", said)
 
 
