@@ -20,7 +20,7 @@ from typing import Any
 from pydantic import field_validator
 
 from . import extract as rules
-from . import statements
+from . import replies, statements
 from .answers import MAX_REFERENCES, Answer, merge_items, strings
 from .grounding import SUPPORT_SHARE, Evidence, support
 from .models import FactsData
@@ -246,11 +246,11 @@ def supported_item(
 def _taken_up(item: str, sentences: Evidence, said: Sequence[tuple[str, str]]) -> bool:
     """Whether ``item`` (a decision) is the user's: said in a message of theirs, or
     advice as given ("Set up an automatic transfer on payday"), or, when every sentence
-    stating it only suggests it (``statements.suggests``: "For dinner, try a tasca in
-    Mouraria"), taken up by the user's answer (``statements.takes_up``: "Sure, the tasca
+    stating it only suggests it (``replies.suggests``: "For dinner, try a tasca in
+    Mouraria"), taken up by the user's answer (``replies.takes_up``: "Sure, the tasca
     it is"; "Try setting a fixed channel." "I set it to channel 44")."""
     support = sentences.supporting(item)
-    if not support or not all(map(statements.suggests, support)):
+    if not support or not all(map(replies.suggests, support)):
         return True
     for index, (role, text) in enumerate(said):
         if not any(sentence in text for sentence in support):
@@ -260,7 +260,7 @@ def _taken_up(item: str, sentences: Evidence, said: Sequence[tuple[str, str]]) -
         reply = said[index + 1] if index + 1 < len(said) else None
         if reply is None or reply[0] != "user":
             continue
-        if statements.takes_up(reply[1], item):
+        if replies.takes_up(reply[1], item):
             return True
     return False
 

@@ -29,10 +29,10 @@ import re
 from collections.abc import Sequence
 from typing import Final
 
-from . import statements
+from . import replies, statements
 from .grounding import SUPPORT_SHARE, same_word
-from .statements import MONTHS, SMALL_TALK, WEEKDAYS, status
-from .words import STOP_WORDS, stem, value, words
+from .statements import MONTHS, WEEKDAYS, status
+from .words import SMALL_TALK, STOP_WORDS, stem, value, words
 
 _I = re.IGNORECASE
 
@@ -179,9 +179,9 @@ def made_later(item: str, later: Sequence[str]) -> bool:
 def accepted_later(item: str, turns: Sequence[tuple[str, str]]) -> bool:
     """True when ``item`` makes a thing (:data:`_MAKES`: "write the chorus") and the
     ``turns`` (role, text: the messages from the item's first one on) show it made: the
-    assistant gives a piece of two lines or more (``statements.presents_piece``) asked for
+    assistant gives a piece of two lines or more (``replies.presents_piece``) asked for
     right before (its message or one of the two before it names the thing: the direct
-    object's words), and the user accepts it (``statements.assents``), at once or after
+    object's words), and the user accepts it (``replies.assents``), at once or after
     the revisions the assistant gives in answer ("The last line feels flat." "Try: '...'"
     "Yes! That's much better."). A single line offered ("Maybe: 'Under the oak ...'") is
     a line of the thing, not the thing; a piece asked for as part of another thing ("a
@@ -191,12 +191,12 @@ def accepted_later(item: str, turns: Sequence[tuple[str, str]]) -> bool:
         return False
     thing = {stem(w) for w in _direct_object(item) if w in said} or {stem(said[0])}
     for k, (role, text) in enumerate(turns):
-        if role != "assistant" or not statements.presents_piece(text):
+        if role != "assistant" or not replies.presents_piece(text):
             continue
         if not any(thing & {stem(w) for w in words(t)} for _, t in turns[max(0, k - 2):k + 1]):
             continue
         for reply_role, reply in turns[k + 1:]:
-            if reply_role == "user" and statements.assents(reply):
+            if reply_role == "user" and replies.assents(reply):
                 return True
             if reply_role == "assistant" and not _QUOTED.search(reply):
                 break  # the assistant moved on without a revision
@@ -207,33 +207,33 @@ _QUOTED = re.compile(r"(?:^|[\s:(])['\"\u201c\u2018]\w")
 """A quotation opened in a message: a revision offered ("Try: 'I'm leaving, but ...'")."""
 
 
-def ruled_out(support: Sequence[str], replies: Sequence[str | None]) -> bool:
-    """True when every sentence of ``support`` (those that state an item; ``replies``:
+def ruled_out(support: Sequence[str], answers: Sequence[str | None]) -> bool:
+    """True when every sentence of ``support`` (those that state an item; ``answers``:
     for each, the message answering its own, if any) is advised against there ("I
-    wouldn't refinance": ``statements.advises_against``) or refused by the answer
+    wouldn't refinance": ``replies.advises_against``) or refused by the answer
     ("Someone said to pull money out of the 401(k)." "Please don't: ...":
-    ``statements.refuses``): an action the chat ruled out is nothing to do."""
+    ``replies.refuses``): an action the chat ruled out is nothing to do."""
     return bool(support) and all(
-        statements.advises_against(s) or (r is not None and statements.refuses(r))
-        for s, r in zip(support, replies)
+        replies.advises_against(s) or (r is not None and replies.refuses(r))
+        for s, r in zip(support, answers)
     )
 
 
 def only_if(item: str, support: Sequence[str], ordered: Sequence[str]) -> bool:
     """True when every sentence of ``support`` binds ``item`` to a condition
-    (``statements.condition``: "If it drops below 70 mg/dL, ... check again after 15
+    (``replies.condition``: "If it drops below 70 mg/dL, ... check again after 15
     minutes") that ``item`` does not carry itself ("call his doctor if it keeps
     happening" does), and no sentence of ``ordered`` (the chat) states it as having come
     (most of its words, not as a condition, not asked): advice for a case, not a step."""
-    if not support or not statements.CONDITIONS.isdisjoint(words(item)):
+    if not support or not replies.CONDITIONS.isdisjoint(words(item)):
         return False
-    cases = [statements.condition(s) for s in support]
+    cases = [replies.condition(s) for s in support]
     if any(c is None for c in cases):
         return False
     for case in cases:
         wanted = {stem(w) for w in words(case) if w not in STOP_WORDS}
         for sentence in ordered:
-            if statements.condition(sentence) is not None or statements.is_question(sentence):
+            if replies.condition(sentence) is not None or statements.is_question(sentence):
                 continue
             found = {stem(w) for w in words(sentence)}
             if wanted and len(wanted & found) >= SUPPORT_SHARE * len(wanted):

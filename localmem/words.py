@@ -57,6 +57,14 @@ FILLERS: Final = frozenset(
 """Interjections and asides that change no statement ("..., honestly", "... lol"): two
 pins that differ by these alone say the same thing (``autopins.statement_key``)."""
 
+SMALL_TALK: Final = frozenset(
+    """
+    thx thanks thank ty np lol cheers cheery ok okay yes yeah yep cool nice hi hey bye great good
+    sure done fine deal
+    """.split()
+)
+"""Words of a chat's small talk: an item made of them names nothing ("cheery thx", "Done")."""
+
 NUMBER_WORDS: Final = {
     w: str(n)
     for n, w in enumerate(

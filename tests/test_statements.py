@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from localmem import progress, statements
+from localmem import progress, replies, statements
 from localmem.facts import used_up
 
 
@@ -191,7 +191,7 @@ def test_an_item_that_cuts_the_action_off_its_sentence_drops_it() -> None:
     ],
 )
 def test_refuses(reply: str, refused: bool) -> None:
-    assert statements.refuses(reply) is refused
+    assert replies.refuses(reply) is refused
 
 
 @pytest.mark.parametrize(
@@ -204,7 +204,7 @@ def test_refuses(reply: str, refused: bool) -> None:
     ],
 )
 def test_advises_against(sentence: str, against: bool) -> None:
-    assert statements.advises_against(sentence) is against
+    assert replies.advises_against(sentence) is against
 
 
 @pytest.mark.parametrize(
@@ -218,7 +218,7 @@ def test_advises_against(sentence: str, against: bool) -> None:
     ],
 )
 def test_condition(sentence: str, case: str | None) -> None:
-    assert statements.condition(sentence) == case
+    assert replies.condition(sentence) == case
 
 
 @pytest.mark.parametrize(
@@ -233,7 +233,7 @@ def test_condition(sentence: str, case: str | None) -> None:
     ],
 )
 def test_agrees(reply: str, item: str, agreed: bool) -> None:
-    assert statements.agrees(reply, item) is agreed
+    assert replies.agrees(reply, item) is agreed
 
 
 @pytest.mark.parametrize(
@@ -242,7 +242,7 @@ def test_agrees(reply: str, item: str, agreed: bool) -> None:
      ("The last line feels flat though.", False)],
 )
 def test_assents(reply: str, accepted: bool) -> None:
-    assert statements.assents(reply) is accepted
+    assert replies.assents(reply) is accepted
 
 
 @pytest.mark.parametrize(
@@ -256,7 +256,7 @@ def test_assents(reply: str, accepted: bool) -> None:
     ],
 )
 def test_presents_piece(text: str, piece: bool) -> None:
-    assert statements.presents_piece(text) is piece
+    assert replies.presents_piece(text) is piece
 
 
 @pytest.mark.parametrize(
@@ -342,9 +342,9 @@ def test_accepted_later(item: str, accepted: bool) -> None:
 
 
 def test_asking_whether_is_no_condition() -> None:
-    assert statements.condition("Ask if they take cards.") is None
-    assert statements.condition("Check if the oven is hot.") is None  # "check if": whether
-    assert statements.condition("Take another dose if the pain comes back.") == "the pain comes back"
+    assert replies.condition("Ask if they take cards.") is None
+    assert replies.condition("Check if the oven is hot.") is None  # "check if": whether
+    assert replies.condition("Take another dose if the pain comes back.") == "the pain comes back"
 
 
 @pytest.mark.parametrize(
@@ -358,7 +358,7 @@ def test_asking_whether_is_no_condition() -> None:
     ],
 )
 def test_suggests(sentence: str, suggestion: bool) -> None:
-    assert statements.suggests(sentence) is suggestion
+    assert replies.suggests(sentence) is suggestion
 
 
 @pytest.mark.parametrize(
@@ -371,15 +371,15 @@ def test_suggests(sentence: str, suggestion: bool) -> None:
     ],
 )
 def test_takes_up(reply: str, item: str, taken: bool) -> None:
-    assert statements.takes_up(reply, item) is taken
+    assert replies.takes_up(reply, item) is taken
 
 
 @settings(max_examples=200, deadline=None)
 @given(st.text(max_size=120), st.text(max_size=120), st.lists(st.text(max_size=80), max_size=4))
 def test_the_new_readings_never_raise(item: str, sentence: str, chat: list[str]) -> None:
-    statements.refuses(sentence), statements.advises_against(sentence), statements.condition(sentence)
-    statements.assents(sentence), statements.agrees(sentence, item), statements.takes_up(sentence, item)
-    statements.suggests(sentence), statements.presents_piece(sentence), statements.modifies(item, sentence)
+    replies.refuses(sentence), replies.advises_against(sentence), replies.condition(sentence)
+    replies.assents(sentence), replies.agrees(sentence, item), replies.takes_up(sentence, item)
+    replies.suggests(sentence), replies.presents_piece(sentence), statements.modifies(item, sentence)
     progress.unbound_value(item, chat), progress.only_if(item, [sentence], chat)
     progress.ruled_out([sentence], [item]), progress.accepted_later(item, [("assistant", s) for s in chat])
     used_up(item, chat)

@@ -1,0 +1,170 @@
+"""How one message answers another, and what advice is bound to: pure readings of replies.
+
+A checkpoint's item or a model's decision often rests on a sentence someone else answered:
+"Someone said to pull money out of the 401(k)." "Please don't: ..."; "For dinner, try a
+tasca in Mouraria." "Sure, the tasca it is."; "Here's a chorus: '... / ...'" "Yes! That's
+much better." These functions read such answers (they never raise on any ``str``):
+
+- :func:`refuses`: a reply that opens by refusing what it answers ("No,", "Please don't",
+  "Probably not", "Not quite"); :func:`advises_against`: a sentence advising against what
+  it names ("I wouldn't refinance");
+- :func:`condition`: the case an instruction is bound to ("If it drops below 70, ...");
+- :func:`assents`, :func:`agrees`: a reply saying yes to what it answers, and one that
+  takes up a given item; :func:`suggests`: a sentence only suggesting ("try", "maybe");
+  :func:`takes_up`: a reply agreeing to a suggestion or saying its action in the first
+  person;
+- :func:`presents_piece`: a message giving a made piece of two lines or more (a verse).
+
+``localmem.progress`` and ``localmem.facts`` use them to judge a checkpoint's items and a
+model's decisions; ``localmem.statements`` reads single sentences (it needs none of this).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+from .extract import sentences
+from .grounding import same_word
+from .words import SMALL_TALK, STOP_WORDS, TIME_WORDS, is_number, stem, words
+
+_I = re.IGNORECASE
+
+_REFUSES = re.compile(
+    r"^\W*(?:(?:please|honestly|well|oh|hmm|actually|definitely|absolutely)\W+)*"
+    r"(?:no\b(?!\s+(?:problem|worries|rush|need|doubt)\b)|nope\b|nah\b|probably not\b|better not\b"
+    r"|(?:don'?t|do not)(?=\s*(?:[.:;,!\u2013\u2014-]|$))"
+    r"|(?:i(?:'d| would)(?: not|n't| avoid| skip)|i wouldn'?t)\b(?!\s+(?:worry|bother|mind)\b)"
+    r"|not (?:a good idea|recommended|wise|quite|really|necessarily|exactly)\b"
+    r"|(?:that's |that is |it's |it is )?(?:a )?bad idea\b)",
+    _I,
+)
+"""A reply that opens by refusing what was just proposed: "Please don't: ...", "No, ...",
+"Probably not.", "I wouldn't.", "Not quite." ("No problem", "Don't wait too long", "I
+wouldn't worry" refuse nothing of it)."""
+_AGAINST = re.compile(
+    r"\b(?:is|are|'s|would be)(?: \w+ly)? (?:not|never) (?:a good idea|recommended|wise|worth it)\b"
+    r"|\b(?:a )?bad idea\b|\b(?:i(?:'d| would)(?: not|n't| avoid| skip)|i wouldn'?t)\b(?!\s+(?:worry|bother|mind)\b)",
+    _I,
+)
+"""A sentence that advises against what it names: "pulling money out is not a good idea",
+"I wouldn't refinance"."""
+
+
+def refuses(reply: str) -> bool:
+    """True when ``reply`` (a message answering another) opens by refusing what it answers
+    (:data:`_REFUSES`): what that message proposed is ruled out."""
+    return _REFUSES.match(reply) is not None
+
+
+def advises_against(sentence: str) -> bool:
+    """True when ``sentence`` advises against what it names (:data:`_AGAINST`): "I
+    wouldn't refinance", "Cashing out early is a bad idea"."""
+    return _AGAINST.search(sentence) is not None
+
+
+_CONDITION = re.compile(
+    r"(?:^|[,;:]\s*|\b(?:and|then|but)\s+)\W*(?:if|should (?:it|he|she|they|you))\b([^,;:.?!]*)"
+    r"|\b(?:unless|in case)\b([^,;:.?!]*)"
+    r"|(?<!\bask )(?<!\bsee )(?<!\bcheck )(?<!\bknow )(?<!\bwonder )(?<!\bsure )\bif\b([^,;:.?!]*)",
+    _I,
+)
+"""A condition an instruction is bound to: "If it drops below 70, ...", "..., unless the
+fever goes down", "check again if it is still low" ("when" says when, not whether:
+"reserve one when you book Osaka"; "ask if they take cards" asks whether)."""
+CONDITIONS: Final = frozenset({"if", "unless", "case"})
+"""Words that make an item conditional itself ("call his doctor if it keeps happening")."""
+
+
+def condition(sentence: str) -> str | None:
+    """The condition ``sentence`` binds what it says to ("it drops below 70 mg/dL" of "If
+    it drops below 70 mg/dL, take 15 grams of fast sugar"), or None: advice for a case
+    that may never come."""
+    found = _CONDITION.search(sentence)
+    case = next((g.strip() for g in found.groups() if g is not None), "") if found else ""
+    return case or None
+
+
+_ASSENT = re.compile(
+    r"^\W*(?:oh\W+)?(?:yes|yeah|yep|yup|ya|ok|okay|k|sure|great|perfect|good|nice|cool|fine|deal|agreed"
+    r"|exactly|sounds (?:good|great|perfect)|that works|will do|got it|love it|i love it|i like it"
+    r"|(?:that's|that is|it's|much) (?:much |so |a lot |way )?(?:better|perfect|great|lovely)"
+    r"|let's do (?:it|that))\b",
+    _I,
+)
+_OBJECTION = re.compile(r"\b(?:but|though|however|although|not quite|instead)\b|\?", _I)
+
+
+def assents(reply: str) -> bool:
+    """True when ``reply`` opens by saying yes to what it answers ("Yes! That's much
+    better.", "OK.", "will do") and raises nothing against it ("but", "though", a
+    question): what was offered is accepted."""
+    return _ASSENT.match(reply) is not None and _OBJECTION.search(reply) is None
+
+
+def agrees(reply: str, item: str) -> bool:
+    """True when ``reply`` takes up ``item``, offered in the message it answers: it assents
+    (:func:`assents`) with nothing else in its first sentence ("OK.", "Yes, please do
+    it.") or names the item there ("Sure, the tasca it is"); "Great, we booked the
+    flights too" answers with something else."""
+    if _ASSENT.match(reply) is None:
+        return False
+    first = next(iter(sentences(reply)), reply)
+    if _OBJECTION.search(first):
+        return False
+    rest = [w for w in words(_ASSENT.sub("", first)) if w not in STOP_WORDS and w not in SMALL_TALK]
+    wanted = {stem(w) for w in words(item) if w not in STOP_WORDS and w not in TIME_WORDS and not is_number(w)}
+    return not rest or any(stem(w) in wanted for w in rest)  # a day or a number names no thing
+
+
+_SUGGESTS = re.compile(
+    r"^\W*(?:[^,.;:!?]{1,30},\s*)?(?:(?:then|so|also|and)\s+)?(?:try|consider|maybe|perhaps|how about|what about|why not)\b"
+    r"|\byou (?:could|might|may) (?:try|consider|want to)\b",
+    _I,
+)
+
+
+def suggests(sentence: str) -> bool:
+    """True when ``sentence`` only suggests something to its reader ("For dinner, try a
+    tasca in Mouraria", "Maybe a mesh repeater", "You could try Sintra"): theirs to take
+    up or not, unlike an instruction ("Set up an automatic transfer on payday")."""
+    return _SUGGESTS.search(sentence) is not None
+
+
+_FIRST_PERSON = re.compile(r"^\W*(?:\w+,\s*)?(?:i|we)\b", _I)
+
+
+def takes_up(reply: str, item: str) -> bool:
+    """True when ``reply`` takes up ``item`` (something suggested in the message it
+    answers): it agrees to it (:func:`agrees`), or one of its sentences says, in the
+    first person, the item's action with another of its words ("Try setting the band to
+    a fixed channel." "I set it to channel 44")."""
+    if agrees(reply, item):
+        return True
+    said = [stem(w) for w in words(_SUGGESTS.sub(" ", item)) if w not in STOP_WORDS and not is_number(w)]
+    if len(said) < 2:
+        return False
+    for sentence in sentences(reply):
+        if not _FIRST_PERSON.match(sentence):
+            continue
+        found = {stem(w) for w in words(sentence)}
+        if any(same_word(said[0], f) for f in found) and any(
+            same_word(w, f) for w in said[1:] for f in found
+        ):
+            return True
+    return False
+
+
+_PIECE = re.compile(
+    r"(?:^|[\s:(])['\"\u201c\u2018][^\n]*?\S / \S[^\n]*?['\"\u201d\u2019](?=[\s.,;:!?)]|$)"
+    r"|(?:^|\n)(?![ \t]*(?:[-*\u2022]|\d+[.)]))[^\n]{3,}\n(?![ \t]*(?:[-*\u2022]|\d+[.)]))[^\n]{3,}(?:\n|$)",
+)
+"""A made text of two lines or more: quoted with its line breaks written " / " ("'The river
+keeps your name / I carry it like rain'"), or lines one under another that are no list's
+items (tips in "1. ..." or "- ..." are advice, not the thing)."""
+
+
+def presents_piece(text: str) -> bool:
+    """True when ``text`` gives a made piece of two lines or more (:data:`_PIECE`: a
+    verse, a chorus, a stanza), not one line of it ("Maybe: 'Under the oak ...'")."""
+    return _PIECE.search(text) is not None
