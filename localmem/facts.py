@@ -308,9 +308,18 @@ def _taken_up(item: str, sentences: Evidence, said: Sequence[tuple[str, str]]) -
     return False
 
 
-_PARTICULAR = "the my our your his her their its this that these those".split()
+_PARTICULAR = r"(?:the|my|our|your|his|her|their|its|this|that|these|those)"
 """Determiners that point at one particular thing ("the router", "my savings"), where "a"
 or none names a kind ("a rest week", "water")."""
+
+
+def _forms(word: str) -> str:
+    """A pattern of ``word``'s plain forms: its stem and what follows ("repair\\w*" for
+    "repairs"; a stem made "-y" from "-ies" also as "-ie": "berries" for "berry")."""
+    base = stem(word)
+    if base.endswith("y"):
+        return rf"{re.escape(base[:-1])}(?:y|ie)\w*"
+    return rf"{re.escape(base)}\w*"
 _NOT_A_THING = BODY_WORDS | RELATION_WORDS | SYMPTOM_WORDS
 _CODE_MARK = re.compile(r"[A-Z\d_.!()/+&#@]")
 """What a plain word never holds: a capital, a digit, a code's punctuation."""
@@ -335,8 +344,8 @@ def _worth_naming(item: str, said: Sequence[tuple[str, str]]) -> bool:
     texts = [text for _, text in said]
     if not BODY_WORDS.isdisjoint(found) or statements.names_action(item, texts):
         return False  # "back hurts", "leg raised": what a body does; "call radiology"
-    thing = r"\s+".join(rf"{re.escape(stem(w))}\w*" for w in found)
-    pointed = re.compile(rf"\b(?:{'|'.join(_PARTICULAR)})\s+(?:[a-z][\w'-]*\s+){{0,2}}?{thing}\b", re.IGNORECASE)
+    thing = r"\s+".join(map(_forms, found))
+    pointed = re.compile(rf"\b{_PARTICULAR}\s+(?:[a-z][\w'-]*\s+){{0,2}}?{thing}\b", re.IGNORECASE)
     alone = re.compile(rf"\W*{thing}\W*", re.IGNORECASE)
     return any(pointed.search(text) for text in texts) or any(
         role == "user" and alone.fullmatch(text) for role, text in said
@@ -429,7 +438,8 @@ def _bare_name(item: str, messages: Sequence[str] = ()) -> bool:
     return (
         not any(c.isdigit() for c in item)
         and (short or said[-1:] in (["one"], ["ones"]))
-        and bool(content) and _COMPOUND.findall(item.casefold())[-1] not in STOP_WORDS  # "The fix covers both" ends a clause; "warm-up" is a word
+        # "The fix covers both" ends a clause; the last word is a compound's ("dynamic warm-up")
+        and bool(content) and _COMPOUND.findall(item.casefold())[-1] not in STOP_WORDS
         and _NOT_IN_A_NAME.isdisjoint(said)
         and not statements.names_action(item)
     )

@@ -338,9 +338,11 @@ def unstated(
     :func:`accepted_later`), or when it was over in a moment as it
     was written ("I'm calling the vet") and the conversation went on after it, or when it
     looks something up that a tool's output right after it shows (``tools``: by source,
-    the tools' output after it; :func:`looked_up`). A current step part of which is reported done ("the printer works again" for
-    "Reconnect printer and TV") is no longer the step under way; as a task or a goal, what
-    is left of it still is."""
+    the tools' output after it; :func:`looked_up`). A current step part of which is
+    reported done ("the printer works again" for "Reconnect printer and TV") is no longer
+    the step under way; as a task or a goal, what is left of it still is. What an answer
+    refusing the item restates to correct it ("Not quite. ... Save static stretching for
+    after.": ``replies.corrects``) states nothing of it."""
     if field == "key_decisions" and not any(
         statements.decides(s) and not statements.undecided(s) for s in support
     ):
@@ -358,7 +360,8 @@ def unstated(
     texts = {o: " ".join(s for s, k in zip(ordered, owners) if k == o) for o in set(owners[:end])}
     at = [i for i, s in enumerate(ordered) if s in support]
     stating = [i for i in at if not replies.corrects(item, owners[i], texts, roles)]
-    if not stating or ruled_out([ordered[i] for i in stating], [_reply(owners[i], texts, roles) for i in stating]):
+    answers = [_reply(owners[i], texts, roles) for i in stating]
+    if not stating or ruled_out([ordered[i] for i in stating], answers):
         return "ruled out"
     if field in ("key_decisions", "completed_steps"):
         return None
