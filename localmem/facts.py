@@ -32,6 +32,7 @@ from .words import (
     SYMPTOM_WORDS,
     TIME_WORDS,
     WEEKDAY_WORDS,
+    is_condition,
     is_drug,
     stem,
     value,
@@ -314,12 +315,15 @@ or none names a kind ("a rest week", "water")."""
 
 
 def _forms(word: str) -> str:
-    """A pattern of ``word``'s plain forms: its stem and what follows ("repair\\w*" for
-    "repairs"; a stem made "-y" from "-ies" also as "-ie": "berries" for "berry")."""
+    """A pattern of ``word``'s plain forms: its stem and the letters that follow ("repairs"
+    and "repair's" for "repair"; a stem made "-y" from "-ies" also as "-ie": "berries" for
+    "berry")."""
     base = stem(word)
     if base.endswith("y"):
-        return rf"{re.escape(base[:-1])}(?:y|ie)\w*"
-    return rf"{re.escape(base)}\w*"
+        return rf"{re.escape(base[:-1])}(?:y|ie)[\w'\u2019]*"
+    return rf"{re.escape(base)}[\w'\u2019]*"
+
+
 _NOT_A_THING = BODY_WORDS | RELATION_WORDS | SYMPTOM_WORDS
 _CODE_MARK = re.compile(r"[A-Z\d_.!()/+&#@]")
 """What a plain word never holds: a capital, a digit, a code's punctuation."""
@@ -327,8 +331,9 @@ _CODE_MARK = re.compile(r"[A-Z\d_.!()/+&#@]")
 
 def _worth_naming(item: str, said: Sequence[tuple[str, str]]) -> bool:
     """Whether ``item``, an entity the model named, is a thing worth remembering: a name,
-    a code, a drug (anything with a capital, a digit or a code's mark:
-    "Fritz!Box 7590", "visibility_timeout"; or :func:`words.is_drug`), or, written in
+    a code, a drug, an illness (anything with a capital, a digit or a code's mark:
+    "Fritz!Box 7590", "visibility_timeout"; or :func:`words.is_drug`,
+    :func:`words.is_condition`: "urinary tract infection"), or, written in
     common words, a particular thing of the span. Never a body part, a person's tie to
     someone, a symptom or an allergy ("knees", "sister", "GF", "hives", "shrimp allergy":
     what a fact says of someone, not a thing), nor an action ("call radiology",
@@ -339,7 +344,7 @@ def _worth_naming(item: str, said: Sequence[tuple[str, str]]) -> bool:
     found = [w for w in words(item) if w not in _DETERMINERS]
     if not found or found[-1] in _NOT_A_THING or stem(found[-1]).startswith("allerg"):
         return False
-    if _CODE_MARK.search(item) or any(map(is_drug, found)):
+    if _CODE_MARK.search(item) or any(is_drug(w) or is_condition(w) for w in found):
         return True
     texts = [text for _, text in said]
     if not BODY_WORDS.isdisjoint(found) or statements.names_action(item, texts):

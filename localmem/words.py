@@ -131,6 +131,24 @@ SYMPTOM_WORDS: Final = frozenset(
 """What a body does when unwell: a fact's content ("got hives from it"), not a thing."""
 
 
+CONDITION_WORDS: Final = frozenset(
+    """
+    diabetes asthma epilepsy infection cancer dementia alzheimer's alzheimers parkinson's
+    hypertension fibrillation migraine gout stroke copd anemia anaemia depression anxiety
+    """.split()
+)
+"""Illnesses a chat names by a common word ("type 2 diabetes", "a urinary tract infection");
+:data:`CONDITION_SUFFIXES` tells most others."""
+CONDITION_SUFFIXES: Final = ("itis", "osis", "emia", "algia", "pathy")
+"""The endings of illnesses' names (arthritis, osteoporosis, neuropathy...)."""
+
+
+def is_condition(word: str) -> bool:
+    """True when the case-folded ``word`` names an illness: one of :data:`CONDITION_WORDS`,
+    or a word of over six letters with an ending of :data:`CONDITION_SUFFIXES`."""
+    return word in CONDITION_WORDS or (len(word) > 6 and word.endswith(CONDITION_SUFFIXES))
+
+
 def is_drug(word: str) -> bool:
     """True when the case-folded ``word`` names a drug: one of :data:`DRUG_WORDS`, or a
     word of over six letters with an ending of :data:`DRUG_SUFFIXES`."""

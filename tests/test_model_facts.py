@@ -271,11 +271,13 @@ def test_an_entity_of_common_words_is_a_particular_thing_of_the_chat() -> None:
     assert data.entities == named
 
 
-def test_an_entity_names_a_drug_or_a_code_however_written() -> None:
-    """A drug's name or a code is worth naming without "the": "ibuprofen", "grid_size"."""
-    said = [("user", "I take ibuprofen for my knee."), ("assistant", "Set grid_size to 4 in the config.")]
-    data = ModelFacts(entities=["ibuprofen", "grid_size", "knee"]).grounded(said)
-    assert data.entities == ["ibuprofen", "grid_size"]
+def test_an_entity_names_a_drug_an_illness_or_a_code_however_written() -> None:
+    """A drug's name, an illness or a code is worth naming without "the": "ibuprofen",
+    "urinary tract infection", "grid_size"; a body part ("knee") never is."""
+    said = [("user", "I take ibuprofen for my knee. Mum has a urinary tract infection."),
+            ("assistant", "Set grid_size to 4 in the config.")]
+    data = ModelFacts(entities=["ibuprofen", "urinary tract infection", "grid_size", "knee"]).grounded(said)
+    assert data.entities == ["ibuprofen", "urinary tract infection", "grid_size"]
 
 
 def test_what_a_refusing_answer_restates_is_no_fact() -> None:
