@@ -395,8 +395,6 @@ CASES = [
 # "offline summary", "store", conversation)). Each entry is a failing case the parametrization
 # below expects to fail (strict xfail): fixing one fails the suite until its entry is deleted.
 OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
-    ('facts', 'qwen2.5-coder:1.5b', 'allergy_tool'):
-        "false facts kept: entities 'refill', 'hives', 'swelling', 'allergy': common words no rule tells from true ones ('warfarin', 'router', 'letter')",
     ('facts', 'qwen2.5-coder:0.5b', 'casual_weekend'):
         "false pin kept: 'The farmers market on Saturday morning' (a weekend plan, true as a key fact and a decision, pinned as if lasting)",
     # The held-out conversations (labelled before this replay; real_models_labels_heldout.json)
@@ -419,20 +417,10 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
         "unfaithful summary kept: '6 people for taco night' (now 8 people at 3 lb each): the answer trimmed to what this stop's checks keep",
     ('facts', 'qwen2.5-coder:1.5b', 'terse_tacos'):
         "false facts kept: [('key_facts', '2 lb beef and chicken')]: a value the chat updated (3 lb each)",
-    ('checkpoint', 'qwen2.5-coder:1.5b', 'first_5k'):
-        "false checkpoint item kept: next step 'Stretch before every run' (answered 'Not quite': a dynamic warm-up before)",
-    ('checkpoint', 'qwen2.5-coder:1.5b', 'dad_care_week'):
-        "false checkpoint items kept: 'check the shared calendar' as a pending task and next step (checked: the calendar tool's output)",
-    ('facts', 'qwen2.5-coder:0.5b', 'terse_tacos'):
-        "false facts kept: [('entities', 'GF')]: a generic word as an entity",
-    ('facts', 'qwen2.5-coder:1.5b', 'metformin_scan'):
-        "false facts or pins kept: entities 'walking', 'shrimp allergy', 'contrast dye', 'back hurts', 'call radiology', decision 'shrimp allergy'; "
-        "the pin 'call radiology tomorrow ...' (tied to the moment)",
     ('facts', 'qwen2.5-coder:1.5b', 'best_man_toast'):
-        "false facts kept: the opening line's joke 'Daniel is the brother who taught Sam everything he knows' as a fact; "
-        "common words as entities ('funny', 'water', 'prom', 'tent poles', ...)",
+        "false facts kept: entities 'camping trip', 'tent poles' (common words the user names with 'the' in one story)",
     ('facts', 'qwen2.5-coder:1.5b', 'first_5k'):
-        "false facts kept: 'stretch before every run' (answered 'Not quite'), 'dynamic warm-up' as key facts; common words as entities ('knees', 'sister', 'pizza', ...)",
+        "false facts kept: the entity 'pizza' (a common word said twice, 'Enjoy the pizza!')",
     ('keyword summary', 'store', 'best_man_toast'):
         "unfaithful keyword summary: quotes 'June 21, and the planner said 3 minutes max.' without the move to June 28",
     ('keyword summary', 'store', 'terse_tacos'):
