@@ -248,9 +248,14 @@ def _hit(n: int, text: str, tokens: int = 8) -> Message:
         (["Gate 4 tonight", "Gate 7 tonight"], []),  # a number of its own is news
         (["I did", "We did"], []),  # so is a short word
         (["the red car", "a blue car", "the blue car"], []),  # words of two hits are not one's
+        # chatter put together again: each sentence said by an earlier hit
+        (["Haha, I bet.", "Any trips planned, Gabe?", "Haha, I bet. Any trips planned?"],
+         ["Haha, I bet. Any trips planned?"]),
+        (["Haha, I bet.", "Haha, I bet. We went to Lisbon!"], []),  # a sentence of its own
+        (["Haha. I bet.", "Haha, I bet."], []),  # one sentence holding two is not theirs
     ],
 )
-def test_a_short_hit_whose_words_one_earlier_hit_holds_goes_last(texts, repeats) -> None:
+def test_a_short_hit_whose_sentences_earlier_hits_said_goes_last(texts, repeats) -> None:
     ranking = [_hit(n + 1, t) for n, t in enumerate(texts)]
     out = repeats_last(ranking)
     assert sorted(m.id for m in out) == [m.id for m in ranking]  # nothing dropped
@@ -342,3 +347,4 @@ def test_a_message_another_program_edits_is_recalled_as_it_reads_now(db_path) ->
         texts = [m.text for m in store.build_context(s.id, query="heron sketch").relevant_messages]
         assert "The heron sketch is in the red notebook." in texts
         assert "The heron sketch is in the blue notebook." not in texts
+
