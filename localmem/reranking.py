@@ -169,9 +169,13 @@ def repeats_last(ranking: Sequence[Message], most: int = REPEAT_WALK) -> list[Me
             new.append(m)
             continue
         mine = _sentence_words(m.text)
-        if mine and all(s in known or (s <= seen and any(map(s.issubset, held))) for s in mine):
-            repeats.append(m)
-            continue
+        for s in mine:  # a loop, not all(): this runs for every short hit
+            if s not in known and not (s <= seen and any(map(s.issubset, held))):
+                break
+        else:
+            if mine:
+                repeats.append(m)
+                continue
         for s in mine:
             if s not in known:
                 known.add(s)
