@@ -1,6 +1,6 @@
 """Does the context hold what the question needs? Evidence recall at 3,000 tokens.
 
-    python benchmarks/memory.py [--quick] [--embeddings] [--trace N] [--model-dir DIR]
+    python benchmarks/memory.py [--quick] [--embeddings] [--trace N [--kinds K,K]] [--model-dir DIR]
 
 The corpus of ``memory_corpus`` (ten two-person conversations of ~540 turns over
 22-30 dated sessions, 729 questions of seven kinds with the ids of all their evidence
