@@ -267,8 +267,10 @@ def asks_for_many(query: str) -> bool:
     plural noun (one word may stand between: "Which new activities has Ingrid
     tried?", "What books has Priya read?"), "all" or "every" ("What are all the
     places ..."), or "name" or "list" first ("Name the employers ..."; not "What was
-    his name?"). Not "What does she do?" nor "What has he learned?": a plural noun is a word of four letters or more ending in
-    "s" (not "ss": "What class ...") that is no stop word."""
+    his name?"). Not "What does she do?" nor "What has he learned?": a plural noun
+    is a word of four letters or more ending in "s" (not "ss": "What class ...")
+    that is no stop word. A guess from the words alone: it only sets how much the
+    question's words weigh beside its meaning (``LIST_LEXICAL_WEIGHT``)."""
     found = words(query)
     if _ALL.intersection(found) or (found and found[0] in _LISTING):
         return True
@@ -283,9 +285,8 @@ def asks_for_many(query: str) -> bool:
 
 
 def _plural(word: str) -> bool:
-    return len(word) >= 4 and word.endswith("s") and not word.endswith("ss") and (
-        word not in STOP_WORDS
-    )
+    plural = len(word) >= 4 and word.endswith("s") and not word.endswith("ss")
+    return plural and word not in STOP_WORDS
 
 
 def fuse(*rankings: Sequence[int], weights: Sequence[float] = ()) -> list[int]:
