@@ -1,6 +1,6 @@
 """Does the context hold what the question needs? Evidence recall at 3,000 tokens.
 
-    python benchmarks/memory.py [--quick] [--embeddings] [--trace N] [--model-dir DIR]
+    python benchmarks/memory.py [--quick] [--embeddings] [--trace N [--kinds K,K]] [--model-dir DIR]
 
 The corpus of ``memory_corpus`` (ten two-person conversations of ~540 turns over
 22-30 dated sessions, 729 questions of seven kinds with the ids of all their evidence
@@ -46,7 +46,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
 from time import perf_counter
 
@@ -112,7 +112,7 @@ def ingest(store: MemoryStore, clock: Clock, corpus: Corpus) -> tuple[dict, dict
 
 
 def ask_localmem(
-    store: MemoryStore, corpus: Corpus, ids: dict, keep: int
+    store: MemoryStore, corpus: Corpus, ids: dict, keep: int, kinds: Collection[str] = KINDS
 ) -> tuple[dict[str, dict], list[float], list]:
     """Per question: every evidence turn in the context (ids; rendered text), its tokens."""
     turns = {c.id: c.turns for c in corpus.conversations}
@@ -136,7 +136,7 @@ def ask_localmem(
                                         q.values),
             "breakdown": dict(ctx.breakdown),
         }
-        if not hit and len(kept) < keep:
+        if not hit and len(kept) < keep and q.kind in kinds:
             kept.append((q, ctx))
     return results, latencies, kept
 
@@ -184,7 +184,8 @@ def holds(shown: str, stored: str, values: Sequence[str]) -> bool:
 
 
 def run_localmem(
-    name: str, corpus: Corpus, config: MemoryConfig, tmp: Path, keep: int
+    name: str, corpus: Corpus, config: MemoryConfig, tmp: Path, keep: int,
+    kinds: Collection[str] = KINDS,
 ) -> tuple[dict, dict, list]:
     clock = Clock()
     timings: dict[str, float] = {}
@@ -199,7 +200,7 @@ def run_localmem(
             f"{spent['summarize']:.1f} s)"
         )
         started = perf_counter()
-        results, latencies, kept = ask_localmem(store, corpus, ids, keep)
+        results, latencies, kept = ask_localmem(store, corpus, ids, keep, kinds)
         timings["contexts_s"] = perf_counter() - started
         timings["first_context_ms"] = latencies[0] * 1000
         timings["context_p50_ms"] = statistics.median(latencies) * 1000
@@ -365,7 +366,8 @@ def run_baselines(
 
 
 def run_with_embeddings(
-    corpus: Corpus, model: minilm.MiniLM, turn_vectors: np.ndarray, tmp: Path, keep: int
+    corpus: Corpus, model: minilm.MiniLM, turn_vectors: np.ndarray, tmp: Path, keep: int,
+    kinds: Collection[str] = KINDS,
 ) -> tuple[dict, dict, list, dict] | None:
     """localmem with the embedding model behind the loopback server; None if not supported."""
     config = embedding_config()
@@ -376,7 +378,7 @@ def run_with_embeddings(
         server.preload([t.stored for c in corpus.conversations for t in c.turns], turn_vectors)
         os.environ["OLLAMA_HOST"] = server.host
         try:
-            results, timings, kept = run_localmem(LOCALMEM_EMB, corpus, config, tmp, keep)
+            results, timings, kept = run_localmem(LOCALMEM_EMB, corpus, config, tmp, keep, kinds)
         finally:
             os.environ["OLLAMA_HOST"] = DEAD_HOST
     log(f"  embed server: {server.stats}")
@@ -389,11 +391,18 @@ def main() -> None:
     parser.add_argument("--embeddings", action="store_true", help="add localmem + all-minilm")
     parser.add_argument("--trace", type=int, default=0, metavar="N", help="show N misses")
     parser.add_argument(
+        "--kinds", default=",".join(KINDS), metavar="K,K",
+        help="trace only misses of these kinds (e.g. spread,multi)",
+    )
+    parser.add_argument(
         "--model-dir",
         help=f"MiniLM's files (default ${minilm.MODEL_DIR_ENV}, else results/tmp, fetched there)",
     )
     parser.add_argument("--seed", type=int, default=memory_corpus.DEFAULT_SEED)
     args = parser.parse_args()
+    kinds = set(args.kinds.split(","))
+    if kinds - set(KINDS):
+        parser.error(f"--kinds: no such kind {sorted(kinds - set(KINDS))}; kinds: {KINDS}")
     timings: dict[str, float] = {}
 
     def phase(name: str, step: Callable[[], object]) -> object:
@@ -430,11 +439,13 @@ def main() -> None:
     served: dict[str, int] = {}
     with tempfile.TemporaryDirectory(prefix="localmem-memory-") as tmp:
         lexical = MemoryConfig(embedding_model=None)  # not "auto": this row is the lexical one
-        results, t, traced = run_localmem(LOCALMEM, corpus, lexical, Path(tmp), args.trace)
+        results, t, traced = run_localmem(
+            LOCALMEM, corpus, lexical, Path(tmp), args.trace, kinds
+        )
         timings.update({f"localmem_{k}": v for k, v in t.items()})
         systems[LOCALMEM] = describe(corpus, results)
         run = args.embeddings and run_with_embeddings(
-            corpus, model, turn_vectors, Path(tmp), args.trace
+            corpus, model, turn_vectors, Path(tmp), args.trace, kinds
         )
         if run:
             results, t, traced, served = run

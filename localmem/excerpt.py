@@ -22,6 +22,7 @@ from collections.abc import Callable, Sequence
 from .autopins import is_lasting
 from .models import Message
 from .rank import Finder
+from .words import SENTENCE_END
 
 ELLIPSIS = "…"
 MIN_TOKENS = 40
@@ -31,11 +32,6 @@ MIN_SAVING = 0.3
 SHORT_SENTENCE_WORDS = 8
 """A matched exclamation of at most this many words ("Greetings from Mexico City!",
 "Big news from work!") keeps the sentence after it: what it announces is said there."""
-# A sentence's end: a run of ".!?" and closing quotes or brackets before a space, or a
-# line break. Written to begin with a character class, so that the regex engine skips
-# ahead to the next candidate character (a leading alternation is tried at every
-# position): the same ends as ``[.!?]+["')\]]*(?=\s)|\n``, in half the time.
-_END = re.compile(r"[.!?\n](?:(?<=\n)|[.!?]*[\"')\]]*(?=\s))")
 _LABEL = re.compile(r"^[A-Z][\w .'-]{0,30}: ")
 LASTING_MEMO_SIZE = 4096
 """Texts whose ``is_lasting`` judgment is kept: the same pins and summaries are
@@ -54,7 +50,7 @@ def cut(text: str, finder: Finder) -> str | None:
     starts = [i for i in finder.starts(text) if i >= begin]
     if not starts:  # found by meaning, or a neighbour: shown whole, no sentence split
         return None
-    ends = [m.end() for m in _END.finditer(text, begin)]
+    ends = [m.end() for m in SENTENCE_END.finditer(text, begin)]
     if not ends or ends[-1] < len(text):
         ends.append(len(text))
     if len(ends) < 2:

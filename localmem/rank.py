@@ -20,7 +20,11 @@ the question's words found (``coverage``): when the best lexical match holds
 only a small share of the question's weight (a speaker's name and a common
 word: the question is put in other words than its answer), its ranking is
 mostly noise, and each of its ranks counts that share (at least
-``LEXICAL_WEIGHT_FLOOR``) of a semantic rank.
+``LEXICAL_WEIGHT_FLOOR``) of a semantic rank. A question asking for every
+instance of a kind ("Which cities has Gabe lived in?", ``asks_for_many``) is
+answered by turns naming the instances ("we moved to Omaha"), not the kind:
+its words find talk about the kind ("I'd love to live in a big city"), so its
+lexical ranks count ``LIST_LEXICAL_WEIGHT`` of a semantic one.
 """
 
 from __future__ import annotations
@@ -32,7 +36,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from .words import stem
+from .words import STOP_WORDS, stem, words
 
 K1 = 1.2
 B = 0.75
@@ -44,6 +48,14 @@ share of its best: RRF credits ranks, not scores, so a long tail of weak matches
 speaker's name alone) would otherwise push out what the semantic ranking found."""
 LEXICAL_WEIGHT_FLOOR = 0.3
 """The least weight of the lexical ranking in a fusion (``coverage``)."""
+LIST_LEXICAL_WEIGHT = 0.1
+"""The lexical ranking's weight in a fusion for a question asking for every instance of
+a kind (``asks_for_many``)."""
+_ASKING = frozenset(("which", "what"))
+_ALL = frozenset(("all", "every"))
+"""Words that ask for a whole list: "What are all the places ...", "Where all has ..."."""
+_LISTING = frozenset(("name", "list"))
+"""A question's first words that ask for one: "Name the employers ...", "List the books ..."."""
 
 _SEPARATOR = "\0"
 """Between the texts ``Finder.counts_of`` joins: no word, so no stem, holds it, and
@@ -248,6 +260,33 @@ def coverage(
     message holds (``prescore``'s best), from 0 (nothing found) to 1 (every term)."""
     total = sum(idf(scope.documents, frequencies.get(t, 0)) for t in terms)
     return min(1.0, max(prescores.values(), default=0.0) / total) if total > 0 else 0.0
+
+
+def asks_for_many(query: str) -> bool:
+    """Whether ``query`` asks for every instance of a kind: "which" or "what" before a
+    plural noun (one word may stand between: "Which new activities has Ingrid
+    tried?", "What books has Priya read?"), "all" or "every" ("What are all the
+    places ..."), or "name" or "list" first ("Name the employers ..."; not "What was
+    his name?"). Not "What does she do?" nor "What has he learned?": a plural noun
+    is a word of four letters or more ending in "s" (not "ss": "What class ...")
+    that is no stop word. A guess from the words alone: it only sets how much the
+    question's words weigh beside its meaning (``LIST_LEXICAL_WEIGHT``)."""
+    found = words(query)
+    if _ALL.intersection(found) or (found and found[0] in _LISTING):
+        return True
+    for n, word in enumerate(found):
+        if word in _ASKING:
+            following = found[n + 1 : n + 3]
+            if following and _plural(following[0]):
+                return True
+            if len(following) == 2 and following[0] not in STOP_WORDS and _plural(following[1]):
+                return True
+    return False
+
+
+def _plural(word: str) -> bool:
+    plural = len(word) >= 4 and word.endswith("s") and not word.endswith("ss")
+    return plural and word not in STOP_WORDS
 
 
 def fuse(*rankings: Sequence[int], weights: Sequence[float] = ()) -> list[int]:

@@ -102,7 +102,8 @@ class Recall:
         word of the query but those naming ``periods``) fused with semantic
         (cosine with ``semantic``'s vector) when given, the lexical ranking
         weighed by the share of the query its best match holds
-        (``rank.coverage``); without semantic, when the query's specific words
+        (``rank.coverage``; less for a question asking for a list,
+        ``rank.asks_for_many``); without semantic, when the query's specific words
         find little, the best hits' words widen it once
         (``reranking.feedback_terms``). Then the messages said in ``periods``
         come first, and the top is spread across days (``reranking``). Call
@@ -146,6 +147,8 @@ class Recall:
         if dense:  # the meaning finds what the words miss: no feedback round
             found_share = rank.coverage(prescores, terms, frequencies, scope)
             weight = max(rank.LEXICAL_WEIGHT_FLOOR, found_share)
+            if rank.asks_for_many(query):  # the answers name the instances, not the kind
+                weight = rank.LIST_LEXICAL_WEIGHT
             order = rank.fuse(rank.ranked(rank.confident(scores)), dense, weights=(weight, 1.0))
         elif specific and lexical and self._finds_little([sets[t] for t in specific]):
             order = self._widened(lexical, terms, rows, scope, hold, holders, frequencies, key)

@@ -10,11 +10,12 @@ topic to match).
 ``spread``: the best hits are diversified, maximal-marginal-relevance style:
 walking the ranking, a hit from a day that already gave ``PER_DAY`` of the
 top, or a near-copy (word overlap ``NEAR_COPY``) of a hit already taken from
-its day, is deferred behind the rest of the top ``SPREAD_TOP``; and a hit
-that repeats one taken before it, from any day (every word of it is in that
-hit: "Talk soon!" after "Talk soon, Priya!", the same chatter told in three
-sessions), goes behind every hit that says something new. Nothing is
-dropped. Answers told across sessions then share the room the budget has.
+its day, is deferred behind the rest of the top ``SPREAD_TOP``; and a short
+hit that repeats what hits before it said, from any day (every sentence of it
+is in one sentence of theirs: "Talk soon!" after "Talk soon, Priya!", the same
+chatter told in three sessions or put together again), goes behind every hit
+that says something new. Nothing is dropped. Answers told across sessions then
+share the room the budget has.
 
 ``feedback_terms``: pseudo-relevance feedback, the rarest words the best hits
 share that the question lacks, to search once more when its own words find
@@ -106,10 +107,12 @@ _memo_words = functools.lru_cache(maxsize=WORDS_MEMO_SIZE)(_words)
 
 
 @functools.lru_cache(maxsize=WORDS_MEMO_SIZE)
-def _every_word(text: str) -> frozenset[str]:
-    """Every word of a short ``text`` (``REPEAT_TOKENS``), memoized: what a repeat must
-    hold."""
-    return frozenset(vocabulary.words(text))
+def _sentence_words(text: str) -> tuple[frozenset[str], ...]:
+    """The words of each sentence of a short ``text`` (``REPEAT_TOKENS``; sentences as
+    ``words.SENTENCE_END`` ends them, those without a word left out), memoized: what a
+    repeat must hold."""
+    found = (frozenset(vocabulary.words(part)) for part in vocabulary.SENTENCE_END.split(text))
+    return tuple(w for w in found if w)
 
 
 def spread(ranking: Sequence[Message], top: int = SPREAD_TOP) -> list[Message]:
@@ -143,29 +146,41 @@ def spread(ranking: Sequence[Message], top: int = SPREAD_TOP) -> list[Message]:
 
 
 def repeats_last(ranking: Sequence[Message], most: int = REPEAT_WALK) -> list[Message]:
-    """``ranking`` with the hits that repeat an earlier one after the first ``most``
-    others, each part in its order. A hit of at most ``REPEAT_TOKENS`` repeats an earlier one
-    of at most as many when every word of it (``localmem.words``, numbers and short
-    words included: "Gate 7" does not repeat "Gate 4") is in that one hit: it tells
-    the reader nothing that hit did not ("Same here!" after "Same here, Priya.");
-    a hit with one word of its own (the dish in "I made gnocchi ..." after "I made
-    ratatouille ...") says something new."""
+    """``ranking`` with the hits that repeat earlier ones after the first ``most``
+    others, each part in its order. A hit of at most ``REPEAT_TOKENS`` repeats when
+    every sentence of it is in one sentence of an earlier hit of at most as many:
+    every word of the sentence (``localmem.words``, numbers and short words included:
+    "Gate 7" does not repeat "Gate 4") is in that one. It tells the reader nothing
+    those hits did not: "Same here!" after "Same here, Priya.", and "Haha, I bet. Any
+    trips planned?" after "Haha, I bet." and "Any trips planned, Gabe?" (chatter put
+    together again). A sentence with one word of its own (the dish in "I made gnocchi
+    ..." after "I made ratatouille ...") says something new, and so does a sentence
+    holding the words of two earlier ones but of no one ("the blue car" after "the red
+    car" and "a blue car")."""
     new: list[Message] = []
     repeats: list[Message] = []
-    held: list[frozenset[str]] = []  # the words of each short hit kept in ``new``
-    seen: set[str] = set()  # all their words: a hit with a word of its own is new at once
+    held: list[frozenset[str]] = []  # each sentence of the short hits kept in ``new``
+    known: set[frozenset[str]] = set()  # the same, to find a sentence said again at once
+    seen: set[str] = set()  # all their words: a sentence with a word of its own is new at once
     for n, m in enumerate(ranking):
         if len(new) >= most:  # more than a context shows: the rest keeps its order
             return [*new, *repeats, *ranking[n:]]
         if m.token_count > REPEAT_TOKENS:
             new.append(m)
             continue
-        mine = _every_word(m.text)
-        if mine and mine <= seen and any(map(mine.issubset, held)):
-            repeats.append(m)
-            continue
-        seen |= mine
-        held.append(mine)
+        mine = _sentence_words(m.text)
+        for s in mine:  # a loop, not all(): this runs for every short hit
+            if s not in known and not (s <= seen and any(map(s.issubset, held))):
+                break
+        else:
+            if mine:
+                repeats.append(m)
+                continue
+        for s in mine:
+            if s not in known:
+                known.add(s)
+                held.append(s)
+                seen |= s
         new.append(m)
     return [*new, *repeats] if repeats else new
 

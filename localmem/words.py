@@ -29,6 +29,12 @@ WORD: Final = re.compile(r"[^\W\d_][\w'\u2019]*|\d+(?:[.,:]\d+)*")
 """A word: a letter, then letters, digits and apostrophes; or a number ("10:30", "2.5")."""
 TOKEN: Final = re.compile(r"[^\W_]+")
 """An index token: a run of letters and digits, as FTS5's ``unicode61`` cuts text."""
+# Written to begin with a character class, so that the regex engine skips ahead to the
+# next candidate character (a leading alternation is tried at every position): the same
+# ends as ``[.!?]+["')\]]*(?=\s)|\n``, in half the time.
+SENTENCE_END: Final = re.compile(r"[.!?\n](?:(?<=\n)|[.!?]*[\"')\]]*(?=\s))")
+"""A sentence's end: a run of ".!?" and closing quotes or brackets before a space, or a
+line break ("3.5" and "v1.2" hold none: no space follows their dot)."""
 
 _FUNCTION_WORDS: Final = """
     a about above after again against ago all also always am an and another any anymore are

@@ -10,6 +10,7 @@ import pytest
 from localmem import MemoryConfig, MemoryStore
 from localmem.models import Message
 from localmem.periods import find
+from localmem.rank import asks_for_many
 from localmem.reranking import REPEAT_TOKENS, repeats_last
 
 
@@ -248,9 +249,14 @@ def _hit(n: int, text: str, tokens: int = 8) -> Message:
         (["Gate 4 tonight", "Gate 7 tonight"], []),  # a number of its own is news
         (["I did", "We did"], []),  # so is a short word
         (["the red car", "a blue car", "the blue car"], []),  # words of two hits are not one's
+        # chatter put together again: each sentence said by an earlier hit
+        (["Haha, I bet.", "Any trips planned, Gabe?", "Haha, I bet. Any trips planned?"],
+         ["Haha, I bet. Any trips planned?"]),
+        (["Haha, I bet.", "Haha, I bet. We went to Lisbon!"], []),  # a sentence of its own
+        (["Haha. I bet.", "Haha, I bet."], []),  # one sentence holding two is not theirs
     ],
 )
-def test_a_short_hit_whose_words_one_earlier_hit_holds_goes_last(texts, repeats) -> None:
+def test_a_short_hit_whose_sentences_earlier_hits_said_goes_last(texts, repeats) -> None:
     ranking = [_hit(n + 1, t) for n, t in enumerate(texts)]
     out = repeats_last(ranking)
     assert sorted(m.id for m in out) == [m.id for m in ranking]  # nothing dropped
@@ -342,3 +348,87 @@ def test_a_message_another_program_edits_is_recalled_as_it_reads_now(db_path) ->
         texts = [m.text for m in store.build_context(s.id, query="heron sketch").relevant_messages]
         assert "The heron sketch is in the red notebook." in texts
         assert "The heron sketch is in the blue notebook." not in texts
+
+
+# --- questions asking for a list ----------------------------------------------------------
+
+
+class Meaning:
+    """A host's embedder that knows trips: a city visited, the question about them, other
+    talk, and chatter about making lists; cosine ranks the visits first, the filler next,
+    the chatter last (as a real model ranks "I made a list of places ..." far from
+    "Which places has ... traveled to?")."""
+
+    model = "meaning-v1"
+    CITIES = ("lisbon", "kyoto", "oslo")
+
+    def vector(self, text: str) -> list[float]:
+        low = text.lower()
+        if any(c in low for c in self.CITIES) or low.startswith(("which places", "did i go")):
+            return [1.0, 0.0, 0.1]
+        if "list" in low:
+            return [0.0, 1.0, 0.1]
+        return [0.3, 0.0, 1.0]
+
+    def embed_documents(self, texts):
+        return [self.vector(t) for t in texts]
+
+    def embed_query(self, text):
+        return self.vector(text)
+
+
+VISITS = ["Greetings from Lisbon, the trams are lovely!", "Back from Kyoto, what a week.",
+          "Oslo was freezing but so pretty."]
+
+
+def told_of_visits_among_chatter(db_path):
+    """A store whose visits share no word with "Which places ... traveled to?" and whose
+    chatter holds every word of it; at most three recalled turns shown."""
+    clock = Clock(datetime(2022, 3, 1, 9, tzinfo=timezone.utc))
+    store = MemoryStore(db_path, config=MemoryConfig(cache_ttl=0, relevant_messages=3),
+                        clock=clock, embedder=Meaning())
+    s = store.create_session()
+    day = datetime(2022, 3, 1, 10, tzinfo=timezone.utc)
+    for n, visit in enumerate(VISITS):
+        say(store, clock, s.id, day + timedelta(days=30 * n), [visit])
+        chatter = [f"I made a list of places I have traveled to in dreams, {n}{k} so far."
+                   for k in range(2)]
+        say(store, clock, s.id, day + timedelta(days=30 * n + 1), chatter)
+    say(store, clock, s.id, day + timedelta(days=120), filler(30))
+    return store, s
+
+
+def test_a_question_asking_for_a_list_weighs_the_meaning_above_its_words(db_path) -> None:
+    store, s = told_of_visits_among_chatter(db_path)
+    with store:
+        ctx = store.build_context(s.id, query="Which places have I traveled to?")
+    assert [m.text for m in ctx.relevant_messages] == VISITS  # the chatter holds the words
+
+
+def test_a_question_asking_for_one_thing_keeps_its_words_weight(db_path) -> None:
+    store, s = told_of_visits_among_chatter(db_path)
+    with store:
+        ctx = store.build_context(s.id, query="Did I go to the places I traveled to in dreams?")
+    assert any("list of places" in m.text for m in ctx.relevant_messages)
+
+
+@pytest.mark.parametrize(
+    ("question", "many"),
+    [
+        ("Which cities has Gabe lived in?", True),
+        ("Which new activities has Priya tried?", True),  # one word between
+        ("What books have I read this year?", True),
+        ("What are all the places Ingrid has lived?", True),
+        ("Where all have we been?", True),
+        ("Name the employers Nate has mentioned.", True),
+        ("list every book I read", True),
+        ("What does Hannah do for work?", False),  # "does": a stop word
+        ("What has Gabe learned to cook?", False),
+        ("What class is she taking?", False),  # "ss" is no plural
+        ("What was his name?", False),  # "name" asks for a list only first
+        ("When did Nadia adopt her dog?", False),
+        ("Which is better, tea or coffee?", False),
+    ],
+)
+def test_asks_for_many(question: str, many: bool) -> None:
+    assert asks_for_many(question) is many
