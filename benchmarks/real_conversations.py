@@ -33,7 +33,8 @@ bookings planned, a user's taste beside a user's question, a warning in every on
 "Walgreens tomorrow", "this weekend", "thurs night" plans.
 
 Eight more, held out again (``HELD_OUT_2``, benchmarks/real_conversations_heldout2.py), were
-written and recorded for a clean measure after the first held-out set had been read.
+written and recorded for a clean measure after the first held-out set had been read, and
+eight more (``HELD_OUT_3``, benchmarks/real_conversations_heldout3.py) after the second had.
 
 A message is its text (its role alternates, user first) or a ``(role, text)`` pair (a tool's
 output among them).
@@ -42,6 +43,7 @@ output among them).
 from __future__ import annotations
 
 from real_conversations_heldout2 import CONVERSATIONS_2, HELD_OUT_2
+from real_conversations_heldout3 import CONVERSATIONS_3, HELD_OUT_3
 
 CONVERSATIONS: dict[str, list[str | tuple[str, str]]] = {
     "caregiver": [
@@ -545,7 +547,9 @@ HELD_OUT = ("sulfa_antibiotic", "kyoto_trip", "student_loan", "react_effect_loop
 # The second held-out set (benchmarks/real_conversations_heldout2.py), recorded and labelled
 # before any replay: eight more, listed after the rest.
 CONVERSATIONS.update(CONVERSATIONS_2)
-__all__ = ["CONVERSATIONS", "HELD_OUT", "HELD_OUT_2", "pairs"]
+# The third held-out set (benchmarks/real_conversations_heldout3.py), likewise, after the second.
+CONVERSATIONS.update(CONVERSATIONS_3)
+__all__ = ["CONVERSATIONS", "HELD_OUT", "HELD_OUT_2", "HELD_OUT_3", "pairs"]
 
 
 def pairs(name: str) -> list[tuple[str, str]]:

@@ -427,6 +427,51 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
         "unfaithful keyword summary: quotes the list with 'beef 2lb, chicken 2lb' after it became 3 lb each for 8 people",
     ('offline summary', 'store', 'terse_tacos'):
         "unfaithful offline summary: quotes the list with 'beef 2lb, chicken 2lb' after it became 3 lb each for 8 people",
+    # The third held-out set (HELD_OUT_3: recorded and labelled in real_models_labels_heldout3.json
+    # before this replay, by a writer who read none of the checks), on main's checks of b17ef15.
+    ('summary', 'qwen2.5-coder:0.5b', 'rent_by_room'):
+        "unfaithful summary kept: 'they pay 640, Kofi 800, and Lena 960' (the area-only split, replaced by the bathroom premium and then the lower rent)",
+    ('summary', 'qwen2.5-coder:0.5b', 'flash_fiction'):
+        "unfaithful summary kept: 'The workshop leader narrates a lighthouse keeper's message' (the user writes it, in the keeper's first person)",
+    ('summary', 'qwen2.5-coder:0.5b', 'birding_chat'):
+        "unfaithful summary kept: 'The Merlin app has 23 species on the list' (24 now); one woodpecker counted twice",
+    ('summary', 'qwen2.5-coder:1.5b', 'rent_by_room'):
+        "unfaithful summary kept: 'Three roommates split rent, utilities, and deposit equally' (the rent is split by room size)",
+    ('summary', 'qwen2.5-coder:1.5b', 'flash_fiction'):
+        "unfaithful summary kept: 'the writer is at 820 words' (trimmed to 748 since)",
+    ('summary', 'qwen2.5-coder:1.5b', 'dog_carprofen'):
+        "unfaithful summary kept: 'prescribed ... fish oil for arthritis' (the fish oil is in his food, nothing prescribed); no aspirin and steroid warning",
+    ('checkpoint', 'qwen2.5-coder:0.5b', 'toddler_fever'):
+        "false checkpoint item kept: next step 'ask for Tylenol' (the first turn, done), placed there by the store from the model's current and completed step",
+    ('checkpoint', 'qwen2.5-coder:1.5b', 'wedding_rebooking'):
+        "false checkpoint items kept: pending task 'Check the TAP booking details' (checked: the app's tool output), goal 'Change the train to the 2 pm train' "
+        "and preference 'I'll take the risk of the train change' (the change was an Uber to the train; the risk is the tight flight)",
+    ('checkpoint', 'qwen2.5-coder:1.5b', 'flaky_xdist_test'):
+        "false checkpoint items kept: 'Add pytest-rerunfailures ...' as a pending task and a next step (declined: 'I don't want retries hiding real bugs')",
+    ('checkpoint', 'qwen2.5-coder:1.5b', 'birding_chat'):
+        "false checkpoint item kept: pending task 'get binoculars' (declined: the dad's old ones are fine)",
+    ('facts', 'qwen2.5-coder:0.5b', 'birding_chat'):
+        "false facts kept: key facts '23 species' (24 now) and 'Merlin sound ID' (no fact); common words as entities ('birdwatching', 'woodpecker', 'lake trail')",
+    ('facts', 'qwen2.5-coder:1.5b', 'flaky_xdist_test'):
+        "false facts or pins kept: 'two more in tests/test_invoices.py' (corrected to three), the pin 'all tests write to /tmp/reports', "
+        "pins naming a command or a fixture ('pytest -n 4', \"pytest's tmp_path fixture\"), entities 'pytest -n 4', 'locally'",
+    ('facts', 'qwen2.5-coder:1.5b', 'birding_chat'):
+        "false facts kept: 'park near place' as a key fact; common words as entities ('bread', 'oats', 'peas', 'water', 'great blue heron', 'lake trail', ...)",
+    ('facts', 'qwen2.5-coder:1.5b', 'dog_carprofen'):
+        "false facts or pins kept: the pins 'Biscuit gets half a baby aspirin on bad days' (stopped: two NSAIDs) and 'Biscuit is on prednisone for an ear infection' "
+        "(finished last week); 'start Monday with 75 mg twice a day for the second week' (garbled); entities 'fish oil', 'liver blood test'",
+    ('keyword summary', 'store', 'rent_by_room'):
+        "unfaithful keyword summary: quotes 'Lena pays 1,060, Kofi 750 and you 590', the split at 2,400, after the rent became 2,300",
+    ('offline summary', 'store', 'rent_by_room'):
+        "unfaithful offline summary: quotes 'Lena pays 1,060, Kofi 750 and you 590', the split at 2,400, after the rent became 2,300",
+    ('keyword summary', 'store', 'birding_chat'):
+        "unfaithful keyword summary: quotes '23 species on my list now' after the user's update to 24",
+    ('offline summary', 'store', 'birding_chat'):
+        "unfaithful offline summary: quotes '23 species on my list now' after the user's update to 24",
+    ('keyword summary', 'store', 'dog_carprofen'):
+        "unfaithful keyword summary: quotes the pharmacy's 'Status: ready for pickup' after the user picked it up; no aspirin and steroid warning",
+    ('offline summary', 'store', 'dog_carprofen'):
+        "unfaithful offline summary: quotes the pharmacy's 'Status: ready for pickup' after the user picked it up; no aspirin and steroid warning",
 }
 
 
@@ -490,7 +535,7 @@ def test_a_real_models_facts_and_pins_are_kept_only_when_true(
 def test_every_held_out_answer_was_labelled_in_its_own_file(model: str, conversation: str) -> None:
     """The held-out conversations' raw answers (the summary, every checkpoint and facts item
     proposed) are labelled in their set's file (real_models_labels_heldout.json,
-    real_models_labels_heldout2.json), written before the replay: what the checks keep of
+    real_models_labels_heldout2.json, real_models_labels_heldout3.json), written before the replay: what the checks keep of
     them is judged, never chosen by the labels."""
     held = json.loads(HELD_OUT_FILES[conversation].read_text())
     recorded = RECORDINGS[model]["conversations"][conversation]
