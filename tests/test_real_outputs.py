@@ -409,36 +409,15 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
         "unfaithful summary kept: 'The patient should stop metformin before contrast' (reversed: with eGFR 72 no stop, ask radiology)",
     ('summary', 'qwen2.5-coder:0.5b', 'freelance_taxes'):
         "unfaithful summary kept: 'The coworker has raised his rate to $80 per hour' (the user raised their own rate)",
-    ('summary', 'qwen2.5-coder:0.5b', 'terse_tacos'):
-        "unfaithful summary kept: '6 people ... 2 lb each' beside '3 lb each' (now 8 people at 3 lb each); 'beef or chicken' (both)",
-    ('summary', 'qwen2.5-coder:1.5b', 'freelance_taxes'):
-        "unfaithful summary kept: 'moved 25% into a separate account' without the user's update to 30% from now on",
-    ('summary', 'qwen2.5-coder:1.5b', 'best_man_toast'):
-        "unfaithful summary kept: 'wedding, which is June 21' (moved to June 28); 'He will have a couple of drinks' (advised one at most)",
-    ('summary', 'qwen2.5-coder:1.5b', 'terse_tacos'):
-        "unfaithful summary kept: '6 people for taco night' (now 8 people at 3 lb each): the answer trimmed to what this stop's checks keep",
-    ('facts', 'qwen2.5-coder:1.5b', 'terse_tacos'):
-        "false facts kept: [('key_facts', '2 lb beef and chicken')]: a value the chat updated (3 lb each)",
     ('checkpoint', 'qwen2.5-coder:1.5b', 'first_5k'):
         "false checkpoint item kept: next step 'Stretch before every run' (answered 'Not quite': a dynamic warm-up before)",
     ('checkpoint', 'qwen2.5-coder:1.5b', 'dad_care_week'):
         "false checkpoint items kept: 'check the shared calendar' as a pending task and next step (checked: the calendar tool's output)",
-    ('facts', 'qwen2.5-coder:0.5b', 'terse_tacos'):
-        "false facts kept: [('entities', 'GF')]: a generic word as an entity",
     ('facts', 'qwen2.5-coder:1.5b', 'metformin_scan'):
         "false facts or pins kept: entities 'walking', 'shrimp allergy', 'contrast dye', 'back hurts', 'call radiology', decision 'shrimp allergy'; "
         "the pin 'call radiology tomorrow ...' (tied to the moment)",
-    ('facts', 'qwen2.5-coder:1.5b', 'best_man_toast'):
-        "false facts kept: the opening line's joke 'Daniel is the brother who taught Sam everything he knows' as a fact; "
-        "common words as entities ('funny', 'water', 'prom', 'tent poles', ...)",
     ('facts', 'qwen2.5-coder:1.5b', 'first_5k'):
         "false facts kept: 'stretch before every run' (answered 'Not quite'), 'dynamic warm-up' as key facts; common words as entities ('knees', 'sister', 'pizza', ...)",
-    ('keyword summary', 'store', 'best_man_toast'):
-        "unfaithful keyword summary: quotes 'June 21, and the planner said 3 minutes max.' without the move to June 28",
-    ('keyword summary', 'store', 'terse_tacos'):
-        "unfaithful keyword summary: quotes the list with 'beef 2lb, chicken 2lb' after it became 3 lb each for 8 people",
-    ('offline summary', 'store', 'terse_tacos'):
-        "unfaithful offline summary: quotes the list with 'beef 2lb, chicken 2lb' after it became 3 lb each for 8 people",
 }
 
 

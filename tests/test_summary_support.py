@@ -125,6 +125,19 @@ def test_a_terse_chat_supports_a_sentence_across_its_turns(db_path, server: Fake
     assert ground("Luigi's delivers the veggie half.", terse).text is None
 
 
+@pytest.mark.parametrize("answer", ["skip, have some", "nah, we have some", "no need, have some"])
+def test_a_terse_question_answered_skip_states_nothing(answer: str) -> None:
+    """"sour cream?" "skip, have some": a short answer that declines says no; "yes, 2
+    tubs" says yes."""
+    terse = [
+        ("user", "tacos sat"), ("assistant", "ok. salsa?"), ("user", "yes 2 jars"),
+        ("assistant", "sour cream?"), ("user", answer), ("assistant", "k"),
+    ]
+    assert ground("Tacos on Saturday with 2 jars of salsa. Sour cream.", terse).dropped == ((2, "not supported by any one message"),)
+    said = [*terse[:4], ("user", "yes, 2 tubs"), terse[5]]
+    assert ground("Tacos on Saturday with 2 jars of salsa. Sour cream.", said).dropped == ()
+
+
 def test_a_clause_reporting_talk_may_rest_on_a_question() -> None:
     asked = [("user", "Can I freeze the lemon tart?"), ("user", "Also, how long does it keep?")]
     assert ground("The user asked about freezing the lemon tart.", asked).dropped == ()

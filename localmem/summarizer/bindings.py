@@ -48,19 +48,12 @@ from typing import Final
 from ..extract import sentences
 from ..grounding import CARRIERS, SUPPORT_SHARE, same_word
 from ..periods import MONTHS, WEEKDAYS
+from ..superseded import DAY, MONTH_NAMES, day_value
 from ..words import STOP_WORDS, stem, words
 from .wording import SUMMARY_WORDS
 
-_WEEKDAYS = "|".join(WEEKDAYS)
-_MONTHS = "|".join(m[:3] + (m[3:] and f"(?:{m[3:]})?") for m in MONTHS)  # "jun", "june"
-_DAY = re.compile(
-    rf"\b(?:(?P<weekday>{_WEEKDAYS})s?|(?P<month>{_MONTHS})\.? (?P<mday>\d{{1,2}})(?:st|nd|rd|th)?"
-    rf"|(?P<dday>\d{{1,2}})(?:st|nd|rd|th)? (?:of )?(?P<dmonth>{_MONTHS})"
-    r"|(?P<relative>tomorrow|tonight|today|yesterday|tmrw|this (?:morning|afternoon|evening|weekend)"
-    r"|next (?:week|weekend|month)))\b",
-    re.IGNORECASE,
-)
-"""A day: a weekday, a month's date (either order), or one said from today."""
+_MONTHS = MONTH_NAMES
+_DAY = DAY
 _MONTH = re.compile(rf"\b(?:in|since|until|by|from|during|last|next|this) ({_MONTHS})\b(?! \d)", re.IGNORECASE)
 """A month named alone ("in January", "since May")."""
 _CLOCK = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s?([ap])\.?m\b\.?|\b(\d{1,2}):(\d{2})\b", re.IGNORECASE)
@@ -276,14 +269,7 @@ def _values(text: str) -> set[tuple[str, str]]:
     """The days, times and places ``text`` names, each as ``(kind, normalized value)``."""
     found: set[tuple[str, str]] = set()
     for m in _DAY.finditer(text):
-        if m.group("weekday"):
-            found.add(("day", m.group("weekday").casefold()))
-        elif m.group("month"):
-            found.add(("day", f"{m.group('month')[:3].casefold()} {int(m.group('mday'))}"))
-        elif m.group("dmonth"):
-            found.add(("day", f"{m.group('dmonth')[:3].casefold()} {int(m.group('dday'))}"))
-        else:
-            found.add(("day", " ".join(m.group("relative").casefold().split())))
+        found.add(("day", day_value(m)))
     for m in _MONTH.finditer(text):
         found.add(("month", m.group(1)[:3].casefold()))
     for m in _OFTEN.finditer(text):

@@ -80,6 +80,7 @@ from ..grounding import (
     same_word,
     word_forms,
 )
+from ..superseded import stale
 from ..words import STOP_WORDS, words
 from .amounts import misquantified
 from .bindings import invented_name, misattributed, misbound, planned_event
@@ -181,7 +182,11 @@ def ground(summary: str, pairs: Sequence[tuple[str, str]]) -> Grounded:
     kept: list[str] = []
     dropped: list[tuple[int, str]] = []
     for number, sentence in enumerate(said, 1):
-        why = invented_name(sentence, written) or _unsupported(sentence, sources, pairs, texts, warned)
+        why = (
+            invented_name(sentence, written)
+            or stale(sentence, texts, summary)
+            or _unsupported(sentence, sources, pairs, texts, warned)
+        )
         if why is None:
             kept.append(sentence)
         else:
