@@ -407,8 +407,6 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
     # before this replay), on the checks as they were when it was recorded.
     ('summary', 'qwen2.5-coder:0.5b', 'metformin_scan'):
         "unfaithful summary kept: 'The patient should stop metformin before contrast' (reversed: with eGFR 72 no stop, ask radiology)",
-    ('summary', 'qwen2.5-coder:0.5b', 'freelance_taxes'):
-        "unfaithful summary kept: 'The coworker has raised his rate to $80 per hour' (the user raised their own rate)",
     ('checkpoint', 'qwen2.5-coder:1.5b', 'first_5k'):
         "false checkpoint item kept: next step 'Stretch before every run' (answered 'Not quite': a dynamic warm-up before)",
     ('checkpoint', 'qwen2.5-coder:1.5b', 'dad_care_week'):

@@ -29,7 +29,10 @@ never raise on any ``str``):
   that person says half of the rest, and a clause opening with another name does ("Mia is
   allergic to peanuts and tree nuts, and Tom can't have eggs"); or when what the name is
   doing ("Marta is drafting") the conversation says only of "I" or "we" ("I have 1,800
-  words drafted": the user writes the story, Marta is in it).
+  words drafted": the user writes the story, Marta is in it); and a clause opening with
+  someone the user calls "my coworker" that says what only the user's "I" did ("The
+  coworker has raised his rate" where "I also raised my rate"). A part of a sentence that
+  is small talk ("Yes.") is no name for the part after it.
 - :func:`invented_name`: **a compound name the conversation never wrote.** Two or more
   capitalized words in a row inside a sentence ("Red Smoothie", "Hotel Aurora"; a first
   word that is a function word, "The", left out; at a sentence's start, the first word may
@@ -49,7 +52,7 @@ from ..extract import sentences
 from ..grounding import CARRIERS, SUPPORT_SHARE, same_word
 from ..periods import MONTHS, WEEKDAYS
 from ..superseded import DAY, MONTH_NAMES, day_value
-from ..words import STOP_WORDS, stem, words
+from ..words import SMALL_TALK, STOP_WORDS, stem, words
 from .wording import SUMMARY_WORDS
 
 _MONTHS = MONTH_NAMES
@@ -102,6 +105,12 @@ _SUBJECT_NAME = re.compile(
     r"(?!['\u2019\w])\s+(?:is|are|was|were|has|had|can|can't|cannot|must|takes|gets|likes|loves|needs)\b"
 )
 """A clause that opens with a name and says something of it ("Tom is allergic ...")."""
+_PARTY = re.compile(
+    r"^\W*(?:(?:and|but|so)\s+)?(?:[Tt]he|[Hh]is|[Hh]er|[Tt]heir)\s+(?P<noun>[a-z]{3,})"
+    r"(?:\s+(?:has|have|had|also|already|just|recently))*\s+(?P<act>[a-z]{3,}ed)\b"
+)
+"""A clause that opens with someone named by a common noun and what they did ("The
+coworker has raised his rate")."""
 _DOING = re.compile(r"\s*(?:[a-z]+ly\s+)?([a-z]{3,}(?:ing|ed))\b")
 """The verb a name's clause goes on with ("Marta is drafting")."""
 _FIRST_PERSON = re.compile(r"\bI\b|\bI['\u2019](?:m|ll|ve|d)\b|\b[Ww]e(?:['\u2019](?:re|ll|ve|d))?\b")
@@ -173,7 +182,7 @@ def misattributed(clause: str, conversation: Sequence[str]) -> str | None:
     another name does (a pronoun's clause, "she is on warfarin", says nothing of whom)."""
     match = _SUBJECT_NAME.match(clause)
     if match is None:
-        return None
+        return _party_swapped(clause, conversation)
     name = _forms(match.group("name"))
     others = _forms(clause[match.end():]) - _LIGHT_FORMS - name
     if not name or not others:
@@ -196,6 +205,30 @@ def misattributed(clause: str, conversation: Sequence[str]) -> str | None:
     return None
 
 
+def _party_swapped(clause: str, conversation: Sequence[str]) -> str | None:
+    """Why ``clause`` says someone the user speaks of ("my coworker") did what the user did
+    ("The coworker has raised his rate to $80 per hour" where "I also raised my rate from
+    65 to 80 dollars an hour"), or None: every clause of the conversation holding the act
+    and half of what ``clause`` says with it has "I" or "we" in it and does not name that
+    someone."""
+    match = _PARTY.match(clause)
+    if match is None:
+        return None
+    noun = match.group("noun")
+    if re.search(rf"\b(?:my|our)\s+{re.escape(noun)}\b", " ".join(conversation), re.IGNORECASE) is None:
+        return None  # not a third party of the user's: "the patient", "the speaker"
+    act, who = stem(match.group("act")), stem(noun)
+    others = _forms(clause[match.end():]) - _LIGHT_FORMS - {who}
+    holding = [
+        (forms, first)
+        for forms, _, first in _named(tuple(conversation))
+        if _has(forms, act) and 2 * sum(_has(forms, w) for w in others) >= len(others)
+    ]
+    if holding and all(first and not _has(forms, who) for forms, first in holding):
+        return "says of someone what a party of the conversation does"
+    return None
+
+
 @functools.lru_cache(maxsize=4)
 def _named(conversation: tuple[str, ...]) -> list[tuple[set[str], set[str], bool]]:
     """Each clause of the conversation as its forms, the forms of the name it opens with
@@ -207,7 +240,8 @@ def _named(conversation: tuple[str, ...]) -> list[tuple[set[str], set[str], bool
     out = []
     for i, (part, held) in enumerate(zip(parts, forms)):
         subject = _SUBJECT_NAME.match(part)
-        if subject is None and i + 1 < len(forms) and _NAME_ALONE.fullmatch(part.strip(" ,.")):
+        alone = part.strip(" ,.!")
+        if subject is None and i + 1 < len(forms) and _NAME_ALONE.fullmatch(alone) and alone.casefold() not in SMALL_TALK:
             held = held | forms[i + 1]
         out.append((held, _forms(subject.group("name")) if subject else set(), bool(_FIRST_PERSON.search(part))))
     return out
