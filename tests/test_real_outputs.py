@@ -405,8 +405,6 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
         "the pin 'rent due fri' (a true must-remember item) is also the new side of the model's false update '<- no', which is not kept; the labels judge the pin by both",
     # The second held-out set (HELD_OUT_2: recorded and labelled in real_models_labels_heldout2.json
     # before this replay), on the checks as they were when it was recorded.
-    ('summary', 'qwen2.5-coder:0.5b', 'metformin_scan'):
-        "unfaithful summary kept: 'The patient should stop metformin before contrast' (reversed: with eGFR 72 no stop, ask radiology)",
     ('checkpoint', 'qwen2.5-coder:1.5b', 'first_5k'):
         "false checkpoint item kept: next step 'Stretch before every run' (answered 'Not quite': a dynamic warm-up before)",
     ('checkpoint', 'qwen2.5-coder:1.5b', 'dad_care_week'):

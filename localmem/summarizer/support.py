@@ -81,7 +81,7 @@ from ..grounding import (
     word_forms,
 )
 from ..superseded import stale
-from ..words import STOP_WORDS, words
+from ..words import STOP_WORDS, stem, words
 from .amounts import misquantified
 from .bindings import invented_name, misattributed, misbound, planned_event
 from .faithful import HEDGED, NO_ANSWER
@@ -121,6 +121,19 @@ _PERMITS = re.compile(
 )
 """A clause that permits ("may take ibuprofen", "is safe to give"): of what the conversation
 warns against, its source must permit it too."""
+_OBLIGED = re.compile(
+    r"\b(?:should|must|has to|have to|had to|needs? to|ought to|(?:is|are) required to)\s+(?:[a-z]+ly\s+)?(?P<verb>[a-z]+)",
+    re.IGNORECASE,
+)
+"""A clause that says something must be done: "should stop", "has to fast"."""
+_UNREQUIRED = re.compile(
+    r"\b(?:no need|(?:do|does|did|will|would|could)(?:n['\u2019]t|\s+not)\s+(?:[a-z]+\s+)?(?:ask|require|need|have|tell)\w*"
+    r"|not\s+(?:[a-z]+\s+)?(?:ask|require|need|tell)\w*|never\s+(?:ask|require|need|have|tell)\w*)"
+    r"(?:\s+[\w'-]+){0,3}?\s+to\s+(?P<verb>[a-z]+)",
+    re.IGNORECASE,
+)
+"""A requirement denied, the act after its "to": "does not ask people to stop", "you don't
+need to stop", "no need to fast"."""
 _TALK: Final = frozenset(
     """
     asked asks asking discuss discussed discusses discussing wondered wonders wondering
@@ -258,7 +271,7 @@ def _unsupported(
         forms = _forms(clause)
         if not forms:
             continue
-        why = misquantified(clause, texts)  # "a 78,000 raise" is short enough to be a list item
+        why = misquantified(clause, texts) or _not_required(clause, texts)  # short enough for a list item
         if why is not None:
             return why
         if number and len(forms) <= LIST_ITEM_WORDS and all(_said(form, sources) for form in forms):
@@ -331,6 +344,28 @@ def _clause_unsupported(
             continue
         return None
     return reasons[0] if reasons else "not supported by any one message"
+
+
+def _not_required(clause: str, texts: Sequence[str]) -> str | None:
+    """Why ``clause`` says something must be done ("should stop metformin before
+    contrast") where every statement of ``texts`` holding that act and another word of the
+    clause says it is not required ("guidance usually does not ask people to stop metformin
+    before contrast", "you don't need to stop it"): the requirement denied, though the act
+    itself is not negated. None otherwise."""
+    obliged = _OBLIGED.search(clause)
+    if obliged is None:
+        return None
+    act = stem(obliged.group("verb").casefold())
+    others = {f for f, _ in _forms(clause)} - word_forms(obliged.group("verb"))
+    holding = [
+        s for text in texts for s in sentences(text)
+        if not s.rstrip().endswith("?") and any(same_word(act, w) for w in word_forms(s))
+        and not others.isdisjoint(word_forms(s))
+    ]
+    denied = [s for s in holding if any(same_word(act, stem(m.group("verb").casefold())) for m in _UNREQUIRED.finditer(s))]
+    if holding and len(denied) == len(holding):
+        return "states as required what the conversation says is not"
+    return None
 
 
 def _permitted(forms: Sequence[str], text: str) -> bool:
