@@ -53,7 +53,13 @@ summary to what was written, as ``localmem.grounding`` holds a checkpoint's item
    (not on "takes ... her knee hurts" for "may take ibuprofen for her knee"); and a clause
    that permits it ("may", "can", "is safe to") only on a source sentence holding it that
    permits it too ("After the surgery he can take ibuprofen again"), not one that reports
-   it ("She's been taking ibuprofen").
+   it ("She's been taking ibuprofen"). A clause saying an act must be done ("should stop
+   metformin before contrast") is unsupported when every statement holding the act with
+   another of its words denies the requirement ("guidance usually does not ask people to
+   stop metformin before contrast", "you don't need to stop it").
+7. **What was replaced** (``localmem.superseded``): a sentence stating a value a later
+   message replaced ("6 people" after "actually 8 ppl now") is dropped unless the summary
+   also says the new value.
 
 A sentence with an unsupported clause is dropped. Unless most of the sentences (more than
 :data:`MIN_KEPT_SHARE`) and :data:`MIN_KEPT_WORDS` content words remain, the summary is not
