@@ -275,3 +275,10 @@ def test_the_users_own_act_said_of_someone_they_speak_of_is_dropped(sentence: st
 )
 def test_what_someone_did_said_of_them_is_kept(sentence: str) -> None:
     assert misattributed(sentence, SIDE_JOB) is None
+
+
+def test_what_we_did_may_be_said_of_one_of_us() -> None:
+    trip = ["My husband and I fly to Rome in May.", "We booked the hotel near the station."]
+    assert misattributed("The husband booked the hotel near the station.", trip) is None
+    mine = ["My husband and I fly to Rome in May.", "I booked the hotel near the station."]
+    assert misattributed("The husband booked the hotel near the station.", mine) is not None

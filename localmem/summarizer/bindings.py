@@ -115,6 +115,8 @@ _DOING = re.compile(r"\s*(?:[a-z]+ly\s+)?([a-z]{3,}(?:ing|ed))\b")
 """The verb a name's clause goes on with ("Marta is drafting")."""
 _FIRST_PERSON = re.compile(r"\bI\b|\bI['\u2019](?:m|ll|ve|d)\b|\b[Ww]e(?:['\u2019](?:re|ll|ve|d))?\b")
 """A clause whose subject is a party of the conversation: "I have 1,800 words drafted"."""
+_I = re.compile(r"\bI\b|\bI['\u2019](?:m|ll|ve|d)\b")
+"""The user alone as a clause's party ("I also raised my rate")."""
 _NAME_ALONE = re.compile(r"(?:(?:Dr|Mr|Mrs|Ms|Prof)\.?\s+)?[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?")
 """A part of a sentence that is a name and nothing else ("Ms. Alvarez")."""
 _AND_ITEM = re.compile(r"\s(?:and|or|then)\s+(?!(?:at|on|in|by|from|to|until)\b)")
@@ -209,8 +211,8 @@ def _party_swapped(clause: str, conversation: Sequence[str]) -> str | None:
     """Why ``clause`` says someone the user speaks of ("my coworker") did what the user did
     ("The coworker has raised his rate to $80 per hour" where "I also raised my rate from
     65 to 80 dollars an hour"), or None: every clause of the conversation holding the act
-    and half of what ``clause`` says with it has "I" or "we" in it and does not name that
-    someone."""
+    and half of what ``clause`` says with it has "I" in it (not "we": the coworker may be
+    one of us) and does not name that someone."""
     match = _PARTY.match(clause)
     if match is None:
         return None
@@ -219,12 +221,12 @@ def _party_swapped(clause: str, conversation: Sequence[str]) -> str | None:
         return None  # not a third party of the user's: "the patient", "the speaker"
     act, who = stem(match.group("act")), stem(noun)
     others = _forms(clause[match.end():]) - _LIGHT_FORMS - {who}
+    parts = [(part, _forms(part)) for part in _clauses(tuple(conversation))]
     holding = [
-        (forms, first)
-        for forms, _, first in _named(tuple(conversation))
+        (part, forms) for part, forms in parts
         if _has(forms, act) and 2 * sum(_has(forms, w) for w in others) >= len(others)
     ]
-    if holding and all(first and not _has(forms, who) for forms, first in holding):
+    if holding and all(_I.search(part) and not _has(forms, who) for part, forms in holding):
         return "says of someone what a party of the conversation does"
     return None
 
