@@ -51,7 +51,7 @@ from typing import Final
 from ..extract import sentences
 from ..grounding import CARRIERS, SUPPORT_SHARE, same_word
 from ..periods import MONTHS, WEEKDAYS
-from ..superseded import DAY, MONTH_NAMES, day_value
+from ..revisions import DAY, MONTH_NAMES, day_value
 from ..words import SMALL_TALK, STOP_WORDS, stem, words
 from .wording import SUMMARY_WORDS
 

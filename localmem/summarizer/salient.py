@@ -36,7 +36,7 @@ from typing import Final
 from localmem import words as vocab
 from localmem.extract import sentences
 from localmem.grounding import CARRIERS, negated_words
-from localmem.superseded import stale
+from localmem.revisions import stale
 
 SAFETY_KINDS: Final = ("allergy", "medication", "warning", "appointment", "decision")
 """The kinds of fact a summary must keep (issue 17: allergies, medications and warnings,
@@ -228,7 +228,7 @@ def facts_of(pairs: Sequence[tuple[str, str]]) -> list[Fact]:
     """Every candidate of the span's user, assistant and tool messages with its score, in
     order; but what another voice says of the user's health that the user's own words do
     not say (:func:`_says_for_the_user`), and a value a later message replaced, quoted
-    without the new one (``superseded.stale``: "June 21" of a wedding moved to June 28)."""
+    without the new one (``revisions.stale``: "June 21" of a wedding moved to June 28)."""
     texts = [text for role, text in pairs if role.strip().casefold() != "system"]
     scored: list[tuple[bool, Scored]] = []
     for role, text in pairs:

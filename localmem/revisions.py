@@ -1,4 +1,4 @@
-"""Values a later message replaces: what a conversation said, then changed.
+"""Values a later message revises: what a conversation said, then changed.
 
 A chat updates its values as it goes: "how many ppl" "6" ... "actually 8 ppl now"; "When is
 the wedding?" "June 21" ... "Update: they moved the wedding to June 28"; "I already move 25%

@@ -14,7 +14,7 @@ import pytest
 from localmem import MemoryConfig, MemoryStore
 from localmem.summarizer.fallback import keyword_summary, offline_summary
 from localmem.summarizer.support import ground
-from localmem.superseded import replacements, stale
+from localmem.revisions import replacements, stale
 from tests.ollama_server import FakeOllama
 from tests.test_summary_support import server, summarize  # noqa: F401 - the fixture
 
