@@ -45,7 +45,7 @@ Summary facts, made the same way for each summary, are ``localmem.facts``.
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -286,7 +286,7 @@ class ModelCheckpoint(Answer):
 
     def supported(
         self, evidence: Evidence, said: Evidence, dropped: dict[str, int] | None = None,
-        messages: int | None = None, roles: Sequence[str] = (),
+        messages: int | None = None, roles: Sequence[str] = (), tools: Mapping[int, str] | None = None,
     ) -> CheckpointData:
         """The items ``evidence`` supports (``localmem.grounding``), as CheckpointData,
         each where its status puts it (``localmem.statements``): a step or goal names an
@@ -296,7 +296,9 @@ class ModelCheckpoint(Answer):
         references are verbatim, a file a file's name and a table no SQL keyword
         (``extract.names_a``). ``dropped`` counts the others by reason. ``messages``: how
         many of the evidence's sources (the first) are messages (None: all); ``roles``:
-        theirs, when known (who answered whom: ``progress.unstated``)."""
+        theirs, when known (who answered whom: ``progress.unstated``); ``tools``: by a
+        message's index, the tools' output that came right after it (what a tool looked up:
+        ``progress.looked_up``)."""
         dropped = {} if dropped is None else dropped
         out: dict[str, list[str]] = {}
         sentences = statements.by_sentence(evidence.sources)
@@ -345,7 +347,9 @@ class ModelCheckpoint(Answer):
                     if unsaid:
                         place, reason = "next_steps", None  # done only if reported done later
                     if place is not None and reason is None:
-                        reason = progress.unstated(place, item, support, sentences.sources, owners, last, roles)
+                        reason = progress.unstated(
+                            place, item, support, sentences.sources, owners, last, roles, tools or {}
+                        )
                     if field == "completed_steps" and reason in ("done later", "made later"):
                         place, reason = field, None  # said planned (or not at all), then done
                     elif unsaid and reason is None:
@@ -379,6 +383,19 @@ class ModelCheckpoint(Answer):
         )
 
 
+def tool_outputs(messages: Sequence[Message]) -> dict[int, str]:
+    """By the index of a user's or assistant's message (among those), the tools' output
+    that came right after it, before the next of theirs."""
+    out: dict[int, str] = {}
+    index = -1
+    for m in messages:
+        if m.role in ("user", "assistant"):
+            index += 1
+        elif m.role == "tool" and index >= 0:
+            out[index] = f"{out[index]}\n{m.text}" if index in out else m.text
+    return out
+
+
 _TO_DO = ("pending_tasks", "current_step", "next_steps")
 """The fields whose items are something to do: each names an action (a verb)."""
 
@@ -398,7 +415,11 @@ def with_model(
     said = Evidence([m.text for m in messages if m.role == "user"], conversation=evidence.conversation)
     dropped: dict[str, int] = {}
     roles = [m.role for m in messages if m.role in ("user", "assistant")]
-    merged = overlay(floor, answer.supported(evidence, said, dropped, messages=len(texts), roles=roles), state)
+    merged = overlay(
+        floor,
+        answer.supported(evidence, said, dropped, messages=len(texts), roles=roles, tools=tool_outputs(messages)),
+        state,
+    )
     if dropped:
         logger.info("%s's checkpoint items dropped: %s", model, dropped)
     return (merged, model) if merged != floor else (floor, RULES)

@@ -24,7 +24,20 @@ from . import replies, statements
 from .answers import MAX_REFERENCES, Answer, merge_items, strings
 from .grounding import SUPPORT_SHARE, Evidence, support
 from .models import FactsData
-from .words import NUMBER_WORDS, STOP_WORDS, TIME_WORDS, WEEKDAY_WORDS, stem, value, words
+from .words import (
+    BODY_WORDS,
+    NUMBER_WORDS,
+    RELATION_WORDS,
+    STOP_WORDS,
+    SYMPTOM_WORDS,
+    TIME_WORDS,
+    WEEKDAY_WORDS,
+    is_condition,
+    is_drug,
+    stem,
+    value,
+    words,
+)
 
 MAX_FACTS = 8
 MAX_MUST_REMEMBER = 3
@@ -209,9 +222,12 @@ def supported_item(
     - an entity is no time ("Saturday", "Saturday morning", "rent due fri": when, not
       what), and a word it writes as a name is written so in the span, which writes it
       in lower case otherwise ("Bank" of "my bank, Harbor Credit Union");
+    - an entity of common words names a particular thing of the span
+      (:func:`_worth_naming`: "the router", not "water", "knees", "sister" or "stretch");
     - a key fact or a decision does not give one thing's description to another
       ("Sintra is hilly" of "Alfama is hilly", :func:`_subject_kept`);
-    - a decision names what is decided, not only when ("will do thurs night"), and one
+    - a decision names what is decided, not only when ("will do thurs night"), states
+      something of it (not a bare name: "shrimp allergy", :func:`_bare_name`), and one
       only suggested to the user ("try a tasca in Mouraria") is theirs only once they took
       it up (:func:`_taken_up`: "Great, we booked the flights too" answers with something
       else).
@@ -222,13 +238,18 @@ def supported_item(
     if not _a_statement(item, [text for _, text in said]):
         return False
     if field == "entities":
-        return _is_name(item, said) and not _a_time(item) and not _an_amount(item) and _named_so(item, said)
+        return (_is_name(item, said) and not _a_time(item) and not _an_amount(item)
+                and _named_so(item, said) and _worth_naming(item, said))
     if evidence.check(plain) is not None:
         return False
     if any(statements.drops_the_action(plain, s) for s in sentences.supporting(plain)):
         return False  # "Pena Palace tickets online" of "Book Pena Palace tickets online"
     if field in ("key_facts", "decisions") and not _subject_kept(plain, sentences.supporting(plain)):
         return False
+    if field in ("key_facts", "decisions") and _only_drafted(plain, said):
+        return False  # "Daniel is the brother who taught Sam..." of "Here's my opening line: '...'"
+    if field in ("key_facts", "decisions") and _only_corrected(plain, sentences.supporting(plain), said):
+        return False  # "stretch before every run" of "...right?" "Not quite. ... stretching for after."
     if field == "key_facts":
         return len(item.split()) >= 2 and not _bare_name(plain, [text for _, text in said])
     if field == "decisions":
@@ -237,10 +258,33 @@ def supported_item(
             return False
         if not any(w not in TIME_WORDS and w not in STOP_WORDS for w in words(plain)):
             return False  # "will do thurs night": when, and nothing of what
+        if _bare_name(plain, [text for _, text in said]):
+            return False  # "shrimp allergy": a thing named, nothing decided of it
         if not _taken_up(plain, sentences, said):
             return False
         return statements.opens_with_verb(plain) or any(map(statements.decides, support))
     return True
+
+
+def _only_drafted(item: str, said: Sequence[tuple[str, str]]) -> bool:
+    """Whether ``item`` stands on the span only through a piece of writing a message
+    quotes as one (``replies.without_drafts``: a draft line, a verse, a toast's opening): the words
+    are the piece's, a joke or a line, not what the chat states as a fact."""
+    texts = [text for _, text in said]
+    plain = [replies.without_drafts(text) for text in texts]
+    if plain == texts:
+        return False
+    return Evidence(plain, conversation=plain).check(item) is not None
+
+
+def _only_corrected(item: str, support: Sequence[str], said: Sequence[tuple[str, str]]) -> bool:
+    """Whether every sentence ``support`` (those stating ``item``) is in a message that
+    refuses the one it answers, which said the item (``replies.corrects``: "Not quite.
+    ..."): the chat stated it only to correct it."""
+    texts = dict(enumerate(text for _, text in said))
+    roles = [role for role, _ in said]
+    owners = {k for k, text in texts.items() for sentence in support if sentence in text}
+    return bool(owners) and all(replies.corrects(item, k, texts, roles) for k in owners)
 
 
 def _taken_up(item: str, sentences: Evidence, said: Sequence[tuple[str, str]]) -> bool:
@@ -263,6 +307,54 @@ def _taken_up(item: str, sentences: Evidence, said: Sequence[tuple[str, str]]) -
         if replies.takes_up(reply[1], item):
             return True
     return False
+
+
+_PARTICULAR = r"(?:the|my|our|your|his|her|their|its|this|that|these|those)"
+"""Determiners that point at one particular thing ("the router", "my savings"), where "a"
+or none names a kind ("a rest week", "water")."""
+
+
+def _forms(word: str) -> str:
+    """A pattern of ``word``'s plain forms: its stem and the letters that follow ("repairs"
+    and "repair's" for "repair"; a stem made "-y" from "-ies" also as "-ie": "berries" for
+    "berry")."""
+    base = stem(word)
+    if base.endswith("y"):
+        return rf"{re.escape(base[:-1])}(?:y|ie)[\w'\u2019]*"
+    return rf"{re.escape(base)}[\w'\u2019]*"
+
+
+_NOT_A_THING = BODY_WORDS | RELATION_WORDS | SYMPTOM_WORDS
+_CODE_MARK = re.compile(r"[A-Z\d_.!()/+&#@]")
+"""What a plain word never holds: a capital, a digit, a code's punctuation."""
+
+
+def _worth_naming(item: str, said: Sequence[tuple[str, str]]) -> bool:
+    """Whether ``item``, an entity the model named, is a thing worth remembering: a name,
+    a code, a drug, an illness (anything with a capital, a digit or a code's mark:
+    "Fritz!Box 7590", "visibility_timeout"; or :func:`words.is_drug`,
+    :func:`words.is_condition`: "urinary tract infection"), or, written in
+    common words, a particular thing of the span. Never a body part, a person's tie to
+    someone, a symptom or an allergy ("knees", "sister", "GF", "hives", "shrimp allergy":
+    what a fact says of someone, not a thing), nor an action ("call radiology",
+    "stretch": ``statements.names_action``). Common words name a particular thing when a
+    message points at it with "the", "my", "this"... (up to two words of its own between:
+    "my car repair savings") or when a user's message is that thing alone (an answer:
+    "pepperoni"); "water", "a rest week", "exes" name only a kind of thing."""
+    found = [w for w in words(item) if w not in _DETERMINERS]
+    if not found or found[-1] in _NOT_A_THING or stem(found[-1]).startswith("allerg"):
+        return False
+    if _CODE_MARK.search(item) or any(is_drug(w) or is_condition(w) for w in found):
+        return True
+    texts = [text for _, text in said]
+    if not BODY_WORDS.isdisjoint(found) or statements.names_action(item, texts):
+        return False  # "back hurts", "leg raised": what a body does; "call radiology"
+    thing = r"\s+".join(map(_forms, found))
+    pointed = re.compile(rf"\b{_PARTICULAR}\s+(?:[a-z][\w'-]*\s+){{0,2}}?{thing}\b", re.IGNORECASE)
+    alone = re.compile(rf"\W*{thing}\W*", re.IGNORECASE)
+    return any(pointed.search(text) for text in texts) or any(
+        role == "user" and alone.fullmatch(text) for role, text in said
+    )
 
 
 def _a_time(item: str) -> bool:
@@ -351,7 +443,8 @@ def _bare_name(item: str, messages: Sequence[str] = ()) -> bool:
     return (
         not any(c.isdigit() for c in item)
         and (short or said[-1:] in (["one"], ["ones"]))
-        and bool(said) and said[-1] not in STOP_WORDS  # "The fix covers both" ends a clause
+        # "The fix covers both" ends a clause; the last word is a compound's ("dynamic warm-up")
+        and bool(content) and _COMPOUND.findall(item.casefold())[-1] not in STOP_WORDS
         and _NOT_IN_A_NAME.isdisjoint(said)
         and not statements.names_action(item)
     )
@@ -447,6 +540,24 @@ _OF_THE_MOMENT = re.compile(
 keep in every chat ("from now on" is lasting)."""
 
 
+_ROUTINE = frozenset("every each always never daily weekly nightly monthly".split())
+"""Words that make an action a standing rule ("take warfarin every evening", "never give
+her ibuprofen"), not one step."""
+
+
+def _a_step(item: str) -> bool:
+    """Whether ``item`` is a step of a plan rather than a lasting fact: something to do
+    (it opens with a verb: ``statements.opens_with_verb``) on a day or at a time
+    (:data:`words.TIME_WORDS`: "call radiology tomorrow to confirm ...", "book the table
+    for Friday"), not a standing rule (:data:`_ROUTINE`: "take warfarin every evening";
+    "from now on"). The checkpoint holds next steps; a pin is shown in every chat."""
+    said = words(item)
+    return (
+        statements.opens_with_verb(item) and not TIME_WORDS.isdisjoint(said)
+        and _ROUTINE.isdisjoint(said) and "from now on" not in " ".join(said)
+    )
+
+
 def _a_statement(item: str, messages: Sequence[str]) -> bool:
     """Whether ``item`` states something at all: not a question, not filler ("thx", "k"),
     not a copied line of the transcript (``statements``)."""
@@ -463,7 +574,7 @@ def must_remember(answer: ModelFacts, evidence: Evidence) -> list[str]:
     items = [rules.clip(i, rules.ITEM_CHARS) for i in answer.must_remember]
     kept = [
         i for i in items
-        if not _OF_THE_MOMENT.search(i) and _a_statement(i, evidence.sources)
+        if not _OF_THE_MOMENT.search(i) and not _a_step(i) and _a_statement(i, evidence.sources)
         and not _bare_name(i, evidence.sources)
         and fact_sources(i, evidence) is not None
     ]

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Final
 
 from . import replies, statements
@@ -319,7 +319,7 @@ STEP_FIELDS: Final = ("completed_steps", "current_step", "next_steps", "pending_
 
 def unstated(
     field: str, item: str, support: list[str], ordered: Sequence[str], owners: Sequence[int],
-    last: int = -1, roles: Sequence[str] = (),
+    last: int = -1, roles: Sequence[str] = (), tools: Mapping[int, str] | None = None,
 ) -> str | None:
     """Why an item ``support`` (its sentences, of the ``ordered`` ones; ``owners``: the
     source each comes from; ``last``: the last message's source; ``roles``: each message's
@@ -336,9 +336,13 @@ def unstated(
     set it to channel 44" after "Set the band to a fixed channel"; "Removed."), its thing
     made ("It's a good haiku" after "write a haiku"; a piece written and accepted:
     :func:`accepted_later`), or when it was over in a moment as it
-    was written ("I'm calling the vet") and the conversation went on after it. A current step part of which is reported done ("the printer works again" for
-    "Reconnect printer and TV") is no longer the step under way; as a task or a goal, what
-    is left of it still is."""
+    was written ("I'm calling the vet") and the conversation went on after it, or when it
+    looks something up that a tool's output right after it shows (``tools``: by source,
+    the tools' output after it; :func:`looked_up`). A current step part of which is
+    reported done ("the printer works again" for "Reconnect printer and TV") is no longer
+    the step under way; as a task or a goal, what is left of it still is. What an answer
+    refusing the item restates to correct it ("Not quite. ... Save static stretching for
+    after.": ``replies.corrects``) states nothing of it."""
     if field == "key_decisions" and not any(
         statements.decides(s) and not statements.undecided(s) for s in support
     ):
@@ -355,7 +359,9 @@ def unstated(
         return None
     texts = {o: " ".join(s for s, k in zip(ordered, owners) if k == o) for o in set(owners[:end])}
     at = [i for i, s in enumerate(ordered) if s in support]
-    if ruled_out([ordered[i] for i in at], [_reply(owners[i], texts, roles) for i in at]):
+    stating = [i for i in at if not replies.corrects(item, owners[i], texts, roles)]
+    answers = [_reply(owners[i], texts, roles) for i in stating]
+    if not stating or ruled_out([ordered[i] for i in stating], answers):
         return "ruled out"
     if field in ("key_decisions", "completed_steps"):
         return None
@@ -373,7 +379,30 @@ def unstated(
         return "partly done"  # what is left ("the TV can wait") is not under way
     if any(under_way(item, s) and owners[i] < last for i, s in enumerate(ordered) if s in support):
         return "done as it was said"
+    if tools and any(looked_up(item, tools.get(owners[i])) for i in at):
+        return "a tool's output answered it"
     return None
+
+
+_LOOKS: Final = frozenset("check look see find read search review verify pull open".split())
+"""Actions of looking something up: what a tool's output does ("Let me check the calendar")."""
+_OBJECT_ENDS: Final = frozenset("for to from in on at with about by of after before until since".split())
+
+
+def looked_up(item: str, output: str | None) -> bool:
+    """True when ``item`` looks something up (its verb one of :data:`_LOOKS`: "check the
+    shared calendar for the rest of the week") and ``output``, a tool's output right after
+    a message stating it, names what it looks at, a word of its direct object
+    ("calendar: Tue 10:00 Neurology follow-up ..." after "Let me check the shared
+    calendar"): the tool did the looking, nothing is left to do."""
+    verb, _ = action(item)
+    if verb not in _LOOKS or not output:
+        return False
+    said = words(_WRAPPER.sub("", item))
+    after = said[said.index(verb) + 1:] if verb in said else []
+    cut = next((k for k, w in enumerate(after) if w in _OBJECT_ENDS), len(after))
+    looked_at = {stem(w) for w in after[:cut] if w not in STOP_WORDS and w not in SMALL_TALK}
+    return bool(looked_at & {stem(w) for w in words(output)})
 
 
 def _reply(owner: int, texts: dict[int, str], roles: Sequence[str]) -> str | None:

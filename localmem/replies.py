@@ -13,7 +13,10 @@ much better." These functions read such answers (they never raise on any ``str``
   takes up a given item; :func:`suggests`: a sentence only suggesting ("try", "maybe");
   :func:`takes_up`: a reply agreeing to a suggestion or saying its action in the first
   person;
-- :func:`presents_piece`: a message giving a made piece of two lines or more (a verse).
+- :func:`corrects`: a reply refusing what it answers, whose words restate the item only
+  to correct it ("Not quite. ... Save static stretching for after.");
+- :func:`presents_piece`: a message giving a made piece of two lines or more (a verse);
+  :func:`without_drafts`: a message without the pieces of writing it quotes as such.
 
 ``localmem.progress`` and ``localmem.facts`` use them to judge a checkpoint's items and a
 model's decisions; ``localmem.statements`` reads single sentences (it needs none of this).
@@ -22,10 +25,11 @@ model's decisions; ``localmem.statements`` reads single sentences (it needs none
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from typing import Final
 
 from .extract import sentences
-from .grounding import same_word
+from .grounding import SUPPORT_SHARE, same_word
 from .words import SMALL_TALK, STOP_WORDS, TIME_WORDS, is_number, stem, words
 
 _I = re.IGNORECASE
@@ -83,6 +87,23 @@ def condition(sentence: str) -> str | None:
     found = _CONDITION.search(sentence)
     case = next((g.strip() for g in found.groups() if g is not None), "") if found else ""
     return case or None
+
+
+def corrects(item: str, owner: int, texts: Mapping[int, str], roles: Sequence[str] = ()) -> bool:
+    """True when message ``owner`` (of ``texts``, by position; ``roles``: each one's role,
+    when known) answers the message before it, by the other party, by refusing it
+    (:func:`refuses`: "Not quite. ...") and that message says ``item`` (most of its
+    words): what the answer says of the item it says to correct it ("And I should
+    stretch before every run, right?" "Not quite. Before a run, a dynamic warm-up is
+    better. Save static stretching for after."), never to state it."""
+    asked, reply = texts.get(owner - 1), texts.get(owner)
+    if asked is None or reply is None or not refuses(reply):
+        return False
+    if len(roles) > owner and roles[owner] == roles[owner - 1]:
+        return False  # a message of the same party goes on; it answers nothing
+    wanted = {stem(w) for w in words(item) if w not in STOP_WORDS}
+    held = {stem(w) for w in words(asked)}
+    return bool(wanted) and len(wanted & held) >= SUPPORT_SHARE * len(wanted)
 
 
 _ASSENT = re.compile(
@@ -168,3 +189,20 @@ def presents_piece(text: str) -> bool:
     """True when ``text`` gives a made piece of two lines or more (:data:`_PIECE`: a
     verse, a chorus, a stanza), not one line of it ("Maybe: 'Under the oak ...'")."""
     return _PIECE.search(text) is not None
+
+
+_DRAFT = re.compile(
+    r"\b(?:lines?|draft|verse|chorus|stanza|opening|ending|closing|intro|toast|speech|poem|lyrics?"
+    r"|caption|slogan|tagline|joke|punchline|vows?)\b[^:\n]{0,20}:\s*"
+    r"['\"\u201c\u2018].+?['\"\u201d\u2019](?=\s*$|[\s.,;:!?)])",
+    _I,
+)
+"""A piece of writing quoted as such: "Here's my opening line: 'For those who don't know
+me, ...'" (the quote's own apostrophes, "don't", close nothing)."""
+
+
+def without_drafts(text: str) -> str:
+    """``text`` without the pieces of writing it quotes as such (:data:`_DRAFT`: a draft
+    line, a verse, a toast's opening): their words are the piece's, a joke or a line, not
+    what the message states."""
+    return _DRAFT.sub(" ", text)

@@ -346,9 +346,11 @@ def opens_with_verb(item: str, conversation: Sequence[str] = ()) -> bool:
     first = said[0]
     if first in ACTION_VERBS or (len(said) > 1 and said[1] in _OBJECTS):
         return True
+    # "-d" makes a past form only after an "e" ("baked"): "card" is no form of "car"
+    past = (first + "ed", first + "d") if first.endswith("e") else (first + "ed",)
     for text in conversation:
         found = words(text)
-        if any(w in (first + "ed", first + "d") for w in found):
+        if any(w in past for w in found):
             return True
         if any(a in _VERB_CUE and b == first for a, b in zip(found, found[1:])):
             return True

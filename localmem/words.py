@@ -90,6 +90,71 @@ TIME_WORDS: Final = WEEKDAY_WORDS | frozenset(
 )
 """Words that say when: days, months, parts of the day."""
 
+DRUG_SUFFIXES: Final = (
+    "cillin", "mycin", "cycline", "pril", "olol", "statin", "prazole", "sartan", "farin",
+    "profen", "azepam", "oxetine", "triptan", "dipine", "formin", "xaban", "parin", "dronate",
+    "tidine", "lukast",
+)
+"""The endings of drug names' families (amoxicillin, lisinopril, atorvastatin, warfarin...)."""
+DRUG_WORDS: Final = frozenset(
+    """
+    aspirin acetaminophen paracetamol tylenol advil motrin aleve insulin naproxen lithium
+    prednisone levothyroxine antibiotic antibiotics antihistamine antihistamines inhaler
+    inhalers ventolin benadryl
+    """.split()
+)
+"""Drugs and medicines named by a word no suffix of :data:`DRUG_SUFFIXES` tells."""
+
+BODY_WORDS: Final = frozenset(
+    """
+    head face eye eyes ear ears nose mouth tooth teeth throat neck shoulder shoulders arm arms
+    elbow elbows wrist wrists hand hands finger fingers chest stomach belly back hip hips leg
+    legs knee knees ankle ankles foot feet toe toes skin muscle muscles joint joints
+    """.split()
+)
+"""Parts of the body: what a fact is about ("my knees are sore"), never a thing to name."""
+RELATION_WORDS: Final = frozenset(
+    """
+    mom mum mother dad father parent parents sister sisters brother brothers sis bro son sons
+    daughter daughters kid kids wife husband partner spouse girlfriend boyfriend gf bf fiance
+    fiancee grandma grandpa grandmother grandfather aunt uncle cousin cousins friend friends
+    coworker coworkers boss neighbor neighbour
+    """.split()
+)
+"""Words that name a person by a tie to someone ("my sister", "mike's gf"), not by a name."""
+SYMPTOM_WORDS: Final = frozenset(
+    """
+    hives rash itch itching swelling fever cough nausea vomiting dizziness headache pain ache
+    aches soreness cramps cramp
+    """.split()
+)
+"""What a body does when unwell: a fact's content ("got hives from it"), not a thing."""
+
+
+CONDITION_WORDS: Final = frozenset(
+    """
+    diabetes asthma epilepsy infection cancer dementia alzheimer's alzheimers parkinson's
+    hypertension fibrillation migraine gout stroke copd anemia anaemia depression anxiety
+    """.split()
+)
+"""Illnesses a chat names by a common word ("type 2 diabetes", "a urinary tract infection");
+:data:`CONDITION_SUFFIXES` tells most others."""
+CONDITION_SUFFIXES: Final = ("itis", "osis", "emia", "algia", "pathy")
+"""The endings of illnesses' names (arthritis, osteoporosis, neuropathy...)."""
+
+
+def is_condition(word: str) -> bool:
+    """True when the case-folded ``word`` names an illness: one of :data:`CONDITION_WORDS`,
+    or a word of over six letters with an ending of :data:`CONDITION_SUFFIXES`."""
+    return word in CONDITION_WORDS or (len(word) > 6 and word.endswith(CONDITION_SUFFIXES))
+
+
+def is_drug(word: str) -> bool:
+    """True when the case-folded ``word`` names a drug: one of :data:`DRUG_WORDS`, or a
+    word of over six letters with an ending of :data:`DRUG_SUFFIXES`."""
+    return word in DRUG_WORDS or (len(word) > 6 and word.endswith(DRUG_SUFFIXES))
+
+
 SUFFIXES: Final = ("edly", "ing", "ies", "ied", "es", "ed", "ly", "s")
 """The plain English suffixes :func:`stem` takes off (one, the first that fits)."""
 MIN_STEM_CHARS: Final = 3

@@ -623,3 +623,71 @@ def test_what_the_chat_made_ruled_out_or_left_to_a_case_is_nothing_to_do(db_path
     assert data.workflow_state.completed_steps == ["write the refrain"]
     assert data.workflow_state.next_steps == []
     assert data.user_preferences == ["hushed harmonies"]
+
+
+ROWING = [
+    ("user", "I started rowing twice a week and I want to row 5 km by June."),
+    ("assistant", "Nice goal. Keep most sessions easy and add distance slowly."),
+    ("user", "Should I row hard every session to get there faster?"),
+    ("assistant", "Not quite. Row hard every session and you burn out: keep one hard session a week, the rest easy."),
+    ("user", "Ok. And I should buy a heart rate strap, right?"),
+    ("assistant", "Yes, a heart rate strap helps keep the easy sessions easy."),
+]
+
+
+def test_what_a_refusing_answer_restates_to_correct_is_nothing_to_do(db_path, fake: JsonFake) -> None:
+    """Issue 21, point 1: "Row hard every session" was answered "Not quite. Row hard every
+    session and you burn out": the answer says it only to correct it, so it is no step
+    (nothing else states it); the strap the answer agreed to ("Yes, ...") stays to do."""
+    data = _model_checkpoint(db_path, fake, ROWING, {
+        "pending_tasks": ["Row hard every session", "Buy a heart rate strap"],
+        "workflow_state": {"next_steps": ["Row hard every session", "Buy a heart rate strap"]},
+    })
+    assert data.pending_tasks == ["Buy a heart rate strap"]
+    assert data.workflow_state.next_steps == ["Buy a heart rate strap"]
+
+
+def test_a_correction_is_only_of_the_message_it_refuses() -> None:
+    """``replies.corrects``: a refusing answer corrects what the message it answers said,
+    not an item that message did not say, nor anything when it does not refuse."""
+    from localmem.replies import corrects
+
+    texts = {0: "Should I row hard every session?", 1: "Not quite. Row hard every session and you burn out."}
+    roles = ["user", "assistant"]
+    assert corrects("Row hard every session", 1, texts, roles)
+    assert not corrects("Buy a heart rate strap", 1, texts, roles)  # the question said nothing of it
+    assert not corrects("Row hard every session", 1, {**texts, 1: "Yes. Row hard every session."}, roles)
+    assert not corrects("Row hard every session", 0, texts, roles)  # the first message answers nothing
+
+
+FAMILY_WEEK = [
+    ("user", "I'm planning the week for my mum. Let me check the shared calendar for the rest."),
+    ("tool", "calendar: Tue 10:00 Cardiology, Dr. Osei. Thu 14:00 Hairdresser."),
+    ("assistant", "So Tuesday is cardiology and Thursday the hairdresser. Who drives her on Tuesday?"),
+    ("user", "Me. I also need to check the pharmacy hours for Thursday."),
+    ("assistant", "Good idea, they change in summer."),
+]
+
+
+def test_what_a_tools_output_looked_up_is_nothing_to_do(db_path, fake: JsonFake) -> None:
+    """Issue 21, point 1: "Let me check the shared calendar" followed by the calendar
+    tool's output is done: the tool looked; checking the pharmacy hours, which no tool's
+    output followed, is still to do."""
+    data = _model_checkpoint(db_path, fake, FAMILY_WEEK, {
+        "pending_tasks": ["check the shared calendar for the rest of the week", "check the pharmacy hours for Thursday"],
+        "workflow_state": {"next_steps": ["check the shared calendar for the rest of the week"]},
+    })
+    assert data.pending_tasks == ["check the pharmacy hours for Thursday"]
+    assert data.workflow_state.next_steps == []
+
+
+def test_a_tools_output_answers_only_what_it_names() -> None:
+    """``progress.looked_up``: a look-up is done by a tool's output naming what it looks at;
+    not by one about something else, nor is an action other than looking."""
+    from localmem.progress import looked_up
+
+    output = "calendar: Tue 10:00 Cardiology, Dr. Osei."
+    assert looked_up("check the shared calendar for the rest of the week", output)
+    assert not looked_up("check the pharmacy hours for Thursday", output)
+    assert not looked_up("book the shared calendar slot", output)  # booking is no looking
+    assert not looked_up("check the shared calendar", None)

@@ -243,3 +243,85 @@ def test_a_name_typed_in_lower_case_stays_a_name() -> None:
     said = [("user", "pizza from luigi's at 7?"), ("assistant", "Sure."), ("user", "My bank, Harbor Credit Union, pays 3.8%.")]
     data = ModelFacts(entities=["Luigi's", "Bank", "Harbor Credit Union"]).grounded(said)
     assert data.entities == ["Luigi's", "Harbor Credit Union"]
+
+
+GARDEN = [
+    ("user", "My tomatoes are wilting and my back hurts from weeding. My sister says to water more."),
+    ("assistant", "Wilting in heat is common. Water early, deeply, at the roots. Check the soil first."),
+    ("user", "The greenhouse gets hot by noon. I use a drip hose from Gardena."),
+    ("assistant", "Then open the greenhouse vents by ten. Your drip hose can run at dawn."),
+    ("user", "I'm allergic to bee stings, so I keep an EpiPen in the shed."),
+    ("assistant", "Good. Aphids on the leaves? Try neem oil, not a spray with imidacloprid."),
+    ("user", "And I should water the seedlings every evening, right?"),
+    ("assistant", "Not quite. In the evening, wet leaves invite mildew. Save the watering of seedlings for mornings."),
+    ("user", "pepperoni"),
+]
+
+
+def test_an_entity_of_common_words_is_a_particular_thing_of_the_chat() -> None:
+    """Issue 21, point 4: an entity is a thing worth remembering: a name ("Gardena",
+    "EpiPen"), or, in common words, a particular thing the chat points at ("the
+    greenhouse", "your drip hose") or a user's answer of that thing alone ("pepperoni");
+    not a kind of thing said in passing ("water", "neem oil", "aphids"), a body part or what
+    it does ("back hurts"), a tie to someone ("sister"), an allergy ("bee sting allergy"),
+    nor an action ("check the soil")."""
+    named = ["Gardena", "EpiPen", "greenhouse", "drip hose", "pepperoni"]
+    not_things = ["water", "neem oil", "back hurts", "sister", "bee sting allergy", "check the soil", "aphids"]
+    data = ModelFacts(entities=[*named, *not_things]).grounded(GARDEN)
+    assert data.entities == named
+
+
+def test_an_entity_names_a_drug_an_illness_or_a_code_however_written() -> None:
+    """A drug's name, an illness or a code is worth naming without "the": "ibuprofen",
+    "urinary tract infection", "grid_size"; a body part ("knee") never is."""
+    said = [("user", "I take ibuprofen for my knee. Mum has a urinary tract infection."),
+            ("assistant", "Set grid_size to 4 in the config.")]
+    data = ModelFacts(entities=["ibuprofen", "urinary tract infection", "grid_size", "knee"]).grounded(said)
+    assert data.entities == ["ibuprofen", "urinary tract infection", "grid_size"]
+
+
+def test_what_a_refusing_answer_restates_is_no_fact() -> None:
+    """Issue 21, point 4: "water the seedlings every evening" stands only on the answer
+    that says "Not quite" to it (its words restated to correct them): no key fact, no
+    decision; what the answer says instead is one."""
+    answer = ModelFacts(
+        key_facts=["water the seedlings every evening", "wet leaves invite mildew"],
+        decisions=["water the seedlings every evening"],
+    )
+    data = answer.grounded(GARDEN)
+    assert data.key_facts == ["wet leaves invite mildew"]
+    assert data.decisions == []
+
+
+def test_a_quoted_draft_line_is_no_fact() -> None:
+    """Issue 21, point 4: the words of a piece the user quotes as one (a toast's opening
+    line) are the piece's, not a fact; the same words said outside a quote are one."""
+    toast = [
+        ("user", "I'm giving the toast at my sister Ana's wedding. Her husband is Tomas."),
+        ("user", "Here's my opening line: 'I'm Leo, the brother who taught Ana to drive, so Tomas, I'm sorry.'"),
+        ("assistant", "That's a good opening: it gets a smile."),
+    ]
+    answer = ModelFacts(key_facts=["Leo taught Ana to drive", "Tomas is Ana's husband"])
+    assert answer.grounded(toast).key_facts == ["Tomas is Ana's husband"]
+    stated = [toast[0], ("user", "I'm Leo. I taught Ana to drive, so Tomas, I'm sorry.")]
+    assert answer.grounded(stated).key_facts == ["Leo taught Ana to drive", "Tomas is Ana's husband"]
+
+
+def test_a_bare_name_decides_nothing() -> None:
+    """Issue 21, point 4: "shrimp allergy" names a thing; "mention the shrimp allergy to
+    radiology" is what was decided."""
+    said = [("user", "I'll mention the shrimp allergy to radiology tomorrow.")]
+    data = ModelFacts(decisions=["shrimp allergy", "mention the shrimp allergy to radiology"]).grounded(said)
+    assert data.decisions == ["mention the shrimp allergy to radiology"]
+
+
+def test_a_step_for_a_day_is_no_pin() -> None:
+    """Issue 21, point 4: "call radiology tomorrow ..." is a next step (the checkpoint's),
+    not a lasting fact shown in every chat; a standing rule with a time ("take warfarin
+    every evening") and a dated fact that is no action are pins."""
+    talk = [("user", "I take warfarin every evening. I'll call radiology tomorrow to confirm the scan. "
+                     "The scan is on Thursday at 9:15.")]
+    answer = ModelFacts(must_remember=[
+        "call radiology tomorrow to confirm the scan", "take warfarin every evening", "The scan is on Thursday at 9:15",
+    ])
+    assert must_remember(answer, user_evidence(talk)) == ["take warfarin every evening", "The scan is on Thursday at 9:15"]

@@ -395,8 +395,6 @@ CASES = [
 # "offline summary", "store", conversation)). Each entry is a failing case the parametrization
 # below expects to fail (strict xfail): fixing one fails the suite until its entry is deleted.
 OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
-    ('facts', 'qwen2.5-coder:1.5b', 'allergy_tool'):
-        "false facts kept: entities 'refill', 'hives', 'swelling', 'allergy': common words no rule tells from true ones ('warfarin', 'router', 'letter')",
     ('facts', 'qwen2.5-coder:0.5b', 'casual_weekend'):
         "false pin kept: 'The farmers market on Saturday morning' (a weekend plan, true as a key fact and a decision, pinned as if lasting)",
     # The held-out conversations (labelled before this replay; real_models_labels_heldout.json)
@@ -405,15 +403,8 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
         "the pin 'rent due fri' (a true must-remember item) is also the new side of the model's false update '<- no', which is not kept; the labels judge the pin by both",
     # The second held-out set (HELD_OUT_2: recorded and labelled in real_models_labels_heldout2.json
     # before this replay), on the checks as they were when it was recorded.
-    ('checkpoint', 'qwen2.5-coder:1.5b', 'first_5k'):
-        "false checkpoint item kept: next step 'Stretch before every run' (answered 'Not quite': a dynamic warm-up before)",
-    ('checkpoint', 'qwen2.5-coder:1.5b', 'dad_care_week'):
-        "false checkpoint items kept: 'check the shared calendar' as a pending task and next step (checked: the calendar tool's output)",
-    ('facts', 'qwen2.5-coder:1.5b', 'metformin_scan'):
-        "false facts or pins kept: entities 'walking', 'shrimp allergy', 'contrast dye', 'back hurts', 'call radiology', decision 'shrimp allergy'; "
-        "the pin 'call radiology tomorrow ...' (tied to the moment)",
     ('facts', 'qwen2.5-coder:1.5b', 'first_5k'):
-        "false facts kept: 'stretch before every run' (answered 'Not quite'), 'dynamic warm-up' as key facts; common words as entities ('knees', 'sister', 'pizza', ...)",
+        "false facts kept: the entity 'pizza' (a common word said twice, 'Enjoy the pizza!')",
 }
 
 

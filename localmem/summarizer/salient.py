@@ -112,18 +112,6 @@ seasickness, pregnancy...)."""
 _ALLERGY_WORDS: Final = frozenset(
     {"epipen", "epi-pen", "epipens", "celiac", "coeliac", "hives", "vegan", "vegetarian"}
 )
-_DRUG_SUFFIXES: Final = (
-    "cillin", "mycin", "cycline", "pril", "olol", "statin", "prazole", "sartan", "farin",
-    "profen", "azepam", "oxetine", "triptan", "dipine", "formin", "xaban", "parin", "dronate",
-    "tidine", "lukast",
-)
-_DRUG_WORDS: Final = frozenset(
-    """
-    aspirin acetaminophen paracetamol tylenol advil motrin aleve insulin naproxen lithium
-    prednisone levothyroxine antibiotic antibiotics antihistamine antihistamines inhaler
-    inhalers ventolin benadryl
-    """.split()
-)
 _MEDICATION_WORDS: Final = frozenset(
     """
     medication medications medicine medicines meds pill pills tablet tablets capsule capsules
@@ -284,7 +272,7 @@ def _says_for_the_user(found: Scored, kinds: set[str], keys: set[str]) -> bool:
 def _is_health_word(word: str) -> bool:
     return (
         word.startswith(_ALLERGY_PREFIXES) or word in _ALLERGY_WORDS or word in _MEDICATION_WORDS
-        or _is_drug(word)
+        or vocab.is_drug(word)
     )
 
 
@@ -396,7 +384,7 @@ def _anchors(text: str, kinds: set[str]) -> dict[str, frozenset[str]]:
         return {}  # most facts (a name, a date, a number) have none: nothing to read
     words = vocab.words(text)
     numbers = {w for w in words if w[:1].isdigit()}
-    drugs = {w for w in words if _is_drug(w)}
+    drugs = {w for w in words if vocab.is_drug(w)}
     dates = {m.group().casefold() for m in _DATE.finditer(text)} if safety & _DATED else set()
     content = {w for w in words if len(w) >= MIN_ANCHOR_STEM and w not in vocab.STOP_WORDS}
     # Each kind's words are read only for a fact of that kind.
@@ -422,7 +410,7 @@ def _word_kind(word: str) -> str:
         return "allergy"
     if word.startswith(DANGER_PREFIXES):
         return "danger"
-    if _is_drug(word) or word.startswith(_MEDICATION_PREFIXES):
+    if vocab.is_drug(word) or word.startswith(_MEDICATION_PREFIXES):
         return "drug"
     return ""
 
@@ -465,10 +453,6 @@ def _kinds(text: str) -> tuple[set[str], list[str]]:
 
 _DATED: Final = frozenset({"appointment", "decision"})
 """The safety kinds whose anchors include the fact's dates."""
-
-
-def _is_drug(word: str) -> bool:
-    return word in _DRUG_WORDS or (len(word) > 6 and word.endswith(_DRUG_SUFFIXES))
 
 
 def _names(text: str, acronyms: bool = False) -> list[str]:
