@@ -31,7 +31,8 @@ neither raises on any ``str``).
   bound to the same thing or to nothing. A unit alone binds nothing: mg is never replaced by
   a value in mg said of another drug.
 - **A stale claim** states a replaced value (the same kind, number and unit, a bare number
-  matching any unit) and not the value that replaced it; a value the conversation also says,
+  matching any unit) and not the value that replaced it, neither itself nor the whole text
+  it is part of (a summary that tells the change: "was March 3 ... now March 10"); a value the conversation also says,
   unreplaced, of something else is stale only when the claim's words are nearer the replaced
   mention's thing than every live one's.
 """
