@@ -403,32 +403,10 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
         "the pin 'rent due fri' (a true must-remember item) is also the new side of the model's false update '<- no', which is not kept; the labels judge the pin by both",
     # The second held-out set (HELD_OUT_2: recorded and labelled in real_models_labels_heldout2.json
     # before this replay), on the checks as they were when it was recorded.
-    ('summary', 'qwen2.5-coder:0.5b', 'metformin_scan'):
-        "unfaithful summary kept: 'The patient should stop metformin before contrast' (reversed: with eGFR 72 no stop, ask radiology)",
-    ('summary', 'qwen2.5-coder:0.5b', 'freelance_taxes'):
-        "unfaithful summary kept: 'The coworker has raised his rate to $80 per hour' (the user raised their own rate)",
-    ('summary', 'qwen2.5-coder:0.5b', 'terse_tacos'):
-        "unfaithful summary kept: '6 people ... 2 lb each' beside '3 lb each' (now 8 people at 3 lb each); 'beef or chicken' (both)",
-    ('summary', 'qwen2.5-coder:1.5b', 'freelance_taxes'):
-        "unfaithful summary kept: 'moved 25% into a separate account' without the user's update to 30% from now on",
-    ('summary', 'qwen2.5-coder:1.5b', 'best_man_toast'):
-        "unfaithful summary kept: 'wedding, which is June 21' (moved to June 28); 'He will have a couple of drinks' (advised one at most)",
-    ('summary', 'qwen2.5-coder:1.5b', 'terse_tacos'):
-        "unfaithful summary kept: '6 people for taco night' (now 8 people at 3 lb each): the answer trimmed to what this stop's checks keep",
-    ('facts', 'qwen2.5-coder:1.5b', 'terse_tacos'):
-        "false facts kept: [('key_facts', '2 lb beef and chicken')]: a value the chat updated (3 lb each)",
-    ('facts', 'qwen2.5-coder:1.5b', 'best_man_toast'):
-        "false facts kept: entities 'camping trip', 'tent poles' (common words the user names with 'the' in one story)",
     ('facts', 'qwen2.5-coder:1.5b', 'first_5k'):
         "false facts kept: the entity 'pizza' (a common word said twice, 'Enjoy the pizza!')",
-    ('keyword summary', 'store', 'best_man_toast'):
-        "unfaithful keyword summary: quotes 'June 21, and the planner said 3 minutes max.' without the move to June 28",
-    ('keyword summary', 'store', 'terse_tacos'):
-        "unfaithful keyword summary: quotes the list with 'beef 2lb, chicken 2lb' after it became 3 lb each for 8 people",
-    ('offline summary', 'store', 'terse_tacos'):
-        "unfaithful offline summary: quotes the list with 'beef 2lb, chicken 2lb' after it became 3 lb each for 8 people",
     # The third held-out set (HELD_OUT_3: recorded and labelled in real_models_labels_heldout3.json
-    # before this replay, by a writer who read none of the checks), on main's checks of b17ef15.
+    # before this replay, by a writer who read none of the checks), on main's checks of b17ef15 (some have passed since: see git log).
     ('summary', 'qwen2.5-coder:0.5b', 'rent_by_room'):
         "unfaithful summary kept: 'they pay 640, Kofi 800, and Lena 960' (the area-only split, replaced by the bathroom premium and then the lower rent)",
     ('summary', 'qwen2.5-coder:0.5b', 'flash_fiction'):

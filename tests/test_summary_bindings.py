@@ -11,7 +11,7 @@ import logging
 import pytest
 
 from localmem import MemoryConfig, MemoryStore
-from localmem.summarizer.bindings import invented_name, misbound
+from localmem.summarizer.bindings import invented_name, misattributed, misbound
 from localmem.summarizer.support import ground
 from localmem.summarizer.warned import complete_or_pin, unsaid_warnings
 from tests.ollama_server import FakeOllama
@@ -241,3 +241,44 @@ def test_what_the_conversation_left_open_or_hedged_is_not_settled(sentence: str,
 def test_what_was_left_open_may_be_said_open() -> None:
     assert ground("Omar has to decide whether to sell the bakery.", STORY).dropped == ()
     assert ground("The user asked whether to enter it in the Lantern prize.", STORY).dropped == ()
+
+
+SIDE_JOB = [
+    "I tutor maths on the side. My coworker said tutoring income under 5,000 isn't taxed.",
+    "That's not right: all of it is taxable. Do you keep records?",
+    "Yes. I also raised my rate from 30 to 40 pounds an hour in May.",
+    "Good. My sister booked a tax adviser for you?",
+    "My sister booked one for Friday, yes.",
+]
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "The coworker has raised his rate to 40 pounds an hour.",  # the user raised their own
+        "Their coworker raised the rate from 30 to 40 pounds.",
+    ],
+)
+def test_the_users_own_act_said_of_someone_they_speak_of_is_dropped(sentence: str) -> None:
+    assert misattributed(sentence, SIDE_JOB) == "says of someone what a party of the conversation does"
+    assert ground(sentence, [("user", t) for t in SIDE_JOB]).text is None
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "The user raised the rate from 30 to 40 pounds an hour.",
+        "The coworker said tutoring income under 5,000 is not taxed.",  # the coworker's words
+        "The sister booked a tax adviser for Friday.",  # "My sister booked one": hers
+        "The patient stopped the lessons in May.",  # no "my patient": the user by a role
+    ],
+)
+def test_what_someone_did_said_of_them_is_kept(sentence: str) -> None:
+    assert misattributed(sentence, SIDE_JOB) is None
+
+
+def test_what_we_did_may_be_said_of_one_of_us() -> None:
+    trip = ["My husband and I fly to Rome in May.", "We booked the hotel near the station."]
+    assert misattributed("The husband booked the hotel near the station.", trip) is None
+    mine = ["My husband and I fly to Rome in May.", "I booked the hotel near the station."]
+    assert misattributed("The husband booked the hotel near the station.", mine) is not None

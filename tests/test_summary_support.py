@@ -125,6 +125,46 @@ def test_a_terse_chat_supports_a_sentence_across_its_turns(db_path, server: Fake
     assert ground("Luigi's delivers the veggie half.", terse).text is None
 
 
+@pytest.mark.parametrize("answer", ["skip, have some", "nah, we have some", "no need, have some"])
+def test_a_terse_question_answered_skip_states_nothing(answer: str) -> None:
+    """"sour cream?" "skip, have some": a short answer that declines says no; "yes, 2
+    tubs" says yes."""
+    terse = [
+        ("user", "tacos sat"), ("assistant", "ok. salsa?"), ("user", "yes 2 jars"),
+        ("assistant", "sour cream?"), ("user", answer), ("assistant", "k"),
+    ]
+    assert ground("Tacos on Saturday with 2 jars of salsa. Sour cream.", terse).dropped == ((2, "not supported by any one message"),)
+    said = [*terse[:4], ("user", "yes, 2 tubs"), terse[5]]
+    assert ground("Tacos on Saturday with 2 jars of salsa. Sour cream.", said).dropped == ()
+
+
+FASTING = [
+    ("user", "I have a blood test on Monday. Do I have to fast before it?"),
+    ("assistant", "For a basic panel the lab does not ask people to fast before the blood test. Drink water."),
+    ("user", "And should I stop my aspirin before the dental cleaning?"),
+    ("assistant", "You don't need to stop aspirin before a cleaning; tell the dentist you take it."),
+]
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    ["The user must fast before the blood test.", "The user should stop aspirin before the dental cleaning."],
+)
+def test_a_requirement_the_conversation_denies_is_dropped(sentence: str) -> None:
+    """"does not ask people to fast", "don't need to stop": what is not required is not a
+    must."""
+    assert ground(f"The user has a blood test on Monday. {sentence}", FASTING).dropped == (
+        (2, "states as required what the conversation says is not"),
+    )
+
+
+def test_a_requirement_the_conversation_states_is_kept() -> None:
+    said = [("user", "Do I have to fast before the blood test?"), ("assistant", "Yes, you need to fast for 8 hours before the blood test.")]
+    assert ground("The user must fast before the blood test.", said).dropped == ()
+    assert ground("The user should drink water before the blood test.", FASTING).dropped == ()
+    assert ground("The lab does not ask people to fast before the blood test.", FASTING).dropped == ()
+
+
 def test_a_clause_reporting_talk_may_rest_on_a_question() -> None:
     asked = [("user", "Can I freeze the lemon tart?"), ("user", "Also, how long does it keep?")]
     assert ground("The user asked about freezing the lemon tart.", asked).dropped == ()

@@ -29,7 +29,10 @@ never raise on any ``str``):
   that person says half of the rest, and a clause opening with another name does ("Mia is
   allergic to peanuts and tree nuts, and Tom can't have eggs"); or when what the name is
   doing ("Marta is drafting") the conversation says only of "I" or "we" ("I have 1,800
-  words drafted": the user writes the story, Marta is in it).
+  words drafted": the user writes the story, Marta is in it); and a clause opening with
+  someone the user calls "my coworker" that says what only the user's "I" did ("The
+  coworker has raised his rate" where "I also raised my rate"). A part of a sentence that
+  is small talk ("Yes.") is no name for the part after it.
 - :func:`invented_name`: **a compound name the conversation never wrote.** Two or more
   capitalized words in a row inside a sentence ("Red Smoothie", "Hotel Aurora"; a first
   word that is a function word, "The", left out; at a sentence's start, the first word may
@@ -48,19 +51,12 @@ from typing import Final
 from ..extract import sentences
 from ..grounding import CARRIERS, SUPPORT_SHARE, same_word
 from ..periods import MONTHS, WEEKDAYS
-from ..words import STOP_WORDS, stem, words
+from ..revisions import DAY, MONTH_NAMES, day_value
+from ..words import SMALL_TALK, STOP_WORDS, stem, words
 from .wording import SUMMARY_WORDS
 
-_WEEKDAYS = "|".join(WEEKDAYS)
-_MONTHS = "|".join(m[:3] + (m[3:] and f"(?:{m[3:]})?") for m in MONTHS)  # "jun", "june"
-_DAY = re.compile(
-    rf"\b(?:(?P<weekday>{_WEEKDAYS})s?|(?P<month>{_MONTHS})\.? (?P<mday>\d{{1,2}})(?:st|nd|rd|th)?"
-    rf"|(?P<dday>\d{{1,2}})(?:st|nd|rd|th)? (?:of )?(?P<dmonth>{_MONTHS})"
-    r"|(?P<relative>tomorrow|tonight|today|yesterday|tmrw|this (?:morning|afternoon|evening|weekend)"
-    r"|next (?:week|weekend|month)))\b",
-    re.IGNORECASE,
-)
-"""A day: a weekday, a month's date (either order), or one said from today."""
+_MONTHS = MONTH_NAMES
+_DAY = DAY
 _MONTH = re.compile(rf"\b(?:in|since|until|by|from|during|last|next|this) ({_MONTHS})\b(?! \d)", re.IGNORECASE)
 """A month named alone ("in January", "since May")."""
 _CLOCK = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s?([ap])\.?m\b\.?|\b(\d{1,2}):(\d{2})\b", re.IGNORECASE)
@@ -109,10 +105,18 @@ _SUBJECT_NAME = re.compile(
     r"(?!['\u2019\w])\s+(?:is|are|was|were|has|had|can|can't|cannot|must|takes|gets|likes|loves|needs)\b"
 )
 """A clause that opens with a name and says something of it ("Tom is allergic ...")."""
+_PARTY = re.compile(
+    r"^\W*(?:(?:and|but|so)\s+)?(?:[Tt]he|[Hh]is|[Hh]er|[Tt]heir)\s+(?P<noun>[a-z]{3,})"
+    r"(?:\s+(?:has|have|had|also|already|just|recently))*\s+(?P<act>[a-z]{3,}ed)\b"
+)
+"""A clause that opens with someone named by a common noun and what they did ("The
+coworker has raised his rate")."""
 _DOING = re.compile(r"\s*(?:[a-z]+ly\s+)?([a-z]{3,}(?:ing|ed))\b")
 """The verb a name's clause goes on with ("Marta is drafting")."""
 _FIRST_PERSON = re.compile(r"\bI\b|\bI['\u2019](?:m|ll|ve|d)\b|\b[Ww]e(?:['\u2019](?:re|ll|ve|d))?\b")
 """A clause whose subject is a party of the conversation: "I have 1,800 words drafted"."""
+_I = re.compile(r"\bI\b|\bI['\u2019](?:m|ll|ve|d)\b")
+"""The user alone as a clause's party ("I also raised my rate")."""
 _NAME_ALONE = re.compile(r"(?:(?:Dr|Mr|Mrs|Ms|Prof)\.?\s+)?[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?")
 """A part of a sentence that is a name and nothing else ("Ms. Alvarez")."""
 _AND_ITEM = re.compile(r"\s(?:and|or|then)\s+(?!(?:at|on|in|by|from|to|until)\b)")
@@ -180,7 +184,7 @@ def misattributed(clause: str, conversation: Sequence[str]) -> str | None:
     another name does (a pronoun's clause, "she is on warfarin", says nothing of whom)."""
     match = _SUBJECT_NAME.match(clause)
     if match is None:
-        return None
+        return _party_swapped(clause, conversation)
     name = _forms(match.group("name"))
     others = _forms(clause[match.end():]) - _LIGHT_FORMS - name
     if not name or not others:
@@ -203,6 +207,30 @@ def misattributed(clause: str, conversation: Sequence[str]) -> str | None:
     return None
 
 
+def _party_swapped(clause: str, conversation: Sequence[str]) -> str | None:
+    """Why ``clause`` says someone the user speaks of ("my coworker") did what the user did
+    ("The coworker has raised his rate to $80 per hour" where "I also raised my rate from
+    65 to 80 dollars an hour"), or None: every clause of the conversation holding the act
+    and half of what ``clause`` says with it has "I" in it (not "we": the coworker may be
+    one of us) and does not name that someone."""
+    match = _PARTY.match(clause)
+    if match is None:
+        return None
+    noun = match.group("noun")
+    if re.search(rf"\b(?:my|our)\s+{re.escape(noun)}\b", " ".join(conversation), re.IGNORECASE) is None:
+        return None  # not a third party of the user's: "the patient", "the speaker"
+    act, who = stem(match.group("act")), stem(noun)
+    others = _forms(clause[match.end():]) - _LIGHT_FORMS - {who}
+    parts = [(part, _forms(part)) for part in _clauses(tuple(conversation))]
+    holding = [
+        (part, forms) for part, forms in parts
+        if _has(forms, act) and 2 * sum(_has(forms, w) for w in others) >= len(others)
+    ]
+    if holding and all(_I.search(part) and not _has(forms, who) for part, forms in holding):
+        return "says of someone what a party of the conversation does"
+    return None
+
+
 @functools.lru_cache(maxsize=4)
 def _named(conversation: tuple[str, ...]) -> list[tuple[set[str], set[str], bool]]:
     """Each clause of the conversation as its forms, the forms of the name it opens with
@@ -214,7 +242,8 @@ def _named(conversation: tuple[str, ...]) -> list[tuple[set[str], set[str], bool
     out = []
     for i, (part, held) in enumerate(zip(parts, forms)):
         subject = _SUBJECT_NAME.match(part)
-        if subject is None and i + 1 < len(forms) and _NAME_ALONE.fullmatch(part.strip(" ,.")):
+        alone = part.strip(" ,.!")
+        if subject is None and i + 1 < len(forms) and _NAME_ALONE.fullmatch(alone) and alone.casefold() not in SMALL_TALK:
             held = held | forms[i + 1]
         out.append((held, _forms(subject.group("name")) if subject else set(), bool(_FIRST_PERSON.search(part))))
     return out
@@ -276,14 +305,7 @@ def _values(text: str) -> set[tuple[str, str]]:
     """The days, times and places ``text`` names, each as ``(kind, normalized value)``."""
     found: set[tuple[str, str]] = set()
     for m in _DAY.finditer(text):
-        if m.group("weekday"):
-            found.add(("day", m.group("weekday").casefold()))
-        elif m.group("month"):
-            found.add(("day", f"{m.group('month')[:3].casefold()} {int(m.group('mday'))}"))
-        elif m.group("dmonth"):
-            found.add(("day", f"{m.group('dmonth')[:3].casefold()} {int(m.group('dday'))}"))
-        else:
-            found.add(("day", " ".join(m.group("relative").casefold().split())))
+        found.add(("day", day_value(m)))
     for m in _MONTH.finditer(text):
         found.add(("month", m.group(1)[:3].casefold()))
     for m in _OFTEN.finditer(text):

@@ -49,10 +49,11 @@ STITCH_MIN_WORDS: Final = 30
 NO_ANSWER: Final = re.compile(
     r"^\W*(?:no\b|nope\b|not (?:quite|really|exactly|yet|necessarily|at all)\b"
     r"|actually,? no\b|that's not\b|that is not\b|definitely not\b|better not\b|rather not\b"
-    r"|probably not\b|i wouldn'?t\b|i would not\b)",
+    r"|probably not\b|i wouldn'?t\b|i would not\b|nah\b|skip\b|no need\b)",
     re.IGNORECASE,
 )
-"""An answer that denies what a question asked ("No.", "Not quite.", "Better not")."""
+"""An answer that denies what a question asked ("No.", "Not quite.", "Better not"; "sour
+cream?" "skip, have some")."""
 HEDGED: Final = re.compile(
     r"^\W*(?:if\b|only if\b|it depends\b|that depends\b|depends\b|maybe\b|perhaps\b|not sure\b"
     r"|hard to say\b|it's hard to say\b)",

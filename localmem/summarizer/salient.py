@@ -36,6 +36,7 @@ from typing import Final
 from localmem import words as vocab
 from localmem.extract import sentences
 from localmem.grounding import CARRIERS, negated_words
+from localmem.revisions import stale
 
 SAFETY_KINDS: Final = ("allergy", "medication", "warning", "appointment", "decision")
 """The kinds of fact a summary must keep (issue 17: allergies, medications and warnings,
@@ -214,7 +215,9 @@ Scored = tuple[str, float, frozenset[str], dict[str, frozenset[str]]]
 def facts_of(pairs: Sequence[tuple[str, str]]) -> list[Fact]:
     """Every candidate of the span's user, assistant and tool messages with its score, in
     order; but what another voice says of the user's health that the user's own words do
-    not say (:func:`_says_for_the_user`)."""
+    not say (:func:`_says_for_the_user`), and a value a later message replaced, quoted
+    without the new one (``revisions.stale``: "June 21" of a wedding moved to June 28)."""
+    texts = [text for role, text in pairs if role.strip().casefold() != "system"]
     scored: list[tuple[bool, Scored]] = []
     for role, text in pairs:
         role = role.strip().casefold()
@@ -227,7 +230,7 @@ def facts_of(pairs: Sequence[tuple[str, str]]) -> list[Fact]:
             for clause in clauses:
                 clause = clause.strip()
                 found = _scored(clause[:1].upper() + clause[1:])
-                if found is not None:
+                if found is not None and stale(clause, texts) is None:
                     scored.append((role == "user", found))
     users = _users_health([found for user, found in scored if user])
     kept = [found for user, found in scored if user or not _says_for_the_user(found, *users)]

@@ -53,7 +53,13 @@ summary to what was written, as ``localmem.grounding`` holds a checkpoint's item
    (not on "takes ... her knee hurts" for "may take ibuprofen for her knee"); and a clause
    that permits it ("may", "can", "is safe to") only on a source sentence holding it that
    permits it too ("After the surgery he can take ibuprofen again"), not one that reports
-   it ("She's been taking ibuprofen").
+   it ("She's been taking ibuprofen"). A clause saying an act must be done ("should stop
+   metformin before contrast") is unsupported when every statement holding the act with
+   another of its words denies the requirement ("guidance usually does not ask people to
+   stop metformin before contrast", "you don't need to stop it").
+7. **What was replaced** (``localmem.revisions``): a sentence stating a value a later
+   message replaced ("6 people" after "actually 8 ppl now") is dropped unless the summary
+   also says the new value.
 
 A sentence with an unsupported clause is dropped. Unless most of the sentences (more than
 :data:`MIN_KEPT_SHARE`) and :data:`MIN_KEPT_WORDS` content words remain, the summary is not
@@ -80,7 +86,8 @@ from ..grounding import (
     same_word,
     word_forms,
 )
-from ..words import STOP_WORDS, words
+from ..revisions import stale
+from ..words import STOP_WORDS, stem, words
 from .amounts import misquantified
 from .bindings import invented_name, misattributed, misbound, planned_event
 from .faithful import HEDGED, NO_ANSWER
@@ -120,6 +127,19 @@ _PERMITS = re.compile(
 )
 """A clause that permits ("may take ibuprofen", "is safe to give"): of what the conversation
 warns against, its source must permit it too."""
+_OBLIGED = re.compile(
+    r"\b(?:should|must|has to|have to|had to|needs? to|ought to|(?:is|are) required to)\s+(?:[a-z]+ly\s+)?(?P<verb>[a-z]+)",
+    re.IGNORECASE,
+)
+"""A clause that says something must be done: "should stop", "has to fast"."""
+_UNREQUIRED = re.compile(
+    r"\b(?:no need|(?:do|does|did|will|would|could)(?:n['\u2019]t|\s+not)\s+(?:[a-z]+\s+)?(?:ask|require|need|have|tell)\w*"
+    r"|not\s+(?:[a-z]+\s+)?(?:ask|require|need|tell)\w*|never\s+(?:ask|require|need|have|tell)\w*)"
+    r"(?:\s+[\w'-]+){0,3}?\s+to\s+(?P<verb>[a-z]+)",
+    re.IGNORECASE,
+)
+"""A requirement denied, the act after its "to": "does not ask people to stop", "you don't
+need to stop", "no need to fast"."""
 _TALK: Final = frozenset(
     """
     asked asks asking discuss discussed discusses discussing wondered wonders wondering
@@ -181,7 +201,11 @@ def ground(summary: str, pairs: Sequence[tuple[str, str]]) -> Grounded:
     kept: list[str] = []
     dropped: list[tuple[int, str]] = []
     for number, sentence in enumerate(said, 1):
-        why = invented_name(sentence, written) or _unsupported(sentence, sources, pairs, texts, warned)
+        why = (
+            invented_name(sentence, written)
+            or stale(sentence, texts, summary)
+            or _unsupported(sentence, sources, pairs, texts, warned)
+        )
         if why is None:
             kept.append(sentence)
         else:
@@ -253,7 +277,7 @@ def _unsupported(
         forms = _forms(clause)
         if not forms:
             continue
-        why = misquantified(clause, texts)  # "a 78,000 raise" is short enough to be a list item
+        why = misquantified(clause, texts) or _not_required(clause, texts)  # short enough for a list item
         if why is not None:
             return why
         if number and len(forms) <= LIST_ITEM_WORDS and all(_said(form, sources) for form in forms):
@@ -326,6 +350,30 @@ def _clause_unsupported(
             continue
         return None
     return reasons[0] if reasons else "not supported by any one message"
+
+
+def _not_required(clause: str, texts: Sequence[str]) -> str | None:
+    """Why ``clause`` says something must be done ("should stop metformin before
+    contrast") where every statement of ``texts`` holding that act and another word of the
+    clause says it is not required ("guidance usually does not ask people to stop metformin
+    before contrast", "you don't need to stop it"): the requirement denied, though the act
+    itself is not negated. None otherwise."""
+    obliged = _OBLIGED.search(clause)
+    if obliged is None:
+        return None
+    act = stem(obliged.group("verb").casefold())
+    others = {f for f, _ in _forms(clause)} - word_forms(obliged.group("verb"))
+    # two forms of a word share their first letters (``same_word``), "-y" made "-i" aside
+    start = act[:-1][:3] if act.endswith("y") else act[:3]
+    holding = [
+        s for text in texts if start in text.casefold() for s in sentences(text)
+        if not s.rstrip().endswith("?") and any(same_word(act, w) for w in word_forms(s))
+        and not others.isdisjoint(word_forms(s))
+    ]
+    denied = [s for s in holding if any(same_word(act, stem(m.group("verb").casefold())) for m in _UNREQUIRED.finditer(s))]
+    if holding and len(denied) == len(holding):
+        return "states as required what the conversation says is not"
+    return None
 
 
 def _permitted(forms: Sequence[str], text: str) -> bool:

@@ -1,0 +1,416 @@
+"""Values a later message revises: what a conversation said, then changed.
+
+A chat updates its values as it goes: "how many ppl" "6" ... "actually 8 ppl now"; "When is
+the wedding?" "June 21" ... "Update: they moved the wedding to June 28"; "I already move 25%
+... Should I bump it to 30?" "Okay, 30 from now on"; "Should I have a couple of drinks?"
+"I'd keep it to one at most". A summary, a quoted sentence or a fact that states the old
+value as current is stale. :func:`replacements` reads what a conversation's texts replace,
+:func:`stale` whether a claim states a replaced value without the one that replaced it (pure;
+neither raises on any ``str``).
+
+- **A value** is a number with its unit (the word after it: "8 ppl", "2lb", "25%", "$80",
+  "a couple of drinks"; a few spellings are one unit: "ppl" is "people", "%" "percent") or
+  a day ("June 21", "Friday", "tomorrow"). It is **bound** to the content words of its clause
+  (the sentence's part between commas, "and", "but"...); a value said bare ("6", "June 21,
+  and ...") is bound to what the message before asked (the part of the question that asks
+  for its kind: "When is the wedding and how long ...?" binds a day to the wedding).
+- **A revision** is a clause, not a question, that gives a new value with a word of change:
+  "actually", "now", "instead", "from now on", "update", "change of plan", or a verb of
+  change before "to" ("moved the wedding to June 28", "bump it to 30"); and "from 65 to 80"
+  after a verb of change ("raised my rate from 65 to 80": 65 is replaced in the same
+  clause). A revision that names its thing ("moved the wedding to ...") replaces the earlier
+  values of its kind (and unit) that it names all the words of ("two nights at a B&B in
+  Fort William" is not replaced by "4 nights now"), or half of them for a value said bare or
+  in the same unit ("amlodipine 5 mg instead of lisinopril" replaces "lisinopril 10 mg in
+  the morning"; "fly out on June 15 instead" does not replace "fly into Edinburgh on June
+  7"). An elliptical one (the value, its unit and words of change alone: "8 ppl now", "30
+  from now on"; a verb of change on a pronoun, "make it 4", "keep it to one at most"; and
+  "then 3 lb each", which carries a change on) replaces the latest earlier value with its
+  unit (no unit: a number of the last :data:`ELLIPSIS_TEXTS` texts): every mention of that
+  value in that text (a list restating it: "beef 2lb, chicken 2lb") and the earlier ones
+  bound to the same thing or to nothing. A unit alone binds nothing: mg is never replaced by
+  a value in mg said of another drug.
+- **A stale claim** states a replaced value (the same kind, number and unit, a bare number
+  matching any unit) and not the value that replaced it, neither itself nor the whole text
+  it is part of (a summary that tells the change: "was March 3 ... now March 10"); a value the conversation also says,
+  unreplaced, of something else is stale only when the claim's words are nearer the replaced
+  mention's thing than every live one's.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from .periods import MONTHS, WEEKDAYS
+from .words import NUMBER_WORDS, SMALL_TALK, STOP_WORDS, stem, words
+
+ELLIPSIS_TEXTS: Final = 4
+"""An elliptical revision without a unit ("30 from now on") replaces a number of this many
+texts before it at most (its own earlier sentences included)."""
+
+MONTH_NAMES: Final = "|".join(m[:3] + (m[3:] and f"(?:{m[3:]})?") for m in MONTHS)
+"""A month's name as a pattern, whole or cut to three letters ("jun", "june")."""
+DAY: Final = re.compile(
+    rf"\b(?:(?P<weekday>{'|'.join(WEEKDAYS)})s?|(?P<month>{MONTH_NAMES})\.? (?P<mday>\d{{1,2}})(?:st|nd|rd|th)?"
+    rf"|(?P<dday>\d{{1,2}})(?:st|nd|rd|th)? (?:of )?(?P<dmonth>{MONTH_NAMES})"
+    r"|(?P<relative>tomorrow|tonight|today|yesterday|tmrw|this (?:morning|afternoon|evening|weekend)"
+    r"|next (?:week|weekend|month)))\b",
+    re.IGNORECASE,
+)
+"""A day: a weekday, a month's date (either order), or one said from today."""
+
+_NUMBER = re.compile(
+    r"(?<![\w.,:/$-])(?P<money>[$\u20ac\u00a3]\s?)?(?P<n>\d[\d,]*(?:\.\d+)?)(?P<k>k\b)?"
+    r"(?![\d:]|[.,]\d|-\w|\(|st\b|nd\b|rd\b|th\b)(?P<unit>\s?%|\s*[a-z]+\b|\s+(?:of\s+)?[a-z]+)?",
+    re.IGNORECASE,
+)
+"""A number, with money before it or a unit after it ("$80", "25%", "2lb", "8 ppl"); not a
+part of a time ("9:15"), an ordinal, a code ("1099-K", "401(k)") or a date."""
+_SPELLED = re.compile(
+    r"\b(?P<n>a couple|a pair|one|" + "|".join(NUMBER_WORDS) + r")\b(?P<unit>\s+(?:of\s+)?[a-z]+\b)?",
+    re.IGNORECASE,
+)
+"""A number written as words ("a couple of drinks", "three nights", "one")."""
+_VALUE_WORD = re.compile(
+    r"\d|\b(?:a couple|a pair|one|" + "|".join(NUMBER_WORDS) + "|" + "|".join(WEEKDAYS) + "|" + MONTH_NAMES
+    + r"|tomorrow|tonight|today|yesterday|tmrw|this (?:morning|afternoon|evening|weekend)|next (?:week|month))\b",
+    re.IGNORECASE,
+)
+"""What every value holds (a digit, a number word, a day's or a month's name): a clause
+without it says none."""
+_UNITS: Final = {"ppl": "people", "persons": "people", "person": "people", "%": "percent", "$": "dollar",
+                 "usd": "dollar", "bucks": "dollar", "lbs": "lb", "hrs": "hour", "hr": "hour",
+                 "mins": "minute", "min": "minute", "kgs": "kg"}
+"""Spellings of one unit."""
+_SPELLED_NUMBERS: Final = {**NUMBER_WORDS, "one": "1", "a couple": "2", "a pair": "2"}
+_NOT_UNITS: Final = (
+    frozenset("each per now instead more less am pm max min at most least last next ago today tonight tomorrow yesterday".split())
+    | frozenset(MONTHS) | frozenset(m[:3] for m in MONTHS) | frozenset(WEEKDAYS)
+)
+"""Words after a number that are not its unit ("2 lb each": lb; "6 now": none)."""
+
+_CUE = re.compile(
+    r"\b(?:actually|now|instead|from now on|update[ds]?|change of plans?|scratch that|correction)\b",
+    re.IGNORECASE,
+)
+"""Words that give a value in place of an earlier one."""
+_CHANGE_VERBS = (
+    r"mov(?:e|ed|es|ing)|chang(?:e|ed|es|ing)|switch(?:ed|es|ing)?|push(?:ed|es|ing)?|resched\w*"
+    r"|bump(?:ed|s|ing)?|rais(?:e|ed|es|ing)|increas(?:e|ed|es|ing)|lower(?:ed|s|ing)?|reduc(?:e|ed|es|ing)"
+    r"|cut(?:s|ting)?|drop(?:ped|s|ping)?|upp(?:ed|ing)|make|made|makes|keep|keeps|kept|limit(?:ed|s|ing)?"
+    r"|(?:went|go|goes|came|come|comes) (?:up|down)|set|sets|adjust(?:ed|s|ing)?"
+)
+_TO_VALUE = re.compile(rf"\b(?:{_CHANGE_VERBS})\b[^.;!?]{{0,40}}?\s(?:to|for)\s+(?=\S)", re.IGNORECASE)
+"""A verb of change before "to": what follows is the new value ("moved the wedding to")."""
+_PRONOUN = re.compile(
+    rf"\b(?:{_CHANGE_VERBS})\s+(?:it|that|them|this)\s+(?:(?:up |down )?to\s+|at\s+)?"
+    r"(?=[$\u20ac\u00a3]?\d|(?:one|a couple|a pair|" + "|".join(NUMBER_WORDS) + r")\b)",
+    re.IGNORECASE,
+)
+"""A verb of change on a pronoun ("make it 4", "keep it to one at most"): the new value of
+what the pronoun stands for, an earlier value (the revision is elliptical)."""
+_FROM_TO = re.compile(rf"\b(?:{_CHANGE_VERBS})\b[^.;!?]*?\bfrom\s+(?=\S)", re.IGNORECASE)
+"""A verb of change, then "from A to B": A is replaced by B in the same clause."""
+_THEN = re.compile(r"^\W*(?:then|in that case|so)\b", re.IGNORECASE)
+"""A clause that carries a change on ("then 3 lb each"): a revision when elliptical."""
+_CLAUSE = re.compile(r"[,;:](?!\d)\s*|\s[-\u2013\u2014]\s|\s(?:and|but|so|because|while|though)\s", re.IGNORECASE)
+_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+_QUESTION_PART = re.compile(r",\s*|\s(?:and|or)\s", re.IGNORECASE)
+_ASKS: Final = {
+    "day": re.compile(r"\b(?:when|what day|which day|what date|what time)\b", re.IGNORECASE),
+    "number": re.compile(r"\bhow (?:many|much|long|often|far|old)\b|\bwhat (?:percent|rate|dose|amount)\b", re.IGNORECASE),
+}
+"""The part of a question that asks for a value of each kind."""
+_WH = re.compile(r"^\W*(?:how|when|what|which|who|where)\b", re.IGNORECASE)
+_CHANGE_WORDS: Final = frozenset(
+    """
+    actually now instead update updated updates change changed plan plans scratch correction move moved
+    moving switch switched push pushed bump bumped raise raised increase increased lower lowered reduce
+    reduced cut drop dropped upped make made keep kept limit limited went goes came come set adjust
+    adjusted then case okay ok each total just only about around more less most least max
+    """.split()
+)
+"""Words of a clause that say it changes a value, not what the value is of."""
+_LINKS: Final = frozenset("it that them this to from on at in of a".split())
+"""Words that tie an elliptical revision's value to what it stands for ("keep it to one")."""
+
+
+@dataclass(frozen=True)
+class Value:
+    """A value as a text says it: its kind ("number" or "day"), the value (digits: "8",
+    "14000", "0.5"; a day: "jun 21", "friday", "tomorrow"), its unit (a stem: "people",
+    "lb", "percent", "dollar"; None), what it is bound to (the stems of its clause's content
+    words, or of the question it answers), which text (by index), which clause of it (from 0)
+    and where in that clause."""
+
+    kind: str
+    value: str
+    unit: str | None
+    thing: frozenset[str]
+    text: int
+    clause: int
+    at: int
+    asked: bool = False
+    """Said bare, bound to what the question before it asked."""
+
+
+@dataclass(frozen=True)
+class Replacement:
+    """``old`` replaced by ``new`` (a later clause, or the same one: "from 65 to 80")."""
+
+    old: Value
+    new: Value
+
+
+def stale(claim: str, texts: Sequence[str], whole: str = "") -> str | None:
+    """Why ``claim`` states a value ``texts`` (a conversation, in order) replaced later,
+    without the value that replaced it, in itself or in the ``whole`` text it is part of (a
+    summary that says "prescribed Bactrim for 7 days" and then "switched to nitrofurantoin
+    for 5 days" tells the change); None when it does not (see the module docstring)."""
+    said_before, found = _read(tuple(texts))
+    if not found:
+        return None  # most conversations replace nothing
+    said = [v for n, clause in enumerate(_clauses(claim)) for v in _mentions(clause, -1, n, "")]
+    if not said:
+        return None
+    forms = _forms(claim)
+    told = said + [v for n, clause in enumerate(_clauses(whole)) for v in _mentions(clause, -1, n, "")]
+    for mine in said:
+        olds = [r for r in found if _same(r.old, mine)]
+        if not olds:
+            continue
+        if any(_same(r.new, other) for r in olds for other in told):
+            continue  # the new value too: the change told, not the old value as current
+        replaced = {r.old for r in olds}
+        live = [m for m in said_before if _same(m, mine) and m not in replaced]
+        near = max(len(forms & r.old.thing) for r in olds)
+        if live and any(len(forms & m.thing) >= near for m in live):
+            continue  # said of something else too, and the claim may mean that one
+        return "states a value the conversation replaced later"
+    return None
+
+
+def replacements(texts: Sequence[str]) -> tuple[Replacement, ...]:
+    """Each value of ``texts`` a later clause replaces, with the value replacing it, in the
+    order the revisions come."""
+    return _read(tuple(texts))[1]
+
+
+@functools.lru_cache(maxsize=8)
+def _read(texts: tuple[str, ...]) -> tuple[tuple[Value, ...], tuple[Replacement, ...]]:
+    """Every value ``texts`` say, and what replaces what (read once for a conversation)."""
+    out: list[Replacement] = []
+    earlier: list[Value] = []
+    for i, text in enumerate(texts):
+        asked = _question(texts[i - 1]) if i else ""
+        number = 0
+        for sentence in _sentences(text):
+            question = sentence.rstrip().endswith("?")
+            for clause in _clauses(sentence):
+                here = _mentions(clause, i, number, asked)
+                number += 1
+                if not question:
+                    out += _revised(clause, here, earlier, i)
+                earlier += here
+    return tuple(earlier), tuple(dict.fromkeys(out))
+
+
+def _revised(clause: str, here: list[Value], earlier: list[Value], i: int) -> list[Replacement]:
+    """What ``clause`` (of text ``i``; ``here``: its values) replaces among the values
+    said before it (``earlier``)."""
+    if not here:
+        return []
+    start = _FROM_TO.search(clause)
+    if start is not None:  # "raised my rate from 65 to 80"
+        after = [v for v in here if v.at >= start.end()]
+        if len(after) >= 2 and after[0].kind == after[1].kind and after[0].value != after[1].value:
+            old, new = after[0], after[1]
+            return [Replacement(old, new)] + [
+                Replacement(v, new) for v in earlier if _same(v, old) and v.thing & old.thing
+            ]
+    cue = _CUE.search(clause)
+    pronoun = _PRONOUN.search(clause)
+    moved = pronoun or _TO_VALUE.search(clause)
+    elliptical = pronoun is not None or _elliptical(clause, here)
+    if cue is None and moved is None and not (elliptical and _THEN.search(clause)):
+        return []
+    new = here[-1]
+    if moved is not None:
+        after = [v for v in here if v.at >= moved.end()]
+        if not after:
+            return []
+        new = after[0]
+    elif len({(v.kind, v.value, v.unit) for v in here}) > 1:
+        return []  # several values and no "to": which one is new is not said
+    if elliptical:
+        return _follows(new, earlier, i)
+    if not new.thing:
+        return []
+    return [
+        Replacement(old, new)
+        for old in earlier
+        if old.kind == new.kind and old.value != new.value and _units_agree(old, new)
+        and old.thing and _same_thing(old, new)
+    ]
+
+
+def _same_thing(old: Value, new: Value) -> bool:
+    """Whether a revision naming its thing (``new``) is of what ``old`` was said of: every
+    word ``old`` is bound to is among the revision's; or, for a value said bare (bound to
+    a question) or one in the same unit ("lisinopril 10 mg in the morning", "amlodipine 5
+    mg instead of lisinopril"), half of them ("fly into Edinburgh on June 7" is not "fly
+    out on June 15 instead")."""
+    if old.thing <= new.thing:
+        return True
+    shared = len(old.thing & new.thing)
+    return (old.asked or (old.unit is not None and old.unit == new.unit)) and 2 * shared >= len(old.thing) > 0
+
+
+def _follows(new: Value, earlier: list[Value], i: int) -> list[Replacement]:
+    """What an elliptical revision replaces: the latest earlier value of its unit (a bare
+    number: of the last :data:`ELLIPSIS_TEXTS` texts), every mention of it in that text,
+    and the earlier ones bound to the same thing or to nothing."""
+    candidates = [
+        v for v in earlier
+        if v.kind == new.kind and v.value != new.value
+        and (_units_agree(v, new) if new.unit else i - v.text <= ELLIPSIS_TEXTS)
+        # a bare number of the revision's unit: bound to it ("how many ppl" "6") or to nothing
+        and (new.unit is None or v.unit is not None or new.unit in v.thing or not v.thing)
+    ]
+    if not candidates:
+        return []
+    latest = candidates[-1]
+    same = [v for v in earlier if _same(v, latest)]
+    things = frozenset().union(*(v.thing for v in same if v.text == latest.text))
+    return [
+        Replacement(v, new) for v in same
+        if v.text == latest.text or not v.thing or v.thing & things
+    ]
+
+
+def _elliptical(clause: str, here: list[Value]) -> bool:
+    """Whether ``clause`` is its value, its unit and words of change alone ("actually 8 ppl
+    now", "30 from now on", "keep it to one at most", "then 3 lb each")."""
+    left = _without_values(clause)
+    units = {v.unit for v in here}
+    rest = [w for w in words(left, numbers=False) if w not in _CHANGE_WORDS and w not in _LINKS]
+    return all(_unit(w) in units or w in SMALL_TALK for w in rest)
+
+
+def _without_values(text: str) -> str:
+    text = DAY.sub(" ", text)
+    text = _NUMBER.sub(lambda m: " " + (m.group("unit") or ""), text)
+    return _SPELLED.sub(lambda m: " " + (m.group("unit") or ""), text)
+
+
+def _mentions(clause: str, i: int, number: int, asked: str) -> list[Value]:
+    """The values ``clause`` (of text ``i``, its clause ``number``) says, in order, each
+    bound to its clause's words, or, said bare, to what ``asked`` (the question before)
+    asks for its kind."""
+    if _VALUE_WORD.search(clause) is None:
+        return []  # most clauses say no value: one scan instead of four
+    out: list[tuple[int, str, str, str | None]] = []
+    for m in DAY.finditer(clause):
+        out.append((m.start(), "day", day_value(m), None))
+    rest = DAY.sub(lambda m: " " * len(m.group()), clause)
+    for m in _NUMBER.finditer(rest):
+        value = _number(m.group("n"), m.group("k"))
+        if value is not None:
+            unit = "dollar" if m.group("money") else _unit_of(m.group("unit"))
+            out.append((m.start(), "number", value, unit))
+    for m in _SPELLED.finditer(rest):
+        out.append((m.start(), "number", _SPELLED_NUMBERS[" ".join(m.group("n").casefold().split())], _unit_of(m.group("unit"))))
+    if not out:
+        return []
+    own = _forms(_without_values(clause)) - {u for _, _, _, u in out if u}
+    values = []
+    for start, kind, value, unit in sorted(out):
+        bare = not own and bool(asked)
+        thing = _asked_forms(asked, kind) if bare else own
+        values.append(Value(kind, value, unit, frozenset(thing), i, number, start, bare))
+    return values
+
+
+def day_value(match: re.Match[str]) -> str:
+    """One spelling for a :data:`DAY` match: "jun 21", "friday", "tomorrow"."""
+    if match.group("weekday"):
+        return match.group("weekday").casefold()
+    if match.group("month"):
+        return f"{match.group('month')[:3].casefold()} {int(match.group('mday'))}"
+    if match.group("dmonth"):
+        return f"{match.group('dmonth')[:3].casefold()} {int(match.group('dday'))}"
+    return " ".join(match.group("relative").casefold().split())
+
+
+def _number(digits: str, thousands: str | None) -> str | None:
+    try:
+        value = float(digits.replace(",", ""))
+    except ValueError:
+        return None
+    value *= 1000 if thousands else 1
+    return f"{value:.6g}" if value != int(value) else str(int(value))
+
+
+def _unit_of(said: str | None) -> str | None:
+    if not said:
+        return None
+    word = said.split()[-1].casefold()
+    if word == "%":
+        return "percent"
+    if word in _NOT_UNITS or word in STOP_WORDS or len(word) < 2 or not word.isalpha():
+        return None
+    return _unit(word)
+
+
+@functools.lru_cache(maxsize=4096)
+def _unit(word: str) -> str:
+    return _UNITS.get(word) or stem(_UNITS.get(stem(word), word))
+
+
+def _same(a: Value, b: Value) -> bool:
+    """The same value: kind and number, units that agree."""
+    return a.kind == b.kind and a.value == b.value and _units_agree(a, b)
+
+
+def _units_agree(a: Value, b: Value) -> bool:
+    """Units agree when equal, or when one of the two is a bare number ("6" answering "how
+    many ppl" is "6 people"; what it is bound to decides the rest)."""
+    return a.unit == b.unit or a.unit is None or b.unit is None
+
+
+def _question(text: str) -> str:
+    """The question ``text`` ends with ("nice. how many ppl" asks too), or ""."""
+    said = _sentences(text)
+    if not said:
+        return ""
+    last = said[-1]
+    return last if last.rstrip().endswith("?") or _WH.search(last) else ""
+
+
+def _asked_forms(question: str, kind: str) -> frozenset[str]:
+    """What ``question`` asks a value of ``kind`` of: the forms of its part that asks for
+    that kind ("When is the wedding and how long ...": a day is the wedding's), else all."""
+    parts = _QUESTION_PART.split(question)
+    asking = [p for p in parts if _ASKS[kind].search(p)]
+    return frozenset(_forms(" ".join(asking or parts)))
+
+
+def _sentences(text: str) -> list[str]:
+    return [s for s in _SENTENCE.split(text) if s.strip()]
+
+
+def _clauses(sentence: str) -> list[str]:
+    return [c for c in _CLAUSE.split(sentence) if c.strip()]
+
+
+def _forms(text: str) -> frozenset[str]:
+    """The stems of ``text``'s content words: letters, three or more, not stop words, small
+    talk or words of change."""
+    return frozenset(
+        _unit(w) for w in words(text, numbers=False)
+        if len(w) >= 3 and w.isalpha() and w not in STOP_WORDS and w not in SMALL_TALK and w not in _CHANGE_WORDS
+    )

@@ -1,0 +1,140 @@
+"""A value a later message replaces is stale (issue 21, point 2 and 3): "how many guests?"
+"12" ... "actually 15 guests now"; a recital moved to another day; "10%" ... "15 from now
+on"; "three treats?" "keep it to two". A summary (the model's, or the store's own keyword
+and offline ones) does not state the old value as current. The conversations are written
+for this test; the real models' cases (held-out 2: terse_tacos, best_man_toast,
+freelance_taxes) are replayed in tests/test_real_outputs.py."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+from localmem import MemoryConfig, MemoryStore
+from localmem.summarizer.fallback import keyword_summary, offline_summary
+from localmem.summarizer.support import ground
+from localmem.revisions import replacements, stale
+from tests.ollama_server import FakeOllama
+from tests.test_summary_support import server, summarize  # noqa: F401 - the fixture
+
+PARTY = [
+    "We're planning my daughter's birthday party.",
+    "Lovely! How many guests are coming?",
+    "12",
+    "And when is the recital she's playing in?",
+    "March 3, and it starts at noon.",
+    "Good. Plan the party for the weekend after, then.",
+    "I bought 4 avocados for the dip.",
+    "actually 15 guests now, her cousins are coming",
+    "Update: they moved the recital to March 10 because of the hall.",
+]
+SAVINGS = [
+    "I save 10% of my salary into an index fund.",
+    "That's a good start. Could you raise it?",
+    "Should I bump it to 15?",
+    "15% would build the fund faster, if your budget allows.",
+    "Fine, 15 from now on.",
+]
+TREATS = [
+    ("user", "My beagle is on a diet. Can I give him three treats a day?"),
+    ("assistant", "Keep it to two at most, and count them in his food."),
+]
+PIZZA = ["pizza fri", "how many ppl", "4", "ok. 2 pizzas then", "actually 6 ppl now", "then 3 pizzas"]
+DOSES = [
+    "I take warfarin 3 mg every evening and lisinopril 10 mg in the morning.",
+    "Noted. Any changes lately?",
+    "The doctor put me on amlodipine 5 mg instead of lisinopril.",
+    "The vet raised Rex's dose from 10 mg to 20 mg of carprofen.",
+]
+
+
+@pytest.mark.parametrize(
+    ("texts", "claim"),
+    [
+        (PARTY, "12 guests are coming to the party."),  # a bare answer to "how many guests"
+        (PARTY, "The recital is on March 3."),  # "when is the recital?" "March 3, and ..."
+        (SAVINGS, "The user saves 10% of the salary."),  # "15 from now on": elliptical, no unit
+        ([t for _, t in TREATS], "He gets three treats a day."),  # "keep it to two": a pronoun's value
+        (PIZZA, "2 pizzas for 4 people."),  # "then 3 pizzas" carries the change on
+        (DOSES, "The user takes lisinopril 10 mg."),  # amlodipine 5 mg instead of lisinopril
+        (DOSES, "Rex takes 10 mg of carprofen."),  # raised from 10 mg to 20 mg
+    ],
+)
+def test_a_value_a_later_message_replaced_is_stale(texts: list[str], claim: str) -> None:
+    assert stale(claim, texts) == "states a value the conversation replaced later"
+
+
+@pytest.mark.parametrize(
+    ("texts", "claim"),
+    [
+        (PARTY, "15 guests are coming to the party."),  # the new value
+        (PARTY, "The guest count went from 12 to 15."),  # the change told
+        (PARTY, "The recital moved from March 3 to March 10."),
+        (PARTY, "The user bought 4 avocados."),  # 4 is said of nothing replaced
+        (SAVINGS, "The user saves 15% of the salary."),
+        (DOSES, "The user takes warfarin 3 mg every evening."),  # mg of another drug: not replaced
+        (DOSES, "The user now takes amlodipine 5 mg."),
+        (DOSES, "Rex's carprofen went up from 10 mg to 20 mg."),
+        (["I walked 3 miles on Monday.", "And 5 miles on Tuesday."], "The user walked 3 miles on Monday."),  # no change said
+        (["I save 25% of each payment. Should I bump it to 30?", "Up to you."], "The user saves 25%."),  # only asked
+        (
+            ["Two nights at a B&B in Oban, then 3 nights in Fort William.", "Change of plan: we get 4 nights now."],
+            "They spend 3 nights in Fort William.",  # the revision does not name Fort William
+        ),
+    ],
+)
+def test_a_value_still_current_or_told_with_its_change_is_not_stale(texts: list[str], claim: str) -> None:
+    assert stale(claim, texts) is None
+
+
+def test_a_summary_that_tells_the_new_value_elsewhere_tells_the_change() -> None:
+    told = "The recital is now March 10."
+    assert stale("It was set for March 3.", PARTY, f"It was set for March 3. {told}") is None
+    assert stale("It was set for March 3.", PARTY, "It was set for March 3.") is not None
+
+
+def test_what_replaces_what_is_bound_to_its_thing() -> None:
+    found = {(r.old.value, r.old.unit, r.new.value, r.new.unit) for r in replacements(DOSES)}
+    assert ("10", "mg", "5", "mg") in found  # lisinopril's dose: the revision names lisinopril
+    assert not any(old == "3" for old, *_ in found)  # warfarin's is no one's old value
+    assert replacements(["I take 2 mg of melatonin.", "Is that a lot?"]) == ()
+
+
+def test_ground_drops_the_sentence_that_states_a_replaced_value() -> None:
+    pairs = [("user" if i % 2 == 0 else "assistant", t) for i, t in enumerate(PARTY)]
+    kept = "The user bought 4 avocados for the dip."
+    grounded = ground(f"The recital is on March 3. {kept} The party is planned for the weekend after.", pairs)
+    assert grounded.dropped == ((1, "states a value the conversation replaced later"),)
+    assert ground(f"The recital moved to March 10. {kept}", pairs).dropped == ()
+
+
+def test_the_stores_own_summaries_do_not_quote_a_replaced_value() -> None:
+    chat = [
+        ("user", "Our team offsite: when is it?"),
+        ("assistant", "June 12, and the venue is the Lakeside Lodge."),
+        ("user", "Sounds good. I'll book the bus for 30 people."),
+        ("assistant", "Update: they moved the offsite to June 19 because of the lodge."),
+    ]
+    for summary in (keyword_summary(chat), offline_summary(chat)):
+        assert "June 12" not in summary
+    unchanged = chat[:3]
+    assert "June 12" in offline_summary(unchanged)
+
+
+def test_the_store_keeps_no_model_summary_stating_a_replaced_value(
+    db_path, server: FakeOllama, caplog: pytest.LogCaptureFixture
+) -> None:
+    pairs = [
+        ("user", "How many people are coming to the barbecue on Saturday?"),
+        ("assistant", "10, you said last week."),
+        ("user", "actually 14 people now, my brother's family is coming."),
+        ("assistant", "Then plan for 14: about 3 burgers each."),
+    ]
+    kept = "The barbecue is on Saturday. The user's brother's family is coming."
+    with caplog.at_level(logging.INFO, logger="localmem"):
+        summary = summarize(db_path, server, f"10 people are coming to the barbecue. {kept}", pairs)
+    assert (summary.source, summary.text) == ("llama3.2:latest", kept)
+    assert "sentence 1 of 3 dropped: states a value the conversation replaced later" in caplog.text
+    with MemoryStore(db_path, config=MemoryConfig(summary_threshold=len(pairs))) as store:
+        assert store.get_summaries(summary.session_id)[0].text == kept
