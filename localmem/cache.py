@@ -13,8 +13,9 @@ by itself; the store calls it under its lock.
 from __future__ import annotations
 
 import time
+from array import array
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable, Sequence, Set
 from typing import Any, Generic, TypeVar
 
 V = TypeVar("V")
@@ -140,6 +141,79 @@ class RowMemo:
         return len(self._rows)
 
 
+class Postings:
+    """Which rows of a full-text index match each of some expressions, the whole
+    file's (a word's holders, a session's rows): ids ascending and as a set.
+
+    Rows are only ever added with ids above every earlier one (migration
+    m011_message_ids: no id is handed out twice) and never change, so an entry
+    stays current by reading the matches above its highest id whenever the store
+    wrote since it was last current (``written``). Whoever deletes rows calls
+    ``clear``. At most ``max_ids`` ids are kept in all, the least recently used
+    expression dropped first; an expression matching more than a quarter of that
+    is read each time, never kept. Not thread-safe by itself; the store calls it
+    under its lock.
+    """
+
+    def __init__(self, max_ids: int) -> None:
+        self.max_ids = max_ids
+        self.ids = 0
+        """How many ids are kept, over every expression."""
+        self._entries: OrderedDict[str, tuple[array, set[int], int]] = OrderedDict()
+        self._generation = 0
+
+    def written(self) -> None:
+        """The store wrote: an entry reads what was added since before its next use."""
+        self._generation += 1
+
+    def get(
+        self, match: str, read: Callable[[str, int], list[int]]
+    ) -> tuple[Sequence[int], Set[int]]:
+        """The ids matching ``match`` (ascending, and as a set); ``read(match, after)``
+        gives those above ``after`` (0: all of them), ascending."""
+        entry = self._entries.get(match)
+        if entry is None:
+            ordered = array("q", read(match, 0))
+            found = set(ordered)
+            if len(ordered) <= self.max_ids // 4:
+                self._keep(match, (ordered, found, self._generation), len(ordered))
+            return ordered, found
+        ordered, found, generation = entry
+        self._entries.move_to_end(match)
+        if generation != self._generation:
+            more = read(match, ordered[-1] if ordered else 0)
+            if more:
+                if len(ordered) + len(more) > self.max_ids // 4:
+                    self._drop(match)
+                    ordered = ordered + array("q", more)
+                    return ordered, found.union(more)
+                ordered.extend(more)
+                found.update(more)
+                self.ids += len(more)
+            self._entries[match] = (ordered, found, self._generation)
+            self._trim()
+        return ordered, found
+
+    def _keep(self, match: str, entry: tuple[array, set[int], int], size: int) -> None:
+        self._entries[match] = entry
+        self.ids += size
+        self._trim()
+
+    def _trim(self) -> None:
+        while self.ids > self.max_ids:
+            self._drop(next(iter(self._entries)))
+
+    def _drop(self, match: str) -> None:
+        self.ids -= len(self._entries.pop(match)[0])
+
+    def clear(self) -> None:
+        self._entries.clear()
+        self.ids = 0
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+
 ALL_SESSIONS = ""
 """The ``SessionMemo.scopes`` key of the whole file's statistics (no session id is empty)."""
 
@@ -156,19 +230,23 @@ class SessionMemo:
     forgotten whenever the store writes to the session; ``messages``: the
     messages recall read (a :class:`RowMemo`: a message is never updated and its
     id never reused, so only a deletion makes an entry stale: ``Forgetting``
-    and an import that replaces a session empty it).
+    and an import that replaces a session empty it, through ``deleted``);
+    ``postings``: which messages hold each word recall looked up, and each
+    session's messages, the whole file's (a :class:`Postings`, current after
+    the store's own writes, emptied by ``deleted`` too).
     ``sync`` empties them all when another connection committed (a new
     ``PRAGMA data_version``) or they grew past ``max_sessions``; the store
     calls ``forget`` when it writes something they depend on.
     """
 
-    def __init__(self, max_sessions: int, messages: RowMemo) -> None:
+    def __init__(self, max_sessions: int, messages: RowMemo, postings: Postings) -> None:
         self.max_sessions = max_sessions
         self.ratios: dict[str, float] = {}
         self.levels: dict[str, int] = {}
         self.state: dict[str, list] = {}
         self.scopes: dict[str, Any] = {}
         self.messages = messages
+        self.postings = postings
         self._stamp: Hashable = None
 
     def sync(self, stamp: Hashable) -> None:
@@ -187,4 +265,9 @@ class SessionMemo:
         self.levels.clear()
         self.state.clear()
         self.scopes.clear()
+        self.deleted()
+
+    def deleted(self) -> None:
+        """Rows were deleted: what was read of messages by id goes."""
         self.messages.clear()
+        self.postings.clear()

@@ -22,7 +22,7 @@ from typing import TypeVar
 
 from . import db
 from .args import check_id
-from .cache import ALL_SESSIONS, RowMemo, SessionMemo, TTLCache
+from .cache import ALL_SESSIONS, Postings, RowMemo, SessionMemo, TTLCache
 from .clock import iso
 from .config import MemoryConfig
 from .errors import DatabaseError, SessionNotFound
@@ -39,6 +39,11 @@ reads the same older messages turn after turn."""
 MESSAGE_MEMO_CHARS = 4 * 1024 * 1024
 """Most characters of text those messages hold in all (with their models, about 14 MB
 at most: 12,442 messages of a chat-like corpus filled it)."""
+POSTINGS_IDS = 262144
+"""Most message ids recall keeps of the words it looked up and the sessions it searched
+(``SessionMemo.postings``; about 20 MB at most): the same words and sessions are looked
+up turn after turn, and a word's holders in the whole file cost far more to read than to
+keep current."""
 
 
 class Handle:
@@ -75,7 +80,9 @@ class Handle:
         # Per session, what contexts read once and reuse (token ratio, compaction
         # level, state rows) until the file or the session changes: SessionMemo.
         self.memo = SessionMemo(
-            SESSION_MEMO_SIZE, RowMemo(MESSAGE_MEMO_ROWS, MESSAGE_MEMO_CHARS, attrgetter("text"))
+            SESSION_MEMO_SIZE,
+            RowMemo(MESSAGE_MEMO_ROWS, MESSAGE_MEMO_CHARS, attrgetter("text")),
+            Postings(POSTINGS_IDS),
         )
 
     def close(self) -> None:
@@ -134,6 +141,7 @@ class Handle:
                 raise DatabaseError(f"{self.path}: {exc}") from exc
             finally:
                 memo = self.memo
+                memo.postings.written()  # rows may have been added: read above the known ones
                 if session_id is None:
                     self.cache.clear()
                     memo.scopes.clear()

@@ -7,7 +7,7 @@ import tracemalloc
 from pathlib import Path
 
 from localmem import MemoryStore
-from localmem.cache import RowMemo, TTLCache
+from localmem.cache import Postings, RowMemo, TTLCache
 
 MB = 1024 * 1024
 
@@ -48,6 +48,58 @@ def test_the_row_memo_keeps_the_newest_rows_within_its_rows_and_characters() -> 
     none = RowMemo(0, 640, text=str)
     none.put([(1, "")])  # no room at all: nothing kept, even an empty text
     assert len(none) == 0 and none.get(1) is None
+
+
+def test_postings_read_once_then_only_what_was_added_after_a_write() -> None:
+    rows = {"a": [1, 4, 9], "b": [2, 3]}
+    reads: list[tuple[str, int]] = []
+
+    def read(match: str, after: int) -> list[int]:
+        reads.append((match, after))
+        return [i for i in rows[match] if i > after]
+
+    postings = Postings(100)
+    ordered, found = postings.get("a", read)
+    assert list(ordered) == [1, 4, 9] and found == {1, 4, 9} and postings.ids == 3
+    postings.get("a", read)
+    assert reads == [("a", 0)]  # nothing written since: not read again
+    rows["a"].append(12)
+    postings.written()
+    ordered, found = postings.get("a", read)
+    assert list(ordered) == [1, 4, 9, 12] and 12 in found and postings.ids == 4
+    assert reads[-1] == ("a", 9)  # only above the highest id it held
+    postings.clear()
+    assert len(postings) == 0 and postings.ids == 0
+    postings.get("a", read)
+    assert reads[-1] == ("a", 0)
+
+
+def test_postings_keep_at_most_max_ids_the_least_recently_used_going_first() -> None:
+    rows = {m: [2 * n + 1, 2 * n + 2] for n, m in enumerate("abcdef")}
+    rows["big"] = [20, 21, 22]
+    reads: list[str] = []
+
+    def read(match: str, after: int) -> list[int]:
+        reads.append(match)
+        return [i for i in rows[match] if i > after]
+
+    postings = Postings(8)  # an expression matching over 2 ids is not kept
+    for match in "abc":
+        postings.get(match, read)
+    postings.get("a", read)  # used: "b" is now the least recent
+    assert reads == ["a", "b", "c"]
+    rows["c"].append(30)
+    postings.written()
+    assert list(postings.get("c", read)[0]) == [5, 6, 30]  # 3 ids now: no longer kept
+    assert postings.ids == 4 and len(postings) == 2
+    assert postings.get("big", read)[1] == {20, 21, 22} and postings.ids == 4
+    for match in "def":
+        postings.get(match, read)
+    assert postings.ids == 8 and len(postings) == 4  # "b" went to make room for "f"
+    reads.clear()
+    postings.get("a", read)
+    postings.get("b", read)
+    assert reads == ["a", "b"]  # "a": the write since; "b": read anew
 
 
 def test_a_store_s_cache_holds_at_most_cache_bytes(tmp_path: Path) -> None:

@@ -325,6 +325,40 @@ def test_a_message_recall_read_before_is_not_recalled_once_deleted(db_path) -> N
         assert first.id not in shown and second.id in shown
 
 
+# --- which messages hold each word, kept read (SessionMemo.postings) --------------------
+
+
+def test_a_word_s_holders_kept_read_take_in_the_messages_written_since(db_path) -> None:
+    with MemoryStore(db_path, config={"cache_ttl": 0, "recent_messages": 2}) as store:
+        s = store.create_session()
+        first = store.add_message(s.id, "user", "The heron sketch is in the blue notebook.")
+        store.add_messages(s.id, [{"role": "user", "text": t} for t in filler(6)])
+        shown = [m.id for m in store.build_context(s.id, query="heron sketch").relevant_messages]
+        assert shown == [first.id]  # "heron" and "sketch" read: one holder each
+        later = store.add_message(s.id, "user", "Another heron sketch went to the framer.")
+        store.add_messages(s.id, [{"role": "user", "text": t} for t in filler(6)])
+        shown = [m.id for m in store.build_context(s.id, query="heron sketch").relevant_messages]
+        assert set(shown) == {first.id, later.id}
+
+
+def test_a_word_s_holders_kept_read_lose_the_deleted_ones(db_path) -> None:
+    # Another chat's 300 messages holding both words fill every lexical candidate's
+    # place (recall.LEXICAL_CANDIDATES) ahead of the one holding a word: were they
+    # still counted as holders once deleted, they would keep it out.
+    config = {"cache_ttl": 0, "recent_messages": 2, "recall_scope": "user"}
+    with MemoryStore(db_path, config=config) as store:
+        other, s = store.create_session(), store.create_session()
+        both = [{"role": "user", "text": f"Heron sketch number {n}."} for n in range(300)]
+        store.add_messages(other.id, both)
+        one = store.add_message(s.id, "user", "The heron was by the pond this morning.")
+        store.add_messages(s.id, [{"role": "user", "text": t} for t in filler(700)])
+        shown = [m.id for m in store.build_context(s.id, query="heron sketch").relevant_messages]
+        assert one.id not in shown and shown
+        store.delete_session(other.id)
+        shown = [m.id for m in store.build_context(s.id, query="heron sketch").relevant_messages]
+        assert shown == [one.id]
+
+
 def test_a_message_another_program_edits_is_recalled_as_it_reads_now(db_path) -> None:
     import sqlite3
 
