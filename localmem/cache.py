@@ -233,7 +233,10 @@ class SessionMemo:
     and an import that replaces a session empty it, through ``deleted``);
     ``postings``: which messages hold each word recall looked up, and each
     session's messages, the whole file's (a :class:`Postings`, current after
-    the store's own writes, emptied by ``deleted`` too).
+    the store's own writes, emptied by ``deleted`` too); ``pins``: the pins
+    each session's contexts show (by session and whether the context has a
+    query), emptied whenever the store writes anything but messages alone
+    (pins are the user's as well as the session's: every session's go).
     ``sync`` empties them all when another connection committed (a new
     ``PRAGMA data_version``) or they grew past ``max_sessions``; the store
     calls ``forget`` when it writes something they depend on.
@@ -245,6 +248,7 @@ class SessionMemo:
         self.levels: dict[str, int] = {}
         self.state: dict[str, list] = {}
         self.scopes: dict[str, Any] = {}
+        self.pins: dict[tuple[str, bool], list] = {}
         self.messages = messages
         self.postings = postings
         self._stamp: Hashable = None
@@ -259,12 +263,15 @@ class SessionMemo:
         self.levels.pop(session_id, None)
         self.state.pop(session_id, None)
         self.scopes.pop(session_id, None)
+        self.pins.pop((session_id, False), None)
+        self.pins.pop((session_id, True), None)
 
     def clear(self) -> None:
         self.ratios.clear()
         self.levels.clear()
         self.state.clear()
         self.scopes.clear()
+        self.pins.clear()
         self.deleted()
 
     def deleted(self) -> None:

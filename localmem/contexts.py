@@ -211,6 +211,16 @@ class Contexts:
         )
 
     def _pins(self, conn: sqlite3.Connection, session_id: str, query_aware: bool) -> list[Pin]:
+        """The pins a context shows, read once and kept (``SessionMemo.pins``) until the
+        store writes a pin or another connection commits."""
+        memo = self._db.memo.pins
+        key = (session_id, query_aware)
+        pins = memo.get(key)
+        if pins is None:
+            pins = memo[key] = self._read_pins(conn, session_id, query_aware)
+        return pins
+
+    def _read_pins(self, conn: sqlite3.Connection, session_id: str, query_aware: bool) -> list[Pin]:
         top = self._db.config.top_pins
         pins = db.top_pins(conn, session_id, top)
         if not (query_aware and top) or len(pins) < top:

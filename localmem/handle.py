@@ -121,13 +121,15 @@ class Handle:
 
     @contextlib.contextmanager
     def write(
-        self, session_id: str | None = None, *, single_statement: bool = False
+        self, session_id: str | None = None, *, single_statement: bool = False, pins: bool = True
     ) -> Iterator[sqlite3.Connection]:
         """Lock, one transaction, then forget the cached contexts it made stale.
 
         The transaction is ``db.transaction`` (``BEGIN IMMEDIATE`` ... ``COMMIT``),
         or, for a write that is a single statement, that statement itself
-        (SQLite runs it atomically). SQLite's errors leave as :class:`DatabaseError`.
+        (SQLite runs it atomically). ``pins``: whether it may write pins (False: it
+        writes none, and the pins memoized for contexts stay). SQLite's errors
+        leave as :class:`DatabaseError`.
         """
         conn = self.conn
         with self.lock:
@@ -142,6 +144,8 @@ class Handle:
             finally:
                 memo = self.memo
                 memo.postings.written()  # rows may have been added: read above the known ones
+                if pins:
+                    memo.pins.clear()
                 if session_id is None:
                     self.cache.clear()
                     memo.scopes.clear()
