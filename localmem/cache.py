@@ -15,7 +15,7 @@ from __future__ import annotations
 import time
 from array import array
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Iterable, Sequence, Set
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import Any, Generic, TypeVar
 
 V = TypeVar("V")
@@ -142,72 +142,81 @@ class RowMemo:
 
 
 class Postings:
-    """Which rows of a full-text index match each of some expressions, the whole
-    file's (a word's holders, a session's rows): ids ascending and as a set.
+    """Which messages hold each word recall looked up, per scope (a session, or the
+    whole file: None): the newest of them, ascending, and how many hold it in all.
 
-    Rows are only ever added with ids above every earlier one (migration
+    Messages are only ever added with ids above every earlier one (migration
     m011_message_ids: no id is handed out twice) and never change, so an entry
-    stays current by reading the matches above its highest id whenever the store
-    wrote since it was last current (``written``). Whoever deletes rows calls
-    ``clear``. At most ``max_ids`` ids are kept in all, the least recently used
-    expression dropped first; an expression matching more than a quarter of that
-    is read each time, never kept. Not thread-safe by itself; the store calls it
-    under its lock.
+    stays current by reading the holders above its highest id once its scope was
+    written (``written``). Whoever deletes messages calls ``clear``. At most
+    ``max_ids`` ids are kept in all (an entry counts one more), the least recently
+    used entry dropped first. Not thread-safe by itself; the store calls it under
+    its lock.
     """
 
     def __init__(self, max_ids: int) -> None:
         self.max_ids = max_ids
         self.ids = 0
-        """How many ids are kept, over every expression."""
-        self._entries: OrderedDict[str, tuple[array, set[int], int]] = OrderedDict()
-        self._generation = 0
+        """How many ids are kept, over every entry."""
+        self._entries: OrderedDict[tuple[str | None, str], tuple[array, int, Hashable]] = (
+            OrderedDict()
+        )
+        self._writes = 0  # of any scope: the whole file's entries go stale
+        self._unscoped = 0  # of no one session: every entry goes stale
+        self._of: dict[str, int] = {}  # of each session
 
-    def written(self) -> None:
-        """The store wrote: an entry reads what was added since before its next use."""
-        self._generation += 1
+    def written(self, session_id: str | None) -> None:
+        """The store wrote to ``session_id`` (None: anywhere): the entries it may have
+        made stale read what was added before their next use."""
+        self._writes += 1
+        if session_id is None:
+            self._unscoped += 1
+        else:
+            self._of[session_id] = self._of.get(session_id, 0) + 1
 
     def get(
-        self, match: str, read: Callable[[str, int], list[int]]
-    ) -> tuple[Sequence[int], Set[int]]:
-        """The ids matching ``match`` (ascending, and as a set); ``read(match, after)``
-        gives those above ``after`` (0: all of them), ascending."""
-        entry = self._entries.get(match)
+        self,
+        scope: str | None,
+        word: str,
+        first: Callable[[], tuple[list[int], int]],
+        after: Callable[[int], list[int]],
+        newest: int,
+    ) -> tuple[Sequence[int], int]:
+        """The newest ``newest`` ids of the messages of ``scope`` holding ``word``,
+        ascending, and how many hold it there. ``first()`` reads them on a miss (at
+        most ``newest`` ids, newest first, and the count); ``after(id)`` the holders
+        above ``id``, ascending, when the scope was written since."""
+        stamp = self._writes if scope is None else (self._unscoped, self._of.get(scope, 0))
+        key = (scope, word)
+        entry = self._entries.get(key)
         if entry is None:
-            ordered = array("q", read(match, 0))
-            found = set(ordered)
-            if len(ordered) <= self.max_ids // 4:
-                self._keep(match, (ordered, found, self._generation), len(ordered))
-            return ordered, found
-        ordered, found, generation = entry
-        self._entries.move_to_end(match)
-        if generation != self._generation:
-            more = read(match, ordered[-1] if ordered else 0)
-            if more:
-                if len(ordered) + len(more) > self.max_ids // 4:
-                    self._drop(match)
-                    ordered = ordered + array("q", more)
-                    return ordered, found.union(more)
-                ordered.extend(more)
-                found.update(more)
-                self.ids += len(more)
-            self._entries[match] = (ordered, found, self._generation)
+            ids, count = first()
+            ordered = array("q", reversed(ids[:newest]))
+            self._entries[key] = (ordered, count, stamp)
+            self.ids += len(ordered) + 1
             self._trim()
-        return ordered, found
-
-    def _keep(self, match: str, entry: tuple[array, set[int], int], size: int) -> None:
-        self._entries[match] = entry
-        self.ids += size
-        self._trim()
+            return ordered, count
+        ordered, count, known = entry
+        self._entries.move_to_end(key)
+        if known != stamp:
+            more = after(ordered[-1] if ordered else 0)
+            before = len(ordered)
+            ordered.extend(more)
+            if len(ordered) > newest:
+                del ordered[: len(ordered) - newest]
+            count += len(more)
+            self._entries[key] = (ordered, count, stamp)
+            self.ids += len(ordered) - before
+            self._trim()
+        return ordered, count
 
     def _trim(self) -> None:
-        while self.ids > self.max_ids:
-            self._drop(next(iter(self._entries)))
-
-    def _drop(self, match: str) -> None:
-        self.ids -= len(self._entries.pop(match)[0])
+        while self.ids > self.max_ids and self._entries:
+            self.ids -= len(self._entries.popitem(last=False)[1][0]) + 1
 
     def clear(self) -> None:
         self._entries.clear()
+        self._of.clear()
         self.ids = 0
 
     def __len__(self) -> int:
@@ -231,9 +240,9 @@ class SessionMemo:
     messages recall read (a :class:`RowMemo`: a message is never updated and its
     id never reused, so only a deletion makes an entry stale: ``Forgetting``
     and an import that replaces a session empty it, through ``deleted``);
-    ``postings``: which messages hold each word recall looked up, and each
-    session's messages, the whole file's (a :class:`Postings`, current after
-    the store's own writes, emptied by ``deleted`` too); ``pins``: the pins
+    ``postings``: which messages hold each word recall looked up in a session
+    or in the whole file (a :class:`Postings`, kept current after the store's
+    own writes, emptied by ``deleted`` too); ``pins``: the pins
     each session's contexts show (by session and whether the context has a
     query), emptied whenever the store writes anything but messages alone
     (pins are the user's as well as the session's: every session's go).

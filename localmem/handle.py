@@ -39,11 +39,10 @@ reads the same older messages turn after turn."""
 MESSAGE_MEMO_CHARS = 4 * 1024 * 1024
 """Most characters of text those messages hold in all (with their models, about 14 MB
 at most: 12,442 messages of a chat-like corpus filled it)."""
-POSTINGS_IDS = 262144
-"""Most message ids recall keeps of the words it looked up and the sessions it searched
-(``SessionMemo.postings``; about 20 MB at most): the same words and sessions are looked
-up turn after turn, and a word's holders in the whole file cost far more to read than to
-keep current."""
+POSTINGS_IDS = 1024 * 1024
+"""Most message ids recall keeps of the words it looked up (``SessionMemo.postings``;
+8 bytes each): a session's words are looked up again turn after turn, and a write
+to one session leaves every other session's as they were."""
 
 
 class Handle:
@@ -143,7 +142,7 @@ class Handle:
                 raise DatabaseError(f"{self.path}: {exc}") from exc
             finally:
                 memo = self.memo
-                memo.postings.written()  # rows may have been added: read above the known ones
+                memo.postings.written(session_id)  # its words' holders: read what was added
                 if pins:
                     memo.pins.clear()
                 if session_id is None:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import sqlite3
-from collections.abc import Callable, Collection, Iterator, Sequence, Set
+from collections.abc import Callable, Collection, Iterator, Sequence
 from datetime import timedelta
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -41,8 +41,7 @@ logger = logging.getLogger("localmem")
 MAX_QUERY_TERMS = 32
 """The words of a query that are matched (an auto query can be a whole message)."""
 HOLDER_CAP = 4000
-"""At most this many ids, the newest, are ranked per query word (its frequency is
-counted exactly)."""
+"""At most this many ids are read per query word (its frequency is counted exactly)."""
 LEXICAL_CANDIDATES = 300
 """Messages read and scored by BM25, chosen by their summed word weights."""
 DENSE_CANDIDATES = 300
@@ -109,9 +108,10 @@ class Recall:
         come first, and the top is spread across days (``reranking``). Call
         inside a transaction in which the search index is current.
         """
+        conn = self._db.conn
         everywhere = self._db.config.recall_scope == "user"
         scope = self._scope(None if everywhere else session_id)
-        within = None if everywhere else self._matches(fts.session_rows(fts.session_key(session_id)))[1]
+        key = None if everywhere else fts.session_key(session_id)
 
         def older(message: Message) -> bool:  # outside the session's recent window
             return message.session_id != session_id or message.id < before_id
@@ -120,9 +120,22 @@ class Recall:
         holders: dict[str, list[int]] = {}
         frequencies: dict[str, int] = {}
 
+        few = scope.documents <= HOLDER_CAP  # then every holder is read: in any order
+        postings = self._db.memo.postings  # each word's holders, kept read
+        within = None if everywhere else session_id
+
         def hold(term: str) -> None:
-            ids, frequencies[term] = self._holders(term, within)
-            holders[term] = ids if everywhere else [i for i in ids if i < before_id]
+            match = fts.message_holders(term, key)
+            ids, frequencies[term] = postings.get(
+                within, term,
+                lambda: db.term_holders(conn, match, HOLDER_CAP, few),
+                lambda after: db.term_holders_after(conn, match, after),
+                HOLDER_CAP,
+            )
+            newest_first = reversed(ids)
+            holders[term] = (
+                list(newest_first) if everywhere else [i for i in newest_first if i < before_id]
+            )
 
         for term in terms:
             hold(term)
@@ -144,7 +157,7 @@ class Recall:
             weight = max(rank.LEXICAL_WEIGHT_FLOOR, found_share)
             order = rank.fuse(rank.ranked(rank.confident(scores)), dense, weights=(weight, 1.0))
         elif specific and lexical and self._finds_little([sets[t] for t in specific]):
-            order = self._widened(lexical, terms, rows, scope, hold, holders, frequencies, within)
+            order = self._widened(lexical, terms, rows, scope, hold, holders, frequencies, key)
         else:
             order = lexical
         ranking = reranking.order_by(order, rows)
@@ -189,15 +202,16 @@ class Recall:
         hold: Callable[[str], None],
         holders: dict[str, list[int]],
         frequencies: dict[str, int],
-        within: Set[int] | None,
+        key: str | None,
     ) -> list[int]:
         """Pseudo-relevance feedback, once: the best hits' shared rare words join the
         query; the widened ranking is fused with the first (``rank.fuse``)."""
+        conn = self._db.conn
 
         def frequency(term: str) -> int:
             if term in frequencies:
                 return frequencies[term]
-            return self._holders(term, within)[1]
+            return db.term_count(conn, fts.message_holders(term, key))
 
         best = [rows[i] for i in lexical[:FEEDBACK_HITS] if i in rows]
         extra = reranking.feedback_terms(
@@ -217,21 +231,6 @@ class Recall:
         texts = {i: (rows[i].text, rows[i].token_count) for i in {*lexical, *found} if i in rows}
         widened = rank.ranked(rank.bm25(wider, sets, frequencies, scope, texts))
         return rank.fuse(lexical, widened)
-
-    def _holders(self, term: str, within: Set[int] | None) -> tuple[list[int], int]:
-        """The ids (newest first, at most ``HOLDER_CAP``) of the messages holding
-        ``term`` among ``within`` (None: the whole file), and how many hold it there."""
-        ordered, found = self._matches(fts.message_holders(term))
-        if within is None:
-            return list(ordered[: -HOLDER_CAP - 1 : -1]), len(ordered)
-        held = found & within
-        return sorted(held, reverse=True)[:HOLDER_CAP], len(held)
-
-    def _matches(self, match: str) -> tuple[Sequence[int], Set[int]]:
-        """The messages' index's rows matching ``match``, the whole file's: ascending
-        and as a set, from the memo (``SessionMemo.postings``), kept current there."""
-        conn = self._db.conn
-        return self._db.memo.postings.get(match, lambda m, after: db.matches_after(conn, m, after))
 
     def _messages(self, session_id: str | None, ids: Collection[int]) -> list[Message]:
         """The session's (None: any session's) messages among ``ids``, in no particular

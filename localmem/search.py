@@ -102,25 +102,27 @@ def any_of(terms: Sequence[str], session_key: str | None = None) -> str:
     return f"{KEY_COLUMN} : ({keys}) AND {text}"
 
 
-def message_holders(term: str) -> str:
-    """A MATCH expression for the messages' index: ``term`` in the text. The same
-    messages as ``any_of([term])``, cheaper to run (a column filter makes FTS5 read
-    every position of the word): the word goes unfiltered when it cannot stand for a
-    key token (keys are ``s``, hex digits and ``0``: ``session_key``, and the index's
-    Porter stemmer only takes letters off or puts letters on a word's end, so a word
-    that matches one begins with ``s`` and holds a ``0``). A word with a letter beyond
-    ASCII (the tokenizer folds diacritics) keeps the filter too. A session's messages
-    among them are those of ``session_rows`` (a message's key column holds its
-    session's key only, never the user's: ``USER_KEY`` is the pins')."""
+def message_holders(term: str, session_key: str | None = None) -> str:
+    """A MATCH expression for the messages' index: ``term`` in the text, and the
+    session's key token in the key's column if given. The same messages as
+    ``any_of([term], session_key)``, cheaper to run (a column filter makes FTS5
+    read every position of the word, an OR a second doclist):
+
+    - a message's key column holds its session's key only, never the user's
+      (``USER_KEY`` is the pins'), so the user's key is not asked for;
+    - the word goes unfiltered when it cannot stand for a key token: keys are
+      ``s``, hex digits and ``0`` (``session_key``), and the index's Porter
+      stemmer only takes letters off or puts letters on a word's end, so a word
+      that matches one begins with ``s`` and holds a ``0``. A word with a letter
+      beyond ASCII (the tokenizer folds diacritics) keeps the filter too.
+    """
     if term.isascii() and not (term[:1] == "s" and "0" in term):
-        return phrase(term)
-    return f"- {KEY_COLUMN} : {phrase(term)}"
-
-
-def session_rows(session_key: str) -> str:
-    """A MATCH expression for the messages' index: the rows of the session whose key
-    token is ``session_key``, matched in the key's column only."""
-    return f"{KEY_COLUMN} : {phrase(session_key)}"
+        text = phrase(term)
+    else:
+        text = f"- {KEY_COLUMN} : {phrase(term)}"
+    if session_key is None:
+        return text
+    return f"{KEY_COLUMN} : {phrase(session_key)} AND {text}"
 
 
 def session_key(session_id: str) -> str:

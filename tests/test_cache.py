@@ -50,56 +50,64 @@ def test_the_row_memo_keeps_the_newest_rows_within_its_rows_and_characters() -> 
     assert len(none) == 0 and none.get(1) is None
 
 
-def test_postings_read_once_then_only_what_was_added_after_a_write() -> None:
-    rows = {"a": [1, 4, 9], "b": [2, 3]}
-    reads: list[tuple[str, int]] = []
+class Holders:
+    """A word's holders in each scope, read as ``Postings`` asks: newest first, at most
+    ``newest``, and the count (``first``), or those above an id, ascending (``after``)."""
 
-    def read(match: str, after: int) -> list[int]:
-        reads.append((match, after))
-        return [i for i in rows[match] if i > after]
+    def __init__(self, rows: dict[str | None, list[int]]) -> None:
+        self.rows = rows
+        self.reads: list[tuple[str | None, int | None]] = []
 
+    def get(self, postings: Postings, scope: str | None, newest: int = 3) -> tuple[list[int], int]:
+        def first() -> tuple[list[int], int]:
+            self.reads.append((scope, None))
+            held = self.rows[scope]
+            return sorted(held, reverse=True)[:newest], len(held)
+
+        def after(last: int) -> list[int]:
+            self.reads.append((scope, last))
+            return [i for i in self.rows[scope] if i > last]
+
+        ids, count = postings.get(scope, "heron", first, after, newest)
+        return list(ids), count
+
+
+def test_postings_read_once_then_only_what_a_write_to_their_scope_added() -> None:
+    holders = Holders({"a": [1, 4], "b": [2, 3], None: [1, 2, 3, 4]})
     postings = Postings(100)
-    ordered, found = postings.get("a", read)
-    assert list(ordered) == [1, 4, 9] and found == {1, 4, 9} and postings.ids == 3
-    postings.get("a", read)
-    assert reads == [("a", 0)]  # nothing written since: not read again
-    rows["a"].append(12)
-    postings.written()
-    ordered, found = postings.get("a", read)
-    assert list(ordered) == [1, 4, 9, 12] and 12 in found and postings.ids == 4
-    assert reads[-1] == ("a", 9)  # only above the highest id it held
+    assert holders.get(postings, "a") == ([1, 4], 2)
+    assert holders.get(postings, "b") == ([2, 3], 2)
+    assert holders.get(postings, None) == ([2, 3, 4], 4)  # the newest 3 of 4
+    assert holders.get(postings, "a") == ([1, 4], 2)
+    assert holders.reads == [("a", None), ("b", None), (None, None)]  # each read once
+    holders.rows["a"] += [9, 12]
+    holders.rows[None] += [9, 12]
+    postings.written("a")
+    assert holders.get(postings, "a") == ([4, 9, 12], 4)  # the newest 3, all counted
+    assert holders.get(postings, "b") == ([2, 3], 2)
+    assert holders.get(postings, None) == ([4, 9, 12], 6)
+    assert holders.reads[3:] == [("a", 4), (None, 4)]  # "b" was not written: not read
+    postings.written(None)  # a write of no one session: every scope's entries
+    holders.get(postings, "b")
+    assert holders.reads[-1] == ("b", 3)
     postings.clear()
     assert len(postings) == 0 and postings.ids == 0
-    postings.get("a", read)
-    assert reads[-1] == ("a", 0)
+    holders.get(postings, "a")
+    assert holders.reads[-1] == ("a", None)
 
 
 def test_postings_keep_at_most_max_ids_the_least_recently_used_going_first() -> None:
-    rows = {m: [2 * n + 1, 2 * n + 2] for n, m in enumerate("abcdef")}
-    rows["big"] = [20, 21, 22]
-    reads: list[str] = []
-
-    def read(match: str, after: int) -> list[int]:
-        reads.append(match)
-        return [i for i in rows[match] if i > after]
-
-    postings = Postings(8)  # an expression matching over 2 ids is not kept
-    for match in "abc":
-        postings.get(match, read)
-    postings.get("a", read)  # used: "b" is now the least recent
-    assert reads == ["a", "b", "c"]
-    rows["c"].append(30)
-    postings.written()
-    assert list(postings.get("c", read)[0]) == [5, 6, 30]  # 3 ids now: no longer kept
-    assert postings.ids == 4 and len(postings) == 2
-    assert postings.get("big", read)[1] == {20, 21, 22} and postings.ids == 4
-    for match in "def":
-        postings.get(match, read)
-    assert postings.ids == 8 and len(postings) == 4  # "b" went to make room for "f"
-    reads.clear()
-    postings.get("a", read)
-    postings.get("b", read)
-    assert reads == ["a", "b"]  # "a": the write since; "b": read anew
+    holders = Holders({s: [n, n + 1] for n, s in enumerate("abcdef")})
+    postings = Postings(9)  # three entries of two ids (each counts one more)
+    for scope in "abc":
+        holders.get(postings, scope)
+    holders.get(postings, "a")  # used: "b" is now the least recent
+    holders.get(postings, "d")
+    assert postings.ids == 9 and len(postings) == 3
+    holders.reads.clear()
+    for scope in "adb":
+        holders.get(postings, scope)
+    assert holders.reads == [("b", None)]  # "b" went to make room for "d"
 
 
 def test_a_store_s_cache_holds_at_most_cache_bytes(tmp_path: Path) -> None:

@@ -2,10 +2,9 @@
 
 The query-aware context ranks a session's older messages itself
 (``localmem.rank``) with that session's own statistics: these statements
-give it the ids of the messages holding each query word and of the session's
-messages (the session's key matched in its own column, so that text can never
-pass for a key; read once and kept current by ``cache.Postings``), the
-session's size, and the candidates' rows.
+give it the ids of the session's messages holding each query word (the
+session's key and the word each matched in their own column, so that text
+can never pass for a key), the session's size, and the candidates' rows.
 """
 
 from __future__ import annotations
@@ -16,9 +15,14 @@ from collections.abc import Collection, Sequence
 from ..models import Message
 from .rows import MESSAGE_COLUMNS, _MESSAGE_ROWS
 
-MATCHES_AFTER_SQL = """SELECT rowid FROM messages_fts WHERE messages_fts MATCH ? AND rowid > ?
+TERM_HOLDERS_SQL = """SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?
+    ORDER BY rowid DESC LIMIT ?"""
+# FTS5 yields rowids ascending as it reads them; descending it first buffers the
+# whole doclist (a quarter more time for a word in thousands of messages).
+TERM_HOLDERS_ANY_ORDER_SQL = "SELECT rowid FROM messages_fts WHERE messages_fts MATCH ? LIMIT ?"
+TERM_HOLDERS_COUNT_SQL = "SELECT count(*) FROM messages_fts WHERE messages_fts MATCH ?"
+TERM_HOLDERS_AFTER_SQL = """SELECT rowid FROM messages_fts WHERE messages_fts MATCH ? AND rowid > ?
     ORDER BY rowid"""
-# Ascending is the order FTS5 reads a doclist in; the rowid bound makes it seek there.
 SCOPE_STATS_SQL = """SELECT count(*), coalesce(avg(token_count), 0.0)
     FROM messages WHERE session_id = ?"""
 ALL_STATS_SQL = "SELECT count(*), coalesce(avg(token_count), 0.0) FROM messages"
@@ -41,9 +45,34 @@ NEIGHBOURS_SQL = """SELECT json_each.key, CASE WHEN json_each.value > 0
     FROM json_each(?1) JOIN messages h ON h.id = abs(json_each.value)"""
 
 
-def matches_after(conn: sqlite3.Connection, match: str, after: int) -> list[int]:
+def term_holders(
+    conn: sqlite3.Connection, match: str, cap: int, few: bool = False
+) -> tuple[list[int], int]:
+    """The ids (newest first, at most ``cap``) of the messages matching ``match``, and
+    how many match in all (counted only when there are more than ``cap``).
+
+    ``few``: the caller expects at most ``cap`` (a session smaller than it): they are
+    read in the index's own order and sorted here, which is cheaper; if there are
+    more after all, they are read again newest first, as without ``few``."""
+    if few:
+        ids = [row[0] for row in conn.execute(TERM_HOLDERS_ANY_ORDER_SQL, (match, cap + 1))]
+        if len(ids) <= cap:
+            ids.sort(reverse=True)
+            return ids, len(ids)
+    ids = [row[0] for row in conn.execute(TERM_HOLDERS_SQL, (match, cap))]
+    if len(ids) < cap:
+        return ids, len(ids)
+    return ids, conn.execute(TERM_HOLDERS_COUNT_SQL, (match,)).fetchone()[0]
+
+
+def term_holders_after(conn: sqlite3.Connection, match: str, after: int) -> list[int]:
     """The ids above ``after``, ascending, of the messages matching ``match``."""
-    return [row[0] for row in conn.execute(MATCHES_AFTER_SQL, (match, after))]
+    return [row[0] for row in conn.execute(TERM_HOLDERS_AFTER_SQL, (match, after))]
+
+
+def term_count(conn: sqlite3.Connection, match: str) -> int:
+    """How many messages match ``match``."""
+    return conn.execute(TERM_HOLDERS_COUNT_SQL, (match,)).fetchone()[0]
 
 
 def scope_stats(conn: sqlite3.Connection, session_id: str | None) -> tuple[int, float]:
