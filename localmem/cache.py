@@ -141,17 +141,47 @@ class RowMemo:
         return len(self._rows)
 
 
-class Postings:
-    """Which messages hold each word recall looked up, per scope (a session, or the
-    whole file: None): the newest of them, ascending, and how many hold it in all.
+class Writes:
+    """The store's writes, counted by session: a memo of what a scope's messages say
+    (a session's, or the whole file's: None) compares ``stamp(scope)`` with the one
+    it was read at to know whether its scope was written since.
 
     Messages are only ever added with ids above every earlier one (migration
-    m011_message_ids: no id is handed out twice) and never change, so an entry
-    stays current by reading the holders above its highest id once its scope was
-    written (``written``). Whoever deletes messages calls ``clear``. At most
-    ``max_ids`` ids are kept in all (an entry counts one more), the least recently
-    used entry dropped first. Not thread-safe by itself; the store calls it under
-    its lock.
+    m011_message_ids: no id is handed out twice) and never change, so such a memo
+    stays current by reading what was added above the newest id it knows; whoever
+    deletes messages empties it instead.
+    """
+
+    MAX_SESSIONS = 4096
+    """Sessions counted apart; past them, a write of any session counts for all."""
+
+    def __init__(self) -> None:
+        self._writes = 0  # of any scope: the whole file's stamp
+        self._unscoped = 0  # of no one session: every session's stamp
+        self._of: dict[str, int] = {}  # of each session
+
+    def written(self, session_id: str | None) -> None:
+        """The store wrote to ``session_id`` (None: anywhere)."""
+        self._writes += 1
+        if session_id is None or len(self._of) >= self.MAX_SESSIONS:
+            self._unscoped += 1
+            self._of.clear()
+        if session_id is not None:
+            self._of[session_id] = self._of.get(session_id, 0) + 1
+
+    def stamp(self, scope: str | None) -> Hashable:
+        """What changes whenever the store may have written to ``scope``."""
+        return self._writes if scope is None else (self._unscoped, self._of.get(scope, 0))
+
+
+class Postings:
+    """Which messages hold each word recall looked up, per scope (a session, or the
+    whole file: None): the newest of them, ascending, and how many hold it in all;
+    read once, then kept current through ``Writes`` (the holders above the newest
+    known read once the scope was written). Whoever deletes messages calls
+    ``clear``. At most ``max_ids`` ids are kept in all (an entry counts one more),
+    the least recently used entry dropped first. Not thread-safe by itself; the
+    store calls it under its lock.
     """
 
     def __init__(self, max_ids: int) -> None:
@@ -161,32 +191,20 @@ class Postings:
         self._entries: OrderedDict[tuple[str | None, str], tuple[array, int, Hashable]] = (
             OrderedDict()
         )
-        self._writes = 0  # of any scope: the whole file's entries go stale
-        self._unscoped = 0  # of no one session: every entry goes stale
-        self._of: dict[str, int] = {}  # of each session
-
-    def written(self, session_id: str | None) -> None:
-        """The store wrote to ``session_id`` (None: anywhere): the entries it may have
-        made stale read what was added before their next use."""
-        self._writes += 1
-        if session_id is None:
-            self._unscoped += 1
-        else:
-            self._of[session_id] = self._of.get(session_id, 0) + 1
 
     def get(
         self,
         scope: str | None,
         word: str,
+        stamp: Hashable,
         first: Callable[[], tuple[list[int], int]],
         after: Callable[[int], list[int]],
         newest: int,
     ) -> tuple[Sequence[int], int]:
         """The newest ``newest`` ids of the messages of ``scope`` holding ``word``,
-        ascending, and how many hold it there. ``first()`` reads them on a miss (at
-        most ``newest`` ids, newest first, and the count); ``after(id)`` the holders
-        above ``id``, ascending, when the scope was written since."""
-        stamp = self._writes if scope is None else (self._unscoped, self._of.get(scope, 0))
+        ascending, and how many hold it there, as of ``stamp`` (``Writes.stamp``).
+        ``first()`` reads them on a miss (at most ``newest`` ids, newest first, and the
+        count); ``after(id)`` the holders above ``id``, ascending, when the stamp moved."""
         key = (scope, word)
         entry = self._entries.get(key)
         if entry is None:
@@ -216,7 +234,6 @@ class Postings:
 
     def clear(self) -> None:
         self._entries.clear()
-        self._of.clear()
         self.ids = 0
 
     def __len__(self) -> int:
@@ -235,14 +252,16 @@ class SessionMemo:
     that has one (``store.maintain``; absent means 0), read with the ratio;
     ``state``: each session's state rows (goals, subtasks, tools, files, the
     latest checkpoint), which change only through the store's state writes;
-    ``scopes``: each session's recall statistics (``localmem.rank.Scope``),
-    forgotten whenever the store writes to the session; ``messages``: the
+    ``scopes``: each session's (and the whole file's: ``ALL_SESSIONS``) recall
+    statistics, its messages' number and total tokens as of the newest id read;
+    ``writes``: the store's writes by session (a :class:`Writes`), by which
+    ``scopes`` and ``postings`` read only what was added since; ``messages``: the
     messages recall read (a :class:`RowMemo`: a message is never updated and its
     id never reused, so only a deletion makes an entry stale: ``Forgetting``
     and an import that replaces a session empty it, through ``deleted``);
     ``postings``: which messages hold each word recall looked up in a session
-    or in the whole file (a :class:`Postings`, kept current after the store's
-    own writes, emptied by ``deleted`` too); ``pins``: the pins
+    or in the whole file (a :class:`Postings`); ``deleted`` empties ``scopes``
+    and ``postings`` too; ``pins``: the pins
     each session's contexts show (by session and whether the context has a
     query), emptied whenever the store writes anything but messages alone
     (pins are the user's as well as the session's: every session's go).
@@ -256,7 +275,8 @@ class SessionMemo:
         self.ratios: dict[str, float] = {}
         self.levels: dict[str, int] = {}
         self.state: dict[str, list] = {}
-        self.scopes: dict[str, Any] = {}
+        self.scopes: dict[str, tuple[int, int, int, Hashable]] = {}
+        self.writes = Writes()
         self.pins: dict[tuple[str, bool], list] = {}
         self.messages = messages
         self.postings = postings
@@ -284,6 +304,7 @@ class SessionMemo:
         self.deleted()
 
     def deleted(self) -> None:
-        """Rows were deleted: what was read of messages by id goes."""
+        """Messages were deleted: what was read of them goes."""
         self.messages.clear()
         self.postings.clear()
+        self.scopes.clear()

@@ -22,7 +22,7 @@ from typing import TypeVar
 
 from . import db
 from .args import check_id
-from .cache import ALL_SESSIONS, Postings, RowMemo, SessionMemo, TTLCache
+from .cache import Postings, RowMemo, SessionMemo, TTLCache
 from .clock import iso
 from .config import MemoryConfig
 from .errors import DatabaseError, SessionNotFound
@@ -142,16 +142,13 @@ class Handle:
                 raise DatabaseError(f"{self.path}: {exc}") from exc
             finally:
                 memo = self.memo
-                memo.postings.written(session_id)  # its words' holders: read what was added
+                memo.writes.written(session_id)  # its statistics, words' holders: read the new
                 if pins:
                     memo.pins.clear()
                 if session_id is None:
                     self.cache.clear()
-                    memo.scopes.clear()
                 else:
                     self.cache.drop_session(session_id)
-                    memo.scopes.pop(session_id, None)
-                    memo.scopes.pop(ALL_SESSIONS, None)
                     if session_id in memo.levels:  # a new message may end its compaction
                         memo.forget(session_id)
 

@@ -123,11 +123,12 @@ class Recall:
         few = scope.documents <= HOLDER_CAP  # then every holder is read: in any order
         postings = self._db.memo.postings  # each word's holders, kept read
         within = None if everywhere else session_id
+        stamp = self._db.memo.writes.stamp(within)
 
         def hold(term: str) -> None:
             match = fts.message_holders(term, key)
             ids, frequencies[term] = postings.get(
-                within, term,
+                within, term, stamp,
                 lambda: db.term_holders(conn, match, HOLDER_CAP, few),
                 lambda after: db.term_holders_after(conn, match, after),
                 HOLDER_CAP,
@@ -310,14 +311,24 @@ class Recall:
         }
 
     def _scope(self, session_id: str | None) -> rank.Scope:
-        """The statistics of a session (None: of every session), memoized until the
-        store writes to it or the file changes."""
+        """The statistics of a session (None: of every session), memoized: once the
+        store wrote to it, only the messages above the newest one counted are read
+        (``SessionMemo.writes``)."""
+        memo = self._db.memo
         key = ALL_SESSIONS if session_id is None else session_id
-        scope = self._db.memo.scopes.get(key)
-        if scope is None:
-            documents, mean = db.scope_stats(self._db.conn, session_id)
-            scope = self._db.memo.scopes[key] = rank.Scope(documents, mean)
-        return scope
+        stamp = memo.writes.stamp(session_id)
+        entry = memo.scopes.get(key)
+        if entry is None:
+            documents, tokens, newest = db.scope_stats(self._db.conn, session_id)
+            memo.scopes[key] = (documents, tokens, newest, stamp)
+        else:
+            documents, tokens, newest, known = entry
+            if known != stamp:
+                more, more_tokens, newest = db.scope_stats(self._db.conn, session_id, newest)
+                documents, tokens = documents + more, tokens + more_tokens
+                memo.scopes[key] = (documents, tokens, newest, stamp)
+        # The mean as SQL's avg() gives it: the exact total over the count, rounded once.
+        return rank.Scope(documents, tokens / documents if documents else 0.0)
 
     @contextlib.contextmanager
     def indexed(self, tables: tuple[str, ...]) -> Iterator[sqlite3.Connection]:

@@ -7,7 +7,7 @@ import tracemalloc
 from pathlib import Path
 
 from localmem import MemoryStore
-from localmem.cache import Postings, RowMemo, TTLCache
+from localmem.cache import Postings, RowMemo, TTLCache, Writes
 
 MB = 1024 * 1024
 
@@ -57,6 +57,7 @@ class Holders:
     def __init__(self, rows: dict[str | None, list[int]]) -> None:
         self.rows = rows
         self.reads: list[tuple[str | None, int | None]] = []
+        self.writes = Writes()
 
     def get(self, postings: Postings, scope: str | None, newest: int = 3) -> tuple[list[int], int]:
         def first() -> tuple[list[int], int]:
@@ -68,7 +69,7 @@ class Holders:
             self.reads.append((scope, last))
             return [i for i in self.rows[scope] if i > last]
 
-        ids, count = postings.get(scope, "heron", first, after, newest)
+        ids, count = postings.get(scope, "heron", self.writes.stamp(scope), first, after, newest)
         return list(ids), count
 
 
@@ -82,18 +83,32 @@ def test_postings_read_once_then_only_what_a_write_to_their_scope_added() -> Non
     assert holders.reads == [("a", None), ("b", None), (None, None)]  # each read once
     holders.rows["a"] += [9, 12]
     holders.rows[None] += [9, 12]
-    postings.written("a")
+    holders.writes.written("a")
     assert holders.get(postings, "a") == ([4, 9, 12], 4)  # the newest 3, all counted
     assert holders.get(postings, "b") == ([2, 3], 2)
     assert holders.get(postings, None) == ([4, 9, 12], 6)
     assert holders.reads[3:] == [("a", 4), (None, 4)]  # "b" was not written: not read
-    postings.written(None)  # a write of no one session: every scope's entries
+    holders.writes.written(None)  # a write of no one session: every scope's entries
     holders.get(postings, "b")
     assert holders.reads[-1] == ("b", 3)
     postings.clear()
     assert len(postings) == 0 and postings.ids == 0
     holders.get(postings, "a")
     assert holders.reads[-1] == ("a", None)
+
+
+def test_a_scope_s_stamp_moves_with_the_writes_that_may_reach_it() -> None:
+    writes = Writes()
+    a, b, everywhere = writes.stamp("a"), writes.stamp("b"), writes.stamp(None)
+    writes.written("a")
+    assert writes.stamp("a") != a and writes.stamp("b") == b and writes.stamp(None) != everywhere
+    a, everywhere = writes.stamp("a"), writes.stamp(None)
+    writes.written(None)
+    assert writes.stamp("a") != a and writes.stamp("b") != b and writes.stamp(None) != everywhere
+    b = writes.stamp("b")
+    for n in range(Writes.MAX_SESSIONS + 1):  # past the sessions counted apart: all move
+        writes.written(f"s{n}")
+    assert writes.stamp("b") != b
 
 
 def test_postings_keep_at_most_max_ids_the_least_recently_used_going_first() -> None:

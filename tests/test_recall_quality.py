@@ -341,6 +341,40 @@ def test_a_word_s_holders_kept_read_take_in_the_messages_written_since(db_path) 
         assert set(shown) == {first.id, later.id}
 
 
+@pytest.mark.parametrize("scope", ["session", "user"])
+def test_what_recall_keeps_read_across_writes_ranks_as_a_fresh_reading_does(db_path, scope) -> None:
+    # The session's statistics (its messages, their mean length) and each word's
+    # holders are kept read and brought up to date after the store's writes
+    # (SessionMemo.scopes, .postings): the contexts must be those of a store that
+    # reads everything afresh, as the words' weights and the lengths shift.
+    import random
+
+    rng = random.Random(5)
+    vocabulary = ["heron", "sketch", "pond", "notebook", "framer", "blue", "reed", "marsh"]
+
+    def turns(n: int, length: tuple[int, int]) -> list[dict[str, str]]:
+        return [
+            {"role": "user", "text": " ".join(rng.choice(vocabulary) for _ in range(rng.randint(*length)))}
+            for _ in range(n)
+        ]
+
+    config = {"cache_ttl": 0, "recent_messages": 2, "recall_scope": scope}
+    query, budget = "heron sketch by the pond", 400
+    with MemoryStore(db_path, config=config) as store:
+        a, b = store.create_session(), store.create_session()
+        store.add_messages(a.id, turns(40, (3, 12)))
+        store.add_messages(b.id, turns(20, (3, 12)))
+        seen = []
+        for sid, more in ((a.id, turns(30, (20, 40))), (b.id, turns(5, (1, 2))), (a.id, turns(3, (1, 3)))):
+            store.build_context(a.id, max_tokens=budget, query=query)
+            store.build_context(b.id, max_tokens=budget, query=query)
+            store.add_messages(sid, more)
+            seen.append([store.build_context(s, max_tokens=budget, query=query) for s in (a.id, b.id)])
+            with MemoryStore(db_path, config=config) as fresh:
+                assert seen[-1] == [fresh.build_context(s, max_tokens=budget, query=query) for s in (a.id, b.id)]
+        assert seen[0] != seen[1] != seen[2]  # the writes changed what is recalled
+
+
 def test_a_word_s_holders_kept_read_lose_the_deleted_ones(db_path) -> None:
     # Another chat's 300 messages holding both words fill every lexical candidate's
     # place (recall.LEXICAL_CANDIDATES) ahead of the one holding a word: were they

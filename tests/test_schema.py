@@ -143,7 +143,7 @@ HOT_QUERIES = [
     (db.TERM_DOCS_ALL_SQL, ('"code"', 1001)),
     (db.TERM_HOLDERS_SQL, ('session_id : "s730" AND - session_id : "code"', 100)),
     (db.TERM_HOLDERS_AFTER_SQL, ('session_id : "s730" AND - session_id : "code"', 100)),
-    (db.SCOPE_STATS_SQL, ("s",)),
+    (db.SCOPE_STATS_SQL, ("s", 0)),
     (db.MESSAGES_BY_IDS_SQL, ("[1, 2]", "s")),
     (db.NEIGHBOURS_SQL, ("[5, -5]",)),
     (db.SESSION_NAMES_SQL, ('["s", "t"]',)),
