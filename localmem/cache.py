@@ -177,8 +177,9 @@ class Writes:
 class Postings:
     """Which messages hold each word recall looked up, per scope (a session, or the
     whole file: None): the newest of them, ascending, and how many hold it in all;
-    read once, then kept current through ``Writes`` (the holders above the newest
-    known read once the scope was written). Whoever deletes messages calls
+    read once, then kept current by reading the holders above the newest known
+    whenever the stamp it is asked with moved (the scope's newest message id: a
+    new holder is a new message, ``Writes``). Whoever deletes messages calls
     ``clear``. At most ``max_ids`` ids are kept in all (an entry counts one more),
     the least recently used entry dropped first. Not thread-safe by itself; the
     store calls it under its lock.
@@ -202,7 +203,7 @@ class Postings:
         newest: int,
     ) -> tuple[Sequence[int], int]:
         """The newest ``newest`` ids of the messages of ``scope`` holding ``word``,
-        ascending, and how many hold it there, as of ``stamp`` (``Writes.stamp``).
+        ascending, and how many hold it there, as of ``stamp``.
         ``first()`` reads them on a miss (at most ``newest`` ids, newest first, and the
         count); ``after(id)`` the holders above ``id``, ascending, when the stamp moved."""
         key = (scope, word)

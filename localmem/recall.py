@@ -110,7 +110,7 @@ class Recall:
         """
         conn = self._db.conn
         everywhere = self._db.config.recall_scope == "user"
-        scope = self._scope(None if everywhere else session_id)
+        scope, newest = self._scope(None if everywhere else session_id)
         key = None if everywhere else fts.session_key(session_id)
 
         def older(message: Message) -> bool:  # outside the session's recent window
@@ -123,12 +123,11 @@ class Recall:
         few = scope.documents <= HOLDER_CAP  # then every holder is read: in any order
         postings = self._db.memo.postings  # each word's holders, kept read
         within = None if everywhere else session_id
-        stamp = self._db.memo.writes.stamp(within)
 
         def hold(term: str) -> None:
             match = fts.message_holders(term, key)
             ids, frequencies[term] = postings.get(
-                within, term, stamp,
+                within, term, newest,  # a new holder is a new message
                 lambda: db.term_holders(conn, match, HOLDER_CAP, few),
                 lambda after: db.term_holders_after(conn, match, after),
                 HOLDER_CAP,
@@ -310,10 +309,10 @@ class Recall:
             for other, (title, created_at) in db.session_names(self._db.conn, others).items()
         }
 
-    def _scope(self, session_id: str | None) -> rank.Scope:
-        """The statistics of a session (None: of every session), memoized: once the
-        store wrote to it, only the messages above the newest one counted are read
-        (``SessionMemo.writes``)."""
+    def _scope(self, session_id: str | None) -> tuple[rank.Scope, int]:
+        """The statistics of a session (None: of every session) and its newest message's
+        id, memoized: once the store wrote to it, only the messages above the newest
+        one counted are read (``SessionMemo.writes``)."""
         memo = self._db.memo
         key = ALL_SESSIONS if session_id is None else session_id
         stamp = memo.writes.stamp(session_id)
@@ -328,7 +327,7 @@ class Recall:
                 documents, tokens = documents + more, tokens + more_tokens
                 memo.scopes[key] = (documents, tokens, newest, stamp)
         # The mean as SQL's avg() gives it: the exact total over the count, rounded once.
-        return rank.Scope(documents, tokens / documents if documents else 0.0)
+        return rank.Scope(documents, tokens / documents if documents else 0.0), newest
 
     @contextlib.contextmanager
     def indexed(self, tables: tuple[str, ...]) -> Iterator[sqlite3.Connection]:
