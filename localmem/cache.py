@@ -255,14 +255,16 @@ class SessionMemo:
     latest checkpoint), which change only through the store's state writes;
     ``scopes``: each session's (and the whole file's: ``ALL_SESSIONS``) recall
     statistics, its messages' number and total tokens as of the newest id read;
-    ``writes``: the store's writes by session (a :class:`Writes`), by which
-    ``scopes`` and ``postings`` read only what was added since; ``messages``: the
+    ``recent``: each session's newest messages as contexts read them, with the
+    ``writes`` stamp they were read at; ``writes``: the store's writes by session
+    (a :class:`Writes`), by which ``recent``, ``scopes`` and ``postings`` read
+    only what was added since; ``messages``: the
     messages recall read (a :class:`RowMemo`: a message is never updated and its
     id never reused, so only a deletion makes an entry stale: ``Forgetting``
     and an import that replaces a session empty it, through ``deleted``);
     ``postings``: which messages hold each word recall looked up in a session
     or in the whole file (a :class:`Postings`); ``deleted`` empties ``scopes``
-    and ``postings`` too; ``pins``: the pins
+    and ``postings`` too, and ``recent``; ``pins``: the pins
     each session's contexts show (by session and whether the context has a
     query), emptied whenever the store writes anything but messages alone
     (pins are the user's as well as the session's: every session's go).
@@ -277,6 +279,7 @@ class SessionMemo:
         self.levels: dict[str, int] = {}
         self.state: dict[str, list] = {}
         self.scopes: dict[str, tuple[int, int, int, Hashable]] = {}
+        self.recent: dict[str, tuple[list, Hashable]] = {}
         self.writes = Writes()
         self.pins: dict[tuple[str, bool], list] = {}
         self.messages = messages
@@ -309,3 +312,4 @@ class SessionMemo:
         self.messages.clear()
         self.postings.clear()
         self.scopes.clear()
+        self.recent.clear()
