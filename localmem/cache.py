@@ -264,7 +264,9 @@ class SessionMemo:
     and an import that replaces a session empty it, through ``deleted``);
     ``postings``: which messages hold each word recall looked up in a session
     or in the whole file (a :class:`Postings`); ``deleted`` empties ``scopes``
-    and ``postings`` too, and ``recent``; ``pins``: the pins
+    and ``postings`` too, ``recent`` and ``excerpts``: each long relevant
+    message as a context showed it for a query's stems (``excerpt.Answers``,
+    by message id); ``pins``: the pins
     each session's contexts show (by session and whether the context has a
     query), emptied whenever the store writes anything but messages alone
     (pins are the user's as well as the session's: every session's go).
@@ -280,6 +282,7 @@ class SessionMemo:
         self.state: dict[str, list] = {}
         self.scopes: dict[str, tuple[int, int, int, Hashable]] = {}
         self.recent: dict[str, tuple[list, Hashable]] = {}
+        self.excerpts: dict[tuple[int, frozenset[str]], Any] = {}
         self.writes = Writes()
         self.pins: dict[tuple[str, bool], list] = {}
         self.messages = messages
@@ -313,3 +316,4 @@ class SessionMemo:
         self.postings.clear()
         self.scopes.clear()
         self.recent.clear()
+        self.excerpts.clear()

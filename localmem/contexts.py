@@ -162,7 +162,7 @@ class Contexts:
             session_id, recent, pins, summaries, ratio, relevant, titles, query, groups, checkpoint,
             tuple(p.label for p in found),
         )
-        answers = Answers(terms, tokenizer.count) if relevant else None
+        answers = Answers(terms, tokenizer.count, self._db.memo.excerpts) if relevant else None
         policy = Policy(
             math.floor(budget / ratio), cfg.min_recent_messages, costs, tokenizer.tail,
             tokenizer.count, cfg.relevant_messages, self._label_cost,

@@ -74,6 +74,8 @@ class Finder:
         }
         self._terms = tuple(terms)
         self._slow_patterns: dict[str, re.Pattern[str]] | None = None
+        self.stems = frozenset(self._ordered)
+        """The stems looked for: two finders with the same find the same words."""
 
     def _slow(self) -> dict[str, re.Pattern[str]]:
         """Each term's own pattern, for a text whose lowercase is longer (compiled once)."""

@@ -187,7 +187,8 @@ def test_a_fact_pinned_with_its_message_is_in_the_next_context(db_path: Path, qu
     with MemoryStore(db_path, config={"cache_ttl": 0}) as store:
         s, other = store.create_session(), store.create_session()
         for sid in (s.id, other.id):
-            store.add_messages(sid, [{"role": "user", "text": f"Note {n} on the trip."} for n in range(12)])
+            notes = [{"role": "user", "text": f"Note {n} on the trip."} for n in range(12)]
+            store.add_messages(sid, notes)
             assert store.build_context(sid, query=query).pins == ()
         store.add_message(s.id, "user", "How far is the coast from here?")  # no fact
         assert store.build_context(s.id, query=query).pins == ()

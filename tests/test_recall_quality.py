@@ -354,7 +354,7 @@ def test_what_recall_keeps_read_across_writes_ranks_as_a_fresh_reading_does(db_p
 
     def turns(n: int, length: tuple[int, int]) -> list[dict[str, str]]:
         return [
-            {"role": "user", "text": " ".join(rng.choice(vocabulary) for _ in range(rng.randint(*length)))}
+            {"role": "user", "text": " ".join(rng.choices(vocabulary, k=rng.randint(*length)))}
             for _ in range(n)
         ]
 
@@ -365,13 +365,16 @@ def test_what_recall_keeps_read_across_writes_ranks_as_a_fresh_reading_does(db_p
         store.add_messages(a.id, turns(40, (3, 12)))
         store.add_messages(b.id, turns(20, (3, 12)))
         seen = []
-        for sid, more in ((a.id, turns(30, (20, 40))), (b.id, turns(5, (1, 2))), (a.id, turns(3, (1, 3)))):
-            store.build_context(a.id, max_tokens=budget, query=query)
-            store.build_context(b.id, max_tokens=budget, query=query)
+        def contexts(of: MemoryStore) -> list:
+            return [of.build_context(sid, max_tokens=budget, query=query) for sid in (a.id, b.id)]
+
+        writes = ((a.id, turns(30, (20, 40))), (b.id, turns(5, (1, 2))), (a.id, turns(3, (1, 3))))
+        for sid, more in writes:
+            contexts(store)  # read, and kept read
             store.add_messages(sid, more)
-            seen.append([store.build_context(s, max_tokens=budget, query=query) for s in (a.id, b.id)])
+            seen.append(contexts(store))
             with MemoryStore(db_path, config=config) as fresh:
-                assert seen[-1] == [fresh.build_context(s, max_tokens=budget, query=query) for s in (a.id, b.id)]
+                assert seen[-1] == contexts(fresh)
         assert seen[0] != seen[1] != seen[2]  # the writes changed what is recalled
 
 
@@ -410,3 +413,50 @@ def test_a_message_another_program_edits_is_recalled_as_it_reads_now(db_path) ->
         texts = [m.text for m in store.build_context(s.id, query="heron sketch").relevant_messages]
         assert "The heron sketch is in the red notebook." in texts
         assert "The heron sketch is in the blue notebook." not in texts
+
+
+# --- a long turn shown cut to what answers, kept (SessionMemo.excerpts) ------------------
+
+LONG_TURN = (
+    "We spent the morning at the market and bought far too much fruit for two people. "
+    "Then the heron sketch went to the framer on Elm Street, who says it is ready Friday. "
+    "After lunch we walked along the river for an hour and watched the rowing crews. "
+    "The evening was quiet, with soup, bread and an early night for everyone in the house."
+)
+
+
+def test_a_long_turns_excerpt_is_kept_by_its_id_and_the_querys_stems() -> None:
+    from localmem.excerpt import ELLIPSIS, Answers
+    from localmem.tokens import Tokenizer
+
+    counted: list[str] = []
+
+    def count(text: str) -> int:
+        counted.append(text)
+        return Tokenizer().count(text)
+
+    message = Message(id=7, session_id="s", role="user", text=LONG_TURN, model_id=None,
+                      token_count=Tokenizer().count(LONG_TURN), importance_score=0.5,
+                      created_at="2026-03-14T09:00:00.000Z")
+    kept: dict = {}
+    shown = Answers(["heron", "sketch"], count, kept).shorten(message)
+    assert shown.text.startswith(ELLIPSIS) and "heron sketch" in shown.text and len(counted) == 1
+    again = Answers(["sketches", "heron"], count, kept).shorten(message)  # the same stems
+    assert again is shown and len(counted) == 1  # neither cut nor counted again
+    other = Answers(["river"], count, kept).shorten(message)
+    assert "rowing crews" in other.text and "heron" not in other.text and len(counted) == 2
+    assert Answers(["zebra"], count, kept).shorten(message) is message  # nothing to cut: whole
+    assert len(kept) == 3
+
+
+def test_the_excerpts_kept_go_with_a_deleted_message(db_path) -> None:
+    with MemoryStore(db_path, config={"cache_ttl": 0, "recent_messages": 2}) as store:
+        s = store.create_session()
+        long = store.add_message(s.id, "user", LONG_TURN)
+        store.add_messages(s.id, [{"role": "user", "text": t} for t in filler(4)])
+        (shown,) = store.build_context(s.id, query="the heron sketch").relevant_messages
+        assert shown.id == long.id and shown.text != LONG_TURN  # cut to what answers
+        assert store._db.memo.excerpts  # kept for the next turn
+        store.delete_message(long.id)
+        assert not store._db.memo.excerpts  # its text is nowhere in memory
+        assert store.build_context(s.id, query="the heron sketch").relevant_messages == ()

@@ -76,7 +76,9 @@ def term_count(conn: sqlite3.Connection, match: str) -> int:
     return conn.execute(TERM_HOLDERS_COUNT_SQL, (match,)).fetchone()[0]
 
 
-def scope_stats(conn: sqlite3.Connection, session_id: str | None, after: int = 0) -> tuple[int, int, int]:
+def scope_stats(
+    conn: sqlite3.Connection, session_id: str | None, after: int = 0
+) -> tuple[int, int, int]:
     """The session's (None: the file's) messages above id ``after``: how many, their
     tokens in all, and the newest id (``after`` if none)."""
     if session_id is None:
