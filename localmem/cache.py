@@ -266,7 +266,8 @@ class SessionMemo:
     or in the whole file (a :class:`Postings`); ``deleted`` empties ``scopes``
     and ``postings`` too, ``recent`` and ``excerpts``: each long relevant
     message as a context showed it for a query's stems (``excerpt.Answers``,
-    by message id); ``pins``: the pins
+    by message id), and ``counted``: how many words of each message begin
+    with each stem BM25 looked for (``rank.bm25``); ``pins``: the pins
     each session's contexts show (by session and whether the context has a
     query), emptied whenever the store writes anything but messages alone
     (pins are the user's as well as the session's: every session's go).
@@ -283,6 +284,7 @@ class SessionMemo:
         self.scopes: dict[str, tuple[int, int, int, Hashable]] = {}
         self.recent: dict[str, tuple[list, Hashable]] = {}
         self.excerpts: dict[tuple[int, frozenset[str]], Any] = {}
+        self.counted: dict[tuple[str, int], int] = {}
         self.writes = Writes()
         self.pins: dict[tuple[str, bool], list] = {}
         self.messages = messages
@@ -317,3 +319,4 @@ class SessionMemo:
         self.scopes.clear()
         self.recent.clear()
         self.excerpts.clear()
+        self.counted.clear()

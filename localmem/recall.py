@@ -150,7 +150,7 @@ class Recall:
         rows = {m.id: m for m in found if older(m)}
         sets = {t: set(ids) for t, ids in holders.items()}
         texts = {i: (rows[i].text, rows[i].token_count) for i in chosen if i in rows}
-        scores = rank.bm25(terms, sets, frequencies, scope, texts)
+        scores = rank.bm25(terms, sets, frequencies, scope, texts, self._db.memo.counted)
         lexical = rank.ranked(scores)
         if dense:  # the meaning finds what the words miss: no feedback round
             found_share = rank.coverage(prescores, terms, frequencies, scope)
@@ -229,7 +229,7 @@ class Recall:
                 rows.setdefault(m.id, m)
         sets = {t: set(ids) for t, ids in holders.items()}
         texts = {i: (rows[i].text, rows[i].token_count) for i in {*lexical, *found} if i in rows}
-        widened = rank.ranked(rank.bm25(wider, sets, frequencies, scope, texts))
+        widened = rank.ranked(rank.bm25(wider, sets, frequencies, scope, texts, self._db.memo.counted))
         return rank.fuse(lexical, widened)
 
     def _messages(self, session_id: str | None, ids: Collection[int]) -> list[Message]:
