@@ -328,16 +328,23 @@ def test_a_message_recall_read_before_is_not_recalled_once_deleted(db_path) -> N
 # --- which messages hold each word, kept read (SessionMemo.postings) --------------------
 
 
+def heron_note(store: MemoryStore) -> tuple[str, Message]:
+    """A session (its id) whose first message says where the heron sketch is, six filler
+    turns after it, and that message."""
+    s = store.create_session()
+    note = store.add_message(s.id, "user", "The heron sketch is in the blue notebook.")
+    store.add_messages(s.id, [{"role": "user", "text": t} for t in filler(6)])
+    return s.id, note
+
+
 def test_a_word_s_holders_kept_read_take_in_the_messages_written_since(db_path) -> None:
     with MemoryStore(db_path, config={"cache_ttl": 0, "recent_messages": 2}) as store:
-        s = store.create_session()
-        first = store.add_message(s.id, "user", "The heron sketch is in the blue notebook.")
-        store.add_messages(s.id, [{"role": "user", "text": t} for t in filler(6)])
-        shown = [m.id for m in store.build_context(s.id, query="heron sketch").relevant_messages]
+        sid, first = heron_note(store)
+        shown = [m.id for m in store.build_context(sid, query="heron sketch").relevant_messages]
         assert shown == [first.id]  # "heron" and "sketch" read: one holder each
-        later = store.add_message(s.id, "user", "Another heron sketch went to the framer.")
-        store.add_messages(s.id, [{"role": "user", "text": t} for t in filler(6)])
-        shown = [m.id for m in store.build_context(s.id, query="heron sketch").relevant_messages]
+        later = store.add_message(sid, "user", "Another heron sketch went to the framer.")
+        store.add_messages(sid, [{"role": "user", "text": t} for t in filler(6)])
+        shown = [m.id for m in store.build_context(sid, query="heron sketch").relevant_messages]
         assert set(shown) == {first.id, later.id}
 
 
@@ -400,17 +407,15 @@ def test_a_message_another_program_edits_is_recalled_as_it_reads_now(db_path) ->
     import sqlite3
 
     with MemoryStore(db_path, config={"cache_ttl": 0, "recent_messages": 2}) as store:
-        s = store.create_session()
-        fact = store.add_message(s.id, "user", "The heron sketch is in the blue notebook.")
-        store.add_messages(s.id, [{"role": "user", "text": t} for t in filler(6)])
-        texts = [m.text for m in store.build_context(s.id, query="heron sketch").relevant_messages]
+        sid, fact = heron_note(store)
+        texts = [m.text for m in store.build_context(sid, query="heron sketch").relevant_messages]
         assert "The heron sketch is in the blue notebook." in texts
         other = sqlite3.connect(db_path)  # sqlite-utils, Datasette: any tool may edit the file
         other.execute("UPDATE messages SET text = ? WHERE id = ?",
                       ("The heron sketch is in the red notebook.", fact.id))
         other.commit()
         other.close()
-        texts = [m.text for m in store.build_context(s.id, query="heron sketch").relevant_messages]
+        texts = [m.text for m in store.build_context(sid, query="heron sketch").relevant_messages]
         assert "The heron sketch is in the red notebook." in texts
         assert "The heron sketch is in the blue notebook." not in texts
 
