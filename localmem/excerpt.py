@@ -41,10 +41,12 @@ LASTING_MEMO_SIZE = 4096
 """Texts whose ``is_lasting`` judgment is kept: the same pins and summaries are
 judged for every context with a query (the user's pins in every session's)."""
 LASTING_MEMO_MAX_CHARS = 4096
-SHORTENED_MEMO_SIZE = 16384
+SHORTENED_MEMO_SIZE = 4096
 """Most relevant messages whose shortened form ``Answers.shorten`` keeps (in the dict
 it is given), by message id and the query's stems: a chat's next turns ask of the
 same messages with the same words."""
+SHORTENED_MEMO_MAX_CHARS = 4096
+"""Longer messages are cut afresh each time (at most 16 MB of text kept)."""
 
 
 def cut(text: str, finder: Finder) -> str | None:
@@ -123,7 +125,8 @@ class Answers:
         if message.token_count < MIN_TOKENS or not self._any:
             return message
         key = (message.id, self._finder.stems)
-        shown = self._shortened.get(key)
+        kept = len(message.text) <= SHORTENED_MEMO_MAX_CHARS
+        shown = self._shortened.get(key) if kept else None
         if shown is None:
             shown = message
             text = cut(message.text, self._finder)
@@ -131,9 +134,10 @@ class Answers:
                 tokens = self._count(text)
                 if tokens <= message.token_count * (1 - MIN_SAVING):
                     shown = message.model_copy(update={"text": text, "token_count": tokens})
-            if len(self._shortened) >= SHORTENED_MEMO_SIZE:
-                self._shortened.clear()
-            self._shortened[key] = shown
+            if kept:
+                if len(self._shortened) >= SHORTENED_MEMO_SIZE:
+                    self._shortened.clear()
+                self._shortened[key] = shown
         return shown
 
 

@@ -452,6 +452,11 @@ def test_a_long_turns_excerpt_is_kept_by_its_id_and_the_querys_stems() -> None:
     assert "rowing crews" in other.text and "heron" not in other.text and len(counted) == 2
     assert Answers(["zebra"], count, kept).shorten(message) is message  # nothing to cut: whole
     assert len(kept) == 3
+    huge = message.model_copy(
+        update={"id": 8, "text": LONG_TURN * 20, "token_count": 20 * message.token_count}
+    )
+    assert "heron" in Answers(["heron"], count, kept).shorten(huge).text
+    assert len(kept) == 3  # a text this long is cut afresh each time, not kept
 
 
 def test_the_excerpts_kept_go_with_a_deleted_message(db_path) -> None:
