@@ -248,29 +248,34 @@ ALL_SESSIONS = ""
 class SessionMemo:
     """What the context builder learnt about sessions, valid until the file changes.
 
-    ``ratios``: each session's model token ratio (its presence also proves
-    the session exists); ``levels``: the compaction level of each session
-    that has one (``store.maintain``; absent means 0), read with the ratio;
-    ``state``: each session's state rows (goals, subtasks, tools, files, the
-    latest checkpoint), which change only through the store's state writes;
-    ``scopes``: each session's (and the whole file's: ``ALL_SESSIONS``) recall
-    statistics, its messages' number and total tokens as of the newest id read;
-    ``recent``: each session's newest messages as contexts read them, with the
-    ``writes`` stamp they were read at; ``writes``: the store's writes by session
-    (a :class:`Writes`), by which ``recent``, ``scopes`` and ``postings`` read
-    only what was added since; ``messages``: the
-    messages recall read (a :class:`RowMemo`: a message is never updated and its
-    id never reused, so only a deletion makes an entry stale: ``Forgetting``
-    and an import that replaces a session empty it, through ``deleted``);
-    ``postings``: which messages hold each word recall looked up in a session
-    or in the whole file (a :class:`Postings`); ``deleted`` empties ``scopes``
-    and ``postings`` too, ``recent`` and ``excerpts``: each long relevant
-    message as a context showed it for a query's stems (``excerpt.Answers``,
-    by message id), and ``counted``: how many words of each message begin
-    with each stem BM25 looked for (``rank.bm25``); ``pins``: the pins
-    each session's contexts show (by session and whether the context has a
-    query), emptied whenever the store writes anything but messages alone
-    (pins are the user's as well as the session's: every session's go).
+    Read once and kept until the store writes what they depend on:
+
+    - ``ratios``: each session's model token ratio (its presence also proves
+      the session exists); ``levels``: the compaction level of each session
+      that has one (``store.maintain``; absent means 0), read with the ratio;
+    - ``state``: each session's state rows (goals, subtasks, tools, files, the
+      latest checkpoint), which change only through the store's state writes;
+    - ``pins``: the pins each session's contexts show (by session and whether
+      the context has a query), emptied whenever the store writes anything but
+      messages alone (pins are the user's as well as the session's: every
+      session's go).
+
+    Read once, then brought up to date: a message is never updated and a new
+    one's id is above every earlier one (m011), so after a write only what was
+    added is read (``writes``: the store's writes by session, a :class:`Writes`):
+
+    - ``scopes``: each session's (and the whole file's: ``ALL_SESSIONS``) recall
+      statistics, its messages' number and total tokens as of the newest id read;
+    - ``recent``: each session's newest messages, with the stamp they were read at;
+    - ``postings``: which messages hold each word recall looked up in a session
+      or in the whole file (a :class:`Postings`).
+
+    By message id, never stale but through a deletion: ``messages``, the
+    messages recall read (a :class:`RowMemo`); ``excerpts``, each long relevant
+    message as a context showed it for a query's stems (``excerpt.Answers``);
+    ``counted``, how many words of each message begin with each stem BM25 looked
+    for (``rank.bm25``). ``deleted`` empties these and the brought-up-to-date
+    ones (``Forgetting`` and an import that replaces a session call it).
     ``sync`` empties them all when another connection committed (a new
     ``PRAGMA data_version``) or they grew past ``max_sessions``; the store
     calls ``forget`` when it writes something they depend on.
