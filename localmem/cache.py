@@ -274,8 +274,10 @@ class SessionMemo:
     messages recall read (a :class:`RowMemo`); ``excerpts``, each long relevant
     message as a context showed it for a query's stems (``excerpt.Answers``);
     ``counted``, how many words of each message begin with each stem BM25 looked
-    for (``rank.bm25``). ``deleted`` empties these and the brought-up-to-date
-    ones (``Forgetting`` and an import that replaces a session call it).
+    for (``rank.bm25``); ``neighbours``, the turn just after or before a message
+    in its session (``recall``: none after it is not kept). ``deleted`` empties
+    these and the brought-up-to-date ones (``Forgetting`` and an import that
+    replaces a session call it).
     ``sync`` empties them all when another connection committed (a new
     ``PRAGMA data_version``) or they grew past ``max_sessions``; the store
     calls ``forget`` when it writes something they depend on.
@@ -290,6 +292,7 @@ class SessionMemo:
         self.recent: dict[str, tuple[list, Hashable]] = {}
         self.excerpts: dict[tuple[int, frozenset[str]], Any] = {}
         self.counted: dict[tuple[str, int], int] = {}
+        self.neighbours: dict[tuple[int, bool], int | None] = {}
         self.writes = Writes()
         self.pins: dict[tuple[str, bool], list] = {}
         self.messages = messages
@@ -325,3 +328,4 @@ class SessionMemo:
         self.recent.clear()
         self.excerpts.clear()
         self.counted.clear()
+        self.neighbours.clear()

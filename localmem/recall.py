@@ -59,6 +59,8 @@ FEEDBACK_TERMS = 4
 """At most this many words join the query."""
 PERIOD_READ = 400
 """At most this many messages read per period a question names."""
+NEIGHBOURS_KEPT = 65536
+"""Most neighbours ``SessionMemo.neighbours`` holds (ids only)."""
 
 
 class Recalled(NamedTuple):
@@ -229,7 +231,8 @@ class Recall:
                 rows.setdefault(m.id, m)
         sets = {t: set(ids) for t, ids in holders.items()}
         texts = {i: (rows[i].text, rows[i].token_count) for i in {*lexical, *found} if i in rows}
-        widened = rank.ranked(rank.bm25(wider, sets, frequencies, scope, texts, self._db.memo.counted))
+        counted = self._db.memo.counted
+        widened = rank.ranked(rank.bm25(wider, sets, frequencies, scope, texts, counted))
         return rank.fuse(lexical, widened)
 
     def _messages(self, session_id: str | None, ids: Collection[int]) -> list[Message]:
@@ -278,9 +281,9 @@ class Recall:
             for hit in hits[:NEIGHBOUR_HITS]
             if _is_question(hit) or hit.token_count <= SHORT_REPLY_TOKENS
         }
-        found = db.neighbours(self._db.conn, list(asked.items()))
-        rows = {m.id: m for m in self._messages(None, set(found.values()))}
-        partners = {key: rows.get(found.get(n, 0)) for n, key in enumerate(asked)}
+        found = self._neighbours(asked)
+        rows = {m.id: m for m in self._messages(None, {i for i in found.values() if i})}
+        partners = {key: rows.get(found.get(key) or 0) for key in asked}
         out: list[Message] = []
         seen: set[int] = set()
         for position, hit in enumerate(hits):
@@ -296,6 +299,29 @@ class Recall:
             if partner is not None and allowed(partner) and partner.id not in seen:
                 out.append(partner)
                 seen.add(partner.id)
+        return out
+
+    def _neighbours(self, asked: dict[int, bool]) -> dict[int, int | None]:
+        """The id of the turn just after (True) or before (False) each asked message
+        in its session, None where there is none; kept (``SessionMemo.neighbours``):
+        a message's neighbour stays its neighbour, new ids being above every earlier
+        one, but for none after it, which a new message may become (asked again)."""
+        known = self._db.memo.neighbours
+        out: dict[int, int | None] = {}
+        ask: list[tuple[int, bool]] = []
+        for i, after in asked.items():
+            if (i, after) in known:
+                out[i] = known[(i, after)]
+            else:
+                ask.append((i, after))
+        if ask:
+            if len(known) + len(ask) > NEIGHBOURS_KEPT:
+                known.clear()
+            found = db.neighbours(self._db.conn, ask)
+            for n, (i, after) in enumerate(ask):
+                out[i] = neighbour = found.get(n)
+                if neighbour is not None or not after:
+                    known[(i, after)] = neighbour
         return out
 
     def session_titles(self, messages: list[Message], session_id: str) -> dict[str, str]:

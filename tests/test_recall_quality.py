@@ -470,3 +470,36 @@ def test_the_excerpts_kept_go_with_a_deleted_message(db_path) -> None:
         store.delete_message(long.id)
         assert not store._db.memo.excerpts  # its text is nowhere in memory
         assert store.build_context(s.id, query="the heron sketch").relevant_messages == ()
+
+
+def test_a_question_with_no_reply_yet_brings_its_reply_once_written(db_path) -> None:
+    # The neighbours of the best hits are kept (SessionMemo.neighbours): a turn's
+    # neighbour stays its neighbour, but none after it is not kept: a reply may come.
+    config = {"cache_ttl": 0, "recent_messages": 2, "recall_scope": "user"}
+    with MemoryStore(db_path, config=config) as store:
+        here, there = store.create_session(), store.create_session()
+        store.add_messages(there.id, [{"role": "user", "text": t} for t in filler(3)])
+        asked = store.add_message(there.id, "user", "When will the heron sketch be framed?")
+        store.add_messages(here.id, [{"role": "user", "text": t} for t in filler(4)])
+        query = "When is the heron sketch framed?"
+        shown = [m.id for m in store.build_context(here.id, query=query).relevant_messages]
+        assert shown == [asked.id]  # no reply yet
+        reply = store.add_message(there.id, "assistant", "Friday, said the shop.")
+        shown = [m.id for m in store.build_context(here.id, query=query).relevant_messages]
+        assert shown == [asked.id, reply.id]
+        assert [m.id for m in store.build_context(here.id, query=query).relevant_messages] == shown
+
+
+def test_a_question_whose_reply_is_deleted_brings_the_turn_after_it_now(db_path) -> None:
+    with MemoryStore(db_path, config={"cache_ttl": 0, "recent_messages": 2}) as store:
+        s = store.create_session()
+        asked = store.add_message(s.id, "user", "When will the heron sketch be framed?")
+        first = store.add_message(s.id, "assistant", "Thursday, I think.")
+        second = store.add_message(s.id, "assistant", "Friday, said the shop.")
+        store.add_messages(s.id, [{"role": "user", "text": t} for t in filler(4)])
+        query = "When is the heron sketch framed?"
+        shown = [m.id for m in store.build_context(s.id, query=query).relevant_messages]
+        assert shown[:2] == [asked.id, first.id]
+        store.delete_message(first.id)
+        shown = [m.id for m in store.build_context(s.id, query=query).relevant_messages]
+        assert shown[:2] == [asked.id, second.id]
