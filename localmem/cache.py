@@ -13,8 +13,9 @@ by itself; the store calls it under its lock.
 from __future__ import annotations
 
 import time
+from array import array
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import Any, Generic, TypeVar
 
 V = TypeVar("V")
@@ -140,6 +141,106 @@ class RowMemo:
         return len(self._rows)
 
 
+class Writes:
+    """The store's writes, counted by session: a memo of what a scope's messages say
+    (a session's, or the whole file's: None) compares ``stamp(scope)`` with the one
+    it was read at to know whether its scope was written since.
+
+    Messages are only ever added with ids above every earlier one (migration
+    m011_message_ids: no id is handed out twice) and never change, so such a memo
+    stays current by reading what was added above the newest id it knows; whoever
+    deletes messages empties it instead.
+    """
+
+    MAX_SESSIONS = 4096
+    """Sessions counted apart; past them, a write of any session counts for all."""
+
+    def __init__(self) -> None:
+        self._writes = 0  # of any scope: the whole file's stamp
+        self._unscoped = 0  # of no one session: every session's stamp
+        self._of: dict[str, int] = {}  # of each session
+
+    def written(self, session_id: str | None) -> None:
+        """The store wrote to ``session_id`` (None: anywhere)."""
+        self._writes += 1
+        if session_id is None or len(self._of) >= self.MAX_SESSIONS:
+            self._unscoped += 1
+            self._of.clear()
+        if session_id is not None:
+            self._of[session_id] = self._of.get(session_id, 0) + 1
+
+    def stamp(self, scope: str | None) -> Hashable:
+        """What changes whenever the store may have written to ``scope``."""
+        return self._writes if scope is None else (self._unscoped, self._of.get(scope, 0))
+
+
+class Postings:
+    """Which messages hold each word recall looked up, per scope (a session, or the
+    whole file: None): the newest of them, ascending, and how many hold it in all;
+    read once, then kept current by reading the holders above the newest known
+    whenever the stamp it is asked with moved (the scope's newest message id: a
+    new holder is a new message, ``Writes``). Whoever deletes messages calls
+    ``clear``. At most ``max_ids`` ids are kept in all (an entry counts one more),
+    the least recently used entry dropped first. Not thread-safe by itself; the
+    store calls it under its lock.
+    """
+
+    def __init__(self, max_ids: int) -> None:
+        self.max_ids = max_ids
+        self.ids = 0
+        """How many ids are kept, over every entry."""
+        self._entries: OrderedDict[tuple[str | None, str], tuple[array, int, Hashable]] = (
+            OrderedDict()
+        )
+
+    def get(
+        self,
+        scope: str | None,
+        word: str,
+        stamp: Hashable,
+        first: Callable[[], tuple[list[int], int]],
+        after: Callable[[int], list[int]],
+        newest: int,
+    ) -> tuple[Sequence[int], int]:
+        """The newest ``newest`` ids of the messages of ``scope`` holding ``word``,
+        ascending, and how many hold it there, as of ``stamp``.
+        ``first()`` reads them on a miss (at most ``newest`` ids, newest first, and the
+        count); ``after(id)`` the holders above ``id``, ascending, when the stamp moved."""
+        key = (scope, word)
+        entry = self._entries.get(key)
+        if entry is None:
+            ids, count = first()
+            ordered = array("q", reversed(ids[:newest]))
+            self._entries[key] = (ordered, count, stamp)
+            self.ids += len(ordered) + 1
+            self._trim()
+            return ordered, count
+        ordered, count, known = entry
+        self._entries.move_to_end(key)
+        if known != stamp:
+            more = after(ordered[-1] if ordered else 0)
+            before = len(ordered)
+            ordered.extend(more)
+            if len(ordered) > newest:
+                del ordered[: len(ordered) - newest]
+            count += len(more)
+            self._entries[key] = (ordered, count, stamp)
+            self.ids += len(ordered) - before
+            self._trim()
+        return ordered, count
+
+    def _trim(self) -> None:
+        while self.ids > self.max_ids and self._entries:
+            self.ids -= len(self._entries.popitem(last=False)[1][0]) + 1
+
+    def clear(self) -> None:
+        self._entries.clear()
+        self.ids = 0
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+
 ALL_SESSIONS = ""
 """The ``SessionMemo.scopes`` key of the whole file's statistics (no session id is empty)."""
 
@@ -147,28 +248,55 @@ ALL_SESSIONS = ""
 class SessionMemo:
     """What the context builder learnt about sessions, valid until the file changes.
 
-    ``ratios``: each session's model token ratio (its presence also proves
-    the session exists); ``levels``: the compaction level of each session
-    that has one (``store.maintain``; absent means 0), read with the ratio;
-    ``state``: each session's state rows (goals, subtasks, tools, files, the
-    latest checkpoint), which change only through the store's state writes;
-    ``scopes``: each session's recall statistics (``localmem.rank.Scope``),
-    forgotten whenever the store writes to the session; ``messages``: the
-    messages recall read (a :class:`RowMemo`: a message is never updated and its
-    id never reused, so only a deletion makes an entry stale: ``Forgetting``
-    and an import that replaces a session empty it).
+    Read once and kept until the store writes what they depend on:
+
+    - ``ratios``: each session's model token ratio (its presence also proves
+      the session exists); ``levels``: the compaction level of each session
+      that has one (``store.maintain``; absent means 0), read with the ratio;
+    - ``state``: each session's state rows (goals, subtasks, tools, files, the
+      latest checkpoint), which change only through the store's state writes;
+    - ``pins``: the pins each session's contexts show (by session and whether
+      the context has a query), emptied whenever the store writes anything but
+      messages alone (pins are the user's as well as the session's: every
+      session's go).
+
+    Read once, then brought up to date: a message is never updated and a new
+    one's id is above every earlier one (m011), so after a write only what was
+    added is read (``writes``: the store's writes by session, a :class:`Writes`):
+
+    - ``scopes``: each session's (and the whole file's: ``ALL_SESSIONS``) recall
+      statistics, its messages' number and total tokens as of the newest id read;
+    - ``recent``: each session's newest messages, with the stamp they were read at;
+    - ``postings``: which messages hold each word recall looked up in a session
+      or in the whole file (a :class:`Postings`).
+
+    By message id, never stale but through a deletion: ``messages``, the
+    messages recall read (a :class:`RowMemo`); ``excerpts``, each long relevant
+    message as a context showed it for a query's stems (``excerpt.Answers``);
+    ``counted``, how many words of each message begin with each stem BM25 looked
+    for (``rank.bm25``); ``neighbours``, the turn just after or before a message
+    in its session (``recall``: none after it is not kept). ``deleted`` empties
+    these and the brought-up-to-date ones (``Forgetting`` and an import that
+    replaces a session call it).
     ``sync`` empties them all when another connection committed (a new
     ``PRAGMA data_version``) or they grew past ``max_sessions``; the store
     calls ``forget`` when it writes something they depend on.
     """
 
-    def __init__(self, max_sessions: int, messages: RowMemo) -> None:
+    def __init__(self, max_sessions: int, messages: RowMemo, postings: Postings) -> None:
         self.max_sessions = max_sessions
         self.ratios: dict[str, float] = {}
         self.levels: dict[str, int] = {}
         self.state: dict[str, list] = {}
-        self.scopes: dict[str, Any] = {}
+        self.scopes: dict[str, tuple[int, int, int, Hashable]] = {}
+        self.recent: dict[str, tuple[list, Hashable]] = {}
+        self.excerpts: dict[tuple[int, frozenset[str]], Any] = {}
+        self.counted: dict[tuple[str, int], int] = {}
+        self.neighbours: dict[tuple[int, bool], int | None] = {}
+        self.writes = Writes()
+        self.pins: dict[tuple[str, bool], list] = {}
         self.messages = messages
+        self.postings = postings
         self._stamp: Hashable = None
 
     def sync(self, stamp: Hashable) -> None:
@@ -181,10 +309,23 @@ class SessionMemo:
         self.levels.pop(session_id, None)
         self.state.pop(session_id, None)
         self.scopes.pop(session_id, None)
+        self.pins.pop((session_id, False), None)
+        self.pins.pop((session_id, True), None)
 
     def clear(self) -> None:
         self.ratios.clear()
         self.levels.clear()
         self.state.clear()
         self.scopes.clear()
+        self.pins.clear()
+        self.deleted()
+
+    def deleted(self) -> None:
+        """Messages were deleted: what was read of them goes."""
         self.messages.clear()
+        self.postings.clear()
+        self.scopes.clear()
+        self.recent.clear()
+        self.excerpts.clear()
+        self.counted.clear()
+        self.neighbours.clear()

@@ -162,7 +162,7 @@ class Contexts:
             session_id, recent, pins, summaries, ratio, relevant, titles, query, groups, checkpoint,
             tuple(p.label for p in found),
         )
-        answers = Answers(terms, tokenizer.count) if relevant else None
+        answers = Answers(terms, tokenizer.count, self._db.memo.excerpts) if relevant else None
         policy = Policy(
             math.floor(budget / ratio), cfg.min_recent_messages, costs, tokenizer.tail,
             tokenizer.count, cfg.relevant_messages, self._label_cost,
@@ -204,13 +204,43 @@ class Contexts:
             state = self._db.memo.state[session_id] = db.session_state(conn, session_id, limits)
         return (
             ratio,
-            db.recent_messages(conn, session_id, cfg.recent_messages),
+            self._recent(conn, session_id, cfg.recent_messages),
             self._pins(conn, session_id, query_aware),
             db.context_summaries(conn, session_id, cfg.recent_summaries),
             state,
         )
 
+    def _recent(self, conn: sqlite3.Connection, session_id: str, limit: int) -> list[Message]:
+        """The session's newest ``limit`` messages, newest first, kept read
+        (``SessionMemo.recent``): once the store wrote to the session, only the
+        messages above the newest known are read (a message never changes; its id
+        is above every earlier one), unless there are ``limit`` of them."""
+        memo = self._db.memo
+        stamp = memo.writes.stamp(session_id)
+        entry = memo.recent.get(session_id)
+        if entry is not None and entry[1] == stamp:
+            return entry[0]
+        recent: list[Message] | None = None
+        if entry is not None and entry[0]:
+            added = db.messages_after(conn, session_id, entry[0][0].id, limit)
+            if len(added) < limit:
+                recent = [*reversed(added), *entry[0]][:limit]
+        if recent is None:
+            recent = db.recent_messages(conn, session_id, limit)
+        memo.recent[session_id] = (recent, stamp)
+        return recent
+
     def _pins(self, conn: sqlite3.Connection, session_id: str, query_aware: bool) -> list[Pin]:
+        """The pins a context shows, read once and kept (``SessionMemo.pins``) until the
+        store writes a pin or another connection commits."""
+        memo = self._db.memo.pins
+        key = (session_id, query_aware)
+        pins = memo.get(key)
+        if pins is None:
+            pins = memo[key] = self._read_pins(conn, session_id, query_aware)
+        return pins
+
+    def _read_pins(self, conn: sqlite3.Connection, session_id: str, query_aware: bool) -> list[Pin]:
         top = self._db.config.top_pins
         pins = db.top_pins(conn, session_id, top)
         if not (query_aware and top) or len(pins) < top:

@@ -37,6 +37,12 @@ LASTING_MEMO_SIZE = 4096
 """Texts whose ``is_lasting`` judgment is kept: the same pins and summaries are
 judged for every context with a query (the user's pins in every session's)."""
 LASTING_MEMO_MAX_CHARS = 4096
+SHORTENED_MEMO_SIZE = 4096
+"""Most relevant messages whose shortened form ``Answers.shorten`` keeps (in the dict
+it is given), by message id and the query's stems: a chat's next turns ask of the
+same messages with the same words."""
+SHORTENED_MEMO_MAX_CHARS = 4096
+"""Longer messages are cut afresh each time (at most 16 MB of text kept)."""
 
 
 def cut(text: str, finder: Finder) -> str | None:
@@ -82,11 +88,19 @@ class Answers:
     """What of the material answers a query's ``terms``: the judgments packing asks of
     a context with a query (``packing.Policy.shorten``, ``.earns`` and ``.answers``)."""
 
-    def __init__(self, terms: Sequence[str], count: Callable[[str], int]) -> None:
+    def __init__(
+        self,
+        terms: Sequence[str],
+        count: Callable[[str], int],
+        shortened: dict[tuple[int, frozenset[str]], Message] | None = None,
+    ) -> None:
         self._finder = Finder(terms)
         self._any = bool(terms)
         self._count = count
         self._answered: dict[str, bool] = {}  # packing asks of a pin twice (earns, answers)
+        # What ``shorten`` gave for each message (by id: a message never changes) and
+        # these stems, kept across contexts in the dict the caller gives.
+        self._shortened = {} if shortened is None else shortened
 
     def answers(self, text: str) -> bool:
         """Whether ``text`` holds a word of the query."""
@@ -106,13 +120,21 @@ class Answers:
         answer (``cut``) when that saves ``MIN_SAVING`` of its tokens; else whole."""
         if message.token_count < MIN_TOKENS or not self._any:
             return message
-        text = cut(message.text, self._finder)
-        if text is None:
-            return message
-        tokens = self._count(text)
-        if tokens > message.token_count * (1 - MIN_SAVING):
-            return message
-        return message.model_copy(update={"text": text, "token_count": tokens})
+        key = (message.id, self._finder.stems)
+        kept = len(message.text) <= SHORTENED_MEMO_MAX_CHARS
+        shown = self._shortened.get(key) if kept else None
+        if shown is None:
+            shown = message
+            text = cut(message.text, self._finder)
+            if text is not None:
+                tokens = self._count(text)
+                if tokens <= message.token_count * (1 - MIN_SAVING):
+                    shown = message.model_copy(update={"text": text, "token_count": tokens})
+            if kept:
+                if len(self._shortened) >= SHORTENED_MEMO_SIZE:
+                    self._shortened.clear()
+                self._shortened[key] = shown
+        return shown
 
 
 _memo_lasting = functools.lru_cache(maxsize=LASTING_MEMO_SIZE)(is_lasting)

@@ -159,7 +159,7 @@ class Forgetting:
                 self._db.memo.clear()
             else:
                 self._db.memo.forget(session_id)  # its state rows hold the checkpoint's lines
-                self._db.memo.messages.clear()  # rows gone: no recall may find them there
+                self._db.memo.deleted()  # rows gone: no recall may find them there
         if gone.deleted:
             self._empty_log()
 

@@ -22,7 +22,7 @@ from typing import TypeVar
 
 from . import db
 from .args import check_id
-from .cache import ALL_SESSIONS, RowMemo, SessionMemo, TTLCache
+from .cache import Postings, RowMemo, SessionMemo, TTLCache
 from .clock import iso
 from .config import MemoryConfig
 from .errors import DatabaseError, SessionNotFound
@@ -39,6 +39,10 @@ reads the same older messages turn after turn."""
 MESSAGE_MEMO_CHARS = 4 * 1024 * 1024
 """Most characters of text those messages hold in all (with their models, about 14 MB
 at most: 12,442 messages of a chat-like corpus filled it)."""
+POSTINGS_IDS = 1024 * 1024
+"""Most message ids recall keeps of the words it looked up (``SessionMemo.postings``;
+8 bytes each): a session's words are looked up again turn after turn, and a write
+to one session leaves every other session's as they were."""
 
 
 class Handle:
@@ -75,7 +79,9 @@ class Handle:
         # Per session, what contexts read once and reuse (token ratio, compaction
         # level, state rows) until the file or the session changes: SessionMemo.
         self.memo = SessionMemo(
-            SESSION_MEMO_SIZE, RowMemo(MESSAGE_MEMO_ROWS, MESSAGE_MEMO_CHARS, attrgetter("text"))
+            SESSION_MEMO_SIZE,
+            RowMemo(MESSAGE_MEMO_ROWS, MESSAGE_MEMO_CHARS, attrgetter("text")),
+            Postings(POSTINGS_IDS),
         )
 
     def close(self) -> None:
@@ -114,13 +120,15 @@ class Handle:
 
     @contextlib.contextmanager
     def write(
-        self, session_id: str | None = None, *, single_statement: bool = False
+        self, session_id: str | None = None, *, single_statement: bool = False, pins: bool = True
     ) -> Iterator[sqlite3.Connection]:
         """Lock, one transaction, then forget the cached contexts it made stale.
 
         The transaction is ``db.transaction`` (``BEGIN IMMEDIATE`` ... ``COMMIT``),
         or, for a write that is a single statement, that statement itself
-        (SQLite runs it atomically). SQLite's errors leave as :class:`DatabaseError`.
+        (SQLite runs it atomically). ``pins``: whether it may write pins (False: it
+        writes none, and the pins memoized for contexts stay). SQLite's errors
+        leave as :class:`DatabaseError`.
         """
         conn = self.conn
         with self.lock:
@@ -134,13 +142,13 @@ class Handle:
                 raise DatabaseError(f"{self.path}: {exc}") from exc
             finally:
                 memo = self.memo
+                memo.writes.written(session_id)  # its statistics, words' holders: read the new
+                if pins:
+                    memo.pins.clear()
                 if session_id is None:
                     self.cache.clear()
-                    memo.scopes.clear()
                 else:
                     self.cache.drop_session(session_id)
-                    memo.scopes.pop(session_id, None)
-                    memo.scopes.pop(ALL_SESSIONS, None)
                     if session_id in memo.levels:  # a new message may end its compaction
                         memo.forget(session_id)
 

@@ -81,7 +81,7 @@ class Messages:
         if pins:
             row = self._pinned_row(row)
         # One statement (the fast path) unless a rule found a fact to pin with it.
-        with self._db.write(session_id, single_statement=not pins) as conn:
+        with self._db.write(session_id, single_statement=not pins, pins=bool(pins)) as conn:
             now = self._db.now()
             message = db.insert_message(conn, row, now)
             if message is None:
@@ -103,7 +103,7 @@ class Messages:
         check_id(session_id)
         items = as_list(messages, "messages must be a list of {'role': ..., 'text': ...} items")
         rows, pins = self.rows_and_pins([self.row(session_id, item) for item in items])
-        with self._db.write(session_id) as conn:
+        with self._db.write(session_id, pins=any(pins)) as conn:
             if not db.session_exists(conn, session_id):
                 raise SessionNotFound(session_id)
             stored = self.insert(conn, session_id, rows, pins, self._db.now())

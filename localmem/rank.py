@@ -77,8 +77,11 @@ class Finder:
 
     def __init__(self, terms: Sequence[str]) -> None:
         stems: dict[str, list[str]] = {}
+        self.stem_of: dict[str, str] = {}
+        """Each term's stem as it is looked for."""
         for t in terms:
-            stems.setdefault(stem(t).lower(), []).append(t)
+            s = self.stem_of[t] = stem(t).lower()
+            stems.setdefault(s, []).append(t)
         self._ordered = sorted(stems, key=len, reverse=True)
         self._credit = {
             s: [t for other in self._ordered if s.startswith(other) for t in stems[other]]
@@ -86,6 +89,8 @@ class Finder:
         }
         self._terms = tuple(terms)
         self._slow_patterns: dict[str, re.Pattern[str]] | None = None
+        self.stems = frozenset(self._ordered)
+        """The stems looked for: two finders with the same find the same words."""
 
     def _slow(self) -> dict[str, re.Pattern[str]]:
         """Each term's own pattern, for a text whose lowercase is longer (compiled once)."""
@@ -177,19 +182,24 @@ def bm25(
     frequencies: Mapping[str, int],
     scope: Scope,
     texts: Mapping[int, tuple[str, int]],
+    counted: dict[tuple[str, int], int] | None = None,
 ) -> dict[int, float]:
     """BM25 scores of the messages in ``texts`` (id -> (text, token count)).
 
     ``holders`` maps each query term to ids of the scope's messages that hold
     it, ``frequencies`` to how many of the scope's messages hold it. A message
     the index matched but whose words the light stemmer does not connect to
-    the term counts it once.
+    the term counts it once. ``counted``: how many words of a message (by id:
+    its text never changes) begin with a stem, kept across calls (``Finder``).
     """
     weights = {t: idf(scope.documents, frequencies.get(t, 0)) for t in terms}
     finder = Finder(terms)
     mean = scope.mean_tokens or 1.0
     scores: dict[int, float] = {}
-    counts = finder.counts_of([text for text, _ in texts.values()])
+    if counted is None:
+        counts = finder.counts_of([text for text, _ in texts.values()])
+    else:
+        counts = _counts_kept(finder, texts, counted)
     for n, (doc_id, (text, tokens)) in enumerate(texts.items()):
         held = [t for t in terms if doc_id in holders.get(t, ())]
         if not held:
@@ -202,6 +212,30 @@ def bm25(
             score += weights[t] * tf * (K1 + 1) / (tf + norm)
         scores[doc_id] = score
     return scores
+
+
+COUNTED_SIZE = 65536
+"""The (stem, message) counts ``bm25`` lets the dict it is given hold: past them it
+is emptied, then holds one call's."""
+
+
+def _counts_kept(
+    finder: Finder, texts: Mapping[int, tuple[str, int]], counted: dict[tuple[str, int], int]
+) -> list[dict[str, int]]:
+    """``finder.counts_of`` the texts, the counts of each stem in each message kept in
+    ``counted`` and read from there: a term's count in a text is the number of word
+    starts its stem occurs at, whatever the other terms are."""
+    stem_of = finder.stem_of
+    stems = set(stem_of.values())
+    missing = [doc for doc in texts if any((s, doc) not in counted for s in stems)]
+    if missing:
+        if len(counted) + len(missing) * len(stems) > COUNTED_SIZE:
+            counted.clear()  # full: start again, with every text counted now
+            missing = list(texts)
+        for doc, found in zip(missing, finder.counts_of([texts[d][0] for d in missing])):
+            for t, s in stem_of.items():
+                counted[(s, doc)] = found.get(t, 0)
+    return [{t: counted[(s, doc)] for t, s in stem_of.items()} for doc in texts]
 
 
 def prescore(

@@ -59,6 +59,8 @@ FEEDBACK_TERMS = 4
 """At most this many words join the query."""
 PERIOD_READ = 400
 """At most this many messages read per period a question names."""
+NEIGHBOURS_KEPT = 65536
+"""Most neighbours ``SessionMemo.neighbours`` holds (ids only)."""
 
 
 class Recalled(NamedTuple):
@@ -111,7 +113,7 @@ class Recall:
         """
         conn = self._db.conn
         everywhere = self._db.config.recall_scope == "user"
-        scope = self._scope(None if everywhere else session_id)
+        scope, newest = self._scope(None if everywhere else session_id)
         key = None if everywhere else fts.session_key(session_id)
 
         def older(message: Message) -> bool:  # outside the session's recent window
@@ -122,12 +124,21 @@ class Recall:
         frequencies: dict[str, int] = {}
 
         few = scope.documents <= HOLDER_CAP  # then every holder is read: in any order
+        postings = self._db.memo.postings  # each word's holders, kept read
+        within = None if everywhere else session_id
 
         def hold(term: str) -> None:
-            ids, frequencies[term] = db.term_holders(
-                conn, fts.message_holders(term, key), HOLDER_CAP, few
+            match = fts.message_holders(term, key)
+            ids, frequencies[term] = postings.get(
+                within, term, newest,  # a new holder is a new message
+                lambda: db.term_holders(conn, match, HOLDER_CAP, few),
+                lambda after: db.term_holders_after(conn, match, after),
+                HOLDER_CAP,
             )
-            holders[term] = ids if everywhere else [i for i in ids if i < before_id]
+            newest_first = reversed(ids)
+            holders[term] = (
+                list(newest_first) if everywhere else [i for i in newest_first if i < before_id]
+            )
 
         for term in terms:
             hold(term)
@@ -142,7 +153,7 @@ class Recall:
         rows = {m.id: m for m in found if older(m)}
         sets = {t: set(ids) for t, ids in holders.items()}
         texts = {i: (rows[i].text, rows[i].token_count) for i in chosen if i in rows}
-        scores = rank.bm25(terms, sets, frequencies, scope, texts)
+        scores = rank.bm25(terms, sets, frequencies, scope, texts, self._db.memo.counted)
         lexical = rank.ranked(scores)
         if dense:  # the meaning finds what the words miss: no feedback round
             found_share = rank.coverage(prescores, terms, frequencies, scope)
@@ -223,7 +234,8 @@ class Recall:
                 rows.setdefault(m.id, m)
         sets = {t: set(ids) for t, ids in holders.items()}
         texts = {i: (rows[i].text, rows[i].token_count) for i in {*lexical, *found} if i in rows}
-        widened = rank.ranked(rank.bm25(wider, sets, frequencies, scope, texts))
+        counted = self._db.memo.counted
+        widened = rank.ranked(rank.bm25(wider, sets, frequencies, scope, texts, counted))
         return rank.fuse(lexical, widened)
 
     def _messages(self, session_id: str | None, ids: Collection[int]) -> list[Message]:
@@ -272,9 +284,9 @@ class Recall:
             for hit in hits[:NEIGHBOUR_HITS]
             if _is_question(hit) or hit.token_count <= SHORT_REPLY_TOKENS
         }
-        found = db.neighbours(self._db.conn, list(asked.items()))
-        rows = {m.id: m for m in self._messages(None, set(found.values()))}
-        partners = {key: rows.get(found.get(n, 0)) for n, key in enumerate(asked)}
+        found = self._neighbours(asked)
+        rows = {m.id: m for m in self._messages(None, {i for i in found.values() if i})}
+        partners = {key: rows.get(found.get(key) or 0) for key in asked}
         out: list[Message] = []
         seen: set[int] = set()
         for position, hit in enumerate(hits):
@@ -292,6 +304,29 @@ class Recall:
                 seen.add(partner.id)
         return out
 
+    def _neighbours(self, asked: dict[int, bool]) -> dict[int, int | None]:
+        """The id of the turn just after (True) or before (False) each asked message
+        in its session, None where there is none; kept (``SessionMemo.neighbours``):
+        a message's neighbour stays its neighbour, new ids being above every earlier
+        one, but for none after it, which a new message may become (asked again)."""
+        known = self._db.memo.neighbours
+        out: dict[int, int | None] = {}
+        ask: list[tuple[int, bool]] = []
+        for i, after in asked.items():
+            if (i, after) in known:
+                out[i] = known[(i, after)]
+            else:
+                ask.append((i, after))
+        if ask:
+            if len(known) + len(ask) > NEIGHBOURS_KEPT:
+                known.clear()
+            found = db.neighbours(self._db.conn, ask)
+            for n, (i, after) in enumerate(ask):
+                out[i] = neighbour = found.get(n)
+                if neighbour is not None or not after:
+                    known[(i, after)] = neighbour
+        return out
+
     def session_titles(self, messages: list[Message], session_id: str) -> dict[str, str]:
         """How each other session among ``messages`` is named in the context: its
         title, else when it began."""
@@ -303,15 +338,25 @@ class Recall:
             for other, (title, created_at) in db.session_names(self._db.conn, others).items()
         }
 
-    def _scope(self, session_id: str | None) -> rank.Scope:
-        """The statistics of a session (None: of every session), memoized until the
-        store writes to it or the file changes."""
+    def _scope(self, session_id: str | None) -> tuple[rank.Scope, int]:
+        """The statistics of a session (None: of every session) and its newest message's
+        id, memoized: once the store wrote to it, only the messages above the newest
+        one counted are read (``SessionMemo.writes``)."""
+        memo = self._db.memo
         key = ALL_SESSIONS if session_id is None else session_id
-        scope = self._db.memo.scopes.get(key)
-        if scope is None:
-            documents, mean = db.scope_stats(self._db.conn, session_id)
-            scope = self._db.memo.scopes[key] = rank.Scope(documents, mean)
-        return scope
+        stamp = memo.writes.stamp(session_id)
+        entry = memo.scopes.get(key)
+        if entry is None:
+            documents, tokens, newest = db.scope_stats(self._db.conn, session_id)
+            memo.scopes[key] = (documents, tokens, newest, stamp)
+        else:
+            documents, tokens, newest, known = entry
+            if known != stamp:
+                more, more_tokens, newest = db.scope_stats(self._db.conn, session_id, newest)
+                documents, tokens = documents + more, tokens + more_tokens
+                memo.scopes[key] = (documents, tokens, newest, stamp)
+        # The mean as SQL's avg() gives it: the exact total over the count, rounded once.
+        return rank.Scope(documents, tokens / documents if documents else 0.0), newest
 
     @contextlib.contextmanager
     def indexed(self, tables: tuple[str, ...]) -> Iterator[sqlite3.Connection]:

@@ -202,7 +202,7 @@ class Transfer:
                 return None
             if existing == "replace":
                 db.delete_session(conn, session_id)
-                self._db.memo.messages.clear()  # its messages are gone
+                self._db.memo.deleted()  # its messages are gone
                 replaced = True
             elif existing == "rename":
                 session_id = uuid.uuid4().hex

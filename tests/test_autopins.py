@@ -179,6 +179,28 @@ def test_a_user_message_pins_its_fact_with_it(store: MemoryStore, session) -> No
     assert len(store.get_pins(session.id)) == 1
 
 
+@pytest.mark.parametrize("query", [None, "What can I take for a headache?"])
+def test_a_fact_pinned_with_its_message_is_in_the_next_context(db_path: Path, query) -> None:
+    # The pins a context shows are kept read (SessionMemo.pins) across writes that add
+    # messages alone; one that pins a fact with its message must show the pin next, in
+    # every session when the fact is the user's (a health fact: ``user_auto_pins``).
+    with MemoryStore(db_path, config={"cache_ttl": 0}) as store:
+        s, other = store.create_session(), store.create_session()
+        for sid in (s.id, other.id):
+            notes = [{"role": "user", "text": f"Note {n} on the trip."} for n in range(12)]
+            store.add_messages(sid, notes)
+            assert store.build_context(sid, query=query).pins == ()
+        store.add_message(s.id, "user", "How far is the coast from here?")  # no fact
+        assert store.build_context(s.id, query=query).pins == ()
+        store.add_message(s.id, "user", "I'm allergic to penicillin.")
+        for sid in (s.id, other.id):
+            shown = [p.content for p in store.build_context(sid, query=query).pins]
+            assert shown == ["I'm allergic to penicillin."]
+        store.add_messages(other.id, [{"role": "user", "text": "My flight number is BA 117."}])
+        shown = [p.content for p in store.build_context(other.id, query=query).pins]
+        assert "My flight number is BA 117." in shown
+
+
 def test_a_stated_fact_scores_at_least_its_pins_importance(store: MemoryStore, session) -> None:
     # The origin's heuristics alone: the allergy 0.5 like "ok", a vague question 0.7.
     said = {

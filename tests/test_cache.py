@@ -7,7 +7,7 @@ import tracemalloc
 from pathlib import Path
 
 from localmem import MemoryStore
-from localmem.cache import RowMemo, TTLCache
+from localmem.cache import Postings, RowMemo, TTLCache, Writes
 
 MB = 1024 * 1024
 
@@ -48,6 +48,81 @@ def test_the_row_memo_keeps_the_newest_rows_within_its_rows_and_characters() -> 
     none = RowMemo(0, 640, text=str)
     none.put([(1, "")])  # no room at all: nothing kept, even an empty text
     assert len(none) == 0 and none.get(1) is None
+
+
+class Holders:
+    """A word's holders in each scope, read as ``Postings`` asks: newest first, at most
+    ``newest``, and the count (``first``), or those above an id, ascending (``after``)."""
+
+    def __init__(self, rows: dict[str | None, list[int]]) -> None:
+        self.rows = rows
+        self.reads: list[tuple[str | None, int | None]] = []
+        self.writes = Writes()
+
+    def get(self, postings: Postings, scope: str | None, newest: int = 3) -> tuple[list[int], int]:
+        def first() -> tuple[list[int], int]:
+            self.reads.append((scope, None))
+            held = self.rows[scope]
+            return sorted(held, reverse=True)[:newest], len(held)
+
+        def after(last: int) -> list[int]:
+            self.reads.append((scope, last))
+            return [i for i in self.rows[scope] if i > last]
+
+        ids, count = postings.get(scope, "heron", self.writes.stamp(scope), first, after, newest)
+        return list(ids), count
+
+
+def test_postings_read_once_then_only_what_a_write_to_their_scope_added() -> None:
+    holders = Holders({"a": [1, 4], "b": [2, 3], None: [1, 2, 3, 4]})
+    postings = Postings(100)
+    assert holders.get(postings, "a") == ([1, 4], 2)
+    assert holders.get(postings, "b") == ([2, 3], 2)
+    assert holders.get(postings, None) == ([2, 3, 4], 4)  # the newest 3 of 4
+    assert holders.get(postings, "a") == ([1, 4], 2)
+    assert holders.reads == [("a", None), ("b", None), (None, None)]  # each read once
+    holders.rows["a"] += [9, 12]
+    holders.rows[None] += [9, 12]
+    holders.writes.written("a")
+    assert holders.get(postings, "a") == ([4, 9, 12], 4)  # the newest 3, all counted
+    assert holders.get(postings, "b") == ([2, 3], 2)
+    assert holders.get(postings, None) == ([4, 9, 12], 6)
+    assert holders.reads[3:] == [("a", 4), (None, 4)]  # "b" was not written: not read
+    holders.writes.written(None)  # a write of no one session: every scope's entries
+    holders.get(postings, "b")
+    assert holders.reads[-1] == ("b", 3)
+    postings.clear()
+    assert len(postings) == 0 and postings.ids == 0
+    holders.get(postings, "a")
+    assert holders.reads[-1] == ("a", None)
+
+
+def test_a_scope_s_stamp_moves_with_the_writes_that_may_reach_it() -> None:
+    writes = Writes()
+    a, b, everywhere = writes.stamp("a"), writes.stamp("b"), writes.stamp(None)
+    writes.written("a")
+    assert writes.stamp("a") != a and writes.stamp("b") == b and writes.stamp(None) != everywhere
+    a, everywhere = writes.stamp("a"), writes.stamp(None)
+    writes.written(None)
+    assert writes.stamp("a") != a and writes.stamp("b") != b and writes.stamp(None) != everywhere
+    b = writes.stamp("b")
+    for n in range(Writes.MAX_SESSIONS + 1):  # past the sessions counted apart: all move
+        writes.written(f"s{n}")
+    assert writes.stamp("b") != b
+
+
+def test_postings_keep_at_most_max_ids_the_least_recently_used_going_first() -> None:
+    holders = Holders({s: [n, n + 1] for n, s in enumerate("abcdef")})
+    postings = Postings(9)  # three entries of two ids (each counts one more)
+    for scope in "abc":
+        holders.get(postings, scope)
+    holders.get(postings, "a")  # used: "b" is now the least recent
+    holders.get(postings, "d")
+    assert postings.ids == 9 and len(postings) == 3
+    holders.reads.clear()
+    for scope in "adb":
+        holders.get(postings, scope)
+    assert holders.reads == [("b", None)]  # "b" went to make room for "d"
 
 
 def test_a_store_s_cache_holds_at_most_cache_bytes(tmp_path: Path) -> None:

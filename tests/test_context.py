@@ -169,6 +169,24 @@ def test_cache_serves_repeated_calls_and_drops_on_own_writes(store, session) -> 
     assert stats["hits"] == 1 and stats["misses"] == 3
 
 
+@pytest.mark.parametrize("added", [1, 3, 8, 20])
+def test_the_recent_messages_kept_read_follow_every_write(db_path, added) -> None:
+    # The newest messages are kept read (SessionMemo.recent) and only those written
+    # since are read: one, a few, as many as the window or more (then all anew).
+    config = {"cache_ttl": 0, "recent_messages": 8}
+    with MemoryStore(db_path, config=config) as store:
+        s = store.create_session()
+        said = store.add_messages(s.id, [{"role": "user", "text": f"turn {n}"} for n in range(10)])
+        store.build_context(s.id)
+        said += store.add_messages(s.id, [{"role": "user", "text": f"new {n}"} for n in range(added)])
+        assert store.build_context(s.id).recent_messages == tuple(said[-8:])
+        store.delete_message(said[-1].id)
+        assert store.build_context(s.id).recent_messages == tuple(said[-9:-1])
+        store.build_context(s.id)
+        store.pin(s.id, "A write that adds no message.")
+        assert store.build_context(s.id).recent_messages == tuple(said[-9:-1])
+
+
 def test_cache_never_serves_stale_after_another_connection_commits(db_path) -> None:
     with MemoryStore(db_path) as app, MemoryStore(db_path) as cli:
         s = app.create_session()

@@ -331,21 +331,97 @@ def test_a_message_recall_read_before_is_not_recalled_once_deleted(db_path) -> N
         assert first.id not in shown and second.id in shown
 
 
+# --- which messages hold each word, kept read (SessionMemo.postings) --------------------
+
+
+def heron_note(store: MemoryStore) -> tuple[str, Message]:
+    """A session (its id) whose first message says where the heron sketch is, six filler
+    turns after it, and that message."""
+    s = store.create_session()
+    note = store.add_message(s.id, "user", "The heron sketch is in the blue notebook.")
+    store.add_messages(s.id, [{"role": "user", "text": t} for t in filler(6)])
+    return s.id, note
+
+
+def test_a_word_s_holders_kept_read_take_in_the_messages_written_since(db_path) -> None:
+    with MemoryStore(db_path, config={"cache_ttl": 0, "recent_messages": 2}) as store:
+        sid, first = heron_note(store)
+        shown = [m.id for m in store.build_context(sid, query="heron sketch").relevant_messages]
+        assert shown == [first.id]  # "heron" and "sketch" read: one holder each
+        later = store.add_message(sid, "user", "Another heron sketch went to the framer.")
+        store.add_messages(sid, [{"role": "user", "text": t} for t in filler(6)])
+        shown = [m.id for m in store.build_context(sid, query="heron sketch").relevant_messages]
+        assert set(shown) == {first.id, later.id}
+
+
+@pytest.mark.parametrize("scope", ["session", "user"])
+def test_what_recall_keeps_read_across_writes_ranks_as_a_fresh_reading_does(db_path, scope) -> None:
+    # The session's statistics (its messages, their mean length) and each word's
+    # holders are kept read and brought up to date after the store's writes
+    # (SessionMemo.scopes, .postings): the contexts must be those of a store that
+    # reads everything afresh, as the words' weights and the lengths shift.
+    import random
+
+    rng = random.Random(5)
+    vocabulary = ["heron", "sketch", "pond", "notebook", "framer", "blue", "reed", "marsh"]
+
+    def turns(n: int, length: tuple[int, int]) -> list[dict[str, str]]:
+        return [
+            {"role": "user", "text": " ".join(rng.choices(vocabulary, k=rng.randint(*length)))}
+            for _ in range(n)
+        ]
+
+    config = {"cache_ttl": 0, "recent_messages": 2, "recall_scope": scope}
+    query, budget = "heron sketch by the pond", 400
+    with MemoryStore(db_path, config=config) as store:
+        a, b = store.create_session(), store.create_session()
+        store.add_messages(a.id, turns(40, (3, 12)))
+        store.add_messages(b.id, turns(20, (3, 12)))
+        seen = []
+        def contexts(of: MemoryStore) -> list:
+            return [of.build_context(sid, max_tokens=budget, query=query) for sid in (a.id, b.id)]
+
+        writes = ((a.id, turns(30, (20, 40))), (b.id, turns(5, (1, 2))), (a.id, turns(3, (1, 3))))
+        for sid, more in writes:
+            contexts(store)  # read, and kept read
+            store.add_messages(sid, more)
+            seen.append(contexts(store))
+            with MemoryStore(db_path, config=config) as fresh:
+                assert seen[-1] == contexts(fresh)
+        assert seen[0] != seen[1] != seen[2]  # the writes changed what is recalled
+
+
+def test_a_word_s_holders_kept_read_lose_the_deleted_ones(db_path) -> None:
+    # Another chat's 300 messages holding both words fill every lexical candidate's
+    # place (recall.LEXICAL_CANDIDATES) ahead of the one holding a word: were they
+    # still counted as holders once deleted, they would keep it out.
+    config = {"cache_ttl": 0, "recent_messages": 2, "recall_scope": "user"}
+    with MemoryStore(db_path, config=config) as store:
+        other, s = store.create_session(), store.create_session()
+        both = [{"role": "user", "text": f"Heron sketch number {n}."} for n in range(300)]
+        store.add_messages(other.id, both)
+        one = store.add_message(s.id, "user", "The heron was by the pond this morning.")
+        store.add_messages(s.id, [{"role": "user", "text": t} for t in filler(700)])
+        shown = [m.id for m in store.build_context(s.id, query="heron sketch").relevant_messages]
+        assert one.id not in shown and shown
+        store.delete_session(other.id)
+        shown = [m.id for m in store.build_context(s.id, query="heron sketch").relevant_messages]
+        assert shown == [one.id]
+
+
 def test_a_message_another_program_edits_is_recalled_as_it_reads_now(db_path) -> None:
     import sqlite3
 
     with MemoryStore(db_path, config={"cache_ttl": 0, "recent_messages": 2}) as store:
-        s = store.create_session()
-        fact = store.add_message(s.id, "user", "The heron sketch is in the blue notebook.")
-        store.add_messages(s.id, [{"role": "user", "text": t} for t in filler(6)])
-        texts = [m.text for m in store.build_context(s.id, query="heron sketch").relevant_messages]
+        sid, fact = heron_note(store)
+        texts = [m.text for m in store.build_context(sid, query="heron sketch").relevant_messages]
         assert "The heron sketch is in the blue notebook." in texts
         other = sqlite3.connect(db_path)  # sqlite-utils, Datasette: any tool may edit the file
         other.execute("UPDATE messages SET text = ? WHERE id = ?",
                       ("The heron sketch is in the red notebook.", fact.id))
         other.commit()
         other.close()
-        texts = [m.text for m in store.build_context(s.id, query="heron sketch").relevant_messages]
+        texts = [m.text for m in store.build_context(sid, query="heron sketch").relevant_messages]
         assert "The heron sketch is in the red notebook." in texts
         assert "The heron sketch is in the blue notebook." not in texts
 
@@ -432,3 +508,88 @@ def test_a_question_asking_for_one_thing_keeps_its_words_weight(db_path) -> None
 )
 def test_asks_for_many(question: str, many: bool) -> None:
     assert asks_for_many(question) is many
+
+
+# --- a long turn shown cut to what answers, kept (SessionMemo.excerpts) ------------------
+
+LONG_TURN = (
+    "We spent the morning at the market and bought far too much fruit for two people. "
+    "Then the heron sketch went to the framer on Elm Street, who says it is ready Friday. "
+    "After lunch we walked along the river for an hour and watched the rowing crews. "
+    "The evening was quiet, with soup, bread and an early night for everyone in the house."
+)
+
+
+def test_a_long_turns_excerpt_is_kept_by_its_id_and_the_querys_stems() -> None:
+    from localmem.excerpt import ELLIPSIS, Answers
+    from localmem.tokens import Tokenizer
+
+    counted: list[str] = []
+
+    def count(text: str) -> int:
+        counted.append(text)
+        return Tokenizer().count(text)
+
+    message = Message(id=7, session_id="s", role="user", text=LONG_TURN, model_id=None,
+                      token_count=Tokenizer().count(LONG_TURN), importance_score=0.5,
+                      created_at="2026-03-14T09:00:00.000Z")
+    kept: dict = {}
+    shown = Answers(["heron", "sketch"], count, kept).shorten(message)
+    assert shown.text.startswith(ELLIPSIS) and "heron sketch" in shown.text and len(counted) == 1
+    again = Answers(["sketches", "heron"], count, kept).shorten(message)  # the same stems
+    assert again is shown and len(counted) == 1  # neither cut nor counted again
+    other = Answers(["river"], count, kept).shorten(message)
+    assert "rowing crews" in other.text and "heron" not in other.text and len(counted) == 2
+    assert Answers(["zebra"], count, kept).shorten(message) is message  # nothing to cut: whole
+    assert len(kept) == 3
+    huge = message.model_copy(
+        update={"id": 8, "text": LONG_TURN * 20, "token_count": 20 * message.token_count}
+    )
+    assert "heron" in Answers(["heron"], count, kept).shorten(huge).text
+    assert len(kept) == 3  # a text this long is cut afresh each time, not kept
+
+
+def test_the_excerpts_kept_go_with_a_deleted_message(db_path) -> None:
+    with MemoryStore(db_path, config={"cache_ttl": 0, "recent_messages": 2}) as store:
+        s = store.create_session()
+        long = store.add_message(s.id, "user", LONG_TURN)
+        store.add_messages(s.id, [{"role": "user", "text": t} for t in filler(4)])
+        (shown,) = store.build_context(s.id, query="the heron sketch").relevant_messages
+        assert shown.id == long.id and shown.text != LONG_TURN  # cut to what answers
+        assert store._db.memo.excerpts  # kept for the next turn
+        store.delete_message(long.id)
+        assert not store._db.memo.excerpts  # its text is nowhere in memory
+        assert store.build_context(s.id, query="the heron sketch").relevant_messages == ()
+
+
+def test_a_question_with_no_reply_yet_brings_its_reply_once_written(db_path) -> None:
+    # The neighbours of the best hits are kept (SessionMemo.neighbours): a turn's
+    # neighbour stays its neighbour, but none after it is not kept: a reply may come.
+    config = {"cache_ttl": 0, "recent_messages": 2, "recall_scope": "user"}
+    with MemoryStore(db_path, config=config) as store:
+        here, there = store.create_session(), store.create_session()
+        store.add_messages(there.id, [{"role": "user", "text": t} for t in filler(3)])
+        asked = store.add_message(there.id, "user", "When will the heron sketch be framed?")
+        store.add_messages(here.id, [{"role": "user", "text": t} for t in filler(4)])
+        query = "When is the heron sketch framed?"
+        shown = [m.id for m in store.build_context(here.id, query=query).relevant_messages]
+        assert shown == [asked.id]  # no reply yet
+        reply = store.add_message(there.id, "assistant", "Friday, said the shop.")
+        shown = [m.id for m in store.build_context(here.id, query=query).relevant_messages]
+        assert shown == [asked.id, reply.id]
+        assert [m.id for m in store.build_context(here.id, query=query).relevant_messages] == shown
+
+
+def test_a_question_whose_reply_is_deleted_brings_the_turn_after_it_now(db_path) -> None:
+    with MemoryStore(db_path, config={"cache_ttl": 0, "recent_messages": 2}) as store:
+        s = store.create_session()
+        asked = store.add_message(s.id, "user", "When will the heron sketch be framed?")
+        first = store.add_message(s.id, "assistant", "Thursday, I think.")
+        second = store.add_message(s.id, "assistant", "Friday, said the shop.")
+        store.add_messages(s.id, [{"role": "user", "text": t} for t in filler(4)])
+        query = "When is the heron sketch framed?"
+        shown = [m.id for m in store.build_context(s.id, query=query).relevant_messages]
+        assert shown[:2] == [asked.id, first.id]
+        store.delete_message(first.id)
+        shown = [m.id for m in store.build_context(s.id, query=query).relevant_messages]
+        assert shown[:2] == [asked.id, second.id]

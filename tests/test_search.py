@@ -870,3 +870,44 @@ def test_the_best_k_are_the_first_k_of_the_whole_ranking(scores, k) -> None:
     from localmem.rank import best, ranked
 
     assert best(scores, k) == ranked(scores)[:k]
+
+
+WORDS_OF_TEXTS = ["code", "Codes", "cod", "CODING", "pickup", "picked", "dogs", "running",
+                  "b12", "xcode", "İstanbul", "café", "-", ".", " ", "\n"]
+TERMS_ASKED = ["code", "codes", "cod", "coding", "pickup", "pick", "dog", "run", "b12", "istanbul"]
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(st.lists(st.sampled_from(WORDS_OF_TEXTS), max_size=20), min_size=1, max_size=6),
+    st.lists(st.lists(st.sampled_from(TERMS_ASKED), min_size=1, max_size=4, unique=True),
+             min_size=1, max_size=4),
+)
+def test_bm25_with_the_counts_kept_scores_as_counting_afresh(texts, asked) -> None:
+    # rank.bm25 keeps each stem's count in each message (by id) in the dict it is
+    # given, across queries with other terms: a term's count must not depend on them.
+    from localmem.rank import Scope, bm25
+
+    docs = {n: ("".join(words), len(words)) for n, words in enumerate(texts)}
+    counted: dict = {}
+    scope = Scope(len(docs) + 5, 7.0)
+    for terms in asked:
+        holders = {t: set(docs) for t in terms}
+        frequencies = {t: len(docs) for t in terms}
+        kept = bm25(terms, holders, frequencies, scope, docs, counted)
+        assert kept == bm25(terms, holders, frequencies, scope, docs)
+
+
+def test_bm25_s_counts_kept_start_again_when_full(monkeypatch) -> None:
+    from localmem import rank
+
+    monkeypatch.setattr(rank, "COUNTED_SIZE", 3)
+    docs = {1: ("the code, the codes", 5), 2: ("a dog", 2)}
+    counted: dict = {}
+    scope = rank.Scope(10, 4.0)
+    first = rank.bm25(["code"], {"code": {1}}, {"code": 1}, scope, docs, counted)
+    assert counted == {("code", 1): 2, ("code", 2): 0}
+    asked = (["code", "dog"], {"code": {1}, "dog": {2}}, {"code": 1, "dog": 1}, scope, docs)
+    both = rank.bm25(*asked, counted)
+    assert len(counted) == 4 and counted[("dog", 2)] == 1  # emptied, then every text counted
+    assert both[1] == first[1] and both == rank.bm25(*asked)

@@ -61,8 +61,8 @@ from .fulltext import (
 )
 from .recall import (
     MESSAGES_SAID_BETWEEN_SQL, MESSAGES_BY_IDS_SQL, NEIGHBOURS_SQL,
-    SCOPE_STATS_SQL, ALL_STATS_SQL, TERM_HOLDERS_COUNT_SQL, TERM_HOLDERS_SQL, messages_by_ids, neighbours,
-    messages_said_between, scope_stats, term_count, term_holders,
+    SCOPE_STATS_SQL, ALL_STATS_SQL, TERM_HOLDERS_AFTER_SQL, TERM_HOLDERS_COUNT_SQL, TERM_HOLDERS_SQL, messages_by_ids, neighbours,
+    messages_said_between, scope_stats, term_count, term_holders, term_holders_after,
 )
 from .embeddings import (
     INSERT_EMBEDDING_SQL, PENDING_MESSAGES_SQL,
@@ -130,10 +130,10 @@ __all__ = [
     "drop_summary", "merge_indexes", "rewrite_facts",
     "rewrite_summary", "rollups_from", "session_lowest_ids",
     "MESSAGES_BY_IDS_SQL", "NEIGHBOURS_SQL",
-    "SCOPE_STATS_SQL", "ALL_STATS_SQL", "TERM_HOLDERS_COUNT_SQL", "TERM_HOLDERS_SQL", "messages_by_ids", "all_vectors", "HIGHEST_MESSAGE_SQL", "highest_message_id", "log_vector_changes", "vector_changes",
+    "SCOPE_STATS_SQL", "ALL_STATS_SQL", "TERM_HOLDERS_AFTER_SQL", "TERM_HOLDERS_COUNT_SQL", "TERM_HOLDERS_SQL", "messages_by_ids", "all_vectors", "HIGHEST_MESSAGE_SQL", "highest_message_id", "log_vector_changes", "vector_changes",
     "vector_extent", "vectors_by_ids", "ALL_VECTORS_SQL", "CLEAR_VECTOR_LOG_SQL", "VECTOR_CHANGES_SQL",
     "VECTOR_EXTENT_SQL", "VECTOR_LOG_SQL", "VECTORS_BY_IDS_SQL", "messages_said_between", "MESSAGES_SAID_BETWEEN_SQL",
-    "neighbours", "scope_stats", "term_count", "term_holders",
+    "neighbours", "scope_stats", "term_count", "term_holders", "term_holders_after",
     "INSERT_EMBEDDING_SQL",
     "PENDING_MESSAGES_SQL", "SESSION_VECTORS_SQL", "RECENT_VECTORS_SQL", "PendingRow", "recent_vectors",
     "insert_embeddings", "pending_messages", "session_vectors",

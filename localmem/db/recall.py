@@ -21,9 +21,12 @@ TERM_HOLDERS_SQL = """SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?
 # whole doclist (a quarter more time for a word in thousands of messages).
 TERM_HOLDERS_ANY_ORDER_SQL = "SELECT rowid FROM messages_fts WHERE messages_fts MATCH ? LIMIT ?"
 TERM_HOLDERS_COUNT_SQL = "SELECT count(*) FROM messages_fts WHERE messages_fts MATCH ?"
-SCOPE_STATS_SQL = """SELECT count(*), coalesce(avg(token_count), 0.0)
-    FROM messages WHERE session_id = ?"""
-ALL_STATS_SQL = "SELECT count(*), coalesce(avg(token_count), 0.0) FROM messages"
+TERM_HOLDERS_AFTER_SQL = """SELECT rowid FROM messages_fts WHERE messages_fts MATCH ? AND rowid > ?
+    ORDER BY rowid"""
+SCOPE_STATS_SQL = """SELECT count(*), coalesce(sum(token_count), 0), coalesce(max(id), ?2)
+    FROM messages WHERE session_id = ?1 AND id > ?2"""
+ALL_STATS_SQL = """SELECT count(*), coalesce(sum(token_count), 0), coalesce(max(id), ?1)
+    FROM messages WHERE id > ?1"""
 MESSAGES_BY_IDS_SQL = f"""SELECT {MESSAGE_COLUMNS} FROM messages
     WHERE id IN (SELECT value FROM json_each(?1)) AND (?2 IS NULL OR session_id = ?2)"""
 # A scan of the session's rows by id (no index on time: a question naming a day is
@@ -63,18 +66,24 @@ def term_holders(
     return ids, conn.execute(TERM_HOLDERS_COUNT_SQL, (match,)).fetchone()[0]
 
 
+def term_holders_after(conn: sqlite3.Connection, match: str, after: int) -> list[int]:
+    """The ids above ``after``, ascending, of the messages matching ``match``."""
+    return [row[0] for row in conn.execute(TERM_HOLDERS_AFTER_SQL, (match, after))]
+
+
 def term_count(conn: sqlite3.Connection, match: str) -> int:
     """How many messages match ``match``."""
     return conn.execute(TERM_HOLDERS_COUNT_SQL, (match,)).fetchone()[0]
 
 
-def scope_stats(conn: sqlite3.Connection, session_id: str | None) -> tuple[int, float]:
-    """The session's (None: the file's) number of messages and their mean token count."""
+def scope_stats(
+    conn: sqlite3.Connection, session_id: str | None, after: int = 0
+) -> tuple[int, int, int]:
+    """The session's (None: the file's) messages above id ``after``: how many, their
+    tokens in all, and the newest id (``after`` if none)."""
     if session_id is None:
-        count, mean = conn.execute(ALL_STATS_SQL).fetchone()
-    else:
-        count, mean = conn.execute(SCOPE_STATS_SQL, (session_id,)).fetchone()
-    return count, mean
+        return conn.execute(ALL_STATS_SQL, (after,)).fetchone()
+    return conn.execute(SCOPE_STATS_SQL, (session_id, after)).fetchone()
 
 
 def messages_by_ids(
