@@ -4,19 +4,21 @@ A chat updates its values as it goes: "how many ppl" "6" ... "actually 8 ppl now
 the wedding?" "June 21" ... "Update: they moved the wedding to June 28"; "I already move 25%
 ... Should I bump it to 30?" "Okay, 30 from now on"; "Should I have a couple of drinks?"
 "I'd keep it to one at most". A summary, a quoted sentence or a fact that states the old
-value as current is stale. :func:`replacements` reads what a conversation's texts replace,
+value (or a status that is over) as current is stale. :func:`replacements` reads what a conversation's texts replace,
 :func:`stale` whether a claim states a replaced value without the one that replaced it (pure;
 neither raises on any ``str``).
 
 - **A value** is a number with its unit (the word after it: "8 ppl", "2lb", "25%", "$80",
-  "a couple of drinks"; a few spellings are one unit: "ppl" is "people", "%" "percent") or
+  "a couple of drinks"; a few spellings are one unit: "ppl" is "people", "%" "percent"; a
+  rate, "2,400 a month", is per month, not a count of months) or
   a day ("June 21", "Friday", "tomorrow"). It is **bound** to the content words of its clause
   (the sentence's part between commas, "and", "but"...); a value said bare ("6", "June 21,
   and ...") is bound to what the message before asked (the part of the question that asks
   for its kind: "When is the wedding and how long ...?" binds a day to the wedding).
 - **A revision** is a clause, not a question, that gives a new value with a word of change:
   "actually", "now", "instead", "from now on", "update", "change of plan", or a verb of
-  change before "to" ("moved the wedding to June 28", "bump it to 30"); and "from 65 to 80"
+  change before "to" ("moved the wedding to June 28", "bump it to 30", "trimmed it to 748
+  words"), or "that makes" ("that makes 24 species"); and "from 65 to 80"
   after a verb of change ("raised my rate from 65 to 80": 65 is replaced in the same
   clause). A revision that names its thing ("moved the wedding to ...") replaces the earlier
   values of its kind (and unit) that it names all the words of ("two nights at a B&B in
@@ -25,11 +27,19 @@ neither raises on any ``str``).
   the morning"; "fly out on June 15 instead" does not replace "fly into Edinburgh on June
   7"). An elliptical one (the value, its unit and words of change alone: "8 ppl now", "30
   from now on"; a verb of change on a pronoun, "make it 4", "keep it to one at most"; and
-  "then 3 lb each", which carries a change on) replaces the latest earlier value with its
-  unit (no unit: a number of the last :data:`ELLIPSIS_TEXTS` texts): every mention of that
+  "then 3 lb each", which carries a change on; "it's 24 species now", its unit said) replaces
+  the latest earlier value with its unit (no unit: a number of the last
+  :data:`ELLIPSIS_TEXTS` texts), not an amount of change ("cut 70 words"): every mention of that
   value in that text (a list restating it: "beef 2lb, chicken 2lb") and the earlier ones
   bound to the same thing or to nothing. A unit alone binds nothing: mg is never replaced by
   a value in mg said of another drug.
+- **Shares of a total.** Values of one text before a revision of a total that add up to the
+  old total ("Rent is 2,400" ... "Lena pays 1,060, Kofi 750 and you 590") are replaced with
+  it: by the shares of a later text adding up to the new total, rank for rank, or by the new
+  total when none does.
+- **A status that waits for an act** ("Status: ready for pickup", "awaiting approval", "out
+  for delivery") is over when a later statement, not negated, says the act done ("I picked
+  up the carprofen", "approved") of what the status's text names, or of "it".
 - **A stale claim** states a replaced value (the same kind, number and unit, a bare number
   matching any unit) and not the value that replaced it, neither itself nor the whole text
   it is part of (a summary that tells the change: "was March 3 ... now March 10"); a value the conversation also says,
@@ -65,10 +75,12 @@ DAY: Final = re.compile(
 
 _NUMBER = re.compile(
     r"(?<![\w.,:/$-])(?P<money>[$\u20ac\u00a3]\s?)?(?P<n>\d[\d,]*(?:\.\d+)?)(?P<k>k\b)?"
-    r"(?![\d:]|[.,]\d|-\w|\(|st\b|nd\b|rd\b|th\b)(?P<unit>\s?%|\s*[a-z]+\b|\s+(?:of\s+)?[a-z]+)?",
+    r"(?![\d:]|[.,]\d|-\w|\(|st\b|nd\b|rd\b|th\b)(?P<unit>\s?%|\s+(?:a|an|per)\s+(?:hour|day|night|week|month|year)\b"
+    r"|\s*[a-z]+\b|\s+(?:of\s+)?[a-z]+)?",
     re.IGNORECASE,
 )
-"""A number, with money before it or a unit after it ("$80", "25%", "2lb", "8 ppl"); not a
+"""A number, with money before it or a unit after it ("$80", "25%", "2lb", "8 ppl", a rate:
+"2,400 a month" is per month); not a
 part of a time ("9:15"), an ordinal, a code ("1099-K", "401(k)") or a date."""
 _SPELLED = re.compile(
     r"\b(?P<n>a couple|a pair|one|" + "|".join(NUMBER_WORDS) + r")\b(?P<unit>\s+(?:of\s+)?[a-z]+\b)?",
@@ -94,15 +106,17 @@ _NOT_UNITS: Final = (
 """Words after a number that are not its unit ("2 lb each": lb; "6 now": none)."""
 
 _CUE = re.compile(
-    r"\b(?:actually|now|instead|from now on|update[ds]?|change of plans?|scratch that|correction)\b",
+    r"\b(?:actually|now|instead|from now on|update[ds]?|change of plans?|scratch that|correction"
+    r"|(?:that|which) makes)\b",
     re.IGNORECASE,
 )
-"""Words that give a value in place of an earlier one."""
+"""Words that give a value in place of an earlier one ("that makes 24": a count grown)."""
 _CHANGE_VERBS = (
     r"mov(?:e|ed|es|ing)|chang(?:e|ed|es|ing)|switch(?:ed|es|ing)?|push(?:ed|es|ing)?|resched\w*"
     r"|bump(?:ed|s|ing)?|rais(?:e|ed|es|ing)|increas(?:e|ed|es|ing)|lower(?:ed|s|ing)?|reduc(?:e|ed|es|ing)"
     r"|cut(?:s|ting)?|drop(?:ped|s|ping)?|upp(?:ed|ing)|make|made|makes|keep|keeps|kept|limit(?:ed|s|ing)?"
-    r"|(?:went|go|goes|came|come|comes) (?:up|down)|set|sets|adjust(?:ed|s|ing)?"
+    r"|(?:went|go|goes|came|come|comes) (?:up|down)|set|sets|adjust(?:ed|s|ing)?|trim(?:med|s|ming)?"
+    r"|shorten(?:ed|s|ing)?|extend(?:ed|s|ing)?|expand(?:ed|s|ing)?"
 )
 _TO_VALUE = re.compile(rf"\b(?:{_CHANGE_VERBS})\b[^.;!?]{{0,40}}?\s(?:to|for)\s+(?=\S)", re.IGNORECASE)
 """A verb of change before "to": what follows is the new value ("moved the wedding to")."""
@@ -115,6 +129,22 @@ _PRONOUN = re.compile(
 what the pronoun stands for, an earlier value (the revision is elliptical)."""
 _FROM_TO = re.compile(rf"\b(?:{_CHANGE_VERBS})\b[^.;!?]*?\bfrom\s+(?=\S)", re.IGNORECASE)
 """A verb of change, then "from A to B": A is replaced by B in the same clause."""
+_DELTA = re.compile(
+    r"\b(?:cut(?:s|ting)?|trim(?:med|s|ming)?|add(?:ed|s|ing)?|los[et]|losing|gain(?:ed|s|ing)?"
+    r"|drop(?:ped|s|ping)?|shav(?:e|ed|es|ing)(?: off)?|by)\s+(?:another\s+|an extra\s+)?$",
+    re.IGNORECASE,
+)
+"""What says the value after it is an amount of change ("cut 70 words", "lost 3 kg", "by 5")."""
+_AWAITS = re.compile(
+    r"\b(?:ready (?:for|to)|awaiting|waiting (?:for|to)|pending|due for|out for|available for)\s+"
+    r"(?:(?:your|my|the|his|her|their)\s+)?(?P<act>[a-z]+(?:\s+(?:up|off|out)\b)?)",
+    re.IGNORECASE,
+)
+"""A status that waits for an act ("Status: ready for pickup", "awaiting approval", "out
+for delivery"): its act."""
+_DONE = re.compile(r"\b(?P<verb>[a-z]{3,}ed)(?:\s+(?:it|them)?\s*(?P<particle>up|off|out)\b)?", re.IGNORECASE)
+"""A verb in the past ("picked up", "picked it up", "approved", "delivered")."""
+_NEGATION = re.compile(r"\b(?:not|never|no|yet|n't)\b|n't\b", re.IGNORECASE)
 _THEN = re.compile(r"^\W*(?:then|in that case|so)\b", re.IGNORECASE)
 """A clause that carries a change on ("then 3 lb each"): a revision when elliptical."""
 _CLAUSE = re.compile(r"[,;:](?!\d)\s*|\s[-\u2013\u2014]\s|\s(?:and|but|so|because|while|though)\s", re.IGNORECASE)
@@ -131,12 +161,16 @@ _CHANGE_WORDS: Final = frozenset(
     actually now instead update updated updates change changed plan plans scratch correction move moved
     moving switch switched push pushed bump bumped raise raised increase increased lower lowered reduce
     reduced cut drop dropped upped make made keep kept limit limited went goes came come set adjust
-    adjusted then case okay ok each total just only about around more less most least max
+    adjusted trim trimmed shorten shortened extend extended expand expanded makes then case okay ok each
+    total just only about around more less most least max
     """.split()
 )
 """Words of a clause that say it changes a value, not what the value is of."""
-_LINKS: Final = frozenset("it that them this to from on at in of a".split())
+_LINKS: Final = frozenset("it that them this to from on at in of a and".split())
 """Words that tie an elliptical revision's value to what it stands for ("keep it to one")."""
+_COPULAS: Final = frozenset("it's that's is are i'm we're".split())
+"""Words that tie a value with its unit to what it stands for ("it's 24 species now"); a
+bare number after them could be of anything ("now it's one")."""
 
 
 @dataclass(frozen=True)
@@ -156,6 +190,9 @@ class Value:
     at: int
     asked: bool = False
     """Said bare, bound to what the question before it asked."""
+    delta: bool = False
+    """An amount of change, not a level ("cut 70 words", "up by 5"): no elliptical revision
+    replaces it."""
 
 
 @dataclass(frozen=True)
@@ -171,6 +208,8 @@ def stale(claim: str, texts: Sequence[str], whole: str = "") -> str | None:
     without the value that replaced it, in itself or in the ``whole`` text it is part of (a
     summary that says "prescribed Bactrim for 7 days" and then "switched to nitrofurantoin
     for 5 days" tells the change); None when it does not (see the module docstring)."""
+    if _AWAITS.search(claim) is not None and _done_since(claim, tuple(texts)):
+        return "states a status a later message says is over"
     said_before, found = _read(tuple(texts))
     if not found:
         return None  # most conversations replace nothing
@@ -192,6 +231,36 @@ def stale(claim: str, texts: Sequence[str], whole: str = "") -> str | None:
             continue  # said of something else too, and the claim may mean that one
         return "states a value the conversation replaced later"
     return None
+
+
+def _done_since(claim: str, texts: tuple[str, ...]) -> bool:
+    """Whether a status ``claim`` states, one that waits for an act ("ready for pickup"),
+    is over: a text after the one saying it (a statement, not negated) says the act done
+    ("I picked up the carprofen"), of what that text names (a word of it shared) or of
+    "it"; not when the whole ``texts`` never say the status."""
+    claimed = [_act(m) for m in _AWAITS.finditer(claim)]
+    for i, text in enumerate(texts):
+        said = [_act(m) for m in _AWAITS.finditer(text)]
+        acts = [a for a in said if a in claimed]
+        if not acts:
+            continue
+        named = _forms(text)
+        for later in texts[i + 1:]:
+            for sentence in _sentences(later):
+                if sentence.rstrip().endswith("?") or _NEGATION.search(sentence):
+                    continue
+                for m in _DONE.finditer(sentence):
+                    verb = stem(m.group("verb").casefold()) + (m.group("particle") or "").casefold()
+                    if len(verb) >= 4 and any(a.startswith(verb) for a in acts) and (
+                        _forms(sentence) & named or re.search(r"\b(?:it|them)\b", sentence, re.IGNORECASE)
+                    ):
+                        return True
+    return False
+
+
+def _act(match: re.Match[str]) -> str:
+    """An awaited act as one stem ("pickup", "pick up": "pickup"; "approval": "approval")."""
+    return stem("".join(match.group("act").casefold().split()))
 
 
 def replacements(texts: Sequence[str]) -> tuple[Replacement, ...]:
@@ -216,7 +285,50 @@ def _read(texts: tuple[str, ...]) -> tuple[tuple[Value, ...], tuple[Replacement,
                 if not question:
                     out += _revised(clause, here, earlier, i)
                 earlier += here
+    out += _shares(earlier, out)
     return tuple(earlier), tuple(dict.fromkeys(out))
+
+
+def _shares(values: list[Value], found: list[Replacement]) -> list[Replacement]:
+    """The shares of each replaced total: a run of values of one text, before the revision,
+    that adds up to the old total ("Rent is 2,400" ... "Lena pays 1,060, Kofi 750 and you
+    590"), each replaced by the share of the same rank in a later run adding up to the new
+    total ("Lena pays 1,020, Kofi 717 and you 563"), or by the new total when none does."""
+    out: list[Replacement] = []
+    for r in found:
+        if r.old.kind != "number" or r.old.delta:
+            continue
+        old, new = float(r.old.value), float(r.new.value)
+        before = [run for run in _runs(values, r.old) if run[0].text < r.new.text]
+        if not before:
+            continue
+        after = [run for run in _runs(values, r.old, new) if run[0].text >= r.new.text]
+        for run in before:
+            ranked = sorted(run, key=lambda v: float(v.value))
+            splits = [sorted(later, key=lambda v: float(v.value)) for later in after if len(later) == len(run)]
+            out += [Replacement(v, split[n]) for split in splits for n, v in enumerate(ranked)]
+            out += [] if splits else [Replacement(v, r.new) for v in run if float(v.value) != old]
+    return out
+
+
+def _runs(values: list[Value], total: Value, amount: float | None = None) -> list[list[Value]]:
+    """Runs of two or more values in one text, in order, of ``total``'s kind and unit, that
+    add up to ``amount`` (by default ``total``'s own; whole shares may each be rounded by a
+    half)."""
+    amount = float(total.value) if amount is None else amount
+    out = []
+    for text in sorted({v.text for v in values}):
+        said = [v for v in values if v.text == text and v.kind == "number" and not v.delta
+                and _units_agree(v, total) and v is not total]
+        for start in range(len(said)):
+            sum_ = float(said[start].value)
+            for end in range(start + 1, len(said)):
+                sum_ += float(said[end].value)
+                if abs(sum_ - amount) <= 0.5 * (end - start + 1) and amount > 0:
+                    out.append(said[start:end + 1])
+                if sum_ > amount + len(said):
+                    break
+    return out
 
 
 def _revised(clause: str, here: list[Value], earlier: list[Value], i: int) -> list[Replacement]:
@@ -272,11 +384,11 @@ def _same_thing(old: Value, new: Value) -> bool:
 
 def _follows(new: Value, earlier: list[Value], i: int) -> list[Replacement]:
     """What an elliptical revision replaces: the latest earlier value of its unit (a bare
-    number: of the last :data:`ELLIPSIS_TEXTS` texts), every mention of it in that text,
-    and the earlier ones bound to the same thing or to nothing."""
+    number: of the last :data:`ELLIPSIS_TEXTS` texts; an amount of change is no level), every
+    mention of it in that text, and the earlier ones bound to the same thing or to nothing."""
     candidates = [
         v for v in earlier
-        if v.kind == new.kind and v.value != new.value
+        if v.kind == new.kind and v.value != new.value and not v.delta
         and (_units_agree(v, new) if new.unit else i - v.text <= ELLIPSIS_TEXTS)
         # a bare number of the revision's unit: bound to it ("how many ppl" "6") or to nothing
         and (new.unit is None or v.unit is not None or new.unit in v.thing or not v.thing)
@@ -294,10 +406,12 @@ def _follows(new: Value, earlier: list[Value], i: int) -> list[Replacement]:
 
 def _elliptical(clause: str, here: list[Value]) -> bool:
     """Whether ``clause`` is its value, its unit and words of change alone ("actually 8 ppl
-    now", "30 from now on", "keep it to one at most", "then 3 lb each")."""
+    now", "30 from now on", "keep it to one at most", "then 3 lb each", "it's 24 species
+    now")."""
     left = _without_values(clause)
     units = {v.unit for v in here}
-    rest = [w for w in words(left, numbers=False) if w not in _CHANGE_WORDS and w not in _LINKS]
+    links = _LINKS | _COPULAS if any(units) else _LINKS
+    rest = [w for w in words(left, numbers=False) if w not in _CHANGE_WORDS and w not in links]
     return all(_unit(w) in units or w in SMALL_TALK for w in rest)
 
 
@@ -326,12 +440,13 @@ def _mentions(clause: str, i: int, number: int, asked: str) -> list[Value]:
         out.append((m.start(), "number", _SPELLED_NUMBERS[" ".join(m.group("n").casefold().split())], _unit_of(m.group("unit"))))
     if not out:
         return []
-    own = _forms(_without_values(clause)) - {u for _, _, _, u in out if u}
+    own = _forms(_without_values(clause)) - {u.split()[-1] for _, _, _, u in out if u}
     values = []
     for start, kind, value, unit in sorted(out):
         bare = not own and bool(asked)
         thing = _asked_forms(asked, kind) if bare else own
-        values.append(Value(kind, value, unit, frozenset(thing), i, number, start, bare))
+        delta = kind == "number" and _DELTA.search(clause, 0, start) is not None
+        values.append(Value(kind, value, unit, frozenset(thing), i, number, start, bare, delta))
     return values
 
 
@@ -358,7 +473,10 @@ def _number(digits: str, thousands: str | None) -> str | None:
 def _unit_of(said: str | None) -> str | None:
     if not said:
         return None
-    word = said.split()[-1].casefold()
+    said = said.split()
+    word = said[-1].casefold()
+    if len(said) == 2 and said[0].casefold() in ("a", "an", "per"):
+        return f"per {_unit(word)}"  # a rate: "2,400 a month" is not "18 months"
     if word == "%":
         return "percent"
     if word in _NOT_UNITS or word in STOP_WORDS or len(word) < 2 or not word.isalpha():

@@ -407,16 +407,12 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
         "false facts kept: the entity 'pizza' (a common word said twice, 'Enjoy the pizza!')",
     # The third held-out set (HELD_OUT_3: recorded and labelled in real_models_labels_heldout3.json
     # before this replay, by a writer who read none of the checks), on main's checks of b17ef15 (some have passed since: see git log).
-    ('summary', 'qwen2.5-coder:0.5b', 'rent_by_room'):
-        "unfaithful summary kept: 'they pay 640, Kofi 800, and Lena 960' (the area-only split, replaced by the bathroom premium and then the lower rent)",
     ('summary', 'qwen2.5-coder:0.5b', 'flash_fiction'):
         "unfaithful summary kept: 'The workshop leader narrates a lighthouse keeper's message' (the user writes it, in the keeper's first person)",
     ('summary', 'qwen2.5-coder:0.5b', 'birding_chat'):
-        "unfaithful summary kept: 'The Merlin app has 23 species on the list' (24 now); one woodpecker counted twice",
+        "unfaithful summary kept: 'a woodpecker, and a downy woodpecker' counts one bird twice (the stale '23 species' sentence is dropped since truth5)",
     ('summary', 'qwen2.5-coder:1.5b', 'rent_by_room'):
         "unfaithful summary kept: 'Three roommates split rent, utilities, and deposit equally' (the rent is split by room size)",
-    ('summary', 'qwen2.5-coder:1.5b', 'flash_fiction'):
-        "unfaithful summary kept: 'the writer is at 820 words' (trimmed to 748 since)",
     ('summary', 'qwen2.5-coder:1.5b', 'dog_carprofen'):
         "unfaithful summary kept: 'prescribed ... fish oil for arthritis' (the fish oil is in his food, nothing prescribed); no aspirin and steroid warning",
     ('checkpoint', 'qwen2.5-coder:0.5b', 'toddler_fever'):
@@ -438,18 +434,8 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
     ('facts', 'qwen2.5-coder:1.5b', 'dog_carprofen'):
         "false facts or pins kept: the pins 'Biscuit gets half a baby aspirin on bad days' (stopped: two NSAIDs) and 'Biscuit is on prednisone for an ear infection' "
         "(finished last week); 'start Monday with 75 mg twice a day for the second week' (garbled); entities 'fish oil', 'liver blood test'",
-    ('keyword summary', 'store', 'rent_by_room'):
-        "unfaithful keyword summary: quotes 'Lena pays 1,060, Kofi 750 and you 590', the split at 2,400, after the rent became 2,300",
-    ('offline summary', 'store', 'rent_by_room'):
-        "unfaithful offline summary: quotes 'Lena pays 1,060, Kofi 750 and you 590', the split at 2,400, after the rent became 2,300",
-    ('keyword summary', 'store', 'birding_chat'):
-        "unfaithful keyword summary: quotes '23 species on my list now' after the user's update to 24",
-    ('offline summary', 'store', 'birding_chat'):
-        "unfaithful offline summary: quotes '23 species on my list now' after the user's update to 24",
-    ('keyword summary', 'store', 'dog_carprofen'):
-        "unfaithful keyword summary: quotes the pharmacy's 'Status: ready for pickup' after the user picked it up; no aspirin and steroid warning",
     ('offline summary', 'store', 'dog_carprofen'):
-        "unfaithful offline summary: quotes the pharmacy's 'Status: ready for pickup' after the user picked it up; no aspirin and steroid warning",
+        "unfaithful offline summary: quotes the pharmacy's '1 caplet ... every 12 hours' as the dose after the vet changed it to once a day for the first week; no aspirin and steroid warning",
 }
 
 

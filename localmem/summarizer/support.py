@@ -59,7 +59,8 @@ summary to what was written, as ``localmem.grounding`` holds a checkpoint's item
    stop metformin before contrast", "you don't need to stop it").
 7. **What was replaced** (``localmem.revisions``): a sentence stating a value a later
    message replaced ("6 people" after "actually 8 ppl now") is dropped unless the summary
-   also says the new value.
+   also says the new value, in a sentence it keeps (one dropped by the other checks tells
+   nothing).
 
 A sentence with an unsupported clause is dropped. Unless most of the sentences (more than
 :data:`MIN_KEPT_SHARE`) and :data:`MIN_KEPT_WORDS` content words remain, the summary is not
@@ -200,12 +201,15 @@ def ground(summary: str, pairs: Sequence[tuple[str, str]]) -> Grounded:
     warned = frozenset().union(*(source.reading.negated for source in sources if not source.asked))
     kept: list[str] = []
     dropped: list[tuple[int, str]] = []
+    invented = [invented_name(sentence, written) for sentence in said]
+    unsupported = [
+        None if name else _unsupported(sentence, sources, pairs, texts, warned) for sentence, name in zip(said, invented)
+    ]
+    # A change is told only by a sentence the summary keeps: "trimming the piece to 748 words"
+    # said of someone who never suggested it does not make "at 820 words" current.
+    told = " ".join(s for s, name, why in zip(said, invented, unsupported) if name is None and why is None)
     for number, sentence in enumerate(said, 1):
-        why = (
-            invented_name(sentence, written)
-            or stale(sentence, texts, summary)
-            or _unsupported(sentence, sources, pairs, texts, warned)
-        )
+        why = invented[number - 1] or stale(sentence, texts, told) or unsupported[number - 1]
         if why is None:
             kept.append(sentence)
         else:
