@@ -436,8 +436,7 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
     ('facts', 'qwen2.5-coder:1.5b', 'birding_chat'):
         "false facts kept: 'park near place' as a key fact; common words as entities ('bread', 'oats', 'peas', 'water', 'great blue heron', 'lake trail', ...)",
     ('facts', 'qwen2.5-coder:1.5b', 'dog_carprofen'):
-        "false facts or pins kept: the pins 'Biscuit gets half a baby aspirin on bad days' (stopped: two NSAIDs) and 'Biscuit is on prednisone for an ear infection' "
-        "(finished last week); 'start Monday with 75 mg twice a day for the second week' (garbled); entities 'fish oil', 'liver blood test'",
+        "false facts kept: 'start Monday with 75 mg twice a day for the second week' (garbled); entities 'fish oil', 'liver blood test'",
     ('keyword summary', 'store', 'rent_by_room'):
         "unfaithful keyword summary: quotes 'Lena pays 1,060, Kofi 750 and you 590', the split at 2,400, after the rent became 2,300",
     ('offline summary', 'store', 'rent_by_room'):
