@@ -284,14 +284,17 @@ def test_a_thing_the_user_stopped_is_no_current_fact(item: str, later: list[str]
     assert ended(item, later) is is_ended
 
 
+FILLER = [
+    {"role": "user" if i % 2 == 0 else "assistant", "text": f"Step {i}: nothing much happened."}
+    for i in range(13)
+]
+"""Turns that fill a span up to a summary's size."""
+
 STOP_SPAN = [
     {"role": "user", "text": "He also gets half a baby aspirin on bad days."},
     {"role": "assistant", "text": "Please stop the aspirin once he is on carprofen."},
     {"role": "user", "text": "OK, no more aspirin. He starts carprofen 75 mg on Monday."},
-    *[
-        {"role": "user" if i % 2 == 0 else "assistant", "text": f"Step {i}: nothing much happened."}
-        for i in range(13)
-    ],
+    *FILLER,
 ]
 
 
@@ -335,10 +338,7 @@ def test_the_users_facts_travel_with_the_session_they_were_learnt_in(tmp_path: P
 MOVE_SPAN = [
     {"role": "user", "text": "Some news: the family is settled in Leeds since March."},
     {"role": "assistant", "text": "That's exciting! How is the new place?"},
-    *[
-        {"role": "user" if i % 2 == 0 else "assistant", "text": f"Step {i}: nothing much happened."}
-        for i in range(13)
-    ],
+    *FILLER,
 ]
 
 
