@@ -63,18 +63,18 @@ _STOPPED = re.compile(
     re.I,
 )
 # "OK, no more aspirin", "I stopped the aspirin", "we finished the antibiotics", "done
-# with the eye drops": a thing stopped, said without a verb of taking. "No more" starts
-# its clause ("there's no more milk" says the milk ran out; "no more than" is a limit);
-# "finished" and "done with" end many things that are no fact ("finished my first 5k",
-# "finished work early"): they count for a drug only.
+# with the inhaler": a thing stopped, said without a verb of taking. "No more" starts its
+# clause ("there's no more milk" says the milk ran out; "no more than" is a limit).
+# "Stopped", "finished" and "done with" end many things that are no fact ("my laptop
+# stopped working", "I stopped the car", "finished my first 5k"): they count for a drug only.
 _DETERMINER = r"(?:the|my|his|her|their|our|its|your)\s+"
 _ENDED = re.compile(
-    r"(?:(?:^|[,;:.!(]|\b(?:ok|okay|so|then|and|but))\s*no\s+more|\b(?:stopped|quit))"
+    r"(?:(?:^|[,;:.!(]|\b(?:ok|okay|so|then|and|but))\s*no\s+more)"
     rf"\s+(?:{_DETERMINER})?(?P<what>[a-z][\w-]+)"
-    rf"|\b(?:finished|ended|done\s+with)\s+(?:{_DETERMINER})?(?P<thing>[a-z][\w-]+)",
+    rf"|\b(?:stopped|quit|finished|ended|done\s+with)\s+(?:{_DETERMINER})?(?P<thing>[a-z][\w-]+)",
     re.I,
 )
-# "He was on prednisone for an ear infection, finished it last week": the thing stopped
+# "He was on prednisone for an ear infection, finished it last week": the drug stopped
 # named earlier in the sentence, by what one is on, takes or is given.
 _ENDED_IT = re.compile(
     r"\b(?:on|taking|takes|took|gets|got|giving|given|using|uses)\s+(?:(?:the|my|his|her|their|our)\s+)?"
@@ -82,6 +82,8 @@ _ENDED_IT = re.compile(
     r"\s+(?:it|them|that)\b",
     re.I,
 )
+_ENDED_CUES = ("no more", "stopped", "quit", "finished", "ended", "done with", "came off")
+"""What :data:`_ENDED` or :data:`_ENDED_IT` needs in a sentence to match, as text."""
 _NOT_A_THING = frozenset({"than", "it", "them", "that", "this", "those", "these", "so", "now", "up", "today"})
 _NEGATED = re.compile(r"\b(?:don't|do\s+not|doesn't|does\s+not)\b", re.I)
 _ANYMORE = re.compile(r"\bany\s?more\b", re.I)
@@ -133,29 +135,31 @@ def find_update(sentence: str) -> Update | None:
 
 def _ended(sentence: str) -> str | None:
     """The thing ``sentence`` says stopped without a verb of taking (:data:`_ENDED_IT`,
-    :data:`_ENDED`), case-folded."""
-    found = _ENDED_IT.search(sentence)
-    if found:
-        what = found.group("what").lower()
-    else:
-        found = _ENDED.search(sentence)
-        if found is None:
-            return None
-        what = (found.group("what") or found.group("thing")).lower()
-        if found.group("thing") and not is_drug(what):
-            return None
+    :data:`_ENDED`), case-folded: any thing after a clause's "no more", a drug otherwise."""
+    low = sentence.lower()
+    if not any(cue in low for cue in _ENDED_CUES):
+        return None  # the common case, without running the patterns
+    found = _ENDED_IT.search(sentence) or _ENDED.search(sentence)
+    if found is None:
+        return None
+    what = (found.group("what") or found.group("thing")).lower()
+    if found.re is not _ENDED or found.group("thing"):
+        return what if is_drug(what) else None
     return None if what in STOP_WORDS or what in _NOT_A_THING else what
 
 
-CUE_WORDS = CHANGE_WORDS | frozenset({"more", "finished", "done", "ended"})
-"""A message without one of these words states no update: the gate every user message
-passes, a set intersection with its words (``autopins.message_words``)."""
+CUE_WORDS = CHANGE_WORDS | frozenset({"finished", "ended", "done"})
+"""A message without one of these words (or both of :data:`NO_MORE`) states no update: the
+gate every user message passes, a set intersection with its words (``autopins.message_words``)."""
+NO_MORE = frozenset({"no", "more"})
+""""OK, no more aspirin": "more" alone is too common a word to open the gate."""
 
 
 def updates_in(text: str, words: frozenset[str] | None = None) -> list[tuple[str, Update]]:
     """Each sentence of a user's message that states an update, with it. ``words``:
     ``autopins.message_words(text)``, if already known."""
-    if (message_words(text) if words is None else words).isdisjoint(CUE_WORDS):
+    words = message_words(text) if words is None else words
+    if words.isdisjoint(CUE_WORDS) and not NO_MORE <= words:
         return []  # the common case
     return [
         (sentence, update)

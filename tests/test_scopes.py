@@ -215,6 +215,8 @@ def test_an_update_supersedes_the_old_fact(store: MemoryStore, first, update, sl
         "Just finished my first 5k!",  # finished, but no medicine
         "I finished work early today.",
         "I finished it.",  # nothing named
+        "My laptop stopped working.",  # stopped, but no medicine
+        "He got the car, then stopped it.",
     ],
 )
 def test_not_every_change_is_an_update(sentence: str) -> None:
