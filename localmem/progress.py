@@ -15,6 +15,8 @@ out, and its objects) and the sentences after it (pure functions; they never rai
 - :func:`accepted_later`: the thing it makes was written in the chat and accepted ("Here's a
   starting point: '... / ...'" ... "Yes! That's much better.");
 - :func:`ruled_out`: the chat advised against it or refused it ("Please don't: ...");
+- :func:`declined`: what it acts on was offered and turned down ("Have you thought about
+  getting binoculars?" "... Not spending 300 bucks on new ones");
 - :func:`only_if`: it is advice for a case the chat does not say came ("If it drops below
   70, ... check again after 15 minutes");
 - :func:`unbound_value`: a number it holds is said of something else ("Book Osaka for three
@@ -219,6 +221,32 @@ def ruled_out(support: Sequence[str], answers: Sequence[str | None]) -> bool:
     )
 
 
+def declined(item: str, texts: dict[int, str], roles: Sequence[str] = ()) -> bool:
+    """True when the thing ``item`` acts on (its direct object: "binoculars" of "get
+    binoculars") was offered in one of ``texts`` (the messages, by source; ``roles``: each
+    one's role, when known) and turned down by the answer (``replies.declines``: "Have
+    you thought about getting binoculars?" "... Not spending 300 bucks on new ones"), and
+    the party that turned it down names it nowhere else: what was declined where it was
+    offered, and never taken up, is nothing to do, whichever sentence the item rests on."""
+    verb, said = action(item)
+    thing = {stem(w) for w in _direct_object(item) if w in said and not _WHEN.match(w)}
+    if verb is None or not thing:
+        return False
+
+    def names(text: str) -> bool:
+        return thing <= {stem(w) for w in words(text)}
+
+    def party(o: int, of: int) -> bool:
+        return roles[o] == roles[of] if len(roles) > max(o, of) else o % 2 == of % 2
+
+    offers = [o for o in sorted(texts) if names(texts[o]) and (r := _reply(o, texts, roles)) is not None
+              and replies.declines(r)]
+    return any(
+        all(not names(texts[k]) for k in texts if k != o + 1 and party(k, o + 1))
+        for o in offers
+    )
+
+
 def only_if(item: str, support: Sequence[str], ordered: Sequence[str]) -> bool:
     """True when every sentence of ``support`` binds ``item`` to a condition
     (``replies.condition``: "If it drops below 70 mg/dL, ... check again after 15
@@ -329,7 +357,7 @@ def unstated(
     offers a choice or reports what someone else did (``statements.undecided``), a goal or
     a current step one that states what someone is after ("I need", "please", a plan,
     advice). Nothing the chat ruled out is a decision or something to do
-    (:func:`ruled_out`), nor anything whose numbers are said of something else
+    (:func:`ruled_out`, :func:`declined`), nor anything whose numbers are said of something else
     (:func:`unbound_value`). Something to do is no step when it is advice for a case the
     chat does not say came (:func:`only_if`), and no longer to do when a later sentence
     reports it done ("I
@@ -361,7 +389,7 @@ def unstated(
     at = [i for i, s in enumerate(ordered) if s in support]
     stating = [i for i in at if not replies.corrects(item, owners[i], texts, roles)]
     answers = [_reply(owners[i], texts, roles) for i in stating]
-    if not stating or ruled_out([ordered[i] for i in stating], answers):
+    if not stating or ruled_out([ordered[i] for i in stating], answers) or declined(item, texts, roles):
         return "ruled out"
     if field in ("key_decisions", "completed_steps"):
         return None
@@ -402,7 +430,8 @@ def looked_up(item: str, output: str | None) -> bool:
     after = said[said.index(verb) + 1:] if verb in said else []
     cut = next((k for k, w in enumerate(after) if w in _OBJECT_ENDS), len(after))
     looked_at = {stem(w) for w in after[:cut] if w not in STOP_WORDS and w not in SMALL_TALK}
-    return bool(looked_at & {stem(w) for w in words(output)})
+    # a tool names what it shows in snake case ("tap_booking: PNR ..."): each part a word
+    return bool(looked_at & {stem(w) for w in words(output.replace("_", " "))})
 
 
 def _reply(owner: int, texts: dict[int, str], roles: Sequence[str]) -> str | None:

@@ -6,7 +6,8 @@ tasca in Mouraria." "Sure, the tasca it is."; "Here's a chorus: '... / ...'" "Ye
 much better." These functions read such answers (they never raise on any ``str``):
 
 - :func:`refuses`: a reply that opens by refusing what it answers ("No,", "Please don't",
-  "Probably not", "Not quite"); :func:`advises_against`: a sentence advising against what
+  "Probably not", "Not quite"); :func:`declines`: one turning it down anywhere ("...
+  Not spending 300 bucks on new ones"); :func:`advises_against`: a sentence advising against what
   it names ("I wouldn't refinance");
 - :func:`condition`: the case an instruction is bound to ("If it drops below 70, ...");
 - :func:`assents`, :func:`agrees`: a reply saying yes to what it answers, and one that
@@ -59,6 +60,28 @@ def refuses(reply: str) -> bool:
     """True when ``reply`` (a message answering another) opens by refusing what it answers
     (:data:`_REFUSES`): what that message proposed is ruled out."""
     return _REFUSES.match(reply) is not None
+
+
+_DECLINES = re.compile(
+    r"^\W*(?:not\s+(?:\w+ing|going\s+to)\b"
+    r"|(?:i|we)\s+(?:don['\u2019]?t|do\s+not|won['\u2019]?t|will\s+not)\s+(?:want|need)\b"
+    r"|(?:i['\u2019]?m|i\s+am|we['\u2019]?re|we\s+are)\s+not\s+(?:\w+ing|going\s+to)\b"
+    r"|(?:(?:i|we)\s+)?already\s+(?:have|got|own)\b)",
+    _I,
+)
+"""A sentence that declines what was offered, wherever it is in the reply: "Not spending
+300 bucks on new ones", "I don't want retries", "I'm not paying for a second ticket",
+"Already have one"."""
+
+
+def declines(reply: str) -> bool:
+    """True when ``reply`` turns down what it answers: it refuses it (:func:`refuses`), or,
+    not opening with a yes (:func:`assents`' opening), one of its sentences declines
+    (:data:`_DECLINES`: "I'm using my dad's old ones, they're fine. Not spending 300 bucks
+    on new ones")."""
+    if refuses(reply):
+        return True
+    return _ASSENT.match(reply) is None and any(_DECLINES.match(s) for s in sentences(reply))
 
 
 def advises_against(sentence: str) -> bool:

@@ -14,6 +14,10 @@ every context. Questions, hypotheticals and other people's news ("my sister
 moved to Leeds" updates nothing of the user's) are left alone, and an earlier
 fact is replaced only when it is about the same thing: its words must name
 the slot ("wifi password"), the place one lives, or the medicine stopped.
+
+A thing stopped ("OK, no more aspirin", "finished the prednisone") also ends what a
+local model says of it later, at summary time: :func:`ended` tells a model's fact or pin
+that states it as current.
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ from . import extract
 from .autopins import message_words, pin_key
 from .models import Pin
 from .statements import CHANGE_WORDS
-from .words import STOP_WORDS
+from .words import STOP_WORDS, is_drug
 
 _HYPOTHETICAL = re.compile(r"\b(?:if|imagine|suppose|what if|for example|in my story)\b", re.I)
 
@@ -58,6 +62,29 @@ _STOPPED = re.compile(
     r"(?P<what>[a-z][\w-]+)",
     re.I,
 )
+# "OK, no more aspirin", "I stopped the aspirin", "we finished the antibiotics", "done
+# with the inhaler": a thing stopped, said without a verb of taking. "No more" starts its
+# clause ("there's no more milk" says the milk ran out; "no more than" is a limit).
+# "Stopped", "finished" and "done with" end many things that are no fact ("my laptop
+# stopped working", "I stopped the car", "finished my first 5k"): they count for a drug only.
+_DETERMINER = r"(?:the|my|his|her|their|our|its|your)\s+"
+_ENDED = re.compile(
+    r"(?:(?:^|[,;:.!(]|\b(?:ok|okay|so|then|and|but))\s*no\s+more)"
+    rf"\s+(?:{_DETERMINER})?(?P<what>[a-z][\w-]+)"
+    rf"|\b(?:stopped|quit|finished|ended|done\s+with)\s+(?:{_DETERMINER})?(?P<thing>[a-z][\w-]+)",
+    re.I,
+)
+# "He was on prednisone for an ear infection, finished it last week": the drug stopped
+# named earlier in the sentence, by what one is on, takes or is given.
+_ENDED_IT = re.compile(
+    r"\b(?:on|taking|takes|took|gets|got|giving|given|using|uses)\s+(?:(?:the|my|his|her|their|our)\s+)?"
+    r"(?P<what>[a-z][\w-]+)\b[^.;!?]*?\b(?:finished|stopped|quit|ended|done\s+with|came\s+off)"
+    r"\s+(?:it|them|that)\b",
+    re.I,
+)
+_ENDED_CUES = ("no more", "stopped", "quit", "finished", "ended", "done with", "came off")
+"""What :data:`_ENDED` or :data:`_ENDED_IT` needs in a sentence to match, as text."""
+_NOT_A_THING = frozenset({"than", "it", "them", "that", "this", "those", "these", "so", "now", "up", "today"})
 _NEGATED = re.compile(r"\b(?:don't|do\s+not|doesn't|does\s+not)\b", re.I)
 _ANYMORE = re.compile(r"\bany\s?more\b", re.I)
 
@@ -69,6 +96,8 @@ class Update:
 
     slot: str
     replaces: Callable[[str], bool]
+    ends: bool = False
+    """The update says the thing stopped (a medicine, a routine), with no new value."""
 
 
 def _words_of(what: str) -> list[str]:
@@ -99,19 +128,38 @@ def find_update(sentence: str) -> Update | None:
         found = None  # "I don't eat gluten" is a constraint, not a change
     if found:
         what = found.group("what").lower()
-        return Update(what, _mentions_all([what]))
-    return None
+        return Update(what, _mentions_all([what]), ends=True)
+    what = _ended(sentence)
+    return Update(what, _mentions_all([what]), ends=True) if what else None
 
 
-CUE_WORDS = CHANGE_WORDS
-"""A message without one of these words states no update: the gate every user message
-passes, a set intersection with its words (``autopins.message_words``)."""
+def _ended(sentence: str) -> str | None:
+    """The thing ``sentence`` says stopped without a verb of taking (:data:`_ENDED_IT`,
+    :data:`_ENDED`), case-folded: any thing after a clause's "no more", a drug otherwise."""
+    low = sentence.lower()
+    if not any(cue in low for cue in _ENDED_CUES):
+        return None  # the common case, without running the patterns
+    found = _ENDED_IT.search(sentence) or _ENDED.search(sentence)
+    if found is None:
+        return None
+    what = (found.group("what") or found.group("thing")).lower()
+    if found.re is not _ENDED or found.group("thing"):
+        return what if is_drug(what) else None
+    return None if what in STOP_WORDS or what in _NOT_A_THING else what
+
+
+CUE_WORDS = CHANGE_WORDS | frozenset({"finished", "ended", "done"})
+"""A message without one of these words (or both of :data:`NO_MORE`) states no update: the
+gate every user message passes, a set intersection with its words (``autopins.message_words``)."""
+NO_MORE = frozenset({"no", "more"})
+""""OK, no more aspirin": "more" alone is too common a word to open the gate."""
 
 
 def updates_in(text: str, words: frozenset[str] | None = None) -> list[tuple[str, Update]]:
     """Each sentence of a user's message that states an update, with it. ``words``:
     ``autopins.message_words(text)``, if already known."""
-    if (message_words(text) if words is None else words).isdisjoint(CUE_WORDS):
+    words = message_words(text) if words is None else words
+    if words.isdisjoint(CUE_WORDS) and not NO_MORE <= words:
         return []  # the common case
     return [
         (sentence, update)
@@ -142,3 +190,32 @@ def superseded(update: Update, pins: Iterable[Pin], new_key: str) -> list[Pin]:
         p for p in pins
         if p.superseded_at is None and pin_key(p.content) != new_key and update.replaces(p.content)
     ]
+
+
+# "I was on it", "used to take", "not", "no longer": a fact that tells the thing is over
+# (or never held) is no claim that it goes on.
+_NOT_CURRENT = re.compile(
+    r"\b(?:was|were|used\s+to|had\s+been|no\s+longer|not|never|no\s+more|until)\b|n't\b"
+    r"|\b(?:finished|stopped|quit|ended|done\s+with|off)\b",
+    re.I,
+)
+# "he's back on aspirin", "we restarted the drops": the thing goes on again.
+_RESUMED = re.compile(r"\b(?:back\s+on|again|restart\w*|resum\w*|start\w*\s+(?:taking|giving|using))\b", re.I)
+
+
+def ended(item: str, texts: Sequence[str]) -> bool:
+    """Whether ``item`` (a model's fact or pin, read as current) names a thing, a medicine
+    or a routine, that one of ``texts`` (the user's messages, in order) says stopped
+    (:func:`find_update`: "OK, no more aspirin", "I no longer take lisinopril") and no
+    later one of them says goes on again; never when ``item`` itself tells it is over
+    ("Biscuit finished prednisone last week"). Pure; never raises on any ``str``."""
+    if _NOT_CURRENT.search(item):
+        return False
+    stopped: str | None = None
+    for sentence in (s for text in texts for s in extract.sentences(text.replace("\u2019", "'"))):
+        update = find_update(sentence)
+        if update is not None and update.ends and update.replaces(item):
+            stopped = update.slot
+        elif stopped is not None and _RESUMED.search(sentence) and _mentions_all([stopped])(sentence):
+            stopped = None
+    return stopped is not None

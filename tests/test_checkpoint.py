@@ -691,3 +691,24 @@ def test_a_tools_output_answers_only_what_it_names() -> None:
     assert not looked_up("check the pharmacy hours for Thursday", output)
     assert not looked_up("book the shared calendar slot", output)  # booking is no looking
     assert not looked_up("check the shared calendar", None)
+    booking = "tap_booking: PNR K7QX2L. TP202 EWR -> LIS, dep 04 May 21:50."  # a tool named in snake case
+    assert looked_up("Check the TAP booking details", booking)
+    assert not looked_up("Check the hotel details", booking)
+
+
+BIRDING = [
+    ("user", "I've gotten into birdwatching this spring."),
+    ("assistant", "Lovely. Have you thought about getting binoculars?"),
+    ("user", "I'm using my dad's old ones, they're fine. Not spending 300 bucks on new ones."),
+    ("assistant", "Fair, old binoculars are often very good. A field guide helps too."),
+    ("user", "Good idea, I need a field guide for the park."),
+]
+
+
+def test_what_the_user_declined_where_it_was_offered_is_nothing_to_do(db_path, fake: JsonFake) -> None:
+    """Issue 21, point 4: the binoculars the user turned down are no task, whichever
+    sentence the model's item rests on; the field guide the user took up stays."""
+    data = _model_checkpoint(db_path, fake, BIRDING, {
+        "pending_tasks": ["get binoculars", "get a field guide for the park"],
+    })
+    assert data.pending_tasks == ["get a field guide for the park"]

@@ -418,12 +418,8 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
     ('checkpoint', 'qwen2.5-coder:0.5b', 'toddler_fever'):
         "false checkpoint item kept: next step 'ask for Tylenol' (the first turn, done), placed there by the store from the model's current and completed step",
     ('checkpoint', 'qwen2.5-coder:1.5b', 'wedding_rebooking'):
-        "false checkpoint items kept: pending task 'Check the TAP booking details' (checked: the app's tool output), goal 'Change the train to the 2 pm train' "
+        "false checkpoint items kept: goal 'Change the train to the 2 pm train' "
         "and preference 'I'll take the risk of the train change' (the change was an Uber to the train; the risk is the tight flight)",
-    ('checkpoint', 'qwen2.5-coder:1.5b', 'flaky_xdist_test'):
-        "false checkpoint items kept: 'Add pytest-rerunfailures ...' as a pending task and a next step (declined: 'I don't want retries hiding real bugs')",
-    ('checkpoint', 'qwen2.5-coder:1.5b', 'birding_chat'):
-        "false checkpoint item kept: pending task 'get binoculars' (declined: the dad's old ones are fine)",
     ('facts', 'qwen2.5-coder:0.5b', 'birding_chat'):
         "false facts kept: key facts '23 species' (24 now) and 'Merlin sound ID' (no fact); common words as entities ('birdwatching', 'woodpecker', 'lake trail')",
     ('facts', 'qwen2.5-coder:1.5b', 'flaky_xdist_test'):
@@ -432,8 +428,7 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
     ('facts', 'qwen2.5-coder:1.5b', 'birding_chat'):
         "false facts kept: 'park near place' as a key fact; common words as entities ('bread', 'oats', 'peas', 'water', 'great blue heron', 'lake trail', ...)",
     ('facts', 'qwen2.5-coder:1.5b', 'dog_carprofen'):
-        "false facts or pins kept: the pins 'Biscuit gets half a baby aspirin on bad days' (stopped: two NSAIDs) and 'Biscuit is on prednisone for an ear infection' "
-        "(finished last week); 'start Monday with 75 mg twice a day for the second week' (garbled); entities 'fish oil', 'liver blood test'",
+        "false facts kept: 'start Monday with 75 mg twice a day for the second week' (garbled); entities 'fish oil', 'liver blood test'",
     ('offline summary', 'store', 'dog_carprofen'):
         "unfaithful offline summary: quotes the pharmacy's '1 caplet ... every 12 hours' as the dose after the vet changed it to once a day for the first week; no aspirin and steroid warning",
 }

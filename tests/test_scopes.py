@@ -15,7 +15,7 @@ from click.testing import CliRunner
 from localmem import MemoryStore
 from localmem.cli import cli
 from localmem.errors import InvalidInput, NotFound
-from localmem.updates import find_update
+from localmem.updates import ended, find_update
 from tests.test_checkpoint import JsonFake, fake  # noqa: F401  (the JSON-mode fake server)
 
 PEANUTS = "My son Leo is allergic to peanuts."
@@ -182,6 +182,9 @@ def test_recall_across_sessions_names_an_untitled_chat_by_when_it_began(db_path:
         ("Remember that I live in Bristol.", "We moved to Leeds last month.", "home"),
         ("She takes lisinopril 10 mg every morning.", "She no longer takes lisinopril.", "lisinopril"),
         ("She takes ibuprofen 200 mg every day.", "She doesn't take ibuprofen anymore.", "ibuprofen"),
+        ("Remember that my dog gets half an aspirin on bad days.", "OK, no more aspirin.", "aspirin"),
+        ("Remember that she is on prednisone for her ear.", "She was on prednisone, finished it last week.", "prednisone"),
+        ("Remember that he takes amoxicillin twice a day.", "We finished the amoxicillin today.", "amoxicillin"),
     ],
 )
 def test_an_update_supersedes_the_old_fact(store: MemoryStore, first, update, slot) -> None:
@@ -207,6 +210,13 @@ def test_an_update_supersedes_the_old_fact(store: MemoryStore, first, update, sl
         "I love my new bike.",
         "If my new wifi password is long, will it work?",
         "I don't eat gluten.",  # a constraint, not a change
+        "There's no more milk in the fridge.",  # ran out: nobody stopped it
+        "No more than two tablets a day.",  # a limit
+        "Just finished my first 5k!",  # finished, but no medicine
+        "I finished work early today.",
+        "I finished it.",  # nothing named
+        "My laptop stopped working.",  # stopped, but no medicine
+        "He got the car, then stopped it.",
     ],
 )
 def test_not_every_change_is_an_update(sentence: str) -> None:
@@ -259,6 +269,56 @@ def test_the_memory_report_says_what_and_where_from(tmp_path: Path) -> None:
     assert code == 0 and PEANUTS in [f["pin"]["content"] for f in data["user_facts"]]
 
 
+@pytest.mark.parametrize(
+    ("item", "later", "is_ended"),
+    [
+        ("Biscuit gets half a baby aspirin on bad days", ["He gets aspirin.", "OK, no more aspirin."], True),
+        ("Biscuit is on prednisone", ["He was on prednisone, finished it last week. Wait 5 days after the prednisone."], True),
+        ("She takes metformin", ["She stopped taking metformin in May."], True),
+        ("Biscuit no longer gets aspirin", ["OK, no more aspirin."], False),  # the item tells it
+        ("Biscuit was on prednisone for an ear infection", ["He finished the prednisone."], False),
+        ("Biscuit takes carprofen 75 mg", ["OK, no more aspirin."], False),  # another medicine
+        ("Biscuit gets aspirin", ["No more aspirin.", "The vet put him back on aspirin."], False),  # going on again
+        ("I drink coffee at 4pm", ["There's no more coffee in the house."], False),
+    ],
+)
+def test_a_thing_the_user_stopped_is_no_current_fact(item: str, later: list[str], is_ended: bool) -> None:
+    assert ended(item, later) is is_ended
+
+
+FILLER = [
+    {"role": "user" if i % 2 == 0 else "assistant", "text": f"Step {i}: nothing much happened."}
+    for i in range(13)
+]
+"""Turns that fill a span up to a summary's size."""
+
+STOP_SPAN = [
+    {"role": "user", "text": "He also gets half a baby aspirin on bad days."},
+    {"role": "assistant", "text": "Please stop the aspirin once he is on carprofen."},
+    {"role": "user", "text": "OK, no more aspirin. He starts carprofen 75 mg on Monday."},
+    *FILLER,
+]
+
+
+def test_a_models_pin_of_a_medicine_stopped_later_is_not_kept(db_path: Path, fake: JsonFake) -> None:  # noqa: F811
+    """The model pins the aspirin the user stopped two messages later; the carprofen that
+    goes on is pinned."""
+    fake.json_reply = {
+        "must_remember": ["Biscuit gets half a baby aspirin on bad days", "He starts carprofen 75 mg on Monday"],
+        "key_facts": ["He gets half a baby aspirin on bad days", "He starts carprofen 75 mg on Monday"],
+    }
+    with MemoryStore(db_path, config={"structured_min_tokens": 0}) as store:
+        s = store.create_session(model="llama3.2")
+        store.add_messages(s.id, STOP_SPAN)
+        assert store.summarize(s.id).source == "llama3.2:latest"
+        current = [p.content for p in store.get_pins(s.id)]
+        assert "He starts carprofen 75 mg on Monday" in current
+        assert not [p for p in current if "aspirin" in p and "no more" not in p]
+        (facts,) = store.get_summary_facts(s.id)
+        assert "He starts carprofen 75 mg on Monday" in facts.data.key_facts
+        assert "He gets half a baby aspirin on bad days" not in facts.data.key_facts
+
+
 # --- export and import --------------------------------------------------------------------------
 
 
@@ -280,10 +340,7 @@ def test_the_users_facts_travel_with_the_session_they_were_learnt_in(tmp_path: P
 MOVE_SPAN = [
     {"role": "user", "text": "Some news: the family is settled in Leeds since March."},
     {"role": "assistant", "text": "That's exciting! How is the new place?"},
-    *[
-        {"role": "user" if i % 2 == 0 else "assistant", "text": f"Step {i}: nothing much happened."}
-        for i in range(13)
-    ],
+    *FILLER,
 ]
 
 

@@ -314,6 +314,43 @@ def test_only_if() -> None:
     assert not progress.only_if("ask for the deposit back", plain, plain)
 
 
+@pytest.mark.parametrize(
+    ("reply", "declined"),
+    [
+        ("I'm using my dad's old ones, they're fine. Not spending 300 bucks on new ones lol", True),
+        ("No, I don't want retries hiding real bugs.", True),  # refuses, too
+        ("Hmm. I don't want another subscription.", True),
+        ("Already have one", True),
+        ("I'm not paying for a second ticket.", True),
+        ("Yes! I don't want to miss the herons.", False),  # a yes first
+        ("I'm not sure yet, what would you pick?", False),
+        ("Nothing wrong with it. I want the 8x42 ones.", False),
+    ],
+)
+def test_declines(reply: str, declined: bool) -> None:
+    assert replies.declines(reply) is declined
+
+
+def test_declined() -> None:
+    """``progress.declined``: the thing an item acts on, offered and turned down by the
+    party that never names it again."""
+    texts = {
+        0: "Do you keep a list?",
+        1: "I use the Merlin app.",
+        2: "Have you thought about getting binoculars?",
+        3: "I'm using my dad's old ones. Not spending 300 bucks on new ones.",
+        4: "Fair, old binoculars are often very good.",
+    }
+    roles = ["assistant", "user", "assistant", "user", "assistant"]
+    assert progress.declined("get binoculars", texts, roles)
+    assert progress.declined("get binoculars", texts)  # the parties by turn
+    assert not progress.declined("get a field guide", texts, roles)  # never offered
+    taken = {**texts, 5: "Actually my dad wants his back, I'll get binoculars after all."}
+    assert not progress.declined("get binoculars", taken, [*roles, "user"])
+    agreed = {**texts, 3: "Yes, I want binoculars. Not spending 300 bucks though."}
+    assert not progress.declined("get binoculars", agreed, roles)
+
+
 def test_ruled_out() -> None:
     said = ["A forum said to sell my old guitar."]
     assert progress.ruled_out(said, ["I wouldn't: renting costs less."])
@@ -382,4 +419,5 @@ def test_the_new_readings_never_raise(item: str, sentence: str, chat: list[str])
     replies.suggests(sentence), replies.presents_piece(sentence), statements.modifies(item, sentence)
     progress.unbound_value(item, chat), progress.only_if(item, [sentence], chat)
     progress.ruled_out([sentence], [item]), progress.accepted_later(item, [("assistant", s) for s in chat])
+    replies.declines(sentence), progress.declined(item, dict(enumerate(chat)))
     used_up(item, chat)
