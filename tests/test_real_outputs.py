@@ -411,10 +411,6 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
         "unfaithful summary kept: 'The workshop leader narrates a lighthouse keeper's message' (the user writes it, in the keeper's first person)",
     ('summary', 'qwen2.5-coder:0.5b', 'birding_chat'):
         "unfaithful summary kept: 'a woodpecker, and a downy woodpecker' counts one bird twice (the stale '23 species' sentence is dropped since truth5)",
-    ('summary', 'qwen2.5-coder:1.5b', 'rent_by_room'):
-        "unfaithful summary kept: 'Three roommates split rent, utilities, and deposit equally' (the rent is split by room size)",
-    ('summary', 'qwen2.5-coder:1.5b', 'dog_carprofen'):
-        "unfaithful summary kept: 'prescribed ... fish oil for arthritis' (the fish oil is in his food, nothing prescribed); no aspirin and steroid warning",
     ('checkpoint', 'qwen2.5-coder:0.5b', 'toddler_fever'):
         "false checkpoint item kept: next step 'ask for Tylenol' (the first turn, done), placed there by the store from the model's current and completed step",
     ('checkpoint', 'qwen2.5-coder:1.5b', 'wedding_rebooking'):

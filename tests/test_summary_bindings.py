@@ -11,7 +11,7 @@ import logging
 import pytest
 
 from localmem import MemoryConfig, MemoryStore
-from localmem.summarizer.bindings import invented_name, misattributed, misbound
+from localmem.summarizer.bindings import invented_name, misattributed, misbound, unprescribed, unshared
 from localmem.summarizer.support import ground
 from localmem.summarizer.warned import complete_or_pin, unsaid_warnings
 from tests.ollama_server import FakeOllama
@@ -282,3 +282,57 @@ def test_what_we_did_may_be_said_of_one_of_us() -> None:
     assert misattributed("The husband booked the hotel near the station.", trip) is None
     mine = ["My husband and I fly to Rome in May.", "I booked the hotel near the station."]
     assert misattributed("The husband booked the hotel near the station.", mine) is not None
+
+
+FLAT = [
+    "Three of us share the flat. The rent is split by room size: 700, 800 and 900.",
+    "Groceries we split evenly, and the cleaner is paid 50/50 by Ana and me.",
+    "The deposit is paid; I covered mine.",
+]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "dropped"),
+    [
+        ("They split groceries equally.", False),  # "Groceries we split evenly"
+        ("Ana and the user pay the cleaner equally.", False),  # "paid 50/50"
+        ("They split groceries and the cleaner evenly.", False),
+        ("Nothing is said of any share.", False),  # no manner word: not this check's
+        ("They split the rent equally.", True),  # by room size
+        ("They split groceries, rent and the deposit evenly.", True),  # groceries only
+    ],
+)
+def test_things_said_shared_equally_are_so_in_the_conversation(sentence: str, dropped: bool) -> None:
+    assert (unshared(sentence, FLAT) is not None) is dropped
+
+
+PET = [
+    "Our cat Miso was prescribed gabapentin for her hips, 50 mg at night.",
+    "She was on amoxicillin for a tooth infection until Friday.",
+    "She also gets salmon oil in her food, and I give her a probiotic.",
+    "The vet's Rx note says: meloxicam drops, 2 refills.",
+]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "dropped"),
+    [
+        ("Miso was prescribed gabapentin for her hips.", False),
+        ("The vet prescribed gabapentin, amoxicillin for a tooth infection and meloxicam drops.", False),
+        ("Miso was prescribed gabapentin and changed to a new food.", False),  # the list ends at a verb
+        ("Miso gets salmon oil in her food.", False),  # not said to be prescribed
+        ("Miso was prescribed gabapentin and salmon oil for her hips.", True),  # in her food
+        ("The vet prescribed a probiotic.", True),  # the user gives it
+    ],
+)
+def test_things_said_prescribed_are_so_in_the_conversation(sentence: str, dropped: bool) -> None:
+    assert (unprescribed(sentence, PET) is not None) is dropped
+
+
+def test_a_summary_sentence_sharing_or_prescribing_what_the_conversation_does_not_is_dropped() -> None:
+    pairs = [("user", text) for text in PET] + [("assistant", "Noted: gabapentin at night, with her food.")]
+    kept = "Miso takes gabapentin 50 mg at night for her hips."
+    grounded = ground(f"{kept} Miso was prescribed gabapentin and salmon oil for her hips. She was on amoxicillin until Friday.", pairs)
+    assert grounded.text == f"{kept} She was on amoxicillin until Friday."
+    ((number, reason),) = grounded.dropped
+    assert number == 2 and reason.startswith("says something was prescribed")
