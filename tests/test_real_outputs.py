@@ -409,8 +409,6 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
     # before this replay, by a writer who read none of the checks), on main's checks of b17ef15 (some have passed since: see git log).
     ('summary', 'qwen2.5-coder:0.5b', 'flash_fiction'):
         "unfaithful summary kept: 'The workshop leader narrates a lighthouse keeper's message' (the user writes it, in the keeper's first person)",
-    ('summary', 'qwen2.5-coder:0.5b', 'birding_chat'):
-        "unfaithful summary kept: 'a woodpecker, and a downy woodpecker' counts one bird twice (the stale '23 species' sentence is dropped since truth5)",
     ('checkpoint', 'qwen2.5-coder:0.5b', 'toddler_fever'):
         "false checkpoint item kept: next step 'ask for Tylenol' (the first turn, done), placed there by the store from the model's current and completed step",
     ('checkpoint', 'qwen2.5-coder:1.5b', 'wedding_rebooking'):
@@ -420,8 +418,6 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
         "false checkpoint items kept: 'Add pytest-rerunfailures ...' as a pending task and a next step (declined: 'I don't want retries hiding real bugs')",
     ('checkpoint', 'qwen2.5-coder:1.5b', 'birding_chat'):
         "false checkpoint item kept: pending task 'get binoculars' (declined: the dad's old ones are fine)",
-    ('facts', 'qwen2.5-coder:0.5b', 'birding_chat'):
-        "false facts kept: key facts '23 species' (24 now) and 'Merlin sound ID' (no fact); common words as entities ('birdwatching', 'woodpecker', 'lake trail')",
     ('facts', 'qwen2.5-coder:1.5b', 'flaky_xdist_test'):
         "false facts or pins kept: 'two more in tests/test_invoices.py' (corrected to three), the pin 'all tests write to /tmp/reports', "
         "pins naming a command or a fixture ('pytest -n 4', \"pytest's tmp_path fixture\"), entities 'pytest -n 4', 'locally'",

@@ -12,6 +12,7 @@ import pytest
 
 from localmem import MemoryConfig, MemoryStore
 from localmem.summarizer.bindings import invented_name, misattributed, misbound, unprescribed, unshared
+from localmem.summarizer.amounts import counted_twice
 from localmem.summarizer.support import ground
 from localmem.summarizer.warned import complete_or_pin, unsaid_warnings
 from tests.ollama_server import FakeOllama
@@ -336,3 +337,34 @@ def test_a_summary_sentence_sharing_or_prescribing_what_the_conversation_does_no
     assert grounded.text == f"{kept} She was on amoxicillin until Friday."
     ((number, reason),) = grounded.dropped
     assert number == 2 and reason.startswith("says something was prescribed")
+
+
+GARDEN = [
+    "A finch just landed on the feeder while I'm typing.",
+    "Small and yellow? Then it's probably a goldfinch.",
+    "We also had a sparrow and a house sparrow fighting, two birds.",
+]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "dropped"),
+    [
+        ("The user saw a finch and a goldfinch.", False),  # another word, not the same named
+        ("The user saw a robin, a cardinal and a blue jay.", False),
+        ("The user saw a sparrow and a house sparrow.", False),  # the conversation says both
+        ("The user saw a yellow finch.", False),  # one item
+        ("The user saw a finch, and a yellow finch.", True),  # one bird, twice
+        ("The user has seen a heron, a finch and a small yellow finch.", True),
+    ],
+)
+def test_a_list_naming_one_thing_plain_and_named_counts_it_twice(sentence: str, dropped: bool) -> None:
+    assert (counted_twice(sentence, GARDEN) is not None) is dropped
+
+
+def test_a_summary_sentence_counting_one_thing_twice_is_dropped() -> None:
+    pairs = [("user", GARDEN[0]), ("assistant", GARDEN[1]), ("user", "Yes, small and yellow. I feed them sunflower seeds.")]
+    kept = "A finch landed on the feeder while the user was typing."
+    grounded = ground(f"{kept} The user saw a finch, and a yellow finch. The user feeds them sunflower seeds.", pairs)
+    assert grounded.text == f"{kept} The user feeds them sunflower seeds."
+    ((number, reason),) = grounded.dropped
+    assert number == 2 and reason.startswith("counts one thing twice")

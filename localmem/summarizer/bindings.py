@@ -65,7 +65,7 @@ from ..grounding import CARRIERS, SUPPORT_SHARE, same_word
 from ..periods import MONTHS, WEEKDAYS
 from ..revisions import DAY, MONTH_NAMES, day_value
 from ..words import SMALL_TALK, STOP_WORDS, stem, words
-from .wording import SUMMARY_WORDS
+from .wording import LIST_MARKS, SUMMARY_WORDS
 
 _MONTHS = MONTH_NAMES
 _DAY = DAY
@@ -410,8 +410,6 @@ _MANNER = re.compile(r"\b(?:equally|evenly|equal (?:shares|parts|amounts)|50/50|
 """Things shared in equal parts: "split equally", "evenly", "50/50"."""
 _MANNER_SPAN = re.compile(r"[;:]|\s[-\u2013\u2014]\s|\s(?:while|whereas|because|since|but)\s", re.IGNORECASE)
 """Where the clause a manner word closes begins (the last of these before it)."""
-_LIST = re.compile(r",\s*(?:(?:and|or)\s+)?|\s(?:and|or)\s", re.IGNORECASE)
-"""Where a list's items part."""
 _PRESCRIBED = re.compile(r"\bprescrib(?:ed|es|ing)\b", re.IGNORECASE)
 _PRESCRIPTION = re.compile(r"\b(?:prescri\w*|rx|refills?)\b", re.IGNORECASE)
 """A sentence that speaks of a prescription."""
@@ -430,7 +428,7 @@ def unshared(sentence: str, conversation: Sequence[str]) -> str | None:
     before = sentence[: manner.start()]
     marks = list(_MANNER_SPAN.finditer(before))
     span = before[marks[-1].end():] if marks else before
-    items = [_ordered(item) for item in _LIST.split(span)]
+    items = [_ordered(item) for item in LIST_MARKS.split(span)]
     things = [items[0][-1:]] + items[1:] if items else []
     said = [_forms(s) for s in _sentences(tuple(conversation)) if _MANNER.search(s)]
     for thing in things:
@@ -449,7 +447,7 @@ def unprescribed(sentence: str, conversation: Sequence[str]) -> str | None:
         (_ordered(s), f" {' '.join(words(s))} ", bool(_PRESCRIPTION.search(s)))
         for s in _sentences(tuple(conversation))
     ]
-    for item in _LIST.split(sentence[verb.end():]):
+    for item in LIST_MARKS.split(sentence[verb.end():]):
         if _OWN_VERB.match(item):
             break  # "and changed the dose": the list is over
         name = _ordered(_ITEM_END.split(item, maxsplit=1)[0])
