@@ -11,7 +11,8 @@ import logging
 import pytest
 
 from localmem import MemoryConfig, MemoryStore
-from localmem.summarizer.bindings import invented_name, misattributed, misbound
+from localmem.summarizer.bindings import invented_name, misattributed, misbound, unprescribed, unshared
+from localmem.summarizer.amounts import counted_twice
 from localmem.summarizer.support import ground
 from localmem.summarizer.warned import complete_or_pin, unsaid_warnings
 from tests.ollama_server import FakeOllama
@@ -282,3 +283,88 @@ def test_what_we_did_may_be_said_of_one_of_us() -> None:
     assert misattributed("The husband booked the hotel near the station.", trip) is None
     mine = ["My husband and I fly to Rome in May.", "I booked the hotel near the station."]
     assert misattributed("The husband booked the hotel near the station.", mine) is not None
+
+
+FLAT = [
+    "Three of us share the flat. The rent is split by room size: 700, 800 and 900.",
+    "Groceries we split evenly, and the cleaner is paid 50/50 by Ana and me.",
+    "The deposit is paid; I covered mine.",
+]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "dropped"),
+    [
+        ("They split groceries equally.", False),  # "Groceries we split evenly"
+        ("Ana and the user pay the cleaner equally.", False),  # "paid 50/50"
+        ("They split groceries and the cleaner evenly.", False),
+        ("Nothing is said of any share.", False),  # no manner word: not this check's
+        ("They split the rent equally.", True),  # by room size
+        ("They split groceries, rent and the deposit evenly.", True),  # groceries only
+    ],
+)
+def test_things_said_shared_equally_are_so_in_the_conversation(sentence: str, dropped: bool) -> None:
+    assert (unshared(sentence, FLAT) is not None) is dropped
+
+
+PET = [
+    "Our cat Miso was prescribed gabapentin for her hips, 50 mg at night.",
+    "She was on amoxicillin for a tooth infection until Friday.",
+    "She also gets salmon oil in her food, and I give her a probiotic.",
+    "The vet's Rx note says: meloxicam drops, 2 refills.",
+]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "dropped"),
+    [
+        ("Miso was prescribed gabapentin for her hips.", False),
+        ("The vet prescribed gabapentin, amoxicillin for a tooth infection and meloxicam drops.", False),
+        ("Miso was prescribed gabapentin and changed to a new food.", False),  # the list ends at a verb
+        ("Miso gets salmon oil in her food.", False),  # not said to be prescribed
+        ("Miso was prescribed gabapentin and salmon oil for her hips.", True),  # in her food
+        ("The vet prescribed a probiotic.", True),  # the user gives it
+    ],
+)
+def test_things_said_prescribed_are_so_in_the_conversation(sentence: str, dropped: bool) -> None:
+    assert (unprescribed(sentence, PET) is not None) is dropped
+
+
+def test_a_summary_sentence_sharing_or_prescribing_what_the_conversation_does_not_is_dropped() -> None:
+    pairs = [("user", text) for text in PET] + [("assistant", "Noted: gabapentin at night, with her food.")]
+    kept = "Miso takes gabapentin 50 mg at night for her hips."
+    grounded = ground(f"{kept} Miso was prescribed gabapentin and salmon oil for her hips. She was on amoxicillin until Friday.", pairs)
+    assert grounded.text == f"{kept} She was on amoxicillin until Friday."
+    ((number, reason),) = grounded.dropped
+    assert number == 2 and reason.startswith("says something was prescribed")
+
+
+GARDEN = [
+    "A finch just landed on the feeder while I'm typing.",
+    "Small and yellow? Then it's probably a goldfinch.",
+    "We also had a sparrow and a house sparrow fighting, two birds.",
+]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "dropped"),
+    [
+        ("The user saw a finch and a goldfinch.", False),  # another word, not the same named
+        ("The user saw a robin, a cardinal and a blue jay.", False),
+        ("The user saw a sparrow and a house sparrow.", False),  # the conversation says both
+        ("The user saw a yellow finch.", False),  # one item
+        ("The user saw a finch, and a yellow finch.", True),  # one bird, twice
+        ("The user has seen a heron, a finch and a small yellow finch.", True),
+    ],
+)
+def test_a_list_naming_one_thing_plain_and_named_counts_it_twice(sentence: str, dropped: bool) -> None:
+    assert (counted_twice(sentence, GARDEN) is not None) is dropped
+
+
+def test_a_summary_sentence_counting_one_thing_twice_is_dropped() -> None:
+    pairs = [("user", GARDEN[0]), ("assistant", GARDEN[1]), ("user", "Yes, small and yellow. I feed them sunflower seeds.")]
+    kept = "A finch landed on the feeder while the user was typing."
+    grounded = ground(f"{kept} The user saw a finch, and a yellow finch. The user feeds them sunflower seeds.", pairs)
+    assert grounded.text == f"{kept} The user feeds them sunflower seeds."
+    ((number, reason),) = grounded.dropped
+    assert number == 2 and reason.startswith("counts one thing twice")

@@ -30,6 +30,13 @@ never raises on any ``str``):
   conversation gives that number only the other is unsupported; a number the conversation
   gives both roles, or neither, is not judged. The difference of a "from A to B" is a
   change the conversation gives ("from 10 mg to 5 mg" supports "cut by 5 mg").
+
+:func:`counted_twice` reads a sentence's list: **one thing counted twice**, "has seen a
+blue heron, a woodpecker, and a downy woodpecker" where the user saw "a woodpecker" that
+the answer said is "probably a downy woodpecker". Two items of a list, each "a"/"an" and a
+noun phrase, where one is the other with words before it, are one thing named twice, unless
+a sentence of the conversation names both, the plain one apart ("a woodpecker and a downy
+woodpecker were both at the feeder").
 """
 
 from __future__ import annotations
@@ -42,7 +49,8 @@ from typing import Final
 
 from ..extract import sentences
 from ..grounding import same_word
-from ..words import NUMBER_WORDS, STOP_WORDS, stem
+from ..words import NUMBER_WORDS, STOP_WORDS, stem, words
+from .wording import LIST_MARKS
 
 _DETERMINER = r"(?:a|an|the|his|her|their|my|your|our|its|this|that|these|those|one)"
 _PORTION_NUMBERS: Final = {**NUMBER_WORDS, "one": "1", "a couple": "2", "a pair": "2"}
@@ -348,3 +356,43 @@ def _value(digits: str | None, thousands: str | None) -> float | None:
 def _key(value: float) -> str:
     """One spelling for a number: "78,000", "78000" and "78k" are "78000"."""
     return f"{value:.6g}" if value != int(value) else str(int(value))
+
+
+_ONE = frozenset({"a", "an"})
+
+
+def counted_twice(sentence: str, conversation: Sequence[str]) -> str | None:
+    """Why ``sentence`` lists one thing twice, plain and with words before it ("a
+    woodpecker, and a downy woodpecker"), or None (the module docstring)."""
+    things = [thing for item in LIST_MARKS.split(sentence) if (thing := _one_thing(item))]
+    for plain in things:
+        for named in things:
+            if len(named) > len(plain) and named[-len(plain):] == plain and not _both(plain, named, conversation):
+                return "counts one thing twice, plain and named"
+    return None
+
+
+def _one_thing(item: str) -> tuple[str, ...]:
+    """The noun phrase after an item's last "a" or "an", up to its first stop word
+    ("has seen a blue heron": blue heron), or ``()``."""
+    said = words(item, numbers=False)
+    at = max((i for i, w in enumerate(said) if w in _ONE), default=-1)
+    if at < 0:
+        return ()
+    phrase: list[str] = []
+    for w in said[at + 1:]:
+        if w in STOP_WORDS:
+            break
+        phrase.append(w)
+    return tuple(phrase)
+
+
+def _both(plain: tuple[str, ...], named: tuple[str, ...], conversation: Sequence[str]) -> bool:
+    """Whether a sentence of ``conversation`` names ``named`` and, apart from it, ``plain``."""
+    short, long = f" {' '.join(plain)} ", f" {' '.join(named)} "
+    for text in conversation:
+        for said in sentences(text):
+            joined = f" {' '.join(words(said))} "
+            if long in joined and joined.count(short) > joined.count(long):
+                return True
+    return False

@@ -89,8 +89,8 @@ from ..grounding import (
 )
 from ..revisions import stale
 from ..words import STOP_WORDS, stem, words
-from .amounts import misquantified
-from .bindings import invented_name, misattributed, misbound, planned_event
+from .amounts import counted_twice, misquantified
+from .bindings import invented_name, misattributed, misbound, planned_event, unprescribed, unshared
 from .faithful import HEDGED, NO_ANSWER
 from .wording import SUMMARY_WORDS, sentence_spans
 
@@ -274,6 +274,9 @@ def _unsupported(
 ) -> str | None:
     """Why ``sentence`` is not supported, or None (rules 1-6; ``texts``: the turns' texts;
     ``warned``: the forms a source negates)."""
+    why = unshared(sentence, texts) or unprescribed(sentence, texts) or counted_twice(sentence, texts)  # a list's items, across its clauses
+    if why is not None:
+        return why
     carried: str | None = None
     for number, clause in enumerate(_CLAUSE.split(sentence)):
         status = carried if statements.status(clause) is None else statements.claimed(clause)

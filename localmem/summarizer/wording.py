@@ -1,7 +1,7 @@
-"""How a summary is written: the words every summary uses, and where its sentences end.
+"""How a summary is written: the words every summary uses, where its sentences end and its lists part.
 
 Shared by ``validation`` (whether an answer is a summary, trimming it to whole sentences)
-and ``support`` (holding each sentence to the turns). Pure; a leaf of the import tree.
+and ``support`` (holding each sentence to the turns) with its checks (``bindings``, ``amounts``: a list's items). Pure; a leaf of the import tree.
 """
 
 from __future__ import annotations
@@ -20,6 +20,8 @@ SUMMARY_WORDS: Final = frozenset(
     """.split()
 )
 """Words any summary uses whatever was discussed; they prove nothing about what was said."""
+LIST_MARKS: Final = re.compile(r",\s*(?:(?:and|or)\s+)?|\s(?:and|or)\s", re.IGNORECASE)
+"""Where a list's items part: "a heron, a finch, and a yellow finch"."""
 _SENTENCE_STOP = re.compile(r"[.!?][\"'\u201d\u2019)\]]*(?=\s|\Z)")
 _ABBREVIATION = re.compile(r"\b(?:dr|mr|mrs|ms|prof|st|jr|sr|vs|etc|approx|e\.g|i\.e)\.\Z", re.IGNORECASE)
 
