@@ -38,7 +38,7 @@ from .summarizer.background import BackgroundSummarizer
 from .summarizer.fallback import keyword_summary, offline_summary
 from .summarizer.warned import said_in, unsaid_warnings
 from .tokens import plausible_ratio
-from .updates import Update, ended, model_update
+from .updates import Update, ended_in, model_update, stops
 
 if TYPE_CHECKING:  # what it is given (the handle, capabilities): for the type checker only
     from .checkpoints import Checkpoints
@@ -124,12 +124,12 @@ class Summaries:
             pins += [new for new in updates if new not in pins]
         # a medicine or routine the user stopped later in the span ("OK, no more aspirin")
         # is no current fact, however the model put it
-        users = [text for role, text in pairs if role == "user"]
-        pins = [p for p in pins if not ended(p, users)]
+        users = stops([text for role, text in pairs if role == "user"])  # read once
+        pins = [p for p in pins if not ended_in(p, users)]
         kept_facts = overlay_facts(facts, answer.data.grounded(pairs, replaced))
         kept_facts = kept_facts.model_copy(update={
-            "key_facts": [f for f in kept_facts.key_facts if not ended(f, users)],
-            "decisions": [f for f in kept_facts.decisions if not ended(f, users)],
+            "key_facts": [f for f in kept_facts.key_facts if not ended_in(f, users)],
+            "decisions": [f for f in kept_facts.decisions if not ended_in(f, users)],
         })
         return kept_facts, answer.model, pins, updates
 

@@ -203,18 +203,33 @@ _NOT_CURRENT = re.compile(
 _RESUMED = re.compile(r"\b(?:back\s+on|again|restart\w*|resum\w*|start\w*\s+(?:taking|giving|using))\b", re.I)
 
 
+def stops(texts: Sequence[str]) -> list[tuple[Update | None, str]]:
+    """Each sentence of ``texts`` (the user's messages, in order) with the stop it states
+    (:func:`find_update`: "OK, no more aspirin"), or None: read once for a span, then
+    asked of each of a model's facts (:func:`ended`)."""
+    out: list[tuple[Update | None, str]] = []
+    for sentence in (s for text in texts for s in extract.sentences(text.replace("\u2019", "'"))):
+        update = find_update(sentence)
+        out.append((update if update is not None and update.ends else None, sentence))
+    return out
+
+
 def ended(item: str, texts: Sequence[str]) -> bool:
     """Whether ``item`` (a model's fact or pin, read as current) names a thing, a medicine
     or a routine, that one of ``texts`` (the user's messages, in order) says stopped
     (:func:`find_update`: "OK, no more aspirin", "I no longer take lisinopril") and no
     later one of them says goes on again; never when ``item`` itself tells it is over
     ("Biscuit finished prednisone last week"). Pure; never raises on any ``str``."""
+    return ended_in(item, stops(texts))
+
+
+def ended_in(item: str, read: Sequence[tuple[Update | None, str]]) -> bool:
+    """:func:`ended`, with the span's :func:`stops` already read."""
     if _NOT_CURRENT.search(item):
         return False
     stopped: str | None = None
-    for sentence in (s for text in texts for s in extract.sentences(text.replace("\u2019", "'"))):
-        update = find_update(sentence)
-        if update is not None and update.ends and update.replaces(item):
+    for update, sentence in read:
+        if update is not None and update.replaces(item):
             stopped = update.slot
         elif stopped is not None and _RESUMED.search(sentence) and _mentions_all([stopped])(sentence):
             stopped = None
