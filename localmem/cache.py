@@ -18,6 +18,8 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import Any, Generic, TypeVar
 
+from .rank import StemCounts
+
 V = TypeVar("V")
 
 
@@ -291,7 +293,7 @@ class SessionMemo:
         self.scopes: dict[str, tuple[int, int, int, Hashable]] = {}
         self.recent: dict[str, tuple[list, Hashable]] = {}
         self.excerpts: dict[tuple[int, frozenset[str]], Any] = {}
-        self.counted: dict[tuple[str, int], int] = {}
+        self.counted = StemCounts()
         self.neighbours: dict[tuple[int, bool], int | None] = {}
         self.writes = Writes()
         self.pins: dict[tuple[str, bool], list] = {}

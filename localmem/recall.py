@@ -151,9 +151,8 @@ class Recall:
             dense = self._dense(semantic, session_id, before_id, everywhere)
         found = self._messages(None if everywhere else session_id, {*chosen, *dense})
         rows = {m.id: m for m in found if older(m)}
-        sets = {t: set(ids) for t, ids in holders.items()}
         texts = {i: (rows[i].text, rows[i].token_count) for i in chosen if i in rows}
-        scores = rank.bm25(terms, sets, frequencies, scope, texts, self._db.memo.counted)
+        scores = rank.bm25(terms, holders, frequencies, scope, texts, self._db.memo.counted)
         lexical = rank.ranked(scores)
         if dense:  # the meaning finds what the words miss: no feedback round
             found_share = rank.coverage(prescores, terms, frequencies, scope)
@@ -161,7 +160,7 @@ class Recall:
             if rank.asks_for_many(query):  # the answers name the instances, not the kind
                 weight = rank.LIST_LEXICAL_WEIGHT
             order = rank.fuse(rank.ranked(rank.confident(scores)), dense, weights=(weight, 1.0))
-        elif specific and lexical and self._finds_little([sets[t] for t in specific]):
+        elif specific and lexical and self._finds_little([set(holders[t]) for t in specific]):
             order = self._widened(lexical, terms, rows, scope, hold, holders, frequencies, key)
         else:
             order = lexical
@@ -232,10 +231,9 @@ class Recall:
         if more:
             for m in self._messages(None, more):
                 rows.setdefault(m.id, m)
-        sets = {t: set(ids) for t, ids in holders.items()}
         texts = {i: (rows[i].text, rows[i].token_count) for i in {*lexical, *found} if i in rows}
         counted = self._db.memo.counted
-        widened = rank.ranked(rank.bm25(wider, sets, frequencies, scope, texts, counted))
+        widened = rank.ranked(rank.bm25(wider, holders, frequencies, scope, texts, counted))
         return rank.fuse(lexical, widened)
 
     def _messages(self, session_id: str | None, ids: Collection[int]) -> list[Message]:

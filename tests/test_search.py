@@ -886,13 +886,13 @@ TERMS_ASKED = ["code", "codes", "cod", "coding", "pickup", "pick", "dog", "run",
 def test_bm25_with_the_counts_kept_scores_as_counting_afresh(texts, asked) -> None:
     # rank.bm25 keeps each stem's count in each message (by id) in the dict it is
     # given, across queries with other terms: a term's count must not depend on them.
-    from localmem.rank import Scope, bm25
+    from localmem.rank import Scope, StemCounts, bm25
 
     docs = {n: ("".join(words), len(words)) for n, words in enumerate(texts)}
-    counted: dict = {}
+    counted = StemCounts()
     scope = Scope(len(docs) + 5, 7.0)
     for terms in asked:
-        holders = {t: set(docs) for t in terms}
+        holders = {t: list(docs) for t in terms}
         frequencies = {t: len(docs) for t in terms}
         kept = bm25(terms, holders, frequencies, scope, docs, counted)
         assert kept == bm25(terms, holders, frequencies, scope, docs)
@@ -902,12 +902,31 @@ def test_bm25_s_counts_kept_start_again_when_full(monkeypatch) -> None:
     from localmem import rank
 
     monkeypatch.setattr(rank, "COUNTED_SIZE", 3)
-    docs = {1: ("the code, the codes", 5), 2: ("a dog", 2)}
-    counted: dict = {}
+    docs = {1: ("the code, the codes", 5), 2: ("a dog", 2), 3: ("a dog and its code", 5)}
+    counted = rank.StemCounts()
     scope = rank.Scope(10, 4.0)
-    first = rank.bm25(["code"], {"code": {1}}, {"code": 1}, scope, docs, counted)
-    assert counted == {("code", 1): 2, ("code", 2): 0}
-    asked = (["code", "dog"], {"code": {1}, "dog": {2}}, {"code": 1, "dog": 1}, scope, docs)
+    first = rank.bm25(["code"], {"code": [1]}, {"code": 1}, scope, docs, counted)
+    assert len(counted) == 1  # only the message holding the term is counted
+    asked = (["code", "dog"], {"code": [1, 3], "dog": [2, 3]}, {"code": 1, "dog": 2}, scope, docs)
     both = rank.bm25(*asked, counted)
-    assert len(counted) == 4 and counted[("dog", 2)] == 1  # emptied, then every text counted
+    assert len(counted) == 6  # 1 + 3 messages x 2 stems > 3: emptied, then each held text counted
     assert both[1] == first[1] and both == rank.bm25(*asked)
+    assert rank.bm25(*asked, counted) == both and len(counted) == 6  # read back, nothing added
+
+
+def test_bm25_adds_a_message_s_parts_in_the_order_of_the_terms() -> None:
+    # Term by term, a message's score must be the sum scoring it message by message
+    # gives, the same floats added in the same order: contexts stay byte-identical.
+    from localmem import rank
+
+    docs = {7: ("Python, python and the project deadline", 9), 9: ("the project", 3)}
+    terms = ["python", "database", "project", "deadline"]
+    holders = {"python": [7], "project": [9, 7], "deadline": [7], "database": []}
+    frequencies = {"python": 3, "database": 0, "project": 5, "deadline": 2}
+    scope = rank.Scope(40, 6.0)
+    scores = rank.bm25(terms, holders, frequencies, scope, docs)
+    expected = 0.0
+    norm = rank.K1 * (1 - rank.B + rank.B * 9 / 6.0)
+    for t, tf in (("python", 2), ("project", 1), ("deadline", 1)):
+        expected += rank.idf(40, frequencies[t]) * tf * (rank.K1 + 1) / (tf + norm)
+    assert scores[7] == expected and set(scores) == {7, 9}
