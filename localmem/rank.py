@@ -308,7 +308,8 @@ def prescore(
 
 def ranked(scores: Mapping[int, float]) -> list[int]:
     """Ids by score, best first; ties: the newer message first."""
-    return sorted(scores, key=lambda i: (-scores[i], -i))
+    # (score, id) pairs compared in C, highest first: no key function called per id.
+    return [i for _, i in sorted([(s, i) for i, s in scores.items()], reverse=True)]
 
 
 def best(scores: Mapping[int, float], k: int) -> list[int]:

@@ -188,7 +188,8 @@ def repeats_last(ranking: Sequence[Message], most: int = REPEAT_WALK) -> list[Me
 def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:
     if not a or not b:
         return 0.0
-    return len(a & b) / len(a | b)
+    shared = len(a & b)
+    return shared / (len(a) + len(b) - shared)  # the union's size, no union built
 
 
 def feedback_terms(
