@@ -276,8 +276,9 @@ class SessionMemo:
     messages recall read (a :class:`RowMemo`); ``excerpts``, each long relevant
     message as a context showed it for a query's stems (``excerpt.Answers``);
     ``counted``, how many words of each message begin with each stem BM25 looked
-    for (a ``rank.StemCounts``, by stem then message); ``neighbours``, the turn just after or before a message
-    in its session (``recall``: none after it is not kept). ``deleted`` empties
+    for (a ``rank.StemCounts``, by stem then message); ``neighbours``, the turn
+    just after or before a message in its session (``recall``: none after it is
+    not kept). ``deleted`` empties
     these and the brought-up-to-date ones (``Forgetting`` and an import that
     replaces a session call it).
     ``sync`` empties them all when another connection committed (a new

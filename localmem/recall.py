@@ -150,7 +150,7 @@ class Recall:
         if semantic is not None:
             dense = self._dense(semantic, session_id, before_id, everywhere)
         found = self._messages(None if everywhere else session_id, {*chosen, *dense})
-        rows = {m.id: m for m in found if m.session_id != session_id or m.id < before_id}  # older
+        rows = {m.id: m for m in found if m.session_id != session_id or m.id < before_id}  # older(m)
         texts = {i: (m.text, m.token_count) for i in chosen if (m := rows.get(i)) is not None}
         scores = rank.bm25(terms, holders, frequencies, scope, texts, self._db.memo.counted)
         lexical = rank.ranked(scores)

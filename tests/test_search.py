@@ -930,3 +930,23 @@ def test_bm25_adds_a_message_s_parts_in_the_order_of_the_terms() -> None:
     for t, tf in (("python", 2), ("project", 1), ("deadline", 1)):
         expected += rank.idf(40, frequencies[t]) * tf * (rank.K1 + 1) / (tf + norm)
     assert scores[7] == expected and set(scores) == {7, 9}
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(st.integers(1, 500), st.sampled_from([0.0, 0.25, 0.5, 1.0, 2.75]), max_size=80))
+def test_ranked_puts_the_higher_score_first_and_on_a_tie_the_newer_message(scores) -> None:
+    from localmem.rank import ranked
+
+    order = ranked(scores)
+    assert order == sorted(scores, key=lambda i: (-scores[i], -i))
+    for a, b in zip(order, order[1:]):  # never a lower score ahead, nor an older tie
+        assert scores[a] > scores[b] or (scores[a] == scores[b] and a > b)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.frozensets(st.sampled_from("abcdefgh")), st.frozensets(st.sampled_from("abcdefgh")))
+def test_word_overlap_is_the_shared_words_over_all_the_words(a, b) -> None:
+    from localmem.reranking import _jaccard
+
+    expected = len(a & b) / len(a | b) if a and b else 0.0
+    assert _jaccard(a, b) == expected
