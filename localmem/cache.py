@@ -18,6 +18,8 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import Any, Generic, TypeVar
 
+from .rank import StemCounts
+
 V = TypeVar("V")
 
 
@@ -274,8 +276,9 @@ class SessionMemo:
     messages recall read (a :class:`RowMemo`); ``excerpts``, each long relevant
     message as a context showed it for a query's stems (``excerpt.Answers``);
     ``counted``, how many words of each message begin with each stem BM25 looked
-    for (``rank.bm25``); ``neighbours``, the turn just after or before a message
-    in its session (``recall``: none after it is not kept). ``deleted`` empties
+    for (a ``rank.StemCounts``, by stem then message); ``neighbours``, the turn
+    just after or before a message in its session (``recall``: none after it is
+    not kept). ``deleted`` empties
     these and the brought-up-to-date ones (``Forgetting`` and an import that
     replaces a session call it).
     ``sync`` empties them all when another connection committed (a new
@@ -291,7 +294,7 @@ class SessionMemo:
         self.scopes: dict[str, tuple[int, int, int, Hashable]] = {}
         self.recent: dict[str, tuple[list, Hashable]] = {}
         self.excerpts: dict[tuple[int, frozenset[str]], Any] = {}
-        self.counted: dict[tuple[str, int], int] = {}
+        self.counted = StemCounts()
         self.neighbours: dict[tuple[int, bool], int | None] = {}
         self.writes = Writes()
         self.pins: dict[tuple[str, bool], list] = {}

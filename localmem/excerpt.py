@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 
 from .autopins import is_lasting
 from .models import Message
-from .rank import Finder
+from .rank import Finder, finder_of
 from .words import SENTENCE_END
 
 ELLIPSIS = "…"
@@ -94,7 +94,7 @@ class Answers:
         count: Callable[[str], int],
         shortened: dict[tuple[int, frozenset[str]], Message] | None = None,
     ) -> None:
-        self._finder = Finder(terms)
+        self._finder = finder_of(tuple(terms))
         self._any = bool(terms)
         self._count = count
         self._answered: dict[str, bool] = {}  # packing asks of a pin twice (earns, answers)

@@ -35,6 +35,7 @@ How the result reads, and the framing's costs, are ``localmem.context``'s.
 from __future__ import annotations
 
 import bisect
+import functools
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -226,7 +227,7 @@ def pack(read: Read, policy: Policy) -> MemoryContext:
         left - dates_tokens,
         costs,
         limit=max_relevant,
-        heading=lambda m: relevant_heading(m, session_id, titles),
+        heading=functools.partial(relevant_heading, session_id=session_id, titles=titles),
         tokens=label_cost or count,
         shorten=policy.shorten,
     )
@@ -381,6 +382,7 @@ def _take_relevant(
     runs: dict[str, tuple[list[int], list[str]]] = {}  # a heading: its ids and roles, in order
     labels: dict[str, int] = {}  # a role: its label's tokens
     used = 0
+    item = costs.item
     for m in messages:
         if len(kept) >= limit or used >= room:
             break
@@ -388,30 +390,31 @@ def _take_relevant(
             m = shorten(m)
         line = heading(m)
         run = runs.get(line)
-        label = labels.get(m.role)
+        role = m.role
+        label = labels.get(role)
         if label is None:
-            label = labels[m.role] = tokens(m.role + ROLE_SEPARATOR)
-        cost = m.token_count + costs.item
-        at = 0
+            label = labels[role] = tokens(role + ROLE_SEPARATOR)
+        cost = m.token_count + item
         if run is None:
-            cost += tokens(line) + (costs.item if kept else costs.relevant_header) + label
-        else:
-            ids, roles = run
-            at = bisect.bisect(ids, m.id)
-            before = roles[at - 1] if at else None
-            if before != m.role:
-                cost += label
-            if at < len(roles):  # the next turn's label: needed now, or no longer
-                after = roles[at]
-                cost += labels[after] * ((after != m.role) - (after != before))
+            cost += tokens(line) + (item if kept else costs.relevant_header) + label
+            if used + cost <= room:
+                kept.append(m)
+                used += cost
+                runs[line] = ([m.id], [role])
+            continue
+        ids, roles = run
+        at = bisect.bisect(ids, m.id)
+        before = roles[at - 1] if at else None
+        if before != role:
+            cost += label
+        if at < len(roles):  # the next turn's label: needed now, or no longer
+            after = roles[at]
+            cost += labels[after] * ((after != role) - (after != before))
         if used + cost <= room:
             kept.append(m)
             used += cost
-            if run is None:
-                runs[line] = ([m.id], [m.role])
-            else:
-                run[0].insert(at, m.id)
-                run[1].insert(at, m.role)
+            ids.insert(at, m.id)
+            roles.insert(at, role)
     return kept, used
 
 

@@ -30,6 +30,7 @@ lexical ranks count ``LIST_LEXICAL_WEIGHT`` of a semantic one.
 from __future__ import annotations
 
 import bisect
+import functools
 import math
 import re
 from collections import Counter
@@ -178,64 +179,111 @@ def idf(documents: int, holding: int) -> float:
 
 def bm25(
     terms: Sequence[str],
-    holders: Mapping[str, frozenset[int] | set[int]],
+    holders: Mapping[str, Iterable[int]],
     frequencies: Mapping[str, int],
     scope: Scope,
     texts: Mapping[int, tuple[str, int]],
-    counted: dict[tuple[str, int], int] | None = None,
+    counted: StemCounts | None = None,
 ) -> dict[int, float]:
     """BM25 scores of the messages in ``texts`` (id -> (text, token count)).
 
     ``holders`` maps each query term to ids of the scope's messages that hold
-    it, ``frequencies`` to how many of the scope's messages hold it. A message
-    the index matched but whose words the light stemmer does not connect to
-    the term counts it once. ``counted``: how many words of a message (by id:
-    its text never changes) begin with a stem, kept across calls (``Finder``).
+    it (each once), ``frequencies`` to how many of the scope's messages hold it.
+    A message the index matched but whose words the light stemmer does not
+    connect to the term counts it once. ``counted``: how many words of a message
+    (by id: its text never changes) begin with a stem, kept across calls
+    (``Finder``, ``StemCounts``).
+
+    Term by term over each term's holders: a message's score is the sum of its
+    terms' parts in the order of ``terms``, as scoring it message by message would
+    add them; a message's words are counted only when it holds a term.
     """
-    weights = {t: idf(scope.documents, frequencies.get(t, 0)) for t in terms}
-    finder = Finder(terms)
+    finder = finder_of(tuple(terms))
     mean = scope.mean_tokens or 1.0
-    scores: dict[int, float] = {}
+    held: list[tuple[str, list[int]]] = []  # each term and its holders among ``texts``
+    for t in terms:
+        held.append((t, [i for i in holders.get(t, ()) if i in texts]))
     if counted is None:
-        counts = finder.counts_of([text for text, _ in texts.values()])
+        docs = list(dict.fromkeys(i for _, ids in held for i in ids))
+        found = dict(zip(docs, finder.counts_of([texts[i][0] for i in docs])))
+        counts = {t: {i: found[i].get(t, 0) for i in ids} for t, ids in held}
     else:
-        counts = _counts_kept(finder, texts, counted)
-    for n, (doc_id, (text, tokens)) in enumerate(texts.items()):
-        held = [t for t in terms if doc_id in holders.get(t, ())]
-        if not held:
+        counts = counted.of(finder, held, texts)
+    norms: dict[int, float] = {}
+    scores: dict[int, float] = {}
+    get = scores.get
+    for t, ids in held:
+        if not ids:
             continue
-        norm = K1 * (1 - B + B * max(tokens, 1) / mean)
-        score = 0.0
-        counted = counts[n]
-        for t in held:
-            tf = counted.get(t, 0) or 1
-            score += weights[t] * tf * (K1 + 1) / (tf + norm)
-        scores[doc_id] = score
+        weight = idf(scope.documents, frequencies.get(t, 0))
+        mine = counts[t]
+        for i in ids:
+            norm = norms.get(i)
+            if norm is None:
+                norm = norms[i] = K1 * (1 - B + B * max(texts[i][1], 1) / mean)
+            tf = mine[i] or 1
+            scores[i] = get(i, 0.0) + weight * tf * (K1 + 1) / (tf + norm)
     return scores
 
 
 COUNTED_SIZE = 65536
-"""The (stem, message) counts ``bm25`` lets the dict it is given hold: past them it
-is emptied, then holds one call's."""
+"""The (stem, message) counts a ``StemCounts`` holds: past them it is emptied, then
+holds one call's."""
+FINDERS_KEPT = 256
+"""Finders ``finder_of`` keeps, by terms: a chat asks again with the words it asked."""
 
 
-def _counts_kept(
-    finder: Finder, texts: Mapping[int, tuple[str, int]], counted: dict[tuple[str, int], int]
-) -> list[dict[str, int]]:
-    """``finder.counts_of`` the texts, the counts of each stem in each message kept in
-    ``counted`` and read from there: a term's count in a text is the number of word
-    starts its stem occurs at, whatever the other terms are."""
-    stem_of = finder.stem_of
-    stems = set(stem_of.values())
-    missing = [doc for doc in texts if any((s, doc) not in counted for s in stems)]
-    if missing:
-        if len(counted) + len(missing) * len(stems) > COUNTED_SIZE:
-            counted.clear()  # full: start again, with every text counted now
-            missing = list(texts)
-        for doc, found in zip(missing, finder.counts_of([texts[d][0] for d in missing])):
-            for t, s in stem_of.items():
-                counted[(s, doc)] = found.get(t, 0)
-    return [{t: counted[(s, doc)] for t, s in stem_of.items()} for doc in texts]
+@functools.lru_cache(maxsize=FINDERS_KEPT)
+def finder_of(terms: tuple[str, ...]) -> Finder:
+    """``Finder(terms)``, kept (a finder never changes once built, but for its slow
+    patterns, compiled once on first use)."""
+    return Finder(terms)
+
+
+class StemCounts:
+    """How many words of each message begin with each stem (``Finder``), by stem then
+    message id, kept across ``bm25`` calls: a message's text never changes, and a
+    term's count in a text is the number of word starts its stem occurs at, whatever
+    the other terms are. At most ``COUNTED_SIZE`` counts; past them emptied."""
+
+    def __init__(self) -> None:
+        self._by_stem: dict[str, dict[int, int]] = {}
+        self._size = 0
+
+    def __len__(self) -> int:
+        return self._size
+
+    def clear(self) -> None:
+        self._by_stem.clear()
+        self._size = 0
+
+    def of(
+        self,
+        finder: Finder,
+        held: Sequence[tuple[str, Sequence[int]]],
+        texts: Mapping[int, tuple[str, int]],
+    ) -> dict[str, dict[int, int]]:
+        """Each term's count in each of its ``held`` messages (by id, texts in
+        ``texts``), from the counts kept; the messages missing one of the finder's
+        stems counted now, all of its stems at once, and kept."""
+        stem_of = finder.stem_of
+        kept = self._by_stem
+        per_stem = {s: kept.setdefault(s, {}) for s in stem_of.values()}
+        missing = list(dict.fromkeys(
+            i for t, ids in held for i in ids if i not in per_stem[stem_of[t]]
+        ))
+        if missing:
+            if self._size + len(missing) * len(per_stem) > COUNTED_SIZE:
+                self.clear()  # full: start again, with every held text counted now
+                per_stem = {s: kept.setdefault(s, {}) for s in stem_of.values()}
+                missing = list(dict.fromkeys(i for _, ids in held for i in ids))
+            for i, found in zip(missing, finder.counts_of([texts[i][0] for i in missing])):
+                for t, s in stem_of.items():
+                    counts = per_stem[s]
+                    if i not in counts:
+                        counts[i] = found.get(t, 0)
+                        self._size += 1
+        return {t: per_stem[stem_of[t]] for t, _ in held}
 
 
 def prescore(
@@ -260,7 +308,8 @@ def prescore(
 
 def ranked(scores: Mapping[int, float]) -> list[int]:
     """Ids by score, best first; ties: the newer message first."""
-    return sorted(scores, key=lambda i: (-scores[i], -i))
+    # (score, id) pairs compared in C, highest first: no key function called per id.
+    return [i for _, i in sorted([(s, i) for i, s in scores.items()], reverse=True)]
 
 
 def best(scores: Mapping[int, float], k: int) -> list[int]:

@@ -150,10 +150,9 @@ class Recall:
         if semantic is not None:
             dense = self._dense(semantic, session_id, before_id, everywhere)
         found = self._messages(None if everywhere else session_id, {*chosen, *dense})
-        rows = {m.id: m for m in found if older(m)}
-        sets = {t: set(ids) for t, ids in holders.items()}
-        texts = {i: (rows[i].text, rows[i].token_count) for i in chosen if i in rows}
-        scores = rank.bm25(terms, sets, frequencies, scope, texts, self._db.memo.counted)
+        rows = {m.id: m for m in found if m.session_id != session_id or m.id < before_id}  # older(m)
+        texts = {i: (m.text, m.token_count) for i in chosen if (m := rows.get(i)) is not None}
+        scores = rank.bm25(terms, holders, frequencies, scope, texts, self._db.memo.counted)
         lexical = rank.ranked(scores)
         if dense:  # the meaning finds what the words miss: no feedback round
             found_share = rank.coverage(prescores, terms, frequencies, scope)
@@ -161,7 +160,7 @@ class Recall:
             if rank.asks_for_many(query):  # the answers name the instances, not the kind
                 weight = rank.LIST_LEXICAL_WEIGHT
             order = rank.fuse(rank.ranked(rank.confident(scores)), dense, weights=(weight, 1.0))
-        elif specific and lexical and self._finds_little([sets[t] for t in specific]):
+        elif specific and lexical and self._finds_little([set(holders[t]) for t in specific]):
             order = self._widened(lexical, terms, rows, scope, hold, holders, frequencies, key)
         else:
             order = lexical
@@ -232,10 +231,9 @@ class Recall:
         if more:
             for m in self._messages(None, more):
                 rows.setdefault(m.id, m)
-        sets = {t: set(ids) for t, ids in holders.items()}
         texts = {i: (rows[i].text, rows[i].token_count) for i in {*lexical, *found} if i in rows}
         counted = self._db.memo.counted
-        widened = rank.ranked(rank.bm25(wider, sets, frequencies, scope, texts, counted))
+        widened = rank.ranked(rank.bm25(wider, holders, frequencies, scope, texts, counted))
         return rank.fuse(lexical, widened)
 
     def _messages(self, session_id: str | None, ids: Collection[int]) -> list[Message]:
@@ -279,11 +277,11 @@ class Recall:
         Tuesday!"), if ``allowed``."""
         # Every lookup the walk below may make, in one statement: each of the best
         # hits' after (a question) or before (a short reply) turn.
-        asked = {
-            hit.id: _is_question(hit)
-            for hit in hits[:NEIGHBOUR_HITS]
-            if _is_question(hit) or hit.token_count <= SHORT_REPLY_TOKENS
-        }
+        asked: dict[int, bool] = {}  # a hit that asks (True) or a short reply (False)
+        for hit in hits[:NEIGHBOUR_HITS]:
+            question = _is_question(hit)
+            if question or hit.token_count <= SHORT_REPLY_TOKENS:
+                asked[hit.id] = question
         found = self._neighbours(asked)
         rows = {m.id: m for m in self._messages(None, {i for i in found.values() if i})}
         partners = {key: rows.get(found.get(key) or 0) for key in asked}
@@ -297,7 +295,7 @@ class Recall:
             if position >= NEIGHBOUR_HITS or hit.id not in partners:
                 continue
             partner = partners[hit.id]
-            if partner is not None and not _is_question(hit) and not _is_question(partner):
+            if partner is not None and not asked[hit.id] and not _is_question(partner):
                 partner = None  # a short reply brings only the question it answers
             if partner is not None and allowed(partner) and partner.id not in seen:
                 out.append(partner)

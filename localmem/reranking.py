@@ -133,13 +133,15 @@ def spread(ranking: Sequence[Message], top: int = SPREAD_TOP) -> list[Message]:
         return found
 
     for m in head:
-        kept = per_day.setdefault((m.session_id, day_of(m)), [])
-        if kept and (
-            len(kept) >= PER_DAY
-            or any(_jaccard(words_of(m), words_of(other)) >= NEAR_COPY for other in kept)
-        ):
-            deferred.append(m)
-            continue
+        kept = per_day.setdefault((m.session_id, m.created_at[:10]), [])  # its day_of
+        if kept:
+            near = len(kept) >= PER_DAY
+            if not near:
+                mine = words_of(m)
+                near = any(_jaccard(mine, words_of(other)) >= NEAR_COPY for other in kept)
+            if near:
+                deferred.append(m)
+                continue
         kept.append(m)
         taken.append(m)
     return repeats_last([*taken, *deferred, *tail])
@@ -188,7 +190,8 @@ def repeats_last(ranking: Sequence[Message], most: int = REPEAT_WALK) -> list[Me
 def _jaccard(a: frozenset[str], b: frozenset[str]) -> float:
     if not a or not b:
         return 0.0
-    return len(a & b) / len(a | b)
+    shared = len(a & b)
+    return shared / (len(a) + len(b) - shared)  # the union's size, no union built
 
 
 def feedback_terms(

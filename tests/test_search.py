@@ -886,13 +886,13 @@ TERMS_ASKED = ["code", "codes", "cod", "coding", "pickup", "pick", "dog", "run",
 def test_bm25_with_the_counts_kept_scores_as_counting_afresh(texts, asked) -> None:
     # rank.bm25 keeps each stem's count in each message (by id) in the dict it is
     # given, across queries with other terms: a term's count must not depend on them.
-    from localmem.rank import Scope, bm25
+    from localmem.rank import Scope, StemCounts, bm25
 
     docs = {n: ("".join(words), len(words)) for n, words in enumerate(texts)}
-    counted: dict = {}
+    counted = StemCounts()
     scope = Scope(len(docs) + 5, 7.0)
     for terms in asked:
-        holders = {t: set(docs) for t in terms}
+        holders = {t: list(docs) for t in terms}
         frequencies = {t: len(docs) for t in terms}
         kept = bm25(terms, holders, frequencies, scope, docs, counted)
         assert kept == bm25(terms, holders, frequencies, scope, docs)
@@ -902,12 +902,51 @@ def test_bm25_s_counts_kept_start_again_when_full(monkeypatch) -> None:
     from localmem import rank
 
     monkeypatch.setattr(rank, "COUNTED_SIZE", 3)
-    docs = {1: ("the code, the codes", 5), 2: ("a dog", 2)}
-    counted: dict = {}
+    docs = {1: ("the code, the codes", 5), 2: ("a dog", 2), 3: ("a dog and its code", 5)}
+    counted = rank.StemCounts()
     scope = rank.Scope(10, 4.0)
-    first = rank.bm25(["code"], {"code": {1}}, {"code": 1}, scope, docs, counted)
-    assert counted == {("code", 1): 2, ("code", 2): 0}
-    asked = (["code", "dog"], {"code": {1}, "dog": {2}}, {"code": 1, "dog": 1}, scope, docs)
+    first = rank.bm25(["code"], {"code": [1]}, {"code": 1}, scope, docs, counted)
+    assert len(counted) == 1  # only the message holding the term is counted
+    asked = (["code", "dog"], {"code": [1, 3], "dog": [2, 3]}, {"code": 1, "dog": 2}, scope, docs)
     both = rank.bm25(*asked, counted)
-    assert len(counted) == 4 and counted[("dog", 2)] == 1  # emptied, then every text counted
+    assert len(counted) == 6  # 1 + 3 messages x 2 stems > 3: emptied, then each held text counted
     assert both[1] == first[1] and both == rank.bm25(*asked)
+    assert rank.bm25(*asked, counted) == both and len(counted) == 6  # read back, nothing added
+
+
+def test_bm25_adds_a_message_s_parts_in_the_order_of_the_terms() -> None:
+    # Term by term, a message's score must be the sum scoring it message by message
+    # gives, the same floats added in the same order: contexts stay byte-identical.
+    from localmem import rank
+
+    docs = {7: ("Python, python and the project deadline", 9), 9: ("the project", 3)}
+    terms = ["python", "database", "project", "deadline"]
+    holders = {"python": [7], "project": [9, 7], "deadline": [7], "database": []}
+    frequencies = {"python": 3, "database": 0, "project": 5, "deadline": 2}
+    scope = rank.Scope(40, 6.0)
+    scores = rank.bm25(terms, holders, frequencies, scope, docs)
+    expected = 0.0
+    norm = rank.K1 * (1 - rank.B + rank.B * 9 / 6.0)
+    for t, tf in (("python", 2), ("project", 1), ("deadline", 1)):
+        expected += rank.idf(40, frequencies[t]) * tf * (rank.K1 + 1) / (tf + norm)
+    assert scores[7] == expected and set(scores) == {7, 9}
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(st.integers(1, 500), st.sampled_from([0.0, 0.25, 0.5, 1.0, 2.75]), max_size=80))
+def test_ranked_puts_the_higher_score_first_and_on_a_tie_the_newer_message(scores) -> None:
+    from localmem.rank import ranked
+
+    order = ranked(scores)
+    assert order == sorted(scores, key=lambda i: (-scores[i], -i))
+    for a, b in zip(order, order[1:]):  # never a lower score ahead, nor an older tie
+        assert scores[a] > scores[b] or (scores[a] == scores[b] and a > b)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.frozensets(st.sampled_from("abcdefgh")), st.frozensets(st.sampled_from("abcdefgh")))
+def test_word_overlap_is_the_shared_words_over_all_the_words(a, b) -> None:
+    from localmem.reranking import _jaccard
+
+    expected = len(a & b) / len(a | b) if a and b else 0.0
+    assert _jaccard(a, b) == expected
