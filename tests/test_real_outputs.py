@@ -409,8 +409,6 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
     # before this replay, by a writer who read none of the checks), on main's checks of b17ef15 (some have passed since: see git log).
     ('summary', 'qwen2.5-coder:0.5b', 'flash_fiction'):
         "unfaithful summary kept: 'The workshop leader narrates a lighthouse keeper's message' (the user writes it, in the keeper's first person)",
-    ('checkpoint', 'qwen2.5-coder:0.5b', 'toddler_fever'):
-        "false checkpoint item kept: next step 'ask for Tylenol' (the first turn, done), placed there by the store from the model's current and completed step",
     ('checkpoint', 'qwen2.5-coder:1.5b', 'wedding_rebooking'):
         "false checkpoint items kept: goal 'Change the train to the 2 pm train' "
         "and preference 'I'll take the risk of the train change' (the change was an Uber to the train; the risk is the tight flight)",

@@ -99,6 +99,17 @@ def test_a_status_is_read_where_the_action_is_said() -> None:
     assert progress.placed("completed_steps", support) == ("completed_steps", None)  # any sentence
 
 
+def test_a_step_is_moved_only_by_its_own_action_planned() -> None:
+    """Issue 21, point 1: the store moves a model's step to the next steps only on a
+    sentence saying that step's action planned, never on the plan of another act."""
+    other = ["I'll stick with the honey then and write his symptoms down."]
+    assert progress.placed("current_step", other, "ask for more honey") == ("current_step", None)
+    assert progress.placed("completed_steps", other, "ask for more honey") == (None, "not said to be done")
+    own = ["I'll ask the nurse for more honey tomorrow."]
+    assert progress.placed("current_step", own, "ask for more honey") == ("next_steps", None)
+    assert progress.placed("completed_steps", own, "ask for more honey") == ("next_steps", None)
+
+
 @pytest.mark.parametrize(
     ("sentence", "undecided"),
     [
