@@ -20,7 +20,9 @@ any ``str``):
   "don't"...): what a preference may be taken from. "I wanted to make chocolate chip
   muffins" is a past want, not a preference; :func:`prefers`: the stance is in the clause
   that holds the item ("My partner gets seasick, so no boat trips please" prefers no boat
-  trips, not seasickness);
+  trips, not seasickness), and the sentence holds every content word of the item: a
+  preference is one sentence of its writer, never words of two ("I'll take the risk." and
+  "I'll take the train instead of an Uber." state no "risk of the train change");
 - :func:`decides` and :func:`undecided`: a sentence that decides, and one that only offers
   a choice, states a generality or reports what someone else did;
 - :func:`names_something`: whether an item names an action or an object at all: two words
@@ -46,7 +48,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from .extract import sentences
-from .grounding import NEGATIONS, Evidence
+from .grounding import NEGATIONS, Evidence, held, item_forms, read
 from .words import SMALL_TALK, STOP_WORDS, stem, words
 
 _I = re.IGNORECASE
@@ -234,19 +236,32 @@ _JOINED = re.compile(r"[;:]|\s[-\u2013\u2014]\s|\b(?:so|because|but|since|while|
 """Where a sentence joins a reason or a second statement to a first ("..., so ...")."""
 
 
+_TOPIC = re.compile(r"^\s*\w+:\s+")
+"""The topic a model's keyed item opens with ("style: short answers", ``answers.strings``):
+its name for the item, not words the item claims were said."""
+
+
 def prefers(sentence: str, item: str) -> bool:
     """True when ``sentence`` states its writer's taste or rule (:func:`has_stance`) about
     ``item``: the stance is in the part (cut where a reason or a second statement is
     joined: "so", "because", "but", ";") that holds most of the item's words. "My
     partner gets seasick, so no boat trips please." states "no boat trips", not
-    "seasick" (a reason, not a taste)."""
+    "seasick" (a reason, not a taste). The sentence must hold every content word of the
+    item (``grounding``'s rule 1, in plain word forms; a keyed item's topic aside:
+    :data:`_TOPIC`): a preference stitched from two
+    sentences, a stance of one and words of another ("I'll take the risk of the train
+    change" of "I'll take the risk." and "I'll take the train instead of an Uber."), is
+    stated by neither."""
     if sentence.rstrip().endswith("?"):
+        return False
+    forms = item_forms(_TOPIC.sub("", item))
+    if len(held(forms, read(sentence))[0]) < len(forms):
         return False
     wanted = {stem(w) for w in words(item) if w not in STOP_WORDS}
     parts = _JOINED.split(sentence)
-    held = [len(wanted.intersection(stem(w) for w in words(c))) for c in parts]
-    best = max(held, default=0)
-    return best > 0 and any(has_stance(c) for c, n in zip(parts, held) if n == best)
+    counts = [len(wanted.intersection(stem(w) for w in words(c))) for c in parts]
+    best = max(counts, default=0)
+    return best > 0 and any(has_stance(c) for c, n in zip(parts, counts) if n == best)
 
 
 def names_something(item: str) -> bool:

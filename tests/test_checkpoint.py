@@ -758,3 +758,22 @@ def test_an_asking_is_done_by_its_question_answered() -> None:
     assert not asked("ask for a refund", ["Can I ask for a refund?"])  # a question about asking
     assert not asked("ask for honey", ["He likes honey."])  # no question
     assert not asked("buy honey", question)  # buying is no asking
+
+
+SINTRA = [
+    ("user", "My flight lands the morning of the wedding. Tight, but I'll take the risk."),
+    ("assistant", "Then pack your outfit in your carry-on. How will you get to Sintra?"),
+    ("user", "I'd rather take the train from Rossio than an Uber."),
+    ("assistant", "The train from Rossio takes about 40 minutes."),
+]
+
+
+def test_a_preference_is_stated_by_one_sentence(db_path, fake: JsonFake) -> None:
+    """Issue 21, point 1: a preference is kept only when one sentence of the user with a
+    stance holds all its words; "take the risk of the train" binds the risk of one
+    sentence to the train of another, which no sentence states."""
+    data = _model_checkpoint(db_path, fake, SINTRA, {
+        "user_preferences": ["I'd rather take the risk of the train", "I'd rather take the train from Rossio"],
+    })
+    assert "I'd rather take the risk of the train" not in data.user_preferences
+    assert any("take the train from Rossio" in p for p in data.user_preferences)

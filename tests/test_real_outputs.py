@@ -410,8 +410,8 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
     ('summary', 'qwen2.5-coder:0.5b', 'flash_fiction'):
         "unfaithful summary kept: 'The workshop leader narrates a lighthouse keeper's message' (the user writes it, in the keeper's first person)",
     ('checkpoint', 'qwen2.5-coder:1.5b', 'wedding_rebooking'):
-        "false checkpoint items kept: goal 'Change the train to the 2 pm train' "
-        "and preference 'I'll take the risk of the train change' (the change was an Uber to the train; the risk is the tight flight)",
+        "false checkpoint item kept: goal 'Change the train to the 2 pm train' (the change was an Uber to the train; "
+        "no train was changed; the preference stitched the same way, 'I'll take the risk of the train change', is no longer kept)",
     ('facts', 'qwen2.5-coder:1.5b', 'flaky_xdist_test'):
         "false facts or pins kept: 'two more in tests/test_invoices.py' (corrected to three), the pin 'all tests write to /tmp/reports', "
         "pins naming a command or a fixture ('pytest -n 4', \"pytest's tmp_path fixture\"), entities 'pytest -n 4', 'locally'",

@@ -78,6 +78,9 @@ def test_made_later(item: str, later: list[str], made: bool) -> None:
         ("I prefer green tea, not coffee.", "not coffee", True),  # a list, one stance
         ("Do you like window seats?", "window seats", False),  # a question
         ("The flight leaves at noon.", "flight at noon", False),  # a fact, no stance
+        ("I'd rather take the train than an Uber.", "take the train", True),
+        ("I'd rather take the train than an Uber.", "take the risk of the train", False),  # "risk": said elsewhere
+        ("Short answers please.", "style: short answers", True),  # a keyed item: its topic is the model's
     ],
 )
 def test_prefers(sentence: str, item: str, prefers: bool) -> None:
