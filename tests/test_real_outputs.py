@@ -407,8 +407,6 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
         "false facts kept: the entity 'pizza' (a common word said twice, 'Enjoy the pizza!')",
     # The third held-out set (HELD_OUT_3: recorded and labelled in real_models_labels_heldout3.json
     # before this replay, by a writer who read none of the checks), on main's checks of b17ef15 (some have passed since: see git log).
-    ('summary', 'qwen2.5-coder:0.5b', 'flash_fiction'):
-        "unfaithful summary kept: 'The workshop leader narrates a lighthouse keeper's message' (the user writes it, in the keeper's first person)",
     ('checkpoint', 'qwen2.5-coder:1.5b', 'wedding_rebooking'):
         "false checkpoint item kept: goal 'Change the train to the 2 pm train' (the change was an Uber to the train; "
         "no train was changed; the preference stitched the same way, 'I'll take the risk of the train change', is no longer kept)",
