@@ -292,6 +292,7 @@ ESSAY = [
     ("assistant", "You could open on the smell of diesel instead."),
     ("user", "The course tutor just said the limit is 500 words now."),
     ("user", "My brother rebuilt the engine in 2019, and the tutor liked that part."),
+    ("user", "My mother-in-law wants a copy."),
 ]
 
 
@@ -305,6 +306,7 @@ ESSAY = [
         ("The tutor liked the part about the engine.", False),  # said of the tutor
         ("The essay opens at the harbour at dawn.", False),  # a thing, not a person
         ("The teacher tells the story of the boat.", False),  # no teacher in the conversation
+        ("The mother tells the story of the boat.", False),  # "my mother-in-law" is no "mother"
     ],
 )
 def test_an_act_of_the_users_side_given_to_someone_named_by_a_role(sentence: str, dropped: bool) -> None:

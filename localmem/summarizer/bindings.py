@@ -278,8 +278,8 @@ def _role_given(clause: str, conversation: Sequence[str]) -> str | None:
     if head not in RELATION_WORDS and not _AGENT.fullmatch(head):
         return None  # a thing ("the note ends"), not a person
     text = " ".join(conversation)
-    if re.search(rf"\b(?:the|my|our|his|her|their)\s+{re.escape(' '.join(role))}\b", text, re.IGNORECASE) is None:
-        return None  # someone the conversation does not name ("the user")
+    if re.search(rf"\b(?:the|my|our|his|her|their)\s+{re.escape(' '.join(role))}(?![\w-])", text, re.IGNORECASE) is None:
+        return None  # someone the conversation does not name ("the user"; "the mother" of "my mother-in-law")
     act, who = stem(match.group("act")), stem(head)
     doers: list[str] = []
     for part in _clauses((text,)):
