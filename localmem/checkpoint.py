@@ -323,6 +323,8 @@ class ModelCheckpoint(Answer):
                 return reason or (None if stated else "no preference stated")
             if not statements.names_something(item):
                 return "names no action or object"
+            if statements.changes_unsaid(item, evidence.sources[: last + 1]):
+                return "changes what the chat did not change"
             if field in _TO_DO and not statements.names_action(item, evidence.sources[: last + 1]):
                 return "names no action"
             return evidence.check(item)

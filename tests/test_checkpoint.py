@@ -777,3 +777,19 @@ def test_a_preference_is_stated_by_one_sentence(db_path, fake: JsonFake) -> None
     })
     assert "I'd rather take the risk of the train" not in data.user_preferences
     assert any("take the train from Rossio" in p for p in data.user_preferences)
+
+
+
+def test_a_change_of_what_the_chat_did_not_change_is_no_item(db_path, fake: JsonFake) -> None:
+    """Issue 21, point 1: "I'll take the train from Rossio instead of an Uber" changes the
+    Uber for the train; a goal "Change the train to the 2 pm train" changes the train,
+    which nothing changed. A change the chat made stays."""
+    data = _model_checkpoint(db_path, fake, [
+        ("user", "Change of plan for getting to Sintra, too: I'll take the train from Rossio instead of an Uber."),
+        ("assistant", "The Sintra train from Rossio takes about 40 minutes. Leave Lisbon by 2 pm to be safe."),
+        ("user", "Ok, the 2 pm train it is. And I'll move the hotel booking to May 5."),
+        ("assistant", "Sounds like a plan."),
+    ], {
+        "active_goals": ["Change the train to the 2 pm train", "Move the hotel booking to May 5"],
+    })
+    assert data.active_goals == ["Move the hotel booking to May 5"]

@@ -407,9 +407,6 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
         "false facts kept: the entity 'pizza' (a common word said twice, 'Enjoy the pizza!')",
     # The third held-out set (HELD_OUT_3: recorded and labelled in real_models_labels_heldout3.json
     # before this replay, by a writer who read none of the checks), on main's checks of b17ef15 (some have passed since: see git log).
-    ('checkpoint', 'qwen2.5-coder:1.5b', 'wedding_rebooking'):
-        "false checkpoint item kept: goal 'Change the train to the 2 pm train' (the change was an Uber to the train; "
-        "no train was changed; the preference stitched the same way, 'I'll take the risk of the train change', is no longer kept)",
     ('facts', 'qwen2.5-coder:1.5b', 'flaky_xdist_test'):
         "false facts or pins kept: 'two more in tests/test_invoices.py' (corrected to three), the pin 'all tests write to /tmp/reports', "
         "pins naming a command or a fixture ('pytest -n 4', \"pytest's tmp_path fixture\"), entities 'pytest -n 4', 'locally'",

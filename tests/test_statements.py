@@ -435,3 +435,25 @@ def test_the_new_readings_never_raise(item: str, sentence: str, chat: list[str])
     progress.ruled_out([sentence], [item]), progress.accepted_later(item, [("assistant", s) for s in chat])
     replies.declines(sentence), progress.declined(item, dict(enumerate(chat)))
     used_up(item, chat)
+
+
+@pytest.mark.parametrize(
+    ("item", "unsaid"),
+    [
+        ("Change the train to the 2 pm train", True),  # the Uber was changed, for the train
+        ("Move the check-in to May 5", False),  # "move your check-in to May 5"
+        ("Switch the Uber to the train", False),  # "instead of an Uber": the Uber was left
+        ("Change the ferry to the 9 am one", False),  # "from the ferry to the bus": the ferry was changed
+        ("Switch to the train", False),  # no thing said changed
+        ("Take the 2 pm train", False),  # no change
+    ],
+)
+def test_changes_unsaid(item: str, unsaid: bool) -> None:
+    """Issue 21, point 1: an item changing a thing needs a clause putting that thing on
+    the side a change leaves, not on the side it takes."""
+    texts = [
+        "Change of plan for getting to Sintra: I'll take the train from Rossio instead of an Uber.",
+        "Ask the hotel to move your check-in to May 5.",
+        "We went from the ferry to the bus last year.",
+    ]
+    assert statements.changes_unsaid(item, texts) is unsaid
