@@ -300,6 +300,7 @@ ESSAY = [
     ("sentence", "dropped"),
     [
         ("The course tutor tells the story of a grandfather's boat.", True),  # "Who tells it?" "I tell it"
+        ("The tutor just tells the story of the boat.", True),  # an adverb is no part of the role
         ("The tutor opens on the smell of diesel.", True),  # what the assistant said the user could do
         ("The tutor said the limit is 500 words.", False),  # the tutor's own act
         ("The brother rebuilt the engine in 2019.", False),  # a third person did it

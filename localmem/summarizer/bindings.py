@@ -247,7 +247,7 @@ def _party_swapped(clause: str, conversation: Sequence[str]) -> str | None:
 
 
 _ROLE = re.compile(
-    r"^\W*(?:(?:and|but|so)\s+)?(?:[Tt]he|[Hh]is|[Hh]er|[Tt]heir)\s+(?P<role>[a-z]{3,}(?:\s+[a-z]{3,})?)"
+    r"^\W*(?:(?:and|but|so)\s+)?(?:[Tt]he|[Hh]is|[Hh]er|[Tt]heir)\s+(?P<role>[a-z]{3,}(?:\s+(?!(?:also|already|just|now|then)\b)[a-z]{3,})?)"
     r"(?:\s+(?:also|already|just|now|then))*\s+(?P<act>[a-z]{3,}(?:s|ed))\b"
 )
 """A clause that opens with someone named by a role ("The workshop leader narrates")."""
@@ -264,8 +264,9 @@ def _role_given(clause: str, conversation: Sequence[str]) -> str | None:
     sister", or a doer's noun, "the workshop leader") an act no third person does in the
     conversation, or None: some clause of the conversation says the act, and in none is
     its doer (the word before it, adverbs and auxiliaries aside) a third person (a name,
-    "he", "she", "they", a relation or a doer's noun; "we" may be one of us) or that someone: the act is the
-    parties' ("I", "you"), asked ("Who narrates it?") or a thing's ("it opens with").
+    "he", "she", "they", a relation or a doer's noun; "we" may be one of us) or that
+    someone: the act is the parties' ("I", "you", none: "Trimmed it"), asked ("Who
+    narrates it?") or a thing's ("it opens with").
     "The workshop leader narrates the keeper's message" where the assistant asked "Who
     narrates it?" (the user writes the piece; the leader only set its limit) is dropped;
     "The urgent care switched it" where "Dr. Okafor switched it" is not: a third person
