@@ -323,6 +323,8 @@ class ModelCheckpoint(Answer):
                 return reason or (None if stated else "no preference stated")
             if not statements.names_something(item):
                 return "names no action or object"
+            if statements.changes_unsaid(item, evidence.sources[: last + 1]):
+                return "changes what the chat did not change"
             if field in _TO_DO and not statements.names_action(item, evidence.sources[: last + 1]):
                 return "names no action"
             return evidence.check(item)
@@ -350,7 +352,7 @@ class ModelCheckpoint(Answer):
                         reason = progress.unstated(
                             place, item, support, sentences.sources, owners, last, roles, tools or {}
                         )
-                    if field == "completed_steps" and reason in ("done later", "made later"):
+                    if field == "completed_steps" and reason in ("done later", "made later", "asked and answered"):
                         place, reason = field, None  # said planned (or not at all), then done
                     elif unsaid and reason is None:
                         reason = "not said to be done"

@@ -12,6 +12,8 @@ out, and its objects) and the sentences after it (pure functions; they never rai
 - :func:`made_later`: the thing it makes is there ("It's a good haiku");
 - :func:`partly_done`: some of the things it joins are done ("the printer works again");
 - :func:`under_way`: a moment's action said as it happened ("I'm calling the vet");
+- :func:`asked`: an asking whose question was put and answered ("ask for Tylenol" after
+  "How much children's Tylenol can I give her?" and its answer);
 - :func:`accepted_later`: the thing it makes was written in the chat and accepted ("Here's a
   starting point: '... / ...'" ... "Yes! That's much better.");
 - :func:`ruled_out`: the chat advised against it or refused it ("Please don't: ...");
@@ -160,6 +162,30 @@ def under_way(item: str, sentence: str) -> bool:
         and same_word(stem(doing.group(1).casefold()), stem(verb))
         and status(sentence) != "plan"  # "I'm calling them tomorrow" is a plan
     )
+
+
+_ASKS: Final = frozenset("ask inquire enquire".split())
+"""Verbs of asking: an act a question does."""
+
+
+def asked(item: str, answered: Sequence[str]) -> bool:
+    """True when ``item`` is an act of asking (its verb one of :data:`_ASKS`: "ask for
+    Tylenol") and one of the ``answered`` sentences (each followed by the other party's
+    reply) is that question put: it asks, names every word of the item's object (so "Ask
+    the vet about carprofen" is not done by a question to the assistant naming carprofen
+    alone) and does not itself speak of asking ("Should I ask for a refund?" plans an
+    asking, it does not do it). A question asked and answered leaves nothing to do."""
+    verb, objects = action(item)
+    if verb not in _ASKS or not objects:
+        return False
+    wanted = [stem(w) for w in objects]
+    for question in answered:
+        if not statements.is_question(question) or any(holds_verb(question, a) for a in _ASKS):
+            continue
+        said = [stem(w) for w in words(question)]
+        if all(any(same_word(w, s) for s in said) for w in wanted):
+            return True
+    return False
 
 
 def made_later(item: str, later: Sequence[str]) -> bool:
@@ -324,19 +350,24 @@ def placed(field: str, support: Sequence[str], item: str = "") -> tuple[str | No
     goal every supporting sentence reports done is no longer to do. The status is read
     from the sentences that say the ``item``'s action (its verb: :func:`action`) when
     some do: "We got two quotes from Swift Move" does not report "Book Swift Move" done.
+    A step is moved to the next steps only by a sentence saying its own action planned:
+    the plan of another act ("I'll stick with the Tylenol and write the times on the
+    fridge") gives "ask for Tylenol" no status, and the store never makes up the one the
+    model did not give.
     """
     if field not in STEP_FIELDS:
         return field, None
     verb, _ = action(item)
     acting = [s for s in support if verb is not None and holds_verb(s, verb)]
     said = {status(s) for s in acting or support}
+    planned = "plan" in {status(s) for s in acting}  # a move needs the item's own act said
     if field == "completed_steps":
         if "done" in said:
             return field, None
-        return ("next_steps", None) if "plan" in said else (None, "not said to be done")
+        return ("next_steps", None) if planned else (None, "not said to be done")
     if said == {"done"}:
         return None, "already done"
-    if field == "current_step" and "plan" in said and "done" not in said:
+    if field == "current_step" and planned and "done" not in said:
         return "next_steps", None
     return field, None
 
@@ -365,6 +396,7 @@ def unstated(
     made ("It's a good haiku" after "write a haiku"; a piece written and accepted:
     :func:`accepted_later`), or when it was over in a moment as it
     was written ("I'm calling the vet") and the conversation went on after it, or when it
+    asks what a question the other party answered already asked (:func:`asked`), or when it
     looks something up that a tool's output right after it shows (``tools``: by source,
     the tools' output after it; :func:`looked_up`). A current step part of which is
     reported done ("the printer works again" for "Reconnect printer and TV") is no longer
@@ -403,6 +435,8 @@ def unstated(
         return "made later"
     if roles and accepted_later(item, [(roles[o], texts[o]) for o in sorted(texts) if o >= owners[first]]):
         return "made later"
+    if asked(item, [s for i, s in enumerate(said) if _reply(owners[i], texts, roles) is not None]):
+        return "asked and answered"
     if field == "current_step" and partly_done(item, [s for s, _ in later]):
         return "partly done"  # what is left ("the TV can wait") is not under way
     if any(under_way(item, s) and owners[i] < last for i, s in enumerate(ordered) if s in support):

@@ -20,9 +20,13 @@ any ``str``):
   "don't"...): what a preference may be taken from. "I wanted to make chocolate chip
   muffins" is a past want, not a preference; :func:`prefers`: the stance is in the clause
   that holds the item ("My partner gets seasick, so no boat trips please" prefers no boat
-  trips, not seasickness);
+  trips, not seasickness), and the sentence holds every content word of the item: a
+  preference is one sentence of its writer, never words of two ("I'll take the risk." and
+  "I'll take the train instead of an Uber." state no "risk of the train change");
 - :func:`decides` and :func:`undecided`: a sentence that decides, and one that only offers
   a choice, states a generality or reports what someone else did;
+- :func:`changes_unsaid`: an item changing a thing the chat never changed ("Change the
+  train to the 2 pm train" where the train replaced an Uber);
 - :func:`names_something`: whether an item names an action or an object at all: two words
   that are neither function words nor small talk ("leg day", "bring the band"); never a
   lone word ("turn", "finish", "Done"), a lone name ("0042_orders_status_index.sql") nor
@@ -46,7 +50,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from .extract import sentences
-from .grounding import NEGATIONS, Evidence
+from .grounding import NEGATIONS, Evidence, held, item_forms, read, same_word
 from .words import SMALL_TALK, STOP_WORDS, stem, words
 
 _I = re.IGNORECASE
@@ -234,19 +238,71 @@ _JOINED = re.compile(r"[;:]|\s[-\u2013\u2014]\s|\b(?:so|because|but|since|while|
 """Where a sentence joins a reason or a second statement to a first ("..., so ...")."""
 
 
+_TOPIC = re.compile(r"^\s*\w+:\s+")
+"""The topic a model's keyed item opens with ("style: short answers", ``answers.strings``):
+its name for the item, not words the item claims were said."""
+
+
 def prefers(sentence: str, item: str) -> bool:
     """True when ``sentence`` states its writer's taste or rule (:func:`has_stance`) about
     ``item``: the stance is in the part (cut where a reason or a second statement is
     joined: "so", "because", "but", ";") that holds most of the item's words. "My
     partner gets seasick, so no boat trips please." states "no boat trips", not
-    "seasick" (a reason, not a taste)."""
+    "seasick" (a reason, not a taste). The sentence must hold every content word of the
+    item (``grounding``'s rule 1, in plain word forms; a keyed item's topic aside:
+    :data:`_TOPIC`): a preference stitched from two
+    sentences, a stance of one and words of another ("I'll take the risk of the train
+    change" of "I'll take the risk." and "I'll take the train instead of an Uber."), is
+    stated by neither."""
     if sentence.rstrip().endswith("?"):
+        return False
+    forms = item_forms(_TOPIC.sub("", item))
+    if len(held(forms, read(sentence))[0]) < len(forms):
         return False
     wanted = {stem(w) for w in words(item) if w not in STOP_WORDS}
     parts = _JOINED.split(sentence)
-    held = [len(wanted.intersection(stem(w) for w in words(c))) for c in parts]
-    best = max(held, default=0)
-    return best > 0 and any(has_stance(c) for c, n in zip(parts, held) if n == best)
+    counts = [len(wanted.intersection(stem(w) for w in words(c))) for c in parts]
+    best = max(counts, default=0)
+    return best > 0 and any(has_stance(c) for c, n in zip(parts, counts) if n == best)
+
+
+_CHANGE_OF = re.compile(
+    r"\b(?:chang(?:e|es|ed|ing)|switch(?:es|ed|ing)?|mov(?:e|es|ed|ing)|replac(?:e|es|ed|ing)|swap(?:s|ped|ping)?)"
+    r"\s+(?P<thing>(?!(?:to|of|from|for)\b)[^,.;:]+?)\s+to\b",
+    _I,
+)
+"""An item saying a thing was changed to something: "Change the train to the 2 pm train"."""
+_OLD_SIDE = re.compile(
+    r"\b(?:chang\w*|switch\w*|mov(?:e|es|ed|ing)|replac\w*|swap\w*|instead of|rather than|from)\b", _I
+)
+"""What a sentence says a thing was changed from: the words after a verb of change, after
+"instead of" or "rather than", after "from" ("move your check-in to May 5", "the train
+instead of an Uber": the Uber, not the train, was changed)."""
+OLD_SIDE_WORDS: Final = 6
+"""How far after such a word the thing changed may be named."""
+
+
+def changes_unsaid(item: str, texts: Sequence[str]) -> bool:
+    """True when ``item`` says a thing was changed to something ("Change the train to the
+    2 pm train") and no clause of ``texts`` puts that thing (the last word of its name) on
+    the side a change leaves: within :data:`OLD_SIDE_WORDS` words after a verb of change,
+    "instead of", "rather than" or "from" (:data:`_OLD_SIDE`). "I'll take the train from
+    Rossio instead of an Uber" changed the Uber for the train: it changed no train; "move
+    your check-in to May 5" changed the check-in."""
+    match = _CHANGE_OF.search(item)
+    if match is None:
+        return False
+    thing = [stem(w) for w in words(match.group("thing")) if w not in STOP_WORDS]
+    if not thing:
+        return False
+    for text in texts:
+        for sentence in sentences(text):
+            for clause in clauses(sentence):
+                for old in _OLD_SIDE.finditer(clause):
+                    after = [stem(w) for w in words(clause[old.end():])][:OLD_SIDE_WORDS]
+                    if any(same_word(thing[-1], w) for w in after):
+                        return False
+    return True
 
 
 def names_something(item: str) -> bool:

@@ -712,3 +712,84 @@ def test_what_the_user_declined_where_it_was_offered_is_nothing_to_do(db_path, f
         "pending_tasks": ["get binoculars", "get a field guide for the park"],
     })
     assert data.pending_tasks == ["get a field guide for the park"]
+
+
+COLD = [
+    ("user", "My son has a cold. How much honey can I give him for the cough?"),
+    ("assistant", "At 4 years old, a teaspoon of honey before bed is fine. Is he sleeping?"),
+    ("user", "Badly. I'll stick with the honey then and write his symptoms down for the nurse."),
+    ("assistant", "Good plan. Should he get worse, call the nurse line."),
+    ("user", "Should I ask the pharmacist about a humidifier?"),
+    ("assistant", "Yes, a pharmacist can advise you on a humidifier."),
+]
+
+
+def test_a_step_gets_no_status_from_another_acts_plan(db_path, fake: JsonFake) -> None:
+    """Issue 21, point 1: the store moves a model's current or completed step to the next
+    steps only when a sentence says that step's own action planned; "I'll stick with the
+    honey then and write his symptoms down" plans writing, not asking for honey, which the
+    first question asked and the answer answered: done, never next. A step the chat plans stays
+    next ("write his symptoms down"), and an asking the user only plans ("Should I ask the
+    pharmacist ...?") stays to do."""
+    data = _model_checkpoint(db_path, fake, COLD, {
+        "pending_tasks": ["ask the pharmacist about a humidifier"],
+        "workflow_state": {
+            "current_step": "ask for honey",
+            "completed_steps": ["ask for honey", "write his symptoms down"],
+        },
+    })
+    flow = data.workflow_state
+    assert flow.current_step is None
+    assert flow.completed_steps == ["ask for honey"]
+    assert flow.next_steps == ["write his symptoms down"]
+    assert data.pending_tasks == ["ask the pharmacist about a humidifier"]
+
+
+def test_an_asking_is_done_by_its_question_answered() -> None:
+    """``progress.asked``: a question naming every word of an asking's object, answered,
+    is that asking done; not one naming only part of it (someone else to ask), not one
+    that speaks of asking, and no act other than asking."""
+    from localmem.progress import asked
+
+    question = ["How much honey can I give him for the cough?"]
+    assert asked("ask for honey", question)
+    assert asked("Ask about the honey dose", ["What honey dose is safe?"])
+    assert not asked("ask the pharmacist about honey", question)  # the pharmacist was not asked
+    assert not asked("ask for a refund", ["Can I ask for a refund?"])  # a question about asking
+    assert not asked("ask for honey", ["He likes honey."])  # no question
+    assert not asked("buy honey", question)  # buying is no asking
+
+
+SINTRA = [
+    ("user", "My flight lands the morning of the wedding. Tight, but I'll take the risk."),
+    ("assistant", "Then pack your outfit in your carry-on. How will you get to Sintra?"),
+    ("user", "I'd rather take the train from Rossio than an Uber."),
+    ("assistant", "The train from Rossio takes about 40 minutes."),
+]
+
+
+def test_a_preference_is_stated_by_one_sentence(db_path, fake: JsonFake) -> None:
+    """Issue 21, point 1: a preference is kept only when one sentence of the user with a
+    stance holds all its words; "take the risk of the train" binds the risk of one
+    sentence to the train of another, which no sentence states."""
+    data = _model_checkpoint(db_path, fake, SINTRA, {
+        "user_preferences": ["I'd rather take the risk of the train", "I'd rather take the train from Rossio"],
+    })
+    assert "I'd rather take the risk of the train" not in data.user_preferences
+    assert any("take the train from Rossio" in p for p in data.user_preferences)
+
+
+
+def test_a_change_of_what_the_chat_did_not_change_is_no_item(db_path, fake: JsonFake) -> None:
+    """Issue 21, point 1: "I'll take the train from Rossio instead of an Uber" changes the
+    Uber for the train; a goal "Change the train to the 2 pm train" changes the train,
+    which nothing changed. A change the chat made stays."""
+    data = _model_checkpoint(db_path, fake, [
+        ("user", "Change of plan for getting to Sintra, too: I'll take the train from Rossio instead of an Uber."),
+        ("assistant", "The Sintra train from Rossio takes about 40 minutes. Leave Lisbon by 2 pm to be safe."),
+        ("user", "Ok, the 2 pm train it is. And I'll move the hotel booking to May 5."),
+        ("assistant", "Sounds like a plan."),
+    ], {
+        "active_goals": ["Change the train to the 2 pm train", "Move the hotel booking to May 5"],
+    })
+    assert data.active_goals == ["Move the hotel booking to May 5"]

@@ -407,13 +407,6 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
         "false facts kept: the entity 'pizza' (a common word said twice, 'Enjoy the pizza!')",
     # The third held-out set (HELD_OUT_3: recorded and labelled in real_models_labels_heldout3.json
     # before this replay, by a writer who read none of the checks), on main's checks of b17ef15 (some have passed since: see git log).
-    ('summary', 'qwen2.5-coder:0.5b', 'flash_fiction'):
-        "unfaithful summary kept: 'The workshop leader narrates a lighthouse keeper's message' (the user writes it, in the keeper's first person)",
-    ('checkpoint', 'qwen2.5-coder:0.5b', 'toddler_fever'):
-        "false checkpoint item kept: next step 'ask for Tylenol' (the first turn, done), placed there by the store from the model's current and completed step",
-    ('checkpoint', 'qwen2.5-coder:1.5b', 'wedding_rebooking'):
-        "false checkpoint items kept: goal 'Change the train to the 2 pm train' "
-        "and preference 'I'll take the risk of the train change' (the change was an Uber to the train; the risk is the tight flight)",
     ('facts', 'qwen2.5-coder:1.5b', 'flaky_xdist_test'):
         "false facts or pins kept: 'two more in tests/test_invoices.py' (corrected to three), the pin 'all tests write to /tmp/reports', "
         "pins naming a command or a fixture ('pytest -n 4', \"pytest's tmp_path fixture\"), entities 'pytest -n 4', 'locally'",

@@ -78,6 +78,9 @@ def test_made_later(item: str, later: list[str], made: bool) -> None:
         ("I prefer green tea, not coffee.", "not coffee", True),  # a list, one stance
         ("Do you like window seats?", "window seats", False),  # a question
         ("The flight leaves at noon.", "flight at noon", False),  # a fact, no stance
+        ("I'd rather take the train than an Uber.", "take the train", True),
+        ("I'd rather take the train than an Uber.", "take the risk of the train", False),  # "risk": said elsewhere
+        ("Short answers please.", "style: short answers", True),  # a keyed item: its topic is the model's
     ],
 )
 def test_prefers(sentence: str, item: str, prefers: bool) -> None:
@@ -97,6 +100,17 @@ def test_a_status_is_read_where_the_action_is_said() -> None:
     # where the opening is said, it is planned ("Let's ..."), not done: a next step
     assert progress.placed("completed_steps", support, "open the Nordbank account") == ("next_steps", None)
     assert progress.placed("completed_steps", support) == ("completed_steps", None)  # any sentence
+
+
+def test_a_step_is_moved_only_by_its_own_action_planned() -> None:
+    """Issue 21, point 1: the store moves a model's step to the next steps only on a
+    sentence saying that step's action planned, never on the plan of another act."""
+    other = ["I'll stick with the honey then and write his symptoms down."]
+    assert progress.placed("current_step", other, "ask for more honey") == ("current_step", None)
+    assert progress.placed("completed_steps", other, "ask for more honey") == (None, "not said to be done")
+    own = ["I'll ask the nurse for more honey tomorrow."]
+    assert progress.placed("current_step", own, "ask for more honey") == ("next_steps", None)
+    assert progress.placed("completed_steps", own, "ask for more honey") == ("next_steps", None)
 
 
 @pytest.mark.parametrize(
@@ -421,3 +435,25 @@ def test_the_new_readings_never_raise(item: str, sentence: str, chat: list[str])
     progress.ruled_out([sentence], [item]), progress.accepted_later(item, [("assistant", s) for s in chat])
     replies.declines(sentence), progress.declined(item, dict(enumerate(chat)))
     used_up(item, chat)
+
+
+@pytest.mark.parametrize(
+    ("item", "unsaid"),
+    [
+        ("Change the train to the 2 pm train", True),  # the Uber was changed, for the train
+        ("Move the check-in to May 5", False),  # "move your check-in to May 5"
+        ("Switch the Uber to the train", False),  # "instead of an Uber": the Uber was left
+        ("Change the ferry to the 9 am one", False),  # "from the ferry to the bus": the ferry was changed
+        ("Switch to the train", False),  # no thing said changed
+        ("Take the 2 pm train", False),  # no change
+    ],
+)
+def test_changes_unsaid(item: str, unsaid: bool) -> None:
+    """Issue 21, point 1: an item changing a thing needs a clause putting that thing on
+    the side a change leaves, not on the side it takes."""
+    texts = [
+        "Change of plan for getting to Sintra: I'll take the train from Rossio instead of an Uber.",
+        "Ask the hotel to move your check-in to May 5.",
+        "We went from the ferry to the bus last year.",
+    ]
+    assert statements.changes_unsaid(item, texts) is unsaid

@@ -285,6 +285,42 @@ def test_what_we_did_may_be_said_of_one_of_us() -> None:
     assert misattributed("The husband booked the hotel near the station.", mine) is not None
 
 
+ESSAY = [
+    ("user", "I'm writing a short essay for my evening class, 600 words max, about my grandfather's boat."),
+    ("assistant", "Nice. Who tells it, and how does it open?"),
+    ("user", "I tell it myself. It opens at the harbour at dawn."),
+    ("assistant", "You could open on the smell of diesel instead."),
+    ("user", "The course tutor just said the limit is 500 words now."),
+    ("user", "My brother rebuilt the engine in 2019, and the tutor liked that part."),
+    ("user", "My mother-in-law wants a copy."),
+]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "dropped"),
+    [
+        ("The course tutor tells the story of a grandfather's boat.", True),  # "Who tells it?" "I tell it"
+        ("The tutor just tells the story of the boat.", True),  # an adverb is no part of the role
+        ("The tutor opens on the smell of diesel.", True),  # what the assistant said the user could do
+        ("The tutor said the limit is 500 words.", False),  # the tutor's own act
+        ("The brother rebuilt the engine in 2019.", False),  # a third person did it
+        ("The tutor liked the part about the engine.", False),  # said of the tutor
+        ("The essay opens at the harbour at dawn.", False),  # a thing, not a person
+        ("The teacher tells the story of the boat.", False),  # no teacher in the conversation
+        ("The mother tells the story of the boat.", False),  # "my mother-in-law" is no "mother"
+    ],
+)
+def test_an_act_of_the_users_side_given_to_someone_named_by_a_role(sentence: str, dropped: bool) -> None:
+    """Issue 21, point 2: a clause giving someone the conversation names by a role an act
+    that only the user, the assistant or a question does there ("Who tells it?" "I tell it
+    myself") is unfaithful; an act a third person does there, the role's own, or a
+    thing's is not this rule's."""
+    texts = [text for _, text in ESSAY]
+    assert (misattributed(sentence, texts) is not None) is dropped
+    if dropped:
+        assert ground(sentence, ESSAY).text is None
+
+
 FLAT = [
     "Three of us share the flat. The rent is split by room size: 700, 800 and 900.",
     "Groceries we split evenly, and the cleaner is paid 50/50 by Ana and me.",

@@ -31,7 +31,10 @@ never raise on any ``str``):
   doing ("Marta is drafting") the conversation says only of "I" or "we" ("I have 1,800
   words drafted": the user writes the story, Marta is in it); and a clause opening with
   someone the user calls "my coworker" that says what only the user's "I" did ("The
-  coworker has raised his rate" where "I also raised my rate"). A part of a sentence that
+  coworker has raised his rate" where "I also raised my rate"); and a clause giving
+  someone named by a role ("the workshop leader") an act that no third person does in the
+  conversation, only its parties, a question or a thing ("Who narrates it?" "First
+  person": the user writes the piece). A part of a sentence that
   is small talk ("Yes.") is no name for the part after it.
 - :func:`invented_name`: **a compound name the conversation never wrote.** Two or more
   capitalized words in a row inside a sentence ("Red Smoothie", "Hotel Aurora"; a first
@@ -64,7 +67,7 @@ from ..extract import sentences
 from ..grounding import CARRIERS, SUPPORT_SHARE, same_word
 from ..periods import MONTHS, WEEKDAYS
 from ..revisions import DAY, MONTH_NAMES, day_value
-from ..words import SMALL_TALK, STOP_WORDS, stem, words
+from ..words import RELATION_WORDS, SMALL_TALK, STOP_WORDS, stem, words
 from .wording import LIST_MARKS, SUMMARY_WORDS
 
 _MONTHS = MONTH_NAMES
@@ -196,7 +199,7 @@ def misattributed(clause: str, conversation: Sequence[str]) -> str | None:
     another name does (a pronoun's clause, "she is on warfarin", says nothing of whom)."""
     match = _SUBJECT_NAME.match(clause)
     if match is None:
-        return _party_swapped(clause, conversation)
+        return _party_swapped(clause, conversation) or _role_given(clause, conversation)
     name = _forms(match.group("name"))
     others = _forms(clause[match.end():]) - _LIGHT_FORMS - name
     if not name or not others:
@@ -241,6 +244,63 @@ def _party_swapped(clause: str, conversation: Sequence[str]) -> str | None:
     if holding and all(_I.search(part) and not _has(forms, who) for part, forms in holding):
         return "says of someone what a party of the conversation does"
     return None
+
+
+_ROLE = re.compile(
+    r"^\W*(?:(?:and|but|so)\s+)?(?:[Tt]he|[Hh]is|[Hh]er|[Tt]heir)\s+(?P<role>[a-z]{3,}(?:\s+(?!(?:also|already|just|now|then)\b)[a-z]{3,})?)"
+    r"(?:\s+(?:also|already|just|now|then))*\s+(?P<act>[a-z]{3,}(?:s|ed))\b"
+)
+"""A clause that opens with someone named by a role ("The workshop leader narrates")."""
+_AGENT = re.compile(r"[a-z]{2,}(?:er|or|ist|ian)")
+"""A noun naming a person by what they do: "leader", "doctor", "pharmacist", "physician"."""
+_DOER = re.compile(r"([A-Za-z][\w'\u2019.]*)\s+(?:(?:[a-z]+ly|just|also|already|still|could|would|should|can|will|might|must|may|to)\s+)*$")
+"""The word before an act, adverbs and auxiliaries aside: its doer ("You could | open")."""
+_THIRD: Final = frozenset("he she they".split())
+"""Third persons by a pronoun ("we" may hold one too: "my husband and I ... we booked")."""
+
+
+def _role_given(clause: str, conversation: Sequence[str]) -> str | None:
+    """Why ``clause`` gives someone the conversation names by a role (a relation, "my
+    sister", or a doer's noun, "the workshop leader") an act no third person does in the
+    conversation, or None: some clause of the conversation says the act, and in none is
+    its doer (the word before it, adverbs and auxiliaries aside) a third person (a name,
+    "he", "she", "they", a relation or a doer's noun; "we" may be one of us) or that
+    someone: the act is the parties' ("I", "you", none: "Trimmed it"), asked ("Who
+    narrates it?") or a thing's ("it opens with").
+    "The workshop leader narrates the keeper's message" where the assistant asked "Who
+    narrates it?" (the user writes the piece; the leader only set its limit) is dropped;
+    "The urgent care switched it" where "Dr. Okafor switched it" is not: a third person
+    did the act."""
+    match = _ROLE.match(clause)
+    if match is None:
+        return None
+    role = match.group("role").split()
+    head = role[-1]
+    if head not in RELATION_WORDS and not _AGENT.fullmatch(head):
+        return None  # a thing ("the note ends"), not a person
+    text = " ".join(conversation)
+    if re.search(rf"\b(?:the|my|our|his|her|their)\s+{re.escape(' '.join(role))}(?![\w-])", text, re.IGNORECASE) is None:
+        return None  # someone the conversation does not name ("the user"; "the mother" of "my mother-in-law")
+    act, who = stem(match.group("act")), stem(head)
+    doers: list[str] = []
+    for part in _clauses((text,)):
+        for found in re.finditer(r"[A-Za-z]+", part):
+            if _has({stem(found.group().casefold())}, act):
+                doer = _DOER.search(part[: found.start()])
+                doers.append(doer.group(1) if doer else "")
+    if doers and not any(_third(doer, who) for doer in doers):
+        return "gives someone an act no third person does in the conversation"
+    return None
+
+
+def _third(doer: str, who: str) -> bool:
+    """Whether ``doer`` (a word before an act) is a third person, or the role ``who``."""
+    word = doer.casefold()
+    if word in ("i", "you", "who", "it", "this", "that", "there") or (word in STOP_WORDS and word != "we"):
+        return False
+    if word in _THIRD or word == "we" or word in RELATION_WORDS or _AGENT.fullmatch(word) or same_word(stem(word), who):
+        return True
+    return doer[:1].isupper()  # a name ("Okafor switched it")
 
 
 @functools.lru_cache(maxsize=4)
