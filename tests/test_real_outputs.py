@@ -397,10 +397,6 @@ CASES = [
 OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
     ('facts', 'qwen2.5-coder:0.5b', 'casual_weekend'):
         "false pin kept: 'The farmers market on Saturday morning' (a weekend plan, true as a key fact and a decision, pinned as if lasting)",
-    # The held-out conversations (labelled before this replay; real_models_labels_heldout.json)
-    # and the older conversations newly recorded for the 0.5B.
-    ('facts', 'qwen2.5-coder:0.5b', 'terse_rent'):
-        "the pin 'rent due fri' (a true must-remember item) is also the new side of the model's false update '<- no', which is not kept; the labels judge the pin by both",
     # The second held-out set (HELD_OUT_2: recorded and labelled in real_models_labels_heldout2.json
     # before this replay), on the checks as they were when it was recorded.
     ('facts', 'qwen2.5-coder:1.5b', 'first_5k'):
