@@ -29,6 +29,7 @@ from .words import (
     NUMBER_WORDS,
     STOP_WORDS,
     TIME_WORDS,
+    WEEKDAY_WORDS,
     stem,
     value,
     words,
@@ -164,6 +165,7 @@ class ModelFacts(Answer):
         evidence = Evidence(texts, conversation=texts)
         sentences = statements.by_sentence(texts)
         stale = {_said(old) for old in replaced} - {""}
+        stated = statements_of(said)
 
         def keep(field: str, items: list[str]) -> list[str]:
             items = [rules.clip(i, rules.ITEM_CHARS) for i in items if i.strip()]
@@ -172,6 +174,7 @@ class ModelFacts(Answer):
                 if _said(i) not in stale
                 and supported_item(field, i, evidence, sentences, said)
                 and not used_up(i, texts)
+                and not (field in ("key_facts", "decisions") and values_apart(i, stated))
             ])
 
         return FactsData(
@@ -249,6 +252,47 @@ def supported_item(
             return False
         return statements.opens_with_verb(plain) or any(map(statements.decides, support))
     return True
+
+
+_ORDINALS = frozenset("second third fourth fifth sixth seventh eighth ninth tenth twice thrice".split())
+"""Words that give a value as a number does ("the second week", "twice a day"); not "first"
+nor "once", which are as often "before" and "when" ("normalize the rows first", "once
+he's on carprofen")."""
+
+
+def _values(text: str) -> frozenset[str]:
+    """The values ``text`` states: numbers (in digits or words: "75", "three"), ordinals and
+    counts of times ("second", "twice"), days (:data:`words.WEEKDAY_WORDS`)."""
+    return frozenset(
+        w for w in words(text) if value(w) is not None or w in _ORDINALS or w in WEEKDAY_WORDS
+    )
+
+
+def statements_of(said: Sequence[tuple[str, str]]) -> list[str]:
+    """What one statement of ``said`` (a span's (role, text) messages) is: each sentence,
+    with the question the message before ended on, when it did (the bare "1450" answers
+    "how much this month?")."""
+    out = []
+    asked = ""
+    for _, text in said:
+        found = list(rules.sentences(text))
+        out += [f"{asked} {sentence}".strip() for sentence in found]
+        asked = found[-1] if found and found[-1].rstrip().endswith("?") else ""
+    return out
+
+
+def values_apart(item: str, statements: Sequence[str]) -> bool:
+    """Whether ``item`` states values no one of ``statements`` (:func:`statements_of`) states
+    together: a value said nowhere ("for the second week" where the chat never says
+    "second"), or values of different sentences bound into one claim ("start Monday with
+    ... twice a day" where Monday starts the once-a-day week). Each sentence of the item
+    is read on its own; an item with no value is never apart."""
+    held = [_values(s) for s in statements]
+    for sentence in rules.sentences(item):  # an item of two sentences: each on its own
+        wanted = _values(sentence)
+        if wanted and not any(wanted <= found for found in held):
+            return True
+    return False
 
 
 def _only_drafted(item: str, said: Sequence[tuple[str, str]]) -> bool:
@@ -416,11 +460,13 @@ def must_remember(answer: ModelFacts, evidence: Evidence) -> list[str]:
     "I am no longer allergic to penicillin" is no fact of a user who said "I'm allergic to
     penicillin", whatever a tool's output said."""
     items = [rules.clip(i, rules.ITEM_CHARS) for i in answer.must_remember]
+    stated = [sentence for text in evidence.sources for sentence in rules.sentences(text)]
     kept = [
         i for i in items
         if not _OF_THE_MOMENT.search(i) and not _a_step(i) and _a_statement(i, evidence.sources)
         and not entities.bare_name(i, evidence.sources)
         and fact_sources(i, evidence) is not None
+        and not values_apart(i, stated)
     ]
     return rules.unique(kept)[:MAX_MUST_REMEMBER]
 

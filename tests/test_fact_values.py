@@ -1,0 +1,49 @@
+"""A model's fact, decision or pin states its values as one sentence of the chat binds them
+(issue 21, point 4): the dose with the period its sentence gives it, never a value said
+nowhere nor values of two sentences stitched into one claim. Conversations written for these
+tests."""
+
+from __future__ import annotations
+
+from localmem.facts import ModelFacts, must_remember, statements_of, user_evidence, values_apart
+
+DOSE = [
+    ("user", "The vet called back: we start on Tuesday. She set the dose at 50 mg once a day for "
+             "the first week, then twice a day."),
+    ("assistant", "Noted: start Tuesday with 50 mg once a day for the first week, then 50 mg twice a day."),
+    ("user", "How much is the refill?"),
+    ("assistant", "40 dollars."),
+]
+
+
+def test_values_said_together_stand() -> None:
+    stated = statements_of(DOSE)
+    assert not values_apart("start Tuesday with 50 mg once a day", stated)
+    assert not values_apart("then 50 mg twice a day", stated)
+    assert not values_apart("the refill is 40 dollars", stated)  # the value and the question it answers
+    assert not values_apart("the dose was set by the vet", stated)  # no value: nothing to bind
+
+
+def test_a_value_said_nowhere_or_bound_elsewhere_is_apart() -> None:
+    stated = statements_of(DOSE)
+    assert values_apart("50 mg twice a day for the third week", stated)  # "third": said nowhere
+    assert values_apart("start Tuesday with 40 mg once a day", stated)  # 40 is the refill's price
+    # one value said anywhere stands: which thing it is of is revisions' and grounding's
+    assert not values_apart("the refill is 50 dollars", stated)
+
+
+def test_a_decision_with_values_stitched_from_two_sentences_is_not_kept() -> None:
+    answer = ModelFacts(
+        decisions=["start Tuesday with 50 mg once a day for the first week",
+                   "start Tuesday with 50 mg twice a day for the second week"],
+        key_facts=["the vet set the dose at 50 mg once a day", "the vet set the dose at 50 mg three times a day"],
+    )
+    data = answer.grounded(DOSE)
+    assert data.decisions == ["start Tuesday with 50 mg once a day for the first week"]
+    assert data.key_facts == ["the vet set the dose at 50 mg once a day"]
+
+
+def test_a_pin_with_a_value_its_sentences_do_not_give_is_not_kept() -> None:
+    said = [("user", "I take metformin 500 mg twice a day."), ("user", "My next refill is on Friday.")]
+    answer = ModelFacts(must_remember=["metformin 500 mg twice a day", "metformin 500 mg on Friday"])
+    assert must_remember(answer, user_evidence(said)) == ["metformin 500 mg twice a day"]
