@@ -21,7 +21,7 @@ from typing import Any
 from pydantic import field_validator
 
 from . import extract as rules
-from . import entities, replies, statements
+from . import entities, replies, revisions, statements
 from .answers import MAX_REFERENCES, Answer, merge_items, strings
 from .grounding import SUPPORT_SHARE, Evidence, support
 from .models import FactsData
@@ -159,7 +159,9 @@ class ModelFacts(Answer):
     def grounded(self, pairs: Sequence[tuple[str, str]], replaced: Sequence[str] = ()) -> FactsData:
         """The items the span's messages (``pairs``: the user's, the assistant's and a tool's
         records) support (:func:`supported_item`), none of them a value the span replaced
-        (``replaced``: the old sides of the updates kept)."""
+        (``replaced``: the old sides of the updates kept); a key fact or a decision states its
+        values as one sentence does (:func:`values_apart`) and no value a later message
+        replaced (``revisions.stale``: "two more" after "it's three, not two")."""
         said = [(role, text) for role, text in pairs if role in ("user", "assistant", "tool")]
         texts = [text for _, text in said]
         evidence = Evidence(texts, conversation=texts)
@@ -175,6 +177,7 @@ class ModelFacts(Answer):
                 and supported_item(field, i, evidence, sentences, said)
                 and not used_up(i, texts)
                 and not (field in ("key_facts", "decisions") and values_apart(i, stated))
+                and not (field in ("key_facts", "decisions") and revisions.stale(i, texts))
             ])
 
         return FactsData(
@@ -458,7 +461,9 @@ def must_remember(answer: ModelFacts, evidence: Evidence) -> list[str]:
     clipped, lasting (not of the moment they were said: :data:`_OF_THE_MOMENT`) and
     supported by the user's own messages with the same negation (:func:`fact_sources`):
     "I am no longer allergic to penicillin" is no fact of a user who said "I'm allergic to
-    penicillin", whatever a tool's output said."""
+    penicillin", whatever a tool's output said; with its values as one sentence of theirs
+    says them (:func:`values_apart`), none a later message of theirs replaced
+    (``revisions.stale``)."""
     items = [rules.clip(i, rules.ITEM_CHARS) for i in answer.must_remember]
     stated = [sentence for text in evidence.sources for sentence in rules.sentences(text)]
     kept = [
@@ -467,6 +472,7 @@ def must_remember(answer: ModelFacts, evidence: Evidence) -> list[str]:
         and not entities.bare_name(i, evidence.sources)
         and fact_sources(i, evidence) is not None
         and not values_apart(i, stated)
+        and not revisions.stale(i, evidence.sources)
     ]
     return rules.unique(kept)[:MAX_MUST_REMEMBER]
 

@@ -47,3 +47,24 @@ def test_a_pin_with_a_value_its_sentences_do_not_give_is_not_kept() -> None:
     said = [("user", "I take metformin 500 mg twice a day."), ("user", "My next refill is on Friday.")]
     answer = ModelFacts(must_remember=["metformin 500 mg twice a day", "metformin 500 mg on Friday"])
     assert must_remember(answer, user_evidence(said)) == ["metformin 500 mg twice a day"]
+
+
+PARTY = [
+    ("user", "The birthday party is for 12 guests, on Saturday."),
+    ("assistant", "Lovely. Do you need a bigger cake?"),
+    ("user", "Actually 15 guests now, her cousins are coming."),
+]
+
+
+def test_a_value_a_later_message_replaced_is_no_fact_nor_pin() -> None:
+    """A model's fact or pin stating a value the chat replaced later (``revisions.stale``) is
+    not kept; the new value, and a value nothing replaced, are."""
+    answer = ModelFacts(
+        key_facts=["The birthday party is for 12 guests", "The birthday party is for 15 guests",
+                   "The birthday party is on Saturday"],
+        must_remember=["birthday party for 12 guests", "birthday party for 15 guests"],
+    )
+    assert answer.grounded(PARTY).key_facts == [
+        "The birthday party is for 15 guests", "The birthday party is on Saturday",
+    ]
+    assert must_remember(answer, user_evidence(PARTY)) == ["birthday party for 15 guests"]
