@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
 from pydantic import field_validator
 
@@ -160,8 +160,9 @@ class ModelFacts(Answer):
         """The items the span's messages (``pairs``: the user's, the assistant's and a tool's
         records) support (:func:`supported_item`), none of them a value the span replaced
         (``replaced``: the old sides of the updates kept); a key fact or a decision states its
-        values as one sentence does (:func:`values_apart`) and no value a later message
-        replaced (``revisions.stale``: "two more" after "it's three, not two")."""
+        values as one sentence does (:func:`values_apart`), no value a later message
+        replaced (``revisions.stale``: "two more" after "it's three, not two") and no claim of
+        every case its sentences make of one (:func:`widens`)."""
         said = [(role, text) for role, text in pairs if role in ("user", "assistant", "tool")]
         texts = [text for _, text in said]
         evidence = Evidence(texts, conversation=texts)
@@ -178,6 +179,7 @@ class ModelFacts(Answer):
                 and not used_up(i, texts)
                 and not (field in ("key_facts", "decisions") and values_apart(i, stated))
                 and not (field in ("key_facts", "decisions") and revisions.stale(i, texts))
+                and not (field in ("key_facts", "decisions") and widens(i, texts))
             ])
 
         return FactsData(
@@ -296,6 +298,22 @@ def values_apart(item: str, statements: Sequence[str]) -> bool:
         if wanted and not any(wanted <= found for found in held):
             return True
     return False
+
+
+_ALL: Final = frozenset("all every each everyone everybody everything always".split())
+"""Words that say a claim holds of every case ("all tests write to /tmp/reports")."""
+
+
+def widens(item: str, sources: Sequence[str]) -> bool:
+    """Whether ``item`` claims of every case ("all", "every", "always") what the sentences
+    of ``sources`` that state it say of one ("the test hardcodes /tmp/reports"): a word of
+    :data:`_ALL` that no sentence supporting it holds. An item no one sentence supports
+    widens nothing here (grounding judges it)."""
+    wanted = _ALL.intersection(words(item))
+    if not wanted:
+        return False
+    support = statements.by_sentence(sources).supporting(_THE_USER.sub(" ", item))
+    return bool(support) and not any(wanted <= set(words(s)) for s in support)
 
 
 def _only_drafted(item: str, said: Sequence[tuple[str, str]]) -> bool:
@@ -463,7 +481,7 @@ def must_remember(answer: ModelFacts, evidence: Evidence) -> list[str]:
     "I am no longer allergic to penicillin" is no fact of a user who said "I'm allergic to
     penicillin", whatever a tool's output said; with its values as one sentence of theirs
     says them (:func:`values_apart`), none a later message of theirs replaced
-    (``revisions.stale``)."""
+    (``revisions.stale``), not widened to every case (:func:`widens`)."""
     items = [rules.clip(i, rules.ITEM_CHARS) for i in answer.must_remember]
     stated = [sentence for text in evidence.sources for sentence in rules.sentences(text)]
     kept = [
@@ -473,6 +491,7 @@ def must_remember(answer: ModelFacts, evidence: Evidence) -> list[str]:
         and fact_sources(i, evidence) is not None
         and not values_apart(i, stated)
         and not revisions.stale(i, evidence.sources)
+        and not widens(i, evidence.sources)
     ]
     return rules.unique(kept)[:MAX_MUST_REMEMBER]
 

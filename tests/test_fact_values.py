@@ -5,7 +5,7 @@ tests."""
 
 from __future__ import annotations
 
-from localmem.facts import ModelFacts, must_remember, statements_of, user_evidence, values_apart
+from localmem.facts import ModelFacts, must_remember, statements_of, user_evidence, values_apart, widens
 
 DOSE = [
     ("user", "The vet called back: we start on Tuesday. She set the dose at 50 mg once a day for "
@@ -68,3 +68,25 @@ def test_a_value_a_later_message_replaced_is_no_fact_nor_pin() -> None:
         "The birthday party is for 15 guests", "The birthday party is on Saturday",
     ]
     assert must_remember(answer, user_evidence(PARTY)) == ["birthday party for 15 guests"]
+
+
+REPORTS = [
+    ("user", "The export test hardcodes /tmp/reports, so two workers clash there. All other tests pass."),
+    ("assistant", "Use a temporary directory per test."),
+    ("user", "I back up every report to the NAS every night."),
+]
+
+
+def test_a_claim_of_every_case_needs_a_sentence_that_says_every() -> None:
+    """"all tests write to /tmp/reports" of "the export test hardcodes /tmp/reports": a claim
+    widened from one case to all is not kept, as a pin or a fact; one its sentence says of
+    all stands."""
+    answer = ModelFacts(
+        key_facts=["all tests write to /tmp/reports", "the export test hardcodes /tmp/reports"],
+        must_remember=["all tests write to /tmp/reports", "backs up every report to the NAS every night"],
+    )
+    assert answer.grounded(REPORTS).key_facts == ["the export test hardcodes /tmp/reports"]
+    assert must_remember(answer, user_evidence(REPORTS)) == ["backs up every report to the NAS every night"]
+    assert widens("all tests hardcode /tmp/reports", [REPORTS[0][1]])
+    assert not widens("every report is backed up to the NAS", [REPORTS[2][1]])
+    assert not widens("the export test hardcodes /tmp/reports", [REPORTS[0][1]])  # no "all": nothing widened

@@ -411,7 +411,7 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
         "false checkpoint items kept: goal 'Change the train to the 2 pm train' "
         "and preference 'I'll take the risk of the train change' (the change was an Uber to the train; the risk is the tight flight)",
     ('facts', 'qwen2.5-coder:1.5b', 'flaky_xdist_test'):
-        "false facts or pins kept: the pin 'all tests write to /tmp/reports', "
+        "false facts or pins kept: "
         "pins naming a command or a fixture ('pytest -n 4', \"pytest's tmp_path fixture\"), entities 'pytest -n 4', 'locally'",
     ('facts', 'qwen2.5-coder:1.5b', 'birding_chat'):
         "false facts kept: 'park near place' as a key fact; common words as entities ('bread', 'oats', 'peas', 'water', 'great blue heron', 'lake trail', ...)",
