@@ -37,10 +37,11 @@ def is_entity(item: str, said: Sequence[tuple[str, str]]) -> bool:
     (role, text) messages): a name whose words stand together, in order, in one message
     and hold no preposition nor clause ("day trip to Lake Como" is a phrase about a
     thing); no time ("Saturday morning", "rent due fri": when, not what); no amount
-    ("3 minutes"); a word it writes as a name written so in the span ("Bank" of "my
+    ("3 minutes"); no command line ("pytest -n 4": how a program is run); a word it writes as a name written so in the span ("Bank" of "my
     bank, Harbor Credit Union" is not); and a thing worth remembering
     (:func:`_worth_naming`: "the router", not "water", "knees", "sister" or "stretch")."""
     return (_is_name(item, said) and not _a_time(item) and not _an_amount(item)
+            and _OPTIONS.search(item) is None
             and _named_so(item, said) and _worth_naming(item, said))
 
 
@@ -149,6 +150,11 @@ _COMPOUND = re.compile(r"[^\W\d_][\w'\u2019]*(?:-[^\W_][\w'\u2019]*)*")
 """A word with the words a hyphen joins to it: "Wi-Fi" is one."""
 
 
+_OPTIONS = re.compile(r"(?:^|\s)--?[A-Za-z][\w-]*(?:[= ]\d[\w.]*)?(?=\s|$)")
+"""A command line's option with its value, if a number ("-n 4", "--workers=8", "-v")."""
+_POSSESSIVE = re.compile(r"\w['\u2019]s$")
+
+
 def bare_name(item: str, messages: Sequence[str] = ()) -> bool:
     """Whether ``item`` only names a thing, stating nothing of it: two words at most that
     carry content (a hyphen's words one: "Wi-Fi"), three when the ``messages`` write them
@@ -156,10 +162,15 @@ def bare_name(item: str, messages: Sequence[str] = ()) -> bool:
     wizard"), or a phrase whose thing is "one" ("the new Wes Anderson one": named
     elsewhere); no number or value, no verb, no preposition ("Emergency fund", "car loan",
     "WPS button"; not "rent due fri", "Fritz!Box 7590", "3.8% on savings", "The effect
-    runs again, forever")."""
+    runs again, forever"). A command line is its program's name ("pytest -n 4": its options
+    and their values say how it is run, nothing of it), and a possessive opens a noun phrase
+    as a determiner does ("pytest's tmp_path fixture")."""
+    item = _OPTIONS.sub(" ", item)
     said = words(item)
     content = [w for w in _COMPOUND.findall(item.casefold()) if w not in STOP_WORDS]
-    short = len(content) <= 2 or (len(content) == 3 and _after_a_determiner(item, messages))
+    short = len(content) <= 2 or (
+        len(content) == 3 and (_POSSESSIVE.search(content[0]) is not None or _after_a_determiner(item, messages))
+    )
     return (
         not any(c.isdigit() for c in item)
         and (short or said[-1:] in (["one"], ["ones"]))

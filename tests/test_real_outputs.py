@@ -410,9 +410,6 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
     ('checkpoint', 'qwen2.5-coder:1.5b', 'wedding_rebooking'):
         "false checkpoint items kept: goal 'Change the train to the 2 pm train' "
         "and preference 'I'll take the risk of the train change' (the change was an Uber to the train; the risk is the tight flight)",
-    ('facts', 'qwen2.5-coder:1.5b', 'flaky_xdist_test'):
-        "false facts or pins kept: "
-        "pins naming a command or a fixture ('pytest -n 4', \"pytest's tmp_path fixture\"), entities 'pytest -n 4', 'locally'",
     ('facts', 'qwen2.5-coder:1.5b', 'birding_chat'):
         "false facts kept: 'park near place' as a key fact; common words as entities ('bread', 'oats', 'peas', 'water', 'great blue heron', 'lake trail', ...)",
     ('facts', 'qwen2.5-coder:1.5b', 'dog_carprofen'):
