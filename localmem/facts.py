@@ -21,7 +21,7 @@ from typing import Any, Final
 from pydantic import field_validator
 
 from . import extract as rules
-from . import entities, replies, revisions, statements
+from . import entities, replies, revisions, statements, verbs
 from .answers import MAX_REFERENCES, Answer, merge_items, strings
 from .grounding import SUPPORT_SHARE, Evidence, support
 from .models import FactsData
@@ -467,6 +467,37 @@ def _a_step(item: str) -> bool:
     )
 
 
+_FIRST_PERSON: Final = frozenset("i we i'll we'll i'm we're let's i've we've i'd we'd".split())
+_THIRD_PERSON: Final = frozenset("he she they it he's she's they're it's he'll she'll they'll".split())
+
+
+def _own_plan(sentence: str) -> bool:
+    """Whether ``sentence``, a plan, is the writer's own doing: said in the first person
+    ("I'll drive her there on Thursday"), or as a bare answer with no subject nor verb ("The
+    farmers market on Saturday morning, then maybe a movie."); not a thing's date ("The
+    scan is on Thursday at 9:15") nor one someone else set ("They want to see him again
+    tomorrow at 9 am")."""
+    said = set(words(sentence))
+    if not _FIRST_PERSON.isdisjoint(said):
+        return True
+    return _THIRD_PERSON.isdisjoint(said) and not verbs.names_action(sentence)
+
+
+def _a_plan(item: str, sources: Sequence[str]) -> bool:
+    """Whether ``item`` is the user's plan for a day rather than a lasting fact: it names a
+    day or a time (:data:`words.TIME_WORDS`), no standing rule (:data:`_ROUTINE`), and every
+    sentence of ``sources`` (the user's messages) stating it is a plan of their own
+    (``statements.status``, :func:`_own_plan`: "The farmers market on Saturday morning,
+    then maybe a movie.", an answer to "Any plans for the weekend?"), not what was fixed ("I
+    booked her GP for Thursday at 9:15", "The scan is on Thursday at 9:15") nor set by
+    others."""
+    said = words(item)
+    if TIME_WORDS.isdisjoint(said) or not _ROUTINE.isdisjoint(said) or "from now on" in " ".join(said):
+        return False
+    support = statements.by_sentence(sources).supporting(_THE_USER.sub(" ", item))
+    return bool(support) and all(statements.status(s) == "plan" and _own_plan(s) for s in support)
+
+
 def _a_statement(item: str, messages: Sequence[str]) -> bool:
     """Whether ``item`` states something at all: not a question, not filler ("thx", "k"),
     not a copied line of the transcript (``statements``)."""
@@ -476,7 +507,8 @@ def _a_statement(item: str, messages: Sequence[str]) -> bool:
 
 def must_remember(answer: ModelFacts, evidence: Evidence) -> list[str]:
     """The model's must-remember items worth an auto pin, at most :data:`MAX_MUST_REMEMBER`:
-    clipped, lasting (not of the moment they were said: :data:`_OF_THE_MOMENT`) and
+    clipped, lasting (not of the moment they were said: :data:`_OF_THE_MOMENT`; no step
+    nor the user's own plan for a day: :func:`_a_step`, :func:`_a_plan`) and
     supported by the user's own messages with the same negation (:func:`fact_sources`):
     "I am no longer allergic to penicillin" is no fact of a user who said "I'm allergic to
     penicillin", whatever a tool's output said; with its values as one sentence of theirs
@@ -492,6 +524,7 @@ def must_remember(answer: ModelFacts, evidence: Evidence) -> list[str]:
         and not values_apart(i, stated)
         and not revisions.stale(i, evidence.sources)
         and not widens(i, evidence.sources)
+        and not _a_plan(i, evidence.sources)
     ]
     return rules.unique(kept)[:MAX_MUST_REMEMBER]
 

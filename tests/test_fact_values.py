@@ -90,3 +90,28 @@ def test_a_claim_of_every_case_needs_a_sentence_that_says_every() -> None:
     assert widens("all tests hardcode /tmp/reports", [REPORTS[0][1]])
     assert not widens("every report is backed up to the NAS", [REPORTS[2][1]])
     assert not widens("the export test hardcodes /tmp/reports", [REPORTS[0][1]])  # no "all": nothing widened
+
+
+WEEKEND = [
+    ("assistant", "Any plans for the weekend?"),
+    ("user", "The flea market on Saturday morning, then maybe a film."),
+    ("user", "I booked the dentist for Friday at 10."),
+    ("user", "The vet called. They want to see him again tomorrow at 9 am."),
+    ("user", "I walk the dog every morning."),
+]
+
+
+def test_the_users_own_plan_for_a_day_is_no_pin() -> None:
+    """Issue 21, point 4: a weekend plan is a next step, not a fact shown in every chat; a
+    booking, a date someone else set and a routine are kept."""
+    answer = ModelFacts(must_remember=[
+        "The flea market on Saturday morning", "dentist booked for Friday at 10",
+        "they want to see him again tomorrow at 9 am", "walks the dog every morning",
+    ])
+    assert must_remember(answer, user_evidence(WEEKEND)) == [
+        "dentist booked for Friday at 10", "they want to see him again tomorrow at 9 am",
+        "walks the dog every morning",
+    ]
+    own = [("user", "I'm visiting my aunt Rosa on Sunday."), ("user", "My uncle's knee surgery is on Monday.")]
+    answer = ModelFacts(must_remember=["visiting aunt Rosa on Sunday", "uncle's knee surgery is on Monday"])
+    assert must_remember(answer, user_evidence(own)) == ["uncle's knee surgery is on Monday"]  # a date, not a plan of theirs

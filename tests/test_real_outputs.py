@@ -395,8 +395,6 @@ CASES = [
 # "offline summary", "store", conversation)). Each entry is a failing case the parametrization
 # below expects to fail (strict xfail): fixing one fails the suite until its entry is deleted.
 OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
-    ('facts', 'qwen2.5-coder:0.5b', 'casual_weekend'):
-        "false pin kept: 'The farmers market on Saturday morning' (a weekend plan, true as a key fact and a decision, pinned as if lasting)",
     # The second held-out set (HELD_OUT_2: recorded and labelled in real_models_labels_heldout2.json
     # before this replay), on the checks as they were when it was recorded.
     ('facts', 'qwen2.5-coder:1.5b', 'first_5k'):
