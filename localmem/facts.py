@@ -21,7 +21,7 @@ from typing import Any, Final
 from pydantic import field_validator
 
 from . import extract as rules
-from . import entities, replies, revisions, statements, verbs
+from . import claims, entities, replies, revisions, statements, verbs
 from .answers import MAX_REFERENCES, Answer, merge_items, strings
 from .grounding import SUPPORT_SHARE, Evidence, support
 from .models import FactsData
@@ -29,7 +29,6 @@ from .words import (
     NUMBER_WORDS,
     STOP_WORDS,
     TIME_WORDS,
-    WEEKDAY_WORDS,
     stem,
     value,
     words,
@@ -160,15 +159,15 @@ class ModelFacts(Answer):
         """The items the span's messages (``pairs``: the user's, the assistant's and a tool's
         records) support (:func:`supported_item`), none of them a value the span replaced
         (``replaced``: the old sides of the updates kept); a key fact or a decision states its
-        values as one sentence does (:func:`values_apart`), no value a later message
+        values as one sentence does (:func:`claims.values_apart`), no value a later message
         replaced (``revisions.stale``: "two more" after "it's three, not two") and no claim of
-        every case its sentences make of one (:func:`widens`)."""
+        every case its sentences make of one (:func:`claims.widens`)."""
         said = [(role, text) for role, text in pairs if role in ("user", "assistant", "tool")]
         texts = [text for _, text in said]
         evidence = Evidence(texts, conversation=texts)
         sentences = statements.by_sentence(texts)
         stale = {_said(old) for old in replaced} - {""}
-        stated = statements_of(said)
+        stated = claims.statements_of(said)
 
         def keep(field: str, items: list[str]) -> list[str]:
             items = [rules.clip(i, rules.ITEM_CHARS) for i in items if i.strip()]
@@ -177,9 +176,9 @@ class ModelFacts(Answer):
                 if _said(i) not in stale
                 and supported_item(field, i, evidence, sentences, said)
                 and not used_up(i, texts)
-                and not (field in ("key_facts", "decisions") and values_apart(i, stated))
+                and not (field in ("key_facts", "decisions") and claims.values_apart(i, stated))
                 and not (field in ("key_facts", "decisions") and revisions.stale(i, texts))
-                and not (field in ("key_facts", "decisions") and widens(i, texts))
+                and not (field in ("key_facts", "decisions") and claims.widens(_THE_USER.sub(" ", i), sentences))
             ])
 
         return FactsData(
@@ -257,63 +256,6 @@ def supported_item(
             return False
         return statements.opens_with_verb(plain) or any(map(statements.decides, support))
     return True
-
-
-_ORDINALS = frozenset("second third fourth fifth sixth seventh eighth ninth tenth twice thrice".split())
-"""Words that give a value as a number does ("the second week", "twice a day"); not "first"
-nor "once", which are as often "before" and "when" ("normalize the rows first", "once
-he's on carprofen")."""
-
-
-def _values(text: str) -> frozenset[str]:
-    """The values ``text`` states: numbers (in digits or words: "75", "three"), ordinals and
-    counts of times ("second", "twice"), days (:data:`words.WEEKDAY_WORDS`)."""
-    return frozenset(
-        w for w in words(text) if value(w) is not None or w in _ORDINALS or w in WEEKDAY_WORDS
-    )
-
-
-def statements_of(said: Sequence[tuple[str, str]]) -> list[str]:
-    """What one statement of ``said`` (a span's (role, text) messages) is: each sentence,
-    with the question the message before ended on, when it did (the bare "1450" answers
-    "how much this month?")."""
-    out = []
-    asked = ""
-    for _, text in said:
-        found = list(rules.sentences(text))
-        out += [f"{asked} {sentence}".strip() for sentence in found]
-        asked = found[-1] if found and found[-1].rstrip().endswith("?") else ""
-    return out
-
-
-def values_apart(item: str, statements: Sequence[str]) -> bool:
-    """Whether ``item`` states values no one of ``statements`` (:func:`statements_of`) states
-    together: a value said nowhere ("for the second week" where the chat never says
-    "second"), or values of different sentences bound into one claim ("start Monday with
-    ... twice a day" where Monday starts the once-a-day week). Each sentence of the item
-    is read on its own; an item with no value is never apart."""
-    held = [_values(s) for s in statements]
-    for sentence in rules.sentences(item):  # an item of two sentences: each on its own
-        wanted = _values(sentence)
-        if wanted and not any(wanted <= found for found in held):
-            return True
-    return False
-
-
-_ALL: Final = frozenset("all every each everyone everybody everything always".split())
-"""Words that say a claim holds of every case ("all tests write to /tmp/reports")."""
-
-
-def widens(item: str, sources: Sequence[str]) -> bool:
-    """Whether ``item`` claims of every case ("all", "every", "always") what the sentences
-    of ``sources`` that state it say of one ("the test hardcodes /tmp/reports"): a word of
-    :data:`_ALL` that no sentence supporting it holds. An item no one sentence supports
-    widens nothing here (grounding judges it)."""
-    wanted = _ALL.intersection(words(item))
-    if not wanted:
-        return False
-    support = statements.by_sentence(sources).supporting(_THE_USER.sub(" ", item))
-    return bool(support) and not any(wanted <= set(words(s)) for s in support)
 
 
 def _only_drafted(item: str, said: Sequence[tuple[str, str]]) -> bool:
@@ -483,10 +425,10 @@ def _own_plan(sentence: str) -> bool:
     return _THIRD_PERSON.isdisjoint(said) and not verbs.names_action(sentence)
 
 
-def _a_plan(item: str, sources: Sequence[str]) -> bool:
+def _a_plan(item: str, sentences: Evidence) -> bool:
     """Whether ``item`` is the user's plan for a day rather than a lasting fact: it names a
     day or a time (:data:`words.TIME_WORDS`), no standing rule (:data:`_ROUTINE`), and every
-    sentence of ``sources`` (the user's messages) stating it is a plan of their own
+    sentence of the user's (``sentences``: ``statements.by_sentence``) stating it is a plan of their own
     (``statements.status``, :func:`_own_plan`: "The farmers market on Saturday morning,
     then maybe a movie.", an answer to "Any plans for the weekend?"), not what was fixed ("I
     booked her GP for Thursday at 9:15", "The scan is on Thursday at 9:15") nor set by
@@ -494,7 +436,7 @@ def _a_plan(item: str, sources: Sequence[str]) -> bool:
     said = words(item)
     if TIME_WORDS.isdisjoint(said) or not _ROUTINE.isdisjoint(said) or "from now on" in " ".join(said):
         return False
-    support = statements.by_sentence(sources).supporting(_THE_USER.sub(" ", item))
+    support = sentences.supporting(_THE_USER.sub(" ", item))
     return bool(support) and all(statements.status(s) == "plan" and _own_plan(s) for s in support)
 
 
@@ -512,19 +454,19 @@ def must_remember(answer: ModelFacts, evidence: Evidence) -> list[str]:
     supported by the user's own messages with the same negation (:func:`fact_sources`):
     "I am no longer allergic to penicillin" is no fact of a user who said "I'm allergic to
     penicillin", whatever a tool's output said; with its values as one sentence of theirs
-    says them (:func:`values_apart`), none a later message of theirs replaced
-    (``revisions.stale``), not widened to every case (:func:`widens`)."""
+    says them (:func:`claims.values_apart`), none a later message of theirs replaced
+    (``revisions.stale``), not widened to every case (:func:`claims.widens`)."""
     items = [rules.clip(i, rules.ITEM_CHARS) for i in answer.must_remember]
-    stated = [sentence for text in evidence.sources for sentence in rules.sentences(text)]
+    sentences = statements.by_sentence(evidence.sources)
     kept = [
         i for i in items
         if not _OF_THE_MOMENT.search(i) and not _a_step(i) and _a_statement(i, evidence.sources)
         and not entities.bare_name(i, evidence.sources)
         and fact_sources(i, evidence) is not None
-        and not values_apart(i, stated)
+        and not claims.values_apart(i, sentences.sources)
         and not revisions.stale(i, evidence.sources)
-        and not widens(i, evidence.sources)
-        and not _a_plan(i, evidence.sources)
+        and not claims.widens(_THE_USER.sub(" ", i), sentences)
+        and not _a_plan(i, sentences)
     ]
     return rules.unique(kept)[:MAX_MUST_REMEMBER]
 

@@ -5,7 +5,9 @@ tests."""
 
 from __future__ import annotations
 
-from localmem.facts import ModelFacts, must_remember, statements_of, user_evidence, values_apart, widens
+from localmem.claims import statements_of, values_apart, widens
+from localmem.facts import ModelFacts, must_remember, user_evidence
+from localmem.statements import by_sentence
 
 DOSE = [
     ("user", "The vet called back: we start on Tuesday. She set the dose at 50 mg once a day for "
@@ -87,9 +89,9 @@ def test_a_claim_of_every_case_needs_a_sentence_that_says_every() -> None:
     )
     assert answer.grounded(REPORTS).key_facts == ["the export test hardcodes /tmp/reports"]
     assert must_remember(answer, user_evidence(REPORTS)) == ["backs up every report to the NAS every night"]
-    assert widens("all tests hardcode /tmp/reports", [REPORTS[0][1]])
-    assert not widens("every report is backed up to the NAS", [REPORTS[2][1]])
-    assert not widens("the export test hardcodes /tmp/reports", [REPORTS[0][1]])  # no "all": nothing widened
+    assert widens("all tests hardcode /tmp/reports", by_sentence([REPORTS[0][1]]))
+    assert not widens("every report is backed up to the NAS", by_sentence([REPORTS[2][1]]))
+    assert not widens("the export test hardcodes /tmp/reports", by_sentence([REPORTS[0][1]]))  # no "all": nothing widened
 
 
 WEEKEND = [
