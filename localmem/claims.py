@@ -17,6 +17,7 @@ What a later message replaced is ``localmem.revisions``'; what the facts keep is
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Final
 
@@ -30,6 +31,7 @@ nor "once", which are as often "before" and "when" ("normalize the rows first", 
 he's on carprofen")."""
 
 
+@functools.lru_cache(maxsize=1024)
 def _values(text: str) -> frozenset[str]:
     """The values ``text`` states: numbers (in digits or words: "75", "three"), ordinals and
     counts of times ("second", "twice"), days (:data:`words.WEEKDAY_WORDS`)."""
