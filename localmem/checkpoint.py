@@ -52,7 +52,7 @@ from typing import Any
 from pydantic import field_validator
 
 from . import extract as rules
-from . import progress, statements
+from . import progress, statements, verbs
 from .answers import MAX_REFERENCES, Answer, merge_items, strings
 from .grounding import Evidence
 from .models import CheckpointData, Message, References, WorkflowState
@@ -325,7 +325,7 @@ class ModelCheckpoint(Answer):
                 return "names no action or object"
             if statements.changes_unsaid(item, evidence.sources[: last + 1]):
                 return "changes what the chat did not change"
-            if field in _TO_DO and not statements.names_action(item, evidence.sources[: last + 1]):
+            if field in _TO_DO and not verbs.names_action(item, evidence.sources[: last + 1]):
                 return "names no action"
             return evidence.check(item)
 

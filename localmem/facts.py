@@ -7,33 +7,28 @@ where grounded in the span, listed first). They are stored with the summary
 (``summary_facts``) and found by ``store.search``. With auto pins on, the
 same call asks for ``must_remember``: facts about the user that must never be
 lost, kept only where the user's own messages ground them, and pinned
-(``localmem.pins``) rather than stored with the facts. Pure functions; the store
-side is ``localmem.summaries``.
+(``localmem.pins``) rather than stored with the facts. Which entities are names worth
+keeping is ``localmem.entities``'. Pure functions; the store side is
+``localmem.summaries``.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
 from pydantic import field_validator
 
 from . import extract as rules
-from . import replies, statements
+from . import claims, entities, replies, revisions, statements, verbs
 from .answers import MAX_REFERENCES, Answer, merge_items, strings
 from .grounding import SUPPORT_SHARE, Evidence, support
 from .models import FactsData
 from .words import (
-    BODY_WORDS,
     NUMBER_WORDS,
-    RELATION_WORDS,
     STOP_WORDS,
-    SYMPTOM_WORDS,
     TIME_WORDS,
-    WEEKDAY_WORDS,
-    is_condition,
-    is_drug,
     stem,
     value,
     words,
@@ -163,12 +158,16 @@ class ModelFacts(Answer):
     def grounded(self, pairs: Sequence[tuple[str, str]], replaced: Sequence[str] = ()) -> FactsData:
         """The items the span's messages (``pairs``: the user's, the assistant's and a tool's
         records) support (:func:`supported_item`), none of them a value the span replaced
-        (``replaced``: the old sides of the updates kept)."""
+        (``replaced``: the old sides of the updates kept); a key fact or a decision states its
+        values as one sentence does (:func:`claims.values_apart`), no value a later message
+        replaced (``revisions.stale``: "two more" after "it's three, not two") and no claim of
+        every case its sentences make of one (:func:`claims.widens`)."""
         said = [(role, text) for role, text in pairs if role in ("user", "assistant", "tool")]
         texts = [text for _, text in said]
         evidence = Evidence(texts, conversation=texts)
         sentences = statements.by_sentence(texts)
         stale = {_said(old) for old in replaced} - {""}
+        stated = claims.statements_of(said)
 
         def keep(field: str, items: list[str]) -> list[str]:
             items = [rules.clip(i, rules.ITEM_CHARS) for i in items if i.strip()]
@@ -177,6 +176,9 @@ class ModelFacts(Answer):
                 if _said(i) not in stale
                 and supported_item(field, i, evidence, sentences, said)
                 and not used_up(i, texts)
+                and not (field in ("key_facts", "decisions") and claims.values_apart(i, stated))
+                and not (field in ("key_facts", "decisions") and revisions.stale(i, texts))
+                and not (field in ("key_facts", "decisions") and claims.widens(_THE_USER.sub(" ", i), sentences))
             ])
 
         return FactsData(
@@ -191,15 +193,6 @@ def _said(text: str) -> str:
     """What ``text`` says, to tell two statements of one fact: its words, numbers kept,
     stop words left out."""
     return " ".join(w for w in words(text) if w not in STOP_WORDS)
-
-
-_DETERMINERS = frozenset("the a an my our your his her their its this that these those".split())
-_NOT_IN_A_NAME = frozenset(
-    "from to for in on at with about by into onto after before until till via per off if when"
-    " whether that because so then".split()
-)
-"""Words a name does not hold: a preposition or a clause's word makes an item a phrase about
-a thing ("day trip to Lake Como", "pay off the credit card"), not the thing."""
 
 
 def supported_item(
@@ -223,11 +216,11 @@ def supported_item(
       what), and a word it writes as a name is written so in the span, which writes it
       in lower case otherwise ("Bank" of "my bank, Harbor Credit Union");
     - an entity of common words names a particular thing of the span
-      (:func:`_worth_naming`: "the router", not "water", "knees", "sister" or "stretch");
+      (``entities.is_entity``: "the router", not "water", "knees", "sister" or "stretch");
     - a key fact or a decision does not give one thing's description to another
       ("Sintra is hilly" of "Alfama is hilly", :func:`_subject_kept`);
     - a decision names what is decided, not only when ("will do thurs night"), states
-      something of it (not a bare name: "shrimp allergy", :func:`_bare_name`), and one
+      something of it (not a bare name: "shrimp allergy", :func:`entities.bare_name`), and one
       only suggested to the user ("try a tasca in Mouraria") is theirs only once they took
       it up (:func:`_taken_up`: "Great, we booked the flights too" answers with something
       else).
@@ -238,11 +231,10 @@ def supported_item(
     if not _a_statement(item, [text for _, text in said]):
         return False
     if field == "entities":
-        return (_is_name(item, said) and not _a_time(item) and not _an_amount(item)
-                and _named_so(item, said) and _worth_naming(item, said))
+        return entities.is_entity(item, said)
     if evidence.check(plain) is not None:
         return False
-    if any(statements.drops_the_action(plain, s) for s in sentences.supporting(plain)):
+    if any(verbs.drops_the_action(plain, s) for s in sentences.supporting(plain)):
         return False  # "Pena Palace tickets online" of "Book Pena Palace tickets online"
     if field in ("key_facts", "decisions") and not _subject_kept(plain, sentences.supporting(plain)):
         return False
@@ -251,18 +243,18 @@ def supported_item(
     if field in ("key_facts", "decisions") and _only_corrected(plain, sentences.supporting(plain), said):
         return False  # "stretch before every run" of "...right?" "Not quite. ... stretching for after."
     if field == "key_facts":
-        return len(item.split()) >= 2 and not _bare_name(plain, [text for _, text in said])
+        return len(item.split()) >= 2 and not entities.bare_name(plain, [text for _, text in said])
     if field == "decisions":
         support = sentences.supporting(plain)
         if support and all(map(statements.undecided, support)):
             return False
         if not any(w not in TIME_WORDS and w not in STOP_WORDS for w in words(plain)):
             return False  # "will do thurs night": when, and nothing of what
-        if _bare_name(plain, [text for _, text in said]):
+        if entities.bare_name(plain, [text for _, text in said]):
             return False  # "shrimp allergy": a thing named, nothing decided of it
         if not _taken_up(plain, sentences, said):
             return False
-        return statements.opens_with_verb(plain) or any(map(statements.decides, support))
+        return verbs.opens_with_verb(plain) or any(map(statements.decides, support))
     return True
 
 
@@ -309,94 +301,6 @@ def _taken_up(item: str, sentences: Evidence, said: Sequence[tuple[str, str]]) -
     return False
 
 
-_PARTICULAR = r"(?:the|my|our|your|his|her|their|its|this|that|these|those)"
-"""Determiners that point at one particular thing ("the router", "my savings"), where "a"
-or none names a kind ("a rest week", "water")."""
-
-
-def _forms(word: str) -> str:
-    """A pattern of ``word``'s plain forms: its stem and the letters that follow ("repairs"
-    and "repair's" for "repair"; a stem made "-y" from "-ies" also as "-ie": "berries" for
-    "berry")."""
-    base = stem(word)
-    if base.endswith("y"):
-        return rf"{re.escape(base[:-1])}(?:y|ie)[\w'\u2019]*"
-    return rf"{re.escape(base)}[\w'\u2019]*"
-
-
-_NOT_A_THING = BODY_WORDS | RELATION_WORDS | SYMPTOM_WORDS
-_CODE_MARK = re.compile(r"[A-Z\d_.!()/+&#@]")
-"""What a plain word never holds: a capital, a digit, a code's punctuation."""
-
-
-def _worth_naming(item: str, said: Sequence[tuple[str, str]]) -> bool:
-    """Whether ``item``, an entity the model named, is a thing worth remembering: a name,
-    a code, a drug, an illness (anything with a capital, a digit or a code's mark:
-    "Fritz!Box 7590", "visibility_timeout"; or :func:`words.is_drug`,
-    :func:`words.is_condition`: "urinary tract infection"), or, written in
-    common words, a particular thing of the span. Never a body part, a person's tie to
-    someone, a symptom or an allergy ("knees", "sister", "GF", "hives", "shrimp allergy":
-    what a fact says of someone, not a thing), nor an action ("call radiology",
-    "stretch": ``statements.names_action``). Common words name a particular thing when a
-    message points at it with "the", "my", "this"... (up to two words of its own between:
-    "my car repair savings") or when a user's message is that thing alone (an answer:
-    "pepperoni"); "water", "a rest week", "exes" name only a kind of thing."""
-    found = [w for w in words(item) if w not in _DETERMINERS]
-    if not found or found[-1] in _NOT_A_THING or stem(found[-1]).startswith("allerg"):
-        return False
-    if _CODE_MARK.search(item) or any(is_drug(w) or is_condition(w) for w in found):
-        return True
-    texts = [text for _, text in said]
-    if not BODY_WORDS.isdisjoint(found) or statements.names_action(item, texts):
-        return False  # "back hurts", "leg raised": what a body does; "call radiology"
-    thing = r"\s+".join(map(_forms, found))
-    pointed = re.compile(rf"\b{_PARTICULAR}\s+(?:[a-z][\w'-]*\s+){{0,2}}?{thing}\b", re.IGNORECASE)
-    alone = re.compile(rf"\W*{thing}\W*", re.IGNORECASE)
-    return any(pointed.search(text) for text in texts) or any(
-        role == "user" and alone.fullmatch(text) for role, text in said
-    )
-
-
-def _a_time(item: str) -> bool:
-    """Whether ``item`` says when rather than what: its words (numbers, determiners aside)
-    are all time words ("Saturday morning", "June 3"), or one is a weekday ("rent due fri")."""
-    found = [w for w in words(item) if w not in _DETERMINERS and not w[:1].isdigit()]
-    return bool(found) and (all(w in TIME_WORDS for w in found) or not WEEKDAY_WORDS.isdisjoint(found))
-
-
-def _an_amount(item: str) -> bool:
-    """Whether ``item`` is an amount rather than a thing: a number and, in lower case, at
-    most two words of what it counts ("3 minutes", "9 weeks", "400 words", "two refills");
-    "Route 66", "3 Musketeers" and "Windows 11" name things."""
-    tokens = [t.strip(".,;:!?") for t in item.split()]
-    tokens = [t for t in tokens if t and t.casefold() not in _DETERMINERS]
-    if not 2 <= len(tokens) <= 3:
-        return False
-    return value(tokens[0].casefold()) is not None and all(t == t.lower() for t in tokens[1:])
-
-
-_SENTENCE_START = re.compile(r"(?:^|[.!?:]\s+|\n)\W*$")
-
-
-def _named_so(item: str, said: Sequence[tuple[str, str]]) -> bool:
-    """Whether each word ``item`` writes with a capital, as a name, is so written in the
-    span where a capital is not owed to a sentence's start, or never in lower case by a
-    writer who uses capitals: "Bank" of "My bank, Harbor Credit Union" is a word made a
-    name; "Luigi's" of "luigi's?" (a message all in lower case) may be a name."""
-    for word in re.findall(r"\b[A-Z][a-z]+\b", item):
-        lower = word.casefold()
-        named = lowered = False
-        for _, text in said:
-            for found in re.finditer(rf"\b{re.escape(word)}\b", text, re.IGNORECASE):
-                if found.group(0) == word and not _SENTENCE_START.search(text[: found.start()]):
-                    named = True
-                elif found.group(0) == lower and text != text.casefold():
-                    lowered = True
-        if lowered and not named:
-            return False
-    return True
-
-
 _LEFT = re.compile(
     r"\b(?:\d+|no|" + "|".join(NUMBER_WORDS) + r")\s+((?:[a-z]+\s+){0,2}?[a-z]+)\s+(?:left|remaining)\b",
     re.IGNORECASE,
@@ -425,45 +329,6 @@ def used_up(item: str, texts: Sequence[str]) -> bool:
 _COPULA = frozenset({"is", "are", "was", "were"})
 
 
-_COMPOUND = re.compile(r"[^\W\d_][\w'\u2019]*(?:-[^\W_][\w'\u2019]*)*")
-"""A word with the words a hyphen joins to it: "Wi-Fi" is one."""
-
-
-def _bare_name(item: str, messages: Sequence[str] = ()) -> bool:
-    """Whether ``item`` only names a thing, stating nothing of it: two words at most that
-    carry content (a hyphen's words one: "Wi-Fi"), three when the ``messages`` write them
-    as one noun phrase, right after a determiner the item leaves out ("the Wi-Fi setup
-    wizard"), or a phrase whose thing is "one" ("the new Wes Anderson one": named
-    elsewhere); no number or value, no verb, no preposition ("Emergency fund", "car loan",
-    "WPS button"; not "rent due fri", "Fritz!Box 7590", "3.8% on savings", "The effect
-    runs again, forever")."""
-    said = words(item)
-    content = [w for w in _COMPOUND.findall(item.casefold()) if w not in STOP_WORDS]
-    short = len(content) <= 2 or (len(content) == 3 and _after_a_determiner(item, messages))
-    return (
-        not any(c.isdigit() for c in item)
-        and (short or said[-1:] in (["one"], ["ones"]))
-        # "The fix covers both" ends a clause; the last word is a compound's ("dynamic warm-up")
-        and bool(content) and _COMPOUND.findall(item.casefold())[-1] not in STOP_WORDS
-        and _NOT_IN_A_NAME.isdisjoint(said)
-        and not statements.names_action(item)
-    )
-
-
-def _after_a_determiner(item: str, messages: Sequence[str]) -> bool:
-    """Whether ``item``, holding no determiner itself, is written in one of ``messages``
-    right after one: a noun phrase cut from a sentence ("the Wi-Fi setup wizard")."""
-    said = words(item)
-    if not said or said[0] in _DETERMINERS:
-        return False
-    n = len(said)
-    for text in messages:
-        held = words(text)
-        if any(held[i:i + n] == said and held[i - 1] in _DETERMINERS for i in range(1, len(held) - n + 1)):
-            return True
-    return False
-
-
 def _subject_kept(item: str, support: Sequence[str]) -> bool:
     """For "X is Y", whether some supporting sentence does not turn it round: in the
     clause holding most of the item's words, a clause that says "... is ...", X's words
@@ -488,20 +353,6 @@ def _subject_kept(item: str, support: Sequence[str]) -> bool:
         if not wanted.intersection(found) or subject.intersection(found[:at]):
             return True
     return not support
-
-
-def _is_name(item: str, said: Sequence[tuple[str, str]]) -> bool:
-    found = words(item)
-    while found and found[0] in _DETERMINERS:
-        found = found[1:]
-    if not found or not any(c.isalpha() for c in item) or _NOT_IN_A_NAME.intersection(found):
-        return False
-    n = len(found)
-    for _, text in said:
-        held = words(text)
-        if any(held[i:i + n] == found for i in range(len(held) - n + 1)):
-            return True
-    return False
 
 
 def _still_open(item: str, said: Sequence[tuple[str, str]]) -> bool:
@@ -547,15 +398,46 @@ her ibuprofen"), not one step."""
 
 def _a_step(item: str) -> bool:
     """Whether ``item`` is a step of a plan rather than a lasting fact: something to do
-    (it opens with a verb: ``statements.opens_with_verb``) on a day or at a time
+    (it opens with a verb: ``verbs.opens_with_verb``) on a day or at a time
     (:data:`words.TIME_WORDS`: "call radiology tomorrow to confirm ...", "book the table
     for Friday"), not a standing rule (:data:`_ROUTINE`: "take warfarin every evening";
     "from now on"). The checkpoint holds next steps; a pin is shown in every chat."""
     said = words(item)
     return (
-        statements.opens_with_verb(item) and not TIME_WORDS.isdisjoint(said)
+        verbs.opens_with_verb(item) and not TIME_WORDS.isdisjoint(said)
         and _ROUTINE.isdisjoint(said) and "from now on" not in " ".join(said)
     )
+
+
+_FIRST_PERSON: Final = frozenset("i we i'll we'll i'm we're let's i've we've i'd we'd".split())
+_THIRD_PERSON: Final = frozenset("he she they it he's she's they're it's he'll she'll they'll".split())
+
+
+def _own_plan(sentence: str) -> bool:
+    """Whether ``sentence``, a plan, is the writer's own doing: said in the first person
+    ("I'll drive her there on Thursday"), or as a bare answer with no subject nor verb ("The
+    farmers market on Saturday morning, then maybe a movie."); not a thing's date ("The
+    scan is on Thursday at 9:15") nor one someone else set ("They want to see him again
+    tomorrow at 9 am")."""
+    said = set(words(sentence))
+    if not _FIRST_PERSON.isdisjoint(said):
+        return True
+    return _THIRD_PERSON.isdisjoint(said) and not verbs.names_action(sentence)
+
+
+def _a_plan(item: str, sentences: Evidence) -> bool:
+    """Whether ``item`` is the user's plan for a day rather than a lasting fact: it names a
+    day or a time (:data:`words.TIME_WORDS`), no standing rule (:data:`_ROUTINE`), and every
+    sentence of the user's (``sentences``: ``statements.by_sentence``) stating it is a plan of their own
+    (``statements.status``, :func:`_own_plan`: "The farmers market on Saturday morning,
+    then maybe a movie.", an answer to "Any plans for the weekend?"), not what was fixed ("I
+    booked her GP for Thursday at 9:15", "The scan is on Thursday at 9:15") nor set by
+    others."""
+    said = words(item)
+    if TIME_WORDS.isdisjoint(said) or not _ROUTINE.isdisjoint(said) or "from now on" in " ".join(said):
+        return False
+    support = sentences.supporting(_THE_USER.sub(" ", item))
+    return bool(support) and all(statements.status(s) == "plan" and _own_plan(s) for s in support)
 
 
 def _a_statement(item: str, messages: Sequence[str]) -> bool:
@@ -567,16 +449,24 @@ def _a_statement(item: str, messages: Sequence[str]) -> bool:
 
 def must_remember(answer: ModelFacts, evidence: Evidence) -> list[str]:
     """The model's must-remember items worth an auto pin, at most :data:`MAX_MUST_REMEMBER`:
-    clipped, lasting (not of the moment they were said: :data:`_OF_THE_MOMENT`) and
+    clipped, lasting (not of the moment they were said: :data:`_OF_THE_MOMENT`; no step
+    nor the user's own plan for a day: :func:`_a_step`, :func:`_a_plan`) and
     supported by the user's own messages with the same negation (:func:`fact_sources`):
     "I am no longer allergic to penicillin" is no fact of a user who said "I'm allergic to
-    penicillin", whatever a tool's output said."""
+    penicillin", whatever a tool's output said; with its values as one sentence of theirs
+    says them (:func:`claims.values_apart`), none a later message of theirs replaced
+    (``revisions.stale``), not widened to every case (:func:`claims.widens`)."""
     items = [rules.clip(i, rules.ITEM_CHARS) for i in answer.must_remember]
+    sentences = statements.by_sentence(evidence.sources)
     kept = [
         i for i in items
         if not _OF_THE_MOMENT.search(i) and not _a_step(i) and _a_statement(i, evidence.sources)
-        and not _bare_name(i, evidence.sources)
+        and not entities.bare_name(i, evidence.sources)
         and fact_sources(i, evidence) is not None
+        and not claims.values_apart(i, sentences.sources)
+        and not revisions.stale(i, evidence.sources)
+        and not claims.widens(_THE_USER.sub(" ", i), sentences)
+        and not _a_plan(i, sentences)
     ]
     return rules.unique(kept)[:MAX_MUST_REMEMBER]
 

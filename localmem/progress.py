@@ -33,7 +33,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Final
 
-from . import replies, statements
+from . import replies, statements, verbs
 from .grounding import SUPPORT_SHARE, same_word
 from .statements import MONTHS, WEEKDAYS, status
 from .words import SMALL_TALK, STOP_WORDS, stem, value, words
@@ -322,7 +322,7 @@ def unbound_value(item: str, ordered: Sequence[str]) -> str | None:
         if not numbers:
             continue
         verb, said = action(piece)
-        if verb is not None and statements.opens_with_verb(piece, ordered):
+        if verb is not None and verbs.opens_with_verb(piece, ordered):
             thing = {stem(w) for w in _direct_object(piece) if w in said and value(w) is None}
             holders = thing or {stem(verb)}  # the thing the number is of, else the action
         else:

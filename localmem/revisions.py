@@ -18,7 +18,9 @@ neither raises on any ``str``).
 - **A revision** is a clause, not a question, that gives a new value with a word of change:
   "actually", "now", "instead", "from now on", "update", "change of plan", or a verb of
   change before "to" ("moved the wedding to June 28", "bump it to 30", "trimmed it to 748
-  words"), or "that makes" ("that makes 24 species"); and "from 65 to 80"
+  words"), or "that makes" ("that makes 24 species"); a value the same sentence denies
+  beside a new one ("it's three tests in test_invoices.py, not two": the two said before of
+  the tests, in an agreeing unit, is replaced); and "from 65 to 80"
   after a verb of change ("raised my rate from 65 to 80": 65 is replaced in the same
   clause). A revision that names its thing ("moved the wedding to ...") replaces the earlier
   values of its kind (and unit) that it names all the words of ("two nights at a B&B in
@@ -279,12 +281,14 @@ def _read(texts: tuple[str, ...]) -> tuple[tuple[Value, ...], tuple[Replacement,
         number = 0
         for sentence in _sentences(text):
             question = sentence.rstrip().endswith("?")
+            before: list[Value] = []  # this sentence's values so far
             for clause in _clauses(sentence):
                 here = _mentions(clause, i, number, asked)
                 number += 1
                 if not question:
-                    out += _revised(clause, here, earlier, i)
+                    out += _revised(clause, here, earlier, i) + _denied(clause, here, before, earlier)
                 earlier += here
+                before += here
     out += _shares(earlier, out)
     return tuple(earlier), tuple(dict.fromkeys(out))
 
@@ -368,6 +372,30 @@ def _revised(clause: str, here: list[Value], earlier: list[Value], i: int) -> li
         if old.kind == new.kind and old.value != new.value and _units_agree(old, new)
         and old.thing and _same_thing(old, new)
     ]
+
+
+_NOT = re.compile(r"^\W*(?:but\s+)?not\s+", re.IGNORECASE)
+"""A clause that denies a value ("..., not two", "..., but not on Monday")."""
+
+
+def _denied(clause: str, here: list[Value], before: list[Value], earlier: list[Value]) -> list[Replacement]:
+    """What ``clause`` replaces when it is "not" and a value alone after a value of its kind
+    in the same sentence ("it's three tests in test_invoices.py, not two"; ``before``: that
+    sentence's values so far): the denied value, where said earlier in a unit that agrees
+    with the new one's, of what the new one is of (a word of its thing or its unit shared)
+    or of nothing, and the denial itself."""
+    found = _NOT.match(clause)
+    if found is None or not here or not _elliptical(clause[found.end():], here):
+        return []
+    denied = here[0]
+    new = next((v for v in reversed(before) if v.kind == denied.kind and v.value != denied.value), None)
+    if new is None:
+        return []
+    of = new.thing | ({new.unit} if new.unit else set())
+    return [
+        Replacement(v, new) for v in earlier
+        if _same(v, denied) and _units_agree(v, new) and (v.thing & of or not v.thing) and v not in before
+    ] + [Replacement(v, new) for v in here]
 
 
 def _same_thing(old: Value, new: Value) -> bool:

@@ -20,7 +20,13 @@ from localmem import MemoryConfig, MemoryStore
 from localmem.checkpoint_request import CHECKPOINT_SYSTEM_PROMPT
 from localmem.checkpoint import ModelCheckpoint
 from localmem.extract import ITEM_CHARS, clip
-from localmem.facts import FACTS_SYSTEM_PROMPT, MUST_REMEMBER_FACTS_SYSTEM_PROMPT, ModelFacts
+from localmem.facts import (
+    FACTS_SYSTEM_PROMPT,
+    MUST_REMEMBER_FACTS_SYSTEM_PROMPT,
+    ModelFacts,
+    model_updates,
+    user_evidence,
+)
 from localmem.models import Checkpoint, Summary, SummaryFacts
 from localmem.summarizer.warned import unsaid_warnings
 from tests.ollama_server import FakeOllama
@@ -93,14 +99,18 @@ def item_label(kind: str, conversation: str, field: str, text: str) -> bool | No
 
 def pin_labels(model: str, conversation: str, pin: str) -> list[bool]:
     """The labels of a pin the model added: as the model's must-remember item, and as the new
-    side of each of the model's updates naming it (an update is labelled whole, ``new <- old``)."""
-    answer = ModelFacts.model_validate_json(RECORDINGS[model]["conversations"][conversation]["facts"]["raw"])
+    side of each of the model's updates naming it that the store acted on
+    (``facts.model_updates``; an update is labelled whole, ``new <- old``): an update the
+    store refused made no pin, whatever its label."""
+    recorded = RECORDINGS[model]["conversations"][conversation]
+    answer = ModelFacts.model_validate_json(recorded["facts"]["raw"])
     remembered = [clip(item, ITEM_CHARS) for item in answer.must_remember]
     found = [item_label("facts", conversation, "must_remember", pin)] if pin in remembered else []
+    acted = model_updates(answer, user_evidence([(role, text) for role, text in recorded["messages"]]))
     found += [
         item_label("facts", conversation, "updates", f"{new} <- {old}")
         for new, old in answer.updates
-        if clip(new, ITEM_CHARS) == pin
+        if clip(new, ITEM_CHARS) == pin and (clip(new, ITEM_CHARS), old) in acted
     ]
     return [label for label in found if label is not None]
 

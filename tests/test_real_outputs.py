@@ -395,25 +395,16 @@ CASES = [
 # "offline summary", "store", conversation)). Each entry is a failing case the parametrization
 # below expects to fail (strict xfail): fixing one fails the suite until its entry is deleted.
 OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
-    ('facts', 'qwen2.5-coder:0.5b', 'casual_weekend'):
-        "false pin kept: 'The farmers market on Saturday morning' (a weekend plan, true as a key fact and a decision, pinned as if lasting)",
-    # The held-out conversations (labelled before this replay; real_models_labels_heldout.json)
-    # and the older conversations newly recorded for the 0.5B.
-    ('facts', 'qwen2.5-coder:0.5b', 'terse_rent'):
-        "the pin 'rent due fri' (a true must-remember item) is also the new side of the model's false update '<- no', which is not kept; the labels judge the pin by both",
     # The second held-out set (HELD_OUT_2: recorded and labelled in real_models_labels_heldout2.json
     # before this replay), on the checks as they were when it was recorded.
     ('facts', 'qwen2.5-coder:1.5b', 'first_5k'):
         "false facts kept: the entity 'pizza' (a common word said twice, 'Enjoy the pizza!')",
     # The third held-out set (HELD_OUT_3: recorded and labelled in real_models_labels_heldout3.json
     # before this replay, by a writer who read none of the checks), on main's checks of b17ef15 (some have passed since: see git log).
-    ('facts', 'qwen2.5-coder:1.5b', 'flaky_xdist_test'):
-        "false facts or pins kept: 'two more in tests/test_invoices.py' (corrected to three), the pin 'all tests write to /tmp/reports', "
-        "pins naming a command or a fixture ('pytest -n 4', \"pytest's tmp_path fixture\"), entities 'pytest -n 4', 'locally'",
     ('facts', 'qwen2.5-coder:1.5b', 'birding_chat'):
-        "false facts kept: 'park near place' as a key fact; common words as entities ('bread', 'oats', 'peas', 'water', 'great blue heron', 'lake trail', ...)",
+        "false facts kept: 'park near place' as a key fact; common words as entities ('bread', 'lake trail')",
     ('facts', 'qwen2.5-coder:1.5b', 'dog_carprofen'):
-        "false facts kept: 'start Monday with 75 mg twice a day for the second week' (garbled); entities 'fish oil', 'liver blood test'",
+        "false fact kept: the entity 'liver blood test' (a common noun)",
     ('offline summary', 'store', 'dog_carprofen'):
         "unfaithful offline summary: quotes the pharmacy's '1 caplet ... every 12 hours' as the dose after the vet changed it to once a day for the first week; no aspirin and steroid warning",
 }

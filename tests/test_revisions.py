@@ -216,3 +216,22 @@ def test_a_change_told_only_by_a_dropped_sentence_tells_nothing() -> None:
     )
     told = "The user is at 2,350 words. The user shortened it to 1,990 words and is sending it tonight."
     assert ground(told, pairs).dropped == ()
+
+
+CHAIRS = [
+    "How many chairs are broken?",
+    "Two in the kitchen. The other 6 are fine.",
+    "Correction: it's three chairs in the kitchen, not two. Two cats live here too.",
+]
+
+
+def test_a_value_a_sentence_denies_for_a_new_one_is_replaced() -> None:
+    """"..., three chairs in the kitchen, not two": the two said of the chairs before is
+    stale; a two of something else (the cats), or with no new value beside it, is not."""
+    assert stale("Two chairs in the kitchen are broken.", CHAIRS) is not None
+    assert stale("Three chairs in the kitchen are broken.", CHAIRS) is None
+    assert stale("The other 6 chairs are fine.", CHAIRS) is None
+    assert stale("Two cats live here.", CHAIRS) is None
+    assert replacements(["Two in the kitchen.", "Not two, no."]) == ()  # nothing put in its place
+    dogs = ["We have two dogs.", "It's three chairs, not two."]
+    assert [r.old.text for r in replacements(dogs)] == [1]  # only the denial: the dogs' two is of another unit

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from localmem import progress, replies, statements
+from localmem import progress, replies, statements, verbs
 from localmem.facts import used_up
 
 
@@ -162,14 +162,14 @@ def test_has_content(item: str, content: bool) -> None:
      ("regrout the bathroom", True), ("regrout bathroom", False)],
 )
 def test_names_action(item: str, action: bool) -> None:
-    assert statements.names_action(item) is action
+    assert verbs.names_action(item) is action
 
 
 def test_a_word_the_conversation_uses_as_a_verb_opens_an_action() -> None:
     said = ["I want to regrout the bathroom.", "We regrouted the kitchen last year."]
-    assert statements.names_action("regrout bathroom", said[:1])
-    assert statements.names_action("regrout bathroom", said[1:])
-    assert not statements.names_action("bathroom tiles", said)
+    assert verbs.names_action("regrout bathroom", said[:1])
+    assert verbs.names_action("regrout bathroom", said[1:])
+    assert not verbs.names_action("bathroom tiles", said)
 
 
 def test_a_copied_transcript_line_is_no_item() -> None:
@@ -181,10 +181,10 @@ def test_a_copied_transcript_line_is_no_item() -> None:
 
 def test_an_item_that_cuts_the_action_off_its_sentence_drops_it() -> None:
     said = "Book the ferry tickets online a week ahead."
-    assert statements.drops_the_action("ferry tickets online a week ahead", said)
-    assert not statements.drops_the_action("Book the ferry tickets online", said)  # the action kept
+    assert verbs.drops_the_action("ferry tickets online a week ahead", said)
+    assert not verbs.drops_the_action("Book the ferry tickets online", said)  # the action kept
     long = "Check the harbour board too: the ferry may leave early on Sundays."
-    assert not statements.drops_the_action("the ferry may leave early on Sundays", long)  # its own clause
+    assert not verbs.drops_the_action("the ferry may leave early on Sundays", long)  # its own clause
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,209 @@
+"""Entities (a summary's facts): which names a model lists are things worth remembering.
+
+A model asked for a span's entities lists names ("Harbor Credit Union", "Fritz!Box 7590",
+"carprofen") and also times ("Saturday morning"), amounts ("3 minutes"), actions ("call
+radiology"), body parts and relations ("knees", "sister") and words said in passing
+("water", "exes"). :func:`is_entity` keeps the names: words standing together in one
+message, said as a name, and a name, a code, a drug, an illness or a particular thing the
+span points at. :func:`bare_name` tells an item that only names a thing from one that
+states something of it ("car loan" decides nothing; "shrimp allergy" is no key fact).
+Pure functions; they never raise on any ``str``. The facts' other fields are
+``localmem.facts``'s.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from .verbs import names_action
+from .words import (
+    BODY_WORDS,
+    RELATION_WORDS,
+    STOP_WORDS,
+    SYMPTOM_WORDS,
+    TIME_WORDS,
+    WEEKDAY_WORDS,
+    is_condition,
+    is_drug,
+    stem,
+    value,
+    words,
+)
+
+
+def is_entity(item: str, said: Sequence[tuple[str, str]]) -> bool:
+    """Whether ``item``, an entity a model named, is one of the span ``said`` (its
+    (role, text) messages): a name whose words stand together, in order, in one message
+    and hold no preposition nor clause ("day trip to Lake Como" is a phrase about a
+    thing); no time ("Saturday morning", "rent due fri": when, not what); no amount
+    ("3 minutes"); no command line ("pytest -n 4": how a program is run); a word it writes as a name written so in the span ("Bank" of "my
+    bank, Harbor Credit Union" is not); and a thing worth remembering
+    (:func:`_worth_naming`: "the router", not "water", "knees", "sister" or "stretch")."""
+    return (_is_name(item, said) and not _a_time(item) and not _an_amount(item)
+            and _OPTIONS.search(item) is None
+            and _named_so(item, said) and _worth_naming(item, said))
+
+
+_DETERMINERS = frozenset("the a an my our your his her their its this that these those".split())
+
+
+_NOT_IN_A_NAME = frozenset(
+    "from to for in on at with about by into onto after before until till via per off if when"
+    " whether that because so then".split()
+)
+"""Words a name does not hold: a preposition or a clause's word makes an item a phrase about
+a thing ("day trip to Lake Como", "pay off the credit card"), not the thing."""
+
+
+_PARTICULAR = r"(?:the|my|our|your|his|her|their|its|this|that|these|those)"
+"""Determiners that point at one particular thing ("the router", "my savings"), where "a"
+or none names a kind ("a rest week", "water")."""
+
+
+def _forms(word: str) -> str:
+    """A pattern of ``word``'s plain forms: its stem and the letters that follow ("repairs"
+    and "repair's" for "repair"; a stem made "-y" from "-ies" also as "-ie": "berries" for
+    "berry")."""
+    base = stem(word)
+    if base.endswith("y"):
+        return rf"{re.escape(base[:-1])}(?:y|ie)[\w'\u2019]*"
+    return rf"{re.escape(base)}[\w'\u2019]*"
+
+
+_NOT_A_THING = BODY_WORDS | RELATION_WORDS | SYMPTOM_WORDS
+
+
+_CODE_MARK = re.compile(r"[A-Z\d_.!()/+&#@]")
+"""What a plain word never holds: a capital, a digit, a code's punctuation."""
+
+
+def _worth_naming(item: str, said: Sequence[tuple[str, str]]) -> bool:
+    """Whether ``item``, an entity the model named, is a thing worth remembering: a name,
+    a code, a drug, an illness (anything with a capital, a digit or a code's mark:
+    "Fritz!Box 7590", "visibility_timeout"; or :func:`words.is_drug`,
+    :func:`words.is_condition`: "urinary tract infection"), or, written in
+    common words, a particular thing of the span. Never a body part, a person's tie to
+    someone, a symptom or an allergy ("knees", "sister", "GF", "hives", "shrimp allergy":
+    what a fact says of someone, not a thing), nor an action ("call radiology",
+    "stretch": ``verbs.names_action``). Common words name a particular thing when a
+    message points at it with "the", "my", "this"... (up to two words of its own between:
+    "my car repair savings") or when a user's message is that thing alone (an answer:
+    "pepperoni"); "water", "a rest week", "exes" name only a kind of thing."""
+    found = [w for w in words(item) if w not in _DETERMINERS]
+    if not found or found[-1] in _NOT_A_THING or stem(found[-1]).startswith("allerg"):
+        return False
+    if _CODE_MARK.search(item) or any(is_drug(w) or is_condition(w) for w in found):
+        return True
+    texts = [text for _, text in said]
+    if not BODY_WORDS.isdisjoint(found) or names_action(item, texts):
+        return False  # "back hurts", "leg raised": what a body does; "call radiology"
+    thing = r"\s+".join(map(_forms, found))
+    pointed = re.compile(rf"\b{_PARTICULAR}\s+(?:[a-z][\w'-]*\s+){{0,2}}?{thing}\b", re.IGNORECASE)
+    alone = re.compile(rf"\W*{thing}\W*", re.IGNORECASE)
+    return any(pointed.search(text) for text in texts) or any(
+        role == "user" and alone.fullmatch(text) for role, text in said
+    )
+
+
+def _a_time(item: str) -> bool:
+    """Whether ``item`` says when rather than what: its words (numbers, determiners aside)
+    are all time words ("Saturday morning", "June 3"), or one is a weekday ("rent due fri")."""
+    found = [w for w in words(item) if w not in _DETERMINERS and not w[:1].isdigit()]
+    return bool(found) and (all(w in TIME_WORDS for w in found) or not WEEKDAY_WORDS.isdisjoint(found))
+
+
+def _an_amount(item: str) -> bool:
+    """Whether ``item`` is an amount rather than a thing: a number and, in lower case, at
+    most two words of what it counts ("3 minutes", "9 weeks", "400 words", "two refills");
+    "Route 66", "3 Musketeers" and "Windows 11" name things."""
+    tokens = [t.strip(".,;:!?") for t in item.split()]
+    tokens = [t for t in tokens if t and t.casefold() not in _DETERMINERS]
+    if not 2 <= len(tokens) <= 3:
+        return False
+    return value(tokens[0].casefold()) is not None and all(t == t.lower() for t in tokens[1:])
+
+
+_SENTENCE_START = re.compile(r"(?:^|[.!?:]\s+|\n)\W*$")
+
+
+def _named_so(item: str, said: Sequence[tuple[str, str]]) -> bool:
+    """Whether each word ``item`` writes with a capital, as a name, is so written in the
+    span where a capital is not owed to a sentence's start, or never in lower case by a
+    writer who uses capitals: "Bank" of "My bank, Harbor Credit Union" is a word made a
+    name; "Luigi's" of "luigi's?" (a message all in lower case) may be a name."""
+    for word in re.findall(r"\b[A-Z][a-z]+\b", item):
+        lower = word.casefold()
+        named = lowered = False
+        for _, text in said:
+            for found in re.finditer(rf"\b{re.escape(word)}\b", text, re.IGNORECASE):
+                if found.group(0) == word and not _SENTENCE_START.search(text[: found.start()]):
+                    named = True
+                elif found.group(0) == lower and text != text.casefold():
+                    lowered = True
+        if lowered and not named:
+            return False
+    return True
+
+
+_COMPOUND = re.compile(r"[^\W\d_][\w'\u2019]*(?:-[^\W_][\w'\u2019]*)*")
+"""A word with the words a hyphen joins to it: "Wi-Fi" is one."""
+
+
+_OPTIONS = re.compile(r"(?:^|\s)--?[A-Za-z][\w-]*(?:[= ]\d[\w.]*)?(?=\s|$)")
+"""A command line's option with its value, if a number ("-n 4", "--workers=8", "-v")."""
+_POSSESSIVE = re.compile(r"\w['\u2019]s$")
+
+
+def bare_name(item: str, messages: Sequence[str] = ()) -> bool:
+    """Whether ``item`` only names a thing, stating nothing of it: two words at most that
+    carry content (a hyphen's words one: "Wi-Fi"), three when the ``messages`` write them
+    as one noun phrase, right after a determiner the item leaves out ("the Wi-Fi setup
+    wizard"), or a phrase whose thing is "one" ("the new Wes Anderson one": named
+    elsewhere); no number or value, no verb, no preposition ("Emergency fund", "car loan",
+    "WPS button"; not "rent due fri", "Fritz!Box 7590", "3.8% on savings", "The effect
+    runs again, forever"). A command line is its program's name ("pytest -n 4": its options
+    and their values say how it is run, nothing of it), and a possessive opens a noun phrase
+    as a determiner does ("pytest's tmp_path fixture")."""
+    item = _OPTIONS.sub(" ", item)
+    said = words(item)
+    content = [w for w in _COMPOUND.findall(item.casefold()) if w not in STOP_WORDS]
+    short = len(content) <= 2 or (
+        len(content) == 3 and (_POSSESSIVE.search(content[0]) is not None or _after_a_determiner(item, messages))
+    )
+    return (
+        not any(c.isdigit() for c in item)
+        and (short or said[-1:] in (["one"], ["ones"]))
+        # "The fix covers both" ends a clause; the last word is a compound's ("dynamic warm-up")
+        and bool(content) and _COMPOUND.findall(item.casefold())[-1] not in STOP_WORDS
+        and _NOT_IN_A_NAME.isdisjoint(said)
+        and not names_action(item)
+    )
+
+
+def _after_a_determiner(item: str, messages: Sequence[str]) -> bool:
+    """Whether ``item``, holding no determiner itself, is written in one of ``messages``
+    right after one: a noun phrase cut from a sentence ("the Wi-Fi setup wizard")."""
+    said = words(item)
+    if not said or said[0] in _DETERMINERS:
+        return False
+    n = len(said)
+    for text in messages:
+        held = words(text)
+        if any(held[i:i + n] == said and held[i - 1] in _DETERMINERS for i in range(1, len(held) - n + 1)):
+            return True
+    return False
+
+
+def _is_name(item: str, said: Sequence[tuple[str, str]]) -> bool:
+    found = words(item)
+    while found and found[0] in _DETERMINERS:
+        found = found[1:]
+    if not found or not any(c.isalpha() for c in item) or _NOT_IN_A_NAME.intersection(found):
+        return False
+    n = len(found)
+    for _, text in said:
+        held = words(text)
+        if any(held[i:i + n] == found for i in range(len(held) - n + 1)):
+            return True
+    return False
