@@ -33,10 +33,10 @@ import bisect
 import math
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from .words import STOP_WORDS, stem, words
+from .words import STOP_WORDS, TOKEN, stem, words
 
 K1 = 1.2
 B = 0.75
@@ -321,6 +321,25 @@ def asks_for_many(query: str) -> bool:
 def _plural(word: str) -> bool:
     plural = len(word) >= 4 and word.endswith("s") and not word.endswith("ss")
     return plural and word not in STOP_WORDS
+
+
+_POSSESSIVE = re.compile(r"['\u2019]s\b", re.IGNORECASE)
+
+
+def without_words(text: str, dropped: Collection[str]) -> str:
+    """``text`` without its index tokens (``words.TOKEN``, compared in lower case) that
+    are in ``dropped``, nor the possessive "'s" after one, spaces collapsed: "Which new
+    activities has Priya tried?" without {"priya"} is "Which new activities has tried?"."""
+    kept: list[str] = []
+    start = 0
+    for match in TOKEN.finditer(text):
+        if match.group().lower() not in dropped:
+            continue
+        kept.append(text[start : match.start()])
+        possessive = _POSSESSIVE.match(text, match.end())
+        start = possessive.end() if possessive else match.end()
+    kept.append(text[start:])
+    return " ".join("".join(kept).split())
 
 
 def fuse(*rankings: Sequence[int], weights: Sequence[float] = ()) -> list[int]:
