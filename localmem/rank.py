@@ -36,7 +36,7 @@ from collections import Counter
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from .words import STOP_WORDS, TOKEN, stem, words
+from .words import SPEAKER_LABEL, STOP_WORDS, TOKEN, stem, words
 
 K1 = 1.2
 B = 0.75
@@ -51,6 +51,10 @@ LEXICAL_WEIGHT_FLOOR = 0.3
 LIST_LEXICAL_WEIGHT = 0.1
 """The lexical ranking's weight in a fusion for a question asking for every instance of
 a kind (``asks_for_many``)."""
+LEFT_OUT_WEIGHT = 1.0
+"""In a fusion, the weight of the semantic ranking cut to the turns said by a speaker
+the query names among the common words its vector left out (``said_by``,
+``recall.Recall.embedded_query``): the vector finds what is said, the label who said it."""
 _ASKING = frozenset(("which", "what"))
 _ALL = frozenset(("all", "every"))
 """Words that ask for a whole list: "What are all the places ...", "Where all has ..."."""
@@ -340,6 +344,15 @@ def without_words(text: str, dropped: Collection[str]) -> str:
         start = possessive.end() if possessive else match.end()
     kept.append(text[start:])
     return " ".join("".join(kept).split())
+
+
+def said_by(text: str, names: Collection[str]) -> bool:
+    """Whether ``text`` starts with a speaker's label (``words.SPEAKER_LABEL``: "Priya:
+    ...") that holds one of ``names`` (index tokens, lower case)."""
+    label = SPEAKER_LABEL.match(text)
+    return label is not None and any(
+        t.lower() in names for t in TOKEN.findall(label.group())
+    )
 
 
 def fuse(*rankings: Sequence[int], weights: Sequence[float] = ()) -> list[int]:

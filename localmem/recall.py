@@ -106,9 +106,12 @@ class Recall:
         words: ``embedded_query``) when given, the lexical ranking
         weighed by the share of the query its best match holds
         (``rank.coverage``; less for a question asking for a list,
-        ``rank.asks_for_many``); without semantic, when the query's specific words
-        find little, the best hits' words widen it once
-        (``reranking.feedback_terms``). Then the messages said in ``periods``
+        ``rank.asks_for_many``), and the semantic hits said by a speaker whose
+        name is among the common words the query's vector left out ("Priya: ...",
+        ``rank.said_by``: who said it still matters) fused in once more
+        (``rank.LEFT_OUT_WEIGHT``); without semantic,
+        when the query's specific words find little, the best hits' words widen it
+        once (``reranking.feedback_terms``). Then the messages said in ``periods``
         come first, and the top is spread across days (``reranking``). Call
         inside a transaction in which the search index is current.
         """
@@ -154,7 +157,14 @@ class Recall:
             weight = max(rank.LEXICAL_WEIGHT_FLOOR, found_share)
             if rank.asks_for_many(query):  # the answers name the instances, not the kind
                 weight = rank.LIST_LEXICAL_WEIGHT
-            order = rank.fuse(rank.ranked(rank.confident(scores)), dense, weights=(weight, 1.0))
+            rankings, weights = [rank.ranked(rank.confident(scores)), dense], [weight, 1.0]
+            left_out = {t for t in terms if t not in specific}  # not in the query's vector
+            if left_out and specific:  # a speaker it names: the turns they said count twice
+                rankings.append(
+                    [i for i in dense if i in rows and rank.said_by(rows[i].text, left_out)]
+                )
+                weights.append(rank.LEFT_OUT_WEIGHT)
+            order = rank.fuse(*rankings, weights=weights)
         elif specific and lexical and self._finds_little([sets[t] for t in specific]):
             order = self._widened(lexical, terms, rows, scope, hold, holders, frequencies, key)
         else:

@@ -328,7 +328,8 @@ def transcript(store: MemoryStore, session_id: str, chatter: int) -> list[int]:
         "work was the work.",
     )]
     for i in range(chatter):
-        store.add_message(session_id, "user", ("Priya: Same here!", "Priya: For real, nice.")[i % 2])
+        chatter_turn = ("Priya: Same here!", "Priya: For real, nice.")[i % 2]
+        store.add_message(session_id, "user", chatter_turn)
         store.add_message(session_id, "assistant", f"Hannah: That sounds busy, week {i}.")
     return answers
 
@@ -361,3 +362,21 @@ def test_a_rare_name_and_an_all_common_query_are_embedded_whole(db_path) -> None
         assert embedder.queries[-1] == "Which activities has Nadia tried?"
         store.build_context(s.id, query="Priya, busy week?")  # nothing specific left
         assert embedder.queries[-1] == "Priya, busy week?"
+
+
+def test_the_words_left_out_of_the_vector_still_choose_among_its_hits(db_path) -> None:
+    """The name left out of the question's vector still counts: of the semantic hits,
+    those holding it (Priya's own turns) are fused in once more, so her hobbies come
+    before Hannah's, which the vector alone and the question's other words prefer."""
+    embedder = Topics()
+    with MemoryStore(db_path, config={"relevant_messages": 2}, embedder=embedder) as store:
+        s = store.create_session()
+        hannahs = store.add_message(s.id, "assistant", "Hannah: knitting and pottery activities!")
+        answers = transcript(store, s.id, 30)
+        ctx = store.build_context(s.id, query="Which activities has Priya tried?")
+        assert embedder.queries[-1] == "Which activities has tried?"
+        assert sorted(m.id for m in ctx.relevant_messages) == answers
+        hobby = pack(embedder.vector(store.get_message(answers[0]).text))
+        query = pack(embedder.vector(embedder.queries[-1]))
+        hers = pack(embedder.vector(hannahs.text))
+        assert similarities(query, [hers])[0] > similarities(query, [hobby])[0]
