@@ -115,7 +115,6 @@ class Recall:
         come first, and the top is spread across days (``reranking``). Call
         inside a transaction in which the search index is current.
         """
-        conn = self._db.conn
         everywhere = self._db.config.recall_scope == "user"
         scope, newest = self._scope(None if everywhere else session_id)
         key = None if everywhere else fts.session_key(session_id)
