@@ -113,12 +113,17 @@ class Contexts:
         embedded first; None without a working embedding model. Holds the store's
         lock only to read: the model is called without it."""
         with self._db.locked() as conn:
-            if self._db.cache.get(key, db.data_version(conn)) is not None:
+            stamp = db.data_version(conn)
+            if self._db.cache.get(key, stamp) is not None:
                 return None
             if query is None:  # auto_query: the newest user message
                 recent = db.recent_messages(conn, session_id, self._db.config.recent_messages)
                 query = next((m.text for m in recent if m.role == "user"), None)
-        return None if query is None else self._recall.semantic.query_vector(session_id, query)
+            if query is None:
+                return None
+            self._db.memo.sync(stamp)  # what recall kept read is of this state of the file
+            embedded = self._recall.embedded_query(session_id, query)
+        return self._recall.semantic.query_vector(session_id, embedded)
 
     def _build_context(
         self,

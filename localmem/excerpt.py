@@ -16,13 +16,12 @@ from __future__ import annotations
 
 import bisect
 import functools
-import re
 from collections.abc import Callable, Sequence
 
 from .autopins import is_lasting
 from .models import Message
 from .rank import Finder, finder_of
-from .words import SENTENCE_END
+from .words import SENTENCE_END, SPEAKER_LABEL
 
 ELLIPSIS = "…"
 MIN_TOKENS = 40
@@ -32,7 +31,6 @@ MIN_SAVING = 0.3
 SHORT_SENTENCE_WORDS = 8
 """A matched exclamation of at most this many words ("Greetings from Mexico City!",
 "Big news from work!") keeps the sentence after it: what it announces is said there."""
-_LABEL = re.compile(r"^[A-Z][\w .'-]{0,30}: ")
 LASTING_MEMO_SIZE = 4096
 """Texts whose ``is_lasting`` judgment is kept: the same pins and summaries are
 judged for every context with a query (the user's pins in every session's)."""
@@ -51,7 +49,7 @@ def cut(text: str, finder: Finder) -> str | None:
 
     Two passes of the regex engine over the text (sentence ends, words found) and a
     bisection per word found: a long turn costs little to cut."""
-    label_match = _LABEL.match(text)
+    label_match = SPEAKER_LABEL.match(text)
     begin = label_match.end() if label_match else 0
     starts = [i for i in finder.starts(text) if i >= begin]
     if not starts:  # found by meaning, or a neighbour: shown whole, no sentence split

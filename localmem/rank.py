@@ -34,10 +34,10 @@ import functools
 import math
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from .words import STOP_WORDS, stem, words
+from .words import SPEAKER_LABEL, STOP_WORDS, TOKEN, stem, words
 
 K1 = 1.2
 B = 0.75
@@ -52,6 +52,10 @@ LEXICAL_WEIGHT_FLOOR = 0.3
 LIST_LEXICAL_WEIGHT = 0.1
 """The lexical ranking's weight in a fusion for a question asking for every instance of
 a kind (``asks_for_many``)."""
+LEFT_OUT_WEIGHT = 1.0
+"""In a fusion, the weight of the semantic ranking cut to the turns said by a speaker
+the query names among the common words its vector left out (``said_by``,
+``recall.Recall.embedded_query``): the vector finds what is said, the label who said it."""
 _ASKING = frozenset(("which", "what"))
 _ALL = frozenset(("all", "every"))
 """Words that ask for a whole list: "What are all the places ...", "Where all has ..."."""
@@ -370,6 +374,34 @@ def asks_for_many(query: str) -> bool:
 def _plural(word: str) -> bool:
     plural = len(word) >= 4 and word.endswith("s") and not word.endswith("ss")
     return plural and word not in STOP_WORDS
+
+
+_POSSESSIVE = re.compile(r"['\u2019]s\b", re.IGNORECASE)
+
+
+def without_words(text: str, dropped: Collection[str]) -> str:
+    """``text`` without its index tokens (``words.TOKEN``, compared in lower case) that
+    are in ``dropped``, nor the possessive "'s" after one, spaces collapsed: "Which new
+    activities has Priya tried?" without {"priya"} is "Which new activities has tried?"."""
+    kept: list[str] = []
+    start = 0
+    for match in TOKEN.finditer(text):
+        if match.group().lower() not in dropped:
+            continue
+        kept.append(text[start : match.start()])
+        possessive = _POSSESSIVE.match(text, match.end())
+        start = possessive.end() if possessive else match.end()
+    kept.append(text[start:])
+    return " ".join("".join(kept).split())
+
+
+def said_by(text: str, names: Collection[str]) -> bool:
+    """Whether ``text`` starts with a speaker's label (``words.SPEAKER_LABEL``: "Priya:
+    ...") that holds one of ``names`` (index tokens, lower case)."""
+    label = SPEAKER_LABEL.match(text)
+    return label is not None and any(
+        t.lower() in names for t in TOKEN.findall(label.group())
+    )
 
 
 def fuse(*rankings: Sequence[int], weights: Sequence[float] = ()) -> list[int]:

@@ -102,16 +102,19 @@ class Recall:
 
         Lexical (BM25 with the statistics of the scope searched, every content
         word of the query but those naming ``periods``) fused with semantic
-        (cosine with ``semantic``'s vector) when given, the lexical ranking
+        (cosine with ``semantic``'s vector, that of the query without its common
+        words: ``embedded_query``) when given, the lexical ranking
         weighed by the share of the query its best match holds
         (``rank.coverage``; less for a question asking for a list,
-        ``rank.asks_for_many``); without semantic, when the query's specific words
-        find little, the best hits' words widen it once
-        (``reranking.feedback_terms``). Then the messages said in ``periods``
+        ``rank.asks_for_many``), and the semantic hits said by a speaker whose
+        name is among the common words the query's vector left out ("Priya: ...",
+        ``rank.said_by``: who said it still matters) fused in once more
+        (``rank.LEFT_OUT_WEIGHT``); without semantic,
+        when the query's specific words find little, the best hits' words widen it
+        once (``reranking.feedback_terms``). Then the messages said in ``periods``
         come first, and the top is spread across days (``reranking``). Call
         inside a transaction in which the search index is current.
         """
-        conn = self._db.conn
         everywhere = self._db.config.recall_scope == "user"
         scope, newest = self._scope(None if everywhere else session_id)
         key = None if everywhere else fts.session_key(session_id)
@@ -124,17 +127,10 @@ class Recall:
         frequencies: dict[str, int] = {}
 
         few = scope.documents <= HOLDER_CAP  # then every holder is read: in any order
-        postings = self._db.memo.postings  # each word's holders, kept read
         within = None if everywhere else session_id
 
         def hold(term: str) -> None:
-            match = fts.message_holders(term, key)
-            ids, frequencies[term] = postings.get(
-                within, term, newest,  # a new holder is a new message
-                lambda: db.term_holders(conn, match, HOLDER_CAP, few),
-                lambda after: db.term_holders_after(conn, match, after),
-                HOLDER_CAP,
-            )
+            ids, frequencies[term] = self._postings(term, within, key, newest, few)
             newest_first = reversed(ids)
             holders[term] = (
                 list(newest_first) if everywhere else [i for i in newest_first if i < before_id]
@@ -142,7 +138,7 @@ class Recall:
 
         for term in terms:
             hold(term)
-        common = max(2, scope.documents // 10)
+        common = _common(scope)
         specific = tuple(t for t in terms if frequencies[t] <= common)
         prescores = rank.prescore(terms, holders, frequencies, scope)
         chosen = rank.best(prescores, LEXICAL_CANDIDATES)
@@ -159,7 +155,14 @@ class Recall:
             weight = max(rank.LEXICAL_WEIGHT_FLOOR, found_share)
             if rank.asks_for_many(query):  # the answers name the instances, not the kind
                 weight = rank.LIST_LEXICAL_WEIGHT
-            order = rank.fuse(rank.ranked(rank.confident(scores)), dense, weights=(weight, 1.0))
+            rankings, weights = [rank.ranked(rank.confident(scores)), dense], [weight, 1.0]
+            left_out = {t for t in terms if t not in specific}  # not in the query's vector
+            if left_out and specific:  # a speaker it names: the turns they said count twice
+                rankings.append(
+                    [i for i in dense if i in rows and rank.said_by(rows[i].text, left_out)]
+                )
+                weights.append(rank.LEFT_OUT_WEIGHT)
+            order = rank.fuse(*rankings, weights=weights)
         elif specific and lexical and self._finds_little([set(holders[t]) for t in specific]):
             order = self._widened(lexical, terms, rows, scope, hold, holders, frequencies, key)
         else:
@@ -173,6 +176,49 @@ class Recall:
         if not ranking:
             return Recalled([], specific)
         return Recalled(self._with_neighbours(reranking.spread(ranking), older), specific)
+
+    def embedded_query(self, session_id: str, query: str) -> str:
+        """The text of ``query`` whose vector semantic recall compares: ``query``
+        without its common words (held by more than a tenth of the scope's messages,
+        those ``relevant`` does not count as specific), unless nothing else of it is
+        matched. A word that most messages hold tells none apart, yet in a vector it
+        weighs as much as the rest: a speaker's name, in every turn of a transcript
+        that speaker said ("Priya: For real."), draws the question "Which new
+        activities has Priya tried?" to each of her shortest turns, whose vectors
+        hold little else, before the turns that answer it. Reads the scope's
+        statistics and the words' holders (kept for ``relevant``); call with the
+        store's lock held."""
+        everywhere = self._db.config.recall_scope == "user"
+        terms = self.terms(query)
+        if not terms:
+            return query
+        within = None if everywhere else session_id
+        key = None if everywhere else fts.session_key(session_id)
+        with self.indexed(("messages",)):
+            scope, newest = self._scope(within)
+            few = scope.documents <= HOLDER_CAP
+            common = _common(scope)
+            dropped = {
+                t for t in terms if self._postings(t, within, key, newest, few)[1] > common
+            }
+        if not dropped or len(dropped) == len(terms):
+            return query
+        return rank.without_words(query, dropped)
+
+    def _postings(
+        self, term: str, within: str | None, key: str | None, newest: int, few: bool
+    ) -> tuple[Sequence[int], int]:
+        """The newest holders of ``term`` in the scope (``within``: a session, None:
+        every session), ascending, and how many hold it: ``SessionMemo.postings``,
+        read once, then only the holders above the newest known."""
+        conn = self._db.conn
+        match = fts.message_holders(term, key)
+        return self._db.memo.postings.get(
+            within, term, newest,  # a new holder is a new message
+            lambda: db.term_holders(conn, match, HOLDER_CAP, few),
+            lambda after: db.term_holders_after(conn, match, after),
+            HOLDER_CAP,
+        )
 
     def terms(self, query: str, periods: Sequence[Period] = ()) -> list[str]:
         """The words of ``query`` that are matched: its content words, without those
@@ -416,6 +462,11 @@ class Recall:
             )})
             for hit in hits
         ]
+
+
+def _common(scope: rank.Scope) -> int:
+    """The most messages of ``scope`` a specific word is held by: a tenth of them."""
+    return max(2, scope.documents // 10)
 
 
 def _is_question(message: Message) -> bool:

@@ -36,6 +36,9 @@ SENTENCE_END: Final = re.compile(r"[.!?\n](?:(?<=\n)|[.!?]*[\"')\]]*(?=\s))")
 """A sentence's end: a run of ".!?" and closing quotes or brackets before a space, or a
 line break ("3.5" and "v1.2" hold none: no space follows their dot)."""
 
+SPEAKER_LABEL: Final = re.compile(r"^[A-Z][\w .'-]{0,30}: ")
+"""The speaker's label a transcript's turn starts with: "Melanie: I adopted ..."."""
+
 _FUNCTION_WORDS: Final = """
     a about above after again against ago all also always am an and another any anymore are
     aren as

@@ -10,7 +10,7 @@ import pytest
 from localmem import MemoryConfig, MemoryStore
 from localmem.models import Message
 from localmem.periods import find
-from localmem.rank import asks_for_many
+from localmem.rank import asks_for_many, said_by, without_words
 from localmem.reranking import REPEAT_TOKENS, repeats_last
 
 
@@ -508,6 +508,34 @@ def test_a_question_asking_for_one_thing_keeps_its_words_weight(db_path) -> None
 )
 def test_asks_for_many(question: str, many: bool) -> None:
     assert asks_for_many(question) is many
+
+
+@pytest.mark.parametrize(
+    ("text", "dropped", "left"),
+    [
+        ("Which new activities has Priya tried?", {"priya"}, "Which new activities has tried?"),
+        ("What is PRIYA's job, and Priya\u2019s town?", {"priya"}, "What is job, and town?"),
+        ("Did Priyanka call Priya?", {"priya"}, "Did Priyanka call ?"),  # whole words only
+        ("Which activities has Priya tried?", {"hannah"}, "Which activities has Priya tried?"),
+        ("Which  new\tactivities?", set(), "Which new activities?"),
+    ],
+)
+def test_without_words(text: str, dropped: set[str], left: str) -> None:
+    assert without_words(text, dropped) == left
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("Priya: I took up knitting.", True),
+        ("Dr Priya Rao: the results are in.", True),
+        ("Hannah: Thanks, Priya!", False),  # said to her, not by her
+        ("Priya said hello today.", False),  # no label
+        ("Note: Priya called.", False),
+    ],
+)
+def test_said_by(text: str, said: bool) -> None:
+    assert said_by(text, {"priya"}) is said
 
 
 # --- a long turn shown cut to what answers, kept (SessionMemo.excerpts) ------------------

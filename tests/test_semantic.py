@@ -9,6 +9,7 @@ its embedding model maps a few words to shared concepts ("pets" and "fur" are bo
 
 from __future__ import annotations
 
+import re
 import sqlite3
 import subprocess
 import sys
@@ -290,3 +291,92 @@ def test_a_question_its_words_barely_find_is_answered_by_meaning(db_path) -> Non
         filler(store, s.id, 10)
         ctx = store.build_context(s.id, max_tokens=2000, query="Which pets does Melanie keep today?")
         assert sorted(m.id for m in ctx.relevant_messages) == answers
+
+
+class Topics:
+    """A bag of topics: each word is a dimension, and the words of one topic share one
+    ("knitting", "pottery" and "activities" are all "pastime"): a word held by every turn
+    of a speaker weighs in a vector as much as the topic does."""
+
+    model = "topics-v1"
+    TOPICS = {"knitting": "pastime", "pottery": "pastime", "activities": "pastime"}
+    DIMENSIONS = ("pastime", "priya", "hannah", "same", "here", "real", "nice", "that",
+                  "sounds", "week", "busy", "work", "the", "and")
+
+    def __init__(self) -> None:
+        self.queries: list[str] = []
+
+    def vector(self, text: str) -> list[float]:
+        found = [self.TOPICS.get(w, w) for w in re.findall(r"[a-z]+", text.lower())]
+        return [float(found.count(d)) + 0.01 for d in self.DIMENSIONS]
+
+    def embed_documents(self, texts):
+        return [self.vector(t) for t in texts]
+
+    def embed_query(self, text):
+        self.queries.append(text)
+        return self.vector(text)
+
+
+def transcript(store: MemoryStore, session_id: str, chatter: int) -> list[int]:
+    """A two-person transcript, each turn labelled with its speaker's name: Priya's two
+    hobbies told in long turns, her short chatter, Hannah's busy weeks."""
+    answers = [store.add_message(session_id, "user", text).id for text in (
+        "Priya: I've taken up knitting, and the week at work was busy and the busy week "
+        "was long and the work was busy.",
+        "Priya: I signed up for pottery, and work was busy and the week was busy and the "
+        "work was the work.",
+    )]
+    for i in range(chatter):
+        chatter_turn = ("Priya: Same here!", "Priya: For real, nice.")[i % 2]
+        store.add_message(session_id, "user", chatter_turn)
+        store.add_message(session_id, "assistant", f"Hannah: That sounds busy, week {i}.")
+    return answers
+
+
+def test_a_name_in_most_messages_is_left_out_of_the_querys_vector(db_path) -> None:
+    """A word held by more than a tenth of the scope's messages (a speaker's name in a
+    transcript) is not embedded with the question: the hobbies told in long turns are
+    recalled, not the speaker's shortest chatter, whose vector is her name."""
+    embedder = Topics()
+    config = {"relevant_messages": 2, "cache_ttl": 0}
+    with MemoryStore(db_path, config=config, embedder=embedder) as store:
+        s = store.create_session()
+        answers = transcript(store, s.id, 30)
+        ctx = store.build_context(s.id, query="Which activities has Priya tried?")
+        assert embedder.queries[-1] == "Which activities has tried?"
+        assert sorted(m.id for m in ctx.relevant_messages) == answers
+        # The vector of the whole question: Priya's chatter is nearer than her hobbies.
+        query = pack(embedder.vector("Which activities has Priya tried?"))
+        chatter = pack(embedder.vector("Priya: Same here!"))
+        hobby = pack(embedder.vector(store.get_message(answers[0]).text))
+        assert similarities(query, [chatter])[0] > similarities(query, [hobby])[0]
+
+
+def test_a_rare_name_and_an_all_common_query_are_embedded_whole(db_path) -> None:
+    embedder = Topics()
+    with MemoryStore(db_path, config={"relevant_messages": 2}, embedder=embedder) as store:
+        s = store.create_session()
+        transcript(store, s.id, 30)
+        store.build_context(s.id, query="Which activities has Nadia tried?")  # Nadia: no turn
+        assert embedder.queries[-1] == "Which activities has Nadia tried?"
+        store.build_context(s.id, query="Priya, busy week?")  # nothing specific left
+        assert embedder.queries[-1] == "Priya, busy week?"
+
+
+def test_the_words_left_out_of_the_vector_still_choose_among_its_hits(db_path) -> None:
+    """The name left out of the question's vector still counts: of the semantic hits,
+    those holding it (Priya's own turns) are fused in once more, so her hobbies come
+    before Hannah's, which the vector alone and the question's other words prefer."""
+    embedder = Topics()
+    with MemoryStore(db_path, config={"relevant_messages": 2}, embedder=embedder) as store:
+        s = store.create_session()
+        hannahs = store.add_message(s.id, "assistant", "Hannah: knitting and pottery activities!")
+        answers = transcript(store, s.id, 30)
+        ctx = store.build_context(s.id, query="Which activities has Priya tried?")
+        assert embedder.queries[-1] == "Which activities has tried?"
+        assert sorted(m.id for m in ctx.relevant_messages) == answers
+        hobby = pack(embedder.vector(store.get_message(answers[0]).text))
+        query = pack(embedder.vector(embedder.queries[-1]))
+        hers = pack(embedder.vector(hannahs.text))
+        assert similarities(query, [hers])[0] > similarities(query, [hobby])[0]
