@@ -34,7 +34,8 @@ bookings planned, a user's taste beside a user's question, a warning in every on
 
 Eight more, held out again (``HELD_OUT_2``, benchmarks/real_conversations_heldout2.py), were
 written and recorded for a clean measure after the first held-out set had been read, and
-eight more (``HELD_OUT_3``, benchmarks/real_conversations_heldout3.py) after the second had.
+eight more (``HELD_OUT_3``, benchmarks/real_conversations_heldout3.py) after the second had,
+and eight more (``HELD_OUT_4``, benchmarks/real_conversations_heldout4.py) after the third had.
 
 A message is its text (its role alternates, user first) or a ``(role, text)`` pair (a tool's
 output among them).
@@ -44,6 +45,7 @@ from __future__ import annotations
 
 from real_conversations_heldout2 import CONVERSATIONS_2, HELD_OUT_2
 from real_conversations_heldout3 import CONVERSATIONS_3, HELD_OUT_3
+from real_conversations_heldout4 import CONVERSATIONS_4, HELD_OUT_4
 
 CONVERSATIONS: dict[str, list[str | tuple[str, str]]] = {
     "caregiver": [
@@ -549,7 +551,9 @@ HELD_OUT = ("sulfa_antibiotic", "kyoto_trip", "student_loan", "react_effect_loop
 CONVERSATIONS.update(CONVERSATIONS_2)
 # The third held-out set (benchmarks/real_conversations_heldout3.py), likewise, after the second.
 CONVERSATIONS.update(CONVERSATIONS_3)
-__all__ = ["CONVERSATIONS", "HELD_OUT", "HELD_OUT_2", "HELD_OUT_3", "pairs"]
+# The fourth held-out set (benchmarks/real_conversations_heldout4.py), likewise, after the third.
+CONVERSATIONS.update(CONVERSATIONS_4)
+__all__ = ["CONVERSATIONS", "HELD_OUT", "HELD_OUT_2", "HELD_OUT_3", "HELD_OUT_4", "pairs"]
 
 
 def pairs(name: str) -> list[tuple[str, str]]:

@@ -407,6 +407,37 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
         "false fact kept: the entity 'liver blood test' (a common noun)",
     ('offline summary', 'store', 'dog_carprofen'):
         "unfaithful offline summary: quotes the pharmacy's '1 caplet ... every 12 hours' as the dose after the vet changed it to once a day for the first week; no aspirin and steroid warning",
+    # The fourth held-out set (HELD_OUT_4: recorded and labelled in real_models_labels_heldout4.json
+    # before this replay, by a writer who read none of the checks), on main's checks of 172117d.
+    ('summary', 'qwen2.5-coder:0.5b', 'car_warranty'):
+        "unfaithful summary kept: 'The warranty covers the basic 5yr/60,000 miles and the powertrain 10yr/100,000 miles' "
+        "(the basic warranty has expired by mileage; only the powertrain covers the pump); no overheating warning",
+    ('summary', 'qwen2.5-coder:0.5b', 'terse_phone_plan'):
+        "unfaithful summary kept: 'Att is offering a 30GB plan for work, with visible unlimited coverage' (invented: the user "
+        "chose Visible's unlimited plan, 21gb was last month's use); no warning not to cancel AT&T before porting",
+    ('summary', 'smollm2:135m', 'bedtime_story'):
+        "unfaithful summary kept: \"Felix's a brave little hedgehog\" (Felix is the son; the hedgehog is Bramble, a girl), "
+        "\"He's a little owl who helps him find his way home\" (the moon does), completed with the stale 'We were going with Pip'",
+    ('checkpoint', 'qwen2.5-coder:0.5b', 'cat_kidney_diet'):
+        "false checkpoint item kept: preference 'Dr Osei recommended it' (the vet's recommendation, not the user's preference)",
+    ('checkpoint', 'qwen2.5-coder:1.5b', 'compose_postgres'):
+        "false checkpoint items kept: pending task and next step 'Add a healthcheck to db with pg_isready' "
+        "(done: 'Went with the healthcheck, cold start works 10 out of 10 now')",
+    ('checkpoint', 'qwen2.5-coder:1.5b', 'cat_kidney_diet'):
+        "false checkpoint item kept: pending task 'throw out lilies' (done: 'They're gone')",
+    ('facts', 'qwen2.5-coder:1.5b', 'chore_rota'):
+        "false facts kept: key facts naming no fact ('bathroom job rotation', 'bleach and limescale spray'); common words as "
+        "entities ('bins', 'bathroom', 'kitchen', 'hoovering', 'stairs', 'hall', 'bleach', 'limescale spray', 'whiteboard')",
+    ('facts', 'qwen2.5-coder:1.5b', 'tomato_garden'):
+        "false facts kept: key facts 'Sungold cherry tomatoes' (a name) and 'reward yourself with a tomato and basil salad' "
+        "(a pleasantry); sentences and a common word as entities; the pin 'Sungold cherry tomatoes'",
+    ('keyword summary', 'store', 'bedtime_story'):
+        "unfaithful keyword summary: quotes 'We were going with Pip' after Felix renamed the hedgehog Bramble",
+    ('offline summary', 'store', 'bedtime_story'):
+        "unfaithful offline summary: quotes 'We were going with Pip' after Felix renamed the hedgehog Bramble",
+    ('keyword summary', 'store', 'cat_kidney_diet'):
+        "unfaithful keyword summary: quotes the vet portal's 'weight 4.1 kg' after the user weighed her at 3.9 kg; "
+        "no lily or painkiller warning",
 }
 
 
@@ -470,7 +501,8 @@ def test_a_real_models_facts_and_pins_are_kept_only_when_true(
 def test_every_held_out_answer_was_labelled_in_its_own_file(model: str, conversation: str) -> None:
     """The held-out conversations' raw answers (the summary, every checkpoint and facts item
     proposed) are labelled in their set's file (real_models_labels_heldout.json,
-    real_models_labels_heldout2.json, real_models_labels_heldout3.json), written before the replay: what the checks keep of
+    real_models_labels_heldout2.json, real_models_labels_heldout3.json,
+    real_models_labels_heldout4.json), written before the replay: what the checks keep of
     them is judged, never chosen by the labels."""
     held = json.loads(HELD_OUT_FILES[conversation].read_text())
     recorded = RECORDINGS[model]["conversations"][conversation]
