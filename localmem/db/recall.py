@@ -92,7 +92,10 @@ def messages_by_ids(
     """The session's (None: any session's) messages among ``ids``, in no particular order."""
     listed = "[" + ",".join(map(str, ids)) + "]"  # ints: json.dumps's text, in a third of its time
     rows = conn.execute(MESSAGES_BY_IDS_SQL, (listed, session_id))
-    return [_MESSAGE_ROWS(row) for row in rows]
+    # Not through the row memo: recall keeps what it read by id (cache.SessionMemo),
+    # and hashing each whole row there costs more than building it.
+    read = _MESSAGE_ROWS.read
+    return [read(row) for row in rows]
 
 
 def neighbours(conn: sqlite3.Connection, asked: Sequence[tuple[int, bool]]) -> dict[int, int]:
