@@ -42,6 +42,11 @@ neither raises on any ``str``).
 - **A status that waits for an act** ("Status: ready for pickup", "awaiting approval", "out
   for delivery") is over when a later statement, not negated, says the act done ("I picked
   up the carprofen", "approved") of what the status's text names, or of "it".
+- **A dose's frequency** ("every 12 hours", "twice a day": doses a day) is changed by a
+  later statement with a word of change that names the same drug or dose amount and gives
+  another frequency first ("she changed the dose, 75 mg once a day for the first week, then
+  twice a day"), once a text said the old one of it; a claim stating the old frequency and
+  not the new one is stale.
 - **A stale claim** states a replaced value (the same kind, number and unit, a bare number
   matching any unit) and not the value that replaced it, neither itself nor the whole text
   it is part of (a summary that tells the change: "was March 3 ... now March 10"); a value the conversation also says,
@@ -58,7 +63,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from .periods import MONTHS, WEEKDAYS
-from .words import NUMBER_WORDS, SMALL_TALK, STOP_WORDS, stem, words
+from .words import NUMBER_WORDS, SMALL_TALK, STOP_WORDS, is_drug, stem, words
 
 ELLIPSIS_TEXTS: Final = 4
 """An elliptical revision without a unit ("30 from now on") replaces a number of this many
@@ -212,6 +217,8 @@ def stale(claim: str, texts: Sequence[str], whole: str = "") -> str | None:
     for 5 days" tells the change); None when it does not (see the module docstring)."""
     if _AWAITS.search(claim) is not None and _done_since(claim, tuple(texts)):
         return "states a status a later message says is over"
+    if _FREQUENCY.search(claim) is not None and _rate_changed(claim, tuple(texts)):
+        return "states a dose's frequency a later message changed"
     said_before, found = _read(tuple(texts))
     if not found:
         return None  # most conversations replace nothing
@@ -258,6 +265,53 @@ def _done_since(claim: str, texts: tuple[str, ...]) -> bool:
                     ):
                         return True
     return False
+
+
+_FREQUENCY = re.compile(
+    r"\b(?:(?P<times>once|twice|thrice|(?:\d+|one|two|three|four|five|six) times)\s+(?:a|per)\s+day"
+    r"|(?:\d+|one|two|three|four|five|six) times daily|every (?P<hours>\d+) hours)\b",
+    re.IGNORECASE,
+)
+"""How often a dose is taken: "once a day", "3 times daily", "every 12 hours"."""
+_TIMES: Final = {**{w: int(n) for w, n in NUMBER_WORDS.items()}, "once": 1, "one": 1, "twice": 2, "thrice": 3}
+_DOSE_AMOUNT = re.compile(r"\b\d+(?:\.\d+)?\s?(?:mg|mcg|ml|g|iu)\b", re.IGNORECASE)
+_CHANGE = re.compile(rf"\b(?:{_CHANGE_VERBS})\b|{_CUE.pattern}", re.IGNORECASE)
+
+
+def _per_day(match: re.Match[str]) -> float:
+    """Doses a day a frequency says ("every 12 hours": 2; "twice a day": 2)."""
+    if match.group("hours"):
+        return 24 / max(int(match.group("hours")), 1)
+    said = (match.group("times") or match.group()).casefold().split()[0]
+    return float(said) if said.isdigit() else float(_TIMES.get(said, 0))
+
+
+def _rate_changed(claim: str, texts: tuple[str, ...]) -> bool:
+    """Whether ``claim`` states a dose's frequency ("1 caplet every 12 hours") that a later
+    statement changed for the same drug or dose ("she changed the dose, 75 mg once a day for
+    the first week, then twice a day": its first frequency is the one that holds now),
+    without the new frequency. The thing is the same when the change names a drug or a dose
+    amount of the claim; the change comes after a text that says the claim's frequency of it."""
+    mine = {_per_day(m) for m in _FREQUENCY.finditer(claim)}
+    anchors = _dosed(claim)
+    said = False
+    for text in texts:
+        for sentence in _sentences(text):
+            rates = [_per_day(m) for m in _FREQUENCY.finditer(sentence)]
+            if not rates:
+                continue
+            if not _dosed(sentence) & anchors:
+                continue
+            if said and _CHANGE.search(sentence) and not sentence.rstrip().endswith("?"):
+                if rates[0] not in mine:
+                    return True
+            said = said or not mine.isdisjoint(rates)
+    return False
+
+
+def _dosed(text: str) -> set[str]:
+    """What a dose in ``text`` is of: its drugs and its dose amounts ("75mg")."""
+    return {w for w in words(text) if is_drug(w)} | {"".join(a.casefold().split()) for a in _DOSE_AMOUNT.findall(text)}
 
 
 def _act(match: re.Match[str]) -> str:

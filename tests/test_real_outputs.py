@@ -405,8 +405,6 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
         "false facts kept: 'park near place' as a key fact; common words as entities ('bread', 'lake trail')",
     ('facts', 'qwen2.5-coder:1.5b', 'dog_carprofen'):
         "false fact kept: the entity 'liver blood test' (a common noun)",
-    ('offline summary', 'store', 'dog_carprofen'):
-        "unfaithful offline summary: quotes the pharmacy's '1 caplet ... every 12 hours' as the dose after the vet changed it to once a day for the first week; no aspirin and steroid warning",
     # The fourth held-out set (HELD_OUT_4: recorded and labelled in real_models_labels_heldout4.json
     # before this replay, by a writer who read none of the checks), on main's checks of 172117d.
     ('summary', 'qwen2.5-coder:0.5b', 'car_warranty'):

@@ -235,3 +235,37 @@ def test_a_value_a_sentence_denies_for_a_new_one_is_replaced() -> None:
     assert replacements(["Two in the kitchen.", "Not two, no."]) == ()  # nothing put in its place
     dogs = ["We have two dogs.", "It's three chairs, not two."]
     assert [r.old.text for r in replacements(dogs)] == [1]  # only the denial: the dogs' two is of another unit
+
+
+DOSE = [
+    "Mum was prescribed amoxicillin 500 mg every 8 hours for her chest infection.",
+    "Take it with food and finish the whole course.",
+    "The GP rang back and changed it: amoxicillin 500 mg twice a day instead, for seven days.",
+]
+
+
+def test_a_dose_frequency_changed_later_for_the_same_drug_is_stale() -> None:
+    assert stale("Amoxicillin 500 mg every 8 hours.", DOSE) == "states a dose's frequency a later message changed"
+    assert stale("She takes amoxicillin three times a day.", DOSE) is not None  # every 8 hours
+    # Through the store's own summary: the old frequency is no fact of the span.
+    assert "every 8 hours" not in offline_summary([("user", t) for t in DOSE])
+
+
+@pytest.mark.parametrize(
+    ("texts", "claim"),
+    [
+        (DOSE, "Amoxicillin 500 mg twice a day, for seven days."),  # the new frequency
+        (DOSE, "Ibuprofen 200 mg every 8 hours."),  # another drug, another dose
+        (DOSE[:2], "Amoxicillin 500 mg every 8 hours."),  # nothing changed it
+        (  # the same frequency said again with a word of change: not a new one
+            [DOSE[0], "Now she takes the amoxicillin 500 mg every 8 hours with breakfast."],
+            "Amoxicillin 500 mg every 8 hours.",
+        ),
+        (  # a question about a new frequency changes nothing
+            [DOSE[0], "Could we change the amoxicillin 500 mg to twice a day?"],
+            "Amoxicillin 500 mg every 8 hours.",
+        ),
+    ],
+)
+def test_a_dose_frequency_still_current_is_not_stale(texts: list[str], claim: str) -> None:
+    assert stale(claim, texts) is None

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from localmem.summarizer.salient import complete, dropped_kinds, facts_of
+from localmem.summarizer.salient import complete, dropped_kinds, facts_of, salient_facts
 from localmem.summarizer.fallback import (
     NO_MESSAGES_SUMMARY,
     extract_topics,
@@ -198,6 +198,38 @@ def test_a_long_fact_that_does_not_fit_gives_way_to_shorter_ones() -> None:
     summary = offline_summary(chat)
     assert summary.split("Facts: ", 1)[1] == "The deposit is $450, paid on May 2."
     _assert_storable(summary)
+
+
+VET_CHAT: Messages = [
+    ("user", "The vet appointment is on Monday June 3 at 9 am with Dr. Brown at Elm Clinic."),
+    ("assistant", "Never give him chocolate or grapes: both are toxic to dogs."),
+    ("user", "He takes 20 mg of Rimadyl twice a day with food, Dr. Brown said."),
+    ("user", "The booster shot is booked for Friday July 12 at 4 pm at Elm Clinic."),
+]
+WARNING = "Never give him chocolate or grapes: both are toxic to dogs."
+BOOSTER = "The booster shot is booked for Friday July 12 at 4 pm at Elm Clinic."
+
+
+def test_a_warning_is_not_lost_to_higher_scoring_facts_when_the_room_is_short() -> None:
+    # The two appointments and the dose score above the warning; by score alone, the room
+    # for two facts would hold the appointments and no warning.
+    assert salient_facts(VET_CHAT, 160) == [WARNING, BOOSTER]
+    assert salient_facts(VET_CHAT, 100) == [WARNING]
+    # With room for all, the order and the choice are the scores' and the conversation's.
+    assert salient_facts(VET_CHAT, 300) == [text for _, text in VET_CHAT]
+
+
+def test_a_caution_already_kept_or_a_warning_that_cannot_fit_changes_nothing() -> None:
+    # An allergy kept by score is a caution: the facts stay the best by score.
+    chat = [*VET_CHAT, ("user", "Max is allergic to chicken.")]
+    kept = salient_facts(chat, 100)
+    assert "Max is allergic to chicken." in kept and WARNING not in kept
+    # A warning longer than the room is not forced in: the room goes by score.
+    long_warning = "Never give him chocolate or grapes: both are toxic to dogs " + "and cats " * 12 + "alike."
+    chat = [*VET_CHAT[:1], ("assistant", long_warning), *VET_CHAT[2:]]
+    assert salient_facts(chat, 100) == [BOOSTER]
+    # No warning in the span: the facts by score.
+    assert salient_facts([m for m in VET_CHAT if m[1] != WARNING], 160) == [VET_CHAT[0][1], BOOSTER]
 
 
 @pytest.mark.parametrize("summarize", [keyword_summary, offline_summary])

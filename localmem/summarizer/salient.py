@@ -14,8 +14,10 @@ carry the span's facts, and says which of them are **safety-relevant**:
   code names and ticket keys (``reference``) and names (capitalized words inside a
   sentence, ``name``); a question scores less, it states nothing. "Allergy" covers the
   conditions a plan is made around like one: an intolerance, diabetes, asthma, seasickness;
-- :func:`salient_facts` keeps the best-scoring candidates that fit a character budget,
-  skips one that mostly repeats a kept one, and returns them in conversation order;
+- :func:`salient_facts` keeps the best-scoring candidates that fit a character budget
+  (the best warning first when those would hold no warning nor allergy: a long warning is
+  what a short budget loses), skips one that mostly repeats a kept one, and returns them in
+  conversation order;
 - :func:`dropped_kinds` tells which safety kinds of a span a summary does not mention (by
   each fact's anchors for that kind: the allergen of an allergy, what a warning warns
   against, the date of an appointment, the medicines and doses of a medication), and
@@ -328,10 +330,34 @@ def complete(summary: str, facts: Sequence[Fact], limit: int) -> str | None:
 
 
 def _pick(facts: Sequence[Fact], budget: int) -> list[Fact]:
+    """The best facts by score that fit ``budget``; but when those hold no caution (a
+    warning or an allergy) while the span states a warning that fits, the best warning is
+    kept first and the rest fill the room left: a warning is not lost to higher-scoring
+    facts (a dose, an appointment) when the budget is short (issue 21 point 2)."""
+    ranked = sorted(facts, key=lambda f: (-f.score, f.position))
+    kept = _fill(ranked, budget)
+    if any(f.kinds & _CAUTIONS for f in kept):
+        return kept
+    first = next(
+        (f for f in ranked if "warning" in f.kinds and len(f.text) <= budget and not f.text.endswith("?")),
+        None,
+    )
+    return kept if first is None else _fill([first, *(f for f in ranked if f is not first)], budget)
+
+
+_CAUTIONS: Final = frozenset({"warning", "allergy"})
+"""The kinds that make a kept fact a caution: what the span warns of, and what a plan must
+be made around. An allergy scores highest and is kept by score when it fits; a warning,
+often a long sentence, is the one a short budget loses."""
+
+
+def _fill(ranked: Sequence[Fact], budget: int) -> list[Fact]:
+    """The facts of ``ranked`` that fit ``budget`` taken in that order, but questions and
+    facts mostly repeating a kept one; returned in conversation order."""
     kept: list[Fact] = []
     seen: set[str] = set()
     used = -1  # the first fact needs no separating space
-    for fact in sorted(facts, key=lambda f: (-f.score, f.position)):
+    for fact in ranked:
         cost = len(fact.text) + 1
         if used + cost > budget or fact.text.endswith("?"):
             continue  # a question states nothing: quoted without its answer, it misleads
