@@ -325,3 +325,32 @@ def test_a_step_for_a_day_is_no_pin() -> None:
         "call radiology tomorrow to confirm the scan", "take warfarin every evening", "The scan is on Thursday at 9:15",
     ])
     assert must_remember(answer, user_evidence(talk)) == ["take warfarin every evening", "The scan is on Thursday at 9:15"]
+
+
+def test_a_wish_or_pleasantry_is_no_fact(db_path: Path, fake: JsonFake) -> None:  # noqa: F811
+    """Issue 21, point 4: "reward yourself with a slice of cake", "Enjoy the race!" are what
+    the assistant wishes the user, not facts; what the chat states beside them is one."""
+    talk = [
+        ("user", "I ran my first 10k this morning in 58 minutes."),
+        ("assistant", "Great time! Reward yourself with a slice of cake tonight."),
+        ("user", "The next race is the Harbour Half in October."),
+        ("assistant", "Enjoy the Harbour Half! Keep the long runs easy."),
+    ] * 2
+    fake.reply = "The user ran a first 10k in 58 minutes; the next race is the Harbour Half in October."
+    fake.json_reply = {
+        "key_facts": ["reward yourself with a slice of cake", "ran a first 10k in 58 minutes",
+                      "Enjoy the Harbour Half", "Keep the long runs easy"],
+        "decisions": ["reward yourself with a slice of cake"],
+        "must_remember": ["Enjoy the Harbour Half", "The next race is the Harbour Half in October"],
+    }
+    config = {"summary_threshold": 8, "structured_min_tokens": 0, "auto_pins": True}
+    with MemoryStore(db_path, config=config) as store:
+        s = store.create_session(model="llama3.2").id
+        store.add_messages(s, [{"role": r, "text": t} for r, t in talk])
+        assert store.summarize(s).source == "llama3.2:latest"
+        (facts,) = store.get_summary_facts(s)
+        pins = [p.content for p in store.get_pins(s)]
+    assert "ran a first 10k in 58 minutes" in facts.data.key_facts
+    assert not any("cake" in f or "Enjoy" in f for f in facts.data.key_facts + facts.data.decisions)
+    assert "The next race is the Harbour Half in October" in pins
+    assert not any("Enjoy" in p for p in pins)

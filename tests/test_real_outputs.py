@@ -424,11 +424,10 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
     ('checkpoint', 'qwen2.5-coder:1.5b', 'cat_kidney_diet'):
         "false checkpoint item kept: pending task 'throw out lilies' (done: 'They're gone')",
     ('facts', 'qwen2.5-coder:1.5b', 'chore_rota'):
-        "false facts kept: key facts naming no fact ('bathroom job rotation', 'bleach and limescale spray'); common words as "
-        "entities ('bins', 'bathroom', 'kitchen', 'hoovering', 'stairs', 'hall', 'bleach', 'limescale spray', 'whiteboard')",
+        "false facts kept: common words as entities ('bins', 'bathroom', 'kitchen', 'hoovering', 'stairs', 'hall', 'bleach', "
+        "'limescale spray', 'whiteboard'); the key facts naming no fact are gone since facts7",
     ('facts', 'qwen2.5-coder:1.5b', 'tomato_garden'):
-        "false facts kept: key facts 'Sungold cherry tomatoes' (a name) and 'reward yourself with a tomato and basil salad' "
-        "(a pleasantry); sentences and a common word as entities; the pin 'Sungold cherry tomatoes'",
+        "false fact kept: the common word 'basil' as an entity (the key facts, pin and sentence-entities are gone since facts7)",
     ('keyword summary', 'store', 'bedtime_story'):
         "unfaithful keyword summary: quotes 'We were going with Pip' after Felix renamed the hedgehog Bramble",
     ('offline summary', 'store', 'bedtime_story'):
