@@ -21,10 +21,12 @@ from .verbs import names_action
 from .words import (
     BODY_WORDS,
     RELATION_WORDS,
+    SENTENCE_END,
     STOP_WORDS,
     SYMPTOM_WORDS,
     TIME_WORDS,
     WEEKDAY_WORDS,
+    WISH,
     is_condition,
     is_drug,
     stem,
@@ -94,7 +96,8 @@ def _worth_naming(item: str, said: Sequence[tuple[str, str]]) -> bool:
     what a fact says of someone, not a thing), nor an action ("call radiology",
     "stretch": ``verbs.names_action``). Common words name a particular thing when a
     message points at it with "the", "my", "this"... (up to two words of its own between:
-    "my car repair savings") or when a user's message is that thing alone (an answer:
+    "my car repair savings"), in a sentence that is no wish ("Enjoy the pizza!" names
+    nothing of the chat: ``words.WISH``) or when a user's message is that thing alone (an answer:
     "pepperoni"); "water", "a rest week", "exes" name only a kind of thing."""
     found = [w for w in words(item) if w not in _DETERMINERS]
     if not found or found[-1] in _NOT_A_THING or stem(found[-1]).startswith("allerg"):
@@ -107,7 +110,8 @@ def _worth_naming(item: str, said: Sequence[tuple[str, str]]) -> bool:
     thing = r"\s+".join(map(_forms, found))
     pointed = re.compile(rf"\b{_PARTICULAR}\s+(?:[a-z][\w'-]*\s+){{0,2}}?{thing}\b", re.IGNORECASE)
     alone = re.compile(rf"\W*{thing}\W*", re.IGNORECASE)
-    return any(pointed.search(text) for text in texts) or any(
+    stated = [part for text in texts for part in SENTENCE_END.split(text) if WISH.search(part) is None]
+    return any(pointed.search(part) for part in stated) or any(
         role == "user" and alone.fullmatch(text) for role, text in said
     )
 

@@ -29,6 +29,7 @@ from .words import (
     NUMBER_WORDS,
     STOP_WORDS,
     TIME_WORDS,
+    WISH,
     stem,
     value,
     words,
@@ -442,21 +443,12 @@ def _a_plan(item: str, sentences: Evidence) -> bool:
     return bool(support) and all(statements.status(s) == "plan" and _own_plan(s) for s in support)
 
 
-_WISH = re.compile(
-    r"^\W*(?:enjoy|good luck|best of luck|have (?:fun|a (?:great|good|nice|lovely|wonderful))"
-    r"|(?:treat|reward) yourself|congrat\w*|well done|fingers crossed|hope you)\b",
-    re.IGNORECASE,
-)
-"""A wish or a pleasantry one says in closing ("Enjoy the pizza!", "reward yourself with
-a tomato and basil salad", "Good luck on Thursday"): what the speaker wishes, no fact."""
-
-
 def _a_statement(item: str, messages: Sequence[str]) -> bool:
     """Whether ``item`` states something at all: not a question, not filler ("thx", "k"),
-    not a wish (:data:`_WISH`: "reward yourself with a salad"), not a copied line of the
+    not a wish (``words.WISH``: "reward yourself with a salad"), not a copied line of the
     transcript (``statements``)."""
     return (not statements.is_question(item) and statements.has_content(item)
-            and _WISH.search(item) is None and not statements.copied_line(item, messages))
+            and WISH.search(item) is None and not statements.copied_line(item, messages))
 
 
 def must_remember(answer: ModelFacts, evidence: Evidence) -> list[str]:

@@ -75,3 +75,12 @@ def test_a_key_fact_or_pin_that_only_names_things_is_not_kept() -> None:
     assert answer.grounded(chores).key_facts == [
         "never mix the bleach and the limescale spray", "bathroom job rotation starts Monday with Sam"]
     assert must_remember(answer, user_evidence(chores)) == ["never mix the bleach and the limescale spray"]
+
+
+def test_a_thing_a_wish_names_is_not_pointed_at() -> None:
+    """Issue 21, point 4: "Enjoy the pizza!" wishes; it points at no pizza of the chat. The
+    same words in a statement ("the pizza is in the oven") do."""
+    wished = [("user", "Ran my first 5k today!"), ("assistant", "Well done! Enjoy the pizza tonight.")]
+    assert not is_entity("pizza", wished)
+    stated = [("user", "Ran my first 5k today! The pizza is in the oven."), ("assistant", "Well done!")]
+    assert is_entity("pizza", stated)

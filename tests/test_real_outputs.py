@@ -395,10 +395,6 @@ CASES = [
 # "offline summary", "store", conversation)). Each entry is a failing case the parametrization
 # below expects to fail (strict xfail): fixing one fails the suite until its entry is deleted.
 OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
-    # The second held-out set (HELD_OUT_2: recorded and labelled in real_models_labels_heldout2.json
-    # before this replay), on the checks as they were when it was recorded.
-    ('facts', 'qwen2.5-coder:1.5b', 'first_5k'):
-        "false facts kept: the entity 'pizza' (a common word said twice, 'Enjoy the pizza!')",
     # The third held-out set (HELD_OUT_3: recorded and labelled in real_models_labels_heldout3.json
     # before this replay, by a writer who read none of the checks), on main's checks of b17ef15 (some have passed since: see git log).
     ('facts', 'qwen2.5-coder:1.5b', 'birding_chat'):
