@@ -6,7 +6,8 @@ radiology"), body parts and relations ("knees", "sister") and words said in pass
 ("water", "exes"). :func:`is_entity` keeps the names: words standing together in one
 message, said as a name, and a name, a code, a drug, an illness or a particular thing the
 span points at. :func:`bare_name` tells an item that only names a thing from one that
-states something of it ("car loan" decides nothing; "shrimp allergy" is no key fact).
+states something of it ("car loan" decides nothing; "shrimp allergy" is no key fact), and
+:func:`names_things` a longer list or compound of nouns ("bleach and limescale spray").
 Pure functions; they never raise on any ``str``. The facts' other fields are
 ``localmem.facts``'s.
 """
@@ -20,10 +21,12 @@ from .verbs import names_action
 from .words import (
     BODY_WORDS,
     RELATION_WORDS,
+    SENTENCE_END,
     STOP_WORDS,
     SYMPTOM_WORDS,
     TIME_WORDS,
     WEEKDAY_WORDS,
+    WISH,
     is_condition,
     is_drug,
     stem,
@@ -36,7 +39,7 @@ def is_entity(item: str, said: Sequence[tuple[str, str]]) -> bool:
     """Whether ``item``, an entity a model named, is one of the span ``said`` (its
     (role, text) messages): a name whose words stand together, in order, in one message
     and hold no preposition nor clause ("day trip to Lake Como" is a phrase about a
-    thing); no time ("Saturday morning", "rent due fri": when, not what); no amount
+    thing; "basil has started flowering", with a finite verb, says something of one); no time ("Saturday morning", "rent due fri": when, not what); no amount
     ("3 minutes"); no command line ("pytest -n 4": how a program is run); a word it writes as a name written so in the span ("Bank" of "my
     bank, Harbor Credit Union" is not); and a thing worth remembering
     (:func:`_worth_naming`: "the router", not "water", "knees", "sister" or "stretch")."""
@@ -46,6 +49,11 @@ def is_entity(item: str, said: Sequence[tuple[str, str]]) -> bool:
 
 
 _DETERMINERS = frozenset("the a an my our your his her their its this that these those".split())
+
+
+_FINITE_VERBS = frozenset("am is are was were has have had do does did can could will would should must".split())
+"""Finite verbs that make a phrase a clause, whatever it is about: "basil has started
+flowering" and "Sungolds are very sweet" say something of a thing; they name none."""
 
 
 _NOT_IN_A_NAME = frozenset(
@@ -88,7 +96,8 @@ def _worth_naming(item: str, said: Sequence[tuple[str, str]]) -> bool:
     what a fact says of someone, not a thing), nor an action ("call radiology",
     "stretch": ``verbs.names_action``). Common words name a particular thing when a
     message points at it with "the", "my", "this"... (up to two words of its own between:
-    "my car repair savings") or when a user's message is that thing alone (an answer:
+    "my car repair savings"), in a sentence that is no wish ("Enjoy the pizza!" names
+    nothing of the chat: ``words.WISH``) or when a user's message is that thing alone (an answer:
     "pepperoni"); "water", "a rest week", "exes" name only a kind of thing."""
     found = [w for w in words(item) if w not in _DETERMINERS]
     if not found or found[-1] in _NOT_A_THING or stem(found[-1]).startswith("allerg"):
@@ -101,7 +110,8 @@ def _worth_naming(item: str, said: Sequence[tuple[str, str]]) -> bool:
     thing = r"\s+".join(map(_forms, found))
     pointed = re.compile(rf"\b{_PARTICULAR}\s+(?:[a-z][\w'-]*\s+){{0,2}}?{thing}\b", re.IGNORECASE)
     alone = re.compile(rf"\W*{thing}\W*", re.IGNORECASE)
-    return any(pointed.search(text) for text in texts) or any(
+    stated = [part for text in texts for part in SENTENCE_END.split(text) if WISH.search(part) is None]
+    return any(pointed.search(part) for part in stated) or any(
         role == "user" and alone.fullmatch(text) for role, text in said
     )
 
@@ -181,6 +191,42 @@ def bare_name(item: str, messages: Sequence[str] = ()) -> bool:
     )
 
 
+_RELATIONS = frozenset("near due beside behind across between against like than versus vs".split())
+"""Words that relate a thing to another ("Hotel Aurora near Milano Centrale", "rent due
+fri") and are no function words: a phrase holding one states something."""
+
+
+def names_things(item: str) -> bool:
+    """Whether ``item`` only names things, stating nothing of them, at any length: three
+    words of content or more with nothing but "and"/"or" between them, and no number or
+    digit (a model's code: "Brother HL-L2350DW"), no
+    time, no relation (:data:`_RELATIONS`) and no verb form ("-ing", "-ed"): "bathroom job
+    rotation", "bleach and limescale spray", "Sungold cherry tomatoes" name things; "rent
+    due fri", "four people in the house", "walking after dinner now" state something. A
+    plural before another word is a subject before its verb ("wet leaves invite mildew",
+    "grey clouds gather slow": a compound's plural is its last word, "cherry tomatoes").
+    Without a parser, a verb with no ending after a singular reads as a noun."""
+    found = words(item)
+    return (
+        sum(w not in STOP_WORDS for w in found) >= 3
+        and all(w not in STOP_WORDS or w in ("and", "or") for w in found)
+        and not any(c.isdigit() for c in item) and not any(value(w) is not None for w in found)
+        and not any(w.endswith(("ing", "ed")) for w in found)
+        and not _a_subject(found)
+        and TIME_WORDS.isdisjoint(found)
+        and _RELATIONS.isdisjoint(found)
+    )
+
+
+def _a_subject(found: Sequence[str]) -> bool:
+    """Whether a plural word (an "-s" that is no "-ss", "-us", "-is" nor possessive) stands
+    before another word of ``found`` other than "and"/"or": a subject, its verb next."""
+    return any(
+        w.endswith("s") and not w.endswith(("ss", "us", "is", "'s")) and nxt not in ("and", "or")
+        for w, nxt in zip(found, found[1:])
+    )
+
+
 def _after_a_determiner(item: str, messages: Sequence[str]) -> bool:
     """Whether ``item``, holding no determiner itself, is written in one of ``messages``
     right after one: a noun phrase cut from a sentence ("the Wi-Fi setup wizard")."""
@@ -201,6 +247,8 @@ def _is_name(item: str, said: Sequence[tuple[str, str]]) -> bool:
         found = found[1:]
     if not found or not any(c.isalpha() for c in item) or _NOT_IN_A_NAME.intersection(found):
         return False
+    if _FINITE_VERBS.intersection(found) or any(w.endswith("n't") for w in found):
+        return False  # a clause ("basil has started flowering"): what is said of a thing
     n = len(found)
     for _, text in said:
         held = words(text)

@@ -29,6 +29,7 @@ from .words import (
     NUMBER_WORDS,
     STOP_WORDS,
     TIME_WORDS,
+    WISH,
     stem,
     value,
     words,
@@ -203,7 +204,8 @@ def supported_item(
     no warning flipped; "the user" stands for the speaker), and as what its field is:
 
     - a key fact is a statement, never one bare token ("44", "bluefox77": a value without
-      what it is the value of);
+      what it is the value of) nor things only named (``entities.bare_name``,
+      ``entities.names_things``: "bleach and limescale spray");
     - a decision is not one nobody made: not every sentence it stands on offers a choice,
       states a generality or reports what someone else did (``statements.undecided``:
       "you can take the train back, or stay", "They gave him activated charcoal");
@@ -243,7 +245,8 @@ def supported_item(
     if field in ("key_facts", "decisions") and _only_corrected(plain, sentences.supporting(plain), said):
         return False  # "stretch before every run" of "...right?" "Not quite. ... stretching for after."
     if field == "key_facts":
-        return len(item.split()) >= 2 and not entities.bare_name(plain, [text for _, text in said])
+        return (len(item.split()) >= 2 and not entities.bare_name(plain, [text for _, text in said])
+                and not entities.names_things(plain))
     if field == "decisions":
         support = sentences.supporting(plain)
         if support and all(map(statements.undecided, support)):
@@ -442,15 +445,17 @@ def _a_plan(item: str, sentences: Evidence) -> bool:
 
 def _a_statement(item: str, messages: Sequence[str]) -> bool:
     """Whether ``item`` states something at all: not a question, not filler ("thx", "k"),
-    not a copied line of the transcript (``statements``)."""
+    not a wish (``words.WISH``: "reward yourself with a salad"), not a copied line of the
+    transcript (``statements``)."""
     return (not statements.is_question(item) and statements.has_content(item)
-            and not statements.copied_line(item, messages))
+            and WISH.search(item) is None and not statements.copied_line(item, messages))
 
 
 def must_remember(answer: ModelFacts, evidence: Evidence) -> list[str]:
     """The model's must-remember items worth an auto pin, at most :data:`MAX_MUST_REMEMBER`:
     clipped, lasting (not of the moment they were said: :data:`_OF_THE_MOMENT`; no step
-    nor the user's own plan for a day: :func:`_a_step`, :func:`_a_plan`) and
+    nor the user's own plan for a day: :func:`_a_step`, :func:`_a_plan`), stating
+    something (not things only named: ``entities.bare_name``, ``entities.names_things``) and
     supported by the user's own messages with the same negation (:func:`fact_sources`):
     "I am no longer allergic to penicillin" is no fact of a user who said "I'm allergic to
     penicillin", whatever a tool's output said; with its values as one sentence of theirs
@@ -461,7 +466,7 @@ def must_remember(answer: ModelFacts, evidence: Evidence) -> list[str]:
     kept = [
         i for i in items
         if not _OF_THE_MOMENT.search(i) and not _a_step(i) and _a_statement(i, evidence.sources)
-        and not entities.bare_name(i, evidence.sources)
+        and not entities.bare_name(i, evidence.sources) and not entities.names_things(i)
         and fact_sources(i, evidence) is not None
         and not claims.values_apart(i, sentences.sources)
         and not revisions.stale(i, evidence.sources)

@@ -74,6 +74,15 @@ SMALL_TALK: Final = frozenset(
 )
 """Words of a chat's small talk: an item made of them names nothing ("cheery thx", "Done")."""
 
+WISH: Final = re.compile(
+    r"^\W*(?:enjoy|good luck|best of luck|have (?:fun|a (?:great|good|nice|lovely|wonderful))"
+    r"|(?:treat|reward) yourself|congrat\w*|well done|fingers crossed|hope you)\b",
+    re.IGNORECASE,
+)
+"""A wish or a pleasantry one says in closing ("Enjoy the pizza!", "reward yourself with
+a tomato and basil salad", "Good luck on Thursday"): what the speaker wishes, no fact, and
+what it names ("the pizza") is not pointed at as a thing of the chat."""
+
 NUMBER_WORDS: Final = {
     w: str(n)
     for n, w in enumerate(

@@ -8,6 +8,7 @@ tests; the model is the fake Ollama server over a real socket."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from localmem import MemoryStore
 from localmem.facts import ModelFacts, model_updates, must_remember, user_evidence
@@ -102,6 +103,17 @@ BOOK_CLUB = [
 ]
 
 
+def _summarized_with_pins(db_path: Path, talk: list[tuple[str, str]]) -> tuple[Any, list[str]]:
+    """``talk`` summarized by the fake model, auto pins on: the summary's facts and the pins."""
+    config = {"summary_threshold": 8, "structured_min_tokens": 0, "auto_pins": True}
+    with MemoryStore(db_path, config=config) as store:
+        s = store.create_session(model="llama3.2").id
+        store.add_messages(s, [{"role": r, "text": t} for r, t in talk])
+        assert store.summarize(s).source == "llama3.2:latest"
+        (facts,) = store.get_summary_facts(s)
+        return facts, [p.content for p in store.get_pins(s)]
+
+
 def test_a_fact_that_says_nothing_is_no_fact(db_path: Path, fake: JsonFake) -> None:  # noqa: F811
     """Issue 21, points 1 and 4: a question, filler ("thx", "yep", a lone letter), a copied
     transcript line ("user: ...", a whole message of two sentences) is no fact, decision,
@@ -124,13 +136,7 @@ def test_a_fact_that_says_nothing_is_no_fact(db_path: Path, fake: JsonFake) -> N
         "entities": ["Elm Street", "k", "yep", "thursday?"],
         "must_remember": ["book club thursday?", "same as always", "the cafe on Elm Street at seven"],
     }
-    config = {"summary_threshold": 8, "structured_min_tokens": 0, "auto_pins": True}
-    with MemoryStore(db_path, config=config) as store:
-        s = store.create_session(model="llama3.2").id
-        store.add_messages(s, [{"role": r, "text": t} for r, t in BOOK_CLUB])
-        assert store.summarize(s).source == "llama3.2:latest"
-        (facts,) = store.get_summary_facts(s)
-        pins = [p.content for p in store.get_pins(s)]
+    facts, pins = _summarized_with_pins(db_path, BOOK_CLUB)
     data = facts.data
     assert "The cafe on Elm Street stays open until ten" in data.key_facts
     assert not any("?" in f or "thx" in f or "Ishiguro" in f or "user:" in f for f in data.key_facts)
@@ -325,3 +331,26 @@ def test_a_step_for_a_day_is_no_pin() -> None:
         "call radiology tomorrow to confirm the scan", "take warfarin every evening", "The scan is on Thursday at 9:15",
     ])
     assert must_remember(answer, user_evidence(talk)) == ["take warfarin every evening", "The scan is on Thursday at 9:15"]
+
+
+def test_a_wish_or_pleasantry_is_no_fact(db_path: Path, fake: JsonFake) -> None:  # noqa: F811
+    """Issue 21, point 4: "reward yourself with a slice of cake", "Enjoy the race!" are what
+    the assistant wishes the user, not facts; what the chat states beside them is one."""
+    talk = [
+        ("user", "I ran my first 10k this morning in 58 minutes."),
+        ("assistant", "Great time! Reward yourself with a slice of cake tonight."),
+        ("user", "The next race is the Harbour Half in October."),
+        ("assistant", "Enjoy the Harbour Half! Keep the long runs easy."),
+    ] * 2
+    fake.reply = "The user ran a first 10k in 58 minutes; the next race is the Harbour Half in October."
+    fake.json_reply = {
+        "key_facts": ["reward yourself with a slice of cake", "ran a first 10k in 58 minutes",
+                      "Enjoy the Harbour Half", "Keep the long runs easy"],
+        "decisions": ["reward yourself with a slice of cake"],
+        "must_remember": ["Enjoy the Harbour Half", "The next race is the Harbour Half in October"],
+    }
+    facts, pins = _summarized_with_pins(db_path, talk)
+    assert "ran a first 10k in 58 minutes" in facts.data.key_facts
+    assert not any("cake" in f or "Enjoy" in f for f in facts.data.key_facts + facts.data.decisions)
+    assert "The next race is the Harbour Half in October" in pins
+    assert not any("Enjoy" in p for p in pins)

@@ -395,10 +395,6 @@ CASES = [
 # "offline summary", "store", conversation)). Each entry is a failing case the parametrization
 # below expects to fail (strict xfail): fixing one fails the suite until its entry is deleted.
 OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
-    # The second held-out set (HELD_OUT_2: recorded and labelled in real_models_labels_heldout2.json
-    # before this replay), on the checks as they were when it was recorded.
-    ('facts', 'qwen2.5-coder:1.5b', 'first_5k'):
-        "false facts kept: the entity 'pizza' (a common word said twice, 'Enjoy the pizza!')",
     # The third held-out set (HELD_OUT_3: recorded and labelled in real_models_labels_heldout3.json
     # before this replay, by a writer who read none of the checks), on main's checks of b17ef15 (some have passed since: see git log).
     ('facts', 'qwen2.5-coder:1.5b', 'birding_chat'):
@@ -424,11 +420,10 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
     ('checkpoint', 'qwen2.5-coder:1.5b', 'cat_kidney_diet'):
         "false checkpoint item kept: pending task 'throw out lilies' (done: 'They're gone')",
     ('facts', 'qwen2.5-coder:1.5b', 'chore_rota'):
-        "false facts kept: key facts naming no fact ('bathroom job rotation', 'bleach and limescale spray'); common words as "
-        "entities ('bins', 'bathroom', 'kitchen', 'hoovering', 'stairs', 'hall', 'bleach', 'limescale spray', 'whiteboard')",
+        "false facts kept: common words as entities ('bins', 'bathroom', 'kitchen', 'hoovering', 'stairs', 'hall', 'bleach', "
+        "'limescale spray', 'whiteboard'); the key facts naming no fact are gone since facts7",
     ('facts', 'qwen2.5-coder:1.5b', 'tomato_garden'):
-        "false facts kept: key facts 'Sungold cherry tomatoes' (a name) and 'reward yourself with a tomato and basil salad' "
-        "(a pleasantry); sentences and a common word as entities; the pin 'Sungold cherry tomatoes'",
+        "false fact kept: the common word 'basil' as an entity (the key facts, pin and sentence-entities are gone since facts7)",
     ('keyword summary', 'store', 'bedtime_story'):
         "unfaithful keyword summary: quotes 'We were going with Pip' after Felix renamed the hedgehog Bramble",
     ('offline summary', 'store', 'bedtime_story'):
