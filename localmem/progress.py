@@ -209,7 +209,7 @@ def made_later(item: str, later: Sequence[str]) -> bool:
 
 _TOOK_UP = re.compile(
     r"(?:^|[,;]\s*|\b(?:i|we)(?: just| finally| eventually| then)? )"
-    r"(?:went with|ended up (?:with|using|doing|adding|going with)|settled on|opted for)\s+(?P<what>[^,.;:!?]+)",
+    r"(?:went with|ended up (?:going with|with|\w+ing)|settled on|opted for)\s+(?P<what>[^,.;:!?]+)",
     _I,
 )
 """A first person's past choice of what to do, its subject left out in terse chat ("Went
@@ -243,7 +243,8 @@ _LEFT = re.compile(
     r"^\W*(?:(?:ok(?:ay)?|done|so|and|good|right|yes|yep)\W+)*(?P<subject>(?:\w+[\s-]){0,3}?\w+?)"
     r"(?:'s|'re|\u2019s|\u2019re|\s+(?:is|are|was|were|has been|have been|got|get))\s+"
     r"(?:(?:all|now|finally|already|both|completely)\s+)*"
-    r"(?:(?P<finished>sorted|fixed|done|finished)|gone|away|out(?!\s+of\b)|off|in the (?:bin|trash|garbage))\b",
+    r"(?:(?P<finished>sorted|fixed|done|finished)|gone|away|out|off|in the (?:bin|trash|garbage))\b"
+    r"(?!\s+(?:with|of|to|for)\b)",  # "done with the pills", "out of ink", "off to school": another thing
     _I,
 )
 """A thing in the state an act leaves it: "They're gone", "the lilies are out", "the leak
@@ -282,7 +283,7 @@ def left_done(item: str, later: Sequence[str]) -> bool:
             subject = words(left.group("subject")) if left and (left.group("finished") or removal) else []
             if subject and objects & {stem(w) for w in subject}:
                 return True
-            if subject and acted and subject[-1] in _BACK_REFERENCES | {"they're", "it's"}:
+            if subject and acted and subject[-1] in _BACK_REFERENCES:
                 return True
         acted = acted or holds_verb(sentence, verb)
     return False

@@ -132,6 +132,7 @@ def test_taken_up(item: str, later: list[str], done: bool) -> None:
         ("throw out the lilies", ["The lilies are still on the table."], False),
         ("throw out the lilies", ["The lilies are gone?"], False),
         ("restore power to the shed", ["The power is out again."], False),  # out: the state of a removal only
+        ("ask the vet about the cat's pills", ["The cat is done with the pills."], False),  # done with another thing
         ("keep lilies out of the house", ["I'm keeping them out.", "They're out."], False),  # a rule kept
     ],
 )
