@@ -9,6 +9,9 @@ out, and its objects) and the sentences after it (pure functions; they never rai
 
 - :func:`placed`: where an item's status puts it, read from the sentences that say its verb;
 - :func:`done_later`: a later sentence reports it done ("Removed.", "we booked the flights");
+- :func:`taken_up`: the writer went with the thing it acts on ("Went with the healthcheck");
+- :func:`left_done`: the thing it acts on is in the state the act leaves it ("They're
+  gone" after "I'm throwing them out now");
 - :func:`made_later`: the thing it makes is there ("It's a good haiku");
 - :func:`partly_done`: some of the things it joins are done ("the printer works again");
 - :func:`under_way`: a moment's action said as it happened ("I'm calling the vet");
@@ -204,6 +207,88 @@ def made_later(item: str, later: Sequence[str]) -> bool:
     return any(status(s) != "plan" and not s.rstrip().endswith("?") and there.search(s) for s in later)
 
 
+_TOOK_UP = re.compile(
+    r"(?:^|[,;]\s*|\b(?:i|we)(?: just| finally| eventually| then)? )"
+    r"(?:went with|ended up (?:going with|with|\w+ing)|settled on|opted for)\s+(?P<what>[^,.;:!?]+)",
+    _I,
+)
+"""A first person's past choice of what to do, its subject left out in terse chat ("Went
+with the healthcheck", "we ended up using a lockfile"): the words it took up."""
+
+
+def taken_up(item: str, later: Sequence[str]) -> bool:
+    """True when a ``later`` sentence (not a question nor a plan) reports, in the past, that
+    the writer went with the thing ``item`` (an action) acts on: "Went with the
+    healthcheck, cold start works now" for "Add a healthcheck to db with pg_isready" (a word
+    of its direct object, the words before a preposition, among the words taken up: those
+    after "went with", "ended up using", "settled on", "opted for"). The choice made and
+    acted on leaves nothing to do; "I'll go with the healthcheck" is a plan, and "went with
+    the wait script" takes up another thing."""
+    verb, said = action(item)
+    if verb is None:
+        return False
+    thing = {stem(w) for w in _direct_object(item) if w in said}
+    if not thing:
+        return False
+    for sentence in later:
+        if sentence.rstrip().endswith("?") or status(sentence) == "plan":
+            continue
+        for took in _TOOK_UP.finditer(sentence):
+            if thing & {stem(w) for w in words(took.group("what"))}:
+                return True
+    return False
+
+
+_LEFT = re.compile(
+    r"^\W*(?:(?:ok(?:ay)?|done|so|and|good|right|yes|yep)\W+)*(?P<subject>(?:\w+[\s-]){0,3}?\w+?)"
+    r"(?:'s|'re|\u2019s|\u2019re|\s+(?:is|are|was|were|has been|have been|got|get))\s+"
+    r"(?:(?:all|now|finally|already|both|completely)\s+)*"
+    r"(?:(?P<finished>sorted|fixed|done|finished)|gone|away|out|off|in the (?:bin|trash|garbage))\b"
+    r"(?!\s+(?:with|of|to|for)\b)",  # "done with the pills", "out of ink", "off to school": another thing
+    _I,
+)
+"""A thing in the state an act leaves it: "They're gone", "the lilies are out", "the leak
+is fixed", "both forms are sorted" (the thing: the words before the verb). Gone, away,
+out, off are the state of a removal only (:data:`_REMOVES`): "the power is out" does not
+say "restore power" is done."""
+_REMOVES: Final = frozenset(
+    "out away off remove delete discard clear cancel toss bin dump drop empty throw rid".split()
+)
+"""An act of removal, by its verb or its particle ("throw out", "put away", "turn off")."""
+_LASTING: Final = frozenset("keep stay avoid".split())
+"""Acts that last: "keep lilies out of the house" is a rule kept, never done once."""
+_BACK_REFERENCES: Final = frozenset("it they them those these that this both all".split())
+"""Words that name a thing said before instead of naming it."""
+
+
+def left_done(item: str, later: Sequence[str]) -> bool:
+    """True when a ``later`` sentence (not a question nor a plan) says the thing ``item``
+    acts on (a word of its objects) is in the state the act leaves it: sorted, fixed, done,
+    or, for a removal (:data:`_REMOVES`), gone, away, out, off (:data:`_LEFT`: "The lilies
+    are gone" for "throw out lilies"; "It's fixed" for "fix the leak"; not "The power is
+    out" for "restore power"). A thing named by a pronoun ("They're gone") is the
+    item's when an earlier of the ``later`` sentences said the item's act ("I'm throwing
+    them out now"): what the act was about is what is now gone. "The lilies are still in
+    the vase" or "they're gone?" leave the act to do, and an act that lasts (:data:`_LASTING`:
+    "keep lilies out of the house") is never done by its state."""
+    verb, said = action(item)
+    if verb is None or not said or verb in _LASTING:
+        return False
+    objects = {stem(w) for w in said}
+    acted = False
+    for sentence in later:
+        if not sentence.rstrip().endswith("?") and status(sentence) != "plan":
+            left = _LEFT.search(sentence)
+            removal = not _REMOVES.isdisjoint(words(item))
+            subject = words(left.group("subject")) if left and (left.group("finished") or removal) else []
+            if subject and objects & {stem(w) for w in subject}:
+                return True
+            if subject and acted and subject[-1] in _BACK_REFERENCES:
+                return True
+        acted = acted or holds_verb(sentence, verb)
+    return False
+
+
 def accepted_later(item: str, turns: Sequence[tuple[str, str]]) -> bool:
     """True when ``item`` makes a thing (:data:`_MAKES`: "write the chorus") and the
     ``turns`` (role, text: the messages from the item's first one on) show it made: the
@@ -392,7 +477,10 @@ def unstated(
     (:func:`unbound_value`). Something to do is no step when it is advice for a case the
     chat does not say came (:func:`only_if`), and no longer to do when a later sentence
     reports it done ("I
-    set it to channel 44" after "Set the band to a fixed channel"; "Removed."), its thing
+    set it to channel 44" after "Set the band to a fixed channel"; "Removed."), by a choice
+    taken up (:func:`taken_up`: "Went with the healthcheck") or by the state it leaves its
+    thing in (:func:`left_done`: "They're gone"; read in the whole chat when no one sentence
+    states the item), its thing
     made ("It's a good haiku" after "write a haiku"; a piece written and accepted:
     :func:`accepted_later`), or when it was over in a moment as it
     was written ("I'm calling the vet") and the conversation went on after it, or when it
@@ -415,8 +503,9 @@ def unstated(
     said = ordered[:end]  # the messages' sentences (not the state's lines)
     if unbound_value(item, said) is not None:
         return "a number said of something else"
-    if not support:
-        return None
+    if not support:  # grounded in no one sentence: whether it is done, from the whole chat
+        to_do = field not in ("key_decisions", "completed_steps")
+        return "done later" if to_do and left_done(item, said) else None
     texts = {o: " ".join(s for s, k in zip(ordered, owners) if k == o) for o in set(owners[:end])}
     at = [i for i, s in enumerate(ordered) if s in support]
     stating = [i for i in at if not replies.corrects(item, owners[i], texts, roles)]
@@ -429,8 +518,8 @@ def unstated(
         return "only if"
     first = at[0]
     later = [(s, owners[i] == owners[first] + 1) for i, s in enumerate(ordered) if i > first]
-    if done_later(item, later):
-        return "done later"
+    if done_later(item, later) or taken_up(item, [s for s, _ in later]) or left_done(item, ordered[first:]):
+        return "done later"  # left_done reads the first sentence too: it may say the act
     if made_later(item, [s for s, _ in later]):
         return "made later"
     if roles and accepted_later(item, [(roles[o], texts[o]) for o in sorted(texts) if o >= owners[first]]):

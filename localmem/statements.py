@@ -20,7 +20,8 @@ any ``str``):
   "don't"...): what a preference may be taken from. "I wanted to make chocolate chip
   muffins" is a past want, not a preference; :func:`prefers`: the stance is in the clause
   that holds the item ("My partner gets seasick, so no boat trips please" prefers no boat
-  trips, not seasickness), and the sentence holds every content word of the item: a
+  trips, not seasickness), the item's subject is not someone else (:func:`someone_elses`:
+  "Dr Osei recommended it" is the vet's), and the sentence holds every content word of the item: a
   preference is one sentence of its writer, never words of two ("I'll take the risk." and
   "I'll take the train instead of an Uber." state no "risk of the train change");
 - :func:`decides` and :func:`undecided`: a sentence that decides, and one that only offers
@@ -242,6 +243,42 @@ _TOPIC = re.compile(r"^\s*\w+:\s+")
 its name for the item, not words the item claims were said."""
 
 
+_OTHER_SUBJECT = re.compile(
+    r"^\W*(?:(?i:he|she|they|(?:the|my|our|his|her|their|your)\s+(?!users?\b)[\w'-]+)"
+    r"|(?:Mr|Mrs|Ms|Mx|Dr|Prof)\.?\s+[A-Z][\w'-]*|(?P<name>[A-Z][a-z][\w'-]*))"
+    r"\s+(?i:(?:\w+ly|also|just|already|still)\s+)?(?P<verb>[\w']+)"
+)
+"""An item opening with someone other than its writer as the subject of a verb: a
+pronoun of the third person, "the/my/his X" (not "the user", how a model names the
+writer), a titled or a plain name ("Dr Osei recommended it", "Luis likes them")."""
+_PAST: Final = frozenset(
+    "said told gave made got took thought chose went sent put set found wrote bought brought felt kept"
+    " left meant ran saw had did".split()
+)
+_THIRD_STANCE: Final = frozenset(
+    "says thinks wants likes loves hates prefers recommends suggests needs insists advises".split()
+)
+"""A third person's stance, said of them: "she prefers", "the vet recommends"."""
+
+
+def someone_elses(item: str, sentence: str) -> bool:
+    """True when ``item`` states what someone other than ``sentence``'s writer did or
+    holds: it opens with a third person (:data:`_OTHER_SUBJECT`; a plain name only when
+    ``sentence`` writes it capitalised after its first word, so "Spicy food" is no name)
+    followed by a past verb ("recommended", "said") or a verb of stance in the third
+    person ("prefers", "recommends"). "Dr Osei recommended it" of "I don't want to switch
+    brands, the clinic stocks the Hill's and Dr Osei recommended it." is the vet's
+    recommendation: the writer's stance is about switching brands."""
+    found = _OTHER_SUBJECT.match(item)
+    if found is None:
+        return False
+    verb = found.group("verb").casefold()
+    if not (verb in _PAST or verb in _THIRD_STANCE or (len(verb) > 4 and verb.endswith("ed"))):
+        return False
+    name = found.group("name")
+    return name is None or re.search(rf"(?<=\w)\W+{re.escape(name)}\b", sentence) is not None
+
+
 def prefers(sentence: str, item: str) -> bool:
     """True when ``sentence`` states its writer's taste or rule (:func:`has_stance`) about
     ``item``: the stance is in the part (cut where a reason or a second statement is
@@ -252,11 +289,12 @@ def prefers(sentence: str, item: str) -> bool:
     :data:`_TOPIC`): a preference stitched from two
     sentences, a stance of one and words of another ("I'll take the risk of the train
     change" of "I'll take the risk." and "I'll take the train instead of an Uber."), is
-    stated by neither."""
+    stated by neither. An item whose subject is someone else ("Dr Osei recommended it":
+    :func:`someone_elses`) is their stance or act, not the writer's."""
     if sentence.rstrip().endswith("?"):
         return False
     forms = item_forms(_TOPIC.sub("", item))
-    if len(held(forms, read(sentence))[0]) < len(forms):
+    if len(held(forms, read(sentence))[0]) < len(forms) or someone_elses(item, sentence):
         return False
     wanted = {stem(w) for w in words(item) if w not in STOP_WORDS}
     parts = _JOINED.split(sentence)

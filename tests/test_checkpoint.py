@@ -516,6 +516,31 @@ def test_a_step_done_later_in_any_words_is_not_left_to_do(db_path, fake: JsonFak
     assert data.workflow_state.completed_steps == ["Book a skip from Hirewell next week"]
 
 
+CAT = [
+    ("user", "Our cat has early kidney disease and the vet put her on a renal diet."),
+    ("assistant", "Keep lilies out of the house: they cause kidney failure in cats. A stable door gate helps too."),
+    ("user", "My neighbour left lilies on the porch table. I'm throwing them out now."),
+    ("assistant", "Good. Add a gate to the porch door as well."),
+    ("user", "They're gone. I'd rather not drill the frame, and Dr Vance recommended the wet food."),
+    ("assistant", "A pressure-fit gate needs no drilling."),
+    ("user", "Went with the pressure-fit gate, she can't get out now. I prefer the wet food."),
+]
+
+
+def test_a_task_done_by_its_result_or_a_choice_taken_up_is_not_left_to_do(db_path, fake: JsonFake) -> None:
+    """Issue 21: "They're gone" after "I'm throwing them out now" leaves the lilies thrown
+    out; "Went with the pressure-fit gate" did "Add a gate to the porch door"; "keep lilies
+    out of the house" is a rule kept, never done; "Dr Vance recommended the wet food" is the
+    vet's, not the user's preference ("I prefer the wet food" is)."""
+    data = _model_checkpoint(db_path, fake, CAT, {
+        "pending_tasks": ["throw out the lilies", "Add a gate to the porch door", "keep lilies out of the house"],
+        "user_preferences": ["Dr Vance recommended the wet food"],
+    })
+    assert data.pending_tasks == ["keep lilies out of the house"]
+    assert "Dr Vance recommended the wet food" not in data.user_preferences
+    assert "I prefer the wet food." in data.user_preferences  # the user's own stance
+
+
 def test_a_step_is_done_only_where_its_own_verb_is_said_done(db_path, fake: JsonFake) -> None:
     """Issue 21: "We got three quotes ... from Ikea" is done, but it does not say "order the
     Ikea shelving" is: the sentence that holds the order ("let's order") decides nothing done.

@@ -412,13 +412,6 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
     ('summary', 'smollm2:135m', 'bedtime_story'):
         "unfaithful summary kept: \"Felix's a brave little hedgehog\" (Felix is the son; the hedgehog is Bramble, a girl), "
         "\"He's a little owl who helps him find his way home\" (the moon does), completed with the stale 'We were going with Pip'",
-    ('checkpoint', 'qwen2.5-coder:0.5b', 'cat_kidney_diet'):
-        "false checkpoint item kept: preference 'Dr Osei recommended it' (the vet's recommendation, not the user's preference)",
-    ('checkpoint', 'qwen2.5-coder:1.5b', 'compose_postgres'):
-        "false checkpoint items kept: pending task and next step 'Add a healthcheck to db with pg_isready' "
-        "(done: 'Went with the healthcheck, cold start works 10 out of 10 now')",
-    ('checkpoint', 'qwen2.5-coder:1.5b', 'cat_kidney_diet'):
-        "false checkpoint item kept: pending task 'throw out lilies' (done: 'They're gone')",
     ('facts', 'qwen2.5-coder:1.5b', 'chore_rota'):
         "false facts kept: common words as entities ('bins', 'bathroom', 'kitchen', 'hoovering', 'stairs', 'hall', 'bleach', "
         "'limescale spray', 'whiteboard'); the key facts naming no fact are gone since facts7",

@@ -88,6 +88,59 @@ def test_prefers(sentence: str, item: str, prefers: bool) -> None:
 
 
 @pytest.mark.parametrize(
+    ("item", "sentence", "theirs"),
+    [
+        ("Dr Osei recommended it", "I'm staying with the Hill's and Dr Osei recommended it.", True),
+        ("she prefers the aisle", "My mum flies with me and she prefers the aisle.", True),
+        ("Marta said no nuts", "For the party, Marta said no nuts.", True),  # a name written mid-sentence
+        ("the vet recommends wet food", "I like the brand and the vet recommends wet food.", True),
+        ("The user prefers short answers", "I prefer short answers.", False),  # the writer, as a model names them
+        ("Spicy food preferred", "Spicy food preferred, always.", False),  # no name: never capitalised mid-sentence
+        ("Short answers", "Short answers please.", False),  # no verb
+        ("Hill's renal food", "I only buy Hill's renal food.", False),
+    ],
+)
+def test_someone_elses(item: str, sentence: str, theirs: bool) -> None:
+    """Issue 21: a preference is the writer's stance; an item whose subject is someone else
+    ("Dr Osei recommended it") is their act or stance."""
+    assert statements.someone_elses(item, sentence) is theirs
+    if theirs:
+        assert not statements.prefers(sentence, item)
+
+
+@pytest.mark.parametrize(
+    ("item", "later", "done"),
+    [
+        ("Add a healthcheck to db with pg_isready", ["Went with the healthcheck, works every time now."], True),
+        ("add a retry to the upload job", ["We ended up adding a retry and it held."], True),
+        ("Add a healthcheck to db with pg_isready", ["I'll go with the healthcheck tomorrow."], False),  # a plan
+        ("Add a healthcheck to db with pg_isready", ["Went with the wait script instead."], False),  # another thing
+        ("Add a healthcheck to db with pg_isready", ["Should I go with the healthcheck?"], False),
+    ],
+)
+def test_taken_up(item: str, later: list[str], done: bool) -> None:
+    assert progress.taken_up(item, later) is done
+
+
+@pytest.mark.parametrize(
+    ("item", "later", "done"),
+    [
+        ("throw out the lilies", ["The lilies are gone."], True),
+        ("throw out the lilies", ["I'm throwing them out now.", "Ok, they're gone."], True),  # the act said, then "they"
+        ("fix the leaking tap", ["The tap is fixed."], True),
+        ("throw out the lilies", ["They're gone."], False),  # "they": no act said before
+        ("throw out the lilies", ["The lilies are still on the table."], False),
+        ("throw out the lilies", ["The lilies are gone?"], False),
+        ("restore power to the shed", ["The power is out again."], False),  # out: the state of a removal only
+        ("ask the vet about the cat's pills", ["The cat is done with the pills."], False),  # done with another thing
+        ("keep lilies out of the house", ["I'm keeping them out.", "They're out."], False),  # a rule kept
+    ],
+)
+def test_left_done(item: str, later: list[str], done: bool) -> None:
+    assert progress.left_done(item, later) is done
+
+
+@pytest.mark.parametrize(
     ("item", "names"),
     [("budget_2024_final.xlsx", False), ("Fix the budget sheet", True), ("thx", False), ("leg day", True)],
 )
