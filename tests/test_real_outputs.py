@@ -429,13 +429,6 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
     ('facts', 'qwen2.5-coder:1.5b', 'tomato_garden'):
         "false facts kept: key facts 'Sungold cherry tomatoes' (a name) and 'reward yourself with a tomato and basil salad' "
         "(a pleasantry); sentences and a common word as entities; the pin 'Sungold cherry tomatoes'",
-    ('keyword summary', 'store', 'bedtime_story'):
-        "unfaithful keyword summary: quotes 'We were going with Pip' after Felix renamed the hedgehog Bramble",
-    ('offline summary', 'store', 'bedtime_story'):
-        "unfaithful offline summary: quotes 'We were going with Pip' after Felix renamed the hedgehog Bramble",
-    ('keyword summary', 'store', 'cat_kidney_diet'):
-        "unfaithful keyword summary: quotes the vet portal's 'weight 4.1 kg' after the user weighed her at 3.9 kg; "
-        "no lily or painkiller warning",
 }
 
 

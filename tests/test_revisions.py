@@ -269,3 +269,66 @@ def test_a_dose_frequency_changed_later_for_the_same_drug_is_stale() -> None:
 )
 def test_a_dose_frequency_still_current_is_not_stale(texts: list[str], claim: str) -> None:
     assert stale(claim, texts) is None
+
+
+# A measure taken again ("she's 3.9 kg, she was 4.1 at the vet") and a name given again with a
+# word of change ("he wants her called Bramble now") replace what was said before (held-out 4:
+# cat_kidney_diet, bedtime_story; the conversations below are written for this test).
+LUGGAGE = [
+    ("tool", "airline: Booking K7Q2. Checked bag 1, weight 23.5 kg, fee paid."),
+    ("user", "I weighed it again at home, it's 21.8 kg, it was 23.5 at the counter."),
+]
+PUPPY = [
+    "We're getting a puppy on Saturday! What should we name him?",
+    "Fun! Do you have names in mind?",
+    "We were going with Biscuit, the kids voted for it.",
+    "Biscuit is a great dog name.",
+    "The kids changed their mind, they want him called Waffle now.",
+    "Waffle works too. Get a crate before Saturday.",
+]
+
+
+@pytest.mark.parametrize(
+    ("texts", "claim"),
+    [
+        ([t for _, t in LUGGAGE], "The checked bag weighs 23.5 kg."),
+        (PUPPY, "The puppy is called Biscuit."),
+        ([*PUPPY[:4], "Actually we renamed him to Waffle."], "Biscuit arrives on Saturday."),
+    ],
+)
+def test_a_measure_taken_again_or_a_name_given_again_is_stale(texts: list[str], claim: str) -> None:
+    assert stale(claim, texts) is not None
+
+
+@pytest.mark.parametrize(
+    ("texts", "claim"),
+    [
+        ([t for _, t in LUGGAGE], "The bag was 23.5 kg at the counter and is 21.8 kg now."),
+        # "was" alone compares nothing: the bill is still $80
+        (["The phone bill was $80 in May.", "Paid it, the bill was $80."], "The phone bill is $80."),
+        # "was" beside a value of another unit is no measure taken again
+        (["The vet said she weighs 4.1 kg.", "She's 14 years old, she was 4.1 at her last visit too."], "She weighs 4.1 kg."),
+        (PUPPY, "The puppy is called Waffle, not Biscuit."),
+        (PUPPY[:4], "The puppy is called Biscuit."),  # no rename yet
+        # the old name still said after the rename is still in use: "called" there names another
+        ([*PUPPY[:4], "The kids want the cat called Waffle now, and Biscuit stays the dog."], "Biscuit is the dog."),
+        # a phone call, not a name given
+        ([*PUPPY[:4], "I called Maria now about the crate."], "The puppy is called Biscuit."),
+    ],
+)
+def test_a_measure_or_a_name_not_replaced_is_not_stale(texts: list[str], claim: str) -> None:
+    assert stale(claim, texts) is None
+
+
+def test_the_stores_own_summaries_do_not_quote_a_measure_or_a_name_replaced() -> None:
+    chat = [("user" if i % 2 == 0 else "assistant", t) for i, t in enumerate(PUPPY)]
+    for summary in (keyword_summary(chat), offline_summary(chat)):
+        assert "going with Biscuit" not in summary
+    assert any("going with Biscuit" in s for s in (keyword_summary(chat[:4]), offline_summary(chat[:4])))
+    weighed = [
+        ("user", "Can you read my dog's vet note?"),
+        ("tool", "vet: Patient REX, canine, weight 31.2 kg, heartworm negative. Next visit in 6 months."),
+        ("assistant", "Rex is healthy: heartworm negative, and his weight is noted for the next visit."),
+        ("user", "I weighed him at home tonight, he's 29.8 kg, he was 31.2 at the vet."),
+    ]
+    assert "31.2 kg" not in keyword_summary(weighed) and "31.2 kg" not in offline_summary(weighed)
