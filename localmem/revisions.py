@@ -111,7 +111,8 @@ _VALUE_WORD = re.compile(
 without it says none."""
 _UNITS: Final = {"ppl": "people", "persons": "people", "person": "people", "%": "percent", "$": "dollar",
                  "usd": "dollar", "bucks": "dollar", "lbs": "lb", "hrs": "hour", "hr": "hour",
-                 "mins": "minute", "min": "minute", "kgs": "kg"}
+                 "mins": "minute", "min": "minute", "kgs": "kg",
+                 "yr": "year", "yrs": "year", "mi": "mile", "gig": "gb", "gigs": "gb"}
 """Spellings of one unit."""
 _SPELLED_NUMBERS: Final = {**NUMBER_WORDS, "one": "1", "a couple": "2", "a pair": "2"}
 _NOT_UNITS: Final = (
@@ -390,6 +391,18 @@ def _dosed(text: str) -> set[str]:
 def _act(match: re.Match[str]) -> str:
     """An awaited act as one stem ("pickup", "pick up": "pickup"; "approval": "approval")."""
     return stem("".join(match.group("act").casefold().split()))
+
+
+def values(text: str) -> tuple[Value, ...]:
+    """Every value ``text`` says, clause by clause, each bound to its clause's words (not to
+    a question: ``text`` is read alone)."""
+    return tuple(v for n, clause in enumerate(_clauses(text)) for v in _mentions(clause, -1, n, ""))
+
+
+def values_said(texts: Sequence[str]) -> tuple[Value, ...]:
+    """Every value ``texts`` (a conversation, in order) say, a value said bare bound to what
+    the question before asked (``Value.asked``)."""
+    return _read(tuple(texts))[0]
 
 
 def replacements(texts: Sequence[str]) -> tuple[Replacement, ...]:

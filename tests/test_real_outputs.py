@@ -410,9 +410,6 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
     ('summary', 'qwen2.5-coder:0.5b', 'car_warranty'):
         "unfaithful summary kept: 'The warranty covers the basic 5yr/60,000 miles and the powertrain 10yr/100,000 miles' "
         "(the basic warranty has expired by mileage; only the powertrain covers the pump); no overheating warning",
-    ('summary', 'qwen2.5-coder:0.5b', 'terse_phone_plan'):
-        "unfaithful summary kept: 'Att is offering a 30GB plan for work, with visible unlimited coverage' (invented: the user "
-        "chose Visible's unlimited plan, 21gb was last month's use); no warning not to cancel AT&T before porting",
     ('summary', 'smollm2:135m', 'bedtime_story'):
         "unfaithful summary kept: \"Felix's a brave little hedgehog\" (Felix is the son; the hedgehog is Bramble, a girl), "
         "\"He's a little owl who helps him find his way home\" (the moon does), completed with the stale 'We were going with Pip'",
