@@ -50,6 +50,10 @@ neither raises on any ``str``).
   something ("he wants her called Bramble now", "renamed him to Otis") replaces the latest
   name given before it (in a text that gives or asks a name: "We were going with Pip") when
   that name is never said again; a claim saying the old name and not the new one is stale.
+- **A thing that has ended** ("Basic 5yr/60,000mi: EXPIRED", "the basic warranty has
+  already run out", "lapsed", "was cancelled"; said of the content words before it in its
+  clause, the last three; not negated, not asked): a claim holding all those words with a
+  word stating it in force ("covers", "valid", "active", "still") and no ending word is stale.
 - **A dose's frequency** ("every 12 hours", "twice a day": doses a day) is changed by a
   later statement with a word of change that names the same drug or dose amount and gives
   another frequency first ("she changed the dose, 75 mg once a day for the first week, then
@@ -228,6 +232,10 @@ def stale(claim: str, texts: Sequence[str], whole: str = "") -> str | None:
         return "states a status a later message says is over"
     if _FREQUENCY.search(claim) is not None and _rate_changed(claim, tuple(texts)):
         return "states a dose's frequency a later message changed"
+    if _IN_FORCE.search(claim) is not None and _ENDED.search(claim) is None:
+        for thing in _ended_things(tuple(texts)):
+            if thing <= _forms(claim):
+                return "states as in force what the conversation says has ended"
     if _NAME.search(claim) is not None:
         for old, new in renamed(texts):
             if _says(claim, old) and not _says(claim, new) and not _says(whole, new):
@@ -253,6 +261,44 @@ def stale(claim: str, texts: Sequence[str], whole: str = "") -> str | None:
             continue  # said of something else too, and the claim may mean that one
         return "states a value the conversation replaced later"
     return None
+
+
+_ENDED = re.compile(
+    r"\b(?:expired|expires?d?|has (?:already )?(?:run|ran) out|have (?:already )?run out|ran out|runs? out|lapsed"
+    r"|(?:has|have) ended|no longer|(?:is|are|was|were) (?:over|void|cancell?ed|terminated|expired|inactive)|inactive)\b",
+    re.IGNORECASE,
+)
+"""Words saying a thing's term or status has ended ("EXPIRED", "has already run out",
+"lapsed", "is no longer", "was cancelled")."""
+_IN_FORCE = re.compile(
+    r"\b(?:cover(?:s|ed|ing|age)?|valid|active|in (?:force|effect)|applies|apply|good (?:until|through|for)|still)\b",
+    re.IGNORECASE,
+)
+"""Words stating a thing in force ("the warranty covers ...", "is valid", "still")."""
+
+
+_HEAD_SPLIT = re.compile(r"[.;!?]|(?<!\d),(?!\d)|\s[-\u2013\u2014]\s|\b(?:and|but|so|because)\b", re.IGNORECASE)
+"""Where the words an ending word is said of start: its clause."""
+
+
+@functools.lru_cache(maxsize=8)
+def _ended_things(texts: tuple[str, ...]) -> tuple[frozenset[str], ...]:
+    """What ``texts`` say has ended: the content words before an ending word in its clause
+    (at most three: "Basic 5yr/60,000mi: EXPIRED" is the basic one's, "the basic warranty has
+    already run out" the basic warranty's), in a statement not negated nor asked."""
+    found = []
+    for text in texts:
+        for sentence in _sentences(text):
+            if sentence.rstrip().endswith("?"):
+                continue
+            for m in _ENDED.finditer(sentence):
+                head = _HEAD_SPLIT.split(sentence[: m.start()])[-1]
+                if _NEGATION.search(head):
+                    continue  # "the warranty hasn't expired"
+                names = _forms_in_order(head)
+                if names:
+                    found.append(frozenset(names[-3:]))
+    return tuple(dict.fromkeys(found))
 
 
 _NAME = re.compile(r"\b[A-Z][a-z]+\b")
@@ -729,10 +775,15 @@ def _clauses(sentence: str) -> list[str]:
     return [c for c in _CLAUSE.split(sentence) if c.strip()]
 
 
+def _forms_in_order(text: str) -> list[str]:
+    """:func:`_forms`, in the order ``text`` says them, once each."""
+    return list(dict.fromkeys(
+        _unit(w) for w in words(text, numbers=False)
+        if len(w) >= 3 and w.isalpha() and w not in STOP_WORDS and w not in SMALL_TALK and w not in _CHANGE_WORDS
+    ))
+
+
 def _forms(text: str) -> frozenset[str]:
     """The stems of ``text``'s content words: letters, three or more, not stop words, small
     talk or words of change."""
-    return frozenset(
-        _unit(w) for w in words(text, numbers=False)
-        if len(w) >= 3 and w.isalpha() and w not in STOP_WORDS and w not in SMALL_TALK and w not in _CHANGE_WORDS
-    )
+    return frozenset(_forms_in_order(text))

@@ -407,9 +407,6 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
         "false fact kept: the entity 'liver blood test' (a common noun)",
     # The fourth held-out set (HELD_OUT_4: recorded and labelled in real_models_labels_heldout4.json
     # before this replay, by a writer who read none of the checks), on main's checks of 172117d.
-    ('summary', 'qwen2.5-coder:0.5b', 'car_warranty'):
-        "unfaithful summary kept: 'The warranty covers the basic 5yr/60,000 miles and the powertrain 10yr/100,000 miles' "
-        "(the basic warranty has expired by mileage; only the powertrain covers the pump); no overheating warning",
     ('summary', 'smollm2:135m', 'bedtime_story'):
         "unfaithful summary kept: \"Felix's a brave little hedgehog\" (Felix is the son; the hedgehog is Bramble, a girl), "
         "\"He's a little owl who helps him find his way home\" (the moon does), completed with the stale 'We were going with Pip'",

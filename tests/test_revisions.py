@@ -332,3 +332,42 @@ def test_the_stores_own_summaries_do_not_quote_a_measure_or_a_name_replaced() ->
         ("user", "I weighed him at home tonight, he's 29.8 kg, he was 31.2 at the vet."),
     ]
     assert "31.2 kg" not in keyword_summary(weighed) and "31.2 kg" not in offline_summary(weighed)
+
+
+# A thing the conversation says has ended, stated as in force (held-out 4 car_warranty: "The
+# warranty covers the basic 5yr/60,000 miles" after "Basic 5yr/60,000mi: EXPIRED" and "the
+# basic warranty has already run out"; the conversation below is written for this test).
+GYM_PASS = [
+    ("user", "Can you check my gym memberships?"),
+    ("tool", "members: Pool pass: EXPIRED 2026-09-30. Weights room pass: ACTIVE until 2027-03-01."),
+    ("assistant", "Your weights room pass is active until March; the pool pass has already run out."),
+]
+
+
+@pytest.mark.parametrize(
+    "claim",
+    ["The user's pool pass covers swimming on weekdays.", "The pool pass and the weights room pass are both active."],
+)
+def test_a_thing_stated_in_force_after_the_conversation_said_it_ended_is_stale(claim: str) -> None:
+    assert stale(claim, [t for _, t in GYM_PASS]) is not None
+
+
+@pytest.mark.parametrize(
+    ("texts", "claim"),
+    [
+        ([t for _, t in GYM_PASS], "The weights room pass is active until March."),
+        ([t for _, t in GYM_PASS], "The pool pass expired in September; the weights room pass is active."),
+        ([t for _, t in GYM_PASS], "The user asked about the pool pass."),  # not stated in force
+        (["Has the pool pass expired?", "No, it's fine."], "The pool pass is still active."),  # a question ends nothing
+        (["The pool pass hasn't expired yet."], "The pool pass is still valid."),
+    ],
+)
+def test_a_thing_in_force_or_said_ended_is_not_stale(texts: list[str], claim: str) -> None:
+    assert stale(claim, texts) is None
+
+
+def test_ground_drops_the_sentence_stating_an_ended_thing_in_force() -> None:
+    kept = "The weights room pass is active until March. The user asked about the gym memberships."
+    grounded = ground(f"{kept} The pool pass covers swimming.", GYM_PASS)
+    assert grounded.text == kept
+    assert grounded.dropped == ((3, "states as in force what the conversation says has ended"),)
