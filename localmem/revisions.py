@@ -264,12 +264,13 @@ def stale(claim: str, texts: Sequence[str], whole: str = "") -> str | None:
 
 
 _ENDED = re.compile(
-    r"\b(?:expired|expires?d?|has (?:already )?(?:run|ran) out|have (?:already )?run out|ran out|runs? out|lapsed"
+    r"\b(?:expired|(?:has|have) (?:already )?run out|ran out|lapsed"
     r"|(?:has|have) ended|no longer|(?:is|are|was|were) (?:over|void|cancell?ed|terminated|expired|inactive)|inactive)\b",
     re.IGNORECASE,
 )
 """Words saying a thing's term or status has ended ("EXPIRED", "has already run out",
-"lapsed", "is no longer", "was cancelled")."""
+"lapsed", "is no longer", "was cancelled"); not one that will ("expires in 2030", "runs out
+in June")."""
 _IN_FORCE = re.compile(
     r"\b(?:cover(?:s|ed|ing|age)?|valid|active|in (?:force|effect)|applies|apply|good (?:until|through|for)|still)\b",
     re.IGNORECASE,

@@ -407,9 +407,6 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
         "false fact kept: the entity 'liver blood test' (a common noun)",
     # The fourth held-out set (HELD_OUT_4: recorded and labelled in real_models_labels_heldout4.json
     # before this replay, by a writer who read none of the checks), on main's checks of 172117d.
-    ('summary', 'smollm2:135m', 'bedtime_story'):
-        "unfaithful summary kept: \"Felix's a brave little hedgehog\" (Felix is the son; the hedgehog is Bramble, a girl), "
-        "\"He's a little owl who helps him find his way home\" (the moon does), completed with the stale 'We were going with Pip'",
     ('checkpoint', 'qwen2.5-coder:0.5b', 'cat_kidney_diet'):
         "false checkpoint item kept: preference 'Dr Osei recommended it' (the vet's recommendation, not the user's preference)",
     ('checkpoint', 'qwen2.5-coder:1.5b', 'compose_postgres'):

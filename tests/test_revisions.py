@@ -371,3 +371,9 @@ def test_ground_drops_the_sentence_stating_an_ended_thing_in_force() -> None:
     grounded = ground(f"{kept} The pool pass covers swimming.", GYM_PASS)
     assert grounded.text == kept
     assert grounded.dropped == ((3, "states as in force what the conversation says has ended"),)
+
+
+def test_a_term_that_ends_later_has_not_ended() -> None:
+    texts = ["warranty: Powertrain 10yr/100,000mi: ACTIVE, expires 2030-08-14. The pass runs out in June."]
+    assert stale("The powertrain warranty covers the water pump.", texts) is None
+    assert stale("The pass is still valid.", texts) is None
