@@ -42,6 +42,18 @@ neither raises on any ``str``).
 - **A status that waits for an act** ("Status: ready for pickup", "awaiting approval", "out
   for delivery") is over when a later statement, not negated, says the act done ("I picked
   up the carprofen", "approved") of what the status's text names, or of "it".
+- **A measure taken again.** A clause saying what something "was" ("she was 4.1 at the
+  vet") after a clause of its sentence saying, with a unit, what it "is" ("she's 3.9 kg")
+  replaces the value it was, said before in a unit that agrees (the portal's "weight 4.1
+  kg"); "was" alone ("the bill was $80") replaces nothing.
+- **A name given again** (:func:`renamed`): a statement with a word of change naming
+  something ("he wants her called Bramble now", "renamed him to Otis") replaces the latest
+  name given before it (in a text that gives or asks a name: "We were going with Pip") when
+  that name is never said again; a claim saying the old name and not the new one is stale.
+- **A thing that has ended** ("Basic 5yr/60,000mi: EXPIRED", "the basic warranty has
+  already run out", "lapsed", "was cancelled"; said of the content words before it in its
+  clause, the last three; not negated, not asked): a claim holding all those words with a
+  word stating it in force ("covers", "valid", "active", "still") and no ending word is stale.
 - **A dose's frequency** ("every 12 hours", "twice a day": doses a day) is changed by a
   later statement with a word of change that names the same drug or dose amount and gives
   another frequency first ("she changed the dose, 75 mg once a day for the first week, then
@@ -103,7 +115,8 @@ _VALUE_WORD = re.compile(
 without it says none."""
 _UNITS: Final = {"ppl": "people", "persons": "people", "person": "people", "%": "percent", "$": "dollar",
                  "usd": "dollar", "bucks": "dollar", "lbs": "lb", "hrs": "hour", "hr": "hour",
-                 "mins": "minute", "min": "minute", "kgs": "kg"}
+                 "mins": "minute", "min": "minute", "kgs": "kg",
+                 "yr": "year", "yrs": "year", "mi": "mile", "gig": "gb", "gigs": "gb"}
 """Spellings of one unit."""
 _SPELLED_NUMBERS: Final = {**NUMBER_WORDS, "one": "1", "a couple": "2", "a pair": "2"}
 _NOT_UNITS: Final = (
@@ -219,6 +232,14 @@ def stale(claim: str, texts: Sequence[str], whole: str = "") -> str | None:
         return "states a status a later message says is over"
     if _FREQUENCY.search(claim) is not None and _rate_changed(claim, tuple(texts)):
         return "states a dose's frequency a later message changed"
+    if _IN_FORCE.search(claim) is not None and _ENDED.search(claim) is None:
+        for thing in _ended_things(tuple(texts)):
+            if thing <= _forms(claim):
+                return "states as in force what the conversation says has ended"
+    if _NAME.search(claim) is not None:
+        for old, new in renamed(texts):
+            if _says(claim, old) and not _says(claim, new) and not _says(whole, new):
+                return "states a name a later message replaced"
     said_before, found = _read(tuple(texts))
     if not found:
         return None  # most conversations replace nothing
@@ -240,6 +261,106 @@ def stale(claim: str, texts: Sequence[str], whole: str = "") -> str | None:
             continue  # said of something else too, and the claim may mean that one
         return "states a value the conversation replaced later"
     return None
+
+
+_ENDED = re.compile(
+    r"\b(?:expired|(?:has|have) (?:already )?run out|ran out|lapsed"
+    r"|(?:has|have) ended|no longer|(?:is|are|was|were) (?:over|void|cancell?ed|terminated|expired|inactive)|inactive)\b",
+    re.IGNORECASE,
+)
+"""Words saying a thing's term or status has ended ("EXPIRED", "has already run out",
+"lapsed", "is no longer", "was cancelled"); not one that will ("expires in 2030", "runs out
+in June")."""
+_IN_FORCE = re.compile(
+    r"\b(?:cover(?:s|ed|ing|age)?|valid|active|in (?:force|effect)|applies|apply|good (?:until|through|for)|still)\b",
+    re.IGNORECASE,
+)
+"""Words stating a thing in force ("the warranty covers ...", "is valid", "still")."""
+
+
+_HEAD_SPLIT = re.compile(r"[.;!?]|(?<!\d),(?!\d)|\s[-\u2013\u2014]\s|\b(?:and|but|so|because)\b", re.IGNORECASE)
+"""Where the words an ending word is said of start: its clause."""
+
+
+@functools.lru_cache(maxsize=8)
+def _ended_things(texts: tuple[str, ...]) -> tuple[frozenset[str], ...]:
+    """What ``texts`` say has ended: the content words before an ending word in its clause
+    (at most three: "Basic 5yr/60,000mi: EXPIRED" is the basic one's, "the basic warranty has
+    already run out" the basic warranty's), in a statement not negated nor asked."""
+    found = []
+    for text in texts:
+        for sentence in _sentences(text):
+            if sentence.rstrip().endswith("?"):
+                continue
+            for m in _ENDED.finditer(sentence):
+                head = _HEAD_SPLIT.split(sentence[: m.start()])[-1]
+                if _NEGATION.search(head):
+                    continue  # "the warranty hasn't expired"
+                names = _forms_in_order(head)
+                if names:
+                    found.append(frozenset(names[-3:]))
+    return tuple(dict.fromkeys(found))
+
+
+_NAME = re.compile(r"\b[A-Z][a-z]+\b")
+"""A word written as a name: capitalised, then lower-case."""
+_RENAME = re.compile(
+    r"(?i:\b(?:renam(?:e|ed|es|ing)\s+(?:\w+\s+){0,2}?(?:to|as)|going with"
+    r"|(?:call|name)(?:d|ed|s|ing)?\s+(?:her|him|it|them|the\s+[a-z]+)"
+    r"|(?:her|him|it|them|the\s+[a-z]+)\s+(?:be\s+)?(?:called|named)))"
+    r"\s+(?P<name>[A-Z][a-z]+)\b"
+)
+"""A name given to something ("wants her called Bramble", "renamed him to Otis", "call her
+Bramble", "going with Pip"); "called Sarah" alone is a phone call."""
+_RENAME_CUE = re.compile(rf"{_CUE.pattern}|\brenam\w*|\bchanged? (?:\w+ )?mind\b", re.IGNORECASE)
+"""What says the name given replaces one given before ("... called Bramble now",
+"changed his mind about the name", "renamed")."""
+_NAMING = re.compile(r"\b(?:name[ds]?|call(?:ed|s)?|going with)\b", re.IGNORECASE)
+"""A text that gives or asks a name."""
+
+
+@functools.lru_cache(maxsize=8)
+def _renames(texts: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    found: list[tuple[str, str]] = []
+    for i, text in enumerate(texts):
+        for sentence in _sentences(text):
+            if sentence.rstrip().endswith("?") or _RENAME_CUE.search(sentence) is None:
+                continue
+            for m in _RENAME.finditer(sentence):
+                new = m.group("name")
+                old = _last_name(texts, i, new)
+                if old is not None:
+                    found.append((old, new))
+    return tuple(found)
+
+
+def renamed(texts: Sequence[str]) -> tuple[tuple[str, str], ...]:
+    """Each name ``texts`` (a conversation, in order) replace, with the name replacing it:
+    a statement with a word of change gives a name ("he wants her called Bramble now",
+    "renamed it to Otis instead"), and the latest name given before it, in a text that gives
+    or asks a name ("We were going with Pip", after "What's his name?"), is never said
+    again from that text on ("Pip" after "called Bramble now"; a name still said later is
+    of something else or still in use, and replaced by nothing)."""
+    return _renames(tuple(texts))
+
+
+def _last_name(texts: tuple[str, ...], i: int, new: str) -> str | None:
+    """The latest name said before text ``i`` in a text that gives or asks a name (or
+    answers a question that asks one), and said in no text from ``i`` on; None when the
+    latest such name is still said."""
+    later = " ".join(texts[i:])
+    for j in range(i - 1, -1, -1):
+        naming = _NAMING.search(texts[j]) is not None or (j and _NAMING.search(_question(texts[j - 1])) is not None)
+        names = [m.group() for m in _NAME.finditer(texts[j]) if m.group().casefold() not in STOP_WORDS and m.group() != new]
+        if not naming or not names:
+            continue
+        fresh = [n for n in names if not _says(later, n)]
+        return fresh[-1] if fresh else None
+    return None
+
+
+def _says(text: str, name: str) -> bool:
+    return bool(name) and re.search(rf"\b{re.escape(name)}\b", text) is not None
 
 
 def _done_since(claim: str, texts: tuple[str, ...]) -> bool:
@@ -319,6 +440,18 @@ def _act(match: re.Match[str]) -> str:
     return stem("".join(match.group("act").casefold().split()))
 
 
+def values(text: str) -> tuple[Value, ...]:
+    """Every value ``text`` says, clause by clause, each bound to its clause's words (not to
+    a question: ``text`` is read alone)."""
+    return tuple(v for n, clause in enumerate(_clauses(text)) for v in _mentions(clause, -1, n, ""))
+
+
+def values_said(texts: Sequence[str]) -> tuple[Value, ...]:
+    """Every value ``texts`` (a conversation, in order) say, a value said bare bound to what
+    the question before asked (``Value.asked``)."""
+    return _read(tuple(texts))[0]
+
+
 def replacements(texts: Sequence[str]) -> tuple[Replacement, ...]:
     """Each value of ``texts`` a later clause replaces, with the value replacing it, in the
     order the revisions come."""
@@ -329,6 +462,7 @@ def replacements(texts: Sequence[str]) -> tuple[Replacement, ...]:
 def _read(texts: tuple[str, ...]) -> tuple[tuple[Value, ...], tuple[Replacement, ...]]:
     """Every value ``texts`` say, and what replaces what (read once for a conversation)."""
     out: list[Replacement] = []
+    measured: list[Replacement] = []
     earlier: list[Value] = []
     for i, text in enumerate(texts):
         asked = _question(texts[i - 1]) if i else ""
@@ -336,15 +470,18 @@ def _read(texts: tuple[str, ...]) -> tuple[tuple[Value, ...], tuple[Replacement,
         for sentence in _sentences(text):
             question = sentence.rstrip().endswith("?")
             before: list[Value] = []  # this sentence's values so far
+            parts: list[tuple[str, list[Value]]] = []  # ... with their clauses
             for clause in _clauses(sentence):
                 here = _mentions(clause, i, number, asked)
                 number += 1
                 if not question:
                     out += _revised(clause, here, earlier, i) + _denied(clause, here, before, earlier)
+                    measured += _remeasured(clause, here, parts, earlier)
                 earlier += here
                 before += here
-    out += _shares(earlier, out)
-    return tuple(earlier), tuple(dict.fromkeys(out))
+                parts.append((clause, here))
+    out += _shares(earlier, out)  # a measure taken again is no total with shares
+    return tuple(earlier), tuple(dict.fromkeys(out + measured))
 
 
 def _shares(values: list[Value], found: list[Replacement]) -> list[Replacement]:
@@ -450,6 +587,38 @@ def _denied(clause: str, here: list[Value], before: list[Value], earlier: list[V
         Replacement(v, new) for v in earlier
         if _same(v, denied) and _units_agree(v, new) and (v.thing & of or not v.thing) and v not in before
     ] + [Replacement(v, new) for v in here]
+
+
+_WAS = re.compile(r"^\W*(?:\w+\s+){0,2}?(?:was|were|used to be)\s+(?:about\s+|around\s+|only\s+)?(?=[$\u20ac\u00a3]?\d)", re.IGNORECASE)
+"""A clause giving what something was ("she was 4.1 at the vet", "it was 6 last week")."""
+_IS = re.compile(r"\b(?:is|are|am|'s|'re|'m|now)\s+(?:about\s+|around\s+|only\s+)?(?=[$\u20ac\u00a3]?\d)", re.IGNORECASE)
+"""A clause giving what something is now ("she's 3.9 kg", "it is 61,900 now")."""
+
+
+def _remeasured(
+    clause: str, here: list[Value], before: list[tuple[str, list[Value]]], earlier: list[Value]
+) -> list[Replacement]:
+    """What ``clause`` replaces when it says what something "was" after a clause of the same
+    sentence said, with a unit, what it "is" (``before``: that sentence's clauses so far with
+    their values; "I weighed her tonight, she's 3.9 kg, she was 4.1 at the vet"): the value it
+    was, said earlier in a unit that agrees (the vet portal's "weight 4.1 kg"), and the "was"
+    itself, are replaced by the value it is. A sentence giving "was" alone ("the bill was
+    $80") compares nothing and replaces nothing."""
+    found = _WAS.match(clause)
+    if found is None or not here or here[0].kind != "number" or here[0].at > found.end() + 1:
+        return []
+    was = here[0]
+    now = next(
+        (v for said, values in reversed(before) for v in values
+         if v.kind == "number" and v.unit and not v.delta and v.value != was.value and _units_agree(v, was)
+         and _IS.search(said, 0, v.at + 1) is not None),
+        None,
+    )
+    if now is None:
+        return []
+    return [Replacement(v, now) for v in earlier if _same(v, was) and _units_agree(v, now) and (v.unit or not v.thing)] + [
+        Replacement(was, now)
+    ]
 
 
 def _same_thing(old: Value, new: Value) -> bool:
@@ -607,10 +776,15 @@ def _clauses(sentence: str) -> list[str]:
     return [c for c in _CLAUSE.split(sentence) if c.strip()]
 
 
+def _forms_in_order(text: str) -> list[str]:
+    """:func:`_forms`, in the order ``text`` says them, once each."""
+    return list(dict.fromkeys(
+        _unit(w) for w in words(text, numbers=False)
+        if len(w) >= 3 and w.isalpha() and w not in STOP_WORDS and w not in SMALL_TALK and w not in _CHANGE_WORDS
+    ))
+
+
 def _forms(text: str) -> frozenset[str]:
     """The stems of ``text``'s content words: letters, three or more, not stop words, small
     talk or words of change."""
-    return frozenset(
-        _unit(w) for w in words(text, numbers=False)
-        if len(w) >= 3 and w.isalpha() and w not in STOP_WORDS and w not in SMALL_TALK and w not in _CHANGE_WORDS
-    )
+    return frozenset(_forms_in_order(text))

@@ -403,27 +403,11 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
         "false fact kept: the entity 'liver blood test' (a common noun)",
     # The fourth held-out set (HELD_OUT_4: recorded and labelled in real_models_labels_heldout4.json
     # before this replay, by a writer who read none of the checks), on main's checks of 172117d.
-    ('summary', 'qwen2.5-coder:0.5b', 'car_warranty'):
-        "unfaithful summary kept: 'The warranty covers the basic 5yr/60,000 miles and the powertrain 10yr/100,000 miles' "
-        "(the basic warranty has expired by mileage; only the powertrain covers the pump); no overheating warning",
-    ('summary', 'qwen2.5-coder:0.5b', 'terse_phone_plan'):
-        "unfaithful summary kept: 'Att is offering a 30GB plan for work, with visible unlimited coverage' (invented: the user "
-        "chose Visible's unlimited plan, 21gb was last month's use); no warning not to cancel AT&T before porting",
-    ('summary', 'smollm2:135m', 'bedtime_story'):
-        "unfaithful summary kept: \"Felix's a brave little hedgehog\" (Felix is the son; the hedgehog is Bramble, a girl), "
-        "\"He's a little owl who helps him find his way home\" (the moon does), completed with the stale 'We were going with Pip'",
     ('facts', 'qwen2.5-coder:1.5b', 'chore_rota'):
         "false facts kept: common words as entities ('bins', 'bathroom', 'kitchen', 'hoovering', 'stairs', 'hall', 'bleach', "
         "'limescale spray', 'whiteboard'); the key facts naming no fact are gone since facts7",
     ('facts', 'qwen2.5-coder:1.5b', 'tomato_garden'):
         "false fact kept: the common word 'basil' as an entity (the key facts, pin and sentence-entities are gone since facts7)",
-    ('keyword summary', 'store', 'bedtime_story'):
-        "unfaithful keyword summary: quotes 'We were going with Pip' after Felix renamed the hedgehog Bramble",
-    ('offline summary', 'store', 'bedtime_story'):
-        "unfaithful offline summary: quotes 'We were going with Pip' after Felix renamed the hedgehog Bramble",
-    ('keyword summary', 'store', 'cat_kidney_diet'):
-        "unfaithful keyword summary: quotes the vet portal's 'weight 4.1 kg' after the user weighed her at 3.9 kg; "
-        "no lily or painkiller warning",
 }
 
 

@@ -269,3 +269,111 @@ def test_a_dose_frequency_changed_later_for_the_same_drug_is_stale() -> None:
 )
 def test_a_dose_frequency_still_current_is_not_stale(texts: list[str], claim: str) -> None:
     assert stale(claim, texts) is None
+
+
+# A measure taken again ("she's 3.9 kg, she was 4.1 at the vet") and a name given again with a
+# word of change ("he wants her called Bramble now") replace what was said before (held-out 4:
+# cat_kidney_diet, bedtime_story; the conversations below are written for this test).
+LUGGAGE = [
+    ("tool", "airline: Booking K7Q2. Checked bag 1, weight 23.5 kg, fee paid."),
+    ("user", "I weighed it again at home, it's 21.8 kg, it was 23.5 at the counter."),
+]
+PUPPY = [
+    "We're getting a puppy on Saturday! What should we name him?",
+    "Fun! Do you have names in mind?",
+    "We were going with Biscuit, the kids voted for it.",
+    "Biscuit is a great dog name.",
+    "The kids changed their mind, they want him called Waffle now.",
+    "Waffle works too. Get a crate before Saturday.",
+]
+
+
+@pytest.mark.parametrize(
+    ("texts", "claim"),
+    [
+        ([t for _, t in LUGGAGE], "The checked bag weighs 23.5 kg."),
+        (PUPPY, "The puppy is called Biscuit."),
+        ([*PUPPY[:4], "Actually we renamed him to Waffle."], "Biscuit arrives on Saturday."),
+    ],
+)
+def test_a_measure_taken_again_or_a_name_given_again_is_stale(texts: list[str], claim: str) -> None:
+    assert stale(claim, texts) is not None
+
+
+@pytest.mark.parametrize(
+    ("texts", "claim"),
+    [
+        ([t for _, t in LUGGAGE], "The bag was 23.5 kg at the counter and is 21.8 kg now."),
+        # "was" alone compares nothing: the bill is still $80
+        (["The phone bill was $80 in May.", "Paid it, the bill was $80."], "The phone bill is $80."),
+        # "was" beside a value of another unit is no measure taken again
+        (["The vet said she weighs 4.1 kg.", "She's 14 years old, she was 4.1 at her last visit too."], "She weighs 4.1 kg."),
+        (PUPPY, "The puppy is called Waffle, not Biscuit."),
+        (PUPPY[:4], "The puppy is called Biscuit."),  # no rename yet
+        # the old name still said after the rename is still in use: "called" there names another
+        ([*PUPPY[:4], "The kids want the cat called Waffle now, and Biscuit stays the dog."], "Biscuit is the dog."),
+        # a phone call, not a name given
+        ([*PUPPY[:4], "I called Maria now about the crate."], "The puppy is called Biscuit."),
+    ],
+)
+def test_a_measure_or_a_name_not_replaced_is_not_stale(texts: list[str], claim: str) -> None:
+    assert stale(claim, texts) is None
+
+
+def test_the_stores_own_summaries_do_not_quote_a_measure_or_a_name_replaced() -> None:
+    chat = [("user" if i % 2 == 0 else "assistant", t) for i, t in enumerate(PUPPY)]
+    for summary in (keyword_summary(chat), offline_summary(chat)):
+        assert "going with Biscuit" not in summary
+    assert any("going with Biscuit" in s for s in (keyword_summary(chat[:4]), offline_summary(chat[:4])))
+    weighed = [
+        ("user", "Can you read my dog's vet note?"),
+        ("tool", "vet: Patient REX, canine, weight 31.2 kg, heartworm negative. Next visit in 6 months."),
+        ("assistant", "Rex is healthy: heartworm negative, and his weight is noted for the next visit."),
+        ("user", "I weighed him at home tonight, he's 29.8 kg, he was 31.2 at the vet."),
+    ]
+    assert "31.2 kg" not in keyword_summary(weighed) and "31.2 kg" not in offline_summary(weighed)
+
+
+# A thing the conversation says has ended, stated as in force (held-out 4 car_warranty: "The
+# warranty covers the basic 5yr/60,000 miles" after "Basic 5yr/60,000mi: EXPIRED" and "the
+# basic warranty has already run out"; the conversation below is written for this test).
+GYM_PASS = [
+    ("user", "Can you check my gym memberships?"),
+    ("tool", "members: Pool pass: EXPIRED 2026-09-30. Weights room pass: ACTIVE until 2027-03-01."),
+    ("assistant", "Your weights room pass is active until March; the pool pass has already run out."),
+]
+
+
+@pytest.mark.parametrize(
+    "claim",
+    ["The user's pool pass covers swimming on weekdays.", "The pool pass and the weights room pass are both active."],
+)
+def test_a_thing_stated_in_force_after_the_conversation_said_it_ended_is_stale(claim: str) -> None:
+    assert stale(claim, [t for _, t in GYM_PASS]) is not None
+
+
+@pytest.mark.parametrize(
+    ("texts", "claim"),
+    [
+        ([t for _, t in GYM_PASS], "The weights room pass is active until March."),
+        ([t for _, t in GYM_PASS], "The pool pass expired in September; the weights room pass is active."),
+        ([t for _, t in GYM_PASS], "The user asked about the pool pass."),  # not stated in force
+        (["Has the pool pass expired?", "No, it's fine."], "The pool pass is still active."),  # a question ends nothing
+        (["The pool pass hasn't expired yet."], "The pool pass is still valid."),
+    ],
+)
+def test_a_thing_in_force_or_said_ended_is_not_stale(texts: list[str], claim: str) -> None:
+    assert stale(claim, texts) is None
+
+
+def test_ground_drops_the_sentence_stating_an_ended_thing_in_force() -> None:
+    kept = "The weights room pass is active until March. The user asked about the gym memberships."
+    grounded = ground(f"{kept} The pool pass covers swimming.", GYM_PASS)
+    assert grounded.text == kept
+    assert grounded.dropped == ((3, "states as in force what the conversation says has ended"),)
+
+
+def test_a_term_that_ends_later_has_not_ended() -> None:
+    texts = ["warranty: Powertrain 10yr/100,000mi: ACTIVE, expires 2030-08-14. The pass runs out in June."]
+    assert stale("The powertrain warranty covers the water pump.", texts) is None
+    assert stale("The pass is still valid.", texts) is None

@@ -125,3 +125,53 @@ def test_the_store_keeps_no_summary_that_states_a_level_as_a_change(
         summary = summarize(db_path, server, f"The user got a 64,000 euro raise. {kept}", pairs)
     assert (summary.source, summary.text) == ("llama3.2:latest", kept)
     assert "sentence 1 of 3 dropped: states as a change what the conversation gives as a level" in caplog.text
+
+
+# A number joined to a unit the conversation says only of other numbers (held-out 4:
+# terse_phone_plan's "a 30GB plan" where 30 is a price and GB is said of 8, 15 and 21; the
+# conversation below is written for this test).
+INTERNET = [
+    "my internet is so slow. 45/mo for 100 mbps",
+    "how fast do u need? speed test says what?",
+    "speed test says 38 mbps lol",
+    "fiber near u is 500 mbps for 55/mo, or cable 300 mbps for 40",
+    "cable it is. 40 is fine",
+]
+
+
+@pytest.mark.parametrize(
+    "clause",
+    [
+        "The user pays 45 a month for 100 Mbps",  # said joined
+        "the speed test shows 38 Mbps",
+        "fiber offers 500 mbps",
+        "cable costs 40 a month",  # a rate: not judged here
+        "the user picks one of two plans",  # numbers in words are not judged
+        "the user streams 4K video",  # a unit the conversation never says with a number
+        "cable gives 40 Mbps",  # "40 is fine": a bare number may be of any unit
+    ],
+)
+def test_a_number_with_the_unit_the_conversation_gives_it_is_supported(clause: str) -> None:
+    assert misquantified(clause, INTERNET) is None
+
+
+@pytest.mark.parametrize("clause", ["the user is on a 45 Mbps plan", "fiber is 55mbps"])  # prices: "45/mo", "55/mo"
+def test_a_number_joined_to_a_unit_the_conversation_never_joins_it_to_is_unsupported(clause: str) -> None:
+    assert misquantified(clause, INTERNET) is not None
+
+
+def test_a_bare_number_answering_a_question_takes_the_unit_asked() -> None:
+    chat = ["My plan has 20 GB.", "How much data do you use?", "15"]
+    assert misquantified("The user uses 15 GB a month", chat) is None
+    assert misquantified("The user uses 15 GB a month", ["My plan has 20 GB.", "Nice plan.", "it's 15/mo, fine"]) is not None
+
+
+def test_the_store_keeps_no_summary_joining_a_number_to_another_unit(
+    db_path, server: FakeOllama, caplog: pytest.LogCaptureFixture
+) -> None:
+    pairs = [("user" if i % 2 == 0 else "assistant", t) for i, t in enumerate(INTERNET)]
+    kept = "The user chose cable at 300 Mbps. Fiber offers 500 Mbps."
+    with caplog.at_level(logging.INFO, logger="localmem"):
+        summary = summarize(db_path, server, f"The user pays for a 45 Mbps plan. {kept}", pairs)
+    assert (summary.source, summary.text) == ("llama3.2:latest", kept)
+    assert "sentence 1 of 3 dropped: joins 45 to a unit the conversation says only of other numbers" in caplog.text

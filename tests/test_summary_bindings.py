@@ -404,3 +404,44 @@ def test_a_summary_sentence_counting_one_thing_twice_is_dropped() -> None:
     assert grounded.text == f"{kept} The user feeds them sunflower seeds."
     ((number, reason),) = grounded.dropped
     assert number == 2 and reason.startswith("counts one thing twice")
+
+
+# A story retold as facts about the chat's people (held-out 4 bedtime_story: SmolLM2's "Felix's
+# a brave little hedgehog" where Felix is the user's son and the hedgehog the story's; the
+# conversation below is written for this test).
+FOX_STORY = [
+    "Help me write a story for my daughter Maya? She's 6. It's about a fox who loses her way.",
+    "Lovely. Does the fox have a name?",
+    "She wants it called Ember.",
+    "Ember it is. The fox finds her way home by following the river.",
+]
+
+
+@pytest.mark.parametrize("clause", ["Maya's a clever little fox who finds her way home", "Maya is a fox"])
+def test_a_person_made_a_thing_the_chat_speaks_of_is_misattributed(clause: str) -> None:
+    assert misattributed(clause, FOX_STORY) is not None
+
+
+@pytest.mark.parametrize(
+    "clause",
+    [
+        "Ember is a fox who follows the river",  # the story's fox: not a person named by a tie
+        "Maya is a 6-year-old girl",  # a kind the conversation never says
+        "Maya is a daughter who loves foxes",  # her tie
+    ],
+)
+def test_what_a_named_one_is_as_the_chat_says_it_is_not_misattributed(clause: str) -> None:
+    assert misattributed(clause, FOX_STORY) is None
+
+
+def test_a_kind_said_of_the_person_too_is_not_judged() -> None:
+    chat = ["My son Leo is a night owl, always up late.", "Try a fixed bedtime, even for a night owl."]
+    assert misattributed("Leo is a night owl", chat) is None
+
+
+def test_ground_drops_the_story_retold_as_facts_about_the_chats_people() -> None:
+    pairs = [("user" if i % 2 == 0 else "assistant", t) for i, t in enumerate(FOX_STORY)]
+    kept = "The user is writing a story about a fox for Maya. The fox finds her way home by following the river."
+    grounded = ground(f"Maya's a fox who loses her way. {kept}", pairs)
+    assert grounded.dropped == ((1, "makes a person of the conversation a thing it speaks of"),)
+    assert ground(kept, pairs).dropped == ()

@@ -5,8 +5,8 @@ see that an amount was said of less, or as another kind of amount. A 0.5B model 
 ate a dark chocolate bar" where the user's dog "ate part of a chocolate bar" ("about half of
 a 100 gram dark chocolate bar"): the portion dropped, the dose doubled. A 1.5B model wrote
 "has just received a 78,000 dollar raise" where the user "got a raise to 78,000 dollars a
-year": a level stated as the size of a change. :func:`misquantified` reads both (pure; it
-never raises on any ``str``):
+year": a level stated as the size of a change. :func:`misquantified` reads these and a
+number joined to a unit it was never said with (pure; it never raises on any ``str``):
 
 - **A portion dropped or changed.** The conversation says a portion of a thing done to it
   ("ate half of a bar", "took two of the tablets", "ate part of a chocolate bar", "half a
@@ -31,6 +31,12 @@ never raises on any ``str``):
   gives both roles, or neither, is not judged. The difference of a "from A to B" is a
   change the conversation gives ("from 10 mg to 5 mg" supports "cut by 5 mg").
 
+- **A number joined to another unit.** A 0.5B model wrote "a 30GB plan" where 30 was only
+  ever a price ("30/mo") and GB was said of 8, 15 and 21. A number written in digits with a
+  unit the conversation says of other numbers, where the conversation never says that
+  number with that unit (nor bare: "how much data?" "15", "I'm at 2,350 though"; "30/mo",
+  "30 each" are prices), is unsupported (``revisions.values`` reads the numbers and their units).
+
 :func:`counted_twice` reads a sentence's list: **one thing counted twice**, "has seen a
 blue heron, a woodpecker, and a downy woodpecker" where the user saw "a woodpecker" that
 the answer said is "probably a downy woodpecker". Two items of a list, each "a"/"an" and a
@@ -49,6 +55,7 @@ from typing import Final
 
 from ..extract import sentences
 from ..grounding import same_word
+from ..revisions import values, values_said
 from ..words import NUMBER_WORDS, STOP_WORDS, stem, words
 from .wording import LIST_MARKS
 
@@ -166,7 +173,54 @@ _CONTEXT_CHARS: Final = 60
 def misquantified(clause: str, conversation: Sequence[str]) -> str | None:
     """Why ``clause`` (of a summary) says an amount the conversation's texts do not give
     it, or None (see the module docstring)."""
-    return _portion_changed(clause, conversation) or _role_changed(clause, conversation)
+    return _portion_changed(clause, conversation) or _role_changed(clause, conversation) or _unit_changed(clause, conversation)
+
+
+def _unit_changed(clause: str, conversation: Sequence[str]) -> str | None:
+    """Why ``clause`` joins a number and a unit the conversation never joins ("a 30GB plan"
+    where 30 is only ever a price, "30/mo", and GB is said of 15, 21 and 8): the conversation
+    says the unit of other numbers, and the number never with that unit nor bare (answering
+    a question, or with nothing after it: not "30/mo", "30 each"); a unit the conversation never says with a number (spelled another
+    way, or a word the summary chose) is not judged here, nor a rate ("a month"), nor a
+    number in words ("one tomato" says "a tomato")."""
+    digits = set(re.findall(r"\d+(?:\.\d+)?", clause.replace(",", "")))
+    mine = [  # written in digits: "one tomato" is "a tomato"
+        v for v in values(clause)
+        if v.kind == "number" and v.unit and not v.unit.startswith("per ") and v.value in digits
+    ]
+    if not mine:
+        return None
+    said = [v for v in values_said(tuple(conversation)) if v.kind == "number"]
+    for value in mine:
+        if not any(v.unit == value.unit for v in said):
+            continue
+        if any(v.value == value.value and (v.unit == value.unit or (v.unit is None and v.asked)) for v in said):
+            continue
+        if _said_bare(value.value, conversation):
+            continue  # "I'm at 2,350 though": a bare number may be of any unit
+        return f"joins {value.value} to a unit the conversation says only of other numbers"
+    return None
+
+
+_NUMERAL = re.compile(r"(?<![\w.,])\d[\d,]*(?:\.\d+)?(?![\w,.]?\d)")
+_PRICED = re.compile(r"\s*(?:/|each\b|apiece\b|per\b|an?\s+(?:hour|day|night|week|month|year|piece|head)\b)|[a-z%]", re.IGNORECASE)
+"""What after a number makes it a rate or a price each, or gives it a unit written on
+("30/mo", "30 each", "30 a month", "30GB"): not a bare number."""
+_NEXT_WORD = re.compile(r"\s+([a-z']+)", re.IGNORECASE)
+
+
+def _said_bare(value: str, conversation: Sequence[str]) -> bool:
+    """Whether a text of ``conversation`` says ``value`` (digits, "2350") bare: nothing after
+    it, or a function word ("I'm at 2,350 though", "40 is fine"), not a unit, a rate or a
+    price each ("30 people", "30/mo", "30 each")."""
+    for text in conversation:
+        for m in _NUMERAL.finditer(text):
+            if m.group().replace(",", "") != value or _PRICED.match(text, m.end()) is not None:
+                continue
+            after = _NEXT_WORD.match(text, m.end())
+            if after is None or after.group(1).casefold() in STOP_WORDS:
+                return True
+    return False
 
 
 @dataclass(frozen=True)

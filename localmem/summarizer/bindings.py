@@ -34,7 +34,10 @@ never raise on any ``str``):
   coworker has raised his rate" where "I also raised my rate"); and a clause giving
   someone named by a role ("the workshop leader") an act that no third person does in the
   conversation, only its parties, a question or a thing ("Who narrates it?" "First
-  person": the user writes the piece). A part of a sentence that
+  person": the user writes the piece); and a clause making a person the conversation
+  names by a tie ("my son Felix") one of the things it speaks of ("Felix's a brave little
+  hedgehog": a story retold as facts about the chat's people), when the kind's word is in
+  clauses of the conversation and none naming that person. A part of a sentence that
   is small talk ("Yes.") is no name for the part after it.
 - :func:`invented_name`: **a compound name the conversation never wrote.** Two or more
   capitalized words in a row inside a sentence ("Red Smoothie", "Hotel Aurora"; a first
@@ -197,6 +200,9 @@ def misattributed(clause: str, conversation: Sequence[str]) -> str | None:
     peanuts, and Tom can't have eggs". Dropped when no clause of the conversation naming
     it holds at least half of what ``clause`` says of it and a clause opening with
     another name does (a pronoun's clause, "she is on warfarin", says nothing of whom)."""
+    kind = _kind_given(clause, conversation)
+    if kind is not None:
+        return kind
     match = _SUBJECT_NAME.match(clause)
     if match is None:
         return _party_swapped(clause, conversation) or _role_given(clause, conversation)
@@ -219,6 +225,39 @@ def misattributed(clause: str, conversation: Sequence[str]) -> str | None:
         holding = [(forms, first) for forms, _, first in said if _has(forms, act)]
         if holding and all(first and not name & forms for forms, first in holding):
             return "says of someone what a party of the conversation does"
+    return None
+
+
+_IS_A = re.compile(
+    r"^\W*(?P<name>[A-Z][a-z]+)(?:['\u2019]s|\s+is|\s+was)\s+(?:a|an)\s+(?P<kind>[a-z][a-z -]*?)"
+    r"(?=\s+(?:who|that|which|with|and|in|of|from|for)\b|\s*[,.;:!?]|\s*$)"
+)
+"""A clause saying what a named one is ("Felix's a brave little hedgehog who ...")."""
+_RELATION = "|".join(sorted(RELATION_WORDS))
+
+
+def _kind_given(clause: str, conversation: Sequence[str]) -> str | None:
+    """Why ``clause`` makes a person of the conversation one of the things it speaks of
+    ("Felix's a brave little hedgehog" where the user's "son Felix" is told a story about a
+    hedgehog: a story retold as facts about the chat's people), or None: the conversation
+    names the person by a tie ("my son Felix", "Felix, my son"), says the kind's last word
+    ("hedgehog") in a clause not naming the person, and in none naming the person. A kind
+    the conversation never says ("a 5-year-old boy") is not judged here."""
+    match = _IS_A.match(clause)
+    if match is None:
+        return None
+    name, kind = match.group("name"), match.group("kind").split()[-1].casefold()
+    if kind in RELATION_WORDS or kind in STOP_WORDS:
+        return None
+    written = " ".join(conversation)
+    tie = rf"\b(?:(?:my|our|his|her|their|your)\s+(?:{_RELATION})\s+{name}\b|\b{name},\s+(?:my|our|his|her|their)\s+(?:{_RELATION})\b)"
+    if re.search(tie, written, re.IGNORECASE) is None:
+        return None
+    kind_form = stem(kind)
+    said = [c for c in _clauses(tuple(conversation)) if any(same_word(stem(w), kind_form) for w in words(c))]
+    named = re.compile(rf"\b{name}\b")
+    if said and not any(named.search(c) for c in said):
+        return "makes a person of the conversation a thing it speaks of"
     return None
 
 
