@@ -228,19 +228,20 @@ def stale(claim: str, texts: Sequence[str], whole: str = "") -> str | None:
     without the value that replaced it, in itself or in the ``whole`` text it is part of (a
     summary that says "prescribed Bactrim for 7 days" and then "switched to nitrofurantoin
     for 5 days" tells the change); None when it does not (see the module docstring)."""
-    if _AWAITS.search(claim) is not None and _done_since(claim, tuple(texts)):
+    texts = tuple(texts)  # the readers below are memoized by it
+    if _AWAITS.search(claim) is not None and _done_since(claim, texts):
         return "states a status a later message says is over"
-    if _FREQUENCY.search(claim) is not None and _rate_changed(claim, tuple(texts)):
+    if _FREQUENCY.search(claim) is not None and _rate_changed(claim, texts):
         return "states a dose's frequency a later message changed"
     if _IN_FORCE.search(claim) is not None and _ENDED.search(claim) is None:
-        for thing in _ended_things(tuple(texts)):
-            if thing <= _forms(claim):
-                return "states as in force what the conversation says has ended"
+        forms = _forms(claim)
+        if any(thing <= forms for thing in _ended_things(texts)):
+            return "states as in force what the conversation says has ended"
     if _NAME.search(claim) is not None:
         for old, new in renamed(texts):
             if _says(claim, old) and not _says(claim, new) and not _says(whole, new):
                 return "states a name a later message replaced"
-    said_before, found = _read(tuple(texts))
+    said_before, found = _read(texts)
     if not found:
         return None  # most conversations replace nothing
     said = [v for n, clause in enumerate(_clauses(claim)) for v in _mentions(clause, -1, n, "")]
