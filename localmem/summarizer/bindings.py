@@ -67,11 +67,11 @@ from collections.abc import Sequence
 from typing import Final
 
 from ..extract import sentences
-from ..grounding import CARRIERS, SUPPORT_SHARE, same_word
+from ..grounding import CARRIERS, SUPPORT_SHARE, holds_word, same_word
 from ..periods import MONTHS, WEEKDAYS
 from ..revisions import DAY, MONTH_NAMES, day_value
 from ..words import RELATION_WORDS, SMALL_TALK, STOP_WORDS, stem, words
-from .wording import LIST_MARKS, SUMMARY_WORDS
+from .wording import LIST_MARKS, naming_forms
 
 _MONTHS = MONTH_NAMES
 _DAY = DAY
@@ -116,7 +116,6 @@ _SUBJECT = re.compile(r"\b([A-Za-z]{4,}) (?=(?:I|[Ww]e|[Hh]e|[Ss]he|[Tt]hey) [a-
 in January" (the start is in January, not the finish)."""
 _OWN = re.compile(r"^\W*(?:(?:and|or|but)\s+)?(?:i|we|you|he|she|they|it|there)\b", re.IGNORECASE)
 """A part of a sentence that opens with its own subject ("and I want to ...")."""
-_SUMMARY_FORMS: Final = frozenset(stem(w) for w in SUMMARY_WORDS)
 _LIGHT_FORMS: Final = frozenset(stem(w) for w in _LIGHT)
 _SUBJECT_NAME = re.compile(
     r"^\W*(?:(?:and|but|so)\s+)?(?P<name>(?:(?:Dr|Mr|Mrs|Ms|Prof)\.?\s+)?[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)"
@@ -158,7 +157,7 @@ def misbound(clause: str, conversation: Sequence[str]) -> str | None:
     if not values:
         return None
     said, bare = _read(tuple(conversation))
-    if not any(_has(forms, event) for forms, _ in said):
+    if not any(holds_word(forms, event) for forms, _ in said):
         return None  # an event the conversation never names: ``support`` holds its words
     others = _forms(_without_values(clause[at:])) - {event} - _LIGHT_FORMS  # what it is done to
     for kind, value in sorted(values - bare):  # said bare: "May 10 to May 17" answers "dates?"
@@ -179,8 +178,8 @@ def _binds(forms: set[str], event: str, others: set[str]) -> bool:
     """Whether a clause of the conversation (its ``forms``) holds the event, or most of the
     summary clause's ``others`` words (``grounding.SUPPORT_SHARE``: the event paraphrased,
     "wants to give her antibiotics on Monday" binds "to prescribe antibiotics on Monday")."""
-    return _has(forms, event) or (
-        bool(others) and sum(_has(forms, w) for w in others) >= SUPPORT_SHARE * len(others)
+    return holds_word(forms, event) or (
+        bool(others) and sum(holds_word(forms, w) for w in others) >= SUPPORT_SHARE * len(others)
     )
 
 
@@ -188,10 +187,6 @@ def _without_values(text: str) -> str:
     for pattern in (_DAY, _MONTH, _OFTEN, _CLOCK, _PLACE):
         text = pattern.sub(" ", text)
     return text
-
-
-def _has(forms: set[str], form: str) -> bool:
-    return form in forms or any(same_word(form, f) for f in forms)
 
 
 def misattributed(clause: str, conversation: Sequence[str]) -> str | None:
@@ -213,7 +208,7 @@ def misattributed(clause: str, conversation: Sequence[str]) -> str | None:
     said = _named(tuple(conversation))
 
     def says(forms: set[str]) -> bool:
-        return 2 * sum(_has(forms, w) for w in others) >= len(others)
+        return 2 * sum(holds_word(forms, w) for w in others) >= len(others)
 
     if any(name <= forms and says(forms) for forms, _, _ in said):
         return None
@@ -222,7 +217,7 @@ def misattributed(clause: str, conversation: Sequence[str]) -> str | None:
     doing = _DOING.match(clause, match.end())
     if doing is not None:  # "Marta is drafting": who drafts?
         act = stem(doing.group(1))
-        holding = [(forms, first) for forms, _, first in said if _has(forms, act)]
+        holding = [(forms, first) for forms, _, first in said if holds_word(forms, act)]
         if holding and all(first and not name & forms for forms, first in holding):
             return "says of someone what a party of the conversation does"
     return None
@@ -278,9 +273,9 @@ def _party_swapped(clause: str, conversation: Sequence[str]) -> str | None:
     parts = [(part, _forms(part)) for part in _clauses(tuple(conversation))]
     holding = [
         (part, forms) for part, forms in parts
-        if _has(forms, act) and 2 * sum(_has(forms, w) for w in others) >= len(others)
+        if holds_word(forms, act) and 2 * sum(holds_word(forms, w) for w in others) >= len(others)
     ]
-    if holding and all(_I.search(part) and not _has(forms, who) for part, forms in holding):
+    if holding and all(_I.search(part) and not holds_word(forms, who) for part, forms in holding):
         return "says of someone what a party of the conversation does"
     return None
 
@@ -324,7 +319,7 @@ def _role_given(clause: str, conversation: Sequence[str]) -> str | None:
     doers: list[str] = []
     for part in _clauses((text,)):
         for found in re.finditer(r"[A-Za-z]+", part):
-            if _has({stem(found.group().casefold())}, act):
+            if holds_word({stem(found.group().casefold())}, act):
                 doer = _DOER.search(part[: found.start()])
                 doers.append(doer.group(1) if doer else "")
     if doers and not any(_third(doer, who) for doer in doers):
@@ -500,9 +495,8 @@ def _items(clause: str) -> list[str]:
 
 
 def _forms(text: str) -> set[str]:
-    """The stems of ``text``'s words that name something: three letters or more, not
-    numbers, stop words nor the words every summary uses."""
-    return {stem(w) for w in words(text) if len(w) >= 3 and w.isalpha() and w not in STOP_WORDS} - _SUMMARY_FORMS
+    """The stems of ``text``'s words that name something (``wording.naming_forms``)."""
+    return set(naming_forms(text))
 
 
 _MANNER = re.compile(r"\b(?:equally|evenly|equal (?:shares|parts|amounts)|50/50|fifty-fifty)(?!\w)", re.IGNORECASE)
@@ -527,11 +521,11 @@ def unshared(sentence: str, conversation: Sequence[str]) -> str | None:
     before = sentence[: manner.start()]
     marks = list(_MANNER_SPAN.finditer(before))
     span = before[marks[-1].end():] if marks else before
-    items = [_ordered(item) for item in LIST_MARKS.split(span)]
+    items = [naming_forms(item) for item in LIST_MARKS.split(span)]
     things = [items[0][-1:]] + items[1:] if items else []
     said = [_forms(s) for s in _sentences(tuple(conversation)) if _MANNER.search(s)]
     for thing in things:
-        if thing and not any(any(_has(forms, w) for w in thing) for forms in said):
+        if thing and not any(any(holds_word(forms, w) for w in thing) for forms in said):
             return "says things are shared equally that the conversation does not say are"
     return None
 
@@ -543,16 +537,16 @@ def unprescribed(sentence: str, conversation: Sequence[str]) -> str | None:
     if verb is None:
         return None
     said = [
-        (_ordered(s), f" {' '.join(words(s))} ", bool(_PRESCRIPTION.search(s)))
+        (naming_forms(s), f" {' '.join(words(s))} ", bool(_PRESCRIPTION.search(s)))
         for s in _sentences(tuple(conversation))
     ]
     for item in LIST_MARKS.split(sentence[verb.end():]):
         if _OWN_VERB.match(item):
             break  # "and changed the dose": the list is over
-        name = _ordered(_ITEM_END.split(item, maxsplit=1)[0])
+        name = naming_forms(_ITEM_END.split(item, maxsplit=1)[0])
         if not name:
             continue
-        if not any(all(_has(set(forms), w) for w in name) and (rx or _on(name, text)) for forms, text, rx in said):
+        if not any(all(holds_word(set(forms), w) for w in name) and (rx or _on(name, text)) for forms, text, rx in said):
             return "says something was prescribed that the conversation never says was"
     return None
 
@@ -567,10 +561,3 @@ def _on(name: Sequence[str], text: str) -> bool:
 def _sentences(conversation: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(s for text in conversation for s in sentences(text))
 
-
-def _ordered(text: str) -> list[str]:
-    """The forms of :func:`_forms`, in the order of ``text``'s words."""
-    return [
-        form for w in words(text)
-        if len(w) >= 3 and w.isalpha() and w not in STOP_WORDS and (form := stem(w)) not in _SUMMARY_FORMS
-    ]
