@@ -11,7 +11,8 @@ import logging
 import pytest
 
 from localmem import MemoryConfig, MemoryStore
-from localmem.summarizer.bindings import invented_name, misattributed, misbound, unprescribed, unshared
+from localmem.summarizer.bindings import invented_name, misattributed, misbound
+from localmem.summarizer.listed import unprescribed, unshared
 from localmem.summarizer.amounts import counted_twice
 from localmem.summarizer.support import ground
 from localmem.summarizer.warned import complete_or_pin, unsaid_warnings

@@ -90,8 +90,9 @@ from ..grounding import (
 from ..revisions import stale
 from ..words import STOP_WORDS, stem, words
 from .amounts import counted_twice, misquantified
-from .bindings import invented_name, misattributed, misbound, planned_event, unprescribed, unshared
+from .bindings import invented_name, misattributed, misbound, planned_event
 from .faithful import HEDGED, NO_ANSWER
+from .listed import unprescribed, unshared
 from .wording import SUMMARY_WORDS, sentence_spans
 
 TERSE_TURN_WORDS: Final = 3

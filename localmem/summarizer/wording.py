@@ -1,7 +1,7 @@
 """How a summary is written: the words every summary uses, where its sentences end and its lists part.
 
 Shared by ``validation`` (whether an answer is a summary, trimming it to whole sentences)
-and ``support`` (holding each sentence to the turns) with its checks (``bindings``,
+and ``support`` (holding each sentence to the turns) with its checks (``bindings``, ``listed``,
 ``amounts``: a list's items; :func:`naming_forms`: the words of a clause that name
 something). Pure; it imports only ``words``.
 """
