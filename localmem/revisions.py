@@ -74,23 +74,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from .periods import MONTHS, WEEKDAYS
+from .periods import DAY, MONTH_NAMES, MONTHS, WEEKDAYS, day_value
 from .words import NUMBER_WORDS, SMALL_TALK, STOP_WORDS, is_drug, stem, words
 
 ELLIPSIS_TEXTS: Final = 4
 """An elliptical revision without a unit ("30 from now on") replaces a number of this many
 texts before it at most (its own earlier sentences included)."""
-
-MONTH_NAMES: Final = "|".join(m[:3] + (m[3:] and f"(?:{m[3:]})?") for m in MONTHS)
-"""A month's name as a pattern, whole or cut to three letters ("jun", "june")."""
-DAY: Final = re.compile(
-    rf"\b(?:(?P<weekday>{'|'.join(WEEKDAYS)})s?|(?P<month>{MONTH_NAMES})\.? (?P<mday>\d{{1,2}})(?:st|nd|rd|th)?"
-    rf"|(?P<dday>\d{{1,2}})(?:st|nd|rd|th)? (?:of )?(?P<dmonth>{MONTH_NAMES})"
-    r"|(?P<relative>tomorrow|tonight|today|yesterday|tmrw|this (?:morning|afternoon|evening|weekend)"
-    r"|next (?:week|weekend|month)))\b",
-    re.IGNORECASE,
-)
-"""A day: a weekday, a month's date (either order), or one said from today."""
 
 _NUMBER = re.compile(
     r"(?<![\w.,:/$-])(?P<money>[$\u20ac\u00a3]\s?)?(?P<n>\d[\d,]*(?:\.\d+)?)(?P<k>k\b)?"
@@ -700,17 +689,6 @@ def _mentions(clause: str, i: int, number: int, asked: str) -> list[Value]:
         delta = kind == "number" and _DELTA.search(clause, 0, start) is not None
         values.append(Value(kind, value, unit, frozenset(thing), i, number, start, bare, delta))
     return values
-
-
-def day_value(match: re.Match[str]) -> str:
-    """One spelling for a :data:`DAY` match: "jun 21", "friday", "tomorrow"."""
-    if match.group("weekday"):
-        return match.group("weekday").casefold()
-    if match.group("month"):
-        return f"{match.group('month')[:3].casefold()} {int(match.group('mday'))}"
-    if match.group("dmonth"):
-        return f"{match.group('dmonth')[:3].casefold()} {int(match.group('dday'))}"
-    return " ".join(match.group("relative").casefold().split())
 
 
 def _number(digits: str, thousands: str | None) -> str | None:

@@ -56,14 +56,11 @@ from typing import Final
 
 from ..extract import sentences
 from ..grounding import CARRIERS, SUPPORT_SHARE, holds_word, same_word
-from ..periods import MONTHS, WEEKDAYS
-from ..revisions import DAY, MONTH_NAMES, day_value
+from ..periods import DAY, MONTH_NAMES, MONTHS, WEEKDAYS, day_value
 from ..words import RELATION_WORDS, SMALL_TALK, STOP_WORDS, stem, words
 from .wording import naming_forms
 
-_MONTHS = MONTH_NAMES
-_DAY = DAY
-_MONTH = re.compile(rf"\b(?:in|since|until|by|from|during|last|next|this) ({_MONTHS})\b(?! \d)", re.IGNORECASE)
+_MONTH = re.compile(rf"\b(?:in|since|until|by|from|during|last|next|this) ({MONTH_NAMES})\b(?! \d)", re.IGNORECASE)
 """A month named alone ("in January", "since May")."""
 _CLOCK = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s?([ap])\.?m\b\.?|\b(\d{1,2}):(\d{2})\b", re.IGNORECASE)
 """A time of day: "7 pm", "7pm", "9:33", "10:30 am"."""
@@ -172,7 +169,7 @@ def _binds(forms: set[str], event: str, others: set[str]) -> bool:
 
 
 def _without_values(text: str) -> str:
-    for pattern in (_DAY, _MONTH, _OFTEN, _CLOCK, _PLACE):
+    for pattern in (DAY, _MONTH, _OFTEN, _CLOCK, _PLACE):
         text = pattern.sub(" ", text)
     return text
 
@@ -398,7 +395,7 @@ def _event(clause: str) -> tuple[str, int] | None:
 def _values(text: str) -> set[tuple[str, str]]:
     """The days, times and places ``text`` names, each as ``(kind, normalized value)``."""
     found: set[tuple[str, str]] = set()
-    for m in _DAY.finditer(text):
+    for m in DAY.finditer(text):
         found.add(("day", day_value(m)))
     for m in _MONTH.finditer(text):
         found.add(("month", m.group(1)[:3].casefold()))
@@ -437,7 +434,7 @@ def _item(part: str) -> bool:
     before)."""
     said = words(part)
     first = said[1] if len(said) > 1 and said[0] in ("and", "or") else said[0] if said else ""
-    return first.isalpha() and first not in STOP_WORDS and first not in _NOT_PLACES and not _DAY.match(first)
+    return first.isalpha() and first not in STOP_WORDS and first not in _NOT_PLACES and not DAY.match(first)
 
 
 def _split_subjects(sentence: str) -> str:
