@@ -692,11 +692,25 @@ def _mentions(clause: str, i: int, number: int, asked: str) -> list[Value]:
 
 
 def _number(digits: str, thousands: str | None) -> str | None:
+    value = amount(digits, thousands)
+    return None if value is None else number_text(value)
+
+
+def amount(digits: str | None, thousands: str | None) -> float | None:
+    """The number ``digits`` write ("1,060" is 1060.0; with ``thousands``, "78" of "78k"
+    is 78000.0), or None when they write none."""
+    if not digits:
+        return None
     try:
         value = float(digits.replace(",", ""))
     except ValueError:
         return None
-    value *= 1000 if thousands else 1
+    return value * 1000 if thousands else value
+
+
+def number_text(value: float) -> str:
+    """One spelling for a number (``Value.value``): "78,000", "78000" and "78k" are
+    "78000"; 0.5 is "0.5"."""
     return f"{value:.6g}" if value != int(value) else str(int(value))
 
 
