@@ -74,6 +74,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
+# The readers :func:`stale` asks (values, statuses, measures, names, ended things, doses) share
+# this module's sentence, clause and change-word helpers and stay in it: ``summarizer.salient``
+# imports ``stale`` 7 modules deep, so this module is 8 deep and may import only leaves
+# (``periods``, ``words``); a reader of its own, importing ``words``, would make the import
+# tree 10 deep (tests/test_architecture.py allows 9).
 from .periods import DAY, MONTH_NAMES, MONTHS, WEEKDAYS, day_value
 from .words import NUMBER_WORDS, SMALL_TALK, STOP_WORDS, is_drug, stem, words
 
