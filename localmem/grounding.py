@@ -33,7 +33,7 @@ in one source. Pure functions; case-insensitive; they never raise on any ``str``
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -267,6 +267,12 @@ def same_word(a: str, b: str) -> bool:
         and long.startswith(short)
         and short.isalpha()
     )
+
+
+def holds_word(forms: Collection[str], form: str) -> bool:
+    """Whether ``forms`` (stems) hold the word ``form`` stands for: itself, or a form
+    :func:`same_word` matches ("tak" ~ "take")."""
+    return form in forms or any(same_word(form, f) for f in forms)
 
 
 def word_forms(text: str) -> frozenset[str]:

@@ -14,6 +14,10 @@ and a month named without a year in a question about the present or the future
 ("Where is Gabe going in April?"): that month is when something happens, not when
 it was said, so it is a word of the question's topic (a message saying "April"
 answers it) rather than a period whose messages should come first.
+
+A day as a conversation says it, unresolved (:data:`DAY`: "June 21", "the 3rd of May",
+"Friday", "tomorrow"), has one spelling (:func:`day_value`: "jun 21", "may 3", "friday",
+"tomorrow"): ``revisions`` and ``summarizer.bindings`` compare days by it.
 """
 
 from __future__ import annotations
@@ -21,13 +25,24 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta, timezone
+from typing import Final
 
 MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august",
           "september", "october", "november", "december")
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
            "seven": 7, "eight": 8, "nine": 9, "ten": 10}
-_MONTH = r"(?P<month>" + "|".join(m[:3] + (m[3:] and f"(?:{m[3:]})?") for m in MONTHS) + r")\.?"
+MONTH_NAMES: Final = "|".join(m[:3] + (m[3:] and f"(?:{m[3:]})?") for m in MONTHS)
+"""A month's name as a pattern, whole or cut to three letters ("jun", "june")."""
+DAY: Final = re.compile(
+    rf"\b(?:(?P<weekday>{'|'.join(WEEKDAYS)})s?|(?P<month>{MONTH_NAMES})\.? (?P<mday>\d{{1,2}})(?:st|nd|rd|th)?"
+    rf"|(?P<dday>\d{{1,2}})(?:st|nd|rd|th)? (?:of )?(?P<dmonth>{MONTH_NAMES})"
+    r"|(?P<relative>tomorrow|tonight|today|yesterday|tmrw|this (?:morning|afternoon|evening|weekend)"
+    r"|next (?:week|weekend|month)))\b",
+    re.IGNORECASE,
+)
+"""A day: a weekday, a month's date (either order), or one said from today."""
+_MONTH = rf"(?P<month>{MONTH_NAMES})\.?"
 _DAY = r"(?P<day>[0-3]?\d)(?:st|nd|rd|th)?"
 _YEAR = r"(?P<year>(?:19|20)\d\d)"
 _COUNT = r"(?P<count>\d{1,3}|" + "|".join(NUMBERS) + ")"
@@ -132,6 +147,17 @@ def without(question: str, periods: list[Period]) -> str:
     for p in sorted(periods, key=lambda p: p.span, reverse=True):
         question = question[: p.span[0]] + " " + question[p.span[1]:]
     return question
+
+
+def day_value(match: re.Match[str]) -> str:
+    """One spelling for a :data:`DAY` match: "jun 21", "friday", "tomorrow"."""
+    if match.group("weekday"):
+        return match.group("weekday").casefold()
+    if match.group("month"):
+        return f"{match.group('month')[:3].casefold()} {int(match.group('mday'))}"
+    if match.group("dmonth"):
+        return f"{match.group('dmonth')[:3].casefold()} {int(match.group('dday'))}"
+    return " ".join(match.group("relative").casefold().split())
 
 
 def _fold(text: str) -> str:

@@ -74,23 +74,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from .periods import MONTHS, WEEKDAYS
+# The readers :func:`stale` asks (values, statuses, measures, names, ended things, doses) share
+# this module's sentence, clause and change-word helpers and stay in it: ``summarizer.salient``
+# imports ``stale`` 7 modules deep, so this module is 8 deep and may import only leaves
+# (``periods``, ``words``); a reader of its own, importing ``words``, would make the import
+# tree 10 deep (tests/test_architecture.py allows 9).
+from .periods import DAY, MONTH_NAMES, MONTHS, WEEKDAYS, day_value
 from .words import NUMBER_WORDS, SMALL_TALK, STOP_WORDS, is_drug, stem, words
 
 ELLIPSIS_TEXTS: Final = 4
 """An elliptical revision without a unit ("30 from now on") replaces a number of this many
 texts before it at most (its own earlier sentences included)."""
-
-MONTH_NAMES: Final = "|".join(m[:3] + (m[3:] and f"(?:{m[3:]})?") for m in MONTHS)
-"""A month's name as a pattern, whole or cut to three letters ("jun", "june")."""
-DAY: Final = re.compile(
-    rf"\b(?:(?P<weekday>{'|'.join(WEEKDAYS)})s?|(?P<month>{MONTH_NAMES})\.? (?P<mday>\d{{1,2}})(?:st|nd|rd|th)?"
-    rf"|(?P<dday>\d{{1,2}})(?:st|nd|rd|th)? (?:of )?(?P<dmonth>{MONTH_NAMES})"
-    r"|(?P<relative>tomorrow|tonight|today|yesterday|tmrw|this (?:morning|afternoon|evening|weekend)"
-    r"|next (?:week|weekend|month)))\b",
-    re.IGNORECASE,
-)
-"""A day: a weekday, a month's date (either order), or one said from today."""
 
 _NUMBER = re.compile(
     r"(?<![\w.,:/$-])(?P<money>[$\u20ac\u00a3]\s?)?(?P<n>\d[\d,]*(?:\.\d+)?)(?P<k>k\b)?"
@@ -702,23 +696,26 @@ def _mentions(clause: str, i: int, number: int, asked: str) -> list[Value]:
     return values
 
 
-def day_value(match: re.Match[str]) -> str:
-    """One spelling for a :data:`DAY` match: "jun 21", "friday", "tomorrow"."""
-    if match.group("weekday"):
-        return match.group("weekday").casefold()
-    if match.group("month"):
-        return f"{match.group('month')[:3].casefold()} {int(match.group('mday'))}"
-    if match.group("dmonth"):
-        return f"{match.group('dmonth')[:3].casefold()} {int(match.group('dday'))}"
-    return " ".join(match.group("relative").casefold().split())
-
-
 def _number(digits: str, thousands: str | None) -> str | None:
+    value = amount(digits, thousands)
+    return None if value is None else number_text(value)
+
+
+def amount(digits: str | None, thousands: str | None) -> float | None:
+    """The number ``digits`` write ("1,060" is 1060.0; with ``thousands``, "78" of "78k"
+    is 78000.0), or None when they write none."""
+    if not digits:
+        return None
     try:
         value = float(digits.replace(",", ""))
     except ValueError:
         return None
-    value *= 1000 if thousands else 1
+    return value * 1000 if thousands else value
+
+
+def number_text(value: float) -> str:
+    """One spelling for a number (``Value.value``): "78,000", "78000" and "78k" are
+    "78000"; 0.5 is "0.5"."""
     return f"{value:.6g}" if value != int(value) else str(int(value))
 
 

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from localmem.grounding import Evidence, check, check_name, content_words, negated_words
+from localmem.grounding import Evidence, check, check_name, content_words, holds_word, negated_words
 
 CAREGIVER = [
     "Warfarin 5 mg every evening, metoprolol 25 mg twice a day.",
@@ -119,3 +119,11 @@ def test_any_text_gets_an_answer(item: str, sources: list[str]) -> None:
     assert first is None or isinstance(first, str)
     assert check(item, evidence) == first
     assert check_name(item, evidence) in (None, "no content words", "not in any message")
+
+
+@pytest.mark.parametrize(
+    ("forms", "form", "held"),
+    [({"deposit"}, "deposit", True), ({"deposits"}, "deposit", True), ({"rent", "split"}, "deposit", False), (set(), "rent", False)],
+)
+def test_forms_hold_a_word_as_itself_or_another_form_of_it(forms: set[str], form: str, held: bool) -> None:
+    assert holds_word(forms, form) is held

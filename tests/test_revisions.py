@@ -14,7 +14,7 @@ import pytest
 from localmem import MemoryConfig, MemoryStore
 from localmem.summarizer.fallback import keyword_summary, offline_summary
 from localmem.summarizer.support import ground
-from localmem.revisions import replacements, stale
+from localmem.revisions import amount, number_text, replacements, stale
 from tests.ollama_server import FakeOllama
 from tests.test_summary_support import server, summarize  # noqa: F401 - the fixture
 
@@ -377,3 +377,14 @@ def test_a_term_that_ends_later_has_not_ended() -> None:
     texts = ["warranty: Powertrain 10yr/100,000mi: ACTIVE, expires 2030-08-14. The pass runs out in June."]
     assert stale("The powertrain warranty covers the water pump.", texts) is None
     assert stale("The pass is still valid.", texts) is None
+
+
+@pytest.mark.parametrize(
+    ("digits", "thousands", "read", "spelled"),
+    [("1,060", None, 1060.0, "1060"), ("78", "k", 78000.0, "78000"), ("0.5", None, 0.5, "0.5"), ("1.2.3", None, None, None), ("", None, None, None)],
+)
+def test_a_number_is_read_from_its_digits_and_spelled_one_way(
+    digits: str, thousands: str | None, read: float | None, spelled: str | None
+) -> None:
+    assert amount(digits, thousands) == read
+    assert (None if read is None else number_text(read)) == spelled

@@ -11,10 +11,12 @@ import logging
 import pytest
 
 from localmem import MemoryConfig, MemoryStore
-from localmem.summarizer.bindings import invented_name, misattributed, misbound, unprescribed, unshared
+from localmem.summarizer.bindings import invented_name, misattributed, misbound
+from localmem.summarizer.listed import unprescribed, unshared
 from localmem.summarizer.amounts import counted_twice
 from localmem.summarizer.support import ground
 from localmem.summarizer.warned import complete_or_pin, unsaid_warnings
+from localmem.summarizer.wording import naming_forms
 from tests.ollama_server import FakeOllama
 
 WEEKEND = [
@@ -445,3 +447,8 @@ def test_ground_drops_the_story_retold_as_facts_about_the_chats_people() -> None
     grounded = ground(f"Maya's a fox who loses her way. {kept}", pairs)
     assert grounded.dropped == ((1, "makes a person of the conversation a thing it speaks of"),)
     assert ground(kept, pairs).dropped == ()
+
+
+def test_the_words_of_a_clause_that_name_something_leave_out_what_every_summary_says() -> None:
+    assert naming_forms("The user asked about the rent, the deposit and 2 rents.") == ["rent", "deposit", "rent"]
+    assert naming_forms("The user asked about it.") == []

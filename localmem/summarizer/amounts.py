@@ -55,7 +55,7 @@ from typing import Final
 
 from ..extract import sentences
 from ..grounding import same_word
-from ..revisions import values, values_said
+from ..revisions import amount, number_text, values, values_said
 from ..words import NUMBER_WORDS, STOP_WORDS, stem, words
 from .wording import LIST_MARKS
 
@@ -371,10 +371,10 @@ def _known_roles(conversation: tuple[str, ...]) -> dict[str, set[str]]:
         for number, roles in _roles(text).items():
             out.setdefault(number, set()).update(roles)
         for match in _FROM_TO.finditer(text):
-            a = _value(match.group("a"), match.group("ak"))
-            b = _value(match.group("b"), match.group("bk"))
+            a = amount(match.group("a"), match.group("ak"))
+            b = amount(match.group("b"), match.group("bk"))
             if a is not None and b is not None:
-                out.setdefault(_key(abs(a - b)), set()).add("change")
+                out.setdefault(number_text(abs(a - b)), set()).add("change")
     return out
 
 
@@ -391,25 +391,10 @@ def _roles(text: str) -> dict[str, set[str]]:
             role = "level"
         else:
             continue
-        value = _value(match.group("n"), match.group("k"))
+        value = amount(match.group("n"), match.group("k"))
         if value is not None:
-            out.setdefault(_key(value), set()).add(role)
+            out.setdefault(number_text(value), set()).add(role)
     return out
-
-
-def _value(digits: str | None, thousands: str | None) -> float | None:
-    if not digits:
-        return None
-    try:
-        value = float(digits.replace(",", ""))
-    except ValueError:
-        return None
-    return value * 1000 if thousands else value
-
-
-def _key(value: float) -> str:
-    """One spelling for a number: "78,000", "78000" and "78k" are "78000"."""
-    return f"{value:.6g}" if value != int(value) else str(int(value))
 
 
 _ONE = frozenset({"a", "an"})

@@ -45,18 +45,6 @@ never raise on any ``str``):
   owe its capital to the sentence) name one thing; they must appear together, in that
   order, in the conversation (case and a possessive "'s" aside). Words said apart are not
   the name.
-- :func:`unshared`: **a manner the conversation never gives those things.** A clause saying
-  things are shared "equally" or "evenly" ("split rent, utilities, and deposit equally")
-  names each thing it shares (a list's items; of its first, the last word: "split rent")
-  in a sentence of the conversation that says "equally", "evenly", "50/50"... ("Utilities
-  we split equally": the rent is split by room size, the deposit not at all).
-- :func:`unprescribed`: **a thing said to be prescribed that the conversation never says
-  was.** Each item after "prescribed" ("prescribed carprofen for arthritis, ..., and fish
-  oil") is named, up to its first preposition, in a sentence of the conversation that
-  speaks of a prescription ("prescribed", "Rx", "refill", "prescriber") or says someone is
-  "on" it ("he was on prednisone"); "he already gets fish oil in his food" prescribes
-  nothing. The list ends at an item that opens with a verb of its own ("and changed the
-  dose").
 """
 
 from __future__ import annotations
@@ -67,15 +55,12 @@ from collections.abc import Sequence
 from typing import Final
 
 from ..extract import sentences
-from ..grounding import CARRIERS, SUPPORT_SHARE, same_word
-from ..periods import MONTHS, WEEKDAYS
-from ..revisions import DAY, MONTH_NAMES, day_value
+from ..grounding import CARRIERS, SUPPORT_SHARE, holds_word, same_word
+from ..periods import DAY, MONTH_NAMES, MONTHS, WEEKDAYS, day_value
 from ..words import RELATION_WORDS, SMALL_TALK, STOP_WORDS, stem, words
-from .wording import LIST_MARKS, SUMMARY_WORDS
+from .wording import naming_forms
 
-_MONTHS = MONTH_NAMES
-_DAY = DAY
-_MONTH = re.compile(rf"\b(?:in|since|until|by|from|during|last|next|this) ({_MONTHS})\b(?! \d)", re.IGNORECASE)
+_MONTH = re.compile(rf"\b(?:in|since|until|by|from|during|last|next|this) ({MONTH_NAMES})\b(?! \d)", re.IGNORECASE)
 """A month named alone ("in January", "since May")."""
 _CLOCK = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s?([ap])\.?m\b\.?|\b(\d{1,2}):(\d{2})\b", re.IGNORECASE)
 """A time of day: "7 pm", "7pm", "9:33", "10:30 am"."""
@@ -116,7 +101,6 @@ _SUBJECT = re.compile(r"\b([A-Za-z]{4,}) (?=(?:I|[Ww]e|[Hh]e|[Ss]he|[Tt]hey) [a-
 in January" (the start is in January, not the finish)."""
 _OWN = re.compile(r"^\W*(?:(?:and|or|but)\s+)?(?:i|we|you|he|she|they|it|there)\b", re.IGNORECASE)
 """A part of a sentence that opens with its own subject ("and I want to ...")."""
-_SUMMARY_FORMS: Final = frozenset(stem(w) for w in SUMMARY_WORDS)
 _LIGHT_FORMS: Final = frozenset(stem(w) for w in _LIGHT)
 _SUBJECT_NAME = re.compile(
     r"^\W*(?:(?:and|but|so)\s+)?(?P<name>(?:(?:Dr|Mr|Mrs|Ms|Prof)\.?\s+)?[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)"
@@ -158,7 +142,7 @@ def misbound(clause: str, conversation: Sequence[str]) -> str | None:
     if not values:
         return None
     said, bare = _read(tuple(conversation))
-    if not any(_has(forms, event) for forms, _ in said):
+    if not any(holds_word(forms, event) for forms, _ in said):
         return None  # an event the conversation never names: ``support`` holds its words
     others = _forms(_without_values(clause[at:])) - {event} - _LIGHT_FORMS  # what it is done to
     for kind, value in sorted(values - bare):  # said bare: "May 10 to May 17" answers "dates?"
@@ -179,19 +163,15 @@ def _binds(forms: set[str], event: str, others: set[str]) -> bool:
     """Whether a clause of the conversation (its ``forms``) holds the event, or most of the
     summary clause's ``others`` words (``grounding.SUPPORT_SHARE``: the event paraphrased,
     "wants to give her antibiotics on Monday" binds "to prescribe antibiotics on Monday")."""
-    return _has(forms, event) or (
-        bool(others) and sum(_has(forms, w) for w in others) >= SUPPORT_SHARE * len(others)
+    return holds_word(forms, event) or (
+        bool(others) and sum(holds_word(forms, w) for w in others) >= SUPPORT_SHARE * len(others)
     )
 
 
 def _without_values(text: str) -> str:
-    for pattern in (_DAY, _MONTH, _OFTEN, _CLOCK, _PLACE):
+    for pattern in (DAY, _MONTH, _OFTEN, _CLOCK, _PLACE):
         text = pattern.sub(" ", text)
     return text
-
-
-def _has(forms: set[str], form: str) -> bool:
-    return form in forms or any(same_word(form, f) for f in forms)
 
 
 def misattributed(clause: str, conversation: Sequence[str]) -> str | None:
@@ -213,7 +193,7 @@ def misattributed(clause: str, conversation: Sequence[str]) -> str | None:
     said = _named(tuple(conversation))
 
     def says(forms: set[str]) -> bool:
-        return 2 * sum(_has(forms, w) for w in others) >= len(others)
+        return 2 * sum(holds_word(forms, w) for w in others) >= len(others)
 
     if any(name <= forms and says(forms) for forms, _, _ in said):
         return None
@@ -222,7 +202,7 @@ def misattributed(clause: str, conversation: Sequence[str]) -> str | None:
     doing = _DOING.match(clause, match.end())
     if doing is not None:  # "Marta is drafting": who drafts?
         act = stem(doing.group(1))
-        holding = [(forms, first) for forms, _, first in said if _has(forms, act)]
+        holding = [(forms, first) for forms, _, first in said if holds_word(forms, act)]
         if holding and all(first and not name & forms for forms, first in holding):
             return "says of someone what a party of the conversation does"
     return None
@@ -278,9 +258,9 @@ def _party_swapped(clause: str, conversation: Sequence[str]) -> str | None:
     parts = [(part, _forms(part)) for part in _clauses(tuple(conversation))]
     holding = [
         (part, forms) for part, forms in parts
-        if _has(forms, act) and 2 * sum(_has(forms, w) for w in others) >= len(others)
+        if holds_word(forms, act) and 2 * sum(holds_word(forms, w) for w in others) >= len(others)
     ]
-    if holding and all(_I.search(part) and not _has(forms, who) for part, forms in holding):
+    if holding and all(_I.search(part) and not holds_word(forms, who) for part, forms in holding):
         return "says of someone what a party of the conversation does"
     return None
 
@@ -324,7 +304,7 @@ def _role_given(clause: str, conversation: Sequence[str]) -> str | None:
     doers: list[str] = []
     for part in _clauses((text,)):
         for found in re.finditer(r"[A-Za-z]+", part):
-            if _has({stem(found.group().casefold())}, act):
+            if holds_word({stem(found.group().casefold())}, act):
                 doer = _DOER.search(part[: found.start()])
                 doers.append(doer.group(1) if doer else "")
     if doers and not any(_third(doer, who) for doer in doers):
@@ -415,7 +395,7 @@ def _event(clause: str) -> tuple[str, int] | None:
 def _values(text: str) -> set[tuple[str, str]]:
     """The days, times and places ``text`` names, each as ``(kind, normalized value)``."""
     found: set[tuple[str, str]] = set()
-    for m in _DAY.finditer(text):
+    for m in DAY.finditer(text):
         found.add(("day", day_value(m)))
     for m in _MONTH.finditer(text):
         found.add(("month", m.group(1)[:3].casefold()))
@@ -454,7 +434,7 @@ def _item(part: str) -> bool:
     before)."""
     said = words(part)
     first = said[1] if len(said) > 1 and said[0] in ("and", "or") else said[0] if said else ""
-    return first.isalpha() and first not in STOP_WORDS and first not in _NOT_PLACES and not _DAY.match(first)
+    return first.isalpha() and first not in STOP_WORDS and first not in _NOT_PLACES and not DAY.match(first)
 
 
 def _split_subjects(sentence: str) -> str:
@@ -500,77 +480,6 @@ def _items(clause: str) -> list[str]:
 
 
 def _forms(text: str) -> set[str]:
-    """The stems of ``text``'s words that name something: three letters or more, not
-    numbers, stop words nor the words every summary uses."""
-    return {stem(w) for w in words(text) if len(w) >= 3 and w.isalpha() and w not in STOP_WORDS} - _SUMMARY_FORMS
+    """The stems of ``text``'s words that name something (``wording.naming_forms``)."""
+    return set(naming_forms(text))
 
-
-_MANNER = re.compile(r"\b(?:equally|evenly|equal (?:shares|parts|amounts)|50/50|fifty-fifty)(?!\w)", re.IGNORECASE)
-"""Things shared in equal parts: "split equally", "evenly", "50/50"."""
-_MANNER_SPAN = re.compile(r"[;:]|\s[-\u2013\u2014]\s|\s(?:while|whereas|because|since|but)\s", re.IGNORECASE)
-"""Where the clause a manner word closes begins (the last of these before it)."""
-_PRESCRIBED = re.compile(r"\bprescrib(?:ed|es|ing)\b", re.IGNORECASE)
-_PRESCRIPTION = re.compile(r"\b(?:prescri\w*|rx|refills?)\b", re.IGNORECASE)
-"""A sentence that speaks of a prescription."""
-_ITEM_END = re.compile(r"\s(?:for|to|at|with|by|from|in|after|before|until|since|twice|once|every|daily)\b|[;:.]", re.IGNORECASE)
-"""Where an item's name ends: "carprofen | for arthritis"."""
-_OWN_VERB = re.compile(r"^\W*(?:[a-z]+ed|is|are|was|were|has|had|will|would|should|must|can|may|takes?|gets?|needs?)\b")
-"""An item that opens with a verb of its own: a new predicate, not a thing prescribed."""
-
-
-def unshared(sentence: str, conversation: Sequence[str]) -> str | None:
-    """Why ``sentence`` says things are shared equally that the conversation does not say
-    are, or None (the module docstring)."""
-    manner = _MANNER.search(sentence)
-    if manner is None:
-        return None
-    before = sentence[: manner.start()]
-    marks = list(_MANNER_SPAN.finditer(before))
-    span = before[marks[-1].end():] if marks else before
-    items = [_ordered(item) for item in LIST_MARKS.split(span)]
-    things = [items[0][-1:]] + items[1:] if items else []
-    said = [_forms(s) for s in _sentences(tuple(conversation)) if _MANNER.search(s)]
-    for thing in things:
-        if thing and not any(any(_has(forms, w) for w in thing) for forms in said):
-            return "says things are shared equally that the conversation does not say are"
-    return None
-
-
-def unprescribed(sentence: str, conversation: Sequence[str]) -> str | None:
-    """Why ``sentence`` says something was prescribed that the conversation never says
-    was, or None (the module docstring)."""
-    verb = _PRESCRIBED.search(sentence)
-    if verb is None:
-        return None
-    said = [
-        (_ordered(s), f" {' '.join(words(s))} ", bool(_PRESCRIPTION.search(s)))
-        for s in _sentences(tuple(conversation))
-    ]
-    for item in LIST_MARKS.split(sentence[verb.end():]):
-        if _OWN_VERB.match(item):
-            break  # "and changed the dose": the list is over
-        name = _ordered(_ITEM_END.split(item, maxsplit=1)[0])
-        if not name:
-            continue
-        if not any(all(_has(set(forms), w) for w in name) and (rx or _on(name, text)) for forms, text, rx in said):
-            return "says something was prescribed that the conversation never says was"
-    return None
-
-
-def _on(name: Sequence[str], text: str) -> bool:
-    """Whether ``text`` (words joined by spaces) says someone is "on" the thing ``name``
-    names ("he was on prednisone")."""
-    return any(re.search(rf" on (?:\w+ )?{re.escape(word)}", text) for word in name)
-
-
-@functools.lru_cache(maxsize=4)
-def _sentences(conversation: tuple[str, ...]) -> tuple[str, ...]:
-    return tuple(s for text in conversation for s in sentences(text))
-
-
-def _ordered(text: str) -> list[str]:
-    """The forms of :func:`_forms`, in the order of ``text``'s words."""
-    return [
-        form for w in words(text)
-        if len(w) >= 3 and w.isalpha() and w not in STOP_WORDS and (form := stem(w)) not in _SUMMARY_FORMS
-    ]

@@ -43,7 +43,9 @@ summary to what was written, as ``localmem.grounding`` holds a checkpoint's item
    or place the conversation binds it to ("plans to bake the cake on Saturday" where the
    baking is "on Friday evening"), a clause opening with a name says of that person what
    the conversation does ("Tom is allergic to peanuts" where Mia is), and a compound name
-   in a sentence is one the conversation wrote ("the Red Smoothie"); and **the same
+   in a sentence is one the conversation wrote ("the Red Smoothie"); what a sentence says of
+   every thing it lists, the conversation says of each (``listed``: "split rent, utilities,
+   and deposit equally" where only the utilities are split equally); and **the same
    amounts** (``amounts``): a portion the conversation gives is not dropped or changed
    ("ate a dark chocolate bar" for "ate half of a bar"), a level is not a change ("a
    78,000 dollar raise" for "a raise to 78,000") nor the reverse (checked on every
@@ -90,8 +92,9 @@ from ..grounding import (
 from ..revisions import stale
 from ..words import STOP_WORDS, stem, words
 from .amounts import counted_twice, misquantified
-from .bindings import invented_name, misattributed, misbound, planned_event, unprescribed, unshared
+from .bindings import invented_name, misattributed, misbound, planned_event
 from .faithful import HEDGED, NO_ANSWER
+from .listed import unprescribed, unshared
 from .wording import SUMMARY_WORDS, sentence_spans
 
 TERSE_TURN_WORDS: Final = 3

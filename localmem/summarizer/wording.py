@@ -1,13 +1,17 @@
 """How a summary is written: the words every summary uses, where its sentences end and its lists part.
 
 Shared by ``validation`` (whether an answer is a summary, trimming it to whole sentences)
-and ``support`` (holding each sentence to the turns) with its checks (``bindings``, ``amounts``: a list's items). Pure; a leaf of the import tree.
+and ``support`` (holding each sentence to the turns) with its checks (``bindings``, ``listed``,
+``amounts``: a list's items; :func:`naming_forms`: the words of a clause that name
+something). Pure; it imports only ``words``.
 """
 
 from __future__ import annotations
 
 import re
 from typing import Final
+
+from ..words import STOP_WORDS, stem, words
 
 SUMMARY_WORDS: Final = frozenset(
     """
@@ -20,6 +24,7 @@ SUMMARY_WORDS: Final = frozenset(
     """.split()
 )
 """Words any summary uses whatever was discussed; they prove nothing about what was said."""
+_SUMMARY_FORMS: Final = frozenset(stem(w) for w in SUMMARY_WORDS)
 LIST_MARKS: Final = re.compile(r",\s*(?:(?:and|or)\s+)?|\s(?:and|or)\s", re.IGNORECASE)
 """Where a list's items part: "a heron, a finch, and a yellow finch"."""
 _SENTENCE_STOP = re.compile(r"[.!?][\"'\u201d\u2019)\]]*(?=\s|\Z)")
@@ -37,3 +42,13 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
             spans.append((start, match.end()))
             start = match.end()
     return spans
+
+
+def naming_forms(text: str) -> list[str]:
+    """The stems of ``text``'s words that name something, in the order it says them
+    (repeats kept): three letters or more, not numbers, stop words nor the words every
+    summary uses (:data:`SUMMARY_WORDS`)."""
+    return [
+        form for w in words(text)
+        if len(w) >= 3 and w.isalpha() and w not in STOP_WORDS and (form := stem(w)) not in _SUMMARY_FORMS
+    ]
