@@ -145,7 +145,7 @@ def _worth_naming(item: str, said: Sequence[tuple[str, str]]) -> bool:
 
 
 _AMOUNT = (r"\d[\d,.]*%?(?:\s+(?:a|an|per|each))?(?:\s+(?!(?:"
-           + "|".join(sorted(STOP_WORDS)) + r")\b)[a-z]+)?")
+           + "|".join(map(re.escape, sorted(STOP_WORDS))) + r")\b)[a-z]+)?")
 """A number and its unit, if any ("2,400", "3 kg", "500 a month"); never a word of no unit
 ("week 1 you on the bathroom": the number is the week's)."""
 
