@@ -123,7 +123,8 @@ def _worth_naming(item: str, said: Sequence[tuple[str, str]]) -> bool:
     nothing of the chat: ``words.WISH``) or when a user's message is that thing alone (an answer:
     "pepperoni"); "water", "a rest week", "exes" name only a kind of thing. Everyday words
     (each of the common vocabulary, :func:`common_word`: "the kitchen", "the bins", "the
-    bread") need more than "the": a sentence that makes the thing someone's, counts it or
+    bread"), and words the chat writes after "a"/"an" ("a whiteboard on the fridge": one of
+    a kind), need more than "the": a sentence that makes the thing someone's, counts it or
     names it (:func:`_particular`)."""
     found = [w for w in words(item) if w not in _DETERMINERS]
     if not found or found[-1] in _NOT_A_THING or stem(found[-1]).startswith("allerg"):
@@ -135,7 +136,10 @@ def _worth_naming(item: str, said: Sequence[tuple[str, str]]) -> bool:
         return False  # "back hurts", "leg raised": what a body does; "call radiology"
     thing = r"\s+".join(map(_forms, found))
     stated = [part for text in texts for part in SENTENCE_END.split(text) if WISH.search(part) is None]
-    if all(map(common_word, found)):
+    one_of_a_kind = re.compile(rf"\ban?\s+(?:[a-z][\w'-]*\s+)?{thing}\b", re.IGNORECASE)
+    if all(map(common_word, found)) or any(one_of_a_kind.search(part) for part in stated):
+        # everyday words, or a thing the chat brings in as one of a kind ("we've got a
+        # whiteboard on the fridge"): "the" then points back at it, and makes it no name
         return any(_particular(thing, part) for part in stated)
     pointed = re.compile(rf"\b{_PARTICULAR}\s+(?:[a-z][\w'-]*\s+){{0,2}}?{thing}\b", re.IGNORECASE)
     alone = re.compile(rf"\W*{thing}\W*", re.IGNORECASE)

@@ -109,6 +109,19 @@ def test_everyday_words_name_a_thing_only_when_someones_counted_or_named() -> No
         assert not is_entity(thing, HOUSE), thing  # "week 1 you on the bathroom": the week's number
 
 
+def test_a_thing_brought_in_as_one_of_a_kind_is_no_name() -> None:
+    """Issue 21, point 4: a rarer word the chat writes after "a" ("a whiteboard on the
+    fridge") is one of a kind; "the whiteboard" then points back at it and names nothing. Made
+    someone's ("our whiteboard"), it is a thing of theirs; never said with "a", "the" is
+    enough ("the glipizide")."""
+    assert not common_word("whiteboard")
+    brought = [("user", "We've got a whiteboard on the fridge."), ("user", "I'm drawing the grid on the whiteboard.")]
+    assert not is_entity("whiteboard", brought)
+    owned = [("user", "We've got a whiteboard on the fridge."), ("user", "Our whiteboard is full.")]
+    assert is_entity("whiteboard", owned)
+    assert is_entity("whiteboard", [("user", "I'm drawing the grid on the whiteboard.")])
+
+
 def test_the_common_vocabulary_is_the_tokenizers_whole_words() -> None:
     """A word cl100k holds whole after a space is an everyday word; a drug or a rare word is
     cut in pieces."""

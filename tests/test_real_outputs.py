@@ -398,8 +398,9 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
     # The fourth held-out set (HELD_OUT_4: recorded and labelled in real_models_labels_heldout4.json
     # before this replay, by a writer who read none of the checks), on main's checks of 172117d.
     ('facts', 'qwen2.5-coder:1.5b', 'chore_rota'):
-        "false facts kept: common words as entities that cl100k cuts in pieces ('hoovering', 'limescale spray', "
-        "'whiteboard'); the everyday words and the key facts naming no fact are gone since facts7 and facts8",
+        "false facts kept: common words as entities that cl100k cuts in pieces and the chat never writes after "
+        "'a' ('hoovering', 'limescale spray'); the everyday words and the key facts naming no fact are gone since "
+        "facts7 and facts8",
 }
 
 
