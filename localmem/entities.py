@@ -5,7 +5,9 @@ A model asked for a span's entities lists names ("Harbor Credit Union", "Fritz!B
 radiology"), body parts and relations ("knees", "sister") and words said in passing
 ("water", "exes"). :func:`is_entity` keeps the names: words standing together in one
 message, said as a name, and a name, a code, a drug, an illness or a particular thing the
-span points at. :func:`bare_name` tells an item that only names a thing from one that
+span points at (in everyday words, one it makes someone's, counts or names: "my car repair
+savings", not "the kitchen"; the common vocabulary is cl100k's whole words,
+:func:`common_word`). :func:`bare_name` tells an item that only names a thing from one that
 states something of it ("car loan" decides nothing; "shrimp allergy" is no key fact), and
 :func:`names_things` a longer list or compound of nouns ("bleach and limescale spray").
 Pure functions; they never raise on any ``str``. The facts' other fields are
@@ -17,6 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from .tokens import Tokenizer
 from .verbs import names_action
 from .words import (
     BODY_WORDS,
@@ -69,6 +72,26 @@ _PARTICULAR = r"(?:the|my|our|your|his|her|their|its|this|that|these|those)"
 or none names a kind ("a rest week", "water")."""
 
 
+_OWNED = r"(?:my|our|your|his|her|their|(?!(?:it|that|he|she|what|there|here|who|let)['\u2019]s\b)[^\W\d_][\w-]*['\u2019]s)"
+"""Words that tie a thing to someone: a possessive determiner or a possessive noun ("my car
+repair savings", "her doctor", "the brother's letter"); "it's", "that's", "let's" say "is"
+or "us", not whose."""
+
+
+_VOCABULARY = Tokenizer()
+"""The common vocabulary (:func:`common_word`): cl100k's, shipped with localmem."""
+
+
+def common_word(word: str) -> bool:
+    """Whether ``word`` (lower case) is a word of the common vocabulary: cl100k, a tokenizer
+    learnt from a large body of everyday text, holds it whole after a space (" kitchen",
+    " bread", " router"), where a rarer word is cut in pieces (" glipizide", " carprofen",
+    " limescale", " grandmother's"). False for every word when the encoding cannot load:
+    without it no word is known to be common. One lookup a word; it is asked only when a
+    summary's facts are judged, never in ``add_message`` nor ``build_context``."""
+    return _VOCABULARY.exact and _VOCABULARY.count(f" {word}") == 1
+
+
 def _forms(word: str) -> str:
     """A pattern of ``word``'s plain forms: its stem and the letters that follow ("repairs"
     and "repair's" for "repair"; a stem made "-y" from "-ies" also as "-ie": "berries" for
@@ -98,7 +121,11 @@ def _worth_naming(item: str, said: Sequence[tuple[str, str]]) -> bool:
     message points at it with "the", "my", "this"... (up to two words of its own between:
     "my car repair savings"), in a sentence that is no wish ("Enjoy the pizza!" names
     nothing of the chat: ``words.WISH``) or when a user's message is that thing alone (an answer:
-    "pepperoni"); "water", "a rest week", "exes" name only a kind of thing."""
+    "pepperoni"); "water", "a rest week", "exes" name only a kind of thing. Everyday words
+    (each of the common vocabulary, :func:`common_word`: "the kitchen", "the bins", "the
+    bread"), and words the chat writes after "a"/"an" ("a whiteboard on the fridge": one of
+    a kind), need more than "the": a sentence that makes the thing someone's, counts it or
+    names it (:func:`_particular`)."""
     found = [w for w in words(item) if w not in _DETERMINERS]
     if not found or found[-1] in _NOT_A_THING or stem(found[-1]).startswith("allerg"):
         return False
@@ -108,12 +135,38 @@ def _worth_naming(item: str, said: Sequence[tuple[str, str]]) -> bool:
     if not BODY_WORDS.isdisjoint(found) or names_action(item, texts):
         return False  # "back hurts", "leg raised": what a body does; "call radiology"
     thing = r"\s+".join(map(_forms, found))
+    stated = [part for text in texts for part in SENTENCE_END.split(text) if WISH.search(part) is None]
+    one_of_a_kind = re.compile(rf"\ban?\s+(?:[a-z][\w'-]*\s+)?{thing}\b", re.IGNORECASE)
+    if all(map(common_word, found)) or any(one_of_a_kind.search(part) for part in stated):
+        # everyday words, or a thing the chat brings in as one of a kind ("we've got a
+        # whiteboard on the fridge"): "the" then points back at it, and makes it no name
+        return any(_particular(thing, part) for part in stated)
     pointed = re.compile(rf"\b{_PARTICULAR}\s+(?:[a-z][\w'-]*\s+){{0,2}}?{thing}\b", re.IGNORECASE)
     alone = re.compile(rf"\W*{thing}\W*", re.IGNORECASE)
-    stated = [part for text in texts for part in SENTENCE_END.split(text) if WISH.search(part) is None]
     return any(pointed.search(part) for part in stated) or any(
         role == "user" and alone.fullmatch(text) for role, text in said
     )
+
+
+_AMOUNT = (r"\d[\d,.]*%?(?:\s+(?:a|an|per|each))?(?:\s+(?!(?:"
+           + "|".join(map(re.escape, sorted(STOP_WORDS))) + r")\b)[a-z]+)?")
+"""A number and its unit, if any ("2,400", "3 kg", "500 a month"); never a word of no unit
+("week 1 you on the bathroom": the number is the week's)."""
+
+
+def _particular(thing: str, sentence: str) -> bool:
+    """Whether ``sentence`` makes ``thing`` (a pattern of everyday words: :func:`common_word`)
+    one particular thing rather than a kind of thing: someone's (:data:`_OWNED`: "my car
+    repair savings", "her doctor"), given an amount ("I owe 2,400 on a credit card", "a car
+    loan of 9,000", "500 a month into the emergency fund"), or said to be a named thing or a
+    model ("The router is a Fritz!Box 7590"). "The kitchen", "the bins", "the bread" point
+    at a thing of the chat, but one every chat has: what a memory of entities would list
+    beside the names is the named, owned, counted things."""
+    owned = rf"\b{_OWNED}\s+(?:[a-z][\w'-]*\s+){{0,2}}?{thing}\b"
+    counted = (rf"(?<![\w:])\b{_AMOUNT}\s+(?:on|in|into|to|for)\s+(?:{_PARTICULAR}\s+|an?\s+)?{thing}\b"
+               rf"|\b{thing}\s+of\s+\d")
+    named = rf"\b{thing}\s+(?:is|was|are|were)\s+(?:an?\s+|the\s+)?(?-i:[A-Z\d])"
+    return re.search(f"{owned}|{counted}|{named}", sentence, re.IGNORECASE) is not None
 
 
 def _a_time(item: str) -> bool:
@@ -200,9 +253,11 @@ def names_things(item: str) -> bool:
     """Whether ``item`` only names things, stating nothing of them, at any length: three
     words of content or more with nothing but "and"/"or" between them, and no number or
     digit (a model's code: "Brother HL-L2350DW"), no
-    time, no relation (:data:`_RELATIONS`) and no verb form ("-ing", "-ed"): "bathroom job
+    time, no relation (:data:`_RELATIONS`) but between everyday things (:func:`_everyday`:
+    "park near place", cut from "the park near my place") and no verb form ("-ing", "-ed"): "bathroom job
     rotation", "bleach and limescale spray", "Sungold cherry tomatoes" name things; "rent
-    due fri", "four people in the house", "walking after dinner now" state something. A
+    due fri", "Hotel Aurora near Milano Centrale", "four people in the house", "walking
+    after dinner now" state something. A
     plural before another word is a subject before its verb ("wet leaves invite mildew",
     "grey clouds gather slow": a compound's plural is its last word, "cherry tomatoes").
     Without a parser, a verb with no ending after a singular reads as a noun."""
@@ -214,8 +269,15 @@ def names_things(item: str) -> bool:
         and not any(w.endswith(("ing", "ed")) for w in found)
         and not _a_subject(found)
         and TIME_WORDS.isdisjoint(found)
-        and _RELATIONS.isdisjoint(found)
+        and (_RELATIONS.isdisjoint(found) or _everyday(item))
     )
+
+
+def _everyday(item: str) -> bool:
+    """Whether ``item`` is written in everyday words only: no capital nor code mark, every
+    word of the common vocabulary (:func:`common_word`). A relation between such things
+    ("park near place") places one kind of thing by another, with no name to find it by."""
+    return _CODE_MARK.search(item) is None and all(map(common_word, words(item)))
 
 
 def _a_subject(found: Sequence[str]) -> bool:

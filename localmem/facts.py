@@ -218,7 +218,8 @@ def supported_item(
       what), and a word it writes as a name is written so in the span, which writes it
       in lower case otherwise ("Bank" of "my bank, Harbor Credit Union");
     - an entity of common words names a particular thing of the span
-      (``entities.is_entity``: "the router", not "water", "knees", "sister" or "stretch");
+      (``entities.is_entity``: "the router" that is a Fritz!Box, "my car repair savings",
+      not "water", "knees", "sister" or "stretch", nor an everyday "the kitchen");
     - a key fact or a decision does not give one thing's description to another
       ("Sintra is hilly" of "Alfama is hilly", :func:`_subject_kept`);
     - a decision names what is decided, not only when ("will do thurs night"), states

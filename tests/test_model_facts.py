@@ -266,13 +266,15 @@ GARDEN = [
 
 def test_an_entity_of_common_words_is_a_particular_thing_of_the_chat() -> None:
     """Issue 21, point 4: an entity is a thing worth remembering: a name ("Gardena",
-    "EpiPen"), or, in common words, a particular thing the chat points at ("the
-    greenhouse", "your drip hose") or a user's answer of that thing alone ("pepperoni");
-    not a kind of thing said in passing ("water", "neem oil", "aphids"), a body part or what
-    it does ("back hurts"), a tie to someone ("sister"), an allergy ("bee sting allergy"),
-    nor an action ("check the soil")."""
-    named = ["Gardena", "EpiPen", "greenhouse", "drip hose", "pepperoni"]
-    not_things = ["water", "neem oil", "back hurts", "sister", "bee sting allergy", "check the soil", "aphids"]
+    "EpiPen"), or, in common words, a particular thing the chat makes someone's ("your drip
+    hose") or a user's answer of a rarer word alone ("pepperoni"); not a kind of thing said
+    in passing ("water", "neem oil", "aphids"), an everyday thing only pointed at ("the
+    greenhouse": ``entities.common_word``), a body part or what it does ("back hurts"), a
+    tie to someone ("sister"), an allergy ("bee sting allergy"), nor an action ("check the
+    soil")."""
+    named = ["Gardena", "EpiPen", "drip hose", "pepperoni"]
+    not_things = ["water", "neem oil", "greenhouse", "back hurts", "sister", "bee sting allergy", "check the soil",
+                  "aphids"]
     data = ModelFacts(entities=[*named, *not_things]).grounded(GARDEN)
     assert data.entities == named
 
