@@ -366,6 +366,27 @@ class SummaryFacts(Record):
     created_at: str
 
 
+class LineSource(Record):
+    """One line of a checkpoint or of a summary's facts, and the messages it rests on
+    (``store.line_sources``).
+
+    ``kind`` says which: ``checkpoint`` (``owner_id``: the checkpoint's id) or ``facts``
+    (``owner_id``: the summary's id). ``item`` is the line's JSON path in the owner's
+    ``data`` (``$.user_preferences[0]``,
+    ``$.workflow_state.current_step``, ``$.key_facts[1]``); ``text`` the line;
+    ``message_ids`` the messages it rests on, oldest first: the messages it was read or
+    judged from, all of them when it was built from several (forgetting any one drops or
+    rewrites the line). Empty for a line of the session state that no message says, and
+    for what was stored before localmem recorded sources (or imported).
+    """
+
+    kind: Literal["checkpoint", "facts"]
+    owner_id: int
+    item: str
+    text: str
+    message_ids: list[int]
+
+
 # --- a session's rows, for an export ------------------------------------------------
 
 
