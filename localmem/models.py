@@ -387,6 +387,22 @@ class LineSource(Record):
     message_ids: list[int]
 
 
+class FactLink(Record):
+    """A line of a summary's facts and a message it rests on (``fact_sources``)."""
+
+    summary_id: int
+    item: str
+    message_id: int
+
+
+class CheckpointLink(Record):
+    """A line of a checkpoint and a message it rests on (``checkpoint_sources``)."""
+
+    checkpoint_id: int
+    item: str
+    message_id: int
+
+
 # --- a session's rows, for an export ------------------------------------------------
 
 
@@ -402,11 +418,13 @@ class SessionRows(NamedTuple):
     pin_endings: list[PinLink]
     summaries: list[Summary]
     facts: list[SummaryFacts]
+    fact_sources: list[FactLink]
     goals: list[Goal]
     subtasks: list[Subtask]
     tools: list[ToolExecution]
     files: list[TrackedFile]
     checkpoints: list[Checkpoint]
+    checkpoint_sources: list[CheckpointLink]
 
 
 class ImportReport(BaseModel):

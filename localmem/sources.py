@@ -27,7 +27,6 @@ leaves no line on it. Nothing here raises on any ``str``.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -100,12 +99,9 @@ class Span:
         wanted = whole.rstrip("…")  # a clipped line: its sentence was clipped alike
         if not wanted:
             return ()
-        # a name is said as a word ("users", not the "users" of "superusers")
-        pattern = re.compile(
-            (r"(?<!\w)" if wanted[0].isalnum() else "") + re.escape(wanted)
-            + (r"(?!\w)" if wanted == whole and wanted[-1].isalnum() else "")
+        return self._ids(
+            k for k, s in enumerate(self._lowered) if wanted in s and _as_words(wanted, s, wanted == whole)
         )
-        return self._ids(k for k, s in enumerate(self._lowered) if wanted in s and pattern.search(s))
 
     def of(self, line: str) -> tuple[int, ...]:
         """The messages ``line`` rests on: those quoting it; else those with a sentence
@@ -133,6 +129,24 @@ class Span:
 
     def _ids(self, sentences: Iterator[int]) -> tuple[int, ...]:
         return tuple(sorted({self.ids[self._owners[k]] for k in sentences}))
+
+
+def _as_words(wanted: str, text: str, ends: bool) -> bool:
+    """Whether ``text`` holds ``wanted`` starting at a word's start and (``ends``) ending
+    at a word's end: a name is said as a word ("users", not the "users" of "superusers")."""
+    at = text.find(wanted)
+    while at >= 0:
+        end = at + len(wanted)
+        starts = at == 0 or not _word_char(text[at - 1]) or not _word_char(wanted[0])
+        stops = not ends or end == len(text) or not _word_char(text[end]) or not _word_char(wanted[-1])
+        if starts and stops:
+            return True
+        at = text.find(wanted, at + 1)
+    return False
+
+
+def _word_char(c: str) -> bool:
+    return c.isalnum() or c == "_"
 
 
 def facts_sources(data: FactsData, span: Span) -> Sources:

@@ -242,3 +242,32 @@ def test_cli_shows_each_line_s_messages(tmp_path: Path, dead_ollama_host, monkey
     assert f"Preference: I prefer metric units.  <- message {said.id}" in result.output
     plain = CliRunner().invoke(cli, ["checkpoint", "show", s, "--db", str(path)])
     assert "<- message" not in plain.output
+
+
+def test_an_export_carries_each_line_s_messages_and_an_import_maps_them(tmp_path: Path) -> None:
+    with MemoryStore(tmp_path / "a.db", config=RULES_ONLY) as a:
+        s = a.create_session().id
+        a.add_message(s, "user", "Padding before the session starts.")
+        a.delete_message(a.get_messages(s)[0].id)  # the ids differ between the two files
+        a.add_messages(s, [
+            {"role": "user", "text": "I prefer metric units."},
+            {"role": "assistant", "text": "The scale reads 3 kg."},
+            {"role": "user", "text": "Remember to weigh the parcel."},
+            {"role": "assistant", "text": "Ok."},
+        ])
+        a.checkpoint(s)
+        assert a.summarize(s) is not None
+        lines_out = list(a.export_sessions([s]))
+        before = a.line_sources(s)
+        texts = {m.id: m.text for m in a.get_messages(s)}
+    kinds = {json.loads(line)["type"] for line in lines_out}
+    assert {"checkpoint_source", "fact_source"} <= kinds
+    with MemoryStore(tmp_path / "b.db", config=RULES_ONLY) as b:
+        b.import_sessions(lines_out)
+        after = b.line_sources(s)
+        new_texts = {m.id: m.text for m in b.get_messages(s)}
+    assert [(x.kind, x.item, x.text) for x in after] == [(x.kind, x.item, x.text) for x in before]
+    assert [[new_texts[i] for i in x.message_ids] for x in after] == [
+        [texts[i] for i in x.message_ids] for x in before
+    ]
+    assert any(x.message_ids for x in after)
