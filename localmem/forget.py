@@ -284,7 +284,8 @@ class Forgetting:
         )
         found = rule_facts(rules.extract(pairs), [text for _, text in pairs])
         data, facts = facts_row(found)
-        db.rewrite_facts(conn, summary.id, data, facts, RULES)
+        if not db.rewrite_facts(conn, summary.id, data, facts, RULES):
+            return  # stored without facts (an import may bring such a summary)
         db.drop_fact_sources(conn, summary.id)  # the lines are new: so are their sources
         db.add_fact_sources(conn, rows(summary.id, facts_sources(found, Span(
             [m.id for m in left], [m.text for m in left]

@@ -123,10 +123,6 @@ class Span:
             if len(wanted & word_forms(s)) >= SUPPORT_SHARE * len(wanted)
         )
 
-    def messages(self, indexes: Sequence[int]) -> tuple[int, ...]:
-        """The ids of the messages at these indexes (of ``texts``)."""
-        return tuple(sorted({self.ids[k] for k in indexes if 0 <= k < len(self.ids)}))
-
     def _ids(self, sentences: Iterator[int]) -> tuple[int, ...]:
         return tuple(sorted({self.ids[self._owners[k]] for k in sentences}))
 

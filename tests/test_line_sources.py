@@ -271,3 +271,18 @@ def test_an_export_carries_each_line_s_messages_and_an_import_maps_them(tmp_path
         [texts[i] for i in x.message_ids] for x in before
     ]
     assert any(x.message_ids for x in after)
+
+
+def test_a_forget_in_a_summary_kept_without_facts_records_no_sources(db_path: Path) -> None:
+    with MemoryStore(db_path, config=RULES_ONLY) as store:
+        s = store.create_session().id
+        said = store.add_messages(s, [{"role": "user", "text": f"Invoice {i} totals 40 EUR."} for i in range(8)])
+        older = store.summarize(s)
+        assert store.summarize(s) is not None
+        with sqlite3.connect(db_path) as raw:  # as an import may bring it: a summary without facts
+            raw.execute("PRAGMA foreign_keys = ON")
+            raw.execute("DELETE FROM summary_facts WHERE id = ?", (older.id,))
+        store.delete_message(said[0].id)  # rewrites that older summary by the rules
+        assert [x for x in store.line_sources(s) if x.owner_id == older.id and x.kind == "facts"] == []
+    with sqlite3.connect(db_path) as raw:
+        assert raw.execute("SELECT count(*) FROM fact_sources WHERE summary_id = ?", (older.id,)).fetchone() == (0,)
