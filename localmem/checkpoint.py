@@ -299,8 +299,8 @@ class ModelCheckpoint(Answer):
         many of the evidence's sources (the first) are messages (None: all); ``roles``:
         theirs, when known (who answered whom: ``progress.unstated``); ``tools``: by a
         message's index, the tools' output that came right after it (what a tool looked up:
-        ``progress.looked_up``). ``sources`` receives, by the text of each statement kept,
-        the indexes of the evidence's sources whose sentences support it (the support its
+        ``progress.looked_up``). ``sources`` receives, by the text of each statement kept
+        (as stored: clipped), the indexes of the evidence's sources whose sentences support it (the support its
         place was judged on; the sources supporting it whole when no one sentence does):
         what the line rests on (``localmem.sources``)."""
         dropped = {} if dropped is None else dropped
@@ -364,8 +364,9 @@ class ModelCheckpoint(Answer):
                     drop(reason)
                 elif place is not None:
                     out[place] = rules.unique([*out.get(place, []), item])
-                    if sources is not None:
-                        sources[item] = _owners_of(item, support, sentences, owners, evidence)
+                    if sources is not None:  # by the line as it is stored (clipped)
+                        clipped = rules.clip(item, rules.ITEM_CHARS)
+                        sources[clipped] = _owners_of(item, support, sentences, owners, evidence)
         current = out.pop("current_step", [])
         refs: dict[str, list[str]] = {k: [] for k in rules.REFERENCE_KINDS}
         for kind in refs:

@@ -4,10 +4,11 @@ What a checkpoint holds and how it is made (the floor of state and rules,
 carried forward; what the local model may add) is ``localmem.checkpoint``
 (pure). :class:`Checkpoints` reads its inputs (the previous checkpoint, the
 messages since, the session state), asks the local model through
-``localmem.localmodel``, and stores the result with its rendered lines and, for each line, the messages it rests
-on (``checkpoint_sources``: ``localmem.sources``; the model's lines as the judgement
-that kept them found them, the rules' by the messages they quote, carried lines with
-their earlier sources). Deleting them is a forget's (``Forgetting.clear_checkpoints``).
+``localmem.localmodel``, and stores the result with its rendered lines and, for
+each line, the messages it rests on (``checkpoint_sources``: ``localmem.sources``;
+the model's lines as the judgement that kept them found them, the rules' by the
+messages they quote, carried lines with their earlier sources). Deleting them is a
+forget's (``Forgetting.clear_checkpoints``).
 """
 
 from __future__ import annotations

@@ -27,6 +27,7 @@ leaves no line on it. Nothing here raises on any ``str``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -34,6 +35,10 @@ from . import extract as rules
 from .grounding import SUPPORT_SHARE, Evidence, content_words, word_forms
 from .models import CheckpointData, FactsData
 from .words import stem
+
+_SPEAKER = re.compile(r"\b(?:the\s+)?user(?:'s|\u2019s|s)?\b", re.IGNORECASE)
+"""How a model names the one who speaks ("The user is allergic to ..."): no word of what
+was said (a model's fact is grounded without it too: ``facts``)."""
 
 Sources = dict[str, tuple[int, ...]]
 """A line's JSON path -> the ids of the messages it rests on (oldest first)."""
@@ -107,11 +112,12 @@ class Span:
         """The messages ``line`` rests on: those quoting it; else those with a sentence
         supporting it (``grounding``: most of its content words, same negations: what a
         model's line was kept for); else, for a question (which states nothing to
-        support), those with a sentence holding :data:`grounding.SUPPORT_SHARE` of its
+        support), those with a question holding :data:`grounding.SUPPORT_SHARE` of its
         content words. Empty when none does."""
         quoted = self.quoting(line)
         if quoted:
             return quoted
+        line = _SPEAKER.sub(" ", line)  # "The user is allergic to ...": the speaker's words
         supporting = set(self._sentences.supporting(line))
         if supporting:
             return self._ids(k for k, s in enumerate(self._said) if s in supporting)
@@ -120,7 +126,7 @@ class Span:
             return ()
         return self._ids(
             k for k, s in enumerate(self._said)
-            if len(wanted & word_forms(s)) >= SUPPORT_SHARE * len(wanted)
+            if s.endswith("?") and len(wanted & word_forms(s)) >= SUPPORT_SHARE * len(wanted)
         )
 
     def _ids(self, sentences: Iterator[int]) -> tuple[int, ...]:

@@ -62,6 +62,9 @@ def test_a_model_s_line_rests_on_the_sentences_supporting_it() -> None:
     assert span.of("Mother takes warfarin each evening") == (1,)  # grounded, not quoted
     assert span.of("Never give ibuprofen") == ()  # the conversation says no such thing
     assert span.of("Whether she can take ibuprofen") == (3,)  # an open question: asked there
+    allergy = Span([4, 5], ["I am allergic to penicillin since childhood.", "We went to Lisbon."])
+    assert allergy.of("The user is allergic to penicillin") == (4,)  # "the user": the speaker
+    assert allergy.of("The user is allergic to Lisbon") == ()
 
 
 def test_a_carried_line_keeps_its_sources_and_a_state_line_names_none() -> None:
