@@ -240,6 +240,20 @@ CREATE TABLE pin_endings (
     message_id INTEGER NOT NULL
 );
 
+CREATE TABLE checkpoint_sources (
+    checkpoint_id INTEGER NOT NULL REFERENCES checkpoints(id) ON DELETE CASCADE,
+    item TEXT NOT NULL,
+    message_id INTEGER NOT NULL,
+    PRIMARY KEY (checkpoint_id, item, message_id)
+) WITHOUT ROWID;
+
+CREATE TABLE fact_sources (
+    summary_id INTEGER NOT NULL REFERENCES summary_facts(id) ON DELETE CASCADE,
+    item TEXT NOT NULL,
+    message_id INTEGER NOT NULL,
+    PRIMARY KEY (summary_id, item, message_id)
+) WITHOUT ROWID;
+
 CREATE INDEX messages_session_id ON messages (session_id, id);
 
 CREATE UNIQUE INDEX summaries_session_range ON summaries (session_id, level, start_message_id);
@@ -320,6 +334,15 @@ CREATE VIEW session_overview AS SELECT
     (SELECT c.created_at FROM checkpoints c
         WHERE c.session_id = s.id ORDER BY c.id DESC LIMIT 1) AS latest_checkpoint_at
 FROM sessions s;
+
+CREATE VIEW line_sources AS
+    SELECT 'checkpoint' AS kind, c.session_id, s.checkpoint_id AS owner_id, s.item,
+        json_extract(c.data, s.item) AS line, s.message_id
+    FROM checkpoint_sources s JOIN checkpoints c ON c.id = s.checkpoint_id
+    UNION ALL
+    SELECT 'facts', f.session_id, s.summary_id, s.item,
+        json_extract(f.data, s.item), s.message_id
+    FROM fact_sources s JOIN summary_facts f ON f.id = s.summary_id;
 
 CREATE TRIGGER messages_embeddings_delete AFTER DELETE ON messages BEGIN
     DELETE FROM embeddings WHERE kind = 'message' AND row_id = old.id;

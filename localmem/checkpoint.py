@@ -47,7 +47,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from pydantic import field_validator
 
@@ -287,6 +287,7 @@ class ModelCheckpoint(Answer):
     def supported(
         self, evidence: Evidence, said: Evidence, dropped: dict[str, int] | None = None,
         messages: int | None = None, roles: Sequence[str] = (), tools: Mapping[int, str] | None = None,
+        sources: dict[str, tuple[int, ...]] | None = None,
     ) -> CheckpointData:
         """The items ``evidence`` supports (``localmem.grounding``), as CheckpointData,
         each where its status puts it (``localmem.statements``): a step or goal names an
@@ -298,7 +299,10 @@ class ModelCheckpoint(Answer):
         many of the evidence's sources (the first) are messages (None: all); ``roles``:
         theirs, when known (who answered whom: ``progress.unstated``); ``tools``: by a
         message's index, the tools' output that came right after it (what a tool looked up:
-        ``progress.looked_up``)."""
+        ``progress.looked_up``). ``sources`` receives, by the text of each statement kept
+        (as stored: clipped), the indexes of the evidence's sources whose sentences support it (the support its
+        place was judged on; the sources supporting it whole when no one sentence does):
+        what the line rests on (``localmem.sources``)."""
         dropped = {} if dropped is None else dropped
         out: dict[str, list[str]] = {}
         sentences = statements.by_sentence(evidence.sources)
@@ -360,6 +364,9 @@ class ModelCheckpoint(Answer):
                     drop(reason)
                 elif place is not None:
                     out[place] = rules.unique([*out.get(place, []), item])
+                    if sources is not None:  # by the line as it is stored (clipped)
+                        clipped = rules.clip(item, rules.ITEM_CHARS)
+                        sources[clipped] = _owners_of(item, support, sentences, owners, evidence)
         current = out.pop("current_step", [])
         refs: dict[str, list[str]] = {k: [] for k in rules.REFERENCE_KINDS}
         for kind in refs:
@@ -385,6 +392,28 @@ class ModelCheckpoint(Answer):
         )
 
 
+def _owners_of(
+    item: str, support: Sequence[str], sentences: Evidence, owners: Sequence[int], evidence: Evidence
+) -> tuple[int, ...]:
+    """The indexes of ``evidence``'s sources holding the sentences ``support`` (of
+    ``sentences``, owned as ``owners`` says); when no one sentence supports ``item``,
+    the sources supporting it whole."""
+    wanted = set(support)
+    if wanted:
+        return tuple(sorted({owners[k] for k, s in enumerate(sentences.sources) if s in wanted}))
+    whole = set(evidence.supporting(item))
+    return tuple(k for k, text in enumerate(evidence.sources) if text in whole)
+
+
+class Support(NamedTuple):
+    """What a model's checkpoint line was kept for (:func:`with_model`): the ids of the
+    messages supporting it, and the checkpoint's own earlier lines that did (their
+    sources are its sources too: ``sources.checkpoint_sources``)."""
+
+    messages: tuple[int, ...]
+    lines: tuple[str, ...]
+
+
 def tool_outputs(messages: Sequence[Message]) -> dict[int, str]:
     """By the index of a user's or assistant's message (among those), the tools' output
     that came right after it, before the next of theirs."""
@@ -408,22 +437,37 @@ def with_model(
     model: str,
     state: StateSnapshot,
     messages: Sequence[Message],
+    judged: dict[str, Support] | None = None,
 ) -> tuple[CheckpointData, str]:
     """``floor`` with the model's supported items, and the source: the model only when
-    one of its items is in the result."""
-    texts = [m.text for m in messages if m.role in ("user", "assistant")]
+    one of its items is in the result. ``judged`` receives, by the text of each model
+    line kept, what supported it (:class:`Support`)."""
+    spoken = [m for m in messages if m.role in ("user", "assistant")]
+    texts = [m.text for m in spoken]
     carried = _items(floor)
-    evidence = Evidence([*texts, *state.lines(), *carried], conversation=[*texts, *carried])
+    stated = state.lines()
+    evidence = Evidence([*texts, *stated, *carried], conversation=[*texts, *carried])
     said = Evidence([m.text for m in messages if m.role == "user"], conversation=evidence.conversation)
     dropped: dict[str, int] = {}
-    roles = [m.role for m in messages if m.role in ("user", "assistant")]
+    found: dict[str, tuple[int, ...]] = {}
+    roles = [m.role for m in spoken]
     merged = overlay(
         floor,
-        answer.supported(evidence, said, dropped, messages=len(texts), roles=roles, tools=tool_outputs(messages)),
+        answer.supported(
+            evidence, said, dropped, messages=len(texts), roles=roles, tools=tool_outputs(messages),
+            sources=found,
+        ),
         state,
     )
     if dropped:
         logger.info("%s's checkpoint items dropped: %s", model, dropped)
+    if judged is not None:
+        lines = len(texts) + len(stated)  # after the messages, the state's lines, then the floor's
+        for item, indexes in found.items():
+            judged[item] = Support(
+                tuple(sorted({spoken[k].id for k in indexes if k < len(texts)})),
+                tuple(carried[k - lines] for k in indexes if k >= lines),
+            )
     return (merged, model) if merged != floor else (floor, RULES)
 
 

@@ -4,8 +4,11 @@ What a checkpoint holds and how it is made (the floor of state and rules,
 carried forward; what the local model may add) is ``localmem.checkpoint``
 (pure). :class:`Checkpoints` reads its inputs (the previous checkpoint, the
 messages since, the session state), asks the local model through
-``localmem.localmodel``, and stores the result with its rendered lines.
-Deleting them is a forget's (``Forgetting.clear_checkpoints``).
+``localmem.localmodel``, and stores the result with its rendered lines and, for
+each line, the messages it rests on (``checkpoint_sources``: ``localmem.sources``;
+the model's lines as the judgement that kept them found them, the rules' by the
+messages they quote, carried lines with their earlier sources). Deleting them is a
+forget's (``Forgetting.clear_checkpoints``).
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from .checkpoint import (
     RULES,
     ModelCheckpoint,
     StateSnapshot,
+    Support,
     floor,
     render_lines,
     with_model,
@@ -28,6 +32,7 @@ from .checkpoint import (
 from .checkpoint_request import checkpoint_messages
 from .errors import SessionNotFound
 from .models import OPEN_SUBTASK_STATUSES, Checkpoint, CheckpointData, Message, Session
+from .sources import Span, by_text, checkpoint_sources, rows
 
 if TYPE_CHECKING:  # what it is given (the handle, capabilities): for the type checker only
     from .handle import Handle
@@ -93,8 +98,10 @@ class Checkpoints:
         with self._db.locked() as conn:
             mark = db.forget_mark(conn, session.id)
             previous, new, through, state = self._checkpoint_inputs(conn, session.id)
+            carried = self._carried(conn, previous)
         data = floor(previous.data if previous else None, state, [(m.role, m.text) for m in new])
         source = RULES
+        judged: dict[str, Support] = {}
         new_tokens = sum(m.token_count for m in new)
         if new and new_tokens >= min_tokens:
             request = checkpoint_messages(data, state, new)
@@ -102,7 +109,8 @@ class Checkpoints:
                 request, session.model, ModelCheckpoint, ratio=self._model.model_ratio(session.model)
             )
             if answer.data is not None and answer.model is not None:
-                data, source = with_model(data, answer.data, answer.model, state, new)
+                data, source = with_model(data, answer.data, answer.model, state, new, judged)
+        sources = checkpoint_sources(data, Span([m.id for m in new], [m.text for m in new]), carried, judged)
         with self._state.write_state(session.id) as conn:
             if not db.session_exists(conn, session.id):
                 return None
@@ -112,7 +120,7 @@ class Checkpoints:
                     "forgotten while it was taken", session.id,
                 )
                 return None
-            taken = self._store_checkpoint(conn, session.id, data, source, through, state)
+            taken = self._store_checkpoint(conn, session.id, data, source, through, state, sources)
         logger.info(
             "session %s: checkpoint %d (%s, %d new messages, %d tokens)",
             session.id, taken.id, source, len(new), taken.token_count,
@@ -125,7 +133,17 @@ class Checkpoints:
         checkpoints it dropped (``localmem.forget``)."""
         previous, new, through, state = self._checkpoint_inputs(conn, session_id)
         data = floor(previous.data if previous else None, state, [(m.role, m.text) for m in new])
-        return self._store_checkpoint(conn, session_id, data, RULES, through, state)
+        span = Span([m.id for m in new], [m.text for m in new])
+        sources = checkpoint_sources(data, span, self._carried(conn, previous))
+        return self._store_checkpoint(conn, session_id, data, RULES, through, state, sources)
+
+    @staticmethod
+    def _carried(conn: sqlite3.Connection, previous: Checkpoint | None) -> dict[str, tuple[int, ...]]:
+        """The previous checkpoint's lines, by text, with their sources: what a line
+        carried forward keeps (``sources.checkpoint_sources``)."""
+        if previous is None:
+            return {}
+        return by_text(previous.data, db.checkpoint_sources(conn, previous.id))
 
     def _checkpoint_inputs(
         self, conn: sqlite3.Connection, session_id: str
@@ -151,12 +169,15 @@ class Checkpoints:
         source: str,
         through: int,
         state: StateSnapshot,
+        sources: dict[str, tuple[int, ...]],
     ) -> Checkpoint:
         lines = [(text, self._db.tokenizer.count(text), live) for text, live in render_lines(data, state)]
-        return db.insert_checkpoint(
+        taken = db.insert_checkpoint(
             conn, session_id, data.model_dump_json(), source, through, lines, self._db.now(),
             CHECKPOINTS_KEPT,
         )
+        db.add_checkpoint_sources(conn, rows(taken.id, sources))
+        return taken
 
     def _snapshot(self, conn: sqlite3.Connection, session_id: str) -> StateSnapshot:
         goals = db.goals(conn, session_id)

@@ -32,7 +32,7 @@ class Draft(NamedTuple):
     """A summary to store (:meth:`Summaries.store_summary`): what wrote it, its range of
     message ids and how many messages it covers, its level; for level 1 its facts (and
     their source), the must-remember items with their source message ids and the facts
-    that update earlier ones; ``replaces``: the summary it takes the place of;
+    that update earlier ones, and the messages each line of its facts rests on; ``replaces``: the summary it takes the place of;
     ``rolled``: for level 2, the ids of the level-1 summaries it rolled up; ``mark``: the
     session's forget mark read before what it was made from (``db.forget_mark``): a
     forget since then discards it; ``warnings``: the span's warnings the summary does not
@@ -53,3 +53,6 @@ class Draft(NamedTuple):
     warnings: Sequence[tuple[str, tuple[int, ...]]] = ()
     """Warnings the span gave that the summary does not say, with their messages: pinned
     in the session (``summarizer.warned``)."""
+    fact_sources: Mapping[str, Sequence[int]] | None = None
+    """By the JSON path of each line of ``facts``, the messages of the span it rests on
+    (``sources.facts_sources``): stored beside them (``fact_sources``)."""

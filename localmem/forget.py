@@ -57,6 +57,7 @@ from .facts import facts_row, rule_facts
 from .models import Summary
 from .outcome import FALLBACK
 from .scoring import SUMMARY_IMPORTANCE
+from .sources import Span, facts_sources, rows
 from .summarizer.fallback import keyword_summary
 
 if TYPE_CHECKING:  # what it is given (the handle, capabilities): for the type checker only
@@ -281,8 +282,14 @@ class Forgetting:
             conn, summary.id, text, left[0].id, left[-1].id, len(left), FALLBACK,
             self._db.tokenizer.count(text),
         )
-        data, facts = facts_row(rule_facts(rules.extract(pairs), [text for _, text in pairs]))
-        db.rewrite_facts(conn, summary.id, data, facts, RULES)
+        found = rule_facts(rules.extract(pairs), [text for _, text in pairs])
+        data, facts = facts_row(found)
+        if not db.rewrite_facts(conn, summary.id, data, facts, RULES):
+            return  # stored without facts (an import may bring such a summary)
+        db.drop_fact_sources(conn, summary.id)  # the lines are new: so are their sources
+        db.add_fact_sources(conn, rows(summary.id, facts_sources(found, Span(
+            [m.id for m in left], [m.text for m in left]
+        ))))
 
     def _roll_again(self, gone: Forgotten, session_id: str, first: int) -> None:
         """Replace the rollups ending at or after message ``first`` (each quotes the

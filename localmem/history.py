@@ -42,6 +42,7 @@ from .errors import InvalidInput
 from .exports import Conversation, peek, read_conversations, sniff
 from .exports.batch import session_batch
 from .facts import facts_row
+from .sources import Sources, Span, facts_sources, rows
 from .jsonl import SessionBatch
 from .jsonl.records import CLOCK_SKEW
 from .models import ImportReport
@@ -65,7 +66,8 @@ is released between them (other writers, a search, a context go on meanwhile).""
 
 class Planned(NamedTuple):
     """A summary to write with an imported session: positions of its first and last
-    message, how many it covers, its level, text and (level 1) its facts."""
+    message, how many it covers, its level, text and (level 1) its facts, with the
+    positions of the messages each line of them rests on (``sources.facts_sources``)."""
 
     first: int
     last: int
@@ -74,6 +76,7 @@ class Planned(NamedTuple):
     text: str
     tokens: int
     facts: tuple[str, str] | None
+    sources: Sources | None = None
 
 
 class History:
@@ -226,8 +229,11 @@ class History:
         plan: list[Planned] = []
         for start in range(0, len(pairs) - size + 1, size):
             span = pairs[start : start + size]
-            data, text = facts_row(self._summaries.offline_facts(span))
-            plan.append(self._planned_summary(start, start + size - 1, size, 1, offline_summary(span), (data, text)))
+            found = self._summaries.offline_facts(span)
+            sourced = facts_sources(found, Span(range(start, start + size), [t for _, t in span]))
+            plan.append(self._planned_summary(
+                start, start + size - 1, size, 1, offline_summary(span), facts_row(found), sourced
+            ))
         if keep and len(plan) > keep:
             rolled = plan[: len(plan) - (keep - 1)]
             end = rolled[-1].last
@@ -236,9 +242,10 @@ class History:
         return plan
 
     def _planned_summary(
-        self, first: int, last: int, count: int, level: int, text: str, facts: tuple[str, str] | None
+        self, first: int, last: int, count: int, level: int, text: str, facts: tuple[str, str] | None,
+        sources: Sources | None = None,
     ) -> Planned:
-        return Planned(first, last, count, level, text, self._db.tokenizer.count(text), facts)
+        return Planned(first, last, count, level, text, self._db.tokenizer.count(text), facts, sources)
 
 
 def _write_summary(
@@ -251,6 +258,8 @@ def _write_summary(
     ))
     if made is not None and s.facts is not None:
         db.insert_facts(conn, made.id, session_id, s.facts[0], s.facts[1], RULES, created_at)
+        at = {path: [first + k for k in ids] for path, ids in (s.sources or {}).items()}
+        db.add_fact_sources(conn, rows(made.id, at))
 
 
 def _chunks(

@@ -366,6 +366,43 @@ class SummaryFacts(Record):
     created_at: str
 
 
+class LineSource(Record):
+    """One line of a checkpoint or of a summary's facts, and the messages it rests on
+    (``store.line_sources``).
+
+    ``kind`` says which: ``checkpoint`` (``owner_id``: the checkpoint's id) or ``facts``
+    (``owner_id``: the summary's id). ``item`` is the line's JSON path in the owner's
+    ``data`` (``$.user_preferences[0]``,
+    ``$.workflow_state.current_step``, ``$.key_facts[1]``); ``text`` the line;
+    ``message_ids`` the messages it rests on, oldest first: the messages it was read or
+    judged from, all of them when it was built from several (forgetting any one drops or
+    rewrites the line). Empty for a line of the session state that no message says, and
+    for what was stored before localmem recorded sources (or imported).
+    """
+
+    kind: Literal["checkpoint", "facts"]
+    owner_id: int
+    item: str
+    text: str
+    message_ids: list[int]
+
+
+class FactLink(Record):
+    """A line of a summary's facts and a message it rests on (``fact_sources``)."""
+
+    summary_id: int
+    item: str
+    message_id: int
+
+
+class CheckpointLink(Record):
+    """A line of a checkpoint and a message it rests on (``checkpoint_sources``)."""
+
+    checkpoint_id: int
+    item: str
+    message_id: int
+
+
 # --- a session's rows, for an export ------------------------------------------------
 
 
@@ -381,11 +418,13 @@ class SessionRows(NamedTuple):
     pin_endings: list[PinLink]
     summaries: list[Summary]
     facts: list[SummaryFacts]
+    fact_sources: list[FactLink]
     goals: list[Goal]
     subtasks: list[Subtask]
     tools: list[ToolExecution]
     files: list[TrackedFile]
     checkpoints: list[Checkpoint]
+    checkpoint_sources: list[CheckpointLink]
 
 
 class ImportReport(BaseModel):

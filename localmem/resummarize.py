@@ -164,6 +164,7 @@ class Resummarizer:
             replaces=old,
             mark=mark,
             warnings=self._summaries.warning_sources(outcome.text, span),
+            fact_sources=self._summaries.fact_sources(data, span),
         ))
 
     def _redo_rollup(self, session: Session, old: Summary) -> Summary | str | None:

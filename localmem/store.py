@@ -49,7 +49,7 @@ from .localmodel import LocalModel
 from .maintain import Maintenance
 from .messages import Messages
 from .models import (
-    Checkpoint, Goal, ImportReport, Item, Message, NewMessage, Pin, SearchHit, Session,
+    Checkpoint, Goal, ImportReport, Item, LineSource, Message, NewMessage, Pin, SearchHit, Session,
     SessionOverview, Subtask, Summary, SummaryFacts, ToolExecution, TrackedFile,
 )
 from .context import MemoryContext
@@ -276,6 +276,10 @@ class MemoryStore:
     @doc_of(Summaries.get_summary_facts)
     def get_summary_facts(self, session_id: str) -> list[SummaryFacts]:
         return self._summaries.get_summary_facts(session_id)
+
+    @doc_of(Summaries.line_sources)
+    def line_sources(self, session_id: str) -> list[LineSource]:
+        return self._summaries.line_sources(session_id)
 
     @doc_of(Summaries.needs_summarization)
     def needs_summarization(self, session_id: str) -> bool:

@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+import sqlite3
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Literal
 
 from . import db
 from . import extract as rules
@@ -31,9 +32,10 @@ from .facts import (
     rule_facts,
     user_evidence,
 )
-from .models import FactsData, Message, Session, Summary, SummaryFacts
+from .models import FactsData, LineSource, Message, Session, Summary, SummaryFacts
 from .outcome import OFFLINE, Outcome
 from .scoring import SUMMARY_IMPORTANCE
+from .sources import Sources, Span, checkpoint_items, facts_items, facts_sources, rows
 from .summarizer.background import BackgroundSummarizer
 from .summarizer.fallback import keyword_summary, offline_summary
 from .summarizer.warned import said_in, unsaid_warnings
@@ -92,6 +94,35 @@ class Summaries:
     def get_summary_facts(self, session_id: str) -> list[SummaryFacts]:
         """The facts kept with the session's level-1 summaries, in summary order. Read-only."""
         return self._db.read_session(session_id, db.summary_facts)
+
+    def line_sources(self, session_id: str) -> list[LineSource]:
+        """Every line of the session's latest checkpoint and of its summaries' facts (the
+        lines a context may show besides messages, pins and summaries), each with the
+        messages it rests on (:class:`~localmem.models.LineSource`): those it was read
+        or judged from, every one of them when it was built from several; a line carried
+        forward keeps its earlier sources. Forgetting any one of them drops or rewrites
+        the line (``localmem.forget``). A line of the session state no message says, and
+        a line stored before sources were recorded, names none. Checkpoint lines first,
+        then the facts in summary order. Read-only; raises :class:`SessionNotFound`."""
+
+        def read(conn: sqlite3.Connection, sid: str) -> list[LineSource]:
+            newest = db.checkpoints(conn, sid, 1)
+            owners: list[tuple[Literal["checkpoint", "facts"], int, Iterable[tuple[str, str]], Sources]] = [
+                ("checkpoint", c.id, checkpoint_items(c.data), db.checkpoint_sources(conn, c.id))
+                for c in newest
+            ]
+            by_summary = db.fact_sources(conn, sid)
+            owners += [
+                ("facts", f.id, facts_items(f.data), by_summary.get(f.id, {}))
+                for f in db.summary_facts(conn, sid)
+            ]
+            return [
+                LineSource(kind=kind, owner_id=owner, item=path, text=text, message_ids=list(found.get(path, ())))
+                for kind, owner, items, found in owners
+                for path, text in items
+            ]
+
+        return self._db.read_session(session_id, read)
 
     def summary_facts(
         self, session: Session, pairs: Sequence[tuple[str, str]], tokens: int, outcome: Outcome
@@ -187,6 +218,12 @@ class Summaries:
         found = unsaid_warnings(summary, [(m.role, m.text) for m in span])
         return [(warning, (span[i].id,)) for warning, i in found]
 
+    @staticmethod
+    def fact_sources(data: FactsData, span: Sequence[Message]) -> Sources:
+        """Each line of a span's facts with the messages of ``span`` it rests on
+        (``sources.facts_sources``): stored with them (``Draft.fact_sources``)."""
+        return facts_sources(data, Span([m.id for m in span], [m.text for m in span]))
+
     def summarize_span(
         self, session: Session, span: Sequence[Message], mark: int
     ) -> Summary | None:
@@ -216,6 +253,7 @@ class Summaries:
             updates=updates,
             mark=mark,
             warnings=self.warning_sources(outcome.text, span),
+            fact_sources=self.fact_sources(data, span),
         ))
         if summary is not None:
             self.rollup(session)
@@ -311,7 +349,7 @@ class Summaries:
         says it again.
         """
         (session_id, outcome, start, end, count, level, facts, pins, updates, replaces, rolled, mark,
-         warnings) = draft
+         warnings, fact_sources) = draft
         tokens = self._db.tokenizer.count(outcome.text)
         updates = updates or {}
         counted = [(self._pins.planned(p, updates.get(p)), source) for p, source in pins]
@@ -352,6 +390,7 @@ class Summaries:
             if summary is not None and facts is not None:
                 data, text = facts_row(facts[0])
                 db.insert_facts(conn, summary.id, session_id, data, text, facts[1], now)
+                db.add_fact_sources(conn, rows(summary.id, fact_sources or {}))
             if summary is not None and (counted or warned):
                 held = [p.content for p in db.top_pins(conn, session_id, -1)]
                 counted += [(p, s) for p, s in warned if not said_in(p.content, held)]

@@ -279,6 +279,9 @@ def _write_rows(
         db.insert_facts(
             conn, summaries[f.id], sid, f.data.model_dump_json(), f.text, f.source, f.created_at
         )
+    db.add_fact_sources(conn, [
+        (summaries[x.summary_id], x.item, message[x.message_id]) for x in r["fact_sources"]
+    ])
     goals: dict[int | None, int | None] = {None: None}
     for g, (n, archive_n) in zip(r["goals"], tokens["goals"]):
         archive = None if g.archive is None else json.dumps(g.archive, ensure_ascii=False)
@@ -299,11 +302,15 @@ def _write_rows(
         )
     for f, n in zip(r["files"], tokens["files"]):
         db.import_file(conn, (sid, f.path, int(f.modified), f.seq, n, f.created_at, f.updated_at))
+    checkpoints: dict[int, int] = {}
     for c, (counted, n) in zip(r["checkpoints"], tokens["checkpoints"]):
         lines = json.dumps([list(line) for line in counted], ensure_ascii=False)
-        db.import_checkpoint(
+        checkpoints[c.id] = db.import_checkpoint(
             conn,
             (sid, c.data.model_dump_json(), c.source, batch.new_through(c.through_message_id, first),
              n, lines, c.created_at),
         )
+    db.add_checkpoint_sources(conn, [
+        (checkpoints[x.checkpoint_id], x.item, message[x.message_id]) for x in r["checkpoint_sources"]
+    ])
     return first, kept

@@ -184,6 +184,8 @@ def test_a_forgotten_word_leaves_no_byte_in_the_file_its_log_or_a_backup(
     r = remembered
     assert all(everywhere(r).values()), everywhere(r)
     assert traces(r.path, r.word), "the word must be in the file before it is forgotten"
+    # The lines quoting it name its message (issue 21 point 4)...
+    assert any(r.message_id in x.message_ids for x in r.store.line_sources(r.session))
     other_before = (r.store.get_messages(r.other), r.store.get_summaries(r.other))
     WAYS[way](r)
     assert traces(r.path, r.word) == []
@@ -206,6 +208,10 @@ def test_a_forgotten_word_leaves_no_byte_in_the_file_its_log_or_a_backup(
         ).fetchone()
         assert vectors == (0,)
         assert raw.execute("SELECT count(*) FROM summary_cache").fetchone() == (0,)
+        # ...and no line is left naming a message that is gone.
+        assert raw.execute(
+            "SELECT count(*) FROM line_sources WHERE message_id NOT IN (SELECT id FROM messages)"
+        ).fetchone() == (0,)
 
 
 def test_a_dry_run_lists_what_would_go_and_forgets_nothing(remembered: Remembered) -> None:

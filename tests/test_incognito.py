@@ -198,6 +198,7 @@ def script(store: MemoryStore, persist: bool) -> tuple[list[Any], set[str]]:
     call("checkpoint", s)
     call("latest_checkpoint", s)
     call("get_checkpoints", s)
+    call("line_sources", s)
     call("build_context", s)
     call("build_context", s, max_tokens=200, query="penicillin allergy")
     call("search", "penicillin", session_id=s)

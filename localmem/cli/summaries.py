@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..models import Checkpoint
+from ..models import Checkpoint, LineSource
 from ..state_lines import archive_line
 from .base import cli, json_option, resolve_session, session_argument, with_store, yes_option
 from .output import (
@@ -24,6 +24,16 @@ from .output import (
 
 if TYPE_CHECKING:  # commands are handed the store (``with_store``): its type, for the checker
     from ..store import MemoryStore
+
+SOURCES_HELP = "Name the messages each line rests on (store.line_sources)."
+LABELS = {
+    "active_goals": "Goal", "pending_tasks": "Pending", "key_decisions": "Decision",
+    "user_preferences": "Preference", "files": "File", "tables": "Table", "urls": "URL",
+    "identifiers": "Identifier", "current_step": "Current step", "completed_steps": "Done",
+    "next_steps": "Next", "key_facts": "Key fact", "decisions": "Decision", "entities": "Entity",
+    "open_questions": "Open question",
+}
+"""A line's label in a listing of sources, by the field its JSON path names."""
 
 
 @cli.command()
@@ -68,16 +78,24 @@ def resummarize(store: MemoryStore, session: str | None, as_json: bool) -> None:
 
 @cli.command()
 @session_argument
+@click.option("--sources", "with_sources", is_flag=True, help=SOURCES_HELP)
 @rows_options
 @with_store
-def summaries(store: MemoryStore, session: str | None, latest: bool, fmt: str | None) -> None:
-    """List a session's summaries with their message range, level and source."""
+def summaries(
+    store: MemoryStore, session: str | None, latest: bool, with_sources: bool, fmt: str | None
+) -> None:
+    """List a session's summaries with their message range, level and source (with
+    --sources: each line of their facts and its messages)."""
     sid = resolve_session(store, session, latest)
     facts = {f.id: f for f in store.get_summary_facts(sid)}
     rows = [
         {**s.model_dump(), "facts": facts[s.id].model_dump() if s.id in facts else None}
         for s in store.get_summaries(sid)
     ]
+    if with_sources:
+        found = [x for x in store.line_sources(sid) if x.kind == "facts"]
+        for row in rows:
+            row["sources"] = [x.model_dump() for x in found if x.owner_id == row["id"]]
     if fmt is None:
         _print_summaries(rows)
         return
@@ -91,7 +109,9 @@ def _print_summaries(rows: list[dict[str, Any]]) -> None:
             f"({s['message_count']}) source={s['source']}: {s['text']}"
         )
         kept = s.get("facts")
-        if kept and kept["text"]:
+        if "sources" in s:
+            _print_sources([LineSource(**x) for x in s["sources"]], "    ")
+        elif kept and kept["text"]:
             for line in kept["text"].splitlines():
                 click.echo(f"    {line}")
 
@@ -101,13 +121,28 @@ def checkpoint() -> None:
     """Show, take or clear a session's checkpoints (the state kept across compactions)."""
 
 
+
+
 @checkpoint.command("show")
 @session_argument
+@click.option("--sources", "with_sources", is_flag=True, help=SOURCES_HELP)
 @json_option
 @with_store
-def checkpoint_show(store: MemoryStore, session: str | None, latest: bool, as_json: bool) -> None:
-    """Print a session's latest checkpoint."""
-    _print_checkpoint(store.latest_checkpoint(resolve_session(store, session, latest)), as_json)
+def checkpoint_show(
+    store: MemoryStore, session: str | None, latest: bool, with_sources: bool, as_json: bool
+) -> None:
+    """Print a session's latest checkpoint (with --sources: each line and its messages)."""
+    sid = resolve_session(store, session, latest)
+    taken = store.latest_checkpoint(sid)
+    if not with_sources or taken is None:
+        _print_checkpoint(taken, as_json)
+        return
+    found = [x for x in store.line_sources(sid) if x.kind == "checkpoint"]
+    if as_json:
+        echo_json({"checkpoint": taken.model_dump(), "sources": [x.model_dump() for x in found]})
+        return
+    _print_checkpoint(taken, as_json, lines=False)
+    _print_sources(found, "")
 
 
 @checkpoint.command("take")
@@ -138,7 +173,18 @@ def checkpoint_clear(
     click.echo(f"Deleted {deleted} checkpoints.")
 
 
-def _print_checkpoint(taken: Checkpoint | None, as_json: bool) -> None:
+def _print_sources(found: list[LineSource], indent: str) -> None:
+    """Each line with the messages it rests on, or what it rests on when none."""
+    for x in found:
+        field = x.item.split(".")[-1].split("[")[0]
+        rests = (
+            f"message{'s' if len(x.message_ids) > 1 else ''} {', '.join(map(str, x.message_ids))}"
+            if x.message_ids else "no message (the session state, or stored before sources)"
+        )
+        click.echo(f"{indent}{LABELS.get(field, field)}: {x.text}  <- {rests}")
+
+
+def _print_checkpoint(taken: Checkpoint | None, as_json: bool, lines: bool = True) -> None:
     if as_json:
         echo_json(None if taken is None else taken.model_dump())
         return
@@ -149,7 +195,7 @@ def _print_checkpoint(taken: Checkpoint | None, as_json: bool) -> None:
         f"Checkpoint #{taken.id} of {taken.created_at} (source={taken.source}, "
         f"through message {taken.through_message_id}, {taken.token_count} tokens)"
     )
-    for text, _tokens, _repeats in taken.lines:
+    for text, _tokens, _repeats in taken.lines if lines else ():
         click.echo(text)
 
 

@@ -111,6 +111,9 @@ from .provenance import (
     NEWEST_MESSAGE_ID_SQL, RAISE_MARK_SQL, RESTORE_ENDED_SQL, RESTORE_SESSION_ENDED_SQL,
     SOURCED_PIN_SQL, add_pin_sources, buried_after, bury, drop_session_marks, end_pin,
     ENDED_PINS_SQL, ended_pins,
+    CHECKPOINT_SOURCES_SQL, DROP_FACT_SOURCES_SQL, FACT_SOURCES_SQL, INSERT_CHECKPOINT_SOURCE_SQL,
+    INSERT_FACT_SOURCE_SQL, add_checkpoint_sources, add_fact_sources, checkpoint_sources,
+    drop_fact_sources, fact_sources,
     forget_mark, key_hash, raise_mark, restore_ended, restore_session_ended,
 )
 
@@ -121,6 +124,9 @@ __all__ = [
     "RESTORE_SESSION_ENDED_SQL", "SOURCED_PIN_SQL", "add_pin_sources", "buried_after", "bury",
     "drop_session_marks", "end_pin", "ENDED_PINS_SQL", "ended_pins", "forget_mark", "key_hash", "raise_mark", "restore_ended",
     "restore_session_ended",
+    "CHECKPOINT_SOURCES_SQL", "DROP_FACT_SOURCES_SQL", "FACT_SOURCES_SQL",
+    "INSERT_CHECKPOINT_SOURCE_SQL", "INSERT_FACT_SOURCE_SQL", "add_checkpoint_sources",
+    "add_fact_sources", "checkpoint_sources", "drop_fact_sources", "fact_sources",
     "RESERVE_IDS_SQL", "reserve_ids", "TOKEN_STATS_SQL", "PUT_TOKEN_STATS_SQL", "token_stats", "put_token_stats",
     "CLEAR_SUMMARY_CACHE_SQL", "COVERING_SUMMARY_SQL", "DELETE_CHECKPOINTS_FROM_SQL", "Forgotten",
     "DELETE_SESSION_SOURCED_AUTO_PINS_SQL", "DELETE_SOURCED_AUTO_PINS_SQL", "DROP_SUMMARY_SQL",

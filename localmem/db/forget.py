@@ -99,9 +99,9 @@ def rewrite_summary(
     )
 
 
-def rewrite_facts(conn: sqlite3.Connection, summary_id: int, data: str, text: str, source: str) -> None:
-    """Replace a summary's facts (a summary stored without facts keeps none)."""
-    conn.execute(REWRITE_FACTS_SQL, (data, text, source, summary_id))
+def rewrite_facts(conn: sqlite3.Connection, summary_id: int, data: str, text: str, source: str) -> bool:
+    """Replace a summary's facts (a summary stored without facts keeps none: False)."""
+    return conn.execute(REWRITE_FACTS_SQL, (data, text, source, summary_id)).rowcount > 0
 
 
 def drop_summary(conn: sqlite3.Connection, summary_id: int) -> None:

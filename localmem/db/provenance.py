@@ -14,6 +14,10 @@
   A model's fact that restates an ended pin and rests only on messages said before
   its ending is not pinned (``Summaries.store_summary``): it would bring back what
   the user updated or corrected.
+- **Line sources** (``checkpoint_sources``, ``fact_sources``, m014): the messages each
+  line of a checkpoint or of a summary's facts rests on, the line named by its JSON
+  path in the owner's ``data`` (``localmem.sources``). They go with their owner
+  (``ON DELETE CASCADE``); a summary's facts rewritten by a forget get theirs anew.
 - **Tombstones** (``pin_tombstones``): a fact the user removed, by a hash of its
   key (its text leaves the file), with the newest message id at the time: a model
   may pin the fact again only from a later message.
@@ -39,6 +43,18 @@ INSERT_PIN_SOURCE_SQL = "INSERT OR IGNORE INTO pin_sources (pin_id, message_id) 
 SOURCED_PIN_SQL = """SELECT id FROM semantic_pins WHERE (session_id = ?1 OR session_id IS NULL)
     AND content_key = ?2 AND kind = 'auto' AND superseded_at IS NULL
     AND source_message_id IS ?3 ORDER BY id DESC LIMIT 1"""
+
+INSERT_CHECKPOINT_SOURCE_SQL = """INSERT OR IGNORE INTO checkpoint_sources
+    (checkpoint_id, item, message_id) VALUES (?, ?, ?)"""
+INSERT_FACT_SOURCE_SQL = """INSERT OR IGNORE INTO fact_sources
+    (summary_id, item, message_id) VALUES (?, ?, ?)"""
+CHECKPOINT_SOURCES_SQL = """SELECT item, message_id FROM checkpoint_sources
+    WHERE checkpoint_id = ? ORDER BY item, message_id"""
+# Every fact line's sources of a session's summaries (summary_facts_session, then the key).
+FACT_SOURCES_SQL = """SELECT s.summary_id, s.item, s.message_id FROM summary_facts f
+    JOIN fact_sources s ON s.summary_id = f.id WHERE f.session_id = ?
+    ORDER BY s.summary_id, s.item, s.message_id"""
+DROP_FACT_SOURCES_SQL = "DELETE FROM fact_sources WHERE summary_id = ?"
 
 END_PIN_SQL = "INSERT OR REPLACE INTO pin_endings (pin_id, message_id) VALUES (?, ?)"
 # Pins ended by these messages' updates, current again (OR IGNORE: unless an auto
@@ -145,3 +161,39 @@ def buried_after(conn: sqlite3.Connection, session_id: str, key: str) -> int | N
     """The message id after which a removed fact may be pinned again in this session
     (its own tombstone or the user's), or None if it was never removed."""
     return conn.execute(BURIED_SQL, (session_id, key_hash(key))).fetchone()[0]
+
+
+def add_checkpoint_sources(conn: sqlite3.Connection, rows: Iterable[tuple[int, str, int]]) -> None:
+    """Record (checkpoint id, JSON path of a line, message id) rows."""
+    conn.executemany(INSERT_CHECKPOINT_SOURCE_SQL, rows)
+
+
+def add_fact_sources(conn: sqlite3.Connection, rows: Iterable[tuple[int, str, int]]) -> None:
+    """Record (summary id, JSON path of a line of its facts, message id) rows."""
+    conn.executemany(INSERT_FACT_SOURCE_SQL, rows)
+
+
+def drop_fact_sources(conn: sqlite3.Connection, summary_id: int) -> None:
+    """Forget a summary's fact sources (its facts are being rewritten in place)."""
+    conn.execute(DROP_FACT_SOURCES_SQL, (summary_id,))
+
+
+def checkpoint_sources(conn: sqlite3.Connection, checkpoint_id: int) -> dict[str, tuple[int, ...]]:
+    """A checkpoint's lines (JSON paths) with the ids of the messages each rests on."""
+    return _grouped(conn.execute(CHECKPOINT_SOURCES_SQL, (checkpoint_id,)))
+
+
+def fact_sources(conn: sqlite3.Connection, session_id: str) -> dict[int, dict[str, tuple[int, ...]]]:
+    """By summary id, the session's fact lines (JSON paths) with the ids of the messages
+    each rests on."""
+    out: dict[int, list[tuple[str, int]]] = {}
+    for summary_id, item, message_id in conn.execute(FACT_SOURCES_SQL, (session_id,)):
+        out.setdefault(summary_id, []).append((item, message_id))
+    return {summary_id: _grouped(rows) for summary_id, rows in out.items()}
+
+
+def _grouped(rows: Iterable[tuple[str, int]]) -> dict[str, tuple[int, ...]]:
+    out: dict[str, list[int]] = {}
+    for item, message_id in rows:
+        out.setdefault(item, []).append(message_id)
+    return {item: tuple(ids) for item, ids in out.items()}

@@ -16,7 +16,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Sequence
 
-from ..models import PinLink, SessionRows
+from ..models import CheckpointLink, FactLink, PinLink, SessionRows
 from .rows import (
     CHECKPOINTS_SQL, FACTS_SQL, FILES_SQL, GOALS_SQL, INSERT_CHECKPOINT_SQL, INSERT_ITEM_SQL,
     INSERT_MESSAGE_SQL, INSERT_SESSION_SQL, ITEM_COLUMNS, MESSAGES_AFTER_SQL,
@@ -40,6 +40,13 @@ SESSION_PIN_SOURCES_SQL = f"""SELECT pin_id, message_id FROM pin_sources
 SESSION_PIN_ENDINGS_SQL = f"""SELECT pin_id, message_id FROM pin_endings
     WHERE message_id IN (SELECT id FROM messages WHERE session_id = ?1)
         AND pin_id IN ({_EXPORTED_PIN_IDS}) ORDER BY pin_id"""
+# Each line's messages of the session's facts and checkpoints (their own messages only).
+SESSION_FACT_SOURCES_SQL = """SELECT s.summary_id, s.item, s.message_id FROM summary_facts f
+    JOIN fact_sources s ON s.summary_id = f.id WHERE f.session_id = ?1
+    ORDER BY s.summary_id, s.item, s.message_id"""
+SESSION_CHECKPOINT_SOURCES_SQL = """SELECT s.checkpoint_id, s.item, s.message_id FROM checkpoints c
+    JOIN checkpoint_sources s ON s.checkpoint_id = c.id WHERE c.session_id = ?1
+    ORDER BY s.checkpoint_id, s.item, s.message_id"""
 IMPORT_PIN_SOURCE_SQL = "INSERT OR IGNORE INTO pin_sources (pin_id, message_id) VALUES (?, ?)"
 IMPORT_PIN_ENDING_SQL = "INSERT OR REPLACE INTO pin_endings (pin_id, message_id) VALUES (?, ?)"
 IMPORT_GOAL_SQL = """INSERT INTO goals
@@ -88,11 +95,19 @@ def session_rows(conn: sqlite3.Connection, session_id: str) -> SessionRows | Non
             + read(_SUMMARY_ROWS, RECENT_SUMMARIES_SQL, 2, -1)
         ),
         facts=read(_FACTS_ROWS, FACTS_SQL),
+        fact_sources=[
+            FactLink(summary_id=o, item=i, message_id=m)
+            for o, i, m in conn.execute(SESSION_FACT_SOURCES_SQL, (session_id,))
+        ],
         goals=read(_GOAL_ROWS, GOALS_SQL),
         subtasks=by_id(read(_SUBTASK_ROWS, SUBTASKS_SQL)),
         tools=by_id(read(_TOOL_ROWS, TOOLS_SQL)),
         files=by_id(read(_FILE_ROWS, FILES_SQL)),
         checkpoints=by_id(read(_CHECKPOINT_ROWS, CHECKPOINTS_SQL, -1)),
+        checkpoint_sources=[
+            CheckpointLink(checkpoint_id=o, item=i, message_id=m)
+            for o, i, m in conn.execute(SESSION_CHECKPOINT_SOURCES_SQL, (session_id,))
+        ],
     )
 
 
@@ -140,7 +155,7 @@ def import_file(conn: sqlite3.Connection, row: tuple) -> None:
     conn.execute(IMPORT_FILE_SQL, row)
 
 
-def import_checkpoint(conn: sqlite3.Connection, row: tuple) -> None:
+def import_checkpoint(conn: sqlite3.Connection, row: tuple) -> int:
     """Insert a checkpoint, every column but the id (``data`` and ``lines`` as
-    JSON text); unlike ``insert_checkpoint``, nothing is pruned or recounted."""
-    conn.execute(INSERT_CHECKPOINT_SQL, row)
+    JSON text); unlike ``insert_checkpoint``, nothing is pruned or recounted. Returns its id."""
+    return conn.execute(INSERT_CHECKPOINT_SQL, row).lastrowid  # type: ignore[return-value]

@@ -60,7 +60,9 @@ from .records import (
     RECORD_ONLY_FIELDS,
     TABLES,
     CheckpointRecord,
+    CheckpointSourceRecord,
     EndRecord,
+    FactSourceRecord,
     GoalRecord,
     Header,
     ItemRecord,
@@ -83,7 +85,8 @@ from .records import (
 
 __all__ = [
     "DERIVED_COLUMNS", "FORMAT", "FORMAT_VERSION", "NOT_EXPORTED", "PROGRESS_LINES",
-    "READABLE_VERSIONS", "RECORD_ONLY_FIELDS", "TABLES", "CheckpointRecord", "EndRecord", "GoalRecord", "Header",
+    "READABLE_VERSIONS", "RECORD_ONLY_FIELDS", "TABLES", "CheckpointRecord", "CheckpointSourceRecord", "EndRecord",
+    "FactSourceRecord", "GoalRecord", "Header",
     "ItemRecord", "MessageRecord", "PinEndingRecord", "PinRecord", "PinSourceRecord", "Reader",
     "Record", "SessionBatch",
     "SessionRecord", "SubtaskRecord", "SummaryFactsRecord", "SummaryRecord", "Tally",

@@ -26,7 +26,9 @@ from .records import (
     PROGRESS_LINES,
     READABLE_VERSIONS,
     TABLES,
+    CheckpointSourceRecord,
     EndRecord,
+    FactSourceRecord,
     GoalRecord,
     Header,
     ItemRecord,
@@ -124,6 +126,14 @@ class SessionBatch:
 
     def _check_facts(self, f: SummaryFactsRecord) -> None:
         self._need("summaries", "summary", f.id, "summary")
+
+    def _check_fact_sources(self, link: FactSourceRecord) -> None:
+        self._need("facts", "summary's facts", link.summary_id, "summary_id")
+        self._need("messages", "message", link.message_id, "message_id")
+
+    def _check_checkpoint_sources(self, link: CheckpointSourceRecord) -> None:
+        self._need("checkpoints", "checkpoint", link.checkpoint_id, "checkpoint_id")
+        self._need("messages", "message", link.message_id, "message_id")
 
     def _check_goals(self, g: GoalRecord) -> None:
         if g.status == "active":
@@ -352,13 +362,18 @@ def _text(line: object, number: int) -> str:
 
 def _key(record: _Line) -> object:
     """What is unique to a record in its session: its id; an item's message; a pin's
-    source, the pin and the message; a pin's ending, the pin (one ends it)."""
+    source, the pin and the message; a pin's ending, the pin (one ends it); a line's source,
+    its owner, the line and the message."""
     if isinstance(record, ItemRecord):
         return record.message_id
     if isinstance(record, PinSourceRecord):
         return (record.pin_id, record.message_id)
     if isinstance(record, PinEndingRecord):
         return record.pin_id
+    if isinstance(record, FactSourceRecord):
+        return (record.summary_id, record.item, record.message_id)
+    if isinstance(record, CheckpointSourceRecord):
+        return (record.checkpoint_id, record.item, record.message_id)
     return record.id  # type: ignore[attr-defined]
 
 

@@ -37,10 +37,11 @@ from ..models import (
 )
 
 FORMAT = "localmem-export"
-FORMAT_VERSION = 3
-READABLE_VERSIONS = (1, 2, 3)
+FORMAT_VERSION = 4
+READABLE_VERSIONS = (1, 2, 3, 4)
 """Versions an import reads: 1 had no end record (it is read only ``unverified``); 2 had
-no ``pin_source`` nor ``pin_ending`` records."""
+no ``pin_source`` nor ``pin_ending`` records; 3 no ``fact_source`` nor
+``checkpoint_source`` records."""
 PROGRESS_LINES = 1000
 """An import reports its progress every this many lines (and at the end)."""
 LONG_LINE_CHARS = 1 << 20
@@ -189,6 +190,16 @@ class SummaryFactsRecord(_Line):
     created_at: Timestamp
 
 
+class FactSourceRecord(_Line):
+    """A message a line of a summary's facts rests on (``fact_sources``; ``item``: the
+    line's JSON path in the facts' ``data``)."""
+
+    type: Literal["fact_source"]
+    summary_id: Id
+    item: Annotated[str, Field(min_length=1)]
+    message_id: Id
+
+
 class GoalRecord(_Line):
     type: Literal["goal"]
     id: Id
@@ -260,6 +271,16 @@ class CheckpointRecord(_Line):
     created_at: Timestamp
 
 
+class CheckpointSourceRecord(_Line):
+    """A message a line of a checkpoint rests on (``checkpoint_sources``; ``item``: the
+    line's JSON path in the checkpoint's ``data``)."""
+
+    type: Literal["checkpoint_source"]
+    checkpoint_id: Id
+    item: Annotated[str, Field(min_length=1)]
+    message_id: Id
+
+
 TABLES: tuple[tuple[str, str, type[_Line]], ...] = (
     ("messages", "messages", MessageRecord),
     ("items", "items", ItemRecord),
@@ -268,11 +289,13 @@ TABLES: tuple[tuple[str, str, type[_Line]], ...] = (
     ("pin_endings", "pin_endings", PinEndingRecord),
     ("summaries", "summaries", SummaryRecord),
     ("summary_facts", "facts", SummaryFactsRecord),
+    ("fact_sources", "fact_sources", FactSourceRecord),
     ("goals", "goals", GoalRecord),
     ("subtasks", "subtasks", SubtaskRecord),
     ("tool_executions", "tools", ToolExecutionRecord),
     ("tracked_files", "files", TrackedFileRecord),
     ("checkpoints", "checkpoints", CheckpointRecord),
+    ("checkpoint_sources", "checkpoint_sources", CheckpointSourceRecord),
 )
 """(table, ``SessionRows`` field, record) of a session's rows, in export order."""
 
@@ -301,11 +324,13 @@ Record = Annotated[
     | PinEndingRecord
     | SummaryRecord
     | SummaryFactsRecord
+    | FactSourceRecord
     | GoalRecord
     | SubtaskRecord
     | ToolExecutionRecord
     | TrackedFileRecord
     | CheckpointRecord
+    | CheckpointSourceRecord
     | EndRecord,
     Field(discriminator="type"),
 ]

@@ -1,7 +1,7 @@
 """The schema, as named, append-only migrations applied when a file is opened.
 
 :data:`MIGRATIONS` lists them in order; their statements are in the modules named by
-their numbers (``m001_m003``, ``m004_m011``, ``m012``, ``m013_truth``; the next ones in a module of their own).
+their numbers (``m001_m003``, ``m004_m011``, ``m012``, ``m013_truth``, ``m014_sources``; the next ones in a module of their own).
 
 ``PRAGMA user_version`` holds how many migrations a file has; opening an
 older file applies the missing ones in one transaction. Never edit a
@@ -34,6 +34,7 @@ from .m004_m011 import (
 )
 from .m012 import _m012_index
 from .m013_truth import M013_TRUTH
+from .m014_sources import M014_SOURCES
 
 M012_SEARCH_AT_COMMIT = (
     *_m012_index("messages", "text", SESSION_KEY_EXPR),
@@ -63,6 +64,8 @@ MIGRATIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("m012_search_at_commit", M012_SEARCH_AT_COMMIT),
     # Forgets are final; facts keep every source, removed ones stay removed (see m013_truth).
     ("m013_truth", M013_TRUTH),
+    # Each line of a checkpoint and of a summary's facts names its messages (see m014_sources).
+    ("m014_sources", M014_SOURCES),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -81,6 +84,7 @@ __all__ = [
     "M011_MESSAGE_IDS",
     "M012_SEARCH_AT_COMMIT",
     "M013_TRUTH",
+    "M014_SOURCES",
     "MIGRATIONS",
     "SCHEMA_VERSION",
     "SESSION_KEY_EXPR",
