@@ -376,6 +376,9 @@ def _plural(word: str) -> bool:
     return plural and word not in STOP_WORDS
 
 
+_LABEL_END = 33
+"""The furthest a speaker's label (``words.SPEAKER_LABEL``: a capital, at most 30 more
+characters, ": ") can end in a text."""
 _POSSESSIVE = re.compile(r"['\u2019]s\b", re.IGNORECASE)
 
 
@@ -398,10 +401,19 @@ def without_words(text: str, dropped: Collection[str]) -> str:
 def said_by(text: str, names: Collection[str]) -> bool:
     """Whether ``text`` starts with a speaker's label (``words.SPEAKER_LABEL``: "Priya:
     ...") that holds one of ``names`` (index tokens, lower case)."""
+    return bool(speakers(text, names))
+
+
+def speakers(text: str, names: Collection[str]) -> set[str]:
+    """Those of ``names`` (index tokens, lower case) that the speaker's label ``text``
+    starts with holds (``words.SPEAKER_LABEL``): {"priya"} for "Dr Priya Rao: ...";
+    none without a label."""
+    if ": " not in text[:_LABEL_END]:  # no label can end further: no regex tried (most turns)
+        return set()
     label = SPEAKER_LABEL.match(text)
-    return label is not None and any(
-        t.lower() in names for t in TOKEN.findall(label.group())
-    )
+    if label is None:
+        return set()
+    return {t for t in TOKEN.findall(label.group().lower()) if t in names}
 
 
 def fuse(*rankings: Sequence[int], weights: Sequence[float] = ()) -> list[int]:

@@ -57,6 +57,11 @@ FEEDBACK_HITS = 3
 """The best hits whose words may widen the query."""
 FEEDBACK_TERMS = 4
 """At most this many words join the query."""
+SPEAKER_NEWS = 100
+"""At most this many of a named speaker's turns that tell something (``reranking.news``)
+join the lexical ranking of a list question about them."""
+SPEAKER_TURNS_READ = 1000
+"""At most this many of a named speaker's newest turns are read to find those."""
 PERIOD_READ = 400
 """At most this many messages read per period a question names."""
 NEIGHBOURS_KEPT = 65536
@@ -163,10 +168,11 @@ class Recall:
                 )
                 weights.append(rank.LEFT_OUT_WEIGHT)
             order = rank.fuse(*rankings, weights=weights)
-        elif specific and lexical and self._finds_little([set(holders[t]) for t in specific]):
-            order = self._widened(lexical, terms, rows, scope, hold, holders, frequencies, key)
         else:
             order = lexical
+            if specific and lexical and self._finds_little([set(holders[t]) for t in specific]):
+                order = self._widened(lexical, terms, rows, scope, hold, holders, frequencies, key)
+            order = self._by_speaker(query, order, terms, specific, holders, rows, older)
         ranking = reranking.order_by(order, rows)
         if periods:
             ranking = reranking.in_period_first(
@@ -234,6 +240,57 @@ class Recall:
         model, vector = semantic
         scope = None if everywhere else session_id
         return [i for i, _ in self._vectors.top(model, vector, scope, before_id, DENSE_CANDIDATES)]
+
+    def _by_speaker(
+        self,
+        query: str,
+        lexical: list[int],
+        terms: list[str],
+        specific: tuple[str, ...],
+        holders: dict[str, list[int]],
+        rows: dict[int, Message],
+        older: Callable[[Message], bool],
+    ) -> list[int]:
+        """The lexical ranking, and when the query names a speaker among its common
+        words (the label of their turns, "Priya: ...", ``rank.speakers``), the turns
+        that speaker said holding one of its specific words fused in (``rank.fuse``):
+        a turn said by the one asked about before one said to them ("Thanks,
+        Priya!") or by someone else. For a question asking for a list
+        (``rank.asks_for_many``) their turns that tell what they said nowhere else
+        (``told``) are fused in too: its words find talk about the kind, the
+        answers name the instances."""
+        common = {t for t in terms if t not in specific}
+        if not common:
+            return lexical
+        rankings = [lexical]
+        if specific:
+            held = set().union(*(holders[t] for t in specific))
+            said = [i for i in lexical if i in held and rank.said_by(rows[i].text, common)]
+            if said:
+                rankings.append(said)
+        if rank.asks_for_many(query):
+            named = set().union(*(rank.speakers(rows[i].text, common) for i in lexical))
+            if named:
+                rankings.append(self._told(named, holders, rows, older))
+        return rank.fuse(*rankings) if len(rankings) > 1 else lexical
+
+    def _told(
+        self,
+        named: set[str],
+        holders: dict[str, list[int]],
+        rows: dict[int, Message],
+        older: Callable[[Message], bool],
+    ) -> list[int]:
+        """The turns said by the ``named`` speakers (their names' holders, the newest
+        ``SPEAKER_TURNS_READ`` of each, read into ``rows`` if ``older``), those that
+        tell what they said nowhere else first (``reranking.news``), at most
+        ``SPEAKER_NEWS``."""
+        ids = list(dict.fromkeys(i for t in named for i in holders[t][:SPEAKER_TURNS_READ]))
+        missing = [i for i in ids if i not in rows]
+        if missing:  # the holders are all of the scope's: any session's when it is the user's
+            rows.update((m.id, m) for m in self._messages(None, missing) if older(m))
+        theirs = [rows[i] for i in ids if i in rows and rank.said_by(rows[i].text, named)]
+        return [m.id for m in reranking.news(theirs)[:SPEAKER_NEWS]]
 
     @staticmethod
     def _finds_little(found: list[set[int]]) -> bool:

@@ -17,6 +17,8 @@ chatter told in three sessions or put together again), goes behind every hit
 that says something new. Nothing is dropped. Answers told across sessions then
 share the room the budget has.
 
+``news``: one speaker's turns, those telling what they said nowhere else first.
+
 ``feedback_terms``: pseudo-relevance feedback, the rarest words the best hits
 share that the question lacks, to search once more when its own words find
 little.
@@ -26,6 +28,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from . import words as vocabulary
@@ -217,6 +220,19 @@ def feedback_terms(
     rated = {t: frequency(t) for t in shared[: most * 4]}
     useful = [t for t, f in rated.items() if 0 < f <= max(2, documents // 10)]
     return sorted(useful, key=lambda t: (rated[t], t))[:most]
+
+
+def news(messages: Sequence[Message]) -> list[Message]:
+    """``messages`` (one speaker's turns), those holding the most words (``words``) that
+    no other of them holds first; ties, and turns holding none, the newer first. What a
+    person said once is what they had to tell (a move, a new hobby, a trip); what they
+    say again and again is chatter ("For real.", "Life has been calm lately"), as
+    ``repeats_last`` reads it: a list question about them whose words find little of
+    what they told (the answers name the instances, not the kind) gets their news."""
+    bags = [words(m.text) for m in messages]
+    held = Counter(w for bag in bags for w in bag)
+    told = {m.id: sum(held[w] == 1 for w in bag) for m, bag in zip(messages, bags)}
+    return sorted(messages, key=lambda m: (told[m.id], m.id), reverse=True)
 
 
 def order_by(ids: Sequence[int], rows: Mapping[int, Message]) -> list[Message]:
