@@ -57,6 +57,9 @@ FEEDBACK_HITS = 3
 """The best hits whose words may widen the query."""
 FEEDBACK_TERMS = 4
 """At most this many words join the query."""
+SPEAKER_PROBE = 20
+"""The best lexical hits whose labels tell whether a query names a speaker: a transcript
+labels every turn, and the turns of a speaker the query names hold a word of it."""
 SPEAKER_NEWS = 100
 """At most this many of a named speaker's turns that tell something (``reranking.news``)
 join the lexical ranking of a list question about them."""
@@ -116,7 +119,9 @@ class Recall:
         ``rank.said_by``: who said it still matters) fused in once more
         (``rank.LEFT_OUT_WEIGHT``); without semantic,
         when the query's specific words find little, the best hits' words widen it
-        once (``reranking.feedback_terms``). Then the messages said in ``periods``
+        once (``reranking.feedback_terms``), and a speaker the query names among
+        its common words brings the turns they said (``_by_speaker``). Then the
+        messages said in ``periods``
         come first, and the top is spread across days (``reranking``). Call
         inside a transaction in which the search index is current.
         """
@@ -252,7 +257,8 @@ class Recall:
         older: Callable[[Message], bool],
     ) -> list[int]:
         """The lexical ranking, and when the query names a speaker among its common
-        words (the label of their turns, "Priya: ...", ``rank.speakers``), the turns
+        words (the label of their turns, "Priya: ...", ``rank.speakers``, read on
+        the best ``SPEAKER_PROBE`` hits), the turns
         that speaker said holding one of its specific words fused in (``rank.fuse``):
         a turn said by the one asked about before one said to them ("Thanks,
         Priya!") or by someone else. For a question asking for a list
@@ -262,16 +268,19 @@ class Recall:
         common = {t for t in terms if t not in specific}
         if not common:
             return lexical
+        named: set[str] = set()
+        for i in lexical[:SPEAKER_PROBE]:
+            named |= rank.speakers(rows[i].text, common)
+        if not named:  # no label among the best hits: no speaker named (most memories)
+            return lexical
         rankings = [lexical]
         if specific:
             held = set().union(*(holders[t] for t in specific))
-            said = [i for i in lexical if i in held and rank.said_by(rows[i].text, common)]
+            said = [i for i in lexical if i in held and rank.said_by(rows[i].text, named)]
             if said:
                 rankings.append(said)
         if rank.asks_for_many(query):
-            named = set().union(*(rank.speakers(rows[i].text, common) for i in lexical))
-            if named:
-                rankings.append(self._told(named, holders, rows, older))
+            rankings.append(self._told(named, holders, rows, older))
         return rank.fuse(*rankings) if len(rankings) > 1 else lexical
 
     def _told(
