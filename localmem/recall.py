@@ -268,9 +268,7 @@ class Recall:
         common = {t for t in terms if t not in specific}
         if not common:
             return lexical
-        named: set[str] = set()
-        for i in lexical[:SPEAKER_PROBE]:
-            named |= rank.speakers(rows[i].text, common)
+        named = rank.speakers_of((rows[i].text for i in lexical[:SPEAKER_PROBE]), common)
         if not named:  # no label among the best hits: no speaker named (most memories)
             return lexical
         rankings = [lexical]

@@ -13,7 +13,7 @@ import pytest
 
 from localmem import MemoryConfig, MemoryStore
 from localmem.models import Message
-from localmem.rank import speakers
+from localmem.rank import speakers, speakers_of
 from localmem.reranking import news
 
 
@@ -120,6 +120,12 @@ def test_the_turn_the_named_speaker_said_comes_before_one_said_to_them(db_path) 
 )
 def test_speakers(text: str, names: set[str], found: set[str]) -> None:
     assert speakers(text, names) == found
+
+
+def test_speakers_of_reads_every_label() -> None:
+    texts = ["Hannah: Thanks, Priya!", "no label here, Priya", "Priya: Same.", "Gabe: Hi."]
+    assert speakers_of(texts, {"priya", "hannah"}) == {"priya", "hannah"}
+    assert speakers_of(texts[1:2], {"priya"}) == set()
 
 
 def _turn(n: int, text: str) -> Message:
