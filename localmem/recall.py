@@ -62,7 +62,7 @@ SPEAKER_PROBE = 20
 labels every turn, and the turns of a speaker the query names hold a word of it."""
 SPEAKER_NEWS = 100
 """At most this many of a named speaker's turns that tell something (``reranking.news``)
-join the lexical ranking of a list question about them."""
+join the lexical ranking of a question about them."""
 SPEAKER_TURNS_READ = 1000
 """At most this many of a named speaker's newest turns are read to find those."""
 PERIOD_READ = 400
@@ -261,25 +261,27 @@ class Recall:
         the best ``SPEAKER_PROBE`` hits), the turns
         that speaker said holding one of its specific words fused in (``rank.fuse``):
         a turn said by the one asked about before one said to them ("Thanks,
-        Priya!") or by someone else. For a question asking for a list
-        (``rank.asks_for_many``) their turns that tell what they said nowhere else
-        (``told``) are fused in too: its words find talk about the kind, the
-        answers name the instances."""
+        Priya!") or by someone else; and their turns that tell what they said
+        nowhere else (``told``), weighing as much as the words for a question
+        asking for a list (``rank.asks_for_many``: its words find talk about the
+        kind, the answers name the instances), ``rank.NEWS_WEIGHT`` of them for
+        one asking for one thing."""
         common = {t for t in terms if t not in specific}
         if not common:
             return lexical
         named = rank.speakers_of((rows[i].text for i in lexical[:SPEAKER_PROBE]), common)
         if not named:  # no label among the best hits: no speaker named (most memories)
             return lexical
-        rankings = [lexical]
+        rankings, weights = [lexical], [1.0]
         if specific:
             held = set().union(*(holders[t] for t in specific))
             said = [i for i in lexical if i in held and rank.said_by(rows[i].text, named)]
             if said:
                 rankings.append(said)
-        if rank.asks_for_many(query):
-            rankings.append(self._told(named, holders, rows, older))
-        return rank.fuse(*rankings) if len(rankings) > 1 else lexical
+                weights.append(1.0)
+        rankings.append(self._told(named, holders, rows, older))
+        weights.append(1.0 if rank.asks_for_many(query) else rank.NEWS_WEIGHT)
+        return rank.fuse(*rankings, weights=weights)
 
     def _told(
         self,
