@@ -223,16 +223,17 @@ def feedback_terms(
 
 
 def news(messages: Sequence[Message]) -> list[Message]:
-    """``messages`` (one speaker's turns), those holding the most words (``words``) that
-    no other of them holds first; ties, and turns holding none, the newer first. What a
+    """The turns of ``messages`` (one speaker's) holding words (``words``) that no other
+    of them holds, those holding the most first, ties the newer first. What a
     person said once is what they had to tell (a move, a new hobby, a trip); what they
-    say again and again is chatter ("For real.", "Life has been calm lately"), as
+    say again and again is chatter ("For real.", "Life has been calm lately": left out), as
     ``repeats_last`` reads it: a list question about them whose words find little of
     what they told (the answers name the instances, not the kind) gets their news."""
     bags = [words(m.text) for m in messages]
     held = Counter(w for bag in bags for w in bag)
     told = {m.id: sum(held[w] == 1 for w in bag) for m, bag in zip(messages, bags)}
-    return sorted(messages, key=lambda m: (told[m.id], m.id), reverse=True)
+    return sorted((m for m in messages if told[m.id]), key=lambda m: (told[m.id], m.id),
+                  reverse=True)
 
 
 def order_by(ids: Sequence[int], rows: Mapping[int, Message]) -> list[Message]:
