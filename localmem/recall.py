@@ -298,8 +298,8 @@ class Recall:
         missing = [i for i in ids if i not in rows]
         if missing:  # the holders are all of the scope's: any session's when it is the user's
             rows.update((m.id, m) for m in self._messages(None, missing) if older(m))
-        theirs = [rows[i] for i in ids if i in rows and rank.said_by(rows[i].text, named)]
-        return [m.id for m in reranking.news(theirs)[:SPEAKER_NEWS]]
+        turns = tuple((i, rows[i].text) for i in ids if i in rows)
+        return list(reranking.news(turns, frozenset(named))[:SPEAKER_NEWS])
 
     @staticmethod
     def _finds_little(found: list[set[int]]) -> bool:

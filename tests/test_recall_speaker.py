@@ -12,7 +12,6 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from localmem import MemoryConfig, MemoryStore
-from localmem.models import Message
 from localmem.rank import speakers, speakers_of
 from localmem.reranking import news
 
@@ -130,18 +129,16 @@ def test_speakers_of_reads_every_label() -> None:
     assert speakers_of(texts[1:2], {"priya"}) == set()
 
 
-def _turn(n: int, text: str) -> Message:
-    return Message(id=n, session_id="s", role="user", text=text, model_id=None,
-                   token_count=8, importance_score=0.5, created_at=f"2022-04-{n:02d}T09:00:00Z")
-
-
 def test_news_puts_what_was_said_once_before_what_is_said_again() -> None:
-    turns = [
-        _turn(1, "Priya: I took up knitting at the yarn store."),  # knitting, took, yarn, store
-        _turn(2, "Priya: For real, work was busy."),
-        _turn(3, "Priya: For real, work was busy."),
-        _turn(4, "Priya: Flew home from Lisbon."),  # flew, home, lisbon
-        _turn(5, "Priya: For real, work was busy again."),  # again
-        _turn(6, "Priya: For real."),
-    ]
-    assert [m.id for m in news(turns)] == [1, 4, 5]  # "For real." said again: no news
+    turns = (
+        (1, "Priya: I took up knitting at the yarn store."),  # knitting, took, yarn, store
+        (2, "Priya: For real, work was busy."),
+        (3, "Priya: For real, work was busy."),
+        (4, "Priya: Flew home from Lisbon."),  # flew, home, lisbon
+        (5, "Priya: For real, work was busy again."),  # again
+        (6, "Priya: For real."),  # nothing of its own: no news
+        (7, "Hannah: Off to Rome, the Vatican tour!"),  # not hers
+        (8, "Hannah: Priya, you said yarn?"),  # to her, not by her: "yarn" still hers alone
+    )
+    assert news(turns, frozenset({"priya"})) == (1, 4, 5)
+    assert news(turns, frozenset({"hannah"})) == (7, 8)
