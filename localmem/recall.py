@@ -262,7 +262,7 @@ class Recall:
         that speaker said holding one of its specific words fused in (``rank.fuse``):
         a turn said by the one asked about before one said to them ("Thanks,
         Priya!") or by someone else; and their turns that tell what they said
-        nowhere else (``told``), weighing as much as the words for a question
+        nowhere else (``_told``), weighing as much as the words for a question
         asking for a list (``rank.asks_for_many``: its words find talk about the
         kind, the answers name the instances), ``rank.NEWS_WEIGHT`` of them for
         one asking for one thing."""
