@@ -55,8 +55,9 @@ def chat(db_path, config: MemoryConfig, labelled: bool = True) -> tuple[MemorySt
     return store, s
 
 
-def test_a_list_question_about_a_speaker_brings_what_they_told_once(db_path) -> None:
-    store, s = chat(db_path, MemoryConfig(cache_ttl=0, relevant_messages=8))
+@pytest.mark.parametrize("scope", ["session", "user"])
+def test_a_list_question_about_a_speaker_brings_what_they_told_once(db_path, scope) -> None:
+    store, s = chat(db_path, MemoryConfig(cache_ttl=0, relevant_messages=8, recall_scope=scope))
     with store:
         ctx = store.build_context(s, query="Which new activities has Priya tried?")
         shown = [m.text for m in ctx.relevant_messages]
