@@ -17,6 +17,8 @@ chatter told in three sessions or put together again), goes behind every hit
 that says something new. Nothing is dropped. Answers told across sessions then
 share the room the budget has.
 
+``news``: one speaker's turns, those telling what they said nowhere else first.
+
 ``feedback_terms``: pseudo-relevance feedback, the rarest words the best hits
 share that the question lacks, to search once more when its own words find
 little.
@@ -26,8 +28,10 @@ from __future__ import annotations
 
 import functools
 import re
+from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
+from . import rank
 from . import words as vocabulary
 from .models import Message
 from .periods import Period
@@ -50,6 +54,9 @@ PERIOD_FILL = 40
 WORDS_MEMO_SIZE = 2048
 """Texts whose words ``words`` keeps (a frozen set each, of a few dozen words)."""
 WORDS_MEMO_MAX_CHARS = 8192
+NEWS_MEMO_SIZE = 32
+"""Speakers' turns whose ``news`` order is kept: one entry per speaker and state of the
+scope searched."""
 _TOLD_LATER = re.compile(r"\b(yesterday|last night)\b", re.IGNORECASE)
 
 
@@ -217,6 +224,22 @@ def feedback_terms(
     rated = {t: frequency(t) for t in shared[: most * 4]}
     useful = [t for t, f in rated.items() if 0 < f <= max(2, documents // 10)]
     return sorted(useful, key=lambda t: (rated[t], t))[:most]
+
+
+@functools.lru_cache(maxsize=NEWS_MEMO_SIZE)
+def news(turns: tuple[tuple[int, str], ...], speakers: frozenset[str]) -> tuple[int, ...]:
+    """The ids of the ``turns`` (id, text) said by one of ``speakers`` (``rank.said_by``)
+    that hold words (``words``) no other of those holds, those holding the most first,
+    ties the newer (higher id) first. What a person said once is what they had to tell
+    (a move, a new hobby, a trip); what they say again and again is chatter ("For
+    real.", "Life has been calm lately": left out), as ``repeats_last`` reads it: a
+    question about them whose words find little of what they told (a list's answers
+    name the instances, not the kind) gets their news. Memoized (``NEWS_MEMO_SIZE``):
+    every question about them reads the same turns until one is written."""
+    theirs = [(i, words(text)) for i, text in turns if rank.said_by(text, speakers)]
+    held = Counter(w for _, bag in theirs for w in bag)
+    told = [(sum(held[w] == 1 for w in bag), i) for i, bag in theirs]
+    return tuple(i for n, i in sorted(told, reverse=True) if n)
 
 
 def order_by(ids: Sequence[int], rows: Mapping[int, Message]) -> list[Message]:
