@@ -177,7 +177,8 @@ class Recall:
             )
         if not ranking:
             return Recalled([], specific)
-        return Recalled(self._with_neighbours(reranking.spread(ranking), older), specific)
+        ids = None if everywhere else self._db.memo.scopes[session_id][4]  # read by _scope
+        return Recalled(self._with_neighbours(reranking.spread(ranking), older, ids), specific)
 
     def embedded_query(self, session_id: str, query: str) -> str:
         """The text of ``query`` whose vector semantic recall compares: ``query``
@@ -350,11 +351,15 @@ class Recall:
         return out
 
     def _with_neighbours(
-        self, hits: list[Message], allowed: Callable[[Message], bool]
+        self,
+        hits: list[Message],
+        allowed: Callable[[Message], bool],
+        ids: Sequence[int] | None = None,
     ) -> list[Message]:
         """``hits`` with, after each of the best, the turn that makes it an answer:
         the reply to a question, the question a short reply answers ("Yes, last
-        Tuesday!"), if ``allowed``."""
+        Tuesday!"), if ``allowed``. ``ids``: every id of the hits' one session,
+        ascending, when known (``_scope``): each neighbour is found there."""
         # Every lookup the walk below may make, in one statement: each of the best
         # hits' after (a question) or before (a short reply) turn.
         asked: dict[int, bool] = {}  # a hit that asks (True) or a short reply (False)
@@ -362,7 +367,9 @@ class Recall:
             question = _is_question(hit)
             if question or hit.token_count <= SHORT_REPLY_TOKENS:
                 asked[hit.id] = question
-        found = self._neighbours(asked)
+        found = None if ids is None else _adjacent(ids, asked)
+        if found is None:
+            found = self._neighbours(asked)
         rows = {m.id: m for m in self._messages(None, {i for i in found.values() if i})}
         partners = {key: rows.get(found.get(key) or 0) for key in asked}
         out: list[Message] = []
@@ -517,6 +524,22 @@ class Recall:
 def _common(scope: rank.Scope) -> int:
     """The most messages of ``scope`` a specific word is held by: a tenth of them."""
     return max(2, scope.documents // 10)
+
+
+def _adjacent(ids: Sequence[int], asked: dict[int, bool]) -> dict[int, int | None] | None:
+    """For each asked id, the id just after it (True) or before it (False) in ``ids``
+    (ascending), None where there is none; None if an asked id is not in ``ids``."""
+    out: dict[int, int | None] = {}
+    last = len(ids) - 1
+    for i, after in asked.items():
+        at = bisect.bisect_left(ids, i)
+        if at > last or ids[at] != i:
+            return None
+        if after:
+            out[i] = ids[at + 1] if at < last else None
+        else:
+            out[i] = ids[at - 1] if at else None
+    return out
 
 
 def _is_question(message: Message) -> bool:
