@@ -243,6 +243,10 @@ class Postings:
         return len(self._entries)
 
 
+TOO_MANY = object()
+"""``FileHolders``'s mark of a word held by more messages than it keeps."""
+
+
 class FileHolders:
     """Which messages of the whole file hold each word recall looked up for more than
     one session, as a set: a session's holders of the word are then its own messages'
@@ -266,7 +270,8 @@ class FileHolders:
         self.ids = 0
         """How many ids are kept, over every entry."""
         self._entries: OrderedDict[str, tuple[set[int], int, Hashable]] = OrderedDict()
-        self._asked: dict[str, str] = {}  # each word not kept: the one session that asked
+        self._asked: dict[str, object] = {}  # each word not kept: the session that asked
+        # (TOO_MANY: more holders than max_ids; read by each session, as before)
 
     def holders(
         self,
@@ -276,17 +281,20 @@ class FileHolders:
         first: Callable[[], Iterable[int]],
         after: Callable[[int], Iterable[int]],
     ) -> set[int] | None:
-        """Every holder of ``word`` in the file as of ``stamp``, or None while
-        ``session_id`` is the only session that asked for it (then read it as before)."""
+        """Every holder of ``word`` in the file as of ``stamp``, or None (then read a
+        session's as before) while ``session_id`` is the only session that asked for
+        it, or once it was found held by more than ``max_ids`` (not read again)."""
         entry = self._entries.get(word)
         if entry is None:
             if len(self._asked) >= self.MAX_ASKED and word not in self._asked:
                 self._asked.clear()
-            if self._asked.setdefault(word, session_id) == session_id:
+            asker = self._asked.setdefault(word, session_id)
+            if asker == session_id or asker is TOO_MANY:
                 return None
             held = set(first())
-            if len(held) + 1 > self.max_ids:
-                return None  # would push out every other word, and still not fit
+            if len(held) + 1 > self.max_ids:  # would push out every other word, and not fit
+                self._asked[word] = TOO_MANY  # not read again: its sessions read their own
+                return None
             del self._asked[word]
             self._entries[word] = (held, max(held, default=0), stamp)
             self.ids += len(held) + 1

@@ -202,6 +202,8 @@ def test_file_holders_keep_at_most_max_ids_the_least_recently_used_going_first()
     holders.holders("big", "s", 0, big.first, big.after)
     assert holders.holders("big", "t", 0, big.first, big.after) is None  # could never fit
     assert len(holders) == 2 and holders.ids == 8  # nothing pushed out for it
+    assert holders.holders("big", "u", 0, big.first, big.after) is None
+    assert big.reads == [None]  # read once, found too many: not read again
 
 
 RECALL_ONLY = {"cache_ttl": 0, "recent_messages": 1, "min_recent_messages": 1}
