@@ -243,6 +243,92 @@ class Postings:
         return len(self._entries)
 
 
+TOO_MANY = object()
+"""``FileHolders``'s mark of a word held by more messages than it keeps."""
+
+
+class FileHolders:
+    """Which messages of the whole file hold each word recall looked up for more than
+    one session, as a set: a session's holders of the word are then its own messages'
+    ids found in it (``within``), with no search statement per session.
+
+    A word's holders are read (``first()``: every one, any order) when a second
+    session asks for it, not the first: a process that answers one question reads
+    no more than a session's share. Then kept current as ``Postings`` are: when the
+    stamp it is asked with moved (the store's writes anywhere, ``Writes.stamp(None)``),
+    ``after(id)`` reads the holders above the newest known. At most ``max_ids`` ids
+    are kept in all (an entry counts one more), the least recently used word dropped
+    first. Whoever deletes messages calls ``clear``. Not thread-safe by itself; the
+    store calls it under its lock.
+    """
+
+    MAX_ASKED = 65536
+    """Words asked by one session kept apart; past them, forgotten (asked again)."""
+
+    def __init__(self, max_ids: int) -> None:
+        self.max_ids = max_ids
+        self.ids = 0
+        """How many ids are kept, over every entry."""
+        self._entries: OrderedDict[str, tuple[set[int], int, Hashable]] = OrderedDict()
+        self._asked: dict[str, object] = {}  # each word not kept: the session that asked
+        # (TOO_MANY: more holders than max_ids; read by each session, as before)
+
+    def holders(
+        self,
+        word: str,
+        session_id: str,
+        stamp: Hashable,
+        first: Callable[[], Iterable[int]],
+        after: Callable[[int], Iterable[int]],
+    ) -> set[int] | None:
+        """Every holder of ``word`` in the file as of ``stamp``, or None (then read a
+        session's as before) while ``session_id`` is the only session that asked for
+        it, or once it was found held by more than ``max_ids`` (not read again)."""
+        entry = self._entries.get(word)
+        if entry is None:
+            if len(self._asked) >= self.MAX_ASKED and word not in self._asked:
+                self._asked.clear()
+            asker = self._asked.setdefault(word, session_id)
+            if asker == session_id or asker is TOO_MANY:
+                return None
+            held = set(first())
+            if len(held) + 1 > self.max_ids:  # would push out every other word, and not fit
+                self._asked[word] = TOO_MANY  # not read again: its sessions read their own
+                return None
+            del self._asked[word]
+            self._entries[word] = (held, max(held, default=0), stamp)
+            self.ids += len(held) + 1
+            self._trim()
+            return held
+        held, newest, known = entry
+        self._entries.move_to_end(word)
+        if known != stamp:
+            before = len(held)
+            more = list(after(newest))
+            held.update(more)
+            self._entries[word] = (held, max(newest, *more) if more else newest, stamp)
+            self.ids += len(held) - before
+            self._trim()
+        return held
+
+    @staticmethod
+    def within(held: set[int], ids: Sequence[int]) -> list[int]:
+        """The ids among ``ids`` that ``held`` holds, in the order of ``ids``."""
+        return [i for i in ids if i in held]
+
+    def _trim(self) -> None:
+        while self.ids > self.max_ids and self._entries:
+            self.ids -= len(self._entries.popitem(last=False)[1][0]) + 1
+
+    def clear(self) -> None:
+        self._entries.clear()
+        self._asked.clear()
+        self.ids = 0
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+
 ALL_SESSIONS = ""
 """The ``SessionMemo.scopes`` key of the whole file's statistics (no session id is empty)."""
 
@@ -267,10 +353,13 @@ class SessionMemo:
     added is read (``writes``: the store's writes by session, a :class:`Writes`):
 
     - ``scopes``: each session's (and the whole file's: ``ALL_SESSIONS``) recall
-      statistics, its messages' number and total tokens as of the newest id read;
+      statistics, its messages' number and total tokens as of the newest id read,
+      and a session's message ids, ascending, when it has few (``recall``);
     - ``recent``: each session's newest messages, with the stamp they were read at;
     - ``postings``: which messages hold each word recall looked up in a session
-      or in the whole file (a :class:`Postings`).
+      or in the whole file (a :class:`Postings`);
+    - ``holders``: every holder in the file of each word more than one session
+      looked up (a :class:`FileHolders`), from which a session's are picked.
 
     By message id, never stale but through a deletion: ``messages``, the
     messages recall read (a :class:`RowMemo`); ``excerpts``, each long relevant
@@ -286,12 +375,14 @@ class SessionMemo:
     calls ``forget`` when it writes something they depend on.
     """
 
-    def __init__(self, max_sessions: int, messages: RowMemo, postings: Postings) -> None:
+    def __init__(
+        self, max_sessions: int, messages: RowMemo, postings: Postings, holders: FileHolders
+    ) -> None:
         self.max_sessions = max_sessions
         self.ratios: dict[str, float] = {}
         self.levels: dict[str, int] = {}
         self.state: dict[str, list] = {}
-        self.scopes: dict[str, tuple[int, int, int, Hashable]] = {}
+        self.scopes: dict[str, tuple[int, int, int, Hashable, array | None]] = {}
         self.recent: dict[str, tuple[list, Hashable]] = {}
         self.excerpts: dict[tuple[int, frozenset[str]], Any] = {}
         self.counted = StemCounts()
@@ -300,6 +391,7 @@ class SessionMemo:
         self.pins: dict[tuple[str, bool], list] = {}
         self.messages = messages
         self.postings = postings
+        self.holders = holders
         self._stamp: Hashable = None
 
     def sync(self, stamp: Hashable) -> None:
@@ -327,6 +419,7 @@ class SessionMemo:
         """Messages were deleted: what was read of them goes."""
         self.messages.clear()
         self.postings.clear()
+        self.holders.clear()
         self.scopes.clear()
         self.recent.clear()
         self.excerpts.clear()

@@ -22,7 +22,7 @@ from typing import TypeVar
 
 from . import db
 from .args import check_id
-from .cache import Postings, RowMemo, SessionMemo, TTLCache
+from .cache import FileHolders, Postings, RowMemo, SessionMemo, TTLCache
 from .clock import iso
 from .config import MemoryConfig
 from .errors import DatabaseError, SessionNotFound
@@ -43,6 +43,10 @@ POSTINGS_IDS = 1024 * 1024
 """Most message ids recall keeps of the words it looked up (``SessionMemo.postings``;
 8 bytes each): a session's words are looked up again turn after turn, and a write
 to one session leaves every other session's as they were."""
+FILE_HOLDERS_IDS = 256 * 1024
+"""Most message ids recall keeps of the words more than one session looked up, over
+the whole file (``SessionMemo.holders``; in sets, about 55 bytes each: 14 MB at most):
+a session's first question then reads no search statement per word."""
 
 
 class Handle:
@@ -82,6 +86,7 @@ class Handle:
             SESSION_MEMO_SIZE,
             RowMemo(MESSAGE_MEMO_ROWS, MESSAGE_MEMO_CHARS, attrgetter("text")),
             Postings(POSTINGS_IDS),
+            FileHolders(FILE_HOLDERS_IDS),
         )
 
     def close(self) -> None:

@@ -14,9 +14,11 @@ scored in memory (``localmem.vectors``).
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import logging
 import sqlite3
+from array import array
 from collections.abc import Callable, Collection, Iterator, Sequence
 from datetime import timedelta
 from typing import TYPE_CHECKING, NamedTuple
@@ -25,7 +27,7 @@ from . import db
 from . import rank, reranking
 from . import search as fts
 from .args import check_id, check_int, query_text
-from .cache import ALL_SESSIONS
+from .cache import ALL_SESSIONS, FileHolders
 from .clock import iso
 from .embeddings import Embedder
 from .models import Message, SearchHit
@@ -186,7 +188,8 @@ class Recall:
             )
         if not ranking:
             return Recalled([], specific)
-        return Recalled(self._with_neighbours(reranking.spread(ranking), older), specific)
+        ids = None if everywhere else self._db.memo.scopes[session_id][4]  # read by _scope
+        return Recalled(self._with_neighbours(reranking.spread(ranking), older, ids), specific)
 
     def embedded_query(self, session_id: str, query: str) -> str:
         """The text of ``query`` whose vector semantic recall compares: ``query``
@@ -221,14 +224,46 @@ class Recall:
     ) -> tuple[Sequence[int], int]:
         """The newest holders of ``term`` in the scope (``within``: a session, None:
         every session), ascending, and how many hold it: ``SessionMemo.postings``,
-        read once, then only the holders above the newest known."""
+        read once, then only the holders above the newest known. A session's are
+        picked from its own ids when the word's holders in the whole file are kept
+        (``_file_holders``), else read with the session's key."""
         conn = self._db.conn
         match = fts.message_holders(term, key)
+
+        def first() -> tuple[list[int], int]:
+            ids, held = self._file_holders(term, within)
+            if held is None:
+                return db.term_holders(conn, match, HOLDER_CAP, few)
+            found = FileHolders.within(held, ids[::-1])  # newest first
+            return found, len(found)
+
+        def after(known: int) -> list[int]:
+            ids, held = self._file_holders(term, within)
+            if held is None:
+                return db.term_holders_after(conn, match, known)
+            return FileHolders.within(held, ids[bisect.bisect_right(ids, known):])
+
         return self._db.memo.postings.get(
-            within, term, newest,  # a new holder is a new message
-            lambda: db.term_holders(conn, match, HOLDER_CAP, few),
-            lambda after: db.term_holders_after(conn, match, after),
-            HOLDER_CAP,
+            within, term, newest, first, after, HOLDER_CAP  # a new holder is a new message
+        )
+
+    def _file_holders(
+        self, term: str, within: str | None
+    ) -> tuple[Sequence[int], set[int] | None]:
+        """The session's ids (as of its statistics, ``_scope``) and every holder of
+        ``term`` in the file (``SessionMemo.holders``), or None for the holders when
+        the session has too many ids to keep or is the first to ask for the word."""
+        memo = self._db.memo
+        entry = None if within is None else memo.scopes.get(within)
+        ids = None if entry is None else entry[4]
+        if ids is None:
+            return (), None
+        conn = self._db.conn
+        match = fts.message_holders(term)
+        return ids, memo.holders.holders(
+            term, within, memo.writes.stamp(None),  # a write anywhere may add a holder
+            lambda: db.term_file_holders(conn, match),
+            lambda known: db.term_holders_after(conn, match, known),
         )
 
     def terms(self, query: str, periods: Sequence[Period] = ()) -> list[str]:
@@ -382,11 +417,15 @@ class Recall:
         return out
 
     def _with_neighbours(
-        self, hits: list[Message], allowed: Callable[[Message], bool]
+        self,
+        hits: list[Message],
+        allowed: Callable[[Message], bool],
+        ids: Sequence[int] | None = None,
     ) -> list[Message]:
         """``hits`` with, after each of the best, the turn that makes it an answer:
         the reply to a question, the question a short reply answers ("Yes, last
-        Tuesday!"), if ``allowed``."""
+        Tuesday!"), if ``allowed``. ``ids``: every id of the hits' one session,
+        ascending, when known (``_scope``): each neighbour is found there."""
         # Every lookup the walk below may make, in one statement: each of the best
         # hits' after (a question) or before (a short reply) turn.
         asked: dict[int, bool] = {}  # a hit that asks (True) or a short reply (False)
@@ -394,7 +433,9 @@ class Recall:
             question = _is_question(hit)
             if question or hit.token_count <= SHORT_REPLY_TOKENS:
                 asked[hit.id] = question
-        found = self._neighbours(asked)
+        found = None if ids is None else _adjacent(ids, asked)
+        if found is None:
+            found = self._neighbours(asked)
         rows = {m.id: m for m in self._messages(None, {i for i in found.values() if i})}
         partners = {key: rows.get(found.get(key) or 0) for key in asked}
         out: list[Message] = []
@@ -451,22 +492,38 @@ class Recall:
     def _scope(self, session_id: str | None) -> tuple[rank.Scope, int]:
         """The statistics of a session (None: of every session) and its newest message's
         id, memoized: once the store wrote to it, only the messages above the newest
-        one counted are read (``SessionMemo.writes``)."""
+        one counted are read (``SessionMemo.writes``). A session of at most
+        ``HOLDER_CAP`` messages keeps their ids, read with the statistics."""
         memo = self._db.memo
         key = ALL_SESSIONS if session_id is None else session_id
         stamp = memo.writes.stamp(session_id)
         entry = memo.scopes.get(key)
         if entry is None:
-            documents, tokens, newest = db.scope_stats(self._db.conn, session_id)
-            memo.scopes[key] = (documents, tokens, newest, stamp)
+            documents, tokens, newest, ids = self._read_scope(session_id, 0, array("q"))
+            memo.scopes[key] = (documents, tokens, newest, stamp, ids)
         else:
-            documents, tokens, newest, known = entry
+            documents, tokens, newest, known, ids = entry
             if known != stamp:
-                more, more_tokens, newest = db.scope_stats(self._db.conn, session_id, newest)
+                more, more_tokens, newest, ids = self._read_scope(session_id, newest, ids)
                 documents, tokens = documents + more, tokens + more_tokens
-                memo.scopes[key] = (documents, tokens, newest, stamp)
+                memo.scopes[key] = (documents, tokens, newest, stamp, ids)
         # The mean as SQL's avg() gives it: the exact total over the count, rounded once.
         return rank.Scope(documents, tokens / documents if documents else 0.0), newest
+
+    def _read_scope(
+        self, session_id: str | None, after: int, ids: array | None
+    ) -> tuple[int, int, int, array | None]:
+        """How many messages of the session (None: the file) are above id ``after``,
+        their tokens in all, the newest id, and ``ids`` with theirs added; None for
+        the ids of the file, or once the session has more than ``HOLDER_CAP``."""
+        conn = self._db.conn
+        if session_id is None or ids is None:
+            return (*db.scope_stats(conn, session_id, after), None)
+        count, tokens, newest, more = db.scope_ids(conn, session_id, after, HOLDER_CAP - len(ids))
+        if more is None:
+            return count, tokens, newest, None
+        ids.extend(more)
+        return count, tokens, newest, ids
 
     @contextlib.contextmanager
     def indexed(self, tables: tuple[str, ...]) -> Iterator[sqlite3.Connection]:
@@ -533,6 +590,22 @@ class Recall:
 def _common(scope: rank.Scope) -> int:
     """The most messages of ``scope`` a specific word is held by: a tenth of them."""
     return max(2, scope.documents // 10)
+
+
+def _adjacent(ids: Sequence[int], asked: dict[int, bool]) -> dict[int, int | None] | None:
+    """For each asked id, the id just after it (True) or before it (False) in ``ids``
+    (ascending), None where there is none; None if an asked id is not in ``ids``."""
+    out: dict[int, int | None] = {}
+    last = len(ids) - 1
+    for i, after in asked.items():
+        at = bisect.bisect_left(ids, i)
+        if at > last or ids[at] != i:
+            return None
+        if after:
+            out[i] = ids[at + 1] if at < last else None
+        else:
+            out[i] = ids[at - 1] if at else None
+    return out
 
 
 def _is_question(message: Message) -> bool:

@@ -7,7 +7,7 @@ import tracemalloc
 from pathlib import Path
 
 from localmem import MemoryStore
-from localmem.cache import Postings, RowMemo, TTLCache, Writes
+from localmem.cache import FileHolders, Postings, RowMemo, TTLCache, Writes
 
 MB = 1024 * 1024
 
@@ -150,3 +150,106 @@ def test_a_store_s_cache_holds_at_most_cache_bytes(tmp_path: Path) -> None:
         assert store.build_context(s.id, max_tokens=1_000_039) is store.build_context(
             s.id, max_tokens=1_000_039
         )  # still a cache: the newest stay
+
+
+class FileReads:
+    """A word's holders in the whole file, read as ``FileHolders`` asks: all of them
+    (``first``) or those above an id (``after``); each read recorded."""
+
+    def __init__(self, held: list[int]) -> None:
+        self.held = held
+        self.reads: list[int | None] = []
+
+    def first(self) -> list[int]:
+        self.reads.append(None)
+        return list(self.held)
+
+    def after(self, last: int) -> list[int]:
+        self.reads.append(last)
+        return [i for i in self.held if i > last]
+
+
+def test_file_holders_are_read_for_a_second_session_then_only_what_was_added() -> None:
+    heron = FileReads([2, 5, 7])
+    holders = FileHolders(100)
+    assert holders.holders("heron", "a", 0, heron.first, heron.after) is None  # one asker
+    assert holders.holders("heron", "a", 0, heron.first, heron.after) is None  # still one
+    assert heron.reads == []
+    assert holders.holders("heron", "b", 0, heron.first, heron.after) == {2, 5, 7}
+    assert holders.holders("heron", "a", 0, heron.first, heron.after) == {2, 5, 7}
+    assert heron.reads == [None]  # read once, for both sessions
+    assert FileHolders.within({2, 5, 7}, [7, 6, 5, 1]) == [7, 5]  # in the order asked
+    heron.held += [9]
+    assert holders.holders("heron", "c", 1, heron.first, heron.after) == {2, 5, 7, 9}
+    assert heron.reads == [None, 7]  # a write: only the holders above the newest known
+    assert holders.holders("heron", "c", 1, heron.first, heron.after) == {2, 5, 7, 9}
+    assert heron.reads == [None, 7]  # the stamp did not move: nothing read
+    holders.clear()  # messages deleted
+    assert len(holders) == 0 and holders.ids == 0
+    assert holders.holders("heron", "b", 1, heron.first, heron.after) is None
+
+
+def test_file_holders_keep_at_most_max_ids_the_least_recently_used_going_first() -> None:
+    holders = FileHolders(8)  # two words of three ids (each counts one more)
+    words = {w: FileReads([n, n + 1, n + 2]) for n, w in enumerate(["a", "b", "c"])}
+    for word, reads in words.items():
+        holders.holders(word, "s", 0, reads.first, reads.after)
+        assert holders.holders(word, "t", 0, reads.first, reads.after) is not None
+    assert len(holders) == 2 and holders.ids == 8  # "a" went to make room for "c"
+    holders.holders("a", "t", 0, words["a"].first, words["a"].after)
+    assert words["a"].reads == [None]  # asked again by one session: not read again yet
+    big = FileReads(list(range(20)))
+    holders.holders("big", "s", 0, big.first, big.after)
+    assert holders.holders("big", "t", 0, big.first, big.after) is None  # could never fit
+    assert len(holders) == 2 and holders.ids == 8  # nothing pushed out for it
+    assert holders.holders("big", "u", 0, big.first, big.after) is None
+    assert big.reads == [None]  # read once, found too many: not read again
+
+
+RECALL_ONLY = {"cache_ttl": 0, "recent_messages": 1, "min_recent_messages": 1}
+"""Every message but the newest is left to recall."""
+
+
+def _recalled(store: MemoryStore, session_id: str, query: str) -> list[str]:
+    return [m.text for m in store.build_context(session_id, query=query).relevant_messages]
+
+
+def _two_sessions_asking(store: MemoryStore) -> tuple[str, str]:
+    """Two sessions whose question about herons is asked in both (the word's holders
+    in the whole file are then kept), each holding one heron message."""
+    ids = []
+    for name in ("a", "b"):
+        s = store.create_session()
+        store.add_message(s.id, "user", f"A heron stood in pond {name}.")
+        store.add_message(s.id, "user", "Nothing else today.")
+        assert _recalled(store, s.id, "heron") == [f"A heron stood in pond {name}."]
+        ids.append(s.id)
+    return ids[0], ids[1]
+
+
+def test_recall_from_kept_file_holders_sees_writes_of_this_store_and_another(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "h.db"
+    with MemoryStore(path, config=RECALL_ONLY) as app, MemoryStore(path) as other:
+        a, b = _two_sessions_asking(app)
+        assert len(app._db.memo.holders) == 1  # "heron" kept for the whole file
+        app.add_message(a, "user", "Another heron at dawn.")
+        app.add_message(a, "user", "Then rain.")
+        assert set(_recalled(app, a, "heron")) == {
+            "Another heron at dawn.", "A heron stood in pond a."
+        }
+        assert _recalled(app, b, "heron") == ["A heron stood in pond b."]  # a's are not b's
+        other.add_message(b, "user", "A grey heron, written by another process.")
+        other.add_message(b, "user", "Then sun.")
+        assert "A grey heron, written by another process." in _recalled(app, b, "heron")
+        assert "Then rain." not in _recalled(app, b, "heron")
+
+
+def test_a_forgotten_message_leaves_the_kept_file_holders_at_once(tmp_path: Path) -> None:
+    with MemoryStore(tmp_path / "f.db", config=RECALL_ONLY) as store:
+        a, b = _two_sessions_asking(store)
+        held = store.build_context(b, query="heron").relevant_messages[0]
+        store.delete_message(held.id)
+        assert _recalled(store, b, "heron") == []
+        assert _recalled(store, a, "heron") == ["A heron stood in pond a."]

@@ -608,6 +608,27 @@ def test_a_question_with_no_reply_yet_brings_its_reply_once_written(db_path) -> 
         assert [m.id for m in store.build_context(here.id, query=query).relevant_messages] == shown
 
 
+def test_a_question_s_reply_is_the_next_turn_of_its_own_session(db_path) -> None:
+    # In one session's scope the neighbours are found among the session's own ids
+    # (read with its statistics, then only the new ones): another session's turn
+    # written in between is never the reply, before or after the ids were first read.
+    with MemoryStore(db_path, config={"cache_ttl": 0, "recent_messages": 2}) as store:
+        s, other = store.create_session(), store.create_session()
+        asked = store.add_message(s.id, "user", "When will the heron sketch be framed?")
+        store.add_message(other.id, "assistant", "Lunch is at noon.")
+        after = store.add_messages(s.id, [{"role": "user", "text": t} for t in filler(4)])
+        query = "When is the heron sketch framed?"
+        shown = [m.id for m in store.build_context(s.id, query=query).relevant_messages]
+        assert shown[:2] == [asked.id, after[0].id]
+        asked = store.add_message(s.id, "user", "Which wall will hold the otter watercolour?")
+        store.add_message(other.id, "assistant", "Lunch moved to one.")
+        reply = store.add_message(s.id, "assistant", "In the hall, by the door.")
+        store.add_messages(s.id, [{"role": "user", "text": t} for t in filler(4)])
+        query = "Which wall holds the otter watercolour?"
+        shown = [m.id for m in store.build_context(s.id, query=query).relevant_messages]
+        assert shown[:2] == [asked.id, reply.id]
+
+
 def test_a_question_whose_reply_is_deleted_brings_the_turn_after_it_now(db_path) -> None:
     with MemoryStore(db_path, config={"cache_ttl": 0, "recent_messages": 2}) as store:
         s = store.create_session()

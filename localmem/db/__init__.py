@@ -63,6 +63,7 @@ from .recall import (
     MESSAGES_SAID_BETWEEN_SQL, MESSAGES_BY_IDS_SQL, NEIGHBOURS_SQL,
     SCOPE_STATS_SQL, ALL_STATS_SQL, TERM_HOLDERS_AFTER_SQL, TERM_HOLDERS_COUNT_SQL, TERM_HOLDERS_SQL, messages_by_ids, neighbours,
     messages_said_between, scope_stats, term_count, term_holders, term_holders_after,
+    SCOPE_IDS_SQL, TERM_FILE_HOLDERS_SQL, scope_ids, term_file_holders,
 )
 from .embeddings import (
     INSERT_EMBEDDING_SQL, PENDING_MESSAGES_SQL,
@@ -140,6 +141,7 @@ __all__ = [
     "vector_extent", "vectors_by_ids", "ALL_VECTORS_SQL", "CLEAR_VECTOR_LOG_SQL", "VECTOR_CHANGES_SQL",
     "VECTOR_EXTENT_SQL", "VECTOR_LOG_SQL", "VECTORS_BY_IDS_SQL", "messages_said_between", "MESSAGES_SAID_BETWEEN_SQL",
     "neighbours", "scope_stats", "term_count", "term_holders", "term_holders_after",
+    "SCOPE_IDS_SQL", "TERM_FILE_HOLDERS_SQL", "scope_ids", "term_file_holders",
     "INSERT_EMBEDDING_SQL",
     "PENDING_MESSAGES_SQL", "SESSION_VECTORS_SQL", "RECENT_VECTORS_SQL", "PendingRow", "recent_vectors",
     "insert_embeddings", "pending_messages", "session_vectors",

@@ -23,6 +23,10 @@ TERM_HOLDERS_ANY_ORDER_SQL = "SELECT rowid FROM messages_fts WHERE messages_fts 
 TERM_HOLDERS_COUNT_SQL = "SELECT count(*) FROM messages_fts WHERE messages_fts MATCH ?"
 TERM_HOLDERS_AFTER_SQL = """SELECT rowid FROM messages_fts WHERE messages_fts MATCH ? AND rowid > ?
     ORDER BY rowid"""
+TERM_FILE_HOLDERS_SQL = "SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?"
+SCOPE_IDS_SQL = """SELECT count(*), coalesce(sum(token_count), 0), coalesce(max(id), ?2),
+    group_concat(id) FROM messages WHERE session_id = ?1 AND id > ?2"""
+# The ids as one text: a row per message would cost a third more than the sums alone.
 SCOPE_STATS_SQL = """SELECT count(*), coalesce(sum(token_count), 0), coalesce(max(id), ?2)
     FROM messages WHERE session_id = ?1 AND id > ?2"""
 ALL_STATS_SQL = """SELECT count(*), coalesce(sum(token_count), 0), coalesce(max(id), ?1)
@@ -71,6 +75,11 @@ def term_holders_after(conn: sqlite3.Connection, match: str, after: int) -> list
     return [row[0] for row in conn.execute(TERM_HOLDERS_AFTER_SQL, (match, after))]
 
 
+def term_file_holders(conn: sqlite3.Connection, match: str) -> list[int]:
+    """The ids of every message matching ``match``, in no particular order."""
+    return [row[0] for row in conn.execute(TERM_FILE_HOLDERS_SQL, (match,))]
+
+
 def term_count(conn: sqlite3.Connection, match: str) -> int:
     """How many messages match ``match``."""
     return conn.execute(TERM_HOLDERS_COUNT_SQL, (match,)).fetchone()[0]
@@ -84,6 +93,17 @@ def scope_stats(
     if session_id is None:
         return conn.execute(ALL_STATS_SQL, (after,)).fetchone()
     return conn.execute(SCOPE_STATS_SQL, (session_id, after)).fetchone()
+
+
+def scope_ids(
+    conn: sqlite3.Connection, session_id: str, after: int, most: int
+) -> tuple[int, int, int, list[int] | None]:
+    """The session's messages above id ``after``: how many, their tokens in all, the
+    newest id (``after`` if none), and their ids, ascending (None if more than ``most``)."""
+    count, tokens, newest, listed = conn.execute(SCOPE_IDS_SQL, (session_id, after)).fetchone()
+    if count > most:
+        return count, tokens, newest, None
+    return count, tokens, newest, sorted(map(int, listed.split(","))) if listed else []
 
 
 def messages_by_ids(
