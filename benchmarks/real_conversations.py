@@ -35,7 +35,8 @@ bookings planned, a user's taste beside a user's question, a warning in every on
 Eight more, held out again (``HELD_OUT_2``, benchmarks/real_conversations_heldout2.py), were
 written and recorded for a clean measure after the first held-out set had been read, and
 eight more (``HELD_OUT_3``, benchmarks/real_conversations_heldout3.py) after the second had,
-and eight more (``HELD_OUT_4``, benchmarks/real_conversations_heldout4.py) after the third had.
+and eight more (``HELD_OUT_4``, benchmarks/real_conversations_heldout4.py) after the third had,
+and eight more (``HELD_OUT_5``, benchmarks/real_conversations_heldout5.py) after the fourth had.
 
 A message is its text (its role alternates, user first) or a ``(role, text)`` pair (a tool's
 output among them).
@@ -46,6 +47,7 @@ from __future__ import annotations
 from real_conversations_heldout2 import CONVERSATIONS_2, HELD_OUT_2
 from real_conversations_heldout3 import CONVERSATIONS_3, HELD_OUT_3
 from real_conversations_heldout4 import CONVERSATIONS_4, HELD_OUT_4
+from real_conversations_heldout5 import CONVERSATIONS_5, HELD_OUT_5
 
 CONVERSATIONS: dict[str, list[str | tuple[str, str]]] = {
     "caregiver": [
@@ -553,7 +555,9 @@ CONVERSATIONS.update(CONVERSATIONS_2)
 CONVERSATIONS.update(CONVERSATIONS_3)
 # The fourth held-out set (benchmarks/real_conversations_heldout4.py), likewise, after the third.
 CONVERSATIONS.update(CONVERSATIONS_4)
-__all__ = ["CONVERSATIONS", "HELD_OUT", "HELD_OUT_2", "HELD_OUT_3", "HELD_OUT_4", "pairs"]
+# The fifth held-out set (benchmarks/real_conversations_heldout5.py), likewise, after the fourth.
+CONVERSATIONS.update(CONVERSATIONS_5)
+__all__ = ["CONVERSATIONS", "HELD_OUT", "HELD_OUT_2", "HELD_OUT_3", "HELD_OUT_4", "HELD_OUT_5", "pairs"]
 
 
 def pairs(name: str) -> list[tuple[str, str]]:

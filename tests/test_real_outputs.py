@@ -401,6 +401,45 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
         "false facts kept: common words as entities that cl100k cuts in pieces and the chat never writes after "
         "'a' ('hoovering', 'limescale spray'); the everyday words and the key facts naming no fact are gone since "
         "facts7 and facts8",
+    # The fifth held-out set (HELD_OUT_5: recorded and labelled in real_models_labels_heldout5.json
+    # before this replay, by a writer who read none of the checks), on main's checks of b84de29.
+    ('summary', 'qwen2.5-coder:0.5b', 'arran_hike'):
+        "unfaithful summary kept: 'Ewan and Sofia are planning ... with two friends, Ewan and Sofia' (the user plans it with "
+        "them), and the 17:40 ferry after the booking moved to the 19:20",
+    ('summary', 'qwen2.5-coder:1.5b', 'asthma_school_trip'):
+        "unfaithful summary kept: 'Leila is preparing her medical form' (her parent, the user, fills it in)",
+    ('summary', 'qwen2.5-coder:1.5b', 'retirement_poem'):
+        "unfaithful summary kept: 'Priya and Hassan collect £240 for her narrowboat' (Hassan collected it for a ship's bell, "
+        "Margaret bought the boat) and 'The Last Chapter' as the poem's title (it is the boat's name)",
+    ('checkpoint', 'qwen2.5-coder:0.5b', 'arran_hike'):
+        "false item kept: a friend's name ('Sofia') as a user preference",
+    ('checkpoint', 'qwen2.5-coder:0.5b', 'terse_bike_brakes'):
+        "false item kept: 'order pads' as a next step after the pads were ordered and fitted",
+    ('checkpoint', 'qwen2.5-coder:1.5b', 'deposit_dispute'):
+        "false items kept: 'Send email to landlord' pending though the user emailed last week; \"Josh's dated photos\" and "
+        "'tenancy agreement' as identifiers",
+    ('checkpoint', 'qwen2.5-coder:1.5b', 'printer_network'):
+        "false items kept: 'install sane-airscan' as a pending task and a next step after the user installed it and scanned",
+    ('checkpoint', 'qwen2.5-coder:1.5b', 'terse_bike_brakes'):
+        "false item kept: 'clean rotor' as a next step after 'rotor cleaned'",
+    ('checkpoint', 'qwen2.5-coder:1.5b', 'book_club'):
+        "false item kept: 'Read Demon Copperhead' pending after the club read and discussed it",
+    ('facts', 'qwen2.5-coder:1.5b', 'asthma_school_trip'):
+        "false facts kept: the Clenil once a day after the user corrected it to twice; 'Leila's husband' (the user's); facts "
+        "as decisions; common words as entities ('Year 8 residential', 'antihistamine', 'pharmacy', 'teacher', 'coach')",
+    ('facts', 'qwen2.5-coder:1.5b', 'retirement_poem'):
+        "false facts kept: Margaret's gardening after the user corrected it (Clive's); 'Margaret is called The Last Chapter' "
+        "(the boat is); facts as decisions",
+    ('offline summary', 'store', 'book_club'):
+        "quotes 'Next meeting is 12 March at Graham's' after the user moved it to Kemi's",
+    ('keyword summary', 'store', 'deposit_dispute'):
+        "quotes 'The deposit was £1,150' after the look-up and the user corrected it to £1,250",
+    ('offline summary', 'store', 'deposit_dispute'):
+        "quotes 'The deposit was £1,150' after the look-up and the user corrected it to £1,250",
+    ('keyword summary', 'store', 'mortgage_overpay'):
+        "quotes the rate '4.19%' after the user corrected it to 4.49%",
+    ('offline summary', 'store', 'retirement_poem'):
+        "quotes 'after 31 years' after the user corrected it to 32",
 }
 
 
@@ -465,7 +504,7 @@ def test_every_held_out_answer_was_labelled_in_its_own_file(model: str, conversa
     """The held-out conversations' raw answers (the summary, every checkpoint and facts item
     proposed) are labelled in their set's file (real_models_labels_heldout.json,
     real_models_labels_heldout2.json, real_models_labels_heldout3.json,
-    real_models_labels_heldout4.json), written before the replay: what the checks keep of
+    real_models_labels_heldout4.json, real_models_labels_heldout5.json), written before the replay: what the checks keep of
     them is judged, never chosen by the labels."""
     held = json.loads(HELD_OUT_FILES[conversation].read_text())
     recorded = RECORDINGS[model]["conversations"][conversation]
