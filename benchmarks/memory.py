@@ -399,6 +399,11 @@ def main() -> None:
         help=f"MiniLM's files (default ${minilm.MODEL_DIR_ENV}, else results/tmp, fetched there)",
     )
     parser.add_argument("--seed", type=int, default=memory_corpus.DEFAULT_SEED)
+    parser.add_argument(
+        "--varied-chatter", action="store_true",
+        help="chatter turns carry specific, answer-free details (memory_corpus); writes"
+        " memory_varied.json",
+    )
     args = parser.parse_args()
     kinds = set(args.kinds.split(","))
     if kinds - set(KINDS):
@@ -412,7 +417,9 @@ def main() -> None:
         return value
 
     n = QUICK_CONVERSATIONS if args.quick else memory_corpus.DEFAULT_CONVERSATIONS
-    corpus = phase("corpus_s", lambda: memory_corpus.generate(args.seed, n))
+    corpus = phase(
+        "corpus_s", lambda: memory_corpus.generate(args.seed, n, varied_chatter=args.varied_chatter)
+    )
     turns = [t.stored for c in corpus.conversations for t in c.turns]
     log(
         f"corpus: {len(corpus.conversations)} conversations, {len(turns):,} turns, "
@@ -462,7 +469,8 @@ def main() -> None:
     log("timings (s): " + ", ".join(f"{k} {v:.2f}" for k, v in timings.items()))
     if args.trace:
         trace(traced, corpus, baselines)
-    out = HERE / "results" / ("quick" if args.quick else "") / "memory.json"
+    name = "memory_varied.json" if args.varied_chatter else "memory.json"
+    out = HERE / "results" / ("quick" if args.quick else "") / name
     out.parent.mkdir(parents=True, exist_ok=True)
     document = {
         "command": " ".join(["python benchmarks/memory.py", *sys.argv[1:]]),
@@ -471,6 +479,7 @@ def main() -> None:
         "budget_tokens": BUDGET,
         "corpus": {
             "seed": args.seed,
+            "varied_chatter": args.varied_chatter,
             "conversations": len(corpus.conversations),
             "turns": len(turns),
             "questions": {k: sum(q.kind == k for q in corpus.questions) for k in KINDS},

@@ -30,6 +30,14 @@ Only the evidence turns hold an answer: reactions, follow-ups and chatter share 
 topic's words ("The dog woke me up at five again"), never a value, and ``generate``
 asserts it (no other turn names a single or multi question's answer), with the
 evidence ids, the sessions of multi questions and the counts per kind.
+
+``--varied-chatter`` (off by default, so the figures stay comparable): the pooled chatter
+repeats word for word, so only story turns hold words their speaker says once, a far
+cleaner signal than a real transcript gives. With it, every turn of a fact's or chatter's
+block that is not evidence (reactions, follow-ups, fillers, chatter; not the question an
+evidence turn answers, not the greetings and closings) gets a specific, answer-free detail
+sentence (``memory_details``), from a generator of its own: the stories, the evidence
+turns, the questions and their answers are those of the default corpus.
 """
 
 from __future__ import annotations
@@ -43,6 +51,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta, timezone
 
 import memory_asks
+import memory_details
 import memory_phrases as S
 from memory_stories import Ask, Fact, Person, content_words, story
 
@@ -182,9 +191,10 @@ def vary(line: str, rng: random.Random) -> str:
 
 
 def conversation(
-    number: int, rng: random.Random, taken: set[str]
+    number: int, rng: random.Random, taken: set[str], varied: str | None = None
 ) -> tuple[Conversation, list[Question]]:
-    """Conversation ``number`` between two people whose names are not in ``taken`` (added)."""
+    """Conversation ``number`` between two people whose names are not in ``taken`` (added);
+    with ``varied`` (a seed), its chatter turns carry details (module docstring)."""
     cid = f"conv-{number:02d}"
     free = [p for p in S.PEOPLE if p[0] not in taken]
     people = [Person(i, *p) for i, p in enumerate(rng.sample(free, 2))]
@@ -199,6 +209,8 @@ def conversation(
         dates.append(day)
         day += timedelta(days=rng.randint(3, 16))
     where = schedule(facts, sessions, rng)
+    details = varied and memory_details.Details(asked_words(stories), random.Random(varied))
+    answered = {f.asked for f in facts if f.asked}
     lines: list[tuple[int, str, str, int]] = []  # speaker, text, key, session
     opened: list[set[str]] = [set(), set()]
     for s in range(sessions):
@@ -208,6 +220,12 @@ def conversation(
         while sum(map(len, blocks)) < target:
             a = rng.randrange(2)
             blocks.append(chatter_block(people[a], people[1 - a], opened[a], said, rng))
+        if details:  # own generator: ``rng`` draws what it draws without the option
+            blocks = [
+                [(sp, details.rewrite(sp, text) if not key and text not in answered else text, key)
+                 for sp, text, key in block]
+                for block in blocks
+            ]
         rng.shuffle(blocks)
         a = rng.randrange(2)
         (x, y) = people[a], people[1 - a]
@@ -255,6 +273,15 @@ def conversation(
     return convo, questions
 
 
+def asked_words(stories) -> set[str]:
+    """The content words of every question, answer and answer value of ``stories``."""
+    words: set[str] = set()
+    for st in stories:
+        for ask in st.asks:
+            words |= content_words(" ".join((ask.text, ask.answer or "", *ask.values)))
+    return words
+
+
 def period(key: str, facts, where, offsets, dates, rng: random.Random) -> str:
     """How a dated question names the day of fact ``key``'s event: by its month when
     no other fact of its chain happened that month, else (and often anyway) by day."""
@@ -284,13 +311,15 @@ def check_values(ask: Ask, evidence: tuple[int, ...], turns: Sequence[Turn], qid
 
 
 def generate(
-    seed: int = DEFAULT_SEED, conversations: int = DEFAULT_CONVERSATIONS, check: bool = True
+    seed: int = DEFAULT_SEED, conversations: int = DEFAULT_CONVERSATIONS, check: bool = True,
+    varied_chatter: bool = False,
 ) -> Corpus:
-    """The corpus; with ``check``, asserts what every question promises (module docstring)."""
+    """The corpus; with ``check``, asserts what every question promises (module docstring);
+    with ``varied_chatter``, the chatter turns carry specific details."""
     rng = random.Random(seed)
     convos, questions, taken = [], [], set()
     for n in range(conversations):
-        c, qs = conversation(n, rng, taken)
+        c, qs = conversation(n, rng, taken, f"varied-{seed}-{n}" if varied_chatter else None)
         convos.append(c)
         questions.extend(qs)
     corpus = Corpus(tuple(convos), tuple(questions))
@@ -334,13 +363,30 @@ def sanity(corpus: Corpus, full: bool) -> None:
         assert all(counts[k] >= MIN_PER_KIND for k in KINDS), counts
 
 
+def said_once(corpus: Corpus) -> dict[str, float]:
+    """% of the evidence turns and of the other turns holding a content word their speaker
+    says in no other turn of the conversation (what ``reranking.news`` reads as news)."""
+    evidence = {(q.conversation, i) for q in corpus.questions for i in q.evidence}
+    held = {"evidence": [0, 0], "other": [0, 0]}
+    for c in corpus.conversations:
+        words = [content_words(t.text) for t in c.turns]
+        count = Counter((t.speaker, w) for t, ws in zip(c.turns, words) for w in ws)
+        for t, ws in zip(c.turns, words):
+            side = held["evidence" if (c.id, t.index) in evidence else "other"]
+            side[0] += any(count[t.speaker, w] == 1 for w in ws)
+            side[1] += 1
+    return {k: 100 * n / total for k, (n, total) in held.items()}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
     parser.add_argument("--conversations", type=int, default=DEFAULT_CONVERSATIONS)
     parser.add_argument("--show", type=int, default=0, help="print N questions of each kind")
+    parser.add_argument("--varied-chatter", action="store_true",
+                        help="chatter turns carry specific, answer-free details")
     args = parser.parse_args()
-    corpus = generate(args.seed, args.conversations)
+    corpus = generate(args.seed, args.conversations, varied_chatter=args.varied_chatter)
     kinds = Counter(q.kind for q in corpus.questions)
     for c in corpus.conversations:
         days = (c.session_dates[-1] - c.session_dates[0]).days
@@ -351,6 +397,11 @@ def main() -> None:
     print(
         f"{sum(len(c.turns) for c in corpus.conversations)} turns, "
         f"{len(corpus.questions)} questions: {dict(kinds)}"
+    )
+    once = said_once(corpus)
+    print(
+        f"turns holding a word their speaker says nowhere else: evidence {once['evidence']:.1f}%,"
+        f" the others {once['other']:.1f}%"
     )
     by_id = {c.id: c for c in corpus.conversations}
     for kind in KINDS:
