@@ -243,6 +243,51 @@ class Postings:
         return len(self._entries)
 
 
+class Recalls:
+    """What recall found for a query, by a key of everything it depends on but the
+    messages: the ids found, best first, and whatever else it returned (``extra``),
+    with the stamp of the writes to the scope searched (``Writes.stamp``) they were
+    found at; a lookup with another stamp misses. At most ``max_ids`` ids are kept in
+    all (an entry counts one more), the least recently used entry dropped first.
+    Whoever deletes messages calls ``clear``. Not thread-safe by itself; the store
+    calls it under its lock.
+    """
+
+    def __init__(self, max_ids: int) -> None:
+        self.max_ids = max_ids
+        self.ids = 0
+        """How many ids are kept, over every entry."""
+        self._entries: OrderedDict[Hashable, tuple[array, Any, Hashable]] = OrderedDict()
+
+    def get(self, key: Hashable, stamp: Hashable) -> tuple[array, Any] | None:
+        """The ids and ``extra`` kept for ``key`` as of ``stamp``, or None."""
+        entry = self._entries.get(key)
+        if entry is None or entry[2] != stamp:
+            return None
+        self._entries.move_to_end(key)
+        return entry[0], entry[1]
+
+    def put(self, key: Hashable, stamp: Hashable, ids: Iterable[int], extra: Any) -> None:
+        """Keep ``ids`` and ``extra`` for ``key`` as found at ``stamp``."""
+        kept = array("q", ids)
+        old = self._entries.pop(key, None)
+        if old is not None:
+            self.ids -= len(old[0]) + 1
+        if len(kept) + 1 > self.max_ids:  # would push out every other entry, and not fit
+            return
+        self._entries[key] = (kept, extra, stamp)
+        self.ids += len(kept) + 1
+        while self.ids > self.max_ids:
+            self.ids -= len(self._entries.popitem(last=False)[1][0]) + 1
+
+    def clear(self) -> None:
+        self._entries.clear()
+        self.ids = 0
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+
 TOO_MANY = object()
 """``FileHolders``'s mark of a word held by more messages than it keeps."""
 
@@ -359,7 +404,9 @@ class SessionMemo:
     - ``postings``: which messages hold each word recall looked up in a session
       or in the whole file (a :class:`Postings`);
     - ``holders``: every holder in the file of each word more than one session
-      looked up (a :class:`FileHolders`), from which a session's are picked.
+      looked up (a :class:`FileHolders`), from which a session's are picked;
+    - ``recalled``: what recall found for a query in a scope (a :class:`Recalls`),
+      kept while the scope is not written: a session asked again finds it there.
 
     By message id, never stale but through a deletion: ``messages``, the
     messages recall read (a :class:`RowMemo`); ``excerpts``, each long relevant
@@ -376,7 +423,12 @@ class SessionMemo:
     """
 
     def __init__(
-        self, max_sessions: int, messages: RowMemo, postings: Postings, holders: FileHolders
+        self,
+        max_sessions: int,
+        messages: RowMemo,
+        postings: Postings,
+        holders: FileHolders,
+        recalled: Recalls,
     ) -> None:
         self.max_sessions = max_sessions
         self.ratios: dict[str, float] = {}
@@ -392,6 +444,7 @@ class SessionMemo:
         self.messages = messages
         self.postings = postings
         self.holders = holders
+        self.recalled = recalled
         self._stamp: Hashable = None
 
     def sync(self, stamp: Hashable) -> None:
@@ -420,6 +473,7 @@ class SessionMemo:
         self.messages.clear()
         self.postings.clear()
         self.holders.clear()
+        self.recalled.clear()
         self.scopes.clear()
         self.recent.clear()
         self.excerpts.clear()
