@@ -246,8 +246,8 @@ class Postings:
 class Recalls:
     """What recall found for a query, by a key of everything it depends on but the
     messages: the ids found, best first, and whatever else it returned (``extra``),
-    with the stamp of the writes to the scope searched (``Writes.stamp``) they were
-    found at; a lookup with another stamp misses. At most ``max_ids`` ids are kept in
+    with a stamp of the messages searched they were found with (recall's: how many
+    and the newest id); a lookup with another stamp misses. At most ``max_ids`` ids are kept in
     all (an entry counts one more), the least recently used entry dropped first.
     Whoever deletes messages calls ``clear``. Not thread-safe by itself; the store
     calls it under its lock.
@@ -406,7 +406,7 @@ class SessionMemo:
     - ``holders``: every holder in the file of each word more than one session
       looked up (a :class:`FileHolders`), from which a session's are picked;
     - ``recalled``: what recall found for a query in a scope (a :class:`Recalls`),
-      kept while the scope is not written: a session asked again finds it there.
+      kept until a message is added there: a session asked again finds it.
 
     By message id, never stale but through a deletion: ``messages``, the
     messages recall read (a :class:`RowMemo`); ``excerpts``, each long relevant

@@ -50,8 +50,8 @@ a session's first question then reads no search statement per word."""
 RECALLED_IDS = 256 * 1024
 """Most message ids kept of what recall found for queries (``SessionMemo.recalled``;
 8 bytes each, 2 MB at most: about 800 queries' of a few hundred candidates): a
-session asked again before it is written to gets the same messages without ranking
-them again."""
+session asked again before a message is added to it gets the same messages without
+ranking them again."""
 
 
 class Handle:

@@ -129,20 +129,23 @@ class Recall:
         """
         everywhere = self._db.config.recall_scope == "user"
         terms = self.terms(query, periods)
-        memo = self._db.memo
+        scope, newest = self._scope(None if everywhere else session_id)
+        # The scope's messages, as they stand: none is ever updated, a new one's id is
+        # above every earlier one (m011), and a deletion empties the memo.
+        messages = (scope.documents, newest)
+        recalled = self._db.memo.recalled
         kept: tuple | None = None  # the key of what is found, when it may be kept
         if semantic is None and not periods:  # then found from the messages alone
             # The query counts by its words and whether it asks for a list, no more.
             kept = (session_id, everywhere, tuple(terms), rank.asks_for_many(query), before_id)
-            stamp = memo.writes.stamp(None if everywhere else session_id)
-            known = memo.recalled.get(kept, stamp)
+            known = recalled.get(kept, messages)
             if known is not None:
                 found_again = self._found_again(*known)
                 if found_again is not None:
                     return found_again
         found_now = self._relevant(session_id, query, before_id, semantic, periods, terms)
         if kept is not None:
-            memo.recalled.put(kept, stamp, (m.id for m in found_now.messages), found_now.specific)
+            recalled.put(kept, messages, (m.id for m in found_now.messages), found_now.specific)
         return found_now
 
     def _found_again(self, ids: Sequence[int], specific: tuple[str, ...]) -> Recalled | None:

@@ -289,7 +289,7 @@ def _ranked(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return ranked
 
 
-def test_what_recall_found_is_kept_until_the_session_is_written_to(
+def test_what_recall_found_is_kept_until_a_message_is_added_to_the_session(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     path = tmp_path / "r.db"
@@ -299,6 +299,8 @@ def test_what_recall_found_is_kept_until_the_session_is_written_to(
         assert _recalled(app, a, "Heron?") == ["A heron stood in pond a."]
         assert _recalled(app, a, "the heron") == ["A heron stood in pond a."]  # the same words
         app.add_message(b, "user", "A heron in b.")  # another session's write
+        app.pin(a, "Prefers mornings.")  # a write to the session that adds no message
+        app.maintain()
         assert _recalled(app, a, "heron") == ["A heron stood in pond a."]
         assert ranked == []  # each found kept
         _recalled(app, a, "Which herons?")  # other words, and asks for a list: ranked
