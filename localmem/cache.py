@@ -176,7 +176,30 @@ class Writes:
         return self._writes if scope is None else (self._unscoped, self._of.get(scope, 0))
 
 
-class Postings:
+class KeptIds:
+    """Entries whose first item is an array of message ids, at most ``max_ids`` ids
+    in all (an entry counts one more), the least recently used entry dropped first
+    (``_trim``, after an entry grew or was added)."""
+
+    def __init__(self, max_ids: int) -> None:
+        self.max_ids = max_ids
+        self.ids = 0
+        """How many ids are kept, over every entry."""
+        self._entries: OrderedDict[Hashable, tuple] = OrderedDict()
+
+    def _trim(self) -> None:
+        while self.ids > self.max_ids and self._entries:
+            self.ids -= len(self._entries.popitem(last=False)[1][0]) + 1
+
+    def clear(self) -> None:
+        self._entries.clear()
+        self.ids = 0
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+
+class Postings(KeptIds):
     """Which messages hold each word recall looked up, per scope (a session, or the
     whole file: None): the newest of them, ascending, and how many hold it in all;
     read once, then kept current by reading the holders above the newest known
@@ -186,14 +209,6 @@ class Postings:
     the least recently used entry dropped first. Not thread-safe by itself; the
     store calls it under its lock.
     """
-
-    def __init__(self, max_ids: int) -> None:
-        self.max_ids = max_ids
-        self.ids = 0
-        """How many ids are kept, over every entry."""
-        self._entries: OrderedDict[tuple[str | None, str], tuple[array, int, Hashable]] = (
-            OrderedDict()
-        )
 
     def get(
         self,
@@ -231,33 +246,14 @@ class Postings:
             self._trim()
         return ordered, count
 
-    def _trim(self) -> None:
-        while self.ids > self.max_ids and self._entries:
-            self.ids -= len(self._entries.popitem(last=False)[1][0]) + 1
 
-    def clear(self) -> None:
-        self._entries.clear()
-        self.ids = 0
-
-    def __len__(self) -> int:
-        return len(self._entries)
-
-
-class Recalls:
+class Recalls(KeptIds):
     """What recall found for a query, by a key of everything it depends on but the
     messages: the ids found, best first, and whatever else it returned (``extra``),
     with a stamp of the messages searched they were found with (recall's: how many
-    and the newest id); a lookup with another stamp misses. At most ``max_ids`` ids are kept in
-    all (an entry counts one more), the least recently used entry dropped first.
-    Whoever deletes messages calls ``clear``. Not thread-safe by itself; the store
-    calls it under its lock.
+    and the newest id); a lookup with another stamp misses. Whoever deletes messages
+    calls ``clear``. Not thread-safe by itself; the store calls it under its lock.
     """
-
-    def __init__(self, max_ids: int) -> None:
-        self.max_ids = max_ids
-        self.ids = 0
-        """How many ids are kept, over every entry."""
-        self._entries: OrderedDict[Hashable, tuple[array, Any, Hashable]] = OrderedDict()
 
     def get(self, key: Hashable, stamp: Hashable) -> tuple[array, Any] | None:
         """The ids and ``extra`` kept for ``key`` as of ``stamp``, or None."""
@@ -277,15 +273,7 @@ class Recalls:
             return
         self._entries[key] = (kept, extra, stamp)
         self.ids += len(kept) + 1
-        while self.ids > self.max_ids:
-            self.ids -= len(self._entries.popitem(last=False)[1][0]) + 1
-
-    def clear(self) -> None:
-        self._entries.clear()
-        self.ids = 0
-
-    def __len__(self) -> int:
-        return len(self._entries)
+        self._trim()
 
 
 TOO_MANY = object()
