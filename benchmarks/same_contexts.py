@@ -1,6 +1,7 @@
 """Do two localmem trees build the same query-aware contexts? A check for speed work.
 
     python benchmarks/same_contexts.py --a /path/to/main --b . [--messages 20000] [--sessions 200]
+                                       [--again]
 
 One file of ``query.py``'s corpus (each session's planted fact), written by tree A;
 then each tree, in a fresh process importing localmem from it (``PYTHONHASHSEED=0``),
@@ -10,7 +11,9 @@ planted-fact questions, a question of common words only, random runs of the
 corpus's words (seeded), whole messages (as ``auto_query`` asks), and odd input
 (key-like and accented words, dates). Each context is compared whole
 (every field, as JSON with sorted keys). Prints how many differ and the first
-few; exits 1 if any does. Nothing is timed.
+few; exits 1 if any does. With ``--again``, each tree builds every context a
+second time once all were built (a repeat visit: what a memo serves), and any
+that differs from its first build counts too. Nothing is timed.
 """
 
 from __future__ import annotations
@@ -57,14 +60,19 @@ with tempfile.TemporaryDirectory() as tmp:
     queries += [q for _, q, _ in asked[:40]]
     queries += [" ".join(rng.choice(vocabulary) for _ in range(rng.randint(1, 8))) for _ in range(60)]
     queries += texts[:30]
-    out = {"localmem": localmem.__file__, "contexts": {}}
+    out = {"localmem": localmem.__file__, "contexts": {}, "again": []}
     for scope in ("session", "user"):
         with MemoryStore(path, config={"cache_ttl": 0, "recall_scope": scope}) as store:
-            for i, q in enumerate(queries):
-                sid = asked[(i * 7) % len(asked)][0]
-                ctx = store.build_context(sid, query=q)
-                whole = json.dumps(ctx.model_dump(mode="json"), sort_keys=True)
-                out["contexts"][f"{scope} | {sid} | {q[:60]}"] = hashlib.sha256(whole.encode()).hexdigest()
+            for again in range(int(sys.argv[3]) + 1):
+                for i, q in enumerate(queries):
+                    sid = asked[(i * 7) % len(asked)][0]
+                    ctx = store.build_context(sid, query=q)
+                    whole = json.dumps(ctx.model_dump(mode="json"), sort_keys=True)
+                    key = f"{scope} | {sid} | {q[:60]}"
+                    digest = hashlib.sha256(whole.encode()).hexdigest()
+                    if again and out["contexts"][key] != digest:
+                        out["again"].append(key)
+                    out["contexts"][key] = out["contexts"].get(key, digest)
 print(json.dumps(out))
 """
 
@@ -83,13 +91,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--b", type=Path, required=True, help="the tree compared with it")
     parser.add_argument("--messages", type=int, default=20_000)
     parser.add_argument("--sessions", type=int, default=200)
+    parser.add_argument("--again", action="store_true",
+                        help="each tree builds every context a second time, after all of them")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "contexts.db"
         run(BUILD, str(args.a.resolve()), str(HERE), str(path), str(args.messages), str(args.sessions))
         found = {}
         for key, tree in (("a", args.a), ("b", args.b)):
-            found[key] = json.loads(run(CONTEXTS, str(tree.resolve()), str(path)))
+            found[key] = json.loads(
+                run(CONTEXTS, str(tree.resolve()), str(path), str(int(args.again)))
+            )
             assert Path(found[key]["localmem"]).is_relative_to(tree.resolve()), found[key]["localmem"]
     a, b = found["a"]["contexts"], found["b"]["contexts"]
     differ = [k for k in a if a[k] != b.get(k)]
@@ -97,7 +109,12 @@ def main(argv: list[str] | None = None) -> int:
           f"{len(a) - len(differ)} the same, {len(differ)} different")
     for k in differ[:10]:
         print("  differs:", k)
-    return 1 if differ else 0
+    again = [f"{tree}: {k}" for tree in ("a", "b") for k in found[tree]["again"]]
+    if args.again:
+        print(f"built again: {len(again)} different from the first build")
+        for k in again[:10]:
+            print("  differs again:", k)
+    return 1 if differ or again else 0
 
 
 if __name__ == "__main__":

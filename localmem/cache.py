@@ -176,7 +176,30 @@ class Writes:
         return self._writes if scope is None else (self._unscoped, self._of.get(scope, 0))
 
 
-class Postings:
+class KeptIds:
+    """Entries whose first item is an array of message ids, at most ``max_ids`` ids
+    in all (an entry counts one more), the least recently used entry dropped first
+    (``_trim``, after an entry grew or was added)."""
+
+    def __init__(self, max_ids: int) -> None:
+        self.max_ids = max_ids
+        self.ids = 0
+        """How many ids are kept, over every entry."""
+        self._entries: OrderedDict[Hashable, tuple] = OrderedDict()
+
+    def _trim(self) -> None:
+        while self.ids > self.max_ids and self._entries:
+            self.ids -= len(self._entries.popitem(last=False)[1][0]) + 1
+
+    def clear(self) -> None:
+        self._entries.clear()
+        self.ids = 0
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+
+class Postings(KeptIds):
     """Which messages hold each word recall looked up, per scope (a session, or the
     whole file: None): the newest of them, ascending, and how many hold it in all;
     read once, then kept current by reading the holders above the newest known
@@ -186,14 +209,6 @@ class Postings:
     the least recently used entry dropped first. Not thread-safe by itself; the
     store calls it under its lock.
     """
-
-    def __init__(self, max_ids: int) -> None:
-        self.max_ids = max_ids
-        self.ids = 0
-        """How many ids are kept, over every entry."""
-        self._entries: OrderedDict[tuple[str | None, str], tuple[array, int, Hashable]] = (
-            OrderedDict()
-        )
 
     def get(
         self,
@@ -231,16 +246,34 @@ class Postings:
             self._trim()
         return ordered, count
 
-    def _trim(self) -> None:
-        while self.ids > self.max_ids and self._entries:
-            self.ids -= len(self._entries.popitem(last=False)[1][0]) + 1
 
-    def clear(self) -> None:
-        self._entries.clear()
-        self.ids = 0
+class Recalls(KeptIds):
+    """What recall found for a query, by a key of everything it depends on but the
+    messages: the ids found, best first, and whatever else it returned (``extra``),
+    with a stamp of the messages searched they were found with (recall's: how many
+    and the newest id); a lookup with another stamp misses. Whoever deletes messages
+    calls ``clear``. Not thread-safe by itself; the store calls it under its lock.
+    """
 
-    def __len__(self) -> int:
-        return len(self._entries)
+    def get(self, key: Hashable, stamp: Hashable) -> tuple[array, Any] | None:
+        """The ids and ``extra`` kept for ``key`` as of ``stamp``, or None."""
+        entry = self._entries.get(key)
+        if entry is None or entry[2] != stamp:
+            return None
+        self._entries.move_to_end(key)
+        return entry[0], entry[1]
+
+    def put(self, key: Hashable, stamp: Hashable, ids: Iterable[int], extra: Any) -> None:
+        """Keep ``ids`` and ``extra`` for ``key`` as found at ``stamp``."""
+        kept = array("q", ids)
+        old = self._entries.pop(key, None)
+        if old is not None:
+            self.ids -= len(old[0]) + 1
+        if len(kept) + 1 > self.max_ids:  # would push out every other entry, and not fit
+            return
+        self._entries[key] = (kept, extra, stamp)
+        self.ids += len(kept) + 1
+        self._trim()
 
 
 TOO_MANY = object()
@@ -359,7 +392,9 @@ class SessionMemo:
     - ``postings``: which messages hold each word recall looked up in a session
       or in the whole file (a :class:`Postings`);
     - ``holders``: every holder in the file of each word more than one session
-      looked up (a :class:`FileHolders`), from which a session's are picked.
+      looked up (a :class:`FileHolders`), from which a session's are picked;
+    - ``recalled``: what recall found for a query in a scope (a :class:`Recalls`),
+      kept until a message is added there: a session asked again finds it.
 
     By message id, never stale but through a deletion: ``messages``, the
     messages recall read (a :class:`RowMemo`); ``excerpts``, each long relevant
@@ -376,7 +411,12 @@ class SessionMemo:
     """
 
     def __init__(
-        self, max_sessions: int, messages: RowMemo, postings: Postings, holders: FileHolders
+        self,
+        max_sessions: int,
+        messages: RowMemo,
+        postings: Postings,
+        holders: FileHolders,
+        recalled: Recalls,
     ) -> None:
         self.max_sessions = max_sessions
         self.ratios: dict[str, float] = {}
@@ -392,6 +432,7 @@ class SessionMemo:
         self.messages = messages
         self.postings = postings
         self.holders = holders
+        self.recalled = recalled
         self._stamp: Hashable = None
 
     def sync(self, stamp: Hashable) -> None:
@@ -420,6 +461,7 @@ class SessionMemo:
         self.messages.clear()
         self.postings.clear()
         self.holders.clear()
+        self.recalled.clear()
         self.scopes.clear()
         self.recent.clear()
         self.excerpts.clear()

@@ -22,7 +22,7 @@ from typing import TypeVar
 
 from . import db
 from .args import check_id
-from .cache import FileHolders, Postings, RowMemo, SessionMemo, TTLCache
+from .cache import FileHolders, Postings, Recalls, RowMemo, SessionMemo, TTLCache
 from .clock import iso
 from .config import MemoryConfig
 from .errors import DatabaseError, SessionNotFound
@@ -47,6 +47,11 @@ FILE_HOLDERS_IDS = 256 * 1024
 """Most message ids recall keeps of the words more than one session looked up, over
 the whole file (``SessionMemo.holders``; in sets, about 55 bytes each: 14 MB at most):
 a session's first question then reads no search statement per word."""
+RECALLED_IDS = 256 * 1024
+"""Most message ids kept of what recall found for queries (``SessionMemo.recalled``;
+8 bytes each, 2 MB at most: about 800 queries' of a few hundred candidates): a
+session asked again before a message is added to it gets the same messages without
+ranking them again."""
 
 
 class Handle:
@@ -87,6 +92,7 @@ class Handle:
             RowMemo(MESSAGE_MEMO_ROWS, MESSAGE_MEMO_CHARS, attrgetter("text")),
             Postings(POSTINGS_IDS),
             FileHolders(FILE_HOLDERS_IDS),
+            Recalls(RECALLED_IDS),
         )
 
     def close(self) -> None:

@@ -128,13 +128,51 @@ class Recall:
         inside a transaction in which the search index is current.
         """
         everywhere = self._db.config.recall_scope == "user"
+        terms = self.terms(query, periods)
+        scope, newest = self._scope(None if everywhere else session_id)
+        # The scope's messages, as they stand: none is ever updated, a new one's id is
+        # above every earlier one (m011), and a deletion empties the memo.
+        messages = (scope.documents, newest)
+        recalled = self._db.memo.recalled
+        kept: tuple | None = None  # the key of what is found, when it may be kept
+        if semantic is None and not periods:  # then found from the messages alone
+            # The query counts by its words and whether it asks for a list, no more.
+            kept = (session_id, everywhere, tuple(terms), rank.asks_for_many(query), before_id)
+            known = recalled.get(kept, messages)
+            if known is not None:
+                found_again = self._found_again(*known)
+                if found_again is not None:
+                    return found_again
+        found_now = self._relevant(session_id, query, before_id, semantic, periods, terms)
+        if kept is not None:
+            recalled.put(kept, messages, (m.id for m in found_now.messages), found_now.specific)
+        return found_now
+
+    def _found_again(self, ids: Sequence[int], specific: tuple[str, ...]) -> Recalled | None:
+        """What ``relevant`` found before, its messages read back by id (None if one
+        of them is no longer there)."""
+        rows = {m.id: m for m in self._messages(None, ids)}
+        if len(rows) < len(ids):
+            return None
+        return Recalled([rows[i] for i in ids], specific)
+
+    def _relevant(
+        self,
+        session_id: str,
+        query: str,
+        before_id: int,
+        semantic: tuple[str, bytes] | None,
+        periods: Sequence[Period],
+        terms: list[str],
+    ) -> Recalled:
+        """``relevant``'s work, for the query's ``terms``."""
+        everywhere = self._db.config.recall_scope == "user"
         scope, newest = self._scope(None if everywhere else session_id)
         key = None if everywhere else fts.session_key(session_id)
 
         def older(message: Message) -> bool:  # outside the session's recent window
             return message.session_id != session_id or message.id < before_id
 
-        terms = self.terms(query, periods)
         holders: dict[str, list[int]] = {}
         frequencies: dict[str, int] = {}
 

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import gc
 import tracemalloc
+from array import array
 from pathlib import Path
 
+import pytest
+
 from localmem import MemoryStore
-from localmem.cache import FileHolders, Postings, RowMemo, TTLCache, Writes
+from localmem.cache import FileHolders, Postings, Recalls, RowMemo, TTLCache, Writes
+from localmem.recall import Recall
 
 MB = 1024 * 1024
 
@@ -253,3 +257,64 @@ def test_a_forgotten_message_leaves_the_kept_file_holders_at_once(tmp_path: Path
         store.delete_message(held.id)
         assert _recalled(store, b, "heron") == []
         assert _recalled(store, a, "heron") == ["A heron stood in pond a."]
+
+
+def test_recalls_are_kept_by_stamp_within_max_ids_the_least_recently_used_going_first() -> None:
+    kept = Recalls(8)  # two entries of three ids (each counts one more)
+    kept.put("a", 1, [3, 1, 2], ("x",))
+    assert kept.get("a", 1) == (array("q", [3, 1, 2]), ("x",))
+    assert kept.get("a", 2) is None  # the scope was written since: missed
+    kept.put("b", 1, [4, 5, 6], ())
+    kept.get("a", 1)  # "a" used last: "b" goes first
+    kept.put("c", 1, [7, 8, 9], ())
+    assert kept.get("b", 1) is None and kept.get("a", 1) is not None and kept.ids == 8
+    kept.put("c", 2, [7], ())  # found again: counted once
+    assert kept.ids == 6 and kept.get("c", 2) == (array("q", [7]), ())
+    kept.put("big", 1, range(20), ())  # could never fit: nothing pushed out for it
+    assert kept.get("big", 1) is None and len(kept) == 2 and kept.ids == 6
+    kept.clear()
+    assert len(kept) == 0 and kept.ids == 0
+
+
+def _ranked(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The queries recall ranked (not found kept), in order."""
+    ranked: list[str] = []
+    rank_them = Recall._relevant
+
+    def counting(self: Recall, session_id: str, query: str, *args: object) -> object:
+        ranked.append(query)
+        return rank_them(self, session_id, query, *args)
+
+    monkeypatch.setattr(Recall, "_relevant", counting)
+    return ranked
+
+
+def test_what_recall_found_is_kept_until_a_message_is_added_to_the_session(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "r.db"
+    with MemoryStore(path, config=RECALL_ONLY) as app, MemoryStore(path) as other:
+        a, b = _two_sessions_asking(app)
+        ranked = _ranked(monkeypatch)
+        assert _recalled(app, a, "Heron?") == ["A heron stood in pond a."]
+        assert _recalled(app, a, "the heron") == ["A heron stood in pond a."]  # the same words
+        app.add_message(b, "user", "A heron in b.")  # another session's write
+        app.pin(a, "Prefers mornings.")  # a write to the session that adds no message
+        app.maintain()
+        assert _recalled(app, a, "heron") == ["A heron stood in pond a."]
+        assert ranked == []  # each found kept
+        _recalled(app, a, "Which herons?")  # other words, and asks for a list: ranked
+        assert ranked == ["Which herons?"]
+        app.add_message(a, "user", "Another heron at dawn.")
+        app.add_message(a, "user", "Then rain.")
+        assert set(_recalled(app, a, "heron")) == {
+            "Another heron at dawn.", "A heron stood in pond a."
+        }
+        assert ranked[-1] == "heron"  # written to: ranked again
+        other.add_message(a, "user", "A grey heron, written by another process.")
+        other.add_message(a, "user", "Then sun.")
+        assert "A grey heron, written by another process." in _recalled(app, a, "heron")
+        held = app.build_context(a, query="heron").relevant_messages[0]
+        app.delete_message(held.id)
+        assert held.text not in _recalled(app, a, "heron")
+        assert len(ranked) == 4
