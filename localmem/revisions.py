@@ -471,6 +471,7 @@ def _read(texts: tuple[str, ...]) -> tuple[tuple[Value, ...], tuple[Replacement,
                 number += 1
                 if not question:
                     out += _revised(clause, here, earlier, i) + _denied(clause, here, before, earlier)
+                    out += _denied_then(clause, here, parts, earlier)
                     measured += _remeasured(clause, here, parts, earlier)
                 earlier += here
                 before += here
@@ -568,8 +569,8 @@ def _denied(clause: str, here: list[Value], before: list[Value], earlier: list[V
     """What ``clause`` replaces when it is "not" and a value alone after a value of its kind
     in the same sentence ("it's three tests in test_invoices.py, not two"; ``before``: that
     sentence's values so far): the denied value, where said earlier in a unit that agrees
-    with the new one's, of what the new one is of (a word of its thing or its unit shared)
-    or of nothing, and the denial itself."""
+    with the new one's, of what the new one is of (a word of its thing or its unit shared),
+    of nothing, or in the new one's own unit, and the denial itself."""
     found = _NOT.match(clause)
     if found is None or not here or not _elliptical(clause[found.end():], here):
         return []
@@ -577,11 +578,49 @@ def _denied(clause: str, here: list[Value], before: list[Value], earlier: list[V
     new = next((v for v in reversed(before) if v.kind == denied.kind and v.value != denied.value), None)
     if new is None:
         return []
+    return _replaced_by(denied, new, earlier, before) + [Replacement(v, new) for v in here]
+
+
+_BUT_IS = re.compile(r"^\W*(?:but\s+)?(?:(?:it|that)(?:'s|\s+is|\s+was)\s+)?", re.IGNORECASE)
+"""What may open the clause giving the new value after a denial ("not 31, but 32")."""
+
+
+def _denied_then(
+    clause: str, here: list[Value], parts: list[tuple[str, list[Value]]], earlier: list[Value]
+) -> list[Replacement]:
+    """What ``clause`` replaces when it is a value alone ("32 years", "but it's 32") right
+    after a clause of its sentence that is "not" and a value alone (``parts``: that
+    sentence's clauses so far with their values; "not 31, it's 32 years"): the denied value
+    as :func:`_denied` says. A clause saying more than its value ("not 31 but more like
+    30") gives no new value."""
+    if not here or not parts:
+        return []
+    last, denials = parts[-1]
+    found = _NOT.match(last)
+    if found is None or not denials or not _elliptical(last[found.end():], denials):
+        return []
+    if not _elliptical(clause[_BUT_IS.match(clause).end():], here):  # type: ignore[union-attr]
+        return []
+    denied = denials[0]
+    new = next((v for v in here if v.kind == denied.kind and v.value != denied.value), None)
+    if new is None or not _units_agree(denied, new):
+        return []
+    before = [v for _, values in parts for v in values]
+    return _replaced_by(denied, new, earlier, before) + [Replacement(v, new) for v in denials]
+
+
+def _replaced_by(denied: Value, new: Value, earlier: list[Value], before: list[Value]) -> list[Replacement]:
+    """The earlier mentions of a value a sentence denies (``denied``) for ``new``: in a unit
+    that agrees with the new one's, of what the new one is of (a word of its thing or its
+    unit shared), of nothing, or in the new one's own unit -- the same number in that unit
+    ("after 31 years" ... "it's 32 years, not 31") is that measure whatever its clause
+    named; ``before``: the sentence's own values, not earlier ones."""
     of = new.thing | ({new.unit} if new.unit else set())
     return [
         Replacement(v, new) for v in earlier
-        if _same(v, denied) and _units_agree(v, new) and (v.thing & of or not v.thing) and v not in before
-    ] + [Replacement(v, new) for v in here]
+        if _same(v, denied) and _units_agree(v, new) and v not in before
+        and (v.thing & of or not v.thing or (new.unit is not None and v.unit == new.unit))
+    ]
 
 
 _WAS = re.compile(r"^\W*(?:\w+\s+){0,2}?(?:was|were|used to be)\s+(?:about\s+|around\s+|only\s+)?(?=[$\u20ac\u00a3]?\d)", re.IGNORECASE)

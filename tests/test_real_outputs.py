@@ -432,14 +432,6 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
         "(the boat is); facts as decisions",
     ('offline summary', 'store', 'book_club'):
         "quotes 'Next meeting is 12 March at Graham's' after the user moved it to Kemi's",
-    ('keyword summary', 'store', 'deposit_dispute'):
-        "quotes 'The deposit was £1,150' after the look-up and the user corrected it to £1,250",
-    ('offline summary', 'store', 'deposit_dispute'):
-        "quotes 'The deposit was £1,150' after the look-up and the user corrected it to £1,250",
-    ('keyword summary', 'store', 'mortgage_overpay'):
-        "quotes the rate '4.19%' after the user corrected it to 4.49%",
-    ('offline summary', 'store', 'retirement_poem'):
-        "quotes 'after 31 years' after the user corrected it to 32",
 }
 
 

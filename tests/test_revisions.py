@@ -237,6 +237,36 @@ def test_a_value_a_sentence_denies_for_a_new_one_is_replaced() -> None:
     assert [r.old.text for r in replacements(dogs)] == [1]  # only the denial: the dogs' two is of another unit
 
 
+
+SERVICE = [
+    "Our head librarian retires next Friday after 31 years.",
+    "Lovely. Thirty years of shelving, then.",
+    "It's 32 years, not 31. She has 2 cats, not 3.",
+]
+
+
+def test_a_denied_value_in_the_new_ones_unit_is_replaced_whatever_its_clause_named() -> None:
+    """"It's 32 years, not 31": the "31 years" said before of the librarian (a clause naming
+    no word of the correction's) is that measure, in its unit, and stale; a 31 said in
+    another unit, or a denial of something else, replaces nothing."""
+    assert stale("She retires after 31 years.", SERVICE) is not None
+    assert stale("She retires after 32 years.", SERVICE) is None
+    other = ["We keep 31 boxes of records.", "It's 32 years, not 31."]
+    assert stale("We keep 31 boxes of records.", other) is None  # boxes, not years
+    pages = ["I have 31 pages left to read.", "Not now, 32 more pages first."]
+    assert replacements(pages) == ()  # "not now" denies no value
+
+
+def test_a_denial_before_the_new_value_replaces_the_denied_one() -> None:
+    """"Not 31, it's 32 years": the denial first, the new value alone in the next clause; a
+    next clause saying more than a value ("but more like 30-ish", "but more like 30") gives
+    none, and nothing is replaced."""
+    service = ["She retires after 31 years.", "No, not 31, it's 32 years."]
+    assert stale("She retires after 31 years.", service) is not None
+    assert stale("She retires after 32 years.", service) is None
+    for hedge in ("Not 31 but more like 30-ish.", "Not 31 but more like 30 years."):
+        assert replacements(["She retires after 31 years.", hedge]) == (), hedge
+
 DOSE = [
     "Mum was prescribed amoxicillin 500 mg every 8 hours for her chest infection.",
     "Take it with food and finish the whole course.",
