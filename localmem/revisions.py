@@ -20,7 +20,9 @@ neither raises on any ``str``).
   change before "to" ("moved the wedding to June 28", "bump it to 30", "trimmed it to 748
   words"), or "that makes" ("that makes 24 species"); a value the same sentence denies
   beside a new one ("it's three tests in test_invoices.py, not two": the two said before of
-  the tests, in an agreeing unit, is replaced); and "from 65 to 80"
+  the tests, in an agreeing unit, is replaced; "it's 32 years, not 31": a 31 said before in
+  years, of whatever, is replaced) or before it, the new value alone in the next clause
+  ("not 31, it's 32 years"; "not 31 but more like 30" gives no new value); and "from 65 to 80"
   after a verb of change ("raised my rate from 65 to 80": 65 is replaced in the same
   clause). A revision that names its thing ("moved the wedding to ...") replaces the earlier
   values of its kind (and unit) that it names all the words of ("two nights at a B&B in
@@ -54,9 +56,9 @@ neither raises on any ``str``).
   already run out", "lapsed", "was cancelled"; said of the content words before it in its
   clause, the last three; not negated, not asked): a claim holding all those words with a
   word stating it in force ("covers", "valid", "active", "still") and no ending word is stale.
-- **A dose's frequency** ("every 12 hours", "twice a day": doses a day) is changed by a
-  later statement with a word of change that names the same drug or dose amount and gives
-  another frequency first ("she changed the dose, 75 mg once a day for the first week, then
+- **A dose's frequency** ("every 12 hours", "twice a day", "each morning": doses a day) is
+  changed by a later statement, in a message with a word of change, that names the same drug
+  or dose amount ("75 mg", "2 puffs") and gives another frequency first ("she changed the dose, 75 mg once a day for the first week, then
   twice a day"), once a text said the old one of it; a claim stating the old frequency and
   not the new one is stale.
 - **A stale claim** states a replaced value (the same kind, number and unit, a bare number
@@ -385,12 +387,15 @@ def _done_since(claim: str, texts: tuple[str, ...]) -> bool:
 
 _FREQUENCY = re.compile(
     r"\b(?:(?P<times>once|twice|thrice|(?:\d+|one|two|three|four|five|six) times)\s+(?:a|per)\s+day"
-    r"|(?:\d+|one|two|three|four|five|six) times daily|every (?P<hours>\d+) hours)\b",
+    r"|(?:\d+|one|two|three|four|five|six) times daily|every (?P<hours>\d+) hours"
+    r"|(?P<daily>(?:each|every) (?:morning|evening|night)))\b",
     re.IGNORECASE,
 )
-"""How often a dose is taken: "once a day", "3 times daily", "every 12 hours"."""
+"""How often a dose is taken: "once a day", "3 times daily", "every 12 hours", "each
+morning" (once a day)."""
 _TIMES: Final = {**{w: int(n) for w, n in NUMBER_WORDS.items()}, "once": 1, "one": 1, "twice": 2, "thrice": 3}
-_DOSE_AMOUNT = re.compile(r"\b\d+(?:\.\d+)?\s?(?:mg|mcg|ml|g|iu)\b", re.IGNORECASE)
+_DOSE_AMOUNT = re.compile(r"\b\d+(?:\.\d+)?\s?(?:mg|mcg|ml|g|iu|puffs?|tablets?|caplets?|capsules?)\b", re.IGNORECASE)
+"""A dose's amount, in a unit of medicine ("75mg", "2 puffs", "1 tablet")."""
 _CHANGE = re.compile(rf"\b(?:{_CHANGE_VERBS})\b|{_CUE.pattern}", re.IGNORECASE)
 
 
@@ -398,6 +403,8 @@ def _per_day(match: re.Match[str]) -> float:
     """Doses a day a frequency says ("every 12 hours": 2; "twice a day": 2)."""
     if match.group("hours"):
         return 24 / max(int(match.group("hours")), 1)
+    if match.group("daily"):
+        return 1.0
     said = (match.group("times") or match.group()).casefold().split()[0]
     return float(said) if said.isdigit() else float(_TIMES.get(said, 0))
 
@@ -418,7 +425,9 @@ def _rate_changed(claim: str, texts: tuple[str, ...]) -> bool:
                 continue
             if not _dosed(sentence) & anchors:
                 continue
-            if said and _CHANGE.search(sentence) and not sentence.rstrip().endswith("?"):
+            # the word of change may come in the message's next sentence ("the Clenil is 2
+            # puffs twice a day. The GP increased it in January.")
+            if said and _CHANGE.search(text) and not sentence.rstrip().endswith("?"):
                 if rates[0] not in mine:
                     return True
             said = said or not mine.isdisjoint(rates)

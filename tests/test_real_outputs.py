@@ -425,7 +425,7 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
     ('checkpoint', 'qwen2.5-coder:1.5b', 'book_club'):
         "false item kept: 'Read Demon Copperhead' pending after the club read and discussed it",
     ('facts', 'qwen2.5-coder:1.5b', 'asthma_school_trip'):
-        "false facts kept: the Clenil once a day after the user corrected it to twice; 'Leila's husband' (the user's); facts "
+        "false facts kept: 'Leila's husband' (the user's); facts "
         "as decisions; common words as entities ('Year 8 residential', 'antihistamine', 'pharmacy', 'teacher', 'coach')",
     ('facts', 'qwen2.5-coder:1.5b', 'retirement_poem'):
         "false facts kept: Margaret's gardening after the user corrected it (Clive's); 'Margaret is called The Last Chapter' "

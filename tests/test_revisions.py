@@ -274,6 +274,24 @@ DOSE = [
 ]
 
 
+INHALER = [
+    "She uses a brown preventer, 2 puffs in the morning.",
+    "Got it: preventer 2 puffs each morning with a spacer.",
+    "Oh wait, I checked the box, it's 2 puffs twice a day, morning and bedtime. The GP increased it.",
+]
+
+
+def test_a_dose_each_morning_changed_in_the_messages_next_sentence_is_stale() -> None:
+    """"2 puffs each morning" is once a day, its dose amount in puffs; "2 puffs twice a
+    day" with a word of change in the same message, even its next sentence, replaces it.
+    Without a word of change in that message, or of another dose amount, it does not."""
+    assert stale("Preventer 2 puffs each morning.", INHALER) == "states a dose's frequency a later message changed"
+    assert stale("Preventer 2 puffs twice a day.", INHALER) is None
+    unchanged = INHALER[:2] + ["Oh I checked the box, it's 2 puffs twice a day, morning and bedtime."]
+    assert stale("Preventer 2 puffs each morning.", unchanged) is None
+    other = INHALER[:2] + ["The GP increased the reliever: 4 puffs twice a day."]
+    assert stale("Preventer 2 puffs each morning.", other) is None
+
 def test_a_dose_frequency_changed_later_for_the_same_drug_is_stale() -> None:
     assert stale("Amoxicillin 500 mg every 8 hours.", DOSE) == "states a dose's frequency a later message changed"
     assert stale("She takes amoxicillin three times a day.", DOSE) is not None  # every 8 hours
