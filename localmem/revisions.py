@@ -52,6 +52,10 @@ neither raises on any ``str``).
   something ("he wants her called Bramble now", "renamed him to Otis") replaces the latest
   name given before it (in a text that gives or asks a name: "We were going with Pip") when
   that name is never said again; a claim saying the old name and not the new one is stale.
+- **A place given again** (``_moved``): a statement with a word of change or of a mistake
+  giving a place ("I got the place wrong, it's at Kemi's", "moved it to Kemi's") replaces
+  the latest place said before it ("at Graham's", "in Leeds") when that place is never said
+  as one again; a claim saying the old place and not the new name is stale.
 - **A thing that has ended** ("Basic 5yr/60,000mi: EXPIRED", "the basic warranty has
   already run out", "lapsed", "was cancelled"; said of the content words before it in its
   clause, the last three; not negated, not asked): a claim holding all those words with a
@@ -76,8 +80,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-# The readers :func:`stale` asks (values, statuses, measures, names, ended things, doses) share
-# this module's sentence, clause and change-word helpers and stay in it: ``summarizer.salient``
+# The readers :func:`stale` asks (values, statuses, measures, names, places, ended things,
+# doses) share this module's sentence, clause and change-word helpers and stay in it: ``summarizer.salient``
 # imports ``stale`` 7 modules deep, so this module is 8 deep and may import only leaves
 # (``periods``, ``words``); a reader of its own, importing ``words``, would make the import
 # tree 10 deep (tests/test_architecture.py allows 9).
@@ -237,6 +241,9 @@ def stale(claim: str, texts: Sequence[str], whole: str = "") -> str | None:
         for old, new in renamed(texts):
             if _says(claim, old) and not _says(claim, new) and not _says(whole, new):
                 return "states a name a later message replaced"
+        for old, new in _moved(texts):
+            if _at(claim, old) and not _says(claim, new) and not _says(whole, new):
+                return "states a place a later message replaced"
     said_before, found = _read(texts)
     if not found:
         return None  # most conversations replace nothing
@@ -354,6 +361,47 @@ def _last_name(texts: tuple[str, ...], i: int, new: str) -> str | None:
         fresh = [n for n in names if not _says(later, n)]
         return fresh[-1] if fresh else None
     return None
+
+
+_PLACE = re.compile(r"\b(?:at|in)\s+(?P<name>[A-Z][a-z]+)(?:'s)?\b")
+"""A place said as one: "at" or "in", then a name ("at Graham's", "in Leeds")."""
+_NEW_PLACE = re.compile(
+    r"(?i:\b(?:it's|it is|it'll be|it will be|now)\s+(?:at|in)|\bmov(?:e|ed|es|ing)\s+(?:\w+\s+){0,2}?to)"
+    r"\s+(?P<name>[A-Z][a-z]+)(?:'s)?\b"
+)
+"""A place given again: "it's at Kemi's", "now in Leeds", "moved it to Kemi's"."""
+_PLACE_CUE = re.compile(rf"{_CUE.pattern}|\bwrong\b|\bmov(?:e|ed|es|ing)\b|\bwait\b", re.IGNORECASE)
+"""What says the place given replaces one given before ("I got the place wrong, it's at
+Kemi's", "moved it to Kemi's")."""
+_NOT_PLACES: Final = frozenset(MONTHS) | frozenset(WEEKDAYS) | STOP_WORDS
+
+
+@functools.lru_cache(maxsize=8)
+def _moved(texts: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    """Each place ``texts`` replace, with the place replacing it: a statement, not a
+    question, with a word of change or of a mistake gives a place ("it's at Kemi's",
+    "moved it to Kemi's"), and the latest place said before it ("at Graham's"), in an
+    earlier text, is never said as a place again from that text on."""
+    found: list[tuple[str, str]] = []
+    for i, text in enumerate(texts):
+        for sentence in _sentences(text):
+            if sentence.rstrip().endswith("?") or _PLACE_CUE.search(sentence) is None:
+                continue
+            for m in _NEW_PLACE.finditer(sentence):
+                new = m.group("name")
+                later = " ".join(texts[i:])
+                olds = [
+                    p.group("name") for j in range(i) for p in _PLACE.finditer(texts[j])
+                    if p.group("name") != new and p.group("name").casefold() not in _NOT_PLACES
+                ]
+                if olds and not _at(later, olds[-1]):
+                    found.append((olds[-1], new))
+    return tuple(found)
+
+
+def _at(text: str, place: str) -> bool:
+    """Whether ``text`` says ``place`` as a place ("at Graham's", "in Leeds")."""
+    return any(m.group("name") == place for m in _PLACE.finditer(text))
 
 
 def _says(text: str, name: str) -> bool:

@@ -430,8 +430,6 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
     ('facts', 'qwen2.5-coder:1.5b', 'retirement_poem'):
         "false facts kept: Margaret's gardening after the user corrected it (Clive's); 'Margaret is called The Last Chapter' "
         "(the boat is); facts as decisions",
-    ('offline summary', 'store', 'book_club'):
-        "quotes 'Next meeting is 12 March at Graham's' after the user moved it to Kemi's",
 }
 
 

@@ -267,6 +267,23 @@ def test_a_denial_before_the_new_value_replaces_the_denied_one() -> None:
     for hedge in ("Not 31 but more like 30-ish.", "Not 31 but more like 30 years."):
         assert replacements(["She retires after 31 years.", hedge]) == (), hedge
 
+
+def test_a_place_given_again_with_a_word_of_change_or_mistake_replaces_the_last_one() -> None:
+    """"Next meeting is 12 March at Graham's" ... "Oh wait, I got the place wrong, it's at
+    Kemi's": a claim at Graham's is stale, one at Kemi's or telling both is not; a place
+    given with no such word, asked, or the old place said again later, replaces nothing."""
+    club = ["Next meeting is 12 March at Graham's.", "Nice.", "Oh wait, I got the place wrong, it's at Kemi's."]
+    assert stale("The next meeting is on 12 March at Graham's.", club) == "states a place a later message replaced"
+    assert stale("The next meeting is on 12 March at Kemi's.", club) is None
+    assert stale("The meeting moved from Graham's to Kemi's.", club) is None
+    assert stale("Graham is allergic to cats.", club) is None  # the name, not the place
+    plain = ["Last month we met at Graham's.", "This time it's at Kemi's."]
+    assert stale("Last month we met at Graham's.", plain) is None
+    asked = ["Next meeting is at Graham's.", "Wait, is it at Kemi's now?"]
+    assert stale("Next meeting is at Graham's.", asked) is None
+    again = club + ["Then drinks at Graham's after."]
+    assert stale("Drinks at Graham's.", again) is None
+
 DOSE = [
     "Mum was prescribed amoxicillin 500 mg every 8 hours for her chest infection.",
     "Take it with food and finish the whole course.",
