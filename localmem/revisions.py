@@ -326,16 +326,23 @@ _NAMING = re.compile(r"\b(?:name[ds]?|call(?:ed|s)?|going with)\b", re.IGNORECAS
 @functools.lru_cache(maxsize=8)
 def _renames(texts: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
     found: list[tuple[str, str]] = []
-    for i, text in enumerate(texts):
-        for sentence in _sentences(text):
-            if sentence.rstrip().endswith("?") or _RENAME_CUE.search(sentence) is None:
-                continue
-            for m in _RENAME.finditer(sentence):
-                new = m.group("name")
-                old = _last_name(texts, i, new)
-                if old is not None:
-                    found.append((old, new))
+    for i, new in _given(texts, _RENAME_CUE, _RENAME):
+        old = _last_name(texts, i, new)
+        if old is not None:
+            found.append((old, new))
     return tuple(found)
+
+
+def _given(texts: tuple[str, ...], cue: re.Pattern[str], giving: re.Pattern[str]) -> list[tuple[int, str]]:
+    """Each name ``giving`` finds (its group "name") in a statement, not a question, that
+    ``cue`` finds a word of change in, with the index of its text."""
+    return [
+        (i, m.group("name"))
+        for i, text in enumerate(texts)
+        for sentence in _sentences(text)
+        if not sentence.rstrip().endswith("?") and cue.search(sentence) is not None
+        for m in giving.finditer(sentence)
+    ]
 
 
 def renamed(texts: Sequence[str]) -> tuple[tuple[str, str], ...]:
@@ -383,19 +390,13 @@ def _moved(texts: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
     "moved it to Kemi's"), and the latest place said before it ("at Graham's"), in an
     earlier text, is never said as a place again from that text on."""
     found: list[tuple[str, str]] = []
-    for i, text in enumerate(texts):
-        for sentence in _sentences(text):
-            if sentence.rstrip().endswith("?") or _PLACE_CUE.search(sentence) is None:
-                continue
-            for m in _NEW_PLACE.finditer(sentence):
-                new = m.group("name")
-                later = " ".join(texts[i:])
-                olds = [
-                    p.group("name") for j in range(i) for p in _PLACE.finditer(texts[j])
-                    if p.group("name") != new and p.group("name").casefold() not in _NOT_PLACES
-                ]
-                if olds and not _at(later, olds[-1]):
-                    found.append((olds[-1], new))
+    for i, new in _given(texts, _PLACE_CUE, _NEW_PLACE):
+        olds = [
+            p.group("name") for j in range(i) for p in _PLACE.finditer(texts[j])
+            if p.group("name") != new and p.group("name").casefold() not in _NOT_PLACES
+        ]
+        if olds and not _at(" ".join(texts[i:]), olds[-1]):
+            found.append((olds[-1], new))
     return tuple(found)
 
 
