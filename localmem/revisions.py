@@ -20,7 +20,9 @@ neither raises on any ``str``).
   change before "to" ("moved the wedding to June 28", "bump it to 30", "trimmed it to 748
   words"), or "that makes" ("that makes 24 species"); a value the same sentence denies
   beside a new one ("it's three tests in test_invoices.py, not two": the two said before of
-  the tests, in an agreeing unit, is replaced); and "from 65 to 80"
+  the tests, in an agreeing unit, is replaced; "it's 32 years, not 31": a 31 said before in
+  years, of whatever, is replaced) or before it, the new value alone in the next clause
+  ("not 31, it's 32 years"; "not 31 but more like 30" gives no new value); and "from 65 to 80"
   after a verb of change ("raised my rate from 65 to 80": 65 is replaced in the same
   clause). A revision that names its thing ("moved the wedding to ...") replaces the earlier
   values of its kind (and unit) that it names all the words of ("two nights at a B&B in
@@ -50,13 +52,17 @@ neither raises on any ``str``).
   something ("he wants her called Bramble now", "renamed him to Otis") replaces the latest
   name given before it (in a text that gives or asks a name: "We were going with Pip") when
   that name is never said again; a claim saying the old name and not the new one is stale.
+- **A place given again** (``_moved``): a statement with a word of change or of a mistake
+  giving a place ("I got the place wrong, it's at Kemi's", "moved it to Kemi's") replaces
+  the latest place said before it ("at Graham's", "in Leeds") when that place is never said
+  as one again; a claim saying the old place and not the new name is stale.
 - **A thing that has ended** ("Basic 5yr/60,000mi: EXPIRED", "the basic warranty has
   already run out", "lapsed", "was cancelled"; said of the content words before it in its
   clause, the last three; not negated, not asked): a claim holding all those words with a
   word stating it in force ("covers", "valid", "active", "still") and no ending word is stale.
-- **A dose's frequency** ("every 12 hours", "twice a day": doses a day) is changed by a
-  later statement with a word of change that names the same drug or dose amount and gives
-  another frequency first ("she changed the dose, 75 mg once a day for the first week, then
+- **A dose's frequency** ("every 12 hours", "twice a day", "each morning": doses a day) is
+  changed by a later statement, in a message with a word of change, that names the same drug
+  or dose amount ("75 mg", "2 puffs") and gives another frequency first ("she changed the dose, 75 mg once a day for the first week, then
   twice a day"), once a text said the old one of it; a claim stating the old frequency and
   not the new one is stale.
 - **A stale claim** states a replaced value (the same kind, number and unit, a bare number
@@ -74,8 +80,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-# The readers :func:`stale` asks (values, statuses, measures, names, ended things, doses) share
-# this module's sentence, clause and change-word helpers and stay in it: ``summarizer.salient``
+# The readers :func:`stale` asks (values, statuses, measures, names, places, ended things,
+# doses) share this module's sentence, clause and change-word helpers and stay in it: ``summarizer.salient``
 # imports ``stale`` 7 modules deep, so this module is 8 deep and may import only leaves
 # (``periods``, ``words``); a reader of its own, importing ``words``, would make the import
 # tree 10 deep (tests/test_architecture.py allows 9).
@@ -235,6 +241,9 @@ def stale(claim: str, texts: Sequence[str], whole: str = "") -> str | None:
         for old, new in renamed(texts):
             if _says(claim, old) and not _says(claim, new) and not _says(whole, new):
                 return "states a name a later message replaced"
+        for old, new in _moved(texts):
+            if _at(claim, old) and not _says(claim, new) and not _says(whole, new):
+                return "states a place a later message replaced"
     said_before, found = _read(texts)
     if not found:
         return None  # most conversations replace nothing
@@ -317,16 +326,23 @@ _NAMING = re.compile(r"\b(?:name[ds]?|call(?:ed|s)?|going with)\b", re.IGNORECAS
 @functools.lru_cache(maxsize=8)
 def _renames(texts: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
     found: list[tuple[str, str]] = []
-    for i, text in enumerate(texts):
-        for sentence in _sentences(text):
-            if sentence.rstrip().endswith("?") or _RENAME_CUE.search(sentence) is None:
-                continue
-            for m in _RENAME.finditer(sentence):
-                new = m.group("name")
-                old = _last_name(texts, i, new)
-                if old is not None:
-                    found.append((old, new))
+    for i, new in _given(texts, _RENAME_CUE, _RENAME):
+        old = _last_name(texts, i, new)
+        if old is not None:
+            found.append((old, new))
     return tuple(found)
+
+
+def _given(texts: tuple[str, ...], cue: re.Pattern[str], giving: re.Pattern[str]) -> list[tuple[int, str]]:
+    """Each name ``giving`` finds (its group "name") in a statement, not a question, that
+    ``cue`` finds a word of change in, with the index of its text."""
+    return [
+        (i, m.group("name"))
+        for i, text in enumerate(texts)
+        for sentence in _sentences(text)
+        if not sentence.rstrip().endswith("?") and cue.search(sentence) is not None
+        for m in giving.finditer(sentence)
+    ]
 
 
 def renamed(texts: Sequence[str]) -> tuple[tuple[str, str], ...]:
@@ -352,6 +368,41 @@ def _last_name(texts: tuple[str, ...], i: int, new: str) -> str | None:
         fresh = [n for n in names if not _says(later, n)]
         return fresh[-1] if fresh else None
     return None
+
+
+_PLACE = re.compile(r"\b(?:at|in)\s+(?P<name>[A-Z][a-z]+)(?:'s)?\b")
+"""A place said as one: "at" or "in", then a name ("at Graham's", "in Leeds")."""
+_NEW_PLACE = re.compile(
+    r"(?i:\b(?:it's|it is|it'll be|it will be|now)\s+(?:at|in)|\bmov(?:e|ed|es|ing)\s+(?:\w+\s+){0,2}?to)"
+    r"\s+(?P<name>[A-Z][a-z]+)(?:'s)?\b"
+)
+"""A place given again: "it's at Kemi's", "now in Leeds", "moved it to Kemi's"."""
+_PLACE_CUE = re.compile(rf"{_CUE.pattern}|\bwrong\b|\bmov(?:e|ed|es|ing)\b|\bwait\b", re.IGNORECASE)
+"""What says the place given replaces one given before ("I got the place wrong, it's at
+Kemi's", "moved it to Kemi's")."""
+_NOT_PLACES: Final = frozenset(MONTHS) | frozenset(WEEKDAYS) | STOP_WORDS
+
+
+@functools.lru_cache(maxsize=8)
+def _moved(texts: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    """Each place ``texts`` replace, with the place replacing it: a statement, not a
+    question, with a word of change or of a mistake gives a place ("it's at Kemi's",
+    "moved it to Kemi's"), and the latest place said before it ("at Graham's"), in an
+    earlier text, is never said as a place again from that text on."""
+    found: list[tuple[str, str]] = []
+    for i, new in _given(texts, _PLACE_CUE, _NEW_PLACE):
+        olds = [
+            p.group("name") for j in range(i) for p in _PLACE.finditer(texts[j])
+            if p.group("name") != new and p.group("name").casefold() not in _NOT_PLACES
+        ]
+        if olds and not _at(" ".join(texts[i:]), olds[-1]):
+            found.append((olds[-1], new))
+    return tuple(found)
+
+
+def _at(text: str, place: str) -> bool:
+    """Whether ``text`` says ``place`` as a place ("at Graham's", "in Leeds")."""
+    return any(m.group("name") == place for m in _PLACE.finditer(text))
 
 
 def _says(text: str, name: str) -> bool:
@@ -385,12 +436,15 @@ def _done_since(claim: str, texts: tuple[str, ...]) -> bool:
 
 _FREQUENCY = re.compile(
     r"\b(?:(?P<times>once|twice|thrice|(?:\d+|one|two|three|four|five|six) times)\s+(?:a|per)\s+day"
-    r"|(?:\d+|one|two|three|four|five|six) times daily|every (?P<hours>\d+) hours)\b",
+    r"|(?:\d+|one|two|three|four|five|six) times daily|every (?P<hours>\d+) hours"
+    r"|(?P<daily>(?:each|every) (?:morning|evening|night)))\b",
     re.IGNORECASE,
 )
-"""How often a dose is taken: "once a day", "3 times daily", "every 12 hours"."""
+"""How often a dose is taken: "once a day", "3 times daily", "every 12 hours", "each
+morning" (once a day)."""
 _TIMES: Final = {**{w: int(n) for w, n in NUMBER_WORDS.items()}, "once": 1, "one": 1, "twice": 2, "thrice": 3}
-_DOSE_AMOUNT = re.compile(r"\b\d+(?:\.\d+)?\s?(?:mg|mcg|ml|g|iu)\b", re.IGNORECASE)
+_DOSE_AMOUNT = re.compile(r"\b\d+(?:\.\d+)?\s?(?:mg|mcg|ml|g|iu|puffs?|tablets?|caplets?|capsules?)\b", re.IGNORECASE)
+"""A dose's amount, in a unit of medicine ("75mg", "2 puffs", "1 tablet")."""
 _CHANGE = re.compile(rf"\b(?:{_CHANGE_VERBS})\b|{_CUE.pattern}", re.IGNORECASE)
 
 
@@ -398,6 +452,8 @@ def _per_day(match: re.Match[str]) -> float:
     """Doses a day a frequency says ("every 12 hours": 2; "twice a day": 2)."""
     if match.group("hours"):
         return 24 / max(int(match.group("hours")), 1)
+    if match.group("daily"):
+        return 1.0
     said = (match.group("times") or match.group()).casefold().split()[0]
     return float(said) if said.isdigit() else float(_TIMES.get(said, 0))
 
@@ -418,7 +474,9 @@ def _rate_changed(claim: str, texts: tuple[str, ...]) -> bool:
                 continue
             if not _dosed(sentence) & anchors:
                 continue
-            if said and _CHANGE.search(sentence) and not sentence.rstrip().endswith("?"):
+            # the word of change may come in the message's next sentence ("the Clenil is 2
+            # puffs twice a day. The GP increased it in January.")
+            if said and _CHANGE.search(text) and not sentence.rstrip().endswith("?"):
                 if rates[0] not in mine:
                     return True
             said = said or not mine.isdisjoint(rates)
@@ -471,6 +529,7 @@ def _read(texts: tuple[str, ...]) -> tuple[tuple[Value, ...], tuple[Replacement,
                 number += 1
                 if not question:
                     out += _revised(clause, here, earlier, i) + _denied(clause, here, before, earlier)
+                    out += _denied_then(clause, here, parts, earlier)
                     measured += _remeasured(clause, here, parts, earlier)
                 earlier += here
                 before += here
@@ -568,8 +627,8 @@ def _denied(clause: str, here: list[Value], before: list[Value], earlier: list[V
     """What ``clause`` replaces when it is "not" and a value alone after a value of its kind
     in the same sentence ("it's three tests in test_invoices.py, not two"; ``before``: that
     sentence's values so far): the denied value, where said earlier in a unit that agrees
-    with the new one's, of what the new one is of (a word of its thing or its unit shared)
-    or of nothing, and the denial itself."""
+    with the new one's, of what the new one is of (a word of its thing or its unit shared),
+    of nothing, or in the new one's own unit, and the denial itself."""
     found = _NOT.match(clause)
     if found is None or not here or not _elliptical(clause[found.end():], here):
         return []
@@ -577,11 +636,49 @@ def _denied(clause: str, here: list[Value], before: list[Value], earlier: list[V
     new = next((v for v in reversed(before) if v.kind == denied.kind and v.value != denied.value), None)
     if new is None:
         return []
+    return _replaced_by(denied, new, earlier, before) + [Replacement(v, new) for v in here]
+
+
+_BUT_IS = re.compile(r"^\W*(?:but\s+)?(?:(?:it|that)(?:'s|\s+is|\s+was)\s+)?", re.IGNORECASE)
+"""What may open the clause giving the new value after a denial ("not 31, but 32")."""
+
+
+def _denied_then(
+    clause: str, here: list[Value], parts: list[tuple[str, list[Value]]], earlier: list[Value]
+) -> list[Replacement]:
+    """What ``clause`` replaces when it is a value alone ("32 years", "but it's 32") right
+    after a clause of its sentence that is "not" and a value alone (``parts``: that
+    sentence's clauses so far with their values; "not 31, it's 32 years"): the denied value
+    as :func:`_denied` says. A clause saying more than its value ("not 31 but more like
+    30") gives no new value."""
+    if not here or not parts:
+        return []
+    last, denials = parts[-1]
+    found = _NOT.match(last)
+    if found is None or not denials or not _elliptical(last[found.end():], denials):
+        return []
+    if not _elliptical(clause[_BUT_IS.match(clause).end():], here):  # type: ignore[union-attr]
+        return []
+    denied = denials[0]
+    new = next((v for v in here if v.kind == denied.kind and v.value != denied.value), None)
+    if new is None or not _units_agree(denied, new):
+        return []
+    before = [v for _, values in parts for v in values]
+    return _replaced_by(denied, new, earlier, before) + [Replacement(v, new) for v in denials]
+
+
+def _replaced_by(denied: Value, new: Value, earlier: list[Value], before: list[Value]) -> list[Replacement]:
+    """The earlier mentions of a value a sentence denies (``denied``) for ``new``: in a unit
+    that agrees with the new one's, of what the new one is of (a word of its thing or its
+    unit shared), of nothing, or in the new one's own unit -- the same number in that unit
+    ("after 31 years" ... "it's 32 years, not 31") is that measure whatever its clause
+    named; ``before``: the sentence's own values, not earlier ones."""
     of = new.thing | ({new.unit} if new.unit else set())
     return [
         Replacement(v, new) for v in earlier
-        if _same(v, denied) and _units_agree(v, new) and (v.thing & of or not v.thing) and v not in before
-    ] + [Replacement(v, new) for v in here]
+        if _same(v, denied) and _units_agree(v, new) and v not in before
+        and (v.thing & of or not v.thing or (new.unit is not None and v.unit == new.unit))
+    ]
 
 
 _WAS = re.compile(r"^\W*(?:\w+\s+){0,2}?(?:was|were|used to be)\s+(?:about\s+|around\s+|only\s+)?(?=[$\u20ac\u00a3]?\d)", re.IGNORECASE)

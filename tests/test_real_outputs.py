@@ -425,21 +425,11 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
     ('checkpoint', 'qwen2.5-coder:1.5b', 'book_club'):
         "false item kept: 'Read Demon Copperhead' pending after the club read and discussed it",
     ('facts', 'qwen2.5-coder:1.5b', 'asthma_school_trip'):
-        "false facts kept: the Clenil once a day after the user corrected it to twice; 'Leila's husband' (the user's); facts "
+        "false facts kept: 'Leila's husband' (the user's); facts "
         "as decisions; common words as entities ('Year 8 residential', 'antihistamine', 'pharmacy', 'teacher', 'coach')",
     ('facts', 'qwen2.5-coder:1.5b', 'retirement_poem'):
         "false facts kept: Margaret's gardening after the user corrected it (Clive's); 'Margaret is called The Last Chapter' "
         "(the boat is); facts as decisions",
-    ('offline summary', 'store', 'book_club'):
-        "quotes 'Next meeting is 12 March at Graham's' after the user moved it to Kemi's",
-    ('keyword summary', 'store', 'deposit_dispute'):
-        "quotes 'The deposit was £1,150' after the look-up and the user corrected it to £1,250",
-    ('offline summary', 'store', 'deposit_dispute'):
-        "quotes 'The deposit was £1,150' after the look-up and the user corrected it to £1,250",
-    ('keyword summary', 'store', 'mortgage_overpay'):
-        "quotes the rate '4.19%' after the user corrected it to 4.49%",
-    ('offline summary', 'store', 'retirement_poem'):
-        "quotes 'after 31 years' after the user corrected it to 32",
 }
 
 

@@ -237,12 +237,77 @@ def test_a_value_a_sentence_denies_for_a_new_one_is_replaced() -> None:
     assert [r.old.text for r in replacements(dogs)] == [1]  # only the denial: the dogs' two is of another unit
 
 
+
+SERVICE = [
+    "Our head librarian retires next Friday after 31 years.",
+    "Lovely. Thirty years of shelving, then.",
+    "It's 32 years, not 31. She has 2 cats, not 3.",
+]
+
+
+def test_a_denied_value_in_the_new_ones_unit_is_replaced_whatever_its_clause_named() -> None:
+    """"It's 32 years, not 31": the "31 years" said before of the librarian (a clause naming
+    no word of the correction's) is that measure, in its unit, and stale; a 31 said in
+    another unit, or a denial of something else, replaces nothing."""
+    assert stale("She retires after 31 years.", SERVICE) is not None
+    assert stale("She retires after 32 years.", SERVICE) is None
+    other = ["We keep 31 boxes of records.", "It's 32 years, not 31."]
+    assert stale("We keep 31 boxes of records.", other) is None  # boxes, not years
+    pages = ["I have 31 pages left to read.", "Not now, 32 more pages first."]
+    assert replacements(pages) == ()  # "not now" denies no value
+
+
+def test_a_denial_before_the_new_value_replaces_the_denied_one() -> None:
+    """"Not 31, it's 32 years": the denial first, the new value alone in the next clause; a
+    next clause saying more than a value ("but more like 30-ish", "but more like 30") gives
+    none, and nothing is replaced."""
+    service = ["She retires after 31 years.", "No, not 31, it's 32 years."]
+    assert stale("She retires after 31 years.", service) is not None
+    assert stale("She retires after 32 years.", service) is None
+    for hedge in ("Not 31 but more like 30-ish.", "Not 31 but more like 30 years."):
+        assert replacements(["She retires after 31 years.", hedge]) == (), hedge
+
+
+def test_a_place_given_again_with_a_word_of_change_or_mistake_replaces_the_last_one() -> None:
+    """"Next meeting is 12 March at Graham's" ... "Oh wait, I got the place wrong, it's at
+    Kemi's": a claim at Graham's is stale, one at Kemi's or telling both is not; a place
+    given with no such word, asked, or the old place said again later, replaces nothing."""
+    club = ["Next meeting is 12 March at Graham's.", "Nice.", "Oh wait, I got the place wrong, it's at Kemi's."]
+    assert stale("The next meeting is on 12 March at Graham's.", club) == "states a place a later message replaced"
+    assert stale("The next meeting is on 12 March at Kemi's.", club) is None
+    assert stale("The meeting moved from Graham's to Kemi's.", club) is None
+    assert stale("Graham is allergic to cats.", club) is None  # the name, not the place
+    plain = ["Last month we met at Graham's.", "This time it's at Kemi's."]
+    assert stale("Last month we met at Graham's.", plain) is None
+    asked = ["Next meeting is at Graham's.", "Wait, is it at Kemi's now?"]
+    assert stale("Next meeting is at Graham's.", asked) is None
+    again = club + ["Then drinks at Graham's after."]
+    assert stale("Drinks at Graham's.", again) is None
+
 DOSE = [
     "Mum was prescribed amoxicillin 500 mg every 8 hours for her chest infection.",
     "Take it with food and finish the whole course.",
     "The GP rang back and changed it: amoxicillin 500 mg twice a day instead, for seven days.",
 ]
 
+
+INHALER = [
+    "She uses a brown preventer, 2 puffs in the morning.",
+    "Got it: preventer 2 puffs each morning with a spacer.",
+    "Oh wait, I checked the box, it's 2 puffs twice a day, morning and bedtime. The GP increased it.",
+]
+
+
+def test_a_dose_each_morning_changed_in_the_messages_next_sentence_is_stale() -> None:
+    """"2 puffs each morning" is once a day, its dose amount in puffs; "2 puffs twice a
+    day" with a word of change in the same message, even its next sentence, replaces it.
+    Without a word of change in that message, or of another dose amount, it does not."""
+    assert stale("Preventer 2 puffs each morning.", INHALER) == "states a dose's frequency a later message changed"
+    assert stale("Preventer 2 puffs twice a day.", INHALER) is None
+    unchanged = INHALER[:2] + ["Oh I checked the box, it's 2 puffs twice a day, morning and bedtime."]
+    assert stale("Preventer 2 puffs each morning.", unchanged) is None
+    other = INHALER[:2] + ["The GP increased the reliever: 4 puffs twice a day."]
+    assert stale("Preventer 2 puffs each morning.", other) is None
 
 def test_a_dose_frequency_changed_later_for_the_same_drug_is_stale() -> None:
     assert stale("Amoxicillin 500 mg every 8 hours.", DOSE) == "states a dose's frequency a later message changed"
