@@ -293,7 +293,8 @@ class ModelCheckpoint(Answer):
         each where its status puts it (``localmem.statements``): a step or goal names an
         action or an object, a question is no item, a completed step was said to be done
         (a planned one becomes a next step), nothing done stays to do; a preference is
-        stated in what the user ``said`` with a stance ("I prefer", "never"...);
+        stated in what the user ``said`` with a stance ("I prefer", "never"...) and is more
+        than a name (``statements.only_a_name``: "Sofia");
         references are verbatim, a file a file's name and a table no SQL keyword
         (``extract.names_a``). ``dropped`` counts the others by reason. ``messages``: how
         many of the evidence's sources (the first) are messages (None: all); ``roles``:
@@ -319,6 +320,8 @@ class ModelCheckpoint(Answer):
             if statements.copied_line(item, evidence.sources[: last + 1]):
                 return "a copied line"
             if field == "user_preferences":
+                if statements.only_a_name(item, said.sources):
+                    return "only a name"
                 reason = said.check(item)
                 stated = reason is None and any(
                     statements.prefers(s, item) and not statements.modifies(item, s)

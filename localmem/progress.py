@@ -9,6 +9,8 @@ out, and its objects) and the sentences after it (pure functions; they never rai
 
 - :func:`placed`: where an item's status puts it, read from the sentences that say its verb;
 - :func:`done_later`: a later sentence reports it done ("Removed.", "we booked the flights");
+- :func:`reported_done`: a later clause says its own act in the past beside its object, in
+  either order ("rotor cleaned", "I emailed him last week" for "Send email to landlord");
 - :func:`taken_up`: the writer went with the thing it acts on ("Went with the healthcheck");
 - :func:`left_done`: the thing it acts on is in the state the act leaves it ("They're
   gone" after "I'm throwing them out now");
@@ -37,7 +39,7 @@ from collections.abc import Mapping, Sequence
 from typing import Final
 
 from . import replies, statements, verbs
-from .grounding import SUPPORT_SHARE, same_word
+from .grounding import NEGATIONS, SUPPORT_SHARE, same_word
 from .statements import MONTHS, WEEKDAYS, status
 from .words import SMALL_TALK, STOP_WORDS, stem, value, words
 
@@ -50,6 +52,7 @@ _COMPLETES: Final = {
     "solve": ("solved", "fixed"), "finish": ("finished", "done"), "complete": ("completed", "done"),
     "set": ("set",), "put": ("put",), "make": ("made",), "get": ("got",), "take": ("took",),
     "write": ("wrote", "written"), "give": ("gave",), "find": ("found",), "go": ("went",),
+    "read": ("read",),
 }
 """Words that report an action done, by the action's verb (besides its "-ed" form)."""
 _WRAPPER = re.compile(
@@ -115,6 +118,106 @@ def done_later(item: str, later: Sequence[tuple[str, bool]]) -> bool:
         whole = bool(direct) and len(named & direct) >= math.ceil(SUPPORT_SHARE * len(direct))
         if status(sentence) == "done" and not done.isdisjoint(found) and (len(named) >= enough or whole):
             return True
+    return False
+
+
+_LIGHT: Final = frozenset("send make give do take place".split())
+"""Verbs whose act is their object's noun ("send an email" is to email, "make a call" to
+call): the noun's past form ("emailed") reports the act."""
+_SUBJECTS: Final = frozenset("i we you they he she".split())
+"""Personal subjects: a past form equal to its verb ("read", "set") is past after one."""
+_CLAUSES = re.compile(r"[,;]|\s[-\u2013\u2014]\s|\b(?:and|but|so|then)\b", _I)
+_NO_OBJECT_AFTER: Final = frozenset(
+    "from to for in on at with about by of into onto after before until till via per"
+    " now yesterday today already last this earlier fine ok too again".split()
+)
+"""Words after a past form that start no object: "rotor cleaned now", "pads ordered
+yesterday" (the thing before the form is what was acted on, not who acted)."""
+_PRONOUNS: Final = frozenset("it them him her".split())
+_NOT_YET: Final = frozenset("if unless once when whenever until till".split())
+"""Words that make what follows in a clause a case still to come ("the form goes in once
+you've signed it"), not a report."""
+PRONOUN_REACH: Final = 3
+"""How many sentences back a pronoun's thing may be named ("I emailed him")."""
+
+
+def _past_forms(item: str, verb: str, objects: Sequence[str]) -> tuple[frozenset[str], frozenset[str]]:
+    """The words that say ``item``'s ``verb`` (with its ``objects``' words) was done: its
+    done forms (:func:`done_forms`) and, for a light verb (:data:`_LIGHT`), its first
+    object's ("emailed" for "send email"); and the words that name what it was done to:
+    the head of its direct object, the last word before a preposition ("gateway" of
+    "Configure the alpha gateway": "I configured the alpha router" did another thing), or
+    the objects left once a light verb's noun is taken as the act ("landlord")."""
+    forms = set(done_forms(verb))
+    if verb in _LIGHT and objects:
+        noun = objects[0]
+        forms |= {noun + "ed", noun + "d", noun + noun[-1] + "ed"}
+        return frozenset(forms), frozenset(stem(w) for w in (objects[1:] or objects))
+    head = [w for w in _direct_object(item) if w in objects][-1:]  # "gateway" of "the alpha gateway"
+    return frozenset(forms), frozenset(stem(w) for w in (head or objects))
+
+
+def reported_done(item: str, later: Sequence[str]) -> bool:
+    """True when one of ``later`` (the chat's sentences from the one stating ``item``, an
+    action, on; the first is not read as a report) reports the same act in the past: in
+    one clause, the verb in a past form (:func:`done_forms`; a light verb's noun:
+    "emailed" for "Send email to landlord") beside a word of the item's object, in either
+    order ("rotor cleaned", "cleaned the rotor", "I emailed the landlord last week"; the
+    word: the head of its direct object, :func:`_past_forms`); a
+    pronoun for the object ("I emailed him") when one of the :data:`PRONOUN_REACH`
+    sentences before names the object; a form equal to its verb ("read", "set") after a
+    personal subject ("we read it"). A thing before the form is what was acted on only when
+    no object follows ("rotor cleaned", not "the vet emailed me": the vet acted). Two more
+    ways: a clause naming the act and one that is only "done" ("sudo apt install
+    sane-airscan, done"), and a clause that is the past form alone ("ordered, arrive
+    thurs") when the last sentence before it that says the verb names the object ("fine,
+    ordering pads"). A question, a plan (``statements.status``), a negated clause
+    ("haven't ordered the pads") or a case to come (:data:`_NOT_YET`: "once you've signed
+    it") reports nothing."""
+    verb, said = action(item)
+    if verb is None:
+        return False
+    said = [w for w in said if not _WHEN.match(w)]
+    if not said:
+        return False
+    forms, objects = _past_forms(item, verb, said)
+    if not objects:
+        return False
+
+    def names(text: str) -> bool:
+        return not objects.isdisjoint(stem(w) for w in words(text))
+
+    for k in range(1, len(later)):
+        sentence = later[k]
+        if statements.is_question(sentence) or status(sentence) == "plan":
+            continue
+        clauses = [words(c) for c in _CLAUSES.split(sentence) if c and c.strip()]
+        clauses = [c for c in clauses if c]
+        if any(c == ["done"] for c in clauses) and any(
+            names(" ".join(c)) and holds_verb(" ".join(c), verb) for c in clauses
+        ):
+            return True  # "sudo apt install sane-airscan, done"
+        for clause in clauses:
+            if any(w in NEGATIONS or w.endswith("n't") for w in clause):
+                continue
+            if len(clause) == 1 and clause[0] in forms and clause[0] != verb:
+                before = [s for s in later[:k] if holds_verb(s, verb)]
+                if before and names(before[-1]):
+                    return True  # "ordered, arrive thurs" after "ordering pads"
+                continue
+            for i, w in enumerate(clause):
+                if w not in forms or (w == verb and (i == 0 or clause[i - 1] not in _SUBJECTS)):
+                    continue
+                if not _NOT_YET.isdisjoint(clause[:i]):
+                    continue  # "once you've signed it": a case to come
+                after = clause[i + 1:i + 4]
+                if any(stem(a) in objects for a in after):
+                    return True  # "cleaned the rotor"
+                if after[:1] and after[0] in _PRONOUNS and any(names(s) for s in later[max(0, k - PRONOUN_REACH):k]):
+                    return True  # "I emailed him", the landlord named just before
+                free = not after or after[0] in _NO_OBJECT_AFTER
+                if free and any(stem(b) in objects for b in clause[max(0, i - 3):i]):
+                    return True  # "rotor cleaned"
     return False
 
 
@@ -477,7 +580,8 @@ def unstated(
     (:func:`unbound_value`). Something to do is no step when it is advice for a case the
     chat does not say came (:func:`only_if`), and no longer to do when a later sentence
     reports it done ("I
-    set it to channel 44" after "Set the band to a fixed channel"; "Removed."), by a choice
+    set it to channel 44" after "Set the band to a fixed channel"; "Removed."; its own act
+    in the past beside its object: :func:`reported_done`, "rotor cleaned"), by a choice
     taken up (:func:`taken_up`: "Went with the healthcheck") or by the state it leaves its
     thing in (:func:`left_done`: "They're gone"; read in the whole chat when no one sentence
     states the item), its thing
@@ -518,7 +622,8 @@ def unstated(
         return "only if"
     first = at[0]
     later = [(s, owners[i] == owners[first] + 1) for i, s in enumerate(ordered) if i > first]
-    if done_later(item, later) or taken_up(item, [s for s, _ in later]) or left_done(item, ordered[first:]):
+    if (done_later(item, later) or taken_up(item, [s for s, _ in later]) or left_done(item, ordered[first:])
+            or reported_done(item, said[first:])):
         return "done later"  # left_done reads the first sentence too: it may say the act
     if made_later(item, [s for s, _ in later]):
         return "made later"

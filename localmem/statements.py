@@ -32,6 +32,7 @@ any ``str``):
   that are neither function words nor small talk ("leg day", "bring the band"); never a
   lone word ("turn", "finish", "Done"), a lone name ("0042_orders_status_index.sql") nor
   small talk ("cheery thx");
+- :func:`only_a_name`: an item that is a name and nothing more ("Sofia"): no preference;
 - :func:`has_content`, :func:`is_question`, :func:`copied_line`: whether an item says
   anything at all (not "thx", "k", "same as always"), asks, or is a transcript line copied
   ("user: and a veggie half", a whole message);
@@ -339,6 +340,33 @@ def changes_unsaid(item: str, texts: Sequence[str]) -> bool:
                     after = [stem(w) for w in words(clause[old.end():])][:OLD_SIDE_WORDS]
                     if any(same_word(thing[-1], w) for w in after):
                         return False
+    return True
+
+
+_TITLED = re.compile(r"[^\W\d_][\w'\u2019-]*")
+_POSSESSIVE_END = re.compile(r"['\u2019]s$")
+_OF_A_NAME = re.compile(r"(?:ean|ian|ese|ish|esque)$", _I)
+"""Endings of an adjective made of a name ("Shakespearean", "Victorian", "Japanese",
+"Kafkaesque"): a kind of thing, which a taste may be of, not a name."""
+
+
+def only_a_name(item: str, texts: Sequence[str]) -> bool:
+    """True when ``item`` is only a name ("Sofia", "Ewan and Sofia", "Sofia's"): each of
+    its words that is no function word opens with a capital, and ``texts`` (what was said)
+    write it with a capital inside a sentence, where only a name has one, and never in
+    lower case. A name says who or what, no taste or rule: no preference ("Sofia" of
+    "Sofia's never done anything this big"; not "Vegetarian food", which the chat writes
+    in lower case, nor "Shakespearean", an adjective of a name: :data:`_OF_A_NAME`)."""
+    content = [_POSSESSIVE_END.sub("", t) for t in _TITLED.findall(item) if t.casefold() not in STOP_WORDS]
+    if not content or not all(t[:1].isupper() and not _OF_A_NAME.search(t) for t in content):
+        return False
+    said = "\n".join(texts)
+    for name in content:
+        found = list(re.finditer(rf"\b{re.escape(name)}\b", said, _I))
+        if any(not m.group()[:1].isupper() for m in found):
+            return False  # "vegetarian" said in lower case: a word, not a name
+        if not any(re.search(r"[\w,;:]\s+$", said[max(0, m.start() - 3):m.start()]) for m in found):
+            return False  # capitalised only where a sentence opens
     return True
 
 

@@ -541,6 +541,27 @@ def test_a_task_done_by_its_result_or_a_choice_taken_up_is_not_left_to_do(db_pat
     assert "I prefer the wet food." in data.user_preferences  # the user's own stance
 
 
+BRAKES = [
+    ("user", "My rear brake squeals and barely stops. Going on a hike with my friends Ewan and Sofia next week."),
+    ("assistant", "Contaminated pads: order new pads and clean the rotor with isopropyl alcohol."),
+    ("user", "fine, ordering pads now. Sofia's never fixed a bike."),
+    ("assistant", "Good. Also check the chain."),
+    ("user", "ordered, arrive thurs. Pads in, rotor cleaned. I haven't checked the chain yet."),
+]
+
+
+def test_a_task_a_later_message_reports_done_is_not_left_to_do(db_path, fake: JsonFake) -> None:
+    """Issue 21, point 1: "ordered" after "ordering pads" and "rotor cleaned" report the
+    acts done, in terse chat; "I haven't checked the chain yet" leaves the check to do. A
+    friend's name ("Sofia") is no preference."""
+    data = _model_checkpoint(db_path, fake, BRAKES, {
+        "pending_tasks": ["order pads", "clean the rotor", "check the chain"],
+        "user_preferences": ["Sofia"],
+    })
+    assert data.pending_tasks == ["check the chain"]
+    assert data.user_preferences == []
+
+
 def test_a_step_is_done_only_where_its_own_verb_is_said_done(db_path, fake: JsonFake) -> None:
     """Issue 21: "We got three quotes ... from Ikea" is done, but it does not say "order the
     Ikea shelving" is: the sentence that holds the order ("let's order") decides nothing done.

@@ -411,17 +411,8 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
     ('summary', 'qwen2.5-coder:1.5b', 'retirement_poem'):
         "unfaithful summary kept: 'Priya and Hassan collect £240 for her narrowboat' (Hassan collected it for a ship's bell, "
         "Margaret bought the boat) and 'The Last Chapter' as the poem's title (it is the boat's name)",
-    ('checkpoint', 'qwen2.5-coder:0.5b', 'arran_hike'):
-        "false item kept: a friend's name ('Sofia') as a user preference",
-    ('checkpoint', 'qwen2.5-coder:0.5b', 'terse_bike_brakes'):
-        "false item kept: 'order pads' as a next step after the pads were ordered and fitted",
     ('checkpoint', 'qwen2.5-coder:1.5b', 'deposit_dispute'):
-        "false items kept: 'Send email to landlord' pending though the user emailed last week; \"Josh's dated photos\" and "
-        "'tenancy agreement' as identifiers",
-    ('checkpoint', 'qwen2.5-coder:1.5b', 'printer_network'):
-        "false items kept: 'install sane-airscan' as a pending task and a next step after the user installed it and scanned",
-    ('checkpoint', 'qwen2.5-coder:1.5b', 'terse_bike_brakes'):
-        "false item kept: 'clean rotor' as a next step after 'rotor cleaned'",
+        "false items kept: \"Josh's dated photos\" and 'tenancy agreement' as identifiers",
     ('checkpoint', 'qwen2.5-coder:1.5b', 'book_club'):
         "false item kept: 'Read Demon Copperhead' pending after the club read and discussed it",
     ('facts', 'qwen2.5-coder:1.5b', 'asthma_school_trip'):

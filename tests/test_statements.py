@@ -141,6 +141,45 @@ def test_left_done(item: str, later: list[str], done: bool) -> None:
 
 
 @pytest.mark.parametrize(
+    ("item", "later", "done"),
+    [
+        ("clean the rotor", ["Clean the rotor first.", "pads in, rotor cleaned, stops fine"], True),  # object, then form
+        ("clean the rotor", ["Clean the rotor first.", "I cleaned the rotor with alcohol."], True),  # form, then object
+        ("order pads", ["fine, ordering pads.", "which ones?", "ordered, arrive thurs"], True),  # the act said last
+        ("install sane-airscan", ["Install sane-airscan.", "sudo apt install sane-airscan, done."], True),
+        ("Send email to landlord", ["Email the landlord.", "I already emailed him last week."], True),  # light verb
+        ("Read the novel", ["Read the novel by March.", "Finished? Yes, we read it last month."], True),
+        ("order pads", ["Order pads.", "I haven't ordered the pads yet."], False),  # negated
+        ("order pads", ["Order pads.", "I'll order the pads tomorrow."], False),  # a plan
+        ("order pads", ["Order pads.", "Ordered the pads?"], False),  # a question
+        ("email the vet", ["Email the vet.", "The vet emailed me back."], False),  # the vet acted
+        ("sign the form", ["Sign the form.", "It goes in once you've signed it."], False),  # a case to come
+        ("Read the novel", ["Read the novel by March.", "Read it slowly."], False),  # "read" alone: advice
+        ("clean the rotor", ["Clean the rotor.", "I cleaned the chain."], False),  # another thing
+        ("order pads", ["Order pads.", "I'm ordering a chain too.", "ordered, arrive thurs"], False),  # the chain's
+    ],
+)
+def test_reported_done(item: str, later: list[str], done: bool) -> None:
+    """Issue 21, point 1: a later sentence reports the item's own act in the past."""
+    assert progress.reported_done(item, later) is done
+
+
+@pytest.mark.parametrize(
+    ("item", "texts", "name"),
+    [
+        ("Sofia", ["A weekend with two friends, Ewan and Sofia.", "Sofia's never done anything this big."], True),
+        ("Ewan and Sofia", ["A weekend with two friends, Ewan and Sofia."], True),
+        ("Shakespearean", ["I lean toward the Shakespearean one."], False),  # an adjective of a name
+        ("Vegetarian food", ["Vegetarian food please, I'm vegetarian."], False),  # lower case once: a word
+        ("Sofia", ["Sofia is coming."], False),  # capitalised only where a sentence opens
+        ("Sofia drives", ["A weekend with Sofia."], False),  # more than a name
+    ],
+)
+def test_only_a_name(item: str, texts: list[str], name: bool) -> None:
+    assert statements.only_a_name(item, texts) is name
+
+
+@pytest.mark.parametrize(
     ("item", "names"),
     [("budget_2024_final.xlsx", False), ("Fix the budget sheet", True), ("thx", False), ("leg day", True)],
 )
