@@ -110,7 +110,7 @@ class Checkpoints:
             )
             if answer.data is not None and answer.model is not None:
                 data, source = with_model(data, answer.data, answer.model, state, new, judged)
-        sources = checkpoint_sources(data, Span([m.id for m in new], [m.text for m in new]), carried, judged)
+        sources = checkpoint_sources(data, Span.over(new), carried, judged)
         with self._state.write_state(session.id) as conn:
             if not db.session_exists(conn, session.id):
                 return None
@@ -133,8 +133,7 @@ class Checkpoints:
         checkpoints it dropped (``localmem.forget``)."""
         previous, new, through, state = self._checkpoint_inputs(conn, session_id)
         data = floor(previous.data if previous else None, state, [(m.role, m.text) for m in new])
-        span = Span([m.id for m in new], [m.text for m in new])
-        sources = checkpoint_sources(data, span, self._carried(conn, previous))
+        sources = checkpoint_sources(data, Span.over(new), self._carried(conn, previous))
         return self._store_checkpoint(conn, session_id, data, RULES, through, state, sources)
 
     @staticmethod

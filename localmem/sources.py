@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 
 from . import extract as rules
 from .grounding import SUPPORT_SHARE, Evidence, content_words, word_forms
-from .models import CheckpointData, FactsData
+from .models import CheckpointData, FactsData, Message
 from .words import stem
 
 _SPEAKER = re.compile(r"\b(?:the\s+)?user(?:'s|\u2019s|s)?\b", re.IGNORECASE)
@@ -82,6 +82,11 @@ class Span:
     _owners: list[int] = field(init=False, repr=False)
     _lowered: list[str] = field(init=False, repr=False)
     _read: Evidence | None = field(default=None, init=False, repr=False)
+
+    @classmethod
+    def over(cls, messages: Sequence[Message]) -> Span:
+        """The span of ``messages``, in their order."""
+        return cls([m.id for m in messages], [m.text for m in messages])
 
     def __post_init__(self) -> None:
         said = [(k, s) for k, text in enumerate(self.texts) for s in rules.sentences(text)]

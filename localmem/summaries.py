@@ -222,7 +222,7 @@ class Summaries:
     def fact_sources(data: FactsData, span: Sequence[Message]) -> Sources:
         """Each line of a span's facts with the messages of ``span`` it rests on
         (``sources.facts_sources``): stored with them (``Draft.fact_sources``)."""
-        return facts_sources(data, Span([m.id for m in span], [m.text for m in span]))
+        return facts_sources(data, Span.over(span))
 
     def summarize_span(
         self, session: Session, span: Sequence[Message], mark: int
