@@ -4,12 +4,17 @@
                                              [--messages 20000] [--sessions 200]
 
 OP is ``add_message``, ``add_messages``, ``cold_context``, ``warm_context``,
-``query_context`` or ``common_context``. The call runs alone, on the benchmark's
+``query_context``, ``common_context``, ``first_visit`` or ``after_message``. The call runs alone, on the benchmark's
 own corpus and setup (the reference file, 5 pins and 3 summaries per session),
 first unprofiled (the true µs per call), then under cProfile. The two
 query-aware ops run on ``query.py``'s file instead (``--messages`` over
 ``--sessions``, cache off): each random session's question about its planted
-fact, or ``query.COMMON_QUESTION`` (common words only). The profile is printed as µs per OP call for the
+fact, or ``query.COMMON_QUESTION`` (common words only). ``first_visit``: each
+session's first query-aware context (its question) in a store just opened on that
+file, every session once; ``after_message``: in a store that asked every session
+once, ``add_message`` (not timed) then the session's query-aware context, every
+session once; ``--calls`` does not apply to these two, each timed in one pass and
+profiled in another (a store of its own). The profile is printed as µs per OP call for the
 functions with the most own time (``tottime``) and the most inclusive time
 (``cumtime``). cProfile slows Python-level calls more than C-level ones, so
 read its figures as shares of the unprofiled total, not as absolute costs.
@@ -27,6 +32,7 @@ import cProfile
 import os
 import pstats
 import random
+import statistics
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -45,7 +51,11 @@ from localmem import MemoryStore  # noqa: E402
 from localmem.tokens import Tokenizer  # noqa: E402
 
 OPS = ("add_message", "add_messages", "cold_context", "warm_context", "query_context",
-       "common_context")
+       "common_context", "first_visit", "after_message")
+VISIT_OPS = ("first_visit", "after_message")
+FIRST_ASKED = 10
+"""Sessions a ``first_visit`` store asks before the timed visits: a word's holders in
+the whole file are read when a second session asks for it, once."""
 
 
 class CountNothing(Tokenizer):
@@ -95,6 +105,49 @@ def query_setup(op: str, tmp: Path, messages: int, sessions: int) -> Callable[[i
     if op == "common_context":
         return lambda i: store.build_context(picks[i % len(picks)][0], query=query.COMMON_QUESTION)
     return lambda i: store.build_context(picks[i % len(picks)][0], query=picks[i % len(picks)][1])
+
+
+def visit_pass(op: str, path: Path, asked: list, timed: Callable[[Callable[[], object]], None]) -> int:
+    """One pass of a ``VISIT_OPS`` op in a store just opened on ``path``, each call handed
+    to ``timed``; how many calls."""
+    order = random.Random(3).sample(asked, len(asked))
+    with MemoryStore(path, config={"cache_ttl": 0}) as store:
+        if op == "first_visit":
+            for sid, question, _ in order[:FIRST_ASKED]:
+                store.build_context(sid, query=question)
+            visits = order[FIRST_ASKED:]
+            for sid, question, _ in visits:
+                timed(lambda: store.build_context(sid, query=question))
+            return len(visits)
+        for sid, question, _ in order:
+            store.build_context(sid, query=question)
+        for n, (sid, question, _) in enumerate(order):
+            store.add_message(sid, "user", f"Another note about the garden, number {n}.")
+            timed(lambda: store.build_context(sid, query=question))
+        return len(order)
+
+
+def profile_visits(op: str, tmp: Path, messages: int, sessions: int) -> tuple[float, int, cProfile.Profile]:
+    """µs per call of a ``VISIT_OPS`` op unprofiled (the median), its calls, and its profile."""
+    path = tmp / "query.db"
+    asked = query.build_file(path, messages, sessions)
+    times: list[int] = []
+
+    def clocked(call: Callable[[], object]) -> None:
+        start = perf_counter_ns()
+        call()
+        times.append(perf_counter_ns() - start)
+
+    visit_pass(op, path, asked, clocked)
+    profile = cProfile.Profile()
+
+    def profiled(call: Callable[[], object]) -> None:
+        profile.enable()
+        call()
+        profile.disable()
+
+    calls = visit_pass(op, path, asked, profiled)
+    return statistics.median(times) / 1e3, calls, profile
 
 
 def report(profile: cProfile.Profile, calls: int, top: int) -> None:
@@ -160,6 +213,12 @@ def main() -> None:
     parser.add_argument("--sessions", type=int, default=200, help="query-aware ops' file")
     args = parser.parse_args()
     calls = args.calls if args.op != "add_messages" else max(1, args.calls // BATCH_SIZE)
+    if args.op in VISIT_OPS:
+        with tempfile.TemporaryDirectory() as tmp:
+            plain, calls, profile = profile_visits(args.op, Path(tmp), args.messages, args.sessions)
+        print(f"{args.op}: {plain:.1f} µs per call unprofiled (median), {calls:,} calls")
+        report(profile, calls, args.top)
+        return
     with tempfile.TemporaryDirectory() as tmp:
         if args.op in ("query_context", "common_context"):
             call = query_setup(args.op, Path(tmp), args.messages, args.sessions)

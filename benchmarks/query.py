@@ -15,10 +15,17 @@ index is written at commit, as the messages are. Then, rounds interleaved
 - ``build_context(s, query=the session's question)``: the query-aware one;
 - the same with a question made only of the corpus's common words (each in
   over 1,000 messages), which ``search.choose_terms`` drops;
-- ``search(question)`` over every session, and within the session.
+- ``search(question)`` over every session, and within the session;
+- first visits: the query-aware context of a session no call asked before,
+  with its question in a store just opened on the file and with the common
+  words in another (their memos hold only what the earlier visits of other
+  sessions left there), each session once (``--calls`` of them at most).
+  Half of the calls above repeat a session's question with nothing written in
+  between, which the store's memo of what recall found serves; a first visit
+  has none of it.
 
 Then a live chat (``--turns`` of ``add_message`` followed by a query-aware
-context) and the same calls again, on the index those writes left (each
+context: what an assistant builds after each new message) and the same calls again, on the index those writes left (each
 transaction adds a segment until FTS5 merges some), and once more after
 ``store.maintain()``, which merges each search index into one segment.
 
@@ -165,13 +172,23 @@ def segments(path: Path) -> int:
         conn.close()
 
 
-def measure(store: MemoryStore, picks: list[tuple[str, str, str]]) -> None:
-    """Cold calls over random sessions, the variants' rounds interleaved."""
+def measure(
+    store: MemoryStore, picks: list[tuple[str, str, str]], path: Path,
+    firsts: list[tuple[str, str, str]],
+) -> None:
+    """Cold calls over random sessions, the variants' rounds interleaved; beside
+    them, each of ``firsts``' sessions visited once (``first_visits``)."""
     rounds = 6
     per = max(1, len(picks) // rounds)
 
     def split() -> list[list]:
         return [picks[:per]] + [picks[r * per : (r + 1) * per] for r in range(rounds)]
+
+    # A round of distinct sessions each (round 0 too): every call is a first visit.
+    once = max(1, len(firsts) // (rounds + 1))
+    visits = [firsts[r * once : (r + 1) * once] for r in range(rounds + 1)]
+    asking = MemoryStore(path, config={"cache_ttl": 0})
+    common = MemoryStore(path, config={"cache_ttl": 0})
 
     found = {"fact": 0, "of": 0}
 
@@ -191,8 +208,18 @@ def measure(store: MemoryStore, picks: list[tuple[str, str, str]]) -> None:
         "search(question, session_id=s)": Job(
             lambda sid, q, f: store.search(q, session_id=sid), split()
         ),
+        "  first visit of a session, query=question": Job(
+            lambda sid, q, f: asking.build_context(sid, query=q), visits
+        ),
+        "  first visit of a session, query=common words": Job(
+            lambda sid, q, f: common.build_context(sid, query=COMMON_QUESTION), visits
+        ),
     }
-    results = {name: Latency.of(r) for name, r in interleave(jobs, each).items()}
+    try:
+        results = {name: Latency.of(r) for name, r in interleave(jobs, each).items()}
+    finally:
+        asking.close()
+        common.close()
     for name, lat in results.items():
         line(name, lat)
     print(f"  the planted fact in the relevant section: {found['fact']:,} of {found['of']:,} calls")
@@ -219,18 +246,19 @@ def bench_cost(path: Path, asked: list[tuple[str, str, str]], calls: int, turns:
     rng = random.Random(7)
     picks = [asked[rng.randrange(len(asked))] for _ in range(calls)]
     chat = [asked[rng.randrange(len(asked))] for _ in range(turns)]
+    firsts = random.Random(3).sample(asked, min(calls, len(asked)))  # each session once
     with MemoryStore(path, config={"cache_ttl": 0}) as store:
         _, ms = time_once(lambda: store.search("warm up"))
         print(f"first search: {ms:.1f} ms (the index is written at commit)")
         print(f"\nthe index as written ({segments(path)} segments), cold calls (cache off), {calls:,} each:")
-        measure(store, picks)
+        measure(store, picks, path, firsts)
         print(f"\na live chat, {turns:,} turns over random sessions:")
         live_chat(store, chat)
         print(f"\nafter the chat ({segments(path)} segments), the same calls:")
-        measure(store, picks)
+        measure(store, picks, path, firsts)
         _, ms = time_once(store.maintain)
         print(f"\nafter store.maintain() ({ms / 1e3:.2f} s; {segments(path)} segment), the same calls:")
-        measure(store, picks)
+        measure(store, picks, path, firsts)
 
 
 # --- recall ---------------------------------------------------------------------------

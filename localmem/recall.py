@@ -59,14 +59,6 @@ FEEDBACK_HITS = 3
 """The best hits whose words may widen the query."""
 FEEDBACK_TERMS = 4
 """At most this many words join the query."""
-SPEAKER_PROBE = 20
-"""The best lexical hits whose labels tell whether a query names a speaker: a transcript
-labels every turn, and the turns of a speaker the query names hold a word of it."""
-SPEAKER_NEWS = 100
-"""At most this many of a named speaker's turns that tell something (``reranking.news``)
-join the lexical ranking of a question about them."""
-SPEAKER_TURNS_READ = 1000
-"""At most this many of a named speaker's newest turns are read to find those."""
 PERIOD_READ = 400
 """At most this many messages read per period a question names."""
 NEIGHBOURS_KEPT = 65536
@@ -122,7 +114,7 @@ class Recall:
         (``rank.LEFT_OUT_WEIGHT``); without semantic,
         when the query's specific words find little, the best hits' words widen it
         once (``reranking.feedback_terms``), and a speaker the query names among
-        its common words brings the turns they said (``_by_speaker``). Then the
+        its common words brings the turns they said (``reranking.by_speaker``). Then the
         messages said in ``periods``
         come first, and the top is spread across days (``reranking``). Call
         inside a transaction in which the search index is current.
@@ -217,7 +209,10 @@ class Recall:
             order = lexical
             if specific and lexical and self._finds_little([set(holders[t]) for t in specific]):
                 order = self._widened(lexical, terms, rows, scope, hold, holders, frequencies, key)
-            order = self._by_speaker(query, order, terms, specific, holders, rows, older)
+            order = reranking.by_speaker(
+                query, order, terms, specific, holders, rows,
+                lambda ids: [m for m in self._messages(None, ids) if older(m)],
+            )
         ranking = reranking.order_by(order, rows)
         if periods:
             ranking = reranking.in_period_first(
@@ -318,61 +313,6 @@ class Recall:
         model, vector = semantic
         scope = None if everywhere else session_id
         return [i for i, _ in self._vectors.top(model, vector, scope, before_id, DENSE_CANDIDATES)]
-
-    def _by_speaker(
-        self,
-        query: str,
-        lexical: list[int],
-        terms: list[str],
-        specific: tuple[str, ...],
-        holders: dict[str, list[int]],
-        rows: dict[int, Message],
-        older: Callable[[Message], bool],
-    ) -> list[int]:
-        """The lexical ranking, and when the query names a speaker among its common
-        words (the label of their turns, "Priya: ...", ``rank.speakers``, read on
-        the best ``SPEAKER_PROBE`` hits), the turns
-        that speaker said holding one of its specific words fused in (``rank.fuse``):
-        a turn said by the one asked about before one said to them ("Thanks,
-        Priya!") or by someone else; and their turns that tell what they said
-        nowhere else (``_told``), weighing as much as the words for a question
-        asking for a list (``rank.asks_for_many``: its words find talk about the
-        kind, the answers name the instances), ``rank.NEWS_WEIGHT`` of them for
-        one asking for one thing."""
-        common = {t for t in terms if t not in specific}
-        if not common:
-            return lexical
-        named = rank.speakers_of((rows[i].text for i in lexical[:SPEAKER_PROBE]), common)
-        if not named:  # no label among the best hits: no speaker named (most memories)
-            return lexical
-        rankings, weights = [lexical], [1.0]
-        if specific:
-            held = set().union(*(holders[t] for t in specific))
-            said = [i for i in lexical if i in held and rank.said_by(rows[i].text, named)]
-            if said:
-                rankings.append(said)
-                weights.append(1.0)
-        rankings.append(self._told(named, holders, rows, older))
-        weights.append(1.0 if rank.asks_for_many(query) else rank.NEWS_WEIGHT)
-        return rank.fuse(*rankings, weights=weights)
-
-    def _told(
-        self,
-        named: set[str],
-        holders: dict[str, list[int]],
-        rows: dict[int, Message],
-        older: Callable[[Message], bool],
-    ) -> list[int]:
-        """The turns said by the ``named`` speakers (their names' holders, the newest
-        ``SPEAKER_TURNS_READ`` of each, read into ``rows`` if ``older``), those that
-        tell what they said nowhere else first (``reranking.news``), at most
-        ``SPEAKER_NEWS``."""
-        ids = list(dict.fromkeys(i for t in named for i in holders[t][:SPEAKER_TURNS_READ]))
-        missing = [i for i in ids if i not in rows]
-        if missing:  # the holders are all of the scope's: any session's when it is the user's
-            rows.update((m.id, m) for m in self._messages(None, missing) if older(m))
-        turns = tuple((i, rows[i].text) for i in ids if i in rows)
-        return list(reranking.news(turns, frozenset(named))[:SPEAKER_NEWS])
 
     @staticmethod
     def _finds_little(found: list[set[int]]) -> bool:

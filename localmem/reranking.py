@@ -17,7 +17,9 @@ chatter told in three sessions or put together again), goes behind every hit
 that says something new. Nothing is dropped. Answers told across sessions then
 share the room the budget has.
 
-``news``: one speaker's turns, those telling what they said nowhere else first.
+``news``: one speaker's turns, those telling what they said nowhere else first;
+``by_speaker``: a question naming a speaker of a transcript ("Priya: ...") gets
+the turns they said fused into its lexical ranking, their news among them.
 
 ``feedback_terms``: pseudo-relevance feedback, the rarest words the best hits
 share that the question lacks, to search once more when its own words find
@@ -54,6 +56,14 @@ PERIOD_FILL = 40
 WORDS_MEMO_SIZE = 2048
 """Texts whose words ``words`` keeps (a frozen set each, of a few dozen words)."""
 WORDS_MEMO_MAX_CHARS = 8192
+SPEAKER_PROBE = 20
+"""The best lexical hits whose labels tell whether a query names a speaker: a transcript
+labels every turn, and the turns of a speaker the query names hold a word of it."""
+SPEAKER_NEWS = 100
+"""At most this many of a named speaker's turns that tell something (``reranking.news``)
+join the lexical ranking of a question about them."""
+SPEAKER_TURNS_READ = 1000
+"""At most this many of a named speaker's newest turns are read to find those."""
 NEWS_MEMO_SIZE = 32
 """Speakers' turns whose ``news`` order is kept: one entry per speaker and state of the
 scope searched."""
@@ -240,6 +250,62 @@ def news(turns: tuple[tuple[int, str], ...], speakers: frozenset[str]) -> tuple[
     held = Counter(w for _, bag in theirs for w in bag)
     told = [(sum(held[w] == 1 for w in bag), i) for i, bag in theirs]
     return tuple(i for n, i in sorted(told, reverse=True) if n)
+
+
+def by_speaker(
+    query: str,
+    lexical: list[int],
+    terms: list[str],
+    specific: tuple[str, ...],
+    holders: Mapping[str, Sequence[int]],
+    rows: dict[int, Message],
+    read: Callable[[list[int]], Iterable[Message]],
+) -> list[int]:
+    """The lexical ranking, and when the query names a speaker among its common
+    words (``terms`` not in ``specific``: the label of their turns, "Priya: ...",
+    ``rank.speakers_of``, read on the best ``SPEAKER_PROBE`` hits), the turns
+    that speaker said holding one of its specific words fused in (``rank.fuse``):
+    a turn said by the one asked about before one said to them ("Thanks,
+    Priya!") or by someone else; and their turns that tell what they said
+    nowhere else (``told``), weighing as much as the words for a question
+    asking for a list (``rank.asks_for_many``: its words find talk about the
+    kind, the answers name the instances), ``rank.NEWS_WEIGHT`` of them for
+    one asking for one thing. ``holders``: each term's holders, newest first;
+    ``rows``: the messages read so far by id (``told`` adds to it); ``read``:
+    those of the given ids that may be recalled."""
+    common = {t for t in terms if t not in specific}
+    if not common:
+        return lexical
+    named = rank.speakers_of((rows[i].text for i in lexical[:SPEAKER_PROBE]), common)
+    if not named:  # no label among the best hits: no speaker named (most memories)
+        return lexical
+    rankings, weights = [lexical], [1.0]
+    if specific:
+        held = set().union(*(holders[t] for t in specific))
+        said = [i for i in lexical if i in held and rank.said_by(rows[i].text, named)]
+        if said:
+            rankings.append(said)
+            weights.append(1.0)
+    rankings.append(told(named, holders, rows, read))
+    weights.append(1.0 if rank.asks_for_many(query) else rank.NEWS_WEIGHT)
+    return rank.fuse(*rankings, weights=weights)
+
+
+def told(
+    named: set[str],
+    holders: Mapping[str, Sequence[int]],
+    rows: dict[int, Message],
+    read: Callable[[list[int]], Iterable[Message]],
+) -> list[int]:
+    """The turns said by the ``named`` speakers (their names' holders, the newest
+    ``SPEAKER_TURNS_READ`` of each, those not in ``rows`` ``read`` into it), those
+    that tell what they said nowhere else first (``news``), at most ``SPEAKER_NEWS``."""
+    ids = list(dict.fromkeys(i for t in named for i in holders[t][:SPEAKER_TURNS_READ]))
+    missing = [i for i in ids if i not in rows]
+    if missing:  # the holders are all of the scope's: any session's when it is the user's
+        rows.update((m.id, m) for m in read(missing))
+    turns = tuple((i, rows[i].text) for i in ids if i in rows)
+    return list(news(turns, frozenset(named))[:SPEAKER_NEWS])
 
 
 def order_by(ids: Sequence[int], rows: Mapping[int, Message]) -> list[Message]:

@@ -13,7 +13,8 @@ import pytest
 
 from localmem import MemoryConfig, MemoryStore
 from localmem.rank import speakers, speakers_of
-from localmem.reranking import news
+from localmem.models import Message
+from localmem.reranking import by_speaker, news
 
 
 class Clock:
@@ -143,3 +144,47 @@ def test_news_puts_what_was_said_once_before_what_is_said_again() -> None:
     )
     assert news(turns, frozenset({"priya"})) == (1, 4, 5)
     assert news(turns, frozenset({"hannah"})) == (7, 8)
+
+
+def _message(i: int, text: str) -> Message:
+    return Message(
+        id=i, session_id="s", role="user", text=text, model_id=None, token_count=8,
+        importance_score=0.5, created_at="2022-03-01T09:00:00Z",
+    )
+
+
+def test_by_speaker_fuses_in_the_named_speakers_turns_and_reads_the_missing() -> None:
+    """The pure step recall runs: "priya" is a common word of the question and labels the
+    best hits, so her turns that tell something (2, read through ``read``: not among the
+    rows yet) join the lexical ranking; Hannah's turn about Priya does not."""
+    rows = {i: _message(i, t) for i, t in (
+        (1, "Hannah: Thanks, Priya!"), (3, "Priya: For real."), (4, "Priya: For real."),
+    )}
+    later = _message(2, "Priya: I took up knitting at the yarn store.")
+    asked: list[list[int]] = []
+
+    def read(ids: list[int]) -> list[Message]:
+        asked.append(ids)
+        return [later] if 2 in ids else []
+
+    holders = {"priya": [4, 3, 2, 1], "activities": []}
+    order = by_speaker(
+        "Which new activities has Priya tried?", [1, 3, 4], ["priya", "activities"],
+        ("activities",), holders, rows, read,
+    )
+    assert asked == [[2]]
+    assert 2 in rows and order.index(2) < order.index(4)  # her news before her chatter
+    assert set(order) == {1, 2, 3, 4}
+
+
+def test_by_speaker_leaves_a_ranking_without_labels_as_it_is() -> None:
+    rows = {i: _message(i, t) for i, t in ((1, "Thanks, Priya!"), (3, "For real, Priya."))}
+
+    def read(ids: list[int]) -> list[Message]:
+        raise AssertionError("nothing to read: no speaker named")
+
+    holders = {"priya": [3, 1], "activities": []}
+    assert by_speaker(
+        "Which new activities has Priya tried?", [1, 3], ["priya", "activities"],
+        ("activities",), holders, rows, read,
+    ) == [1, 3]
