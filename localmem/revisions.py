@@ -4,9 +4,12 @@ A chat updates its values as it goes: "how many ppl" "6" ... "actually 8 ppl now
 the wedding?" "June 21" ... "Update: they moved the wedding to June 28"; "I already move 25%
 ... Should I bump it to 30?" "Okay, 30 from now on"; "Should I have a couple of drinks?"
 "I'd keep it to one at most". A summary, a quoted sentence or a fact that states the old
-value (or a status that is over) as current is stale. :func:`replacements` reads what a conversation's texts replace,
-:func:`stale` whether a claim states a replaced value without the one that replaced it (pure;
-neither raises on any ``str``).
+value (or a status that is over, or a thing that has ended) as current is stale.
+:func:`replacements` reads what a conversation's texts replace; :func:`replaced_value`,
+:func:`status_over` and :func:`ended_in_force` say whether a claim states a replaced value
+without the one that replaced it, a status that is over, an ended thing as in force (pure;
+none raises on any ``str``; ``staleness.stale`` asks them, with :mod:`localmem.renames`
+for a name or a place given again and :mod:`localmem.doses` for a dose's frequency).
 
 - **A value** is a number with its unit (the word after it: "8 ppl", "2lb", "25%", "$80",
   "a couple of drinks"; a few spellings are one unit: "ppl" is "people", "%" "percent"; a
@@ -48,23 +51,10 @@ neither raises on any ``str``).
   vet") after a clause of its sentence saying, with a unit, what it "is" ("she's 3.9 kg")
   replaces the value it was, said before in a unit that agrees (the portal's "weight 4.1
   kg"); "was" alone ("the bill was $80") replaces nothing.
-- **A name given again** (:func:`renamed`): a statement with a word of change naming
-  something ("he wants her called Bramble now", "renamed him to Otis") replaces the latest
-  name given before it (in a text that gives or asks a name: "We were going with Pip") when
-  that name is never said again; a claim saying the old name and not the new one is stale.
-- **A place given again** (``_moved``): a statement with a word of change or of a mistake
-  giving a place ("I got the place wrong, it's at Kemi's", "moved it to Kemi's") replaces
-  the latest place said before it ("at Graham's", "in Leeds") when that place is never said
-  as one again; a claim saying the old place and not the new name is stale.
 - **A thing that has ended** ("Basic 5yr/60,000mi: EXPIRED", "the basic warranty has
   already run out", "lapsed", "was cancelled"; said of the content words before it in its
   clause, the last three; not negated, not asked): a claim holding all those words with a
   word stating it in force ("covers", "valid", "active", "still") and no ending word is stale.
-- **A dose's frequency** ("every 12 hours", "twice a day", "each morning": doses a day) is
-  changed by a later statement, in a message with a word of change, that names the same drug
-  or dose amount ("75 mg", "2 puffs") and gives another frequency first ("she changed the dose, 75 mg once a day for the first week, then
-  twice a day"), once a text said the old one of it; a claim stating the old frequency and
-  not the new one is stale.
 - **A stale claim** states a replaced value (the same kind, number and unit, a bare number
   matching any unit) and not the value that replaced it, neither itself nor the whole text
   it is part of (a summary that tells the change: "was March 3 ... now March 10"); a value the conversation also says,
@@ -80,13 +70,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-# The readers :func:`stale` asks (values, statuses, measures, names, places, ended things,
-# doses) share this module's sentence, clause and change-word helpers and stay in it: ``summarizer.salient``
-# imports ``stale`` 7 modules deep, so this module is 8 deep and may import only leaves
-# (``periods``, ``words``); a reader of its own, importing ``words``, would make the import
-# tree 10 deep (tests/test_architecture.py allows 9).
+# Imports only leaves: ``summarizer.amounts`` reads values here 7 modules deep, so this
+# module is 8 deep (tests/test_architecture.py allows 9). The statuses and ended things stay
+# here: they read a claim's words as the values do (``_forms``, unit spellings as one);
+# a module of their own importing this one would put ``staleness`` 4 deep, 10 in all.
+from .changes import CHANGE_VERBS, CUE, last_question, sentences
 from .periods import DAY, MONTH_NAMES, MONTHS, WEEKDAYS, day_value
-from .words import NUMBER_WORDS, SMALL_TALK, STOP_WORDS, is_drug, stem, words
+from .words import NUMBER_WORDS, SMALL_TALK, STOP_WORDS, stem, words
 
 ELLIPSIS_TEXTS: Final = 4
 """An elliptical revision without a unit ("30 from now on") replaces a number of this many
@@ -125,29 +115,16 @@ _NOT_UNITS: Final = (
 )
 """Words after a number that are not its unit ("2 lb each": lb; "6 now": none)."""
 
-_CUE = re.compile(
-    r"\b(?:actually|now|instead|from now on|update[ds]?|change of plans?|scratch that|correction"
-    r"|(?:that|which) makes)\b",
-    re.IGNORECASE,
-)
-"""Words that give a value in place of an earlier one ("that makes 24": a count grown)."""
-_CHANGE_VERBS = (
-    r"mov(?:e|ed|es|ing)|chang(?:e|ed|es|ing)|switch(?:ed|es|ing)?|push(?:ed|es|ing)?|resched\w*"
-    r"|bump(?:ed|s|ing)?|rais(?:e|ed|es|ing)|increas(?:e|ed|es|ing)|lower(?:ed|s|ing)?|reduc(?:e|ed|es|ing)"
-    r"|cut(?:s|ting)?|drop(?:ped|s|ping)?|upp(?:ed|ing)|make|made|makes|keep|keeps|kept|limit(?:ed|s|ing)?"
-    r"|(?:went|go|goes|came|come|comes) (?:up|down)|set|sets|adjust(?:ed|s|ing)?|trim(?:med|s|ming)?"
-    r"|shorten(?:ed|s|ing)?|extend(?:ed|s|ing)?|expand(?:ed|s|ing)?"
-)
-_TO_VALUE = re.compile(rf"\b(?:{_CHANGE_VERBS})\b[^.;!?]{{0,40}}?\s(?:to|for)\s+(?=\S)", re.IGNORECASE)
+_TO_VALUE = re.compile(rf"\b(?:{CHANGE_VERBS})\b[^.;!?]{{0,40}}?\s(?:to|for)\s+(?=\S)", re.IGNORECASE)
 """A verb of change before "to": what follows is the new value ("moved the wedding to")."""
 _PRONOUN = re.compile(
-    rf"\b(?:{_CHANGE_VERBS})\s+(?:it|that|them|this)\s+(?:(?:up |down )?to\s+|at\s+)?"
+    rf"\b(?:{CHANGE_VERBS})\s+(?:it|that|them|this)\s+(?:(?:up |down )?to\s+|at\s+)?"
     r"(?=[$\u20ac\u00a3]?\d|(?:one|a couple|a pair|" + "|".join(NUMBER_WORDS) + r")\b)",
     re.IGNORECASE,
 )
 """A verb of change on a pronoun ("make it 4", "keep it to one at most"): the new value of
 what the pronoun stands for, an earlier value (the revision is elliptical)."""
-_FROM_TO = re.compile(rf"\b(?:{_CHANGE_VERBS})\b[^.;!?]*?\bfrom\s+(?=\S)", re.IGNORECASE)
+_FROM_TO = re.compile(rf"\b(?:{CHANGE_VERBS})\b[^.;!?]*?\bfrom\s+(?=\S)", re.IGNORECASE)
 """A verb of change, then "from A to B": A is replaced by B in the same clause."""
 _DELTA = re.compile(
     r"\b(?:cut(?:s|ting)?|trim(?:med|s|ming)?|add(?:ed|s|ing)?|los[et]|losing|gain(?:ed|s|ing)?"
@@ -168,14 +145,12 @@ _NEGATION = re.compile(r"\b(?:not|never|no|yet|n't)\b|n't\b", re.IGNORECASE)
 _THEN = re.compile(r"^\W*(?:then|in that case|so)\b", re.IGNORECASE)
 """A clause that carries a change on ("then 3 lb each"): a revision when elliptical."""
 _CLAUSE = re.compile(r"[,;:](?!\d)\s*|\s[-\u2013\u2014]\s|\s(?:and|but|so|because|while|though)\s", re.IGNORECASE)
-_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 _QUESTION_PART = re.compile(r",\s*|\s(?:and|or)\s", re.IGNORECASE)
 _ASKS: Final = {
     "day": re.compile(r"\b(?:when|what day|which day|what date|what time)\b", re.IGNORECASE),
     "number": re.compile(r"\bhow (?:many|much|long|often|far|old)\b|\bwhat (?:percent|rate|dose|amount)\b", re.IGNORECASE),
 }
 """The part of a question that asks for a value of each kind."""
-_WH = re.compile(r"^\W*(?:how|when|what|which|who|where)\b", re.IGNORECASE)
 _CHANGE_WORDS: Final = frozenset(
     """
     actually now instead update updated updates change changed plan plans scratch correction move moved
@@ -223,27 +198,30 @@ class Replacement:
     new: Value
 
 
-def stale(claim: str, texts: Sequence[str], whole: str = "") -> str | None:
-    """Why ``claim`` states a value ``texts`` (a conversation, in order) replaced later,
-    without the value that replaced it, in itself or in the ``whole`` text it is part of (a
-    summary that says "prescribed Bactrim for 7 days" and then "switched to nitrofurantoin
-    for 5 days" tells the change); None when it does not (see the module docstring)."""
-    texts = tuple(texts)  # the readers below are memoized by it
+def status_over(claim: str, texts: tuple[str, ...]) -> str | None:
+    """Why ``claim`` states a status that waits for an act ("ready for pickup") that a later
+    message of ``texts`` (a conversation, in order) says done; None when it does not."""
     if _AWAITS.search(claim) is not None and _done_since(claim, texts):
         return "states a status a later message says is over"
-    if _FREQUENCY.search(claim) is not None and _rate_changed(claim, texts):
-        return "states a dose's frequency a later message changed"
+    return None
+
+
+def ended_in_force(claim: str, texts: tuple[str, ...]) -> str | None:
+    """Why ``claim`` states as in force ("covers", "valid", "still"), with no ending word of
+    its own, a thing ``texts`` say has ended (all the words it is said of); None when it
+    does not."""
     if _IN_FORCE.search(claim) is not None and _ENDED.search(claim) is None:
         forms = _forms(claim)
         if any(thing <= forms for thing in _ended_things(texts)):
             return "states as in force what the conversation says has ended"
-    if _NAME.search(claim) is not None:
-        for old, new in renamed(texts):
-            if _says(claim, old) and not _says(claim, new) and not _says(whole, new):
-                return "states a name a later message replaced"
-        for old, new in _moved(texts):
-            if _at(claim, old) and not _says(claim, new) and not _says(whole, new):
-                return "states a place a later message replaced"
+    return None
+
+
+def replaced_value(claim: str, texts: tuple[str, ...], whole: str = "") -> str | None:
+    """Why ``claim`` states a value ``texts`` (a conversation, in order) replaced later,
+    without the value that replaced it, in itself or in the ``whole`` text it is part of (a
+    summary that says "prescribed Bactrim for 7 days" and then "switched to nitrofurantoin
+    for 5 days" tells the change); None when it does not (see the module docstring)."""
     said_before, found = _read(texts)
     if not found:
         return None  # most conversations replace nothing
@@ -293,7 +271,7 @@ def _ended_things(texts: tuple[str, ...]) -> tuple[frozenset[str], ...]:
     already run out" the basic warranty's), in a statement not negated nor asked."""
     found = []
     for text in texts:
-        for sentence in _sentences(text):
+        for sentence in sentences(text):
             if sentence.rstrip().endswith("?"):
                 continue
             for m in _ENDED.finditer(sentence):
@@ -304,109 +282,6 @@ def _ended_things(texts: tuple[str, ...]) -> tuple[frozenset[str], ...]:
                 if names:
                     found.append(frozenset(names[-3:]))
     return tuple(dict.fromkeys(found))
-
-
-_NAME = re.compile(r"\b[A-Z][a-z]+\b")
-"""A word written as a name: capitalised, then lower-case."""
-_RENAME = re.compile(
-    r"(?i:\b(?:renam(?:e|ed|es|ing)\s+(?:\w+\s+){0,2}?(?:to|as)|going with"
-    r"|(?:call|name)(?:d|ed|s|ing)?\s+(?:her|him|it|them|the\s+[a-z]+)"
-    r"|(?:her|him|it|them|the\s+[a-z]+)\s+(?:be\s+)?(?:called|named)))"
-    r"\s+(?P<name>[A-Z][a-z]+)\b"
-)
-"""A name given to something ("wants her called Bramble", "renamed him to Otis", "call her
-Bramble", "going with Pip"); "called Sarah" alone is a phone call."""
-_RENAME_CUE = re.compile(rf"{_CUE.pattern}|\brenam\w*|\bchanged? (?:\w+ )?mind\b", re.IGNORECASE)
-"""What says the name given replaces one given before ("... called Bramble now",
-"changed his mind about the name", "renamed")."""
-_NAMING = re.compile(r"\b(?:name[ds]?|call(?:ed|s)?|going with)\b", re.IGNORECASE)
-"""A text that gives or asks a name."""
-
-
-@functools.lru_cache(maxsize=8)
-def _renames(texts: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
-    found: list[tuple[str, str]] = []
-    for i, new in _given(texts, _RENAME_CUE, _RENAME):
-        old = _last_name(texts, i, new)
-        if old is not None:
-            found.append((old, new))
-    return tuple(found)
-
-
-def _given(texts: tuple[str, ...], cue: re.Pattern[str], giving: re.Pattern[str]) -> list[tuple[int, str]]:
-    """Each name ``giving`` finds (its group "name") in a statement, not a question, that
-    ``cue`` finds a word of change in, with the index of its text."""
-    return [
-        (i, m.group("name"))
-        for i, text in enumerate(texts)
-        for sentence in _sentences(text)
-        if not sentence.rstrip().endswith("?") and cue.search(sentence) is not None
-        for m in giving.finditer(sentence)
-    ]
-
-
-def renamed(texts: Sequence[str]) -> tuple[tuple[str, str], ...]:
-    """Each name ``texts`` (a conversation, in order) replace, with the name replacing it:
-    a statement with a word of change gives a name ("he wants her called Bramble now",
-    "renamed it to Otis instead"), and the latest name given before it, in a text that gives
-    or asks a name ("We were going with Pip", after "What's his name?"), is never said
-    again from that text on ("Pip" after "called Bramble now"; a name still said later is
-    of something else or still in use, and replaced by nothing)."""
-    return _renames(tuple(texts))
-
-
-def _last_name(texts: tuple[str, ...], i: int, new: str) -> str | None:
-    """The latest name said before text ``i`` in a text that gives or asks a name (or
-    answers a question that asks one), and said in no text from ``i`` on; None when the
-    latest such name is still said."""
-    later = " ".join(texts[i:])
-    for j in range(i - 1, -1, -1):
-        naming = _NAMING.search(texts[j]) is not None or (j and _NAMING.search(_question(texts[j - 1])) is not None)
-        names = [m.group() for m in _NAME.finditer(texts[j]) if m.group().casefold() not in STOP_WORDS and m.group() != new]
-        if not naming or not names:
-            continue
-        fresh = [n for n in names if not _says(later, n)]
-        return fresh[-1] if fresh else None
-    return None
-
-
-_PLACE = re.compile(r"\b(?:at|in)\s+(?P<name>[A-Z][a-z]+)(?:'s)?\b")
-"""A place said as one: "at" or "in", then a name ("at Graham's", "in Leeds")."""
-_NEW_PLACE = re.compile(
-    r"(?i:\b(?:it's|it is|it'll be|it will be|now)\s+(?:at|in)|\bmov(?:e|ed|es|ing)\s+(?:\w+\s+){0,2}?to)"
-    r"\s+(?P<name>[A-Z][a-z]+)(?:'s)?\b"
-)
-"""A place given again: "it's at Kemi's", "now in Leeds", "moved it to Kemi's"."""
-_PLACE_CUE = re.compile(rf"{_CUE.pattern}|\bwrong\b|\bmov(?:e|ed|es|ing)\b|\bwait\b", re.IGNORECASE)
-"""What says the place given replaces one given before ("I got the place wrong, it's at
-Kemi's", "moved it to Kemi's")."""
-_NOT_PLACES: Final = frozenset(MONTHS) | frozenset(WEEKDAYS) | STOP_WORDS
-
-
-@functools.lru_cache(maxsize=8)
-def _moved(texts: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
-    """Each place ``texts`` replace, with the place replacing it: a statement, not a
-    question, with a word of change or of a mistake gives a place ("it's at Kemi's",
-    "moved it to Kemi's"), and the latest place said before it ("at Graham's"), in an
-    earlier text, is never said as a place again from that text on."""
-    found: list[tuple[str, str]] = []
-    for i, new in _given(texts, _PLACE_CUE, _NEW_PLACE):
-        olds = [
-            p.group("name") for j in range(i) for p in _PLACE.finditer(texts[j])
-            if p.group("name") != new and p.group("name").casefold() not in _NOT_PLACES
-        ]
-        if olds and not _at(" ".join(texts[i:]), olds[-1]):
-            found.append((olds[-1], new))
-    return tuple(found)
-
-
-def _at(text: str, place: str) -> bool:
-    """Whether ``text`` says ``place`` as a place ("at Graham's", "in Leeds")."""
-    return any(m.group("name") == place for m in _PLACE.finditer(text))
-
-
-def _says(text: str, name: str) -> bool:
-    return bool(name) and re.search(rf"\b{re.escape(name)}\b", text) is not None
 
 
 def _done_since(claim: str, texts: tuple[str, ...]) -> bool:
@@ -422,7 +297,7 @@ def _done_since(claim: str, texts: tuple[str, ...]) -> bool:
             continue
         named = _forms(text)
         for later in texts[i + 1:]:
-            for sentence in _sentences(later):
+            for sentence in sentences(later):
                 if sentence.rstrip().endswith("?") or _NEGATION.search(sentence):
                     continue
                 for m in _DONE.finditer(sentence):
@@ -432,60 +307,6 @@ def _done_since(claim: str, texts: tuple[str, ...]) -> bool:
                     ):
                         return True
     return False
-
-
-_FREQUENCY = re.compile(
-    r"\b(?:(?P<times>once|twice|thrice|(?:\d+|one|two|three|four|five|six) times)\s+(?:a|per)\s+day"
-    r"|(?:\d+|one|two|three|four|five|six) times daily|every (?P<hours>\d+) hours"
-    r"|(?P<daily>(?:each|every) (?:morning|evening|night)))\b",
-    re.IGNORECASE,
-)
-"""How often a dose is taken: "once a day", "3 times daily", "every 12 hours", "each
-morning" (once a day)."""
-_TIMES: Final = {**{w: int(n) for w, n in NUMBER_WORDS.items()}, "once": 1, "one": 1, "twice": 2, "thrice": 3}
-_DOSE_AMOUNT = re.compile(r"\b\d+(?:\.\d+)?\s?(?:mg|mcg|ml|g|iu|puffs?|tablets?|caplets?|capsules?)\b", re.IGNORECASE)
-"""A dose's amount, in a unit of medicine ("75mg", "2 puffs", "1 tablet")."""
-_CHANGE = re.compile(rf"\b(?:{_CHANGE_VERBS})\b|{_CUE.pattern}", re.IGNORECASE)
-
-
-def _per_day(match: re.Match[str]) -> float:
-    """Doses a day a frequency says ("every 12 hours": 2; "twice a day": 2)."""
-    if match.group("hours"):
-        return 24 / max(int(match.group("hours")), 1)
-    if match.group("daily"):
-        return 1.0
-    said = (match.group("times") or match.group()).casefold().split()[0]
-    return float(said) if said.isdigit() else float(_TIMES.get(said, 0))
-
-
-def _rate_changed(claim: str, texts: tuple[str, ...]) -> bool:
-    """Whether ``claim`` states a dose's frequency ("1 caplet every 12 hours") that a later
-    statement changed for the same drug or dose ("she changed the dose, 75 mg once a day for
-    the first week, then twice a day": its first frequency is the one that holds now),
-    without the new frequency. The thing is the same when the change names a drug or a dose
-    amount of the claim; the change comes after a text that says the claim's frequency of it."""
-    mine = {_per_day(m) for m in _FREQUENCY.finditer(claim)}
-    anchors = _dosed(claim)
-    said = False
-    for text in texts:
-        for sentence in _sentences(text):
-            rates = [_per_day(m) for m in _FREQUENCY.finditer(sentence)]
-            if not rates:
-                continue
-            if not _dosed(sentence) & anchors:
-                continue
-            # the word of change may come in the message's next sentence ("the Clenil is 2
-            # puffs twice a day. The GP increased it in January.")
-            if said and _CHANGE.search(text) and not sentence.rstrip().endswith("?"):
-                if rates[0] not in mine:
-                    return True
-            said = said or not mine.isdisjoint(rates)
-    return False
-
-
-def _dosed(text: str) -> set[str]:
-    """What a dose in ``text`` is of: its drugs and its dose amounts ("75mg")."""
-    return {w for w in words(text) if is_drug(w)} | {"".join(a.casefold().split()) for a in _DOSE_AMOUNT.findall(text)}
 
 
 def _act(match: re.Match[str]) -> str:
@@ -518,9 +339,9 @@ def _read(texts: tuple[str, ...]) -> tuple[tuple[Value, ...], tuple[Replacement,
     measured: list[Replacement] = []
     earlier: list[Value] = []
     for i, text in enumerate(texts):
-        asked = _question(texts[i - 1]) if i else ""
+        asked = last_question(texts[i - 1]) if i else ""
         number = 0
-        for sentence in _sentences(text):
+        for sentence in sentences(text):
             question = sentence.rstrip().endswith("?")
             before: list[Value] = []  # this sentence's values so far
             parts: list[tuple[str, list[Value]]] = []  # ... with their clauses
@@ -593,7 +414,7 @@ def _revised(clause: str, here: list[Value], earlier: list[Value], i: int) -> li
             return [Replacement(old, new)] + [
                 Replacement(v, new) for v in earlier if _same(v, old) and v.thing & old.thing
             ]
-    cue = _CUE.search(clause)
+    cue = CUE.search(clause)
     pronoun = _PRONOUN.search(clause)
     moved = pronoun or _TO_VALUE.search(clause)
     elliptical = pronoun is not None or _elliptical(clause, here)
@@ -846,25 +667,12 @@ def _units_agree(a: Value, b: Value) -> bool:
     return a.unit == b.unit or a.unit is None or b.unit is None
 
 
-def _question(text: str) -> str:
-    """The question ``text`` ends with ("nice. how many ppl" asks too), or ""."""
-    said = _sentences(text)
-    if not said:
-        return ""
-    last = said[-1]
-    return last if last.rstrip().endswith("?") or _WH.search(last) else ""
-
-
 def _asked_forms(question: str, kind: str) -> frozenset[str]:
     """What ``question`` asks a value of ``kind`` of: the forms of its part that asks for
     that kind ("When is the wedding and how long ...": a day is the wedding's), else all."""
     parts = _QUESTION_PART.split(question)
     asking = [p for p in parts if _ASKS[kind].search(p)]
     return frozenset(_forms(" ".join(asking or parts)))
-
-
-def _sentences(text: str) -> list[str]:
-    return [s for s in _SENTENCE.split(text) if s.strip()]
 
 
 def _clauses(sentence: str) -> list[str]:

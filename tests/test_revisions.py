@@ -14,7 +14,11 @@ import pytest
 from localmem import MemoryConfig, MemoryStore
 from localmem.summarizer.fallback import keyword_summary, offline_summary
 from localmem.summarizer.support import ground
-from localmem.revisions import amount, number_text, replacements, stale
+from localmem.changes import last_question
+from localmem.doses import changed_rate
+from localmem.renames import replaced_name
+from localmem.revisions import amount, number_text, replacements
+from localmem.staleness import stale
 from tests.ollama_server import FakeOllama
 from tests.test_summary_support import server, summarize  # noqa: F401 - the fixture
 
@@ -453,3 +457,18 @@ def test_a_number_is_read_from_its_digits_and_spelled_one_way(
 ) -> None:
     assert amount(digits, thousands) == read
     assert (None if read is None else number_text(read)) == spelled
+
+
+def test_each_reader_staleness_asks_answers_alone() -> None:
+    """``staleness.stale`` asks the readers; each says its own kind of change and no other:
+    a place given again (``renames``), a dose's frequency changed (``doses``), the question a
+    text ends with (``changes``, what a bare value answers)."""
+    club = ("Next meeting is 12 March at Graham's.", "Nice.", "Oh wait, I got the place wrong, it's at Kemi's.")
+    assert replaced_name("The next meeting is on 12 March at Graham's.", club) == "states a place a later message replaced"
+    assert replaced_name("The next meeting is on 12 March at Kemi's.", club) is None
+    assert replaced_name("Preventer 2 puffs each morning.", tuple(INHALER)) is None
+    assert changed_rate("Preventer 2 puffs each morning.", tuple(INHALER)) == "states a dose's frequency a later message changed"
+    assert changed_rate("Preventer 2 puffs twice a day.", tuple(INHALER)) is None
+    assert changed_rate("The next meeting is on 12 March at Graham's.", club) is None
+    assert last_question("nice. how many ppl") == "how many ppl"
+    assert last_question("Nice. See you at 6.") == ""
