@@ -1,8 +1,8 @@
 """The words a conversation changes what it said with, shared by the readers of its changes.
 
-:mod:`localmem.revisions` (a value as it ended), :mod:`localmem.renames` (a name or a place
-given again) and :mod:`localmem.doses` (a dose's frequency changed) each read what a later
-message replaces. They cut a text into sentences alike (:func:`sentences`), find the question
+:mod:`localmem.revisions` (a value as it ended), :mod:`localmem.statuses` (a status over, a
+thing ended), :mod:`localmem.renames` (a name or a place given again) and
+:mod:`localmem.doses` (a dose's frequency changed) each read what a later message replaces. They cut a text into sentences alike (:func:`sentences`), find the question
 a text ends with alike (:func:`last_question`), and know a change by the same words: a word
 that gives something in place of what was said (:data:`CUE`: "actually", "now", "instead")
 and the verbs of change (:data:`CHANGE_VERBS`: "moved", "bumped", "went up"). Pure; nothing

@@ -4,12 +4,11 @@ A chat updates its values as it goes: "how many ppl" "6" ... "actually 8 ppl now
 the wedding?" "June 21" ... "Update: they moved the wedding to June 28"; "I already move 25%
 ... Should I bump it to 30?" "Okay, 30 from now on"; "Should I have a couple of drinks?"
 "I'd keep it to one at most". A summary, a quoted sentence or a fact that states the old
-value (or a status that is over, or a thing that has ended) as current is stale.
-:func:`replacements` reads what a conversation's texts replace; :func:`replaced_value`,
-:func:`status_over` and :func:`ended_in_force` say whether a claim states a replaced value
-without the one that replaced it, a status that is over, an ended thing as in force (pure;
-none raises on any ``str``; ``staleness.stale`` asks them, with :mod:`localmem.renames`
-for a name or a place given again and :mod:`localmem.doses` for a dose's frequency).
+value as current is stale. :func:`replacements` reads what a conversation's texts replace,
+:func:`replaced_value` whether a claim states a replaced value without the one that
+replaced it (pure; neither raises on any ``str``; ``staleness.stale`` asks it, with
+:mod:`localmem.statuses`, :mod:`localmem.renames` and :mod:`localmem.doses` for a status
+over or a thing ended, a name or a place given again, a dose's frequency changed).
 
 - **A value** is a number with its unit (the word after it: "8 ppl", "2lb", "25%", "$80",
   "a couple of drinks"; a few spellings are one unit: "ppl" is "people", "%" "percent"; a
@@ -44,17 +43,10 @@ for a name or a place given again and :mod:`localmem.doses` for a dose's frequen
   old total ("Rent is 2,400" ... "Lena pays 1,060, Kofi 750 and you 590") are replaced with
   it: by the shares of a later text adding up to the new total, rank for rank, or by the new
   total when none does.
-- **A status that waits for an act** ("Status: ready for pickup", "awaiting approval", "out
-  for delivery") is over when a later statement, not negated, says the act done ("I picked
-  up the carprofen", "approved") of what the status's text names, or of "it".
 - **A measure taken again.** A clause saying what something "was" ("she was 4.1 at the
   vet") after a clause of its sentence saying, with a unit, what it "is" ("she's 3.9 kg")
   replaces the value it was, said before in a unit that agrees (the portal's "weight 4.1
   kg"); "was" alone ("the bill was $80") replaces nothing.
-- **A thing that has ended** ("Basic 5yr/60,000mi: EXPIRED", "the basic warranty has
-  already run out", "lapsed", "was cancelled"; said of the content words before it in its
-  clause, the last three; not negated, not asked): a claim holding all those words with a
-  word stating it in force ("covers", "valid", "active", "still") and no ending word is stale.
 - **A stale claim** states a replaced value (the same kind, number and unit, a bare number
   matching any unit) and not the value that replaced it, neither itself nor the whole text
   it is part of (a summary that tells the change: "was March 3 ... now March 10"); a value the conversation also says,
@@ -71,12 +63,10 @@ from dataclasses import dataclass
 from typing import Final
 
 # Imports only leaves: ``summarizer.amounts`` reads values here 7 modules deep, so this
-# module is 8 deep (tests/test_architecture.py allows 9). The statuses and ended things stay
-# here: they read a claim's words as the values do (``_forms``, unit spellings as one);
-# a module of their own importing this one would put ``staleness`` 4 deep, 10 in all.
+# module is 8 deep (tests/test_architecture.py allows 9).
 from .changes import CHANGE_VERBS, CUE, last_question, sentences
 from .periods import DAY, MONTH_NAMES, MONTHS, WEEKDAYS, day_value
-from .words import NUMBER_WORDS, SMALL_TALK, STOP_WORDS, stem, words
+from .words import CHANGE_WORDS, NUMBER_WORDS, SMALL_TALK, STOP_WORDS, content_forms, unit, words
 
 ELLIPSIS_TEXTS: Final = 4
 """An elliptical revision without a unit ("30 from now on") replaces a number of this many
@@ -103,11 +93,6 @@ _VALUE_WORD = re.compile(
 )
 """What every value holds (a digit, a number word, a day's or a month's name): a clause
 without it says none."""
-_UNITS: Final = {"ppl": "people", "persons": "people", "person": "people", "%": "percent", "$": "dollar",
-                 "usd": "dollar", "bucks": "dollar", "lbs": "lb", "hrs": "hour", "hr": "hour",
-                 "mins": "minute", "min": "minute", "kgs": "kg",
-                 "yr": "year", "yrs": "year", "mi": "mile", "gig": "gb", "gigs": "gb"}
-"""Spellings of one unit."""
 _SPELLED_NUMBERS: Final = {**NUMBER_WORDS, "one": "1", "a couple": "2", "a pair": "2"}
 _NOT_UNITS: Final = (
     frozenset("each per now instead more less am pm max min at most least last next ago today tonight tomorrow yesterday".split())
@@ -132,16 +117,6 @@ _DELTA = re.compile(
     re.IGNORECASE,
 )
 """What says the value after it is an amount of change ("cut 70 words", "lost 3 kg", "by 5")."""
-_AWAITS = re.compile(
-    r"\b(?:ready (?:for|to)|awaiting|waiting (?:for|to)|pending|due for|out for|available for)\s+"
-    r"(?:(?:your|my|the|his|her|their)\s+)?(?P<act>[a-z]+(?:\s+(?:up|off|out)\b)?)",
-    re.IGNORECASE,
-)
-"""A status that waits for an act ("Status: ready for pickup", "awaiting approval", "out
-for delivery"): its act."""
-_DONE = re.compile(r"\b(?P<verb>[a-z]{3,}ed)(?:\s+(?:it|them)?\s*(?P<particle>up|off|out)\b)?", re.IGNORECASE)
-"""A verb in the past ("picked up", "picked it up", "approved", "delivered")."""
-_NEGATION = re.compile(r"\b(?:not|never|no|yet|n't)\b|n't\b", re.IGNORECASE)
 _THEN = re.compile(r"^\W*(?:then|in that case|so)\b", re.IGNORECASE)
 """A clause that carries a change on ("then 3 lb each"): a revision when elliptical."""
 _CLAUSE = re.compile(r"[,;:](?!\d)\s*|\s[-\u2013\u2014]\s|\s(?:and|but|so|because|while|though)\s", re.IGNORECASE)
@@ -151,16 +126,6 @@ _ASKS: Final = {
     "number": re.compile(r"\bhow (?:many|much|long|often|far|old)\b|\bwhat (?:percent|rate|dose|amount)\b", re.IGNORECASE),
 }
 """The part of a question that asks for a value of each kind."""
-_CHANGE_WORDS: Final = frozenset(
-    """
-    actually now instead update updated updates change changed plan plans scratch correction move moved
-    moving switch switched push pushed bump bumped raise raised increase increased lower lowered reduce
-    reduced cut drop dropped upped make made keep kept limit limited went goes came come set adjust
-    adjusted trim trimmed shorten shortened extend extended expand expanded makes then case okay ok each
-    total just only about around more less most least max
-    """.split()
-)
-"""Words of a clause that say it changes a value, not what the value is of."""
 _LINKS: Final = frozenset("it that them this to from on at in of a and".split())
 """Words that tie an elliptical revision's value to what it stands for ("keep it to one")."""
 _COPULAS: Final = frozenset("it's that's is are i'm we're".split())
@@ -198,25 +163,6 @@ class Replacement:
     new: Value
 
 
-def status_over(claim: str, texts: tuple[str, ...]) -> str | None:
-    """Why ``claim`` states a status that waits for an act ("ready for pickup") that a later
-    message of ``texts`` (a conversation, in order) says done; None when it does not."""
-    if _AWAITS.search(claim) is not None and _done_since(claim, texts):
-        return "states a status a later message says is over"
-    return None
-
-
-def ended_in_force(claim: str, texts: tuple[str, ...]) -> str | None:
-    """Why ``claim`` states as in force ("covers", "valid", "still"), with no ending word of
-    its own, a thing ``texts`` say has ended (all the words it is said of); None when it
-    does not."""
-    if _IN_FORCE.search(claim) is not None and _ENDED.search(claim) is None:
-        forms = _forms(claim)
-        if any(thing <= forms for thing in _ended_things(texts)):
-            return "states as in force what the conversation says has ended"
-    return None
-
-
 def replaced_value(claim: str, texts: tuple[str, ...], whole: str = "") -> str | None:
     """Why ``claim`` states a value ``texts`` (a conversation, in order) replaced later,
     without the value that replaced it, in itself or in the ``whole`` text it is part of (a
@@ -228,7 +174,7 @@ def replaced_value(claim: str, texts: tuple[str, ...], whole: str = "") -> str |
     said = [v for n, clause in enumerate(_clauses(claim)) for v in _mentions(clause, -1, n, "")]
     if not said:
         return None
-    forms = _forms(claim)
+    forms = content_forms(claim)
     told = said + [v for n, clause in enumerate(_clauses(whole)) for v in _mentions(clause, -1, n, "")]
     for mine in said:
         olds = [r for r in found if _same(r.old, mine)]
@@ -243,75 +189,6 @@ def replaced_value(claim: str, texts: tuple[str, ...], whole: str = "") -> str |
             continue  # said of something else too, and the claim may mean that one
         return "states a value the conversation replaced later"
     return None
-
-
-_ENDED = re.compile(
-    r"\b(?:expired|(?:has|have) (?:already )?run out|ran out|lapsed"
-    r"|(?:has|have) ended|no longer|(?:is|are|was|were) (?:over|void|cancell?ed|terminated|expired|inactive)|inactive)\b",
-    re.IGNORECASE,
-)
-"""Words saying a thing's term or status has ended ("EXPIRED", "has already run out",
-"lapsed", "is no longer", "was cancelled"); not one that will ("expires in 2030", "runs out
-in June")."""
-_IN_FORCE = re.compile(
-    r"\b(?:cover(?:s|ed|ing|age)?|valid|active|in (?:force|effect)|applies|apply|good (?:until|through|for)|still)\b",
-    re.IGNORECASE,
-)
-"""Words stating a thing in force ("the warranty covers ...", "is valid", "still")."""
-
-
-_HEAD_SPLIT = re.compile(r"[.;!?]|(?<!\d),(?!\d)|\s[-\u2013\u2014]\s|\b(?:and|but|so|because)\b", re.IGNORECASE)
-"""Where the words an ending word is said of start: its clause."""
-
-
-@functools.lru_cache(maxsize=8)
-def _ended_things(texts: tuple[str, ...]) -> tuple[frozenset[str], ...]:
-    """What ``texts`` say has ended: the content words before an ending word in its clause
-    (at most three: "Basic 5yr/60,000mi: EXPIRED" is the basic one's, "the basic warranty has
-    already run out" the basic warranty's), in a statement not negated nor asked."""
-    found = []
-    for text in texts:
-        for sentence in sentences(text):
-            if sentence.rstrip().endswith("?"):
-                continue
-            for m in _ENDED.finditer(sentence):
-                head = _HEAD_SPLIT.split(sentence[: m.start()])[-1]
-                if _NEGATION.search(head):
-                    continue  # "the warranty hasn't expired"
-                names = _forms_in_order(head)
-                if names:
-                    found.append(frozenset(names[-3:]))
-    return tuple(dict.fromkeys(found))
-
-
-def _done_since(claim: str, texts: tuple[str, ...]) -> bool:
-    """Whether a status ``claim`` states, one that waits for an act ("ready for pickup"),
-    is over: a text after the one saying it (a statement, not negated) says the act done
-    ("I picked up the carprofen"), of what that text names (a word of it shared) or of
-    "it"; not when the whole ``texts`` never say the status."""
-    claimed = [_act(m) for m in _AWAITS.finditer(claim)]
-    for i, text in enumerate(texts):
-        said = [_act(m) for m in _AWAITS.finditer(text)]
-        acts = [a for a in said if a in claimed]
-        if not acts:
-            continue
-        named = _forms(text)
-        for later in texts[i + 1:]:
-            for sentence in sentences(later):
-                if sentence.rstrip().endswith("?") or _NEGATION.search(sentence):
-                    continue
-                for m in _DONE.finditer(sentence):
-                    verb = stem(m.group("verb").casefold()) + (m.group("particle") or "").casefold()
-                    if len(verb) >= 4 and any(a.startswith(verb) for a in acts) and (
-                        _forms(sentence) & named or re.search(r"\b(?:it|them)\b", sentence, re.IGNORECASE)
-                    ):
-                        return True
-    return False
-
-
-def _act(match: re.Match[str]) -> str:
-    """An awaited act as one stem ("pickup", "pick up": "pickup"; "approval": "approval")."""
-    return stem("".join(match.group("act").casefold().split()))
 
 
 def values(text: str) -> tuple[Value, ...]:
@@ -575,8 +452,8 @@ def _elliptical(clause: str, here: list[Value]) -> bool:
     left = _without_values(clause)
     units = {v.unit for v in here}
     links = _LINKS | _COPULAS if any(units) else _LINKS
-    rest = [w for w in words(left, numbers=False) if w not in _CHANGE_WORDS and w not in links]
-    return all(_unit(w) in units or w in SMALL_TALK for w in rest)
+    rest = [w for w in words(left, numbers=False) if w not in CHANGE_WORDS and w not in links]
+    return all(unit(w) in units or w in SMALL_TALK for w in rest)
 
 
 def _without_values(text: str) -> str:
@@ -604,7 +481,7 @@ def _mentions(clause: str, i: int, number: int, asked: str) -> list[Value]:
         out.append((m.start(), "number", _SPELLED_NUMBERS[" ".join(m.group("n").casefold().split())], _unit_of(m.group("unit"))))
     if not out:
         return []
-    own = _forms(_without_values(clause)) - {u.split()[-1] for _, _, _, u in out if u}
+    own = content_forms(_without_values(clause)) - {u.split()[-1] for _, _, _, u in out if u}
     values = []
     for start, kind, value, unit in sorted(out):
         bare = not own and bool(asked)
@@ -643,17 +520,12 @@ def _unit_of(said: str | None) -> str | None:
     said = said.split()
     word = said[-1].casefold()
     if len(said) == 2 and said[0].casefold() in ("a", "an", "per"):
-        return f"per {_unit(word)}"  # a rate: "2,400 a month" is not "18 months"
+        return f"per {unit(word)}"  # a rate: "2,400 a month" is not "18 months"
     if word == "%":
         return "percent"
     if word in _NOT_UNITS or word in STOP_WORDS or len(word) < 2 or not word.isalpha():
         return None
-    return _unit(word)
-
-
-@functools.lru_cache(maxsize=4096)
-def _unit(word: str) -> str:
-    return _UNITS.get(word) or stem(_UNITS.get(stem(word), word))
+    return unit(word)
 
 
 def _same(a: Value, b: Value) -> bool:
@@ -672,22 +544,8 @@ def _asked_forms(question: str, kind: str) -> frozenset[str]:
     that kind ("When is the wedding and how long ...": a day is the wedding's), else all."""
     parts = _QUESTION_PART.split(question)
     asking = [p for p in parts if _ASKS[kind].search(p)]
-    return frozenset(_forms(" ".join(asking or parts)))
+    return frozenset(content_forms(" ".join(asking or parts)))
 
 
 def _clauses(sentence: str) -> list[str]:
     return [c for c in _CLAUSE.split(sentence) if c.strip()]
-
-
-def _forms_in_order(text: str) -> list[str]:
-    """:func:`_forms`, in the order ``text`` says them, once each."""
-    return list(dict.fromkeys(
-        _unit(w) for w in words(text, numbers=False)
-        if len(w) >= 3 and w.isalpha() and w not in STOP_WORDS and w not in SMALL_TALK and w not in _CHANGE_WORDS
-    ))
-
-
-def _forms(text: str) -> frozenset[str]:
-    """The stems of ``text``'s content words: letters, three or more, not stop words, small
-    talk or words of change."""
-    return frozenset(_forms_in_order(text))

@@ -5,9 +5,9 @@ conversation it comes from made it untrue: it states a status that is over ("rea
 pickup" after "I picked it up"), a dose's frequency that was changed, as in force a thing
 said to have ended, a name or a place given again, or a value replaced ("June 21" of a
 wedding moved to June 28). :func:`stale` asks each reader in that order and gives the first
-reason found (pure; it never raises on any ``str``): :mod:`localmem.revisions` (values,
-statuses, ended things), :mod:`localmem.doses` (frequencies) and :mod:`localmem.renames`
-(names and places) say what each kind of change is.
+reason found (pure; it never raises on any ``str``): :mod:`localmem.statuses` (statuses,
+ended things), :mod:`localmem.doses` (frequencies), :mod:`localmem.renames` (names and
+places) and :mod:`localmem.revisions` (values) say what each kind of change is.
 """
 
 from __future__ import annotations
@@ -19,7 +19,8 @@ from collections.abc import Sequence
 # (tests/test_architecture.py); ``summarizer.salient`` (7 deep) is given it by its callers.
 from .doses import changed_rate
 from .renames import replaced_name
-from .revisions import ended_in_force, replaced_value, status_over
+from .revisions import replaced_value
+from .statuses import ended_in_force, status_over
 
 
 def stale(claim: str, texts: Sequence[str], whole: str = "") -> str | None:

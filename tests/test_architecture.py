@@ -32,10 +32,10 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "records": ("errors", "models", "reports", "migrations", "config", "keys", "outcome"),
     "policies": (
         "args", "tokens", "scoring", "extract", "answers", "autopins", "facts", "search",
-        "context", "packing", "cache", "jsonl", "exports", "rank", "updates", "corrections", "revisions", "changes", "renames", "doses", "staleness", "replies", "grounding", "statements",
+        "context", "packing", "cache", "jsonl", "exports", "rank", "updates", "corrections", "revisions", "replies", "grounding", "statements",
         "progress", "entities", "verbs", "claims",
         "clock", "words", "state_lines", "checkpoint", "checkpoint_request", "periods", "excerpt", "reranking", "drafts",
-        "batches", "sources",
+        "batches", "sources", "changes", "renames", "doses", "statuses", "staleness",
     ),
     "sql": ("db",),
     "files": ("files",),
