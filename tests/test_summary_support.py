@@ -93,6 +93,23 @@ def test_a_sentence_that_changes_status_party_or_polarity_is_dropped(
     assert f"sentence 3 of 3 dropped: {why}" in caplog.text
 
 
+@pytest.mark.parametrize(
+    ("sentence", "kept"),
+    [
+        ("The user decided to bake a lemon tart.", True),  # "I'll bake a lemon tart": decided, still to do
+        ("The user wanted to bake a lemon tart.", True),
+        ("The user baked a lemon tart.", False),  # the act stated as done: planned
+    ],
+)
+def test_a_decision_to_do_a_planned_act_is_no_claim_it_was_done(
+    db_path, server: FakeOllama, sentence: str, kept: bool
+) -> None:
+    assert (ground(sentence, CHAT).text == sentence) is kept
+    first = "Dinner for six is on Saturday. The user already bought a Rioja."
+    summary = summarize(db_path, server, f"{first} {sentence}")
+    assert summary.source == MODEL and (sentence in summary.text) is kept
+
+
 def test_a_question_answered_better_not_is_no_source(db_path, server: FakeOllama, caplog) -> None:
     """"Can I still serve shrimp to the others?" "Better not": restating it is denied."""
     assert ground("The others may still get shrimp.", CHAT).text is None

@@ -36,7 +36,9 @@ summary to what was written, as ``localmem.grounding`` holds a checkpoint's item
    what its source reports done (``localmem.statements.signals``; a turn answering a
    question is read after it: "Have you booked a seat?" "Yes, the 9:33"), is unsupported.
    A clause without a status word takes the one of the clause before it in its sentence
-   ("They will stay at the hotel, book a seat ...": the seat is planned too). What the
+   ("They will stay at the hotel, book a seat ...": the seat is planned too); a past verb
+   of deciding or wanting reports the decision, not its act ("decided to overpay" for "I'll
+   set up the overpayment": ``statements.claimed``). What the
    source leaves open ("has to decide whether to leave the island") is not settled
    ("decides to leave the island").
 5. **Same bindings** (``bindings``): a clause's event is bound to the day, time, month
