@@ -320,3 +320,32 @@ def test_a_cut_answer_keeps_the_sentence_with_the_fix(db_path, server: FakeOllam
     server.done_reason = "length"  # cut by num_predict
     summary = summarize(db_path, server, answer, pairs)
     assert summary.source == MODEL and fix in summary.text and len(summary.text) <= 300
+
+
+STORY = [
+    ("user", "Can you help me write a story for my son Felix? He is scared of the dark."),
+    ("assistant", "Of course. What animal should it be about?"),
+    ("user", "A hedgehog. My vet Dr Osei has one, and she is afraid of the night, like him."),
+]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "kept"),
+    [
+        ("The user wants a bedtime story for a son named Felix.", True),  # "my son Felix": the name beside the thing
+        ("The user wants a bedtime story for a son called Felix.", True),
+        ("The user wants a bedtime story for a son named Oscar.", False),  # a name the chat never gave
+        ("The user called Dr Osei.", False),  # phoned: a verb of its own, no naming
+    ],
+)
+def test_the_verb_that_names_a_thing_is_no_word_to_support(sentence: str, kept: bool) -> None:
+    assert (ground(sentence, STORY).text == sentence) is kept
+
+
+@pytest.mark.parametrize(("name", "kept"), [("Felix", True), ("Oscar", False)])
+def test_a_summary_naming_a_thing_as_the_chat_names_it_is_kept(
+    db_path, server: FakeOllama, name: str, kept: bool
+) -> None:
+    answer = f"The user wants a bedtime story for a son named {name}, who is scared of the dark."
+    summary = summarize(db_path, server, answer, STORY)
+    assert (summary.text == answer) is kept and (summary.source == FALLBACK) is not kept

@@ -12,7 +12,8 @@ summary to what was written, as ``localmem.grounding`` holds a checkpoint's item
    several turns in one sentence ("Rosa, 82, takes warfarin 5 mg at 6 pm, metoprolol 25 mg
    at 8 am"), each clause from one place. A clause's content words are ``grounding``'s
    (four letters or more, numbers whole), without the words every summary uses
-   (:data:`SUMMARY_WORDS`) and contractions ("you'll"); two forms of one word match
+   (:data:`SUMMARY_WORDS`), contractions ("you'll") and the verb that gives a thing its name
+   ("a son named Felix" says "my son Felix"); two forms of one word match
    (``grounding.same_word``: "takes" ~ "take").
 2. **One source.** Most of a clause's content words (``grounding.SUPPORT_SHARE`` of them,
    each counted once, a number twice: it is the most specific word) must be in ONE source,
@@ -163,6 +164,13 @@ _USER: Final = frozenset({"user", "users"})
 _POSSESSIVE = re.compile(r"['\u2019]s$")
 _SLOT_WORDS: Final = 3
 """Words that may stand where a source says "you" ("the family friend")."""
+_NAMING = re.compile(
+    r"(?P<thing>\b(?:a|an)\s+[\w'-]+(?:\s+[\w'-]+){0,2}?)\s+(?:named|called)(?=\s+[A-Z])"
+)
+"""A thing and the verb that gives its name ("a son named Felix", "a hedgehog called
+Bramble"): the same as the name beside the thing ("my son Felix"); the thing and the name
+are the content, the verb says no more. Only after "a"/"an" ("the user called Dr Osei"
+phoned)."""
 _CONTRACTION = re.compile(r"'(?:ll|re|ve|d|m)$")
 """"you'll", "they're": a pronoun and a verb, no content."""
 
@@ -316,7 +324,9 @@ def _said(form: tuple[str, bool], sources: list[_Source]) -> bool:
 
 
 def _forms(text: str) -> list[tuple[str, bool]]:
-    """The content word forms of ``text`` a summary's support is judged on (rule 1)."""
+    """The content word forms of ``text`` a summary's support is judged on (rule 1); the
+    verb that gives a thing its name is none (:data:`_NAMING`)."""
+    text = _NAMING.sub(r"\g<thing>", text)
     return [(f, n) for f, n in item_forms(text, SUMMARY_WORDS) if not _CONTRACTION.search(f)]
 
 
