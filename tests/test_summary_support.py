@@ -349,3 +349,41 @@ def test_a_summary_naming_a_thing_as_the_chat_names_it_is_kept(
     answer = f"The user wants a bedtime story for a son named {name}, who is scared of the dark."
     summary = summarize(db_path, server, answer, STORY)
     assert (summary.text == answer) is kept and (summary.source == FALLBACK) is not kept
+
+
+BRAKE = [
+    ("user", "My rear brake squeals like crazy when I stop."),
+    ("assistant", "Probably contaminated pads. Replace them and clean the rotor."),
+    ("user", "Done: new pads in, rotor cleaned, and no squeal now."),
+]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "pairs", "kept"),
+    [
+        ("The new pads resolved the squealing.", BRAKE, True),  # there, then gone
+        ("The new pads fixed the squeal.", BRAKE, True),
+        # never said to be there: "no squeal" is no ending of one
+        ("The new pads resolved the squealing.", [BRAKE[1], BRAKE[2]], False),
+        # still there: nothing says it is gone
+        ("The new pads resolved the squealing.", [*BRAKE[:2], ("user", "New pads in, it still squeals.")], False),
+        # gone before it was said to be there
+        ("The new pads resolved the squealing.", [BRAKE[2], BRAKE[0]], False),
+        # "fixed" of a noun ends nothing: read as written
+        ("The user pays the fixed costs first.", [("user", "I pay my fixed costs first, then save.")], True),
+        ("The mechanic was fixed by the rotor.", BRAKE, False),
+    ],
+)
+def test_a_thing_resolved_is_one_said_there_then_gone(
+    sentence: str, pairs: list[tuple[str, str]], kept: bool
+) -> None:
+    assert (ground(sentence, pairs).text == sentence) is kept
+
+
+@pytest.mark.parametrize(("last", "kept"), [(BRAKE[2][1], True), ("New pads in, it still squeals.", False)])
+def test_a_summary_saying_a_problem_was_resolved_is_kept_when_it_was(
+    db_path, server: FakeOllama, last: str, kept: bool
+) -> None:
+    answer = "The user replaced the pads and cleaned the rotor, which resolved the squealing."
+    summary = summarize(db_path, server, answer, [*BRAKE[:2], ("user", last)])
+    assert (summary.text == answer) is kept and (summary.source == FALLBACK) is not kept

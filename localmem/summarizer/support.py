@@ -61,7 +61,11 @@ summary to what was written, as ``localmem.grounding`` holds a checkpoint's item
    it ("She's been taking ibuprofen"). A clause saying an act must be done ("should stop
    metformin before contrast") is unsupported when every statement holding the act with
    another of its words denies the requirement ("guidance usually does not ask people to
-   stop metformin before contrast", "you don't need to stop it").
+   stop metformin before contrast", "you don't need to stop it"). A clause saying a thing
+   was ended ("resolved the squealing issue") says it is gone: a source negating it
+   ("stops fine, no squeal") after an earlier turn said it was there ("squeals like
+   crazy") supports it, and so does a source holding the verb; a source that only names
+   the thing ("it still squeals") does not.
 7. **What was replaced** (``localmem.revisions``): a sentence stating a value a later
    message replaced ("6 people" after "actually 8 ppl now") is dropped unless the summary
    also says the new value, in a sentence it keeps (one dropped by the other checks tells
@@ -171,6 +175,14 @@ _NAMING = re.compile(
 Bramble"): the same as the name beside the thing ("my son Felix"); the thing and the name
 are the content, the verb says no more. Only after "a"/"an" ("the user called Dr Osei"
 phoned)."""
+_ENDING = re.compile(
+    r"(?<!\bwas )(?<!\bwere )(?<!\bis )(?<!\bare )(?<!\bbeen )(?<!\bbe )"
+    r"\b(?:resolved|fixed|solved|cured|eliminated)\s+(?=(?:the|a|an|his|her|their|its|my|our|this|that|these|those|it|them)\b)",
+    re.IGNORECASE,
+)
+"""A verb that ends the thing it is done to: "resolved the squealing" says the squealing is
+gone (active, before its object: not "was resolved by turning", nor the adjective of
+"fixed costs"; "stopped" is a negation already)."""
 _CONTRACTION = re.compile(r"'(?:ll|re|ve|d|m)$")
 """"you'll", "they're": a pronoun and a verb, no content."""
 
@@ -303,13 +315,41 @@ def _unsupported(
         if number and len(forms) <= LIST_ITEM_WORDS and all(_said(form, sources) for form in forms):
             continue  # an item of a list: "including the router model, password"
         why = (
-            _clause_unsupported(clause, forms, status, sources, pairs, warned)
+            (_ended if _ENDING.search(clause) else _clause_unsupported)(clause, forms, status, sources, pairs, warned)
             or misbound(clause, texts)
             or misattributed(clause, texts)
         )
         if why is not None:
             return why
     return None
+
+
+def _ended(
+    clause: str,
+    forms: list[tuple[str, bool]],
+    status: str | None,
+    sources: list[_Source],
+    pairs: Sequence[tuple[str, str]],
+    warned: frozenset[str],
+) -> str | None:
+    """Why ``clause``, which says a thing was ended ("resolved the squealing issue",
+    :data:`_ENDING`), is not supported, or None. It is supported
+    by a source saying it is gone ("stops fine, no squeal") after an earlier turn said it
+    was there ("squeals like crazy"): ending a thing is its absence after its presence; or,
+    read as written, only by a source that holds the ending verb ("the squeal is resolved"),
+    never by one that only names the thing ("it still squeals")."""
+    verb = stem(_ENDING.search(clause).group().casefold())  # type: ignore[union-attr]
+    ended = _forms(_ENDING.sub("no ", clause))
+    gone = [f for f, negated in ended if negated]
+    there = [
+        i for i, (role, text) in enumerate(pairs)
+        if gone and role.strip().casefold() != "system" and all(f in read(text).asserted for f in gone)
+    ]
+    after = [source for source in sources if there and min(source.turns) > there[0]]
+    if gone and _clause_unsupported(clause, ended, status, after, pairs, warned) is None:
+        return None
+    holding = [source for source in sources if any(same_word(verb, f) for f in source.reading.forms)]
+    return _clause_unsupported(clause, forms, status, holding, pairs, warned)
 
 
 def _said(form: tuple[str, bool], sources: list[_Source]) -> bool:
