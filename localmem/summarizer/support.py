@@ -79,8 +79,9 @@ Pure; never raises on any ``str``.
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -314,8 +315,9 @@ def _unsupported(
             return why
         if number and len(forms) <= LIST_ITEM_WORDS and all(_said(form, sources) for form in forms):
             continue  # an item of a list: "including the router model, password"
+        judge = functools.partial(_clause_unsupported, clause, status=status, pairs=pairs, warned=warned)
         why = (
-            (_ended if _ENDING.search(clause) else _clause_unsupported)(clause, forms, status, sources, pairs, warned)
+            (_ended(clause, forms, sources, pairs, judge) if _ENDING.search(clause) else judge(forms, sources))
             or misbound(clause, texts)
             or misattributed(clause, texts)
         )
@@ -327,13 +329,13 @@ def _unsupported(
 def _ended(
     clause: str,
     forms: list[tuple[str, bool]],
-    status: str | None,
     sources: list[_Source],
     pairs: Sequence[tuple[str, str]],
-    warned: frozenset[str],
+    judge: Callable[[list[tuple[str, bool]], list[_Source]], str | None],
 ) -> str | None:
     """Why ``clause``, which says a thing was ended ("resolved the squealing issue",
-    :data:`_ENDING`), is not supported, or None. It is supported
+    :data:`_ENDING`), is not supported, or None (``judge``: why given forms are not
+    supported by given sources, :func:`_clause_unsupported`). It is supported
     by a source saying it is gone ("stops fine, no squeal") after an earlier turn said it
     was there ("squeals like crazy"): ending a thing is its absence after its presence; or,
     read as written, only by a source that holds the ending verb ("the squeal is resolved"),
@@ -346,10 +348,9 @@ def _ended(
         if gone and role.strip().casefold() != "system" and all(f in read(text).asserted for f in gone)
     ]
     after = [source for source in sources if there and min(source.turns) > there[0]]
-    if gone and _clause_unsupported(clause, ended, status, after, pairs, warned) is None:
+    if gone and judge(ended, after) is None:
         return None
-    holding = [source for source in sources if any(same_word(verb, f) for f in source.reading.forms)]
-    return _clause_unsupported(clause, forms, status, holding, pairs, warned)
+    return judge(forms, [source for source in sources if any(same_word(verb, f) for f in source.reading.forms)])
 
 
 def _said(form: tuple[str, bool], sources: list[_Source]) -> bool:
@@ -378,8 +379,8 @@ def _weight(forms: Sequence[str]) -> int:
 def _clause_unsupported(
     clause: str,
     forms: list[tuple[str, bool]],
-    status: str | None,
     sources: list[_Source],
+    status: str | None,
     pairs: Sequence[tuple[str, str]],
     warned: frozenset[str],
 ) -> str | None:
