@@ -62,10 +62,9 @@ summary to what was written, as ``localmem.grounding`` holds a checkpoint's item
    metformin before contrast") is unsupported when every statement holding the act with
    another of its words denies the requirement ("guidance usually does not ask people to
    stop metformin before contrast", "you don't need to stop it"). A clause saying a thing
-   was ended ("resolved the squealing issue") says it is gone: a source negating it
-   ("stops fine, no squeal") after an earlier turn said it was there ("squeals like
-   crazy") supports it, and so does a source holding the verb; a source that only names
-   the thing ("it still squeals") does not.
+   was ended ("resolved the squealing issue") says it is gone: besides the clause as
+   written, a source negating it ("stops fine, no squeal") after an earlier turn said it
+   was there ("squeals like crazy") supports it.
 7. **What was replaced** (``localmem.revisions``): a sentence stating a value a later
    message replaced ("6 people" after "actually 8 ppl now") is dropped unless the summary
    also says the new value, in a sentence it keeps (one dropped by the other checks tells
@@ -335,12 +334,11 @@ def _ended(
 ) -> str | None:
     """Why ``clause``, which says a thing was ended ("resolved the squealing issue",
     :data:`_ENDING`), is not supported, or None (``judge``: why given forms are not
-    supported by given sources, :func:`_clause_unsupported`). It is supported
-    by a source saying it is gone ("stops fine, no squeal") after an earlier turn said it
-    was there ("squeals like crazy"): ending a thing is its absence after its presence; or,
-    read as written, only by a source that holds the ending verb ("the squeal is resolved"),
-    never by one that only names the thing ("it still squeals")."""
-    verb = stem(_ENDING.search(clause).group().casefold())  # type: ignore[union-attr]
+    supported by given sources, :func:`_clause_unsupported`). Besides the clause as
+    written, a source saying the thing is gone ("stops fine, no squeal") after an earlier
+    turn said it was there ("squeals like crazy") supports it: ending a thing is its
+    absence after its presence. A source that says it is gone, with no turn before it
+    saying it was there, does not ("no squeal" alone ends nothing)."""
     ended = _forms(_ENDING.sub("no ", clause))
     gone = [f for f, negated in ended if negated]
     there = [
@@ -350,7 +348,7 @@ def _ended(
     after = [source for source in sources if there and min(source.turns) > there[0]]
     if gone and judge(ended, after) is None:
         return None
-    return judge(forms, [source for source in sources if any(same_word(verb, f) for f in source.reading.forms)])
+    return judge(forms, sources)
 
 
 def _said(form: tuple[str, bool], sources: list[_Source]) -> bool:
