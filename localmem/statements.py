@@ -91,6 +91,13 @@ _DONE = re.compile(
 )
 """A report of something done: a done word, or a person's past verb ("the user" is how a
 summary names the first person)."""
+_INTENTION = re.compile(
+    r"\b(?:decided|wanted|planned|agreed|chose|hoped|intended|offered|promised|meant|arranged"
+    r"|aimed|tried|needed|wished|expected)\s+(?:not\s+)?to\b",
+    _I,
+)
+"""A past verb of deciding or wanting and the "to" of the act it takes ("decided to
+overpay", "wanted to try")."""
 _STANCE = re.compile(
     r"\b(?:i|we)(?: really| strongly| always| generally| still| also| do)?"
     r" (?:prefer|like|love|enjoy|hate|dislike|lean|favou?r|can't stand|cannot stand|avoid|need)\b"
@@ -155,7 +162,12 @@ def status(sentence: str) -> str | None:
 
 def claimed(sentence: str) -> str | None:
     """The status a summary's sentence claims: :func:`status`, except that a done word
-    beside a future verb ("already bought the wine and will bake a tart") claims neither."""
+    beside a future verb ("already bought the wine and will bake a tart") claims neither,
+    and that a past verb of deciding or wanting before the act it takes ("decided to
+    overpay", "wanted to try writing": :data:`_INTENTION`) reports the decision, not the
+    act: the act's status is what the rest of the sentence says ("decided to book it on
+    Friday" plans it), else none (a decision is true of a plan and of an act since done)."""
+    sentence = _INTENTION.sub(" to ", sentence)
     if _DONE.search(sentence) and (_FUTURE.search(sentence) or _LATER.search(sentence)):
         return None
     return status(sentence)

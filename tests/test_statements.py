@@ -238,6 +238,21 @@ def test_lets_is_a_plan(sentence: str, status: str | None) -> None:
 
 
 @pytest.mark.parametrize(
+    ("sentence", "status"),
+    [
+        ("The user decided to overpay the mortgage by 340 a month.", None),  # the decision, not the act
+        ("The user wanted to try writing a haiku.", None),
+        ("She agreed not to drive until the check.", None),
+        ("The user decided to book the cabin on Friday.", "plan"),  # the rest of the sentence plans it
+        ("The user booked the cabin for Friday.", "done"),  # the act itself
+        ("The user decided on the cabin.", "done"),  # a decision with no act after "to"
+    ],
+)
+def test_a_decision_to_act_claims_no_status_of_the_act(sentence: str, status: str | None) -> None:
+    assert statements.claimed(sentence) == status
+
+
+@pytest.mark.parametrize(
     ("item", "content"),
     [("thx", False), ("k", False), ("same as always", False), ("yep. ok", False), ("leg day", True),
      ("rent 1450", True)],
