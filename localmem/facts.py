@@ -21,7 +21,7 @@ from typing import Any, Final
 from pydantic import field_validator
 
 from . import extract as rules
-from . import claims, entities, replies, revisions, statements, verbs
+from . import claims, entities, replies, revisions, roles, statements, verbs
 from .answers import MAX_REFERENCES, Answer, merge_items, strings
 from .grounding import SUPPORT_SHARE, Evidence, support
 from .models import FactsData
@@ -180,6 +180,7 @@ class ModelFacts(Answer):
                 and not (field in ("key_facts", "decisions") and claims.values_apart(i, stated))
                 and not (field in ("key_facts", "decisions") and revisions.stale(i, texts))
                 and not (field in ("key_facts", "decisions") and claims.widens(_THE_USER.sub(" ", i), sentences))
+                and not (field in ("key_facts", "decisions") and roles.miscast(i, said))
             ])
 
         return FactsData(

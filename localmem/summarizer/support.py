@@ -77,7 +77,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from .. import statements
+from .. import roles, statements
 from ..extract import sentences
 from ..grounding import (
     SUPPORT_SHARE,
@@ -204,7 +204,7 @@ def ground(summary: str, pairs: Sequence[tuple[str, str]]) -> Grounded:
     warned = frozenset().union(*(source.reading.negated for source in sources if not source.asked))
     kept: list[str] = []
     dropped: list[tuple[int, str]] = []
-    invented = [invented_name(sentence, written) for sentence in said]
+    invented = [invented_name(sentence, written) or roles.miscast(sentence, pairs) for sentence in said]
     unsupported = [
         None if name else _unsupported(sentence, sources, pairs, texts, warned) for sentence, name in zip(said, invented)
     ]
