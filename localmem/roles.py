@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
@@ -49,9 +50,9 @@ from .extract import sentences
 from .grounding import same_word
 from .words import NUMBER_WORDS, RELATION_WORDS, SPEAKER_LABEL, STOP_WORDS, TIME_WORDS, stem
 
-_TOKEN = re.compile(r"[A-Za-z][\w'\u2019-]*|[£$€]?\d[\d.,:]*\w*|[,;:\"\u201c\u201d()]|\s[-\u2013\u2014]\s")
+_TOKEN = re.compile(r"[A-Za-z][\w'\u2019-]*|[£$€]?\d[\d.,:]*\w*|[,;:\"\u201c\u201d()!?]|\.(?!\w)|\s[-\u2013\u2014]\s")
 """A word, a number (a price), or a mark that ends a clause or quotes."""
-_BOUNDARY: Final = frozenset({",", ";", ":", "(", ")", '"', "\u201c", "\u201d", "-", "\u2013", "\u2014"})
+_BOUNDARY: Final = frozenset({",", ";", ":", "(", ")", '"', "\u201c", "\u201d", "-", "\u2013", "\u2014", ".", "!", "?"})
 _AUX: Final = frozenset(
     """
     is are was were am be been being has have had will would can could should shall may might
@@ -70,6 +71,11 @@ _DONE: Final = frozenset(
 """Past forms without "-ed": a verb after a name with no auxiliary ("Margaret bought")."""
 _NAME_FOLLOWS: Final = frozenset("is are was were has have had will would can could and 's just also already".split())
 """A capitalized word opening a sentence before these is a name ("Hassan has ...")."""
+_LABEL = re.compile(rf"(?={SPEAKER_LABEL.pattern})[A-Z][\w'-]*(?: [A-Z][\w'-]*){{0,2}}: ")
+"""A transcript's speaker label (``words.SPEAKER_LABEL``) of capitalized words: "Priya: ",
+not "Got it: "."""
+_OPENERS: Final = frozenset({".", "!", "?", ":", '"', "\u201c", "("})
+"""Marks after which a word is capitalized for the start it makes, not for a name."""
 _BE: Final = frozenset("is are was were am be been being 's 're 'm".split())
 _NEGATION: Final = frozenset("not never n't no".split())
 _CARRIERS: Final = frozenset(
@@ -97,6 +103,9 @@ _SUBJECT_PRONOUNS: Final = {
 }
 """A pronoun as a doer: the speaker, the other party, anyone of a group, anyone named, a thing."""
 _OBJECT_PRONOUNS: Final = frozenset("me us you him her them".split())
+_QUALIFIERS: Final = frozenset("from of at in with on".split())
+"""Prepositions of a phrase that qualifies a subject ("Ana from the team")."""
+_QUESTIONS: Final = frozenset("who what which whom whose".split())
 _AGENT = re.compile(r"[a-z]{3,}(?:er|or|ist|ian)")
 """A noun naming a person by what they do ("owner", "tutor", "pharmacist")."""
 _TITLES: Final = frozenset("mr mrs ms dr prof".split())
@@ -133,7 +142,13 @@ def miscast(claim: str, pairs: Sequence[tuple[str, str]]) -> str | None:
 
 
 def _tokens(text: str) -> tuple[str, ...]:
-    return tuple(t.strip().replace("\u2019", "'") for t in _TOKEN.findall(text))
+    """The words, numbers and marks of ``text``; a title's stop ("Dr.") is no mark."""
+    out: list[str] = []
+    for token in _TOKEN.findall(text):
+        if token == "." and out and _fold(out[-1]) in _TITLES:
+            continue
+        out.append(token.strip().replace("\u2019", "'"))
+    return tuple(out)
 
 
 def _fold(token: str) -> str:
@@ -147,17 +162,21 @@ def _read(pairs: tuple[tuple[str, str], ...]) -> tuple[tuple[_Turn, ...], frozen
     lower: set[str] = set()
     upper: set[str] = set()
     turns = []
+    labels = Counter(m.group() for _, text in pairs for line in text.splitlines() if (m := _LABEL.match(line)))
     for role, text in pairs:
         role = role.strip().casefold()
         speaker, other = ("user", "assistant") if role == "user" else ("assistant", "user") if role == "assistant" else ("any", "any")
         parts: list[tuple[str, ...]] = []
         for line in text.splitlines() or [text]:
-            label = SPEAKER_LABEL.match(line)
+            label = _LABEL.match(line)
+            if label is not None and labels[label.group()] < 2:
+                label = None  # one "Note: ..." is no transcript's speaker
             if label is not None:  # a transcript's turn: "Priya: ..." says "I" of Priya
                 if parts:
                     turns.append(_Turn(speaker, other, tuple(parts)))
                     parts = []
                 said = _sentences(line[label.end():], upper, lower)
+                upper.add(_name_key(label.group().rstrip(": ")))
                 turns.append(_Turn(f"name:{_name_key(label.group().rstrip(': '))}", "any", said))
             else:
                 parts += _sentences(line, upper, lower)
@@ -183,7 +202,7 @@ def _sentences(text: str, upper: set[str], lower: set[str]) -> tuple[tuple[str, 
             word = _fold(token).removesuffix("'s")
             if not token[:1].isupper():
                 lower.add(word)
-            elif i or (len(tokens) > 1 and _fold(tokens[1]) in _NAME_FOLLOWS):
+            elif (i and tokens[i - 1] not in _OPENERS) or (i + 1 < len(tokens) and _fold(tokens[i + 1]) in _NAME_FOLLOWS):
                 upper.add(word)  # "Hassan has collected"; not "Go now", "Watch for ..."
     return tuple(out)
 
@@ -313,6 +332,9 @@ def _doers(verb: str, turns: tuple[_Turn, ...], names: frozenset[str]) -> list[t
                     continue
                 if i and _fold(tokens[i - 1]) in _NOT_VERB_BEFORE:
                     continue  # "change of plan", "the plan"
+                if i + 1 < len(tokens) and _fold(tokens[i + 1]) == "by":  # "coached by Mr Lewis"
+                    out.append((n, _doer_word(tokens, i + 2, turn, names) or frozenset({"any"})) if i + 2 < len(tokens) else (n, frozenset({"any"})))
+                    continue
                 out.append((n, _subject_before(tokens, i, turn, names)))
     return out
 
@@ -396,8 +418,12 @@ def _subject_before(tokens: Sequence[str], i: int, turn: _Turn, names: frozenset
         verb = _fold(tokens[i])
         told = verb.endswith(("ing", "ed")) and stem(verb) != verb  # "Planning ...", not "Bring ..."
         return frozenset({turn.speaker if told else turn.other})
+    while j >= 3 and _fold(tokens[j - 1]) in _DETERMINERS and _fold(tokens[j - 2]) in _QUALIFIERS:
+        j -= 3  # "Ana from the team booked": the doer is before what qualifies it
     word = _fold(tokens[j])
     bare = re.sub(r"'(?:s|ve|d|ll|re|m)$", "", word)
+    if word in _QUESTIONS:
+        return frozenset()  # "Who is driving?": a question names no doer
     if word in _OBJECT_PRONOUNS and bare not in ("you",) and word not in ("us",):
         if word == "me":
             return frozenset({turn.speaker})
