@@ -161,8 +161,10 @@ class ModelFacts(Answer):
         records) support (:func:`supported_item`), none of them a value the span replaced
         (``replaced``: the old sides of the updates kept); a key fact or a decision states its
         values as one sentence does (:func:`claims.values_apart`), no value a later message
-        replaced (``revisions.stale``: "two more" after "it's three, not two") and no claim of
-        every case its sentences make of one (:func:`claims.widens`)."""
+        replaced (``revisions.stale``: "two more" after "it's three, not two"), no claim of
+        every case its sentences make of one (:func:`claims.widens`) and no person given
+        another's act, thing or name (``roles.miscast``: "Leila's husband" for the user's
+        "my husband")."""
         said = [(role, text) for role, text in pairs if role in ("user", "assistant", "tool")]
         texts = [text for _, text in said]
         evidence = Evidence(texts, conversation=texts)

@@ -50,9 +50,13 @@ from .extract import sentences
 from .grounding import same_word
 from .words import NUMBER_WORDS, RELATION_WORDS, SPEAKER_LABEL, STOP_WORDS, TIME_WORDS, stem
 
-_TOKEN = re.compile(r"[A-Za-z][\w'\u2019-]*|[£$€]?\d[\d.,:]*\w*|[,;:\"\u201c\u201d()!?]|\.(?!\w)|\s[-\u2013\u2014]\s")
+_TOKEN = re.compile(
+    r"[A-Za-z][\w'\u2019-]*|[£$€]?\d[\d.,:]*\w*|[,;:\"\u201c\u201d()!?]|\.(?!\w)|\s[-\u2013\u2014]\s"
+)
 """A word, a number (a price), or a mark that ends a clause or quotes."""
-_BOUNDARY: Final = frozenset({",", ";", ":", "(", ")", '"', "\u201c", "\u201d", "-", "\u2013", "\u2014", ".", "!", "?"})
+_BOUNDARY: Final = frozenset(
+    {",", ";", ":", "(", ")", '"', "\u201c", "\u201d", "-", "\u2013", "\u2014", ".", "!", "?"}
+)
 _AUX: Final = frozenset(
     """
     is are was were am be been being has have had will would can could should shall may might
@@ -74,6 +78,10 @@ _NAME_FOLLOWS: Final = frozenset("is are was were has have had will would can co
 _LABEL = re.compile(rf"(?={SPEAKER_LABEL.pattern})[A-Z][\w'-]*(?: [A-Z][\w'-]*){{0,2}}: ")
 """A transcript's speaker label (``words.SPEAKER_LABEL``) of capitalized words: "Priya: ",
 not "Got it: "."""
+_SIDES: Final = {"user": ("user", "assistant"), "assistant": ("assistant", "user")}
+"""Who says "I" and who is "you" in a turn of each role (a tool's: neither party)."""
+_PARTIES: Final = {"user": "user", "users": "user", "assistant": "assistant"}
+"""The conversation's parties as a claim names them."""
 _OPENERS: Final = frozenset({".", "!", "?", ":", '"', "\u201c", "("})
 """Marks after which a word is capitalized for the start it makes, not for a name."""
 _BE: Final = frozenset("is are was were am be been being 's 're 'm".split())
@@ -111,7 +119,8 @@ _AGENT = re.compile(r"[a-z]{3,}(?:er|or|ist|ian)")
 _TITLES: Final = frozenset("mr mrs ms dr prof".split())
 _NAMED = re.compile(
     r"(?P<x>[\w'\u2019-]+)(?:\s+(?:is|was|are|were|'s))?\s+(?:called|named|titled)\s+"
-    r"(?P<y>[\"\u201c'\u2018][^\"\u201d'\u2019]{2,60}[\"\u201d'\u2019]|(?:[A-Z][\w'\u2019-]*)(?:\s+[A-Z][\w'\u2019-]*)*)"
+    r"(?P<y>[\"\u201c'\u2018][^\"\u201d'\u2019]{2,60}[\"\u201d'\u2019]"
+    r"|(?:[A-Z][\w'\u2019-]*)(?:\s+[A-Z][\w'\u2019-]*)*)"
     r"|(?P<tx>[\w'\u2019-]+),?\s+[\"\u201c](?P<ty>[A-Z][^\"\u201d]{1,60}?)[,.]?[\"\u201d]"
 )
 """A claim that names something: "<X> is called <Y>", "<X> named <Y>", '<X>, "<Y>,"'."""
@@ -165,7 +174,7 @@ def _read(pairs: tuple[tuple[str, str], ...]) -> tuple[tuple[_Turn, ...], frozen
     labels = Counter(m.group() for _, text in pairs for line in text.splitlines() if (m := _LABEL.match(line)))
     for role, text in pairs:
         role = role.strip().casefold()
-        speaker, other = ("user", "assistant") if role == "user" else ("assistant", "user") if role == "assistant" else ("any", "any")
+        speaker, other = _SIDES.get(role, ("any", "any"))
         parts: list[tuple[str, ...]] = []
         for line in text.splitlines() or [text]:
             label = _LABEL.match(line)
@@ -202,7 +211,7 @@ def _sentences(text: str, upper: set[str], lower: set[str]) -> tuple[tuple[str, 
             word = _fold(token).removesuffix("'s")
             if not token[:1].isupper():
                 lower.add(word)
-            elif (i and tokens[i - 1] not in _OPENERS) or (i + 1 < len(tokens) and _fold(tokens[i + 1]) in _NAME_FOLLOWS):
+            elif (i and tokens[i - 1] not in _OPENERS) or _fold(next(iter(tokens[i + 1 :]), "")) in _NAME_FOLLOWS:
                 upper.add(word)  # "Hassan has collected"; not "Go now", "Watch for ..."
     return tuple(out)
 
@@ -249,12 +258,12 @@ def _subject_at(tokens: tuple[str, ...], k: int, names: frozenset[str]) -> tuple
     before = _fold(tokens[k - 1]) if k else ""
     if k and before not in _BOUNDARY and before not in _CONJUNCTIONS:
         return [], k
-    j = k
-    if j + 1 < len(tokens) and _fold(tokens[j]) == "the" and _fold(tokens[j + 1]) in ("user", "users"):
-        j += 2
-        if j < len(tokens) and _fold(tokens[j]).endswith("'s"):
+    j = k + (k < len(tokens) and _fold(tokens[k]) == "the")
+    if j < len(tokens) and _fold(tokens[j]) in _PARTIES:  # "The user", "User orders ...", "the assistant"
+        if j + 1 < len(tokens) and _fold(tokens[j + 1]).endswith("'s"):
             return [], k
-        return ["user"], j
+        return [_PARTIES[_fold(tokens[j])]], j + 1
+    j = k
     if j + 2 < len(tokens) and (_fold(tokens[j]) in _DETERMINERS or _fold(tokens[j]) in _POSSESSORS) and (
         _fold(tokens[j + 1]) in RELATION_WORDS or _AGENT.fullmatch(_fold(tokens[j + 1]))
     ):
@@ -320,11 +329,11 @@ def _object_head(tokens: tuple[str, ...], j: int) -> str | None:
 # --- who does an act in the conversation ------------------------------------------------
 
 
-def _doers(verb: str, turns: tuple[_Turn, ...], names: frozenset[str]) -> list[tuple[int, frozenset[str]]]:
+def _doers(verb: str, turns: tuple[_Turn, ...], names: frozenset[str]) -> list[frozenset[str]]:
     """Each clause of ``turns`` using ``verb`` as a verb: its turn and its doers."""
     act = stem(verb)
     out = []
-    for n, turn in enumerate(turns):
+    for turn in turns:
         for tokens in turn.sentences:
             for i, token in enumerate(tokens):
                 word = _fold(token)
@@ -332,19 +341,19 @@ def _doers(verb: str, turns: tuple[_Turn, ...], names: frozenset[str]) -> list[t
                     continue
                 if i and _fold(tokens[i - 1]) in _NOT_VERB_BEFORE:
                     continue  # "change of plan", "the plan"
-                if i + 1 < len(tokens) and _fold(tokens[i + 1]) == "by":  # "coached by Mr Lewis"
-                    out.append((n, _doer_word(tokens, i + 2, turn, names) or frozenset({"any"})) if i + 2 < len(tokens) else (n, frozenset({"any"})))
-                    continue
-                out.append((n, _subject_before(tokens, i, turn, names)))
+                if i + 2 < len(tokens) and _fold(tokens[i + 1]) == "by":  # "coached by Mr Lewis"
+                    out.append(_doer_word(tokens, i + 2, turn, names) or frozenset({"any"}))
+                else:
+                    out.append(_subject_before(tokens, i, turn, names))
     return out
 
 
-def _object_doers(head: str, turns: tuple[_Turn, ...], names: frozenset[str]) -> list[tuple[int, frozenset[str]]]:
+def _object_doers(head: str, turns: tuple[_Turn, ...], names: frozenset[str]) -> list[frozenset[str]]:
     """The doers of the clauses where a verb acts on ``head`` ("I still need to sign the
     form"): the subject of a clause holding ``head`` after a doer and a verb."""
     form = stem(head)
     out = []
-    for n, turn in enumerate(turns):
+    for turn in turns:
         for tokens in turn.sentences:
             for i, token in enumerate(tokens):
                 word = _fold(token)
@@ -362,7 +371,7 @@ def _object_doers(head: str, turns: tuple[_Turn, ...], names: frozenset[str]) ->
                 if who and who != frozenset({"thing"}) and any(
                     t.isalpha() and _fold(t) not in STOP_WORDS and _fold(t) not in _AUX for t in clause[first + 1:]
                 ):
-                    out.append((n, who))
+                    out.append(who)
     return out
 
 
@@ -411,10 +420,10 @@ def _subject_before(tokens: Sequence[str], i: int, turn: _Turn, names: frozenset
             continue
         break
     if j < 0 or tokens[j] in _BOUNDARY:
-        if j >= 0 and tokens[j] in _BOUNDARY:
+        if j >= 0 and tokens[j] in _BOUNDARY:  # "Me and two roommates, Kofi and Lena, are moving": all of them
             earlier = [k for k in range(j) if _fold(tokens[k]) in _SUBJECT_PRONOUNS or _is_name(tokens[k], names)]
             if earlier:
-                return _doer_word(tokens, earlier[0], turn, names)
+                return frozenset().union(*(_doer_word(tokens, k, turn, names) for k in earlier))
         verb = _fold(tokens[i])
         told = verb.endswith(("ing", "ed")) and stem(verb) != verb  # "Planning ...", not "Bring ..."
         return frozenset({turn.speaker if told else turn.other})
@@ -455,22 +464,23 @@ def _subject_before(tokens: Sequence[str], i: int, turn: _Turn, names: frozenset
     return frozenset({"any"})
 
 
-def _cast_otherwise(who: str, doers: list[tuple[int, frozenset[str]]], turns: tuple[_Turn, ...]) -> bool:
+def _cast_otherwise(who: str, doers: list[frozenset[str]], turns: tuple[_Turn, ...]) -> bool:
     """Whether ``doers`` name a person for the act and none may be ``who``."""
-    people = [(n, d) for n, d in doers if d and d != frozenset({"thing"})]
+    people = [d for d in doers if d and d != frozenset({"thing"})]
     if not people:
         return False
-    return not any(_may_be(who, d, n, turns) for n, d in people)
+    return not any(_may_be(who, d, turns) for d in people)
 
 
-def _may_be(who: str, doer: frozenset[str], turn: int, turns: tuple[_Turn, ...]) -> bool:
-    """Whether a doer read in turn ``turn`` may be ``who``."""
+def _may_be(who: str, doer: frozenset[str], turns: tuple[_Turn, ...]) -> bool:
+    """Whether ``doer`` (who a clause's doer or owner may be) may be ``who``."""
     if "any" in doer or who in doer:
         return True
     if who.startswith("name:"):
         name = who.removeprefix("name:")
+        # the user may be one the user never names ("I'll pick it up" of a tool's patient)
         if "third" in doer or ("user" in doer and name not in _spoken_of(turns)):
-            return True  # the user may be one the user never names: "I'll pick it up" of Daniel Brandt
+            return True
         return any(_tied(d.removeprefix("noun:"), name, turns) for d in doer if d.startswith("noun:"))
     return False
 
@@ -478,7 +488,9 @@ def _may_be(who: str, doer: frozenset[str], turn: int, turns: tuple[_Turn, ...])
 @functools.lru_cache(maxsize=8)
 def _spoken_of(turns: tuple[_Turn, ...]) -> frozenset[str]:
     """The words of the user's own turns: a name among them is someone else to the user."""
-    return frozenset(_fold(t).removesuffix("'s") for turn in turns if turn.speaker == "user" for tokens in turn.sentences for t in tokens)
+    return frozenset(
+        _fold(t).removesuffix("'s") for turn in turns if turn.speaker == "user" for tokens in turn.sentences for t in tokens
+    )
 
 
 def _tied(noun: str, name: str, turns: tuple[_Turn, ...]) -> bool:
@@ -514,17 +526,17 @@ def _possessor(tokens: tuple[str, ...], turns: tuple[_Turn, ...], names: frozens
                 subject = f"name:{_name_key(word)}"
             continue
         owners = _owners(noun, turns, names)
-        if owners and not any(_may_be(who, d, n, turns) for n, d in owners):
+        if owners and not any(_may_be(who, d, turns) for d in owners):
             return "gives a thing to someone the conversation does not say has it"
     return None
 
 
-def _owners(noun: str, turns: tuple[_Turn, ...], names: frozenset[str]) -> list[tuple[int, frozenset[str]]]:
+def _owners(noun: str, turns: tuple[_Turn, ...], names: frozenset[str]) -> list[frozenset[str]]:
     """Whose ``noun`` the conversation says it is, clause by clause: "my", "our", "your",
     "his/her/their", "<Name>'s" before it (a word between allowed: "my old bike"), "of
     <Name>" after it."""
     out = []
-    for n, turn in enumerate(turns):
+    for turn in turns:
         for tokens in turn.sentences:
             for i, token in enumerate(tokens):
                 if _fold(token) != noun:
@@ -535,12 +547,12 @@ def _owners(noun: str, turns: tuple[_Turn, ...], names: frozenset[str]) -> list[
                     word = _fold(tokens[j])
                     owner = _owner_word(tokens[j], word, turn, names)
                     if owner is not None:
-                        out.append((n, owner))
+                        out.append(owner)
                         break
                     if not word.isalpha() or word in STOP_WORDS:
                         break
                 if i + 2 < len(tokens) and _fold(tokens[i + 1]) == "of" and _is_name(tokens[i + 2], names):
-                    out.append((n, frozenset({f"name:{_name_key(tokens[i + 2])}"})))
+                    out.append(frozenset({f"name:{_name_key(tokens[i + 2])}"}))
     return out
 
 

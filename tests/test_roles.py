@@ -125,3 +125,17 @@ def test_the_store_drops_a_miscast_summary_sentence_and_fact(db_path, caplog) ->
     assert "Ana booked the pitch" in kept.data.key_facts
     assert "Tom's wife packed the kit bag last night" not in kept.data.key_facts
     assert "Raj booked the pitch" not in kept.data.key_facts
+
+
+def test_the_parties_are_read_as_the_turns_say_i_and_you() -> None:
+    pairs = [
+        ("user", "coupon?"),
+        ("assistant", "i'll bring it"),
+        ("user", "Can you book the table? I'll order the cake."),
+        ("assistant", "Sure, I booked the table for 7."),
+    ]
+    assert miscast("The user brings a coupon.", pairs) is not None  # the assistant's "i'll bring it"
+    assert miscast("The assistant brings a coupon.", pairs) is None
+    assert miscast("User booked the table.", pairs) is not None
+    assert miscast("The user will order the cake.", pairs) is None
+    assert miscast("The assistant will order the cake.", pairs) is not None

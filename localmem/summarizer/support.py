@@ -64,6 +64,11 @@ summary to what was written, as ``localmem.grounding`` holds a checkpoint's item
    also says the new value, in a sentence it keeps (one dropped by the other checks tells
    nothing).
 
+8. **Who did what** (``localmem.roles``): a sentence giving a named person (or the user) an
+   act, a possession or a name the conversation gives someone else ("Leila is preparing her
+   medical form" where the user signs it; "Leila's husband" for the user's "my husband";
+   "the poem, 'The Last Chapter'" where the boat is so called) is dropped whole.
+
 A sentence with an unsupported clause is dropped. Unless most of the sentences (more than
 :data:`MIN_KEPT_SHARE`) and :data:`MIN_KEPT_WORDS` content words remain, the summary is not
 one (``Grounded.text`` is None: the caller stores its deterministic summary instead).
