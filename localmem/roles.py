@@ -42,7 +42,7 @@ from __future__ import annotations
 import functools
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -82,6 +82,8 @@ _SIDES: Final = {"user": ("user", "assistant"), "assistant": ("assistant", "user
 """Who says "I" and who is "you" in a turn of each role (a tool's: neither party)."""
 _PARTIES: Final = {"user": "user", "users": "user", "assistant": "assistant"}
 """The conversation's parties as a claim names them."""
+_AT_PLACE: Final = frozenset("in at near into on".split())
+"""Prepositions before a place: a name after them is no one's ("Arran offers ..." acts nothing)."""
 _OPENERS: Final = frozenset({".", "!", "?", ":", '"', "\u201c", "("})
 """Marks after which a word is capitalized for the start it makes, not for a name."""
 _BE: Final = frozenset("is are was were am be been being 's 're 'm".split())
@@ -166,8 +168,9 @@ def _fold(token: str) -> str:
 
 @functools.lru_cache(maxsize=8)
 def _read(pairs: tuple[tuple[str, str], ...]) -> tuple[tuple[_Turn, ...], frozenset[str]]:
-    """The turns as :class:`_Turn` and the names the conversation writes: a capitalized
-    word it never writes in lower case, not a function word nor a day."""
+    """The turns as :class:`_Turn` and the people the conversation names: a capitalized
+    word it never writes in lower case, not a function word nor a day, nor a place (a word
+    after "in", "at", "near", "into": "on Arran", "in Leeds")."""
     lower: set[str] = set()
     upper: set[str] = set()
     turns = []
@@ -191,8 +194,13 @@ def _read(pairs: tuple[tuple[str, str], ...]) -> tuple[tuple[_Turn, ...], frozen
                 parts += _sentences(line, upper, lower)
         if parts:
             turns.append(_Turn(speaker, other, tuple(parts)))
+    places = {
+        _fold(tokens[i + 1]).removesuffix("'s")
+        for turn in turns for tokens in turn.sentences for i in range(len(tokens) - 1)
+        if _fold(tokens[i]) in _AT_PLACE
+    }
     names = frozenset(
-        w for w in upper - lower
+        w for w in upper - lower - places
         if w.isalpha() and w not in STOP_WORDS and w not in TIME_WORDS and w not in _TITLES and w not in NUMBER_WORDS
         and len(w) >= 2
     )
@@ -329,49 +337,48 @@ def _object_head(tokens: tuple[str, ...], j: int) -> str | None:
 # --- who does an act in the conversation ------------------------------------------------
 
 
-def _doers(verb: str, turns: tuple[_Turn, ...], names: frozenset[str]) -> list[frozenset[str]]:
-    """Each clause of ``turns`` using ``verb`` as a verb: its turn and its doers."""
-    act = stem(verb)
-    out = []
+def _places(form: str, turns: tuple[_Turn, ...]) -> Iterator[tuple[_Turn, tuple[str, ...], int]]:
+    """Each word of ``turns`` that is a form of the stem ``form``: its turn, its sentence's
+    tokens and its place there."""
     for turn in turns:
         for tokens in turn.sentences:
             for i, token in enumerate(tokens):
                 word = _fold(token)
-                if not word.isalpha() or not same_word(stem(word), act):
-                    continue
-                if i and _fold(tokens[i - 1]) in _NOT_VERB_BEFORE:
-                    continue  # "change of plan", "the plan"
-                if i + 2 < len(tokens) and _fold(tokens[i + 1]) == "by":  # "coached by Mr Lewis"
-                    out.append(_doer_word(tokens, i + 2, turn, names) or frozenset({"any"}))
-                else:
-                    out.append(_subject_before(tokens, i, turn, names))
+                if word.isalpha() and same_word(stem(word), form):
+                    yield turn, tokens, i
+
+
+def _doers(verb: str, turns: tuple[_Turn, ...], names: frozenset[str]) -> list[frozenset[str]]:
+    """The doers of each clause of ``turns`` using ``verb`` as a verb."""
+    out = []
+    for turn, tokens, i in _places(stem(verb), turns):
+        if i and _fold(tokens[i - 1]) in _NOT_VERB_BEFORE:
+            continue  # "change of plan", "the plan"
+        if i + 2 < len(tokens) and _fold(tokens[i + 1]) == "by":  # "coached by Mr Lewis"
+            out.append(_doer_word(tokens, i + 2, turn, names) or frozenset({"any"}))
+        else:
+            out.append(_subject_before(tokens, i, turn, names))
     return out
 
 
 def _object_doers(head: str, turns: tuple[_Turn, ...], names: frozenset[str]) -> list[frozenset[str]]:
     """The doers of the clauses where a verb acts on ``head`` ("I still need to sign the
     form"): the subject of a clause holding ``head`` after a doer and a verb."""
-    form = stem(head)
     out = []
-    for turn in turns:
-        for tokens in turn.sentences:
-            for i, token in enumerate(tokens):
-                word = _fold(token)
-                if not word.isalpha() or not same_word(stem(word), form):
-                    continue
-                start = i
-                while start and tokens[start - 1] not in _BOUNDARY:
-                    start -= 1
-                clause = tokens[start:i]
-                first = next((c for c, t in enumerate(clause) if _fold(t) not in _CONJUNCTIONS), None)
-                if first is None:
-                    continue
-                who = _doer_word(clause, first, turn, names)
-                # a doer, then a verb before the object: "I ... sign the form", not "The form is"
-                if who and who != frozenset({"thing"}) and any(
-                    t.isalpha() and _fold(t) not in STOP_WORDS and _fold(t) not in _AUX for t in clause[first + 1:]
-                ):
-                    out.append(who)
+    for turn, tokens, i in _places(stem(head), turns):
+        start = i
+        while start and tokens[start - 1] not in _BOUNDARY:
+            start -= 1
+        clause = tokens[start:i]
+        first = next((c for c, t in enumerate(clause) if _fold(t) not in _CONJUNCTIONS), None)
+        if first is None:
+            continue
+        who = _doer_word(clause, first, turn, names)
+        # a doer, then a verb before the object: "I ... sign the form", not "The form is"
+        if who and who != frozenset({"thing"}) and any(
+            t.isalpha() and _fold(t) not in STOP_WORDS and _fold(t) not in _AUX for t in clause[first + 1:]
+        ):
+            out.append(who)
     return out
 
 

@@ -139,3 +139,11 @@ def test_the_parties_are_read_as_the_turns_say_i_and_you() -> None:
     assert miscast("User booked the table.", pairs) is not None
     assert miscast("The user will order the cake.", pairs) is None
     assert miscast("The assistant will order the cake.", pairs) is not None
+
+
+def test_a_place_is_given_no_act() -> None:
+    """A name the chat writes after "in", "at", "near" or "into" is a place, not someone
+    whose acts are read; a person's are."""
+    pairs = [("user", "We're staying in Leeds with Ana. I'm hosting the match party.")]
+    assert miscast("Leeds is hosting the match party.", pairs) is None
+    assert miscast("Ana is hosting the match party.", pairs) is not None
