@@ -321,8 +321,11 @@ def _verb_after(tokens: tuple[str, ...], j: int, plural: bool = False) -> tuple[
 
 
 def _object_head(tokens: tuple[str, ...], j: int) -> str | None:
-    """The head of what a verb at ``j - 1`` acts on: the last word before a preposition or
-    a mark ("her medical form for the trip": form), or None (a number, a name)."""
+    """The head of the thing a verb at ``j - 1`` acts on: the last word before a
+    preposition or a mark of a phrase opening with a determiner or a possessor ("her
+    medical form for the trip": form), or None (a number, a name, "whether ...")."""
+    if j >= len(tokens) or (_fold(tokens[j]) not in _DETERMINERS and _fold(tokens[j]) not in _POSSESSORS):
+        return None
     head = None
     while j < len(tokens):
         word = _fold(tokens[j])
@@ -494,10 +497,14 @@ def _may_be(who: str, doer: frozenset[str], turns: tuple[_Turn, ...]) -> bool:
 
 @functools.lru_cache(maxsize=8)
 def _spoken_of(turns: tuple[_Turn, ...]) -> frozenset[str]:
-    """The words of the user's own turns: a name among them is someone else to the user."""
-    return frozenset(
-        _fold(t).removesuffix("'s") for turn in turns if turn.speaker == "user" for tokens in turn.sentences for t in tokens
-    )
+    """The words of the user's own turns, but the name the user gives as theirs ("I'm
+    Leo", "my name is Leo"): a name among them is someone else to the user."""
+    said = [[_fold(t) for t in tokens] for turn in turns if turn.speaker == "user" for tokens in turn.sentences]
+    own = {
+        words[i + 1] for words in said for i in range(len(words) - 1)
+        if words[i] == "i'm" or words[i - 1 : i + 1] in (["i", "am"], ["name", "is"])
+    }
+    return frozenset(w.removesuffix("'s") for words in said for w in words) - own
 
 
 def _tied(noun: str, name: str, turns: tuple[_Turn, ...]) -> bool:

@@ -147,3 +147,18 @@ def test_a_place_is_given_no_act() -> None:
     pairs = [("user", "We're staying in Leeds with Ana. I'm hosting the match party.")]
     assert miscast("Leeds is hosting the match party.", pairs) is None
     assert miscast("Ana is hosting the match party.", pairs) is not None
+
+
+def test_the_user_is_the_name_they_give_as_theirs() -> None:
+    pairs = [("user", "I'm Leo. I taught Ana to drive, and Tomas taught her to swim.")]
+    assert miscast("Leo taught Ana to drive.", pairs) is None
+    assert miscast("Tomas taught Ana to drive.", [("user", "I taught Ana to drive. Tomas is her husband.")]) is not None
+
+
+def test_an_object_is_a_thing_a_determiner_opens() -> None:
+    """With no clause using the verb, the clauses acting on its object stand for it; a
+    question's "whether ..." is no object."""
+    pairs = [("user", "In my story, Omar has to decide whether to sell the bakery. Should I enter it in a prize?")]
+    assert miscast("The user asked whether to enter it in the Lantern prize.", pairs) is None
+    assert miscast("Omar is selling the bakery.", pairs) is None
+    assert miscast("The user is preparing the bakery.", pairs) is not None  # only Omar acts on the bakery

@@ -209,9 +209,10 @@ def ground(summary: str, pairs: Sequence[tuple[str, str]]) -> Grounded:
     warned = frozenset().union(*(source.reading.negated for source in sources if not source.asked))
     kept: list[str] = []
     dropped: list[tuple[int, str]] = []
-    invented = [invented_name(sentence, written) or roles.miscast(sentence, pairs) for sentence in said]
+    invented = [invented_name(sentence, written) for sentence in said]
     unsupported = [
-        None if name else _unsupported(sentence, sources, pairs, texts, warned) for sentence, name in zip(said, invented)
+        None if name else _unsupported(sentence, sources, pairs, texts, warned) or roles.miscast(sentence, pairs)
+        for sentence, name in zip(said, invented)
     ]
     # A change is told only by a sentence the summary keeps: "trimming the piece to 748 words"
     # said of someone who never suggested it does not make "at 820 words" current.
