@@ -35,7 +35,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "context", "packing", "cache", "jsonl", "exports", "rank", "updates", "corrections", "revisions", "replies", "grounding", "statements",
         "progress", "entities", "verbs", "claims",
         "clock", "words", "state_lines", "checkpoint", "checkpoint_request", "periods", "excerpt", "reranking", "drafts",
-        "batches", "sources",
+        "batches", "sources", "roles",
     ),
     "sql": ("db",),
     "files": ("files",),

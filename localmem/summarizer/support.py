@@ -70,6 +70,11 @@ summary to what was written, as ``localmem.grounding`` holds a checkpoint's item
    also says the new value, in a sentence it keeps (one dropped by the other checks tells
    nothing).
 
+8. **Who did what** (``localmem.roles``): a sentence giving a named person (or the user) an
+   act, a possession or a name the conversation gives someone else ("Leila is preparing her
+   medical form" where the user signs it; "Leila's husband" for the user's "my husband";
+   "the poem, 'The Last Chapter'" where the boat is so called) is dropped whole.
+
 A sentence with an unsupported clause is dropped. Unless most of the sentences (more than
 :data:`MIN_KEPT_SHARE`) and :data:`MIN_KEPT_WORDS` content words remain, the summary is not
 one (``Grounded.text`` is None: the caller stores its deterministic summary instead).
@@ -84,7 +89,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from .. import statements
+from .. import roles, statements
 from ..extract import sentences
 from ..grounding import (
     SUPPORT_SHARE,
@@ -228,7 +233,8 @@ def ground(summary: str, pairs: Sequence[tuple[str, str]]) -> Grounded:
     dropped: list[tuple[int, str]] = []
     invented = [invented_name(sentence, written) for sentence in said]
     unsupported = [
-        None if name else _unsupported(sentence, sources, pairs, texts, warned) for sentence, name in zip(said, invented)
+        None if name else _unsupported(sentence, sources, pairs, texts, warned) or roles.miscast(sentence, pairs)
+        for sentence, name in zip(said, invented)
     ]
     # A change is told only by a sentence the summary keeps: "trimming the piece to 748 words"
     # said of someone who never suggested it does not make "at 820 words" current.
