@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from localmem import progress, replies, statements, verbs
+from localmem import acts, progress, replies, statements, verbs
 from localmem.facts import used_up
 
 
@@ -161,7 +161,7 @@ def test_left_done(item: str, later: list[str], done: bool) -> None:
 )
 def test_reported_done(item: str, later: list[str], done: bool) -> None:
     """Issue 21, point 1: a later sentence reports the item's own act in the past."""
-    assert progress.reported_done(item, later) is done
+    assert acts.reported_done(item, later, statements.tells) is done
 
 
 @pytest.mark.parametrize(
