@@ -359,7 +359,7 @@ class ModelCheckpoint(Answer):
                         reason = progress.unstated(
                             place, item, support, sentences.sources, owners, last, roles, tools or {}
                         )
-                    if field == "completed_steps" and reason in ("done later", "made later", "asked and answered"):
+                    if field == "completed_steps" and reason in ("done later", "made later", "asked and answered", "done, as the question asked"):
                         place, reason = field, None  # said planned (or not at all), then done
                     elif unsaid and reason is None:
                         reason = "not said to be done"

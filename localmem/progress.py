@@ -11,6 +11,9 @@ out, and its objects) and the sentences after it (pure functions; they never rai
 - :func:`done_later`: a later sentence reports it done ("Removed.", "we booked the flights");
 - ``acts.reported_done``: a later clause says its own act in the past beside its object, in
   either order ("rotor cleaned", "I emailed him last week" for "Send email to landlord");
+- :func:`answered_done`: an answer naming the thing it acts on, without its verb, to a
+  question asking in the past what the act was done to ("What were you reading?" "Demon
+  Copperhead.");
 - :func:`taken_up`: the writer went with the thing it acts on ("Went with the healthcheck");
 - :func:`left_done`: the thing it acts on is in the state the act leaves it ("They're
   gone" after "I'm throwing them out now");
@@ -40,7 +43,7 @@ from typing import Final
 
 from . import replies, statements, verbs
 from .acts import WHEN, WRAPPER, action, direct_object, done_forms, holds_verb, reported_done
-from .grounding import SUPPORT_SHARE, same_word
+from .grounding import NEGATIONS, SUPPORT_SHARE, same_word
 from .statements import status
 from .words import SMALL_TALK, STOP_WORDS, stem, value, words
 
@@ -429,7 +432,8 @@ def unstated(
     chat does not say came (:func:`only_if`), and no longer to do when a later sentence
     reports it done ("I
     set it to channel 44" after "Set the band to a fixed channel"; "Removed."; its own act
-    in the past beside its object: :func:`reported_done`, "rotor cleaned"), by a choice
+    in the past beside its object: ``acts.reported_done``, "rotor cleaned"; "Demon
+    Copperhead." answering "What were you reading?": :func:`answered_done`), by a choice
     taken up (:func:`taken_up`: "Went with the healthcheck") or by the state it leaves its
     thing in (:func:`left_done`: "They're gone"; read in the whole chat when no one sentence
     states the item), its thing
@@ -473,6 +477,9 @@ def unstated(
     if (done_later(item, later) or taken_up(item, [s for s, _ in later]) or left_done(item, ordered[first:])
             or reported_done(item, said[first:], statements.tells)):
         return "done later"  # left_done reads the first sentence too: it may say the act
+    if any(answered_done(item, said[i - 1], said[i], said[i + 1:]) for i in stating
+           if 0 < i < end and owners[i - 1] == owners[i] - 1 and _reply(owners[i - 1], texts, roles) is not None):
+        return "done, as the question asked"  # "What were you reading?" "Demon Copperhead."
     if made_later(item, [s for s, _ in later]):
         return "made later"
     if roles and accepted_later(item, [(roles[o], texts[o]) for o in sorted(texts) if o >= owners[first]]):
@@ -508,6 +515,53 @@ def looked_up(item: str, output: str | None) -> bool:
     looked_at = {stem(w) for w in after[:cut] if w not in STOP_WORDS and w not in SMALL_TALK}
     # a tool names what it shows in snake case ("tap_booking: PNR ..."): each part a word
     return bool(looked_at & {stem(w) for w in words(output.replace("_", " "))})
+
+
+_WH_OBJECT: Final = frozenset("what which who whom".split())
+"""Words that open a question whose answer is a thing ("What were you reading?")."""
+_PAST_ASKING: Final = frozenset("did were was had".split())
+"""Words that put a question's verb after them in the past ("What did you book?")."""
+_PERFECT: Final = frozenset("have has had i've you've we've they've".split())
+"""Words after which a past form is the perfect ("What have you read?")."""
+_IT: Final = frozenset("it them".split())
+
+
+def answered_done(item: str, question: str, answer: str, after: Sequence[str]) -> bool:
+    """True when ``answer``, the first sentence of a reply, names the thing ``item`` (an
+    action) acts on without its verb, and answers ``question``, the last sentence before
+    it, which asks in the past what the item's act was done to ("What were you reading?"
+    "Demon Copperhead." for "Read Demon Copperhead"; "Which hotel did you book?" "The
+    Harbour Inn."): an answer that leaves the verb out says it in the question's tense, so
+    the act happened. Only a question asking for the thing (opening with "what", "which",
+    "who") and not naming it already; not a question about now ("What are you reading?")
+    or to come ("What will you book?"); not an answer that is negated, asks or plans; and
+    not when one of the sentences ``after`` it says the verb again of the thing (named, or
+    "it") other than in a past form ("we still have to read it", "still reading it"): the
+    act is still talked of as to do."""
+    verb, said = action(item)
+    if verb is None:
+        return False
+    thing = {stem(w) for w in said if not WHEN.match(w)}
+    asking = words(question)
+    if not thing or not asking or asking[0] not in _WH_OBJECT or not statements.is_question(question):
+        return False
+    forms = done_forms(verb)
+    at = next((k for k, w in enumerate(asking) if w in forms or same_word(stem(w), stem(verb))), None)
+    if at is None or not thing.isdisjoint(stem(w) for w in asking):
+        return False
+    before = set(asking[:at])
+    past = not _PAST_ASKING.isdisjoint(before) or (asking[at] in forms and not _PERFECT.isdisjoint(before))
+    reply = words(answer)
+    named = thing & {stem(w) for w in reply}
+    if not past or len(named) < math.ceil(SUPPORT_SHARE * len(thing)) or holds_verb(answer, verb):
+        return False
+    if not statements.tells(answer) or any(w in NEGATIONS or w.endswith("n't") for w in reply):
+        return False
+    return not any(
+        holds_verb(s, verb) and forms.isdisjoint(set(found) - {verb})
+        and not (thing.isdisjoint(stem(w) for w in found) and _IT.isdisjoint(found))
+        for s in after if (found := words(s))
+    )
 
 
 def _reply(owner: int, texts: dict[int, str], roles: Sequence[str]) -> str | None:

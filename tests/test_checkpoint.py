@@ -562,6 +562,28 @@ def test_a_task_a_later_message_reports_done_is_not_left_to_do(db_path, fake: Js
     assert data.user_preferences == []
 
 
+CLUB = [
+    ("user", "Book club was at mine last night, eight of us came."),
+    ("assistant", "Lovely! What were you reading?"),
+    ("user", "Station Eleven. Half the group loved it. Next up is Piranesi, we meet on 3 May."),
+    ("assistant", "Which one will you read after that?"),
+    ("user", "Sea Tranquility. And I still have to read Piranesi, I haven't started."),
+]
+
+
+def test_a_task_whose_object_answered_a_question_in_the_past_is_not_left_to_do(
+    db_path, fake: JsonFake
+) -> None:
+    """Issue 21, point 1: "Station Eleven." answers "What were you reading?": the reading
+    is over, though no sentence says "read" of the book. "Sea Tranquility." answers a
+    question about what comes ("will you read"); Piranesi is still to read."""
+    data = _model_checkpoint(db_path, fake, CLUB, {
+        "pending_tasks": ["Read Station Eleven", "Read Sea Tranquility", "read Piranesi"],
+    })
+    assert "Read Station Eleven" not in data.pending_tasks
+    assert {"Read Sea Tranquility", "read Piranesi"} <= set(data.pending_tasks)
+
+
 def test_a_step_is_done_only_where_its_own_verb_is_said_done(db_path, fake: JsonFake) -> None:
     """Issue 21: "We got three quotes ... from Ikea" is done, but it does not say "order the
     Ikea shelving" is: the sentence that holds the order ("let's order") decides nothing done.

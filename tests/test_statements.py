@@ -165,6 +165,30 @@ def test_reported_done(item: str, later: list[str], done: bool) -> None:
 
 
 @pytest.mark.parametrize(
+    ("item", "question", "answer", "after", "done"),
+    [
+        ("Read The Overstory", "What were you reading?", "The Overstory.", [], True),
+        ("book the Harbour Inn", "Which hotel did you book?", "The Harbour Inn.", ["Sea view too."], True),
+        ("order the blue kettle", "What have you ordered?", "The blue kettle.", [], True),  # the perfect
+        ("Read The Overstory", "What are you reading?", "The Overstory.", [], False),  # under way now
+        ("Read The Overstory", "What will you read next?", "The Overstory.", [], False),  # to come
+        ("Read The Overstory", "Did you read The Overstory?", "The Overstory, yes.", [], False),  # names it
+        ("Read The Overstory", "What were you reading?", "Not The Overstory.", [], False),  # negated
+        ("Read The Overstory", "What were you reading?", "I'll read The Overstory.", [], False),  # says the verb
+        ("Read The Overstory", "What were you reading?", "The Overstory.",
+         ["We still have to read it."], False),  # still to do
+        ("Read The Overstory", "What were you reading?", "The Overstory.",
+         ["I still have to read Piranesi."], True),  # another thing still to do
+        ("book the Harbour Inn", "Which hotel did you book?", "The Grand.", [], False),  # another thing
+    ],
+)
+def test_answered_done(item: str, question: str, answer: str, after: list[str], done: bool) -> None:
+    """Issue 21, point 1: an answer that leaves the verb out says the act in the tense of
+    the question it answers."""
+    assert progress.answered_done(item, question, answer, after) is done
+
+
+@pytest.mark.parametrize(
     ("item", "texts", "name"),
     [
         ("Sofia", ["A weekend with two friends, Ewan and Sofia.", "Sofia's never done anything this big."], True),
