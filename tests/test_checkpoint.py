@@ -562,6 +562,22 @@ def test_a_task_a_later_message_reports_done_is_not_left_to_do(db_path, fake: Js
     assert data.user_preferences == []
 
 
+DEPOSIT = [
+    ("user", "Our landlord kept 400 of the deposit for a carpet stain. Josh took dated photos on day one."),
+    ("assistant", "Good. The tenancy agreement and the check-in report matter most. Which scheme holds it?"),
+    ("user", "The DPS, reference DPS-55721. The flat is at 12 Elm Row, LS6 2QT."),
+]
+
+
+def test_a_checkpoints_identifiers_are_codes_and_names(db_path, fake: JsonFake) -> None:
+    """Issue 21, point 1: "DPS-55721" and "LS6 2QT" identify; "Josh's dated photos" and
+    "tenancy agreement", said in the chat word for word, are things the chat speaks of."""
+    data = _model_checkpoint(db_path, fake, DEPOSIT, {"context_references": {"identifiers": [
+        "DPS-55721", "LS6 2QT", "Josh took dated photos", "tenancy agreement",
+    ]}})
+    assert data.context_references.identifiers == ["DPS-55721", "LS6 2QT"]
+
+
 CLUB = [
     ("user", "Book club was at mine last night, eight of us came."),
     ("assistant", "Lovely! What were you reading?"),

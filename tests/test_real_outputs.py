@@ -411,8 +411,6 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
     ('summary', 'qwen2.5-coder:1.5b', 'retirement_poem'):
         "unfaithful summary kept: 'Priya and Hassan collect £240 for her narrowboat' (Hassan collected it for a ship's bell, "
         "Margaret bought the boat) and 'The Last Chapter' as the poem's title (it is the boat's name)",
-    ('checkpoint', 'qwen2.5-coder:1.5b', 'deposit_dispute'):
-        "false items kept: \"Josh's dated photos\" and 'tenancy agreement' as identifiers",
     ('facts', 'qwen2.5-coder:1.5b', 'asthma_school_trip'):
         "false facts kept: 'Leila's husband' (the user's); facts "
         "as decisions; common words as entities ('Year 8 residential', 'antihistamine', 'pharmacy', 'teacher', 'coach')",
