@@ -116,11 +116,12 @@ _INTENDS = re.compile(
     r"\b(?:(?:i|we)(?: really| still| just)? (?:need|want|would like|am trying|have to|must)"
     r"|(?:i|we)(?:'d|\u2019d) like|(?:i'm|i am|we're|we are) (?:trying|hoping|looking)"
     r"|please|help me|can you|could you|how (?:do|can|should) (?:i|we)"
-    r"|(?:i'm|i am|we're|we are) \w+ing)\b",
+    r"|(?:i'm|i am|we're|we are) \w+ing|^\W*(?:need|want)(?![^?]*\?))\b",
     _I,
 )
 """A sentence that states what someone is after: "I need", "I want", "please", "help me",
-"we are shipping the feature"."""
+"we are shipping the feature"; in terse chat, the "I" left out: "need new laptop for uni"
+(not a question: "Want me to draft it?" offers)."""
 CHANGE_WORDS: Final = frozenset(
     "new updated current changed now moved relocated longer anymore stopped quit off".split()
 )

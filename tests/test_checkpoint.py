@@ -562,6 +562,23 @@ def test_a_task_a_later_message_reports_done_is_not_left_to_do(db_path, fake: Js
     assert data.user_preferences == []
 
 
+TERSE = [
+    ("user", "need new laptop for uni"),
+    ("assistant", "Budget? And mac or windows?"),
+    ("user", "800 max. no mac"),
+    ("assistant", "Want me to compare the zenbook 14 and a thinkpad?"),
+]
+
+
+def test_a_terse_want_states_a_goal(db_path, fake: JsonFake) -> None:
+    """Issue 21, point 1: "need new laptop for uni" states what the user is after, the "I"
+    left out as terse chat does; the assistant's offer, asked, states no goal."""
+    data = _model_checkpoint(db_path, fake, TERSE, {
+        "active_goals": ["buy a new laptop for uni", "compare the zenbook 14 and a thinkpad"],
+    })
+    assert data.active_goals == ["buy a new laptop for uni"]
+
+
 DEPOSIT = [
     ("user", "Our landlord kept 400 of the deposit for a carpet stain. Josh took dated photos on day one."),
     ("assistant", "Good. The tenancy agreement and the check-in report matter most. Which scheme holds it?"),

@@ -165,6 +165,22 @@ def test_reported_done(item: str, later: list[str], done: bool) -> None:
 
 
 @pytest.mark.parametrize(
+    ("sentence", "after"),
+    [
+        ("need new laptop for uni", True),  # terse: the "I" left out
+        ("want a quiet place to study", True),
+        ("I need a refill", True),
+        ("Want me to draft it?", False),  # an offer, asked
+        ("needless to say it works", False),
+        ("The laptop is fine.", False),  # a description
+    ],
+)
+def test_intends(sentence: str, after: bool) -> None:
+    """Issue 21, point 1: a goal needs a sentence that states what someone is after."""
+    assert statements.intends(sentence) is after
+
+
+@pytest.mark.parametrize(
     ("item", "question", "answer", "after", "done"),
     [
         ("Read The Overstory", "What were you reading?", "The Overstory.", [], True),
