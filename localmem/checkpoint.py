@@ -47,7 +47,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from pydantic import field_validator
 
@@ -361,7 +361,7 @@ class ModelCheckpoint(Answer):
                         reason = progress.unstated(
                             place, item, support, sentences.sources, owners, last, roles, tools or {}
                         )
-                    if field == "completed_steps" and reason in ("done later", "made later", "asked and answered", "done, as the question asked"):
+                    if field == "completed_steps" and reason in _DONE_SINCE:
                         place, reason = field, None  # said planned (or not at all), then done
                     elif unsaid and reason is None:
                         reason = "not said to be done"
@@ -435,6 +435,9 @@ def tool_outputs(messages: Sequence[Message]) -> dict[int, str]:
     return out
 
 
+_DONE_SINCE: Final = ("done later", "made later", "asked and answered", "answered as done")
+"""Why ``progress.unstated`` finds something no longer to do because it was done after (or
+as) it was said: a completed step so found stays completed."""
 _TO_DO = ("pending_tasks", "current_step", "next_steps")
 """The fields whose items are something to do: each names an action (a verb)."""
 

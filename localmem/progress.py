@@ -479,7 +479,7 @@ def unstated(
         return "done later"  # left_done reads the first sentence too: it may say the act
     if any(answered_done(item, said[i - 1], said[i], said[i + 1:]) for i in stating
            if 0 < i < end and owners[i - 1] == owners[i] - 1 and _reply(owners[i - 1], texts, roles) is not None):
-        return "done, as the question asked"  # "What were you reading?" "Demon Copperhead."
+        return "answered as done"  # "What were you reading?" "Demon Copperhead."
     if made_later(item, [s for s, _ in later]):
         return "made later"
     if roles and accepted_later(item, [(roles[o], texts[o]) for o in sorted(texts) if o >= owners[first]]):

@@ -612,9 +612,11 @@ def test_a_task_whose_object_answered_a_question_in_the_past_is_not_left_to_do(
     question about what comes ("will you read"); Piranesi is still to read."""
     data = _model_checkpoint(db_path, fake, CLUB, {
         "pending_tasks": ["Read Station Eleven", "Read Sea Tranquility", "read Piranesi"],
+        "workflow_state": {"completed_steps": ["Read Station Eleven"]},
     })
     assert "Read Station Eleven" not in data.pending_tasks
     assert {"Read Sea Tranquility", "read Piranesi"} <= set(data.pending_tasks)
+    assert data.workflow_state.completed_steps == ["Read Station Eleven"]  # done, so a step completed
 
 
 def test_a_step_is_done_only_where_its_own_verb_is_said_done(db_path, fake: JsonFake) -> None:
