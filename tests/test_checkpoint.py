@@ -587,7 +587,7 @@ DEPOSIT = [
 
 
 def test_a_checkpoints_identifiers_are_codes_and_names(db_path, fake: JsonFake) -> None:
-    """Issue 21, point 1: "DPS-55721" and "LS6 2QT" identify; "Josh's dated photos" and
+    """Issue 21, point 1: "DPS-55721" and "LS6 2QT" identify; "Josh took dated photos" and
     "tenancy agreement", said in the chat word for word, are things the chat speaks of."""
     data = _model_checkpoint(db_path, fake, DEPOSIT, {"context_references": {"identifiers": [
         "DPS-55721", "LS6 2QT", "Josh took dated photos", "tenancy agreement",
