@@ -406,10 +406,6 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
     ('summary', 'qwen2.5-coder:0.5b', 'arran_hike'):
         "unfaithful summary kept: the 17:40 ferry after the booking moved to the 19:20 (the sentence giving the user's "
         "planning to Ewan and Sofia is dropped since truth11)",
-    ('checkpoint', 'qwen2.5-coder:1.5b', 'deposit_dispute'):
-        "false items kept: \"Josh's dated photos\" and 'tenancy agreement' as identifiers",
-    ('checkpoint', 'qwen2.5-coder:1.5b', 'book_club'):
-        "false item kept: 'Read Demon Copperhead' pending after the club read and discussed it",
 }
 
 
