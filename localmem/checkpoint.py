@@ -47,12 +47,12 @@ from __future__ import annotations
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any, Final, NamedTuple
 
 from pydantic import field_validator
 
 from . import extract as rules
-from . import progress, statements, verbs
+from . import entities, progress, statements, verbs
 from .answers import MAX_REFERENCES, Answer, merge_items, strings
 from .grounding import Evidence
 from .models import CheckpointData, Message, References, WorkflowState
@@ -296,7 +296,9 @@ class ModelCheckpoint(Answer):
         stated in what the user ``said`` with a stance ("I prefer", "never"...) and is more
         than a name (``statements.only_a_name``: "Sofia");
         references are verbatim, a file a file's name and a table no SQL keyword
-        (``extract.names_a``). ``dropped`` counts the others by reason. ``messages``: how
+        (``extract.names_a``), an identifier a code, a number or a name, not a thing the
+        chat speaks of in common words (``entities.identifies``: "OPS-2291", not "tenancy
+        agreement" nor "Josh's dated photos"). ``dropped`` counts the others by reason. ``messages``: how
         many of the evidence's sources (the first) are messages (None: all); ``roles``:
         theirs, when known (who answered whom: ``progress.unstated``); ``tools``: by a
         message's index, the tools' output that came right after it (what a tool looked up:
@@ -359,7 +361,7 @@ class ModelCheckpoint(Answer):
                         reason = progress.unstated(
                             place, item, support, sentences.sources, owners, last, roles, tools or {}
                         )
-                    if field == "completed_steps" and reason in ("done later", "made later", "asked and answered"):
+                    if field == "completed_steps" and reason in _DONE_SINCE:
                         place, reason = field, None  # said planned (or not at all), then done
                     elif unsaid and reason is None:
                         reason = "not said to be done"
@@ -374,7 +376,10 @@ class ModelCheckpoint(Answer):
         refs: dict[str, list[str]] = {k: [] for k in rules.REFERENCE_KINDS}
         for kind in refs:
             for name in self.context_references.get(kind, []):
-                reason = evidence.check_name(name) if rules.names_a(kind, name) else f"not a name of {kind}"
+                named = rules.names_a(kind, name) and (
+                    kind != "identifiers" or entities.identifies(name, evidence.sources[: last + 1])
+                )
+                reason = evidence.check_name(name) if named else f"not a name of {kind}"
                 if reason is None:
                     refs[kind].append(name)
                 else:
@@ -430,6 +435,9 @@ def tool_outputs(messages: Sequence[Message]) -> dict[int, str]:
     return out
 
 
+_DONE_SINCE: Final = ("done later", "made later", "asked and answered", "answered as done")
+"""Why ``progress.unstated`` finds something no longer to do because it was done after (or
+as) it was said: a completed step so found stays completed."""
 _TO_DO = ("pending_tasks", "current_step", "next_steps")
 """The fields whose items are something to do: each names an action (a verb)."""
 

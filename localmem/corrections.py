@@ -30,8 +30,7 @@ import re
 from dataclasses import dataclass
 from typing import Final
 
-from .statements import MONTHS, WEEKDAYS
-from .words import WORD, is_number
+from .words import MONTHS, WEEKDAYS, WORD, is_number
 
 _I = re.IGNORECASE
 

@@ -9,7 +9,9 @@ span points at (in everyday words, one it makes someone's, counts or names: "my 
 savings", not "the kitchen"; the common vocabulary is cl100k's whole words,
 :func:`common_word`). :func:`bare_name` tells an item that only names a thing from one that
 states something of it ("car loan" decides nothing; "shrimp allergy" is no key fact), and
-:func:`names_things` a longer list or compound of nouns ("bleach and limescale spray").
+:func:`names_things` a longer list or compound of nouns ("bleach and limescale spray"), and
+:func:`identifies` whether a checkpoint's identifier names its thing by a code, a number or a
+name ("OPS-2291", not "tenancy agreement").
 Pure functions; they never raise on any ``str``. The facts' other fields are
 ``localmem.facts``'s.
 """
@@ -207,6 +209,45 @@ def _named_so(item: str, said: Sequence[tuple[str, str]]) -> bool:
         if lowered and not named:
             return False
     return True
+
+
+_CODE = re.compile(r"\d|\w[_./\\:#@!+&]\w|[A-Z]\w*[A-Z]|^--?[A-Za-z]")
+"""What marks a word as a code: a digit, a code's mark between two of its characters
+("test_cache", "Fritz!Box"), two capitals ("OPS", "iPhone" is not one, "LaserJet" is) or an
+option's dash ("-v", "--force")."""
+
+
+def identifies(name: str, texts: Sequence[str]) -> bool:
+    """Whether ``name``, a reference a model lists as an identifier, names one particular
+    thing by a code, a number or a name (a checkpoint's ``references.identifiers``): a word
+    of it is a code (:data:`_CODE`: "OPS-2291", "VIN 3KPF24AD0LE193725", "lpstat -v"), a
+    compound a hyphen joins with a part outside the common vocabulary ("sane-airscan",
+    "avahi-browse": :func:`common_word`), or a name the chat (``texts``) writes with a
+    capital where no sentence's start owes it ("the Granvia booking"). A word with "'s"
+    says whose the thing is, not which ("Josh's dated photos": photos); a common noun
+    phrase ("tenancy agreement", "the check-in report") identifies nothing, however rare
+    its words."""
+    for word in name.split():
+        word = word.strip("\"'()[]{},;")
+        if not word or _POSSESSIVE.search(word):
+            continue
+        if _CODE.search(word):
+            return True
+        parts = word.casefold().split("-")
+        if len(parts) > 1 and all(parts) and not all(map(common_word, parts)):
+            return True
+        if word[:1].isupper() and _written_as_a_name(word, texts):
+            return True
+    return False
+
+
+def _written_as_a_name(word: str, texts: Sequence[str]) -> bool:
+    """Whether one of ``texts`` writes ``word`` (capitalised) so where a capital is not owed
+    to a sentence's start."""
+    return any(
+        found.group(0) == word and not _SENTENCE_START.search(text[: found.start()])
+        for text in texts for found in re.finditer(rf"\b{re.escape(word)}\b", text)
+    )
 
 
 _COMPOUND = re.compile(r"[^\W\d_][\w'\u2019]*(?:-[^\W_][\w'\u2019]*)*")

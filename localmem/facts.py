@@ -21,7 +21,7 @@ from typing import Any, Final
 from pydantic import field_validator
 
 from . import extract as rules
-from . import claims, entities, replies, staleness, statements, verbs
+from . import claims, entities, replies, roles, staleness, statements, verbs
 from .answers import MAX_REFERENCES, Answer, merge_items, strings
 from .grounding import SUPPORT_SHARE, Evidence, support
 from .models import FactsData
@@ -161,8 +161,10 @@ class ModelFacts(Answer):
         records) support (:func:`supported_item`), none of them a value the span replaced
         (``replaced``: the old sides of the updates kept); a key fact or a decision states its
         values as one sentence does (:func:`claims.values_apart`), no value a later message
-        replaced (``staleness.stale``: "two more" after "it's three, not two") and no claim of
-        every case its sentences make of one (:func:`claims.widens`)."""
+        replaced (``staleness.stale``: "two more" after "it's three, not two"), no claim of
+        every case its sentences make of one (:func:`claims.widens`) and no person given
+        another's act, thing or name (``roles.miscast``: "Leila's husband" for the user's
+        "my husband")."""
         said = [(role, text) for role, text in pairs if role in ("user", "assistant", "tool")]
         texts = [text for _, text in said]
         evidence = Evidence(texts, conversation=texts)
@@ -180,6 +182,7 @@ class ModelFacts(Answer):
                 and not (field in ("key_facts", "decisions") and claims.values_apart(i, stated))
                 and not (field in ("key_facts", "decisions") and staleness.stale(i, texts))
                 and not (field in ("key_facts", "decisions") and claims.widens(_THE_USER.sub(" ", i), sentences))
+                and not (field in ("key_facts", "decisions") and roles.miscast(i, said))
             ])
 
         return FactsData(

@@ -3,14 +3,17 @@
 A small model's checkpoint keeps "write a haiku about rain" as the goal after the user wrote
 the haiku, "Book Swift Move" as done because a sentence naming Swift Move reports quotes
 received, "call the emergency vet" as a task after "I'm calling the emergency vet". Each
-reads an item as an action (:func:`action`: its verb, a wrapper such as "remember to" left
+reads an item as an action (``acts.action``: its verb, a wrapper such as "remember to" left
 out, and its objects) and the sentences after it (pure functions; they never raise on any
 ``str``):
 
 - :func:`placed`: where an item's status puts it, read from the sentences that say its verb;
 - :func:`done_later`: a later sentence reports it done ("Removed.", "we booked the flights");
-- :func:`reported_done`: a later clause says its own act in the past beside its object, in
+- ``acts.reported_done``: a later clause says its own act in the past beside its object, in
   either order ("rotor cleaned", "I emailed him last week" for "Send email to landlord");
+- :func:`answered_done`: an answer naming the thing it acts on, without its verb, to a
+  question asking in the past what the act was done to ("What were you reading?" "Demon
+  Copperhead.");
 - :func:`taken_up`: the writer went with the thing it acts on ("Went with the healthcheck");
 - :func:`left_done`: the thing it acts on is in the state the act leaves it ("They're
   gone" after "I'm throwing them out now");
@@ -39,29 +42,13 @@ from collections.abc import Mapping, Sequence
 from typing import Final
 
 from . import replies, statements, verbs
+from .acts import WHEN, WRAPPER, action, direct_object, done_forms, holds_verb, reported_done
 from .grounding import NEGATIONS, SUPPORT_SHARE, same_word
-from .statements import MONTHS, WEEKDAYS, status
+from .statements import status
 from .words import SMALL_TALK, STOP_WORDS, stem, value, words
 
 _I = re.IGNORECASE
 
-_COMPLETES: Final = {
-    "request": ("submitted", "requested"), "submit": ("submitted",), "apply": ("submitted", "applied"),
-    "book": ("booked", "reserved"), "reserve": ("reserved", "booked"), "order": ("ordered",),
-    "buy": ("bought",), "pay": ("paid",), "send": ("sent",), "fix": ("fixed", "solved"),
-    "solve": ("solved", "fixed"), "finish": ("finished", "done"), "complete": ("completed", "done"),
-    "set": ("set",), "put": ("put",), "make": ("made",), "get": ("got",), "take": ("took",),
-    "write": ("wrote", "written"), "give": ("gave",), "find": ("found",), "go": ("went",),
-    "read": ("read",),
-}
-"""Words that report an action done, by the action's verb (besides its "-ed" form)."""
-_WRAPPER = re.compile(
-    r"^\W*(?:please\s+)?(?:remember to|don'?t forget to|do not forget to|make sure (?:to|you)"
-    r"|be sure to)\s+",
-    _I,
-)
-"""Words that wrap an action without being it: "Remember to remove the branch" is the
-action "remove the branch"."""
 _MOMENTARY: Final = frozenset(
     "call phone ring text email message send book order pay submit sign buy ask tell".split()
 )
@@ -70,24 +57,7 @@ by the writer's next turn (unlike "I'm writing a song", which lasts)."""
 _MAKES: Final = frozenset("write draft compose make bake cook build create paint draw knit sew design".split())
 """Actions whose outcome is a thing: once the thing is there ("It's a good haiku"), the
 action is done."""
-_WHEN = re.compile(rf"^(?:{WEEKDAYS}|{MONTHS}|\d.*)$")
-"""Words that say when (a weekday, a month, a number): no object an action is done to."""
 _PARTS = re.compile(r",|;|&|\band\b|\bplus\b", _I)
-
-
-def action(item: str) -> tuple[str | None, list[str]]:
-    """``item`` read as an action: its verb (the first word, a wrapper such as "remember
-    to" left out) and its objects' words (neither stop words nor small talk), in order;
-    ``(None, [])`` when it has no two such words or opens with a number."""
-    said = [w for w in words(_WRAPPER.sub("", item)) if w not in STOP_WORDS and w not in SMALL_TALK]
-    if len(said) < 2 or said[0][:1].isdigit():
-        return None, []
-    return said[0], said[1:]
-
-
-def done_forms(verb: str) -> frozenset[str]:
-    """The words that report ``verb`` done: its "-ed" forms and :data:`_COMPLETES`."""
-    return frozenset({verb + "ed", verb + "d", *_COMPLETES.get(verb, ())})
 
 
 def done_later(item: str, later: Sequence[tuple[str, bool]]) -> bool:
@@ -103,11 +73,11 @@ def done_later(item: str, later: Sequence[tuple[str, bool]]) -> bool:
     verb, said = action(item)
     if verb is None:
         return False
-    said = [w for w in said if not _WHEN.match(w)]  # a date says when, not what
+    said = [w for w in said if not WHEN.match(w)]  # a date says when, not what
     if not said:
         return False
     objects = [stem(w) for w in said]
-    direct = {stem(w) for w in _direct_object(item) if w in said}
+    direct = {stem(w) for w in direct_object(item) if w in said}
     done = done_forms(verb)
     for sentence, reply in later:
         found = words(sentence)
@@ -121,119 +91,6 @@ def done_later(item: str, later: Sequence[tuple[str, bool]]) -> bool:
     return False
 
 
-_LIGHT: Final = frozenset("send make give do take place".split())
-"""Verbs whose act is their object's noun ("send an email" is to email, "make a call" to
-call): the noun's past form ("emailed") reports the act."""
-_SUBJECTS: Final = frozenset("i we you they he she".split())
-"""Personal subjects: a past form equal to its verb ("read", "set") is past after one."""
-_CLAUSES = re.compile(r"[,;]|\s[-\u2013\u2014]\s|\b(?:and|but|so|then)\b", _I)
-_NO_OBJECT_AFTER: Final = frozenset(
-    "from to for in on at with about by of into onto after before until till via per"
-    " now yesterday today already last this earlier fine ok too again".split()
-)
-"""Words after a past form that start no object: "rotor cleaned now", "pads ordered
-yesterday" (the thing before the form is what was acted on, not who acted)."""
-_PRONOUNS: Final = frozenset("it them him her".split())
-_NOT_YET: Final = frozenset("if unless once when whenever until till".split())
-"""Words that make what follows in a clause a case still to come ("the form goes in once
-you've signed it"), not a report."""
-PRONOUN_REACH: Final = 3
-"""How many sentences back a pronoun's thing may be named ("I emailed him")."""
-
-
-def _past_forms(item: str, verb: str, objects: Sequence[str]) -> tuple[frozenset[str], frozenset[str]]:
-    """The words that say ``item``'s ``verb`` (with its ``objects``' words) was done: its
-    done forms (:func:`done_forms`) and, for a light verb (:data:`_LIGHT`), its first
-    object's ("emailed" for "send email"); and the words that name what it was done to:
-    the head of its direct object, the last word before a preposition ("gateway" of
-    "Configure the alpha gateway": "I configured the alpha router" did another thing), or
-    the objects left once a light verb's noun is taken as the act ("landlord")."""
-    forms = set(done_forms(verb))
-    if verb in _LIGHT and objects:
-        noun = objects[0]
-        forms |= {noun + "ed", noun + "d", noun + noun[-1] + "ed"}
-        return frozenset(forms), frozenset(stem(w) for w in (objects[1:] or objects))
-    head = [w for w in _direct_object(item) if w in objects][-1:]  # "gateway" of "the alpha gateway"
-    return frozenset(forms), frozenset(stem(w) for w in (head or objects))
-
-
-def reported_done(item: str, later: Sequence[str]) -> bool:
-    """True when one of ``later`` (the chat's sentences from the one stating ``item``, an
-    action, on; the first is not read as a report) reports the same act in the past: in
-    one clause, the verb in a past form (:func:`done_forms`; a light verb's noun:
-    "emailed" for "Send email to landlord") beside a word of the item's object, in either
-    order ("rotor cleaned", "cleaned the rotor", "I emailed the landlord last week"; the
-    word: the head of its direct object, :func:`_past_forms`); a
-    pronoun for the object ("I emailed him") when one of the :data:`PRONOUN_REACH`
-    sentences before names the object; a form equal to its verb ("read", "set") after a
-    personal subject ("we read it"). A thing before the form is what was acted on only when
-    no object follows ("rotor cleaned", not "the vet emailed me": the vet acted). Two more
-    ways: a clause naming the act and one that is only "done" ("sudo apt install
-    sane-airscan, done"), and a clause that is the past form alone ("ordered, arrive
-    thurs") when the last sentence before it that says the verb names the object ("fine,
-    ordering pads"). A question, a plan (``statements.status``), a negated clause
-    ("haven't ordered the pads") or a case to come (:data:`_NOT_YET`: "once you've signed
-    it") reports nothing."""
-    verb, said = action(item)
-    if verb is None:
-        return False
-    said = [w for w in said if not _WHEN.match(w)]
-    if not said:
-        return False
-    forms, objects = _past_forms(item, verb, said)
-    if not objects:
-        return False
-
-    def names(text: str) -> bool:
-        return not objects.isdisjoint(stem(w) for w in words(text))
-
-    for k in range(1, len(later)):
-        sentence = later[k]
-        if statements.is_question(sentence) or status(sentence) == "plan":
-            continue
-        clauses = [words(c) for c in _CLAUSES.split(sentence) if c and c.strip()]
-        clauses = [c for c in clauses if c]
-        if any(c == ["done"] for c in clauses) and any(
-            names(" ".join(c)) and holds_verb(" ".join(c), verb) for c in clauses
-        ):
-            return True  # "sudo apt install sane-airscan, done"
-        for clause in clauses:
-            if any(w in NEGATIONS or w.endswith("n't") for w in clause):
-                continue
-            if len(clause) == 1 and clause[0] in forms and clause[0] != verb:
-                before = [s for s in later[:k] if holds_verb(s, verb)]
-                if before and names(before[-1]):
-                    return True  # "ordered, arrive thurs" after "ordering pads"
-                continue
-            for i, w in enumerate(clause):
-                if w not in forms or (w == verb and (i == 0 or clause[i - 1] not in _SUBJECTS)):
-                    continue
-                if not _NOT_YET.isdisjoint(clause[:i]):
-                    continue  # "once you've signed it": a case to come
-                after = clause[i + 1:i + 4]
-                if any(stem(a) in objects for a in after):
-                    return True  # "cleaned the rotor"
-                if after[:1] and after[0] in _PRONOUNS and any(names(s) for s in later[max(0, k - PRONOUN_REACH):k]):
-                    return True  # "I emailed him", the landlord named just before
-                free = not after or after[0] in _NO_OBJECT_AFTER
-                if free and any(stem(b) in objects for b in clause[max(0, i - 3):i]):
-                    return True  # "rotor cleaned"
-    return False
-
-
-_PREPOSITIONS: Final = frozenset(
-    "from to for in on at with about by of into onto after before until till via per".split()
-)
-
-
-def _direct_object(item: str) -> list[str]:
-    """The words of ``item`` (an action) after its verb and before its first preposition:
-    "flights" of "Book flights from Amsterdam to Lisbon"."""
-    found = words(_WRAPPER.sub("", item))[1:]
-    cut = next((i for i, w in enumerate(found) if w in _PREPOSITIONS), len(found))
-    return found[:cut]
-
-
 def partly_done(item: str, later: Sequence[str]) -> bool:
     """True when ``item`` joins several things ("Reconnect printer and TV") and one of the
     ``later`` sentences reports some of them done but not all ("Done, the printer works
@@ -241,7 +98,7 @@ def partly_done(item: str, later: Sequence[str]) -> bool:
     verb, _ = action(item)
     if verb is None:
         return False
-    rest = _WRAPPER.sub("", item).split(None, 1)[-1]
+    rest = WRAPPER.sub("", item).split(None, 1)[-1]
     parts = [p for p in ({stem(w) for w in words(part) if w not in STOP_WORDS} for part in _PARTS.split(rest)) if p]
     if len(parts) < 2:
         return False
@@ -330,7 +187,7 @@ def taken_up(item: str, later: Sequence[str]) -> bool:
     verb, said = action(item)
     if verb is None:
         return False
-    thing = {stem(w) for w in _direct_object(item) if w in said}
+    thing = {stem(w) for w in direct_object(item) if w in said}
     if not thing:
         return False
     for sentence in later:
@@ -405,7 +262,7 @@ def accepted_later(item: str, turns: Sequence[tuple[str, str]]) -> bool:
     verb, said = action(item)
     if verb not in _MAKES or not said:
         return False
-    thing = {stem(w) for w in _direct_object(item) if w in said} or {stem(said[0])}
+    thing = {stem(w) for w in direct_object(item) if w in said} or {stem(said[0])}
     for k, (role, text) in enumerate(turns):
         if role != "assistant" or not replies.presents_piece(text):
             continue
@@ -443,7 +300,7 @@ def declined(item: str, texts: dict[int, str], roles: Sequence[str] = ()) -> boo
     the party that turned it down names it nowhere else: what was declined where it was
     offered, and never taken up, is nothing to do, whichever sentence the item rests on."""
     verb, said = action(item)
-    thing = {stem(w) for w in _direct_object(item) if w in said and not _WHEN.match(w)}
+    thing = {stem(w) for w in direct_object(item) if w in said and not WHEN.match(w)}
     if verb is None or not thing:
         return False
 
@@ -511,7 +368,7 @@ def unbound_value(item: str, ordered: Sequence[str]) -> str | None:
             continue
         verb, said = action(piece)
         if verb is not None and verbs.opens_with_verb(piece, ordered):
-            thing = {stem(w) for w in _direct_object(piece) if w in said and value(w) is None}
+            thing = {stem(w) for w in direct_object(piece) if w in said and value(w) is None}
             holders = thing or {stem(verb)}  # the thing the number is of, else the action
         else:
             holders = {stem(w) for w in words(piece) if w not in STOP_WORDS and value(w) is None}
@@ -520,12 +377,6 @@ def unbound_value(item: str, ordered: Sequence[str]) -> str | None:
             if holding and not any(same_word(h, f) for forms in holding for h in holders for f in forms):
                 return number  # (a number said nowhere is grounding's to judge)
     return None
-
-
-def holds_verb(sentence: str, verb: str) -> bool:
-    """True when ``sentence`` says ``verb`` in some form ("book", "booking", "booked")."""
-    forms = done_forms(verb)
-    return any(w in forms or same_word(stem(w), stem(verb)) for w in words(sentence))
 
 
 def placed(field: str, support: Sequence[str], item: str = "") -> tuple[str | None, str | None]:
@@ -581,7 +432,8 @@ def unstated(
     chat does not say came (:func:`only_if`), and no longer to do when a later sentence
     reports it done ("I
     set it to channel 44" after "Set the band to a fixed channel"; "Removed."; its own act
-    in the past beside its object: :func:`reported_done`, "rotor cleaned"), by a choice
+    in the past beside its object: ``acts.reported_done``, "rotor cleaned"; "Demon
+    Copperhead." answering "What were you reading?": :func:`answered_done`), by a choice
     taken up (:func:`taken_up`: "Went with the healthcheck") or by the state it leaves its
     thing in (:func:`left_done`: "They're gone"; read in the whole chat when no one sentence
     states the item), its thing
@@ -623,8 +475,11 @@ def unstated(
     first = at[0]
     later = [(s, owners[i] == owners[first] + 1) for i, s in enumerate(ordered) if i > first]
     if (done_later(item, later) or taken_up(item, [s for s, _ in later]) or left_done(item, ordered[first:])
-            or reported_done(item, said[first:])):
+            or reported_done(item, said[first:], statements.tells)):
         return "done later"  # left_done reads the first sentence too: it may say the act
+    if any(answered_done(item, said[i - 1], said[i], said[i + 1:]) for i in stating
+           if 0 < i < end and owners[i - 1] == owners[i] - 1 and _reply(owners[i - 1], texts, roles) is not None):
+        return "answered as done"  # "What were you reading?" "Demon Copperhead."
     if made_later(item, [s for s, _ in later]):
         return "made later"
     if roles and accepted_later(item, [(roles[o], texts[o]) for o in sorted(texts) if o >= owners[first]]):
@@ -654,12 +509,59 @@ def looked_up(item: str, output: str | None) -> bool:
     verb, _ = action(item)
     if verb not in _LOOKS or not output:
         return False
-    said = words(_WRAPPER.sub("", item))
+    said = words(WRAPPER.sub("", item))
     after = said[said.index(verb) + 1:] if verb in said else []
     cut = next((k for k, w in enumerate(after) if w in _OBJECT_ENDS), len(after))
     looked_at = {stem(w) for w in after[:cut] if w not in STOP_WORDS and w not in SMALL_TALK}
     # a tool names what it shows in snake case ("tap_booking: PNR ..."): each part a word
     return bool(looked_at & {stem(w) for w in words(output.replace("_", " "))})
+
+
+_WH_OBJECT: Final = frozenset("what which who whom".split())
+"""Words that open a question whose answer is a thing ("What were you reading?")."""
+_PAST_ASKING: Final = frozenset("did were was had".split())
+"""Words that put a question's verb after them in the past ("What did you book?")."""
+_PERFECT: Final = frozenset("have has had i've you've we've they've".split())
+"""Words after which a past form is the perfect ("What have you read?")."""
+_IT: Final = frozenset("it them".split())
+
+
+def answered_done(item: str, question: str, answer: str, after: Sequence[str]) -> bool:
+    """True when ``answer``, the first sentence of a reply, names the thing ``item`` (an
+    action) acts on without its verb, and answers ``question``, the last sentence before
+    it, which asks in the past what the item's act was done to ("What were you reading?"
+    "Demon Copperhead." for "Read Demon Copperhead"; "Which hotel did you book?" "The
+    Harbour Inn."): an answer that leaves the verb out says it in the question's tense, so
+    the act happened. Only a question asking for the thing (opening with "what", "which",
+    "who") and not naming it already; not a question about now ("What are you reading?")
+    or to come ("What will you book?"); not an answer that is negated, asks or plans; and
+    not when one of the sentences ``after`` it says the verb again of the thing (named, or
+    "it") other than in a past form ("we still have to read it", "still reading it"): the
+    act is still talked of as to do."""
+    verb, said = action(item)
+    if verb is None:
+        return False
+    thing = {stem(w) for w in said if not WHEN.match(w)}
+    asking = words(question)
+    if not thing or not asking or asking[0] not in _WH_OBJECT or not statements.is_question(question):
+        return False
+    forms = done_forms(verb)
+    at = next((k for k, w in enumerate(asking) if w in forms or same_word(stem(w), stem(verb))), None)
+    if at is None or not thing.isdisjoint(stem(w) for w in asking):
+        return False
+    before = set(asking[:at])
+    past = not _PAST_ASKING.isdisjoint(before) or (asking[at] in forms and not _PERFECT.isdisjoint(before))
+    reply = words(answer)
+    named = thing & {stem(w) for w in reply}
+    if not past or len(named) < math.ceil(SUPPORT_SHARE * len(thing)) or holds_verb(answer, verb):
+        return False
+    if not statements.tells(answer) or any(w in NEGATIONS or w.endswith("n't") for w in reply):
+        return False
+    return not any(
+        holds_verb(s, verb) and forms.isdisjoint(set(found) - {verb})
+        and not (thing.isdisjoint(stem(w) for w in found) and _IT.isdisjoint(found))
+        for s in after if (found := words(s))
+    )
 
 
 def _reply(owner: int, texts: dict[int, str], roles: Sequence[str]) -> str | None:

@@ -51,16 +51,10 @@ from typing import Final
 
 from .extract import sentences
 from .grounding import NEGATIONS, Evidence, held, item_forms, read, same_word
-from .words import SMALL_TALK, STOP_WORDS, stem, words
-
+from .words import MONTHS, SMALL_TALK, STOP_WORDS, WEEKDAYS, stem, words
 
 _I = re.IGNORECASE
 
-WEEKDAYS = r"monday|tuesday|wednesday|thursday|friday|saturday|sunday"
-MONTHS = (
-    r"january|february|march|april|may|june|july|august|september|october|november|december"
-    r"|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec"
-)
 _FUTURE = re.compile(
     r"\b(?:i|we)(?:'ll|\u2019ll| will| shall| am going to| are going to|'m going to|'re going to"
     r"| plan to| want to| need to| have to| still need to| would like to|'d like to| intend to"
@@ -91,6 +85,13 @@ _DONE = re.compile(
 )
 """A report of something done: a done word, or a person's past verb ("the user" is how a
 summary names the first person)."""
+_INTENTION = re.compile(
+    r"\b(?:decided|wanted|planned|agreed|chose|hoped|intended|offered|promised|meant|arranged"
+    r"|aimed|tried|needed|wished|expected)\s+(?:not\s+)?to\b",
+    _I,
+)
+"""A past verb of deciding or wanting and the "to" of the act it takes ("decided to
+overpay", "wanted to try")."""
 _STANCE = re.compile(
     r"\b(?:i|we)(?: really| strongly| always| generally| still| also| do)?"
     r" (?:prefer|like|love|enjoy|hate|dislike|lean|favou?r|can't stand|cannot stand|avoid|need)\b"
@@ -122,11 +123,12 @@ _INTENDS = re.compile(
     r"\b(?:(?:i|we)(?: really| still| just)? (?:need|want|would like|am trying|have to|must)"
     r"|(?:i|we)(?:'d|\u2019d) like|(?:i'm|i am|we're|we are) (?:trying|hoping|looking)"
     r"|please|help me|can you|could you|how (?:do|can|should) (?:i|we)"
-    r"|(?:i'm|i am|we're|we are) \w+ing)\b",
+    r"|(?:i'm|i am|we're|we are) \w+ing|^\W*(?:need|want)(?![^?]*\?))\b",
     _I,
 )
 """A sentence that states what someone is after: "I need", "I want", "please", "help me",
-"we are shipping the feature"."""
+"we are shipping the feature"; in terse chat, the "I" left out: "need new laptop for uni"
+(not a question: "Want me to draft it?" offers)."""
 CHANGE_WORDS: Final = frozenset(
     "new updated current changed now moved relocated longer anymore stopped quit off".split()
 )
@@ -155,7 +157,12 @@ def status(sentence: str) -> str | None:
 
 def claimed(sentence: str) -> str | None:
     """The status a summary's sentence claims: :func:`status`, except that a done word
-    beside a future verb ("already bought the wine and will bake a tart") claims neither."""
+    beside a future verb ("already bought the wine and will bake a tart") claims neither,
+    and that a past verb of deciding or wanting before the act it takes ("decided to
+    overpay", "wanted to try writing": :data:`_INTENTION`) reports the decision, not the
+    act: the act's status is what the rest of the sentence says ("decided to book it on
+    Friday" plans it), else none (a decision is true of a plan and of an act since done)."""
+    sentence = _INTENTION.sub(" to ", sentence)
     if _DONE.search(sentence) and (_FUTURE.search(sentence) or _LATER.search(sentence)):
         return None
     return status(sentence)
@@ -401,6 +408,12 @@ def is_question(item: str) -> bool:
     """True when ``item`` asks ("pizza tonight?", "Sintra sounds great. Which day?"): a
     question is never a fact, a decision, a task or a preference."""
     return item.rstrip().endswith("?")
+
+
+def tells(sentence: str) -> bool:
+    """True when ``sentence`` may tell what happened: it neither asks (:func:`is_question`)
+    nor plans (:func:`status`): "Ordered the pads?" and "I'll order the pads" report nothing."""
+    return not is_question(sentence) and status(sentence) != "plan"
 
 
 _SPEAKER = re.compile(r"^\W*(?:user|assistant|system|tool|human|ai)\s*:", _I)

@@ -104,6 +104,12 @@ WEEKDAY_WORDS: Final = frozenset(
 )
 """The days of the week, as written in a chat ("rent due fri"; not "sat", "sun", "wed",
 "mon", which are as often other words)."""
+WEEKDAYS: Final = r"monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+MONTHS: Final = (
+    r"january|february|march|april|may|june|july|august|september|october|november|december"
+    r"|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec"
+)
+"""The days and the months as patterns' alternatives ("by friday", "in sept")."""
 TIME_WORDS: Final = WEEKDAY_WORDS | frozenset(
     """
     january february march april may june july august september october november december

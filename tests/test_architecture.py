@@ -33,9 +33,9 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "policies": (
         "args", "tokens", "scoring", "extract", "answers", "autopins", "facts", "search",
         "context", "packing", "cache", "jsonl", "exports", "rank", "updates", "corrections", "revisions", "replies", "grounding", "statements",
-        "progress", "entities", "verbs", "claims",
+        "progress", "acts", "entities", "verbs", "claims",
         "clock", "words", "state_lines", "checkpoint", "checkpoint_request", "periods", "excerpt", "reranking", "drafts",
-        "batches", "sources", "changes", "renames", "doses", "statuses", "staleness",
+        "batches", "sources", "roles", "changes", "renames", "doses", "statuses", "staleness",
     ),
     "sql": ("db",),
     "files": ("files",),

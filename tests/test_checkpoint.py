@@ -562,6 +562,63 @@ def test_a_task_a_later_message_reports_done_is_not_left_to_do(db_path, fake: Js
     assert data.user_preferences == []
 
 
+TERSE = [
+    ("user", "need new laptop for uni"),
+    ("assistant", "Budget? And mac or windows?"),
+    ("user", "800 max. no mac"),
+    ("assistant", "Want me to compare the zenbook 14 and a thinkpad?"),
+]
+
+
+def test_a_terse_want_states_a_goal(db_path, fake: JsonFake) -> None:
+    """Issue 21, point 1: "need new laptop for uni" states what the user is after, the "I"
+    left out as terse chat does; the assistant's offer, asked, states no goal."""
+    data = _model_checkpoint(db_path, fake, TERSE, {
+        "active_goals": ["buy a new laptop for uni", "compare the zenbook 14 and a thinkpad"],
+    })
+    assert data.active_goals == ["buy a new laptop for uni"]
+
+
+DEPOSIT = [
+    ("user", "Our landlord kept 400 of the deposit for a carpet stain. Josh took dated photos on day one."),
+    ("assistant", "Good. The tenancy agreement and the check-in report matter most. Which scheme holds it?"),
+    ("user", "The DPS, reference DPS-55721. The flat is at 12 Elm Row, LS6 2QT."),
+]
+
+
+def test_a_checkpoints_identifiers_are_codes_and_names(db_path, fake: JsonFake) -> None:
+    """Issue 21, point 1: "DPS-55721" and "LS6 2QT" identify; "Josh took dated photos" and
+    "tenancy agreement", said in the chat word for word, are things the chat speaks of."""
+    data = _model_checkpoint(db_path, fake, DEPOSIT, {"context_references": {"identifiers": [
+        "DPS-55721", "LS6 2QT", "Josh took dated photos", "tenancy agreement",
+    ]}})
+    assert data.context_references.identifiers == ["DPS-55721", "LS6 2QT"]
+
+
+CLUB = [
+    ("user", "Book club was at mine last night, eight of us came."),
+    ("assistant", "Lovely! What were you reading?"),
+    ("user", "Station Eleven. Half the group loved it. Next up is Piranesi, we meet on 3 May."),
+    ("assistant", "Which one will you read after that?"),
+    ("user", "Sea Tranquility. And I still have to read Piranesi, I haven't started."),
+]
+
+
+def test_a_task_whose_object_answered_a_question_in_the_past_is_not_left_to_do(
+    db_path, fake: JsonFake
+) -> None:
+    """Issue 21, point 1: "Station Eleven." answers "What were you reading?": the reading
+    is over, though no sentence says "read" of the book. "Sea Tranquility." answers a
+    question about what comes ("will you read"); Piranesi is still to read."""
+    data = _model_checkpoint(db_path, fake, CLUB, {
+        "pending_tasks": ["Read Station Eleven", "Read Sea Tranquility", "read Piranesi"],
+        "workflow_state": {"completed_steps": ["Read Station Eleven"]},
+    })
+    assert "Read Station Eleven" not in data.pending_tasks
+    assert {"Read Sea Tranquility", "read Piranesi"} <= set(data.pending_tasks)
+    assert data.workflow_state.completed_steps == ["Read Station Eleven"]  # done, so a step completed
+
+
 def test_a_step_is_done_only_where_its_own_verb_is_said_done(db_path, fake: JsonFake) -> None:
     """Issue 21: "We got three quotes ... from Ikea" is done, but it does not say "order the
     Ikea shelving" is: the sentence that holds the order ("let's order") decides nothing done.

@@ -3,8 +3,10 @@
 
 from __future__ import annotations
 
+import pytest
+
 from localmem import entities
-from localmem.entities import bare_name, common_word, is_entity, names_things
+from localmem.entities import bare_name, common_word, identifies, is_entity, names_things
 from localmem.facts import ModelFacts, must_remember, user_evidence
 from localmem.tokens import Tokenizer
 
@@ -146,3 +148,31 @@ def test_a_relation_between_everyday_things_states_nothing() -> None:
     said = [("user", "I go birdwatching in the park near my place, and stay at the Hotel Aurora near Milano Centrale.")]
     data = ModelFacts(key_facts=["park near place", "Hotel Aurora near Milano Centrale"]).grounded(said)
     assert data.key_facts == ["Hotel Aurora near Milano Centrale"]
+
+
+CHAT = [
+    "Josh took dated photos of the carpet on the first day, and the tenancy agreement lists it.",
+    "Run lpstat -v, then sudo apt install sane-airscan. The ticket is OPS-2291.",
+    "We stay at the Granvia near the station, postcode LS6 2QT.",
+]
+
+
+@pytest.mark.parametrize(
+    ("name", "identifier"),
+    [
+        ("OPS-2291", True),  # a code
+        ("LS6 2QT", True),
+        ("lpstat -v", True),  # an option's dash
+        ("sane-airscan", True),  # a compound with a part outside the common vocabulary
+        ("the Granvia booking", True),  # a name the chat writes as one
+        ("Josh's dated photos", False),  # whose photos, not which
+        ("tenancy agreement", False),  # a common noun phrase, however rare its words
+        ("Tenancy Agreement", False),  # capitals the chat never wrote
+        ("check-in report", False),  # a compound of everyday words
+        ("We stay", False),  # a capital owed to a sentence's start
+    ],
+)
+def test_an_identifier_names_a_thing_by_a_code_or_a_name(name: str, identifier: bool) -> None:
+    """Issue 21, point 1: a checkpoint's identifiers are codes, numbers and names, not the
+    documents and photos the chat speaks of."""
+    assert identifies(name, CHAT) is identifier

@@ -404,23 +404,8 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
     # The fifth held-out set (HELD_OUT_5: recorded and labelled in real_models_labels_heldout5.json
     # before this replay, by a writer who read none of the checks), on main's checks of b84de29.
     ('summary', 'qwen2.5-coder:0.5b', 'arran_hike'):
-        "unfaithful summary kept: 'Ewan and Sofia are planning ... with two friends, Ewan and Sofia' (the user plans it with "
-        "them), and the 17:40 ferry after the booking moved to the 19:20",
-    ('summary', 'qwen2.5-coder:1.5b', 'asthma_school_trip'):
-        "unfaithful summary kept: 'Leila is preparing her medical form' (her parent, the user, fills it in)",
-    ('summary', 'qwen2.5-coder:1.5b', 'retirement_poem'):
-        "unfaithful summary kept: 'Priya and Hassan collect £240 for her narrowboat' (Hassan collected it for a ship's bell, "
-        "Margaret bought the boat) and 'The Last Chapter' as the poem's title (it is the boat's name)",
-    ('checkpoint', 'qwen2.5-coder:1.5b', 'deposit_dispute'):
-        "false items kept: \"Josh's dated photos\" and 'tenancy agreement' as identifiers",
-    ('checkpoint', 'qwen2.5-coder:1.5b', 'book_club'):
-        "false item kept: 'Read Demon Copperhead' pending after the club read and discussed it",
-    ('facts', 'qwen2.5-coder:1.5b', 'asthma_school_trip'):
-        "false facts kept: 'Leila's husband' (the user's); facts "
-        "as decisions; common words as entities ('Year 8 residential', 'antihistamine', 'pharmacy', 'teacher', 'coach')",
-    ('facts', 'qwen2.5-coder:1.5b', 'retirement_poem'):
-        "false facts kept: Margaret's gardening after the user corrected it (Clive's); 'Margaret is called The Last Chapter' "
-        "(the boat is); facts as decisions",
+        "unfaithful summary kept: the 17:40 ferry after the booking moved to the 19:20 (the sentence giving the user's "
+        "planning to Ewan and Sofia is dropped since truth11)",
 }
 
 

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from localmem import progress, replies, statements, verbs
+from localmem import acts, progress, replies, statements, verbs
 from localmem.facts import used_up
 
 
@@ -161,7 +161,47 @@ def test_left_done(item: str, later: list[str], done: bool) -> None:
 )
 def test_reported_done(item: str, later: list[str], done: bool) -> None:
     """Issue 21, point 1: a later sentence reports the item's own act in the past."""
-    assert progress.reported_done(item, later) is done
+    assert acts.reported_done(item, later, statements.tells) is done
+
+
+@pytest.mark.parametrize(
+    ("sentence", "after"),
+    [
+        ("need new laptop for uni", True),  # terse: the "I" left out
+        ("want a quiet place to study", True),
+        ("I need a refill", True),
+        ("Want me to draft it?", False),  # an offer, asked
+        ("needless to say it works", False),
+        ("The laptop is fine.", False),  # a description
+    ],
+)
+def test_intends(sentence: str, after: bool) -> None:
+    """Issue 21, point 1: a goal needs a sentence that states what someone is after."""
+    assert statements.intends(sentence) is after
+
+
+@pytest.mark.parametrize(
+    ("item", "question", "answer", "after", "done"),
+    [
+        ("Read The Overstory", "What were you reading?", "The Overstory.", [], True),
+        ("book the Harbour Inn", "Which hotel did you book?", "The Harbour Inn.", ["Sea view too."], True),
+        ("order the blue kettle", "What have you ordered?", "The blue kettle.", [], True),  # the perfect
+        ("Read The Overstory", "What are you reading?", "The Overstory.", [], False),  # under way now
+        ("Read The Overstory", "What will you read next?", "The Overstory.", [], False),  # to come
+        ("Read The Overstory", "Did you read The Overstory?", "The Overstory, yes.", [], False),  # names it
+        ("Read The Overstory", "What were you reading?", "Not The Overstory.", [], False),  # negated
+        ("Read The Overstory", "What were you reading?", "I'll read The Overstory.", [], False),  # says the verb
+        ("Read The Overstory", "What were you reading?", "The Overstory.",
+         ["We still have to read it."], False),  # still to do
+        ("Read The Overstory", "What were you reading?", "The Overstory.",
+         ["I still have to read Piranesi."], True),  # another thing still to do
+        ("book the Harbour Inn", "Which hotel did you book?", "The Grand.", [], False),  # another thing
+    ],
+)
+def test_answered_done(item: str, question: str, answer: str, after: list[str], done: bool) -> None:
+    """Issue 21, point 1: an answer that leaves the verb out says the act in the tense of
+    the question it answers."""
+    assert progress.answered_done(item, question, answer, after) is done
 
 
 @pytest.mark.parametrize(
@@ -235,6 +275,21 @@ def test_a_part_that_advises_is_decided() -> None:
 )
 def test_lets_is_a_plan(sentence: str, status: str | None) -> None:
     assert statements.status(sentence) == status
+
+
+@pytest.mark.parametrize(
+    ("sentence", "status"),
+    [
+        ("The user decided to overpay the mortgage by 340 a month.", None),  # the decision, not the act
+        ("The user wanted to try writing a haiku.", None),
+        ("She agreed not to drive until the check.", None),
+        ("The user decided to book the cabin on Friday.", "plan"),  # the rest of the sentence plans it
+        ("The user booked the cabin for Friday.", "done"),  # the act itself
+        ("The user decided on the cabin.", "done"),  # a decision with no act after "to"
+    ],
+)
+def test_a_decision_to_act_claims_no_status_of_the_act(sentence: str, status: str | None) -> None:
+    assert statements.claimed(sentence) == status
 
 
 @pytest.mark.parametrize(

@@ -93,6 +93,23 @@ def test_a_sentence_that_changes_status_party_or_polarity_is_dropped(
     assert f"sentence 3 of 3 dropped: {why}" in caplog.text
 
 
+@pytest.mark.parametrize(
+    ("sentence", "kept"),
+    [
+        ("The user decided to bake a lemon tart.", True),  # "I'll bake a lemon tart": decided, still to do
+        ("The user wanted to bake a lemon tart.", True),
+        ("The user baked a lemon tart.", False),  # the act stated as done: planned
+    ],
+)
+def test_a_decision_to_do_a_planned_act_is_no_claim_it_was_done(
+    db_path, server: FakeOllama, sentence: str, kept: bool
+) -> None:
+    assert (ground(sentence, CHAT).text == sentence) is kept
+    first = "Dinner for six is on Saturday. The user already bought a Rioja."
+    summary = summarize(db_path, server, f"{first} {sentence}")
+    assert summary.source == MODEL and (sentence in summary.text) is kept
+
+
 def test_a_question_answered_better_not_is_no_source(db_path, server: FakeOllama, caplog) -> None:
     """"Can I still serve shrimp to the others?" "Better not": restating it is denied."""
     assert ground("The others may still get shrimp.", CHAT).text is None
@@ -303,3 +320,71 @@ def test_a_cut_answer_keeps_the_sentence_with_the_fix(db_path, server: FakeOllam
     server.done_reason = "length"  # cut by num_predict
     summary = summarize(db_path, server, answer, pairs)
     assert summary.source == MODEL and fix in summary.text and len(summary.text) <= 300
+
+
+STORY = [
+    ("user", "Can you help me write a story for my son Felix? He is scared of the dark."),
+    ("assistant", "Of course. What animal should it be about?"),
+    ("user", "A hedgehog. My vet Dr Osei has one, and she is afraid of the night, like him."),
+]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "kept"),
+    [
+        ("The user wants a bedtime story for a son named Felix.", True),  # "my son Felix": the name beside the thing
+        ("The user wants a bedtime story for a son called Felix.", True),
+        ("The user wants a bedtime story for a son named Oscar.", False),  # a name the chat never gave
+        ("The user called Dr Osei.", False),  # phoned: a verb of its own, no naming
+    ],
+)
+def test_the_verb_that_names_a_thing_is_no_word_to_support(sentence: str, kept: bool) -> None:
+    assert (ground(sentence, STORY).text == sentence) is kept
+
+
+@pytest.mark.parametrize(("name", "kept"), [("Felix", True), ("Oscar", False)])
+def test_a_summary_naming_a_thing_as_the_chat_names_it_is_kept(
+    db_path, server: FakeOllama, name: str, kept: bool
+) -> None:
+    answer = f"The user wants a bedtime story for a son named {name}, who is scared of the dark."
+    summary = summarize(db_path, server, answer, STORY)
+    assert (summary.text == answer) is kept and (summary.source == FALLBACK) is not kept
+
+
+BRAKE = [
+    ("user", "My rear brake squeals like crazy when I stop."),
+    ("assistant", "Probably contaminated pads. Replace them and clean the rotor."),
+    ("user", "Done: new pads in, rotor cleaned, and no squeal now."),
+]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "pairs", "kept"),
+    [
+        ("The new pads resolved the squealing.", BRAKE, True),  # there, then gone
+        ("The new pads fixed the squeal.", BRAKE, True),
+        # never said to be there: "no squeal" is no ending of one
+        ("The new pads resolved the squealing.", [BRAKE[1], BRAKE[2]], False),
+        # the problem ended as its source says it ("the squeal is resolved"), and a repair
+        ("The new pads resolved the squealing.", [BRAKE[0], ("user", "New pads resolved the squealing.")], True),
+        ("The user fixed the printer by reinstalling the driver.", [("user", "Reinstalled the driver, printer works.")], True),
+        # gone before it was said to be there
+        ("The new pads resolved the squealing.", [BRAKE[2], BRAKE[0]], False),
+        # "fixed" of a noun ends nothing: read as written
+        ("The user pays the fixed costs first.", [("user", "I pay my fixed costs first, then save.")], True),
+        ("The mechanic was fixed by the rotor.", BRAKE, False),
+    ],
+)
+def test_a_thing_resolved_is_one_said_there_then_gone(
+    sentence: str, pairs: list[tuple[str, str]], kept: bool
+) -> None:
+    assert (ground(sentence, pairs).text == sentence) is kept
+
+
+@pytest.mark.parametrize(("last", "kept"), [(BRAKE[2][1], True), ("New pads in, no rattle now.", False)])
+def test_a_summary_saying_a_problem_was_resolved_is_kept_when_it_was(
+    db_path, server: FakeOllama, last: str, kept: bool
+) -> None:
+    answer = "The user replaced the pads and cleaned the rotor, which resolved the squealing."
+    summary = summarize(db_path, server, answer, [*BRAKE[:2], ("user", last)])
+    assert (summary.text == answer) is kept and (summary.source == FALLBACK) is not kept

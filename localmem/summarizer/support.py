@@ -12,7 +12,8 @@ summary to what was written, as ``localmem.grounding`` holds a checkpoint's item
    several turns in one sentence ("Rosa, 82, takes warfarin 5 mg at 6 pm, metoprolol 25 mg
    at 8 am"), each clause from one place. A clause's content words are ``grounding``'s
    (four letters or more, numbers whole), without the words every summary uses
-   (:data:`SUMMARY_WORDS`) and contractions ("you'll"); two forms of one word match
+   (:data:`SUMMARY_WORDS`), contractions ("you'll") and the verb that gives a thing its name
+   ("a son named Felix" says "my son Felix"); two forms of one word match
    (``grounding.same_word``: "takes" ~ "take").
 2. **One source.** Most of a clause's content words (``grounding.SUPPORT_SHARE`` of them,
    each counted once, a number twice: it is the most specific word) must be in ONE source,
@@ -36,7 +37,9 @@ summary to what was written, as ``localmem.grounding`` holds a checkpoint's item
    what its source reports done (``localmem.statements.signals``; a turn answering a
    question is read after it: "Have you booked a seat?" "Yes, the 9:33"), is unsupported.
    A clause without a status word takes the one of the clause before it in its sentence
-   ("They will stay at the hotel, book a seat ...": the seat is planned too). What the
+   ("They will stay at the hotel, book a seat ...": the seat is planned too); a past verb
+   of deciding or wanting reports the decision, not its act ("decided to overpay" for "I'll
+   set up the overpayment": ``statements.claimed``). What the
    source leaves open ("has to decide whether to leave the island") is not settled
    ("decides to leave the island").
 5. **Same bindings** (``bindings``): a clause's event is bound to the day, time, month
@@ -58,11 +61,19 @@ summary to what was written, as ``localmem.grounding`` holds a checkpoint's item
    it ("She's been taking ibuprofen"). A clause saying an act must be done ("should stop
    metformin before contrast") is unsupported when every statement holding the act with
    another of its words denies the requirement ("guidance usually does not ask people to
-   stop metformin before contrast", "you don't need to stop it").
+   stop metformin before contrast", "you don't need to stop it"). A clause saying a thing
+   was ended ("resolved the squealing issue") says it is gone: besides the clause as
+   written, a source negating it ("stops fine, no squeal") after an earlier turn said it
+   was there ("squeals like crazy") supports it.
 7. **What was replaced** (``localmem.staleness``): a sentence stating a value a later
    message replaced ("6 people" after "actually 8 ppl now") is dropped unless the summary
    also says the new value, in a sentence it keeps (one dropped by the other checks tells
    nothing).
+
+8. **Who did what** (``localmem.roles``): a sentence giving a named person (or the user) an
+   act, a possession or a name the conversation gives someone else ("Leila is preparing her
+   medical form" where the user signs it; "Leila's husband" for the user's "my husband";
+   "the poem, 'The Last Chapter'" where the boat is so called) is dropped whole.
 
 A sentence with an unsupported clause is dropped. Unless most of the sentences (more than
 :data:`MIN_KEPT_SHARE`) and :data:`MIN_KEPT_WORDS` content words remain, the summary is not
@@ -72,12 +83,13 @@ Pure; never raises on any ``str``.
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from .. import statements
+from .. import roles, statements
 from ..extract import sentences
 from ..grounding import (
     SUPPORT_SHARE,
@@ -161,6 +173,21 @@ _USER: Final = frozenset({"user", "users"})
 _POSSESSIVE = re.compile(r"['\u2019]s$")
 _SLOT_WORDS: Final = 3
 """Words that may stand where a source says "you" ("the family friend")."""
+_NAMING = re.compile(
+    r"(?P<thing>\b(?:a|an)\s+[\w'-]+(?:\s+[\w'-]+){0,2}?)\s+(?:named|called)(?=\s+[A-Z])"
+)
+"""A thing and the verb that gives its name ("a son named Felix", "a hedgehog called
+Bramble"): the same as the name beside the thing ("my son Felix"); the thing and the name
+are the content, the verb says no more. Only after "a"/"an" ("the user called Dr Osei"
+phoned)."""
+_ENDING = re.compile(
+    r"(?<!\bwas )(?<!\bwere )(?<!\bis )(?<!\bare )(?<!\bbeen )(?<!\bbe )"
+    r"\b(?:resolved|fixed|solved|cured|eliminated)\s+(?=(?:the|a|an|his|her|their|its|my|our|this|that|these|those|it|them)\b)",
+    re.IGNORECASE,
+)
+"""A verb that ends the thing it is done to: "resolved the squealing" says the squealing is
+gone (active, before its object: not "was resolved by turning", nor the adjective of
+"fixed costs"; "stopped" is a negation already)."""
 _CONTRACTION = re.compile(r"'(?:ll|re|ve|d|m)$")
 """"you'll", "they're": a pronoun and a verb, no content."""
 
@@ -206,7 +233,8 @@ def ground(summary: str, pairs: Sequence[tuple[str, str]]) -> Grounded:
     dropped: list[tuple[int, str]] = []
     invented = [invented_name(sentence, written) for sentence in said]
     unsupported = [
-        None if name else _unsupported(sentence, sources, pairs, texts, warned) for sentence, name in zip(said, invented)
+        None if name else _unsupported(sentence, sources, pairs, texts, warned) or roles.miscast(sentence, pairs)
+        for sentence, name in zip(said, invented)
     ]
     # A change is told only by a sentence the summary keeps: "trimming the piece to 748 words"
     # said of someone who never suggested it does not make "at 820 words" current.
@@ -292,14 +320,41 @@ def _unsupported(
             return why
         if number and len(forms) <= LIST_ITEM_WORDS and all(_said(form, sources) for form in forms):
             continue  # an item of a list: "including the router model, password"
+        judge = functools.partial(_clause_unsupported, clause, status=status, pairs=pairs, warned=warned)
         why = (
-            _clause_unsupported(clause, forms, status, sources, pairs, warned)
+            (_ended(clause, forms, sources, pairs, judge) if _ENDING.search(clause) else judge(forms, sources))
             or misbound(clause, texts)
             or misattributed(clause, texts)
         )
         if why is not None:
             return why
     return None
+
+
+def _ended(
+    clause: str,
+    forms: list[tuple[str, bool]],
+    sources: list[_Source],
+    pairs: Sequence[tuple[str, str]],
+    judge: Callable[[list[tuple[str, bool]], list[_Source]], str | None],
+) -> str | None:
+    """Why ``clause``, which says a thing was ended ("resolved the squealing issue",
+    :data:`_ENDING`), is not supported, or None (``judge``: why given forms are not
+    supported by given sources, :func:`_clause_unsupported`). Besides the clause as
+    written, a source saying the thing is gone ("stops fine, no squeal") after an earlier
+    turn said it was there ("squeals like crazy") supports it: ending a thing is its
+    absence after its presence. A source that says it is gone, with no turn before it
+    saying it was there, does not ("no squeal" alone ends nothing)."""
+    ended = _forms(_ENDING.sub("no ", clause))
+    gone = [f for f, negated in ended if negated]
+    there = [
+        i for i, (role, text) in enumerate(pairs)
+        if gone and role.strip().casefold() != "system" and all(f in read(text).asserted for f in gone)
+    ]
+    after = [source for source in sources if there and min(source.turns) > there[0]]
+    if gone and judge(ended, after) is None:
+        return None
+    return judge(forms, sources)
 
 
 def _said(form: tuple[str, bool], sources: list[_Source]) -> bool:
@@ -314,7 +369,9 @@ def _said(form: tuple[str, bool], sources: list[_Source]) -> bool:
 
 
 def _forms(text: str) -> list[tuple[str, bool]]:
-    """The content word forms of ``text`` a summary's support is judged on (rule 1)."""
+    """The content word forms of ``text`` a summary's support is judged on (rule 1); the
+    verb that gives a thing its name is none (:data:`_NAMING`)."""
+    text = _NAMING.sub(r"\g<thing>", text)
     return [(f, n) for f, n in item_forms(text, SUMMARY_WORDS) if not _CONTRACTION.search(f)]
 
 
@@ -326,8 +383,8 @@ def _weight(forms: Sequence[str]) -> int:
 def _clause_unsupported(
     clause: str,
     forms: list[tuple[str, bool]],
-    status: str | None,
     sources: list[_Source],
+    status: str | None,
     pairs: Sequence[tuple[str, str]],
     warned: frozenset[str],
 ) -> str | None:
