@@ -21,7 +21,7 @@ from typing import Any, Final
 from pydantic import field_validator
 
 from . import extract as rules
-from . import claims, entities, replies, revisions, roles, statements, verbs
+from . import claims, entities, replies, roles, staleness, statements, verbs
 from .answers import MAX_REFERENCES, Answer, merge_items, strings
 from .grounding import SUPPORT_SHARE, Evidence, support
 from .models import FactsData
@@ -161,7 +161,7 @@ class ModelFacts(Answer):
         records) support (:func:`supported_item`), none of them a value the span replaced
         (``replaced``: the old sides of the updates kept); a key fact or a decision states its
         values as one sentence does (:func:`claims.values_apart`), no value a later message
-        replaced (``revisions.stale``: "two more" after "it's three, not two"), no claim of
+        replaced (``staleness.stale``: "two more" after "it's three, not two"), no claim of
         every case its sentences make of one (:func:`claims.widens`) and no person given
         another's act, thing or name (``roles.miscast``: "Leila's husband" for the user's
         "my husband")."""
@@ -180,7 +180,7 @@ class ModelFacts(Answer):
                 and supported_item(field, i, evidence, sentences, said)
                 and not used_up(i, texts)
                 and not (field in ("key_facts", "decisions") and claims.values_apart(i, stated))
-                and not (field in ("key_facts", "decisions") and revisions.stale(i, texts))
+                and not (field in ("key_facts", "decisions") and staleness.stale(i, texts))
                 and not (field in ("key_facts", "decisions") and claims.widens(_THE_USER.sub(" ", i), sentences))
                 and not (field in ("key_facts", "decisions") and roles.miscast(i, said))
             ])
@@ -464,7 +464,7 @@ def must_remember(answer: ModelFacts, evidence: Evidence) -> list[str]:
     "I am no longer allergic to penicillin" is no fact of a user who said "I'm allergic to
     penicillin", whatever a tool's output said; with its values as one sentence of theirs
     says them (:func:`claims.values_apart`), none a later message of theirs replaced
-    (``revisions.stale``), not widened to every case (:func:`claims.widens`)."""
+    (``staleness.stale``), not widened to every case (:func:`claims.widens`)."""
     items = [rules.clip(i, rules.ITEM_CHARS) for i in answer.must_remember]
     sentences = statements.by_sentence(evidence.sources)
     kept = [
@@ -473,7 +473,7 @@ def must_remember(answer: ModelFacts, evidence: Evidence) -> list[str]:
         and not entities.bare_name(i, evidence.sources) and not entities.names_things(i)
         and fact_sources(i, evidence) is not None
         and not claims.values_apart(i, sentences.sources)
-        and not revisions.stale(i, evidence.sources)
+        and not staleness.stale(i, evidence.sources)
         and not claims.widens(_THE_USER.sub(" ", i), sentences)
         and not _a_plan(i, sentences)
     ]

@@ -4,9 +4,11 @@ A chat updates its values as it goes: "how many ppl" "6" ... "actually 8 ppl now
 the wedding?" "June 21" ... "Update: they moved the wedding to June 28"; "I already move 25%
 ... Should I bump it to 30?" "Okay, 30 from now on"; "Should I have a couple of drinks?"
 "I'd keep it to one at most". A summary, a quoted sentence or a fact that states the old
-value (or a status that is over) as current is stale. :func:`replacements` reads what a conversation's texts replace,
-:func:`stale` whether a claim states a replaced value without the one that replaced it (pure;
-neither raises on any ``str``).
+value as current is stale. :func:`replacements` reads what a conversation's texts replace,
+:func:`replaced_value` whether a claim states a replaced value without the one that
+replaced it (pure; neither raises on any ``str``; ``staleness.stale`` asks it, with
+:mod:`localmem.statuses`, :mod:`localmem.renames` and :mod:`localmem.doses` for a status
+over or a thing ended, a name or a place given again, a dose's frequency changed).
 
 - **A value** is a number with its unit (the word after it: "8 ppl", "2lb", "25%", "$80",
   "a couple of drinks"; a few spellings are one unit: "ppl" is "people", "%" "percent"; a
@@ -41,30 +43,10 @@ neither raises on any ``str``).
   old total ("Rent is 2,400" ... "Lena pays 1,060, Kofi 750 and you 590") are replaced with
   it: by the shares of a later text adding up to the new total, rank for rank, or by the new
   total when none does.
-- **A status that waits for an act** ("Status: ready for pickup", "awaiting approval", "out
-  for delivery") is over when a later statement, not negated, says the act done ("I picked
-  up the carprofen", "approved") of what the status's text names, or of "it".
 - **A measure taken again.** A clause saying what something "was" ("she was 4.1 at the
   vet") after a clause of its sentence saying, with a unit, what it "is" ("she's 3.9 kg")
   replaces the value it was, said before in a unit that agrees (the portal's "weight 4.1
   kg"); "was" alone ("the bill was $80") replaces nothing.
-- **A name given again** (:func:`renamed`): a statement with a word of change naming
-  something ("he wants her called Bramble now", "renamed him to Otis") replaces the latest
-  name given before it (in a text that gives or asks a name: "We were going with Pip") when
-  that name is never said again; a claim saying the old name and not the new one is stale.
-- **A place given again** (``_moved``): a statement with a word of change or of a mistake
-  giving a place ("I got the place wrong, it's at Kemi's", "moved it to Kemi's") replaces
-  the latest place said before it ("at Graham's", "in Leeds") when that place is never said
-  as one again; a claim saying the old place and not the new name is stale.
-- **A thing that has ended** ("Basic 5yr/60,000mi: EXPIRED", "the basic warranty has
-  already run out", "lapsed", "was cancelled"; said of the content words before it in its
-  clause, the last three; not negated, not asked): a claim holding all those words with a
-  word stating it in force ("covers", "valid", "active", "still") and no ending word is stale.
-- **A dose's frequency** ("every 12 hours", "twice a day", "each morning": doses a day) is
-  changed by a later statement, in a message with a word of change, that names the same drug
-  or dose amount ("75 mg", "2 puffs") and gives another frequency first ("she changed the dose, 75 mg once a day for the first week, then
-  twice a day"), once a text said the old one of it; a claim stating the old frequency and
-  not the new one is stale.
 - **A stale claim** states a replaced value (the same kind, number and unit, a bare number
   matching any unit) and not the value that replaced it, neither itself nor the whole text
   it is part of (a summary that tells the change: "was March 3 ... now March 10"); a value the conversation also says,
@@ -80,13 +62,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-# The readers :func:`stale` asks (values, statuses, measures, names, places, ended things,
-# doses) share this module's sentence, clause and change-word helpers and stay in it: ``summarizer.salient``
-# imports ``stale`` 7 modules deep, so this module is 8 deep and may import only leaves
-# (``periods``, ``words``); a reader of its own, importing ``words``, would make the import
-# tree 10 deep (tests/test_architecture.py allows 9).
+# Imports only leaves: ``summarizer.amounts`` reads values here 7 modules deep, so this
+# module is 8 deep (tests/test_architecture.py allows 9).
+from .changes import CHANGE_VERBS, CUE, last_question, sentences
 from .periods import DAY, MONTH_NAMES, MONTHS, WEEKDAYS, day_value
-from .words import NUMBER_WORDS, SMALL_TALK, STOP_WORDS, is_drug, stem, words
+from .words import CHANGE_WORDS, NUMBER_WORDS, SMALL_TALK, STOP_WORDS, content_forms, unit, words
 
 ELLIPSIS_TEXTS: Final = 4
 """An elliptical revision without a unit ("30 from now on") replaces a number of this many
@@ -113,11 +93,6 @@ _VALUE_WORD = re.compile(
 )
 """What every value holds (a digit, a number word, a day's or a month's name): a clause
 without it says none."""
-_UNITS: Final = {"ppl": "people", "persons": "people", "person": "people", "%": "percent", "$": "dollar",
-                 "usd": "dollar", "bucks": "dollar", "lbs": "lb", "hrs": "hour", "hr": "hour",
-                 "mins": "minute", "min": "minute", "kgs": "kg",
-                 "yr": "year", "yrs": "year", "mi": "mile", "gig": "gb", "gigs": "gb"}
-"""Spellings of one unit."""
 _SPELLED_NUMBERS: Final = {**NUMBER_WORDS, "one": "1", "a couple": "2", "a pair": "2"}
 _NOT_UNITS: Final = (
     frozenset("each per now instead more less am pm max min at most least last next ago today tonight tomorrow yesterday".split())
@@ -125,29 +100,16 @@ _NOT_UNITS: Final = (
 )
 """Words after a number that are not its unit ("2 lb each": lb; "6 now": none)."""
 
-_CUE = re.compile(
-    r"\b(?:actually|now|instead|from now on|update[ds]?|change of plans?|scratch that|correction"
-    r"|(?:that|which) makes)\b",
-    re.IGNORECASE,
-)
-"""Words that give a value in place of an earlier one ("that makes 24": a count grown)."""
-_CHANGE_VERBS = (
-    r"mov(?:e|ed|es|ing)|chang(?:e|ed|es|ing)|switch(?:ed|es|ing)?|push(?:ed|es|ing)?|resched\w*"
-    r"|bump(?:ed|s|ing)?|rais(?:e|ed|es|ing)|increas(?:e|ed|es|ing)|lower(?:ed|s|ing)?|reduc(?:e|ed|es|ing)"
-    r"|cut(?:s|ting)?|drop(?:ped|s|ping)?|upp(?:ed|ing)|make|made|makes|keep|keeps|kept|limit(?:ed|s|ing)?"
-    r"|(?:went|go|goes|came|come|comes) (?:up|down)|set|sets|adjust(?:ed|s|ing)?|trim(?:med|s|ming)?"
-    r"|shorten(?:ed|s|ing)?|extend(?:ed|s|ing)?|expand(?:ed|s|ing)?"
-)
-_TO_VALUE = re.compile(rf"\b(?:{_CHANGE_VERBS})\b[^.;!?]{{0,40}}?\s(?:to|for)\s+(?=\S)", re.IGNORECASE)
+_TO_VALUE = re.compile(rf"\b(?:{CHANGE_VERBS})\b[^.;!?]{{0,40}}?\s(?:to|for)\s+(?=\S)", re.IGNORECASE)
 """A verb of change before "to": what follows is the new value ("moved the wedding to")."""
 _PRONOUN = re.compile(
-    rf"\b(?:{_CHANGE_VERBS})\s+(?:it|that|them|this)\s+(?:(?:up |down )?to\s+|at\s+)?"
+    rf"\b(?:{CHANGE_VERBS})\s+(?:it|that|them|this)\s+(?:(?:up |down )?to\s+|at\s+)?"
     r"(?=[$\u20ac\u00a3]?\d|(?:one|a couple|a pair|" + "|".join(NUMBER_WORDS) + r")\b)",
     re.IGNORECASE,
 )
 """A verb of change on a pronoun ("make it 4", "keep it to one at most"): the new value of
 what the pronoun stands for, an earlier value (the revision is elliptical)."""
-_FROM_TO = re.compile(rf"\b(?:{_CHANGE_VERBS})\b[^.;!?]*?\bfrom\s+(?=\S)", re.IGNORECASE)
+_FROM_TO = re.compile(rf"\b(?:{CHANGE_VERBS})\b[^.;!?]*?\bfrom\s+(?=\S)", re.IGNORECASE)
 """A verb of change, then "from A to B": A is replaced by B in the same clause."""
 _DELTA = re.compile(
     r"\b(?:cut(?:s|ting)?|trim(?:med|s|ming)?|add(?:ed|s|ing)?|los[et]|losing|gain(?:ed|s|ing)?"
@@ -155,37 +117,15 @@ _DELTA = re.compile(
     re.IGNORECASE,
 )
 """What says the value after it is an amount of change ("cut 70 words", "lost 3 kg", "by 5")."""
-_AWAITS = re.compile(
-    r"\b(?:ready (?:for|to)|awaiting|waiting (?:for|to)|pending|due for|out for|available for)\s+"
-    r"(?:(?:your|my|the|his|her|their)\s+)?(?P<act>[a-z]+(?:\s+(?:up|off|out)\b)?)",
-    re.IGNORECASE,
-)
-"""A status that waits for an act ("Status: ready for pickup", "awaiting approval", "out
-for delivery"): its act."""
-_DONE = re.compile(r"\b(?P<verb>[a-z]{3,}ed)(?:\s+(?:it|them)?\s*(?P<particle>up|off|out)\b)?", re.IGNORECASE)
-"""A verb in the past ("picked up", "picked it up", "approved", "delivered")."""
-_NEGATION = re.compile(r"\b(?:not|never|no|yet|n't)\b|n't\b", re.IGNORECASE)
 _THEN = re.compile(r"^\W*(?:then|in that case|so)\b", re.IGNORECASE)
 """A clause that carries a change on ("then 3 lb each"): a revision when elliptical."""
 _CLAUSE = re.compile(r"[,;:](?!\d)\s*|\s[-\u2013\u2014]\s|\s(?:and|but|so|because|while|though)\s", re.IGNORECASE)
-_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 _QUESTION_PART = re.compile(r",\s*|\s(?:and|or)\s", re.IGNORECASE)
 _ASKS: Final = {
     "day": re.compile(r"\b(?:when|what day|which day|what date|what time)\b", re.IGNORECASE),
     "number": re.compile(r"\bhow (?:many|much|long|often|far|old)\b|\bwhat (?:percent|rate|dose|amount)\b", re.IGNORECASE),
 }
 """The part of a question that asks for a value of each kind."""
-_WH = re.compile(r"^\W*(?:how|when|what|which|who|where)\b", re.IGNORECASE)
-_CHANGE_WORDS: Final = frozenset(
-    """
-    actually now instead update updated updates change changed plan plans scratch correction move moved
-    moving switch switched push pushed bump bumped raise raised increase increased lower lowered reduce
-    reduced cut drop dropped upped make made keep kept limit limited went goes came come set adjust
-    adjusted trim trimmed shorten shortened extend extended expand expanded makes then case okay ok each
-    total just only about around more less most least max
-    """.split()
-)
-"""Words of a clause that say it changes a value, not what the value is of."""
 _LINKS: Final = frozenset("it that them this to from on at in of a and".split())
 """Words that tie an elliptical revision's value to what it stands for ("keep it to one")."""
 _COPULAS: Final = frozenset("it's that's is are i'm we're".split())
@@ -223,34 +163,18 @@ class Replacement:
     new: Value
 
 
-def stale(claim: str, texts: Sequence[str], whole: str = "") -> str | None:
+def replaced_value(claim: str, texts: tuple[str, ...], whole: str = "") -> str | None:
     """Why ``claim`` states a value ``texts`` (a conversation, in order) replaced later,
     without the value that replaced it, in itself or in the ``whole`` text it is part of (a
     summary that says "prescribed Bactrim for 7 days" and then "switched to nitrofurantoin
     for 5 days" tells the change); None when it does not (see the module docstring)."""
-    texts = tuple(texts)  # the readers below are memoized by it
-    if _AWAITS.search(claim) is not None and _done_since(claim, texts):
-        return "states a status a later message says is over"
-    if _FREQUENCY.search(claim) is not None and _rate_changed(claim, texts):
-        return "states a dose's frequency a later message changed"
-    if _IN_FORCE.search(claim) is not None and _ENDED.search(claim) is None:
-        forms = _forms(claim)
-        if any(thing <= forms for thing in _ended_things(texts)):
-            return "states as in force what the conversation says has ended"
-    if _NAME.search(claim) is not None:
-        for old, new in renamed(texts):
-            if _says(claim, old) and not _says(claim, new) and not _says(whole, new):
-                return "states a name a later message replaced"
-        for old, new in _moved(texts):
-            if _at(claim, old) and not _says(claim, new) and not _says(whole, new):
-                return "states a place a later message replaced"
     said_before, found = _read(texts)
     if not found:
         return None  # most conversations replace nothing
     said = [v for n, clause in enumerate(_clauses(claim)) for v in _mentions(clause, -1, n, "")]
     if not said:
         return None
-    forms = _forms(claim)
+    forms = content_forms(claim)
     told = said + [v for n, clause in enumerate(_clauses(whole)) for v in _mentions(clause, -1, n, "")]
     for mine in said:
         olds = [r for r in found if _same(r.old, mine)]
@@ -265,232 +189,6 @@ def stale(claim: str, texts: Sequence[str], whole: str = "") -> str | None:
             continue  # said of something else too, and the claim may mean that one
         return "states a value the conversation replaced later"
     return None
-
-
-_ENDED = re.compile(
-    r"\b(?:expired|(?:has|have) (?:already )?run out|ran out|lapsed"
-    r"|(?:has|have) ended|no longer|(?:is|are|was|were) (?:over|void|cancell?ed|terminated|expired|inactive)|inactive)\b",
-    re.IGNORECASE,
-)
-"""Words saying a thing's term or status has ended ("EXPIRED", "has already run out",
-"lapsed", "is no longer", "was cancelled"); not one that will ("expires in 2030", "runs out
-in June")."""
-_IN_FORCE = re.compile(
-    r"\b(?:cover(?:s|ed|ing|age)?|valid|active|in (?:force|effect)|applies|apply|good (?:until|through|for)|still)\b",
-    re.IGNORECASE,
-)
-"""Words stating a thing in force ("the warranty covers ...", "is valid", "still")."""
-
-
-_HEAD_SPLIT = re.compile(r"[.;!?]|(?<!\d),(?!\d)|\s[-\u2013\u2014]\s|\b(?:and|but|so|because)\b", re.IGNORECASE)
-"""Where the words an ending word is said of start: its clause."""
-
-
-@functools.lru_cache(maxsize=8)
-def _ended_things(texts: tuple[str, ...]) -> tuple[frozenset[str], ...]:
-    """What ``texts`` say has ended: the content words before an ending word in its clause
-    (at most three: "Basic 5yr/60,000mi: EXPIRED" is the basic one's, "the basic warranty has
-    already run out" the basic warranty's), in a statement not negated nor asked."""
-    found = []
-    for text in texts:
-        for sentence in _sentences(text):
-            if sentence.rstrip().endswith("?"):
-                continue
-            for m in _ENDED.finditer(sentence):
-                head = _HEAD_SPLIT.split(sentence[: m.start()])[-1]
-                if _NEGATION.search(head):
-                    continue  # "the warranty hasn't expired"
-                names = _forms_in_order(head)
-                if names:
-                    found.append(frozenset(names[-3:]))
-    return tuple(dict.fromkeys(found))
-
-
-_NAME = re.compile(r"\b[A-Z][a-z]+\b")
-"""A word written as a name: capitalised, then lower-case."""
-_RENAME = re.compile(
-    r"(?i:\b(?:renam(?:e|ed|es|ing)\s+(?:\w+\s+){0,2}?(?:to|as)|going with"
-    r"|(?:call|name)(?:d|ed|s|ing)?\s+(?:her|him|it|them|the\s+[a-z]+)"
-    r"|(?:her|him|it|them|the\s+[a-z]+)\s+(?:be\s+)?(?:called|named)))"
-    r"\s+(?P<name>[A-Z][a-z]+)\b"
-)
-"""A name given to something ("wants her called Bramble", "renamed him to Otis", "call her
-Bramble", "going with Pip"); "called Sarah" alone is a phone call."""
-_RENAME_CUE = re.compile(rf"{_CUE.pattern}|\brenam\w*|\bchanged? (?:\w+ )?mind\b", re.IGNORECASE)
-"""What says the name given replaces one given before ("... called Bramble now",
-"changed his mind about the name", "renamed")."""
-_NAMING = re.compile(r"\b(?:name[ds]?|call(?:ed|s)?|going with)\b", re.IGNORECASE)
-"""A text that gives or asks a name."""
-
-
-@functools.lru_cache(maxsize=8)
-def _renames(texts: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
-    found: list[tuple[str, str]] = []
-    for i, new in _given(texts, _RENAME_CUE, _RENAME):
-        old = _last_name(texts, i, new)
-        if old is not None:
-            found.append((old, new))
-    return tuple(found)
-
-
-def _given(texts: tuple[str, ...], cue: re.Pattern[str], giving: re.Pattern[str]) -> list[tuple[int, str]]:
-    """Each name ``giving`` finds (its group "name") in a statement, not a question, that
-    ``cue`` finds a word of change in, with the index of its text."""
-    return [
-        (i, m.group("name"))
-        for i, text in enumerate(texts)
-        for sentence in _sentences(text)
-        if not sentence.rstrip().endswith("?") and cue.search(sentence) is not None
-        for m in giving.finditer(sentence)
-    ]
-
-
-def renamed(texts: Sequence[str]) -> tuple[tuple[str, str], ...]:
-    """Each name ``texts`` (a conversation, in order) replace, with the name replacing it:
-    a statement with a word of change gives a name ("he wants her called Bramble now",
-    "renamed it to Otis instead"), and the latest name given before it, in a text that gives
-    or asks a name ("We were going with Pip", after "What's his name?"), is never said
-    again from that text on ("Pip" after "called Bramble now"; a name still said later is
-    of something else or still in use, and replaced by nothing)."""
-    return _renames(tuple(texts))
-
-
-def _last_name(texts: tuple[str, ...], i: int, new: str) -> str | None:
-    """The latest name said before text ``i`` in a text that gives or asks a name (or
-    answers a question that asks one), and said in no text from ``i`` on; None when the
-    latest such name is still said."""
-    later = " ".join(texts[i:])
-    for j in range(i - 1, -1, -1):
-        naming = _NAMING.search(texts[j]) is not None or (j and _NAMING.search(_question(texts[j - 1])) is not None)
-        names = [m.group() for m in _NAME.finditer(texts[j]) if m.group().casefold() not in STOP_WORDS and m.group() != new]
-        if not naming or not names:
-            continue
-        fresh = [n for n in names if not _says(later, n)]
-        return fresh[-1] if fresh else None
-    return None
-
-
-_PLACE = re.compile(r"\b(?:at|in)\s+(?P<name>[A-Z][a-z]+)(?:'s)?\b")
-"""A place said as one: "at" or "in", then a name ("at Graham's", "in Leeds")."""
-_NEW_PLACE = re.compile(
-    r"(?i:\b(?:it's|it is|it'll be|it will be|now)\s+(?:at|in)|\bmov(?:e|ed|es|ing)\s+(?:\w+\s+){0,2}?to)"
-    r"\s+(?P<name>[A-Z][a-z]+)(?:'s)?\b"
-)
-"""A place given again: "it's at Kemi's", "now in Leeds", "moved it to Kemi's"."""
-_PLACE_CUE = re.compile(rf"{_CUE.pattern}|\bwrong\b|\bmov(?:e|ed|es|ing)\b|\bwait\b", re.IGNORECASE)
-"""What says the place given replaces one given before ("I got the place wrong, it's at
-Kemi's", "moved it to Kemi's")."""
-_NOT_PLACES: Final = frozenset(MONTHS) | frozenset(WEEKDAYS) | STOP_WORDS
-
-
-@functools.lru_cache(maxsize=8)
-def _moved(texts: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
-    """Each place ``texts`` replace, with the place replacing it: a statement, not a
-    question, with a word of change or of a mistake gives a place ("it's at Kemi's",
-    "moved it to Kemi's"), and the latest place said before it ("at Graham's"), in an
-    earlier text, is never said as a place again from that text on."""
-    found: list[tuple[str, str]] = []
-    for i, new in _given(texts, _PLACE_CUE, _NEW_PLACE):
-        olds = [
-            p.group("name") for j in range(i) for p in _PLACE.finditer(texts[j])
-            if p.group("name") != new and p.group("name").casefold() not in _NOT_PLACES
-        ]
-        if olds and not _at(" ".join(texts[i:]), olds[-1]):
-            found.append((olds[-1], new))
-    return tuple(found)
-
-
-def _at(text: str, place: str) -> bool:
-    """Whether ``text`` says ``place`` as a place ("at Graham's", "in Leeds")."""
-    return any(m.group("name") == place for m in _PLACE.finditer(text))
-
-
-def _says(text: str, name: str) -> bool:
-    return bool(name) and re.search(rf"\b{re.escape(name)}\b", text) is not None
-
-
-def _done_since(claim: str, texts: tuple[str, ...]) -> bool:
-    """Whether a status ``claim`` states, one that waits for an act ("ready for pickup"),
-    is over: a text after the one saying it (a statement, not negated) says the act done
-    ("I picked up the carprofen"), of what that text names (a word of it shared) or of
-    "it"; not when the whole ``texts`` never say the status."""
-    claimed = [_act(m) for m in _AWAITS.finditer(claim)]
-    for i, text in enumerate(texts):
-        said = [_act(m) for m in _AWAITS.finditer(text)]
-        acts = [a for a in said if a in claimed]
-        if not acts:
-            continue
-        named = _forms(text)
-        for later in texts[i + 1:]:
-            for sentence in _sentences(later):
-                if sentence.rstrip().endswith("?") or _NEGATION.search(sentence):
-                    continue
-                for m in _DONE.finditer(sentence):
-                    verb = stem(m.group("verb").casefold()) + (m.group("particle") or "").casefold()
-                    if len(verb) >= 4 and any(a.startswith(verb) for a in acts) and (
-                        _forms(sentence) & named or re.search(r"\b(?:it|them)\b", sentence, re.IGNORECASE)
-                    ):
-                        return True
-    return False
-
-
-_FREQUENCY = re.compile(
-    r"\b(?:(?P<times>once|twice|thrice|(?:\d+|one|two|three|four|five|six) times)\s+(?:a|per)\s+day"
-    r"|(?:\d+|one|two|three|four|five|six) times daily|every (?P<hours>\d+) hours"
-    r"|(?P<daily>(?:each|every) (?:morning|evening|night)))\b",
-    re.IGNORECASE,
-)
-"""How often a dose is taken: "once a day", "3 times daily", "every 12 hours", "each
-morning" (once a day)."""
-_TIMES: Final = {**{w: int(n) for w, n in NUMBER_WORDS.items()}, "once": 1, "one": 1, "twice": 2, "thrice": 3}
-_DOSE_AMOUNT = re.compile(r"\b\d+(?:\.\d+)?\s?(?:mg|mcg|ml|g|iu|puffs?|tablets?|caplets?|capsules?)\b", re.IGNORECASE)
-"""A dose's amount, in a unit of medicine ("75mg", "2 puffs", "1 tablet")."""
-_CHANGE = re.compile(rf"\b(?:{_CHANGE_VERBS})\b|{_CUE.pattern}", re.IGNORECASE)
-
-
-def _per_day(match: re.Match[str]) -> float:
-    """Doses a day a frequency says ("every 12 hours": 2; "twice a day": 2)."""
-    if match.group("hours"):
-        return 24 / max(int(match.group("hours")), 1)
-    if match.group("daily"):
-        return 1.0
-    said = (match.group("times") or match.group()).casefold().split()[0]
-    return float(said) if said.isdigit() else float(_TIMES.get(said, 0))
-
-
-def _rate_changed(claim: str, texts: tuple[str, ...]) -> bool:
-    """Whether ``claim`` states a dose's frequency ("1 caplet every 12 hours") that a later
-    statement changed for the same drug or dose ("she changed the dose, 75 mg once a day for
-    the first week, then twice a day": its first frequency is the one that holds now),
-    without the new frequency. The thing is the same when the change names a drug or a dose
-    amount of the claim; the change comes after a text that says the claim's frequency of it."""
-    mine = {_per_day(m) for m in _FREQUENCY.finditer(claim)}
-    anchors = _dosed(claim)
-    said = False
-    for text in texts:
-        for sentence in _sentences(text):
-            rates = [_per_day(m) for m in _FREQUENCY.finditer(sentence)]
-            if not rates:
-                continue
-            if not _dosed(sentence) & anchors:
-                continue
-            # the word of change may come in the message's next sentence ("the Clenil is 2
-            # puffs twice a day. The GP increased it in January.")
-            if said and _CHANGE.search(text) and not sentence.rstrip().endswith("?"):
-                if rates[0] not in mine:
-                    return True
-            said = said or not mine.isdisjoint(rates)
-    return False
-
-
-def _dosed(text: str) -> set[str]:
-    """What a dose in ``text`` is of: its drugs and its dose amounts ("75mg")."""
-    return {w for w in words(text) if is_drug(w)} | {"".join(a.casefold().split()) for a in _DOSE_AMOUNT.findall(text)}
-
-
-def _act(match: re.Match[str]) -> str:
-    """An awaited act as one stem ("pickup", "pick up": "pickup"; "approval": "approval")."""
-    return stem("".join(match.group("act").casefold().split()))
 
 
 def values(text: str) -> tuple[Value, ...]:
@@ -518,9 +216,9 @@ def _read(texts: tuple[str, ...]) -> tuple[tuple[Value, ...], tuple[Replacement,
     measured: list[Replacement] = []
     earlier: list[Value] = []
     for i, text in enumerate(texts):
-        asked = _question(texts[i - 1]) if i else ""
+        asked = last_question(texts[i - 1]) if i else ""
         number = 0
-        for sentence in _sentences(text):
+        for sentence in sentences(text):
             question = sentence.rstrip().endswith("?")
             before: list[Value] = []  # this sentence's values so far
             parts: list[tuple[str, list[Value]]] = []  # ... with their clauses
@@ -593,7 +291,7 @@ def _revised(clause: str, here: list[Value], earlier: list[Value], i: int) -> li
             return [Replacement(old, new)] + [
                 Replacement(v, new) for v in earlier if _same(v, old) and v.thing & old.thing
             ]
-    cue = _CUE.search(clause)
+    cue = CUE.search(clause)
     pronoun = _PRONOUN.search(clause)
     moved = pronoun or _TO_VALUE.search(clause)
     elliptical = pronoun is not None or _elliptical(clause, here)
@@ -754,8 +452,8 @@ def _elliptical(clause: str, here: list[Value]) -> bool:
     left = _without_values(clause)
     units = {v.unit for v in here}
     links = _LINKS | _COPULAS if any(units) else _LINKS
-    rest = [w for w in words(left, numbers=False) if w not in _CHANGE_WORDS and w not in links]
-    return all(_unit(w) in units or w in SMALL_TALK for w in rest)
+    rest = [w for w in words(left, numbers=False) if w not in CHANGE_WORDS and w not in links]
+    return all(unit(w) in units or w in SMALL_TALK for w in rest)
 
 
 def _without_values(text: str) -> str:
@@ -783,7 +481,7 @@ def _mentions(clause: str, i: int, number: int, asked: str) -> list[Value]:
         out.append((m.start(), "number", _SPELLED_NUMBERS[" ".join(m.group("n").casefold().split())], _unit_of(m.group("unit"))))
     if not out:
         return []
-    own = _forms(_without_values(clause)) - {u.split()[-1] for _, _, _, u in out if u}
+    own = content_forms(_without_values(clause)) - {u.split()[-1] for _, _, _, u in out if u}
     values = []
     for start, kind, value, unit in sorted(out):
         bare = not own and bool(asked)
@@ -822,17 +520,12 @@ def _unit_of(said: str | None) -> str | None:
     said = said.split()
     word = said[-1].casefold()
     if len(said) == 2 and said[0].casefold() in ("a", "an", "per"):
-        return f"per {_unit(word)}"  # a rate: "2,400 a month" is not "18 months"
+        return f"per {unit(word)}"  # a rate: "2,400 a month" is not "18 months"
     if word == "%":
         return "percent"
     if word in _NOT_UNITS or word in STOP_WORDS or len(word) < 2 or not word.isalpha():
         return None
-    return _unit(word)
-
-
-@functools.lru_cache(maxsize=4096)
-def _unit(word: str) -> str:
-    return _UNITS.get(word) or stem(_UNITS.get(stem(word), word))
+    return unit(word)
 
 
 def _same(a: Value, b: Value) -> bool:
@@ -846,40 +539,13 @@ def _units_agree(a: Value, b: Value) -> bool:
     return a.unit == b.unit or a.unit is None or b.unit is None
 
 
-def _question(text: str) -> str:
-    """The question ``text`` ends with ("nice. how many ppl" asks too), or ""."""
-    said = _sentences(text)
-    if not said:
-        return ""
-    last = said[-1]
-    return last if last.rstrip().endswith("?") or _WH.search(last) else ""
-
-
 def _asked_forms(question: str, kind: str) -> frozenset[str]:
     """What ``question`` asks a value of ``kind`` of: the forms of its part that asks for
     that kind ("When is the wedding and how long ...": a day is the wedding's), else all."""
     parts = _QUESTION_PART.split(question)
     asking = [p for p in parts if _ASKS[kind].search(p)]
-    return frozenset(_forms(" ".join(asking or parts)))
-
-
-def _sentences(text: str) -> list[str]:
-    return [s for s in _SENTENCE.split(text) if s.strip()]
+    return frozenset(content_forms(" ".join(asking or parts)))
 
 
 def _clauses(sentence: str) -> list[str]:
     return [c for c in _CLAUSE.split(sentence) if c.strip()]
-
-
-def _forms_in_order(text: str) -> list[str]:
-    """:func:`_forms`, in the order ``text`` says them, once each."""
-    return list(dict.fromkeys(
-        _unit(w) for w in words(text, numbers=False)
-        if len(w) >= 3 and w.isalpha() and w not in STOP_WORDS and w not in SMALL_TALK and w not in _CHANGE_WORDS
-    ))
-
-
-def _forms(text: str) -> frozenset[str]:
-    """The stems of ``text``'s content words: letters, three or more, not stop words, small
-    talk or words of change."""
-    return frozenset(_forms_in_order(text))

@@ -18,10 +18,15 @@ everywhere. Pure; nothing here raises on any ``str``.
   ("please", "thanks", "remember", "want").
 - A **stem** (:func:`stem`) is a word without one plain suffix: two words are the same word
   when their stems are equal, and a stem is a prefix of the word's other forms.
+- A **content form** (:func:`content_forms`) is the stem of a word of three letters or
+  more that is no stop word, small talk or word of change (:data:`CHANGE_WORDS`: "actually",
+  "moved", "more"), a unit's spellings one (:func:`unit`: "ppl" is "people"): what a value,
+  a status or an ended thing of a conversation is said of (``revisions``, ``statuses``).
 """
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Final
 
@@ -226,6 +231,44 @@ def stem(word: str) -> str:
     if len(word) > 4 and word[-1] == "e":
         return word[:-1]  # "schedule" meets "schedul(es)"
     return word
+
+
+UNIT_SPELLINGS: Final = {"ppl": "people", "persons": "people", "person": "people", "%": "percent", "$": "dollar",
+                          "usd": "dollar", "bucks": "dollar", "lbs": "lb", "hrs": "hour", "hr": "hour",
+                          "mins": "minute", "min": "minute", "kgs": "kg",
+                          "yr": "year", "yrs": "year", "mi": "mile", "gig": "gb", "gigs": "gb"}
+"""Spellings of one unit ("ppl" is "people", "hrs" "hour", "%" "percent")."""
+CHANGE_WORDS: Final = frozenset(
+    """
+    actually now instead update updated updates change changed plan plans scratch correction move moved
+    moving switch switched push pushed bump bumped raise raised increase increased lower lowered reduce
+    reduced cut drop dropped upped make made keep kept limit limited went goes came come set adjust
+    adjusted trim trimmed shorten shortened extend extended expand expanded makes then case okay ok each
+    total just only about around more less most least max
+    """.split()
+)
+"""Words of a clause that say it changes a value, not what the value is of."""
+
+
+@functools.lru_cache(maxsize=4096)
+def unit(word: str) -> str:
+    """A case-folded word as one spelling of its unit ("ppl" and "persons" are "people",
+    "lbs" is "lb", "hrs" and "hours" "hour"); any other word, its stem."""
+    return UNIT_SPELLINGS.get(word) or stem(UNIT_SPELLINGS.get(stem(word), word))
+
+
+def content_forms_in_order(text: str) -> list[str]:
+    """:func:`content_forms`, in the order ``text`` says them, once each."""
+    return list(dict.fromkeys(
+        unit(w) for w in words(text, numbers=False)
+        if len(w) >= 3 and w.isalpha() and w not in STOP_WORDS and w not in SMALL_TALK and w not in CHANGE_WORDS
+    ))
+
+
+def content_forms(text: str) -> frozenset[str]:
+    """The stems of ``text``'s content words: letters, three or more, not stop words, small
+    talk or words of change."""
+    return frozenset(content_forms_in_order(text))
 
 
 ASCII_LOOKALIKES: Final = {0x131: "i", 0x17F: "s"}

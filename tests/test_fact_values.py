@@ -59,7 +59,7 @@ PARTY = [
 
 
 def test_a_value_a_later_message_replaced_is_no_fact_nor_pin() -> None:
-    """A model's fact or pin stating a value the chat replaced later (``revisions.stale``) is
+    """A model's fact or pin stating a value the chat replaced later (``staleness.stale``) is
     not kept; the new value, and a value nothing replaced, are."""
     answer = ModelFacts(
         key_facts=["The birthday party is for 12 guests", "The birthday party is for 15 guests",

@@ -14,7 +14,13 @@ import pytest
 from localmem import MemoryConfig, MemoryStore
 from localmem.summarizer.fallback import keyword_summary, offline_summary
 from localmem.summarizer.support import ground
-from localmem.revisions import amount, number_text, replacements, stale
+from localmem.changes import last_question
+from localmem.doses import changed_rate
+from localmem.renames import replaced_name
+from localmem.revisions import amount, number_text, replacements
+from localmem.staleness import stale
+from localmem.statuses import ended_in_force, status_over
+from localmem.words import content_forms
 from tests.ollama_server import FakeOllama
 from tests.test_summary_support import server, summarize  # noqa: F401 - the fixture
 
@@ -453,3 +459,31 @@ def test_a_number_is_read_from_its_digits_and_spelled_one_way(
 ) -> None:
     assert amount(digits, thousands) == read
     assert (None if read is None else number_text(read)) == spelled
+
+
+def test_each_reader_staleness_asks_answers_alone() -> None:
+    """``staleness.stale`` asks the readers; each says its own kind of change and no other:
+    a place given again (``renames``), a dose's frequency changed (``doses``), a status over
+    or a thing ended stated in force (``statuses``); the question a text ends with
+    (``changes``, what a bare value answers)."""
+    club = ("Next meeting is 12 March at Graham's.", "Nice.", "Oh wait, I got the place wrong, it's at Kemi's.")
+    assert replaced_name("The next meeting is on 12 March at Graham's.", club) == "states a place a later message replaced"
+    assert replaced_name("The next meeting is on 12 March at Kemi's.", club) is None
+    assert replaced_name("Preventer 2 puffs each morning.", tuple(INHALER)) is None
+    assert changed_rate("Preventer 2 puffs each morning.", tuple(INHALER)) == "states a dose's frequency a later message changed"
+    assert changed_rate("Preventer 2 puffs twice a day.", tuple(INHALER)) is None
+    assert changed_rate("The next meeting is on 12 March at Graham's.", club) is None
+    assert last_question("nice. how many ppl") == "how many ppl"
+    assert last_question("Nice. See you at 6.") == ""
+    parcel, gym = tuple(t for _, t in PARCEL), tuple(t for _, t in GYM_PASS)
+    status = "Status: ready for pickup at the Main Street locker."
+    assert status_over(status, parcel) == "states a status a later message says is over"
+    assert status_over(status, parcel[:2]) is None
+    assert ended_in_force(status, parcel) is None
+    covers = "The user's pool pass covers swimming on weekdays."
+    assert ended_in_force(covers, gym) == "states as in force what the conversation says has ended"
+    assert ended_in_force("The weights room pass is active until March.", gym) is None
+    assert status_over(covers, gym) is None
+    # what a value, a status or an ended thing is said of: a unit's spellings one, no word of change
+    assert content_forms("8 ppl") == content_forms("8 persons") == frozenset({"people"})
+    assert content_forms("actually moved it now") == frozenset()

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from localmem.staleness import stale
 from localmem.summarizer.salient import complete, dropped_kinds, facts_of, salient_facts
 from localmem.summarizer.fallback import (
     NO_MESSAGES_SUMMARY,
@@ -213,23 +214,23 @@ BOOSTER = "The booster shot is booked for Friday July 12 at 4 pm at Elm Clinic."
 def test_a_warning_is_not_lost_to_higher_scoring_facts_when_the_room_is_short() -> None:
     # The two appointments and the dose score above the warning; by score alone, the room
     # for two facts would hold the appointments and no warning.
-    assert salient_facts(VET_CHAT, 160) == [WARNING, BOOSTER]
-    assert salient_facts(VET_CHAT, 100) == [WARNING]
+    assert salient_facts(VET_CHAT, 160, stale) == [WARNING, BOOSTER]
+    assert salient_facts(VET_CHAT, 100, stale) == [WARNING]
     # With room for all, the order and the choice are the scores' and the conversation's.
-    assert salient_facts(VET_CHAT, 300) == [text for _, text in VET_CHAT]
+    assert salient_facts(VET_CHAT, 300, stale) == [text for _, text in VET_CHAT]
 
 
 def test_a_caution_already_kept_or_a_warning_that_cannot_fit_changes_nothing() -> None:
     # An allergy kept by score is a caution: the facts stay the best by score.
     chat = [*VET_CHAT, ("user", "Max is allergic to chicken.")]
-    kept = salient_facts(chat, 100)
+    kept = salient_facts(chat, 100, stale)
     assert "Max is allergic to chicken." in kept and WARNING not in kept
     # A warning longer than the room is not forced in: the room goes by score.
     long_warning = "Never give him chocolate or grapes: both are toxic to dogs " + "and cats " * 12 + "alike."
     chat = [*VET_CHAT[:1], ("assistant", long_warning), *VET_CHAT[2:]]
-    assert salient_facts(chat, 100) == [BOOSTER]
+    assert salient_facts(chat, 100, stale) == [BOOSTER]
     # No warning in the span: the facts by score.
-    assert salient_facts([m for m in VET_CHAT if m[1] != WARNING], 160) == [VET_CHAT[0][1], BOOSTER]
+    assert salient_facts([m for m in VET_CHAT if m[1] != WARNING], 160, stale) == [VET_CHAT[0][1], BOOSTER]
 
 
 @pytest.mark.parametrize("summarize", [keyword_summary, offline_summary])
@@ -288,7 +289,7 @@ def _assert_storable(summary: str) -> None:
 
 
 def test_the_safety_kinds_a_summary_drops() -> None:
-    facts = facts_of(CAREGIVER_CHAT)
+    facts = facts_of(CAREGIVER_CHAT, stale)
     assert dropped_kinds("We talked about Rosa.", facts) == [
         "allergy", "medication", "warning", "appointment"
     ]
@@ -304,7 +305,7 @@ def test_the_safety_kinds_a_summary_drops() -> None:
 
 
 def test_a_summary_is_completed_with_what_it_dropped_or_not_at_all() -> None:
-    facts = facts_of(CAREGIVER_CHAT)
+    facts = facts_of(CAREGIVER_CHAT, stale)
     summary = (
         "Rosa takes warfarin 5 mg at 6 pm, must avoid ibuprofen, and sees Dr. Patel on Tuesday "
         "March 12 at 10:30."
@@ -325,12 +326,12 @@ def test_a_summary_is_completed_with_what_it_dropped_or_not_at_all() -> None:
 
 
 def test_a_question_is_no_fact_to_keep() -> None:
-    facts = facts_of([("user", "Does she have any allergies?"), ("assistant", "None that we know.")])
+    facts = facts_of([("user", "Does she have any allergies?"), ("assistant", "None that we know.")], stale)
     assert dropped_kinds("We talked.", facts) == []
 
 
 def test_a_span_without_safety_facts_needs_nothing() -> None:
-    assert dropped_kinds("Orders and time zones.", facts_of(TECH_CHAT)) == []
+    assert dropped_kinds("Orders and time zones.", facts_of(TECH_CHAT, stale)) == []
 
 
 def test_health_conditions_code_names_and_counts_are_facts_too() -> None:
@@ -384,7 +385,7 @@ def test_another_voice_never_states_the_users_health_for_them() -> None:
     """A tool's record or the assistant denying the allergy the user stated, or telling the
     user of a condition they never named, is no fact of the span (the user's facts come
     from the user's own words); the user's own words and the warning are."""
-    facts = [f.text for f in facts_of(USER_ALLERGY)]
+    facts = [f.text for f in facts_of(USER_ALLERGY, stale)]
     assert "I'm allergic to penicillin and I take warfarin 5 mg." in facts
     assert "No: ibuprofen with warfarin raises bleeding risk." in facts
     assert not [f for f in facts if "none recorded" in f or "no allergies" in f or "told me" in f]
@@ -400,4 +401,4 @@ def test_another_voice_never_states_the_users_health_for_them() -> None:
 ])
 def test_another_voice_may_repeat_or_warn(said: tuple[str, str]) -> None:
     span = [("user", "She is allergic to penicillin. I take metformin 500 mg with breakfast."), said]
-    assert said[1] in [f.text for f in facts_of(span)]
+    assert said[1] in [f.text for f in facts_of(span, stale)]

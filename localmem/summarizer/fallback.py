@@ -38,6 +38,7 @@ from collections.abc import Iterable, Sequence
 from typing import Final
 
 from localmem import words as vocab
+from localmem.staleness import stale
 from localmem.summarizer.salient import salient_facts
 from localmem.summarizer.prompts import DEFAULT_MAX_SUMMARY_CHARS
 
@@ -172,7 +173,7 @@ def _with_facts(head: str, messages: Sequence[tuple[str, str]]) -> str:
     """``head`` (the origin's wording), then ``Facts: ...`` with the span's salient facts
     that fit within the stored maximum."""
     budget = DEFAULT_MAX_SUMMARY_CHARS - len(head) - len(FACTS_LABEL) - 2
-    facts = salient_facts(messages, budget) if budget > 0 else []
+    facts = salient_facts(messages, budget, stale) if budget > 0 else []
     if not facts:
         return _clip(head)
     text = " ".join(facts).encode("utf-8", "replace").decode("utf-8")

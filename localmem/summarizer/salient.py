@@ -31,14 +31,13 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
 from localmem import words as vocab
 from localmem.extract import sentences
 from localmem.grounding import CARRIERS, negated_words
-from localmem.revisions import stale
 
 SAFETY_KINDS: Final = ("allergy", "medication", "warning", "appointment", "decision")
 """The kinds of fact a summary must keep (issue 17: allergies, medications and warnings,
@@ -212,13 +211,18 @@ class Fact:
 
 Scored = tuple[str, float, frozenset[str], dict[str, frozenset[str]]]
 """A candidate's :class:`Fact` but its position (``_scored``)."""
+Stale = Callable[[str, Sequence[str]], "str | None"]
+"""Why a clause states what its span's texts changed later, or None: ``staleness.stale``,
+given by the caller (``fallback``, ``warned``). Imported here it would stand 8 modules deep
+with the readers it asks below it, 10 in all (tests/test_architecture.py allows 9)."""
 
 
-def facts_of(pairs: Sequence[tuple[str, str]]) -> list[Fact]:
+def facts_of(pairs: Sequence[tuple[str, str]], stale: Stale) -> list[Fact]:
     """Every candidate of the span's user, assistant and tool messages with its score, in
     order; but what another voice says of the user's health that the user's own words do
     not say (:func:`_says_for_the_user`), and a value a later message replaced, quoted
-    without the new one (``revisions.stale``: "June 21" of a wedding moved to June 28)."""
+    without the new one (``stale``, the caller's ``staleness.stale``: "June 21" of a
+    wedding moved to June 28)."""
     texts = [text for role, text in pairs if role.strip().casefold() != "system"]
     scored: list[tuple[bool, Scored]] = []
     for role, text in pairs:
@@ -293,9 +297,10 @@ def _denies_health(words: Sequence[str]) -> bool:
     return False
 
 
-def salient_facts(pairs: Sequence[tuple[str, str]], budget: int) -> list[str]:
-    """The span's best facts that fit ``budget`` characters (joined by spaces), in order."""
-    return [f.text for f in _pick(facts_of(pairs), budget)]
+def salient_facts(pairs: Sequence[tuple[str, str]], budget: int, stale: Stale) -> list[str]:
+    """The span's best facts that fit ``budget`` characters (joined by spaces), in order
+    (``stale``: as :func:`facts_of` takes it)."""
+    return [f.text for f in _pick(facts_of(pairs, stale), budget)]
 
 
 def dropped_kinds(summary: str, facts: Iterable[Fact]) -> list[str]:

@@ -65,7 +65,7 @@ summary to what was written, as ``localmem.grounding`` holds a checkpoint's item
    was ended ("resolved the squealing issue") says it is gone: besides the clause as
    written, a source negating it ("stops fine, no squeal") after an earlier turn said it
    was there ("squeals like crazy") supports it.
-7. **What was replaced** (``localmem.revisions``): a sentence stating a value a later
+7. **What was replaced** (``localmem.staleness``): a sentence stating a value a later
    message replaced ("6 people" after "actually 8 ppl now") is dropped unless the summary
    also says the new value, in a sentence it keeps (one dropped by the other checks tells
    nothing).
@@ -101,7 +101,7 @@ from ..grounding import (
     same_word,
     word_forms,
 )
-from ..revisions import stale
+from ..staleness import stale
 from ..words import STOP_WORDS, stem, words
 from .amounts import counted_twice, misquantified
 from .bindings import invented_name, misattributed, misbound, planned_event

@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from ..grounding import negated_words
+from ..staleness import stale
 from ..words import stem, words
 from .salient import DANGER_PREFIXES, Fact, complete, dropped_kinds, facts_of
 
@@ -39,7 +40,7 @@ def unsaid_warnings(summary: str, pairs: Sequence[tuple[str, str]]) -> list[tupl
     for index, (role, text) in enumerate(pairs):
         if role.strip().casefold() not in ("user", "assistant"):
             continue  # a tool's record ("Allergies: none recorded") is no warning given
-        for fact in facts_of([(role, text)]):
+        for fact in facts_of([(role, text)], stale):
             if not fact.text.endswith("?") and _is_warning(fact):
                 missing = set(dropped_kinds(summary, [fact])) & fact.kinds & _KINDS
                 if missing or _reverses(summary, fact):
@@ -58,7 +59,7 @@ def complete_or_pin(summary: str, pairs: Sequence[tuple[str, str]], limit: int) 
     warnings are left to their pins and only the other kinds must fit: a faithful summary
     is not thrown away for a warning that is kept anyway ("I'm no longer vegetarian" pinned
     beside a 245-character summary of a chat about a puzzle)."""
-    facts = facts_of(pairs)
+    facts = facts_of(pairs, stale)
     completed = complete(summary, facts, limit)
     if completed is not None:
         return completed
@@ -92,5 +93,5 @@ def said_in(warning: str, texts: Sequence[str]) -> bool:
     """Whether one of ``texts`` (pins already kept, say) says ``warning`` (by its anchors)."""
     joined = " ".join(texts)
     return any(
-        not (set(dropped_kinds(joined, [fact])) & fact.kinds & _KINDS) for fact in facts_of([("user", warning)])
+        not (set(dropped_kinds(joined, [fact])) & fact.kinds & _KINDS) for fact in facts_of([("user", warning)], stale)
     )

@@ -1,0 +1,143 @@
+"""A name or a place a later message gives again: what a conversation renamed or moved.
+
+- **A name given again** (:func:`renamed`): a statement with a word of change naming
+  something ("he wants her called Bramble now", "renamed him to Otis") replaces the latest
+  name given before it (in a text that gives or asks a name: "We were going with Pip") when
+  that name is never said again; a claim saying the old name and not the new one is stale.
+- **A place given again** (``_moved``): a statement with a word of change or of a mistake
+  giving a place ("I got the place wrong, it's at Kemi's", "moved it to Kemi's") replaces
+  the latest place said before it ("at Graham's", "in Leeds") when that place is never said
+  as one again; a claim saying the old place and not the new name is stale.
+
+:func:`replaced_name` says whether a claim states such an old name or place (pure; neither
+raises on any ``str``); ``staleness.stale`` asks it.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Sequence
+from typing import Final
+
+from .changes import CUE, last_question, sentences
+from .periods import MONTHS, WEEKDAYS
+from .words import STOP_WORDS
+
+
+def replaced_name(claim: str, texts: tuple[str, ...], whole: str = "") -> str | None:
+    """Why ``claim`` states a name or a place ``texts`` (a conversation, in order) gave again
+    later, without the new one, in itself or in the ``whole`` text it is part of; None when
+    it does not."""
+    if _NAME.search(claim) is not None:
+        for old, new in renamed(texts):
+            if _says(claim, old) and not _says(claim, new) and not _says(whole, new):
+                return "states a name a later message replaced"
+        for old, new in _moved(texts):
+            if _at(claim, old) and not _says(claim, new) and not _says(whole, new):
+                return "states a place a later message replaced"
+    return None
+
+
+_NAME = re.compile(r"\b[A-Z][a-z]+\b")
+"""A word written as a name: capitalised, then lower-case."""
+_RENAME = re.compile(
+    r"(?i:\b(?:renam(?:e|ed|es|ing)\s+(?:\w+\s+){0,2}?(?:to|as)|going with"
+    r"|(?:call|name)(?:d|ed|s|ing)?\s+(?:her|him|it|them|the\s+[a-z]+)"
+    r"|(?:her|him|it|them|the\s+[a-z]+)\s+(?:be\s+)?(?:called|named)))"
+    r"\s+(?P<name>[A-Z][a-z]+)\b"
+)
+"""A name given to something ("wants her called Bramble", "renamed him to Otis", "call her
+Bramble", "going with Pip"); "called Sarah" alone is a phone call."""
+_RENAME_CUE = re.compile(rf"{CUE.pattern}|\brenam\w*|\bchanged? (?:\w+ )?mind\b", re.IGNORECASE)
+"""What says the name given replaces one given before ("... called Bramble now",
+"changed his mind about the name", "renamed")."""
+_NAMING = re.compile(r"\b(?:name[ds]?|call(?:ed|s)?|going with)\b", re.IGNORECASE)
+"""A text that gives or asks a name."""
+
+
+@functools.lru_cache(maxsize=8)
+def _renames(texts: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    found: list[tuple[str, str]] = []
+    for i, new in _given(texts, _RENAME_CUE, _RENAME):
+        old = _last_name(texts, i, new)
+        if old is not None:
+            found.append((old, new))
+    return tuple(found)
+
+
+def _given(texts: tuple[str, ...], cue: re.Pattern[str], giving: re.Pattern[str]) -> list[tuple[int, str]]:
+    """Each name ``giving`` finds (its group "name") in a statement, not a question, that
+    ``cue`` finds a word of change in, with the index of its text."""
+    return [
+        (i, m.group("name"))
+        for i, text in enumerate(texts)
+        for sentence in sentences(text)
+        if not sentence.rstrip().endswith("?") and cue.search(sentence) is not None
+        for m in giving.finditer(sentence)
+    ]
+
+
+def renamed(texts: Sequence[str]) -> tuple[tuple[str, str], ...]:
+    """Each name ``texts`` (a conversation, in order) replace, with the name replacing it:
+    a statement with a word of change gives a name ("he wants her called Bramble now",
+    "renamed it to Otis instead"), and the latest name given before it, in a text that gives
+    or asks a name ("We were going with Pip", after "What's his name?"), is never said
+    again from that text on ("Pip" after "called Bramble now"; a name still said later is
+    of something else or still in use, and replaced by nothing)."""
+    return _renames(tuple(texts))
+
+
+def _last_name(texts: tuple[str, ...], i: int, new: str) -> str | None:
+    """The latest name said before text ``i`` in a text that gives or asks a name (or
+    answers a question that asks one), and said in no text from ``i`` on; None when the
+    latest such name is still said."""
+    later = " ".join(texts[i:])
+    for j in range(i - 1, -1, -1):
+        naming = _NAMING.search(texts[j]) is not None or (j and _NAMING.search(last_question(texts[j - 1])) is not None)
+        names = [m.group() for m in _NAME.finditer(texts[j]) if m.group().casefold() not in STOP_WORDS and m.group() != new]
+        if not naming or not names:
+            continue
+        fresh = [n for n in names if not _says(later, n)]
+        return fresh[-1] if fresh else None
+    return None
+
+
+_PLACE = re.compile(r"\b(?:at|in)\s+(?P<name>[A-Z][a-z]+)(?:'s)?\b")
+"""A place said as one: "at" or "in", then a name ("at Graham's", "in Leeds")."""
+_NEW_PLACE = re.compile(
+    r"(?i:\b(?:it's|it is|it'll be|it will be|now)\s+(?:at|in)|\bmov(?:e|ed|es|ing)\s+(?:\w+\s+){0,2}?to)"
+    r"\s+(?P<name>[A-Z][a-z]+)(?:'s)?\b"
+)
+"""A place given again: "it's at Kemi's", "now in Leeds", "moved it to Kemi's"."""
+_PLACE_CUE = re.compile(rf"{CUE.pattern}|\bwrong\b|\bmov(?:e|ed|es|ing)\b|\bwait\b", re.IGNORECASE)
+"""What says the place given replaces one given before ("I got the place wrong, it's at
+Kemi's", "moved it to Kemi's")."""
+_NOT_PLACES: Final = frozenset(MONTHS) | frozenset(WEEKDAYS) | STOP_WORDS
+
+
+@functools.lru_cache(maxsize=8)
+def _moved(texts: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    """Each place ``texts`` replace, with the place replacing it: a statement, not a
+    question, with a word of change or of a mistake gives a place ("it's at Kemi's",
+    "moved it to Kemi's"), and the latest place said before it ("at Graham's"), in an
+    earlier text, is never said as a place again from that text on."""
+    found: list[tuple[str, str]] = []
+    for i, new in _given(texts, _PLACE_CUE, _NEW_PLACE):
+        olds = [
+            p.group("name") for j in range(i) for p in _PLACE.finditer(texts[j])
+            if p.group("name") != new and p.group("name").casefold() not in _NOT_PLACES
+        ]
+        if olds and not _at(" ".join(texts[i:]), olds[-1]):
+            found.append((olds[-1], new))
+    return tuple(found)
+
+
+def _at(text: str, place: str) -> bool:
+    """Whether ``text`` says ``place`` as a place ("at Graham's", "in Leeds")."""
+    return any(m.group("name") == place for m in _PLACE.finditer(text))
+
+
+def _says(text: str, name: str) -> bool:
+    return bool(name) and re.search(rf"\b{re.escape(name)}\b", text) is not None
+
