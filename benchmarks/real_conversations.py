@@ -36,7 +36,8 @@ Eight more, held out again (``HELD_OUT_2``, benchmarks/real_conversations_heldou
 written and recorded for a clean measure after the first held-out set had been read, and
 eight more (``HELD_OUT_3``, benchmarks/real_conversations_heldout3.py) after the second had,
 and eight more (``HELD_OUT_4``, benchmarks/real_conversations_heldout4.py) after the third had,
-and eight more (``HELD_OUT_5``, benchmarks/real_conversations_heldout5.py) after the fourth had.
+and eight more (``HELD_OUT_5``, benchmarks/real_conversations_heldout5.py) after the fourth had,
+and eight more (``HELD_OUT_6``, benchmarks/real_conversations_heldout6.py) after the fifth had.
 
 A message is its text (its role alternates, user first) or a ``(role, text)`` pair (a tool's
 output among them).
@@ -48,6 +49,7 @@ from real_conversations_heldout2 import CONVERSATIONS_2, HELD_OUT_2
 from real_conversations_heldout3 import CONVERSATIONS_3, HELD_OUT_3
 from real_conversations_heldout4 import CONVERSATIONS_4, HELD_OUT_4
 from real_conversations_heldout5 import CONVERSATIONS_5, HELD_OUT_5
+from real_conversations_heldout6 import CONVERSATIONS_6, HELD_OUT_6
 
 CONVERSATIONS: dict[str, list[str | tuple[str, str]]] = {
     "caregiver": [
@@ -557,7 +559,11 @@ CONVERSATIONS.update(CONVERSATIONS_3)
 CONVERSATIONS.update(CONVERSATIONS_4)
 # The fifth held-out set (benchmarks/real_conversations_heldout5.py), likewise, after the fourth.
 CONVERSATIONS.update(CONVERSATIONS_5)
-__all__ = ["CONVERSATIONS", "HELD_OUT", "HELD_OUT_2", "HELD_OUT_3", "HELD_OUT_4", "HELD_OUT_5", "pairs"]
+# The sixth held-out set (benchmarks/real_conversations_heldout6.py), likewise, after the fifth.
+CONVERSATIONS.update(CONVERSATIONS_6)
+__all__ = [
+    "CONVERSATIONS", "HELD_OUT", "HELD_OUT_2", "HELD_OUT_3", "HELD_OUT_4", "HELD_OUT_5", "HELD_OUT_6", "pairs",
+]
 
 
 def pairs(name: str) -> list[tuple[str, str]]:

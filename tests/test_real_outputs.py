@@ -406,6 +406,55 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
     ('summary', 'qwen2.5-coder:0.5b', 'arran_hike'):
         "unfaithful summary kept: the 17:40 ferry after the booking moved to the 19:20 (the sentence giving the user's "
         "planning to Ewan and Sofia is dropped since truth11)",
+    # The sixth held-out set (HELD_OUT_6: written, recorded and labelled in
+    # real_models_labels_heldout6.json before this replay, by a writer who read none of the checks),
+    # on main's checks of c97cb62.
+    ('summary', 'qwen2.5-coder:0.5b', 'grandad_bp_grapefruit'):
+        "unfaithful summary kept: 'dizziness and falls' (no fall happened) and 'Marion orders an Omron one' "
+        "(the user ordered it); nothing of felodipine, the stop-grapefruit warning or the dose halved to 2.5 mg",
+    ('summary', 'qwen2.5-coder:0.5b', 'cottage_split'):
+        "unfaithful summary kept: 'Four cottage owners rent a cottage' (four friends rent it from an owner); "
+        "nothing of Marco dropping out and Femi taking his place, no cliff warning",
+    ('summary', 'qwen2.5-coder:0.5b', 'five_a_side'):
+        "unfaithful summary kept: 'Liam's ankle is a proper signing' (Jess is the signing) and 'The next game "
+        "is at 8' (moved to Thursday at 9)",
+    ('summary', 'qwen2.5-coder:1.5b', 'cottage_split'):
+        "unfaithful summary kept: 'with Marco paying the balance' (Ben pays it, Marco pays nothing after "
+        "dropping out) and 'They split the deposit' (Ben paid it); no cliff warning",
+    ('summary', 'qwen2.5-coder:1.5b', 'five_a_side'):
+        "unfaithful summary kept: 'lost 7-3 to their five-a-side team' (Real Ale Madrid is the team) and "
+        "'The team was led by Kofi, who used to play' (Kofi used to play in goal, nobody leads)",
+    ('checkpoint', 'qwen2.5-coder:0.5b', 'csv_bom_import'):
+        "false items kept: 'Import Members' as the current step and 'Finish Import Members' as a next step, "
+        "when the import had finished (339 members in the table)",
+    ('checkpoint', 'qwen2.5-coder:0.5b', 'leaving_speech'):
+        "false item kept: 'raise your glasses', a line of the speech, as a next step",
+    ('checkpoint', 'qwen2.5-coder:0.5b', 'terse_tap'):
+        "false item kept: 'grub screw needs a tiny allen key' as a next step, when the lever was off and the "
+        "tap fixed",
+    ('checkpoint', 'qwen2.5-coder:1.5b', 'car_insurance_renewal'):
+        "false item kept: 'switch off auto-renewal' as a next step, when the user had already switched it off",
+    ('facts', 'qwen2.5-coder:0.5b', 'cottage_split'):
+        "false fact kept: the assistant's split pasted with a garbled line ('If Marco pays the balance': Ben "
+        "pays it) and the Splitwise question",
+    ('facts', 'qwen2.5-coder:1.5b', 'leaving_speech'):
+        "false fact kept: 'add a bit about his parking' as a decision, when the user decided to leave it out",
+    ('facts', 'qwen2.5-coder:1.5b', 'five_a_side'):
+        "false facts kept: 'Sam is playing for his uni team' (Jess did; also as a pin), facts stored as "
+        "decisions ('Liam's ankle is swollen', 'Jess is joining the team', ...), the fragment 'Liam's buying' "
+        "as an entity",
+    ('keyword summary', 'store', 'canal_towpath_ride'):
+        "'On Saturday the 07:58': stale, the ride moved to Sunday 21 June and the 09:12 was booked",
+    ('offline summary', 'store', 'canal_towpath_ride'):
+        "'Saturday 20 June' and the Saturday timetable line: stale, the ride moved to Sunday 21 June",
+    ('keyword summary', 'store', 'five_a_side'):
+        "'Kofi collects the money.60 each': the £9.60 each cut to '.60 each', an amount nobody said",
+    ('offline summary', 'store', 'five_a_side'):
+        "'Kofi collects the money.60 each': the £9.60 each cut to '.60 each', an amount nobody said",
+    ('keyword summary', 'store', 'leaving_speech'):
+        "'after 6 years to go to a new job in Bristol': stale, the user corrected it to 9 years and Cardiff",
+    ('offline summary', 'store', 'leaving_speech'):
+        "'after 6 years to go to a new job in Bristol': stale, the user corrected it to 9 years and Cardiff",
 }
 
 
@@ -470,7 +519,8 @@ def test_every_held_out_answer_was_labelled_in_its_own_file(model: str, conversa
     """The held-out conversations' raw answers (the summary, every checkpoint and facts item
     proposed) are labelled in their set's file (real_models_labels_heldout.json,
     real_models_labels_heldout2.json, real_models_labels_heldout3.json,
-    real_models_labels_heldout4.json, real_models_labels_heldout5.json), written before the replay: what the checks keep of
+    real_models_labels_heldout4.json, real_models_labels_heldout5.json,
+    real_models_labels_heldout6.json), written before the replay: what the checks keep of
     them is judged, never chosen by the labels."""
     held = json.loads(HELD_OUT_FILES[conversation].read_text())
     recorded = RECORDINGS[model]["conversations"][conversation]
