@@ -455,7 +455,9 @@ def _a_statement(item: str, messages: Sequence[str]) -> bool:
             and WISH.search(item) is None and not statements.copied_line(item, messages))
 
 
-def must_remember(answer: ModelFacts, evidence: Evidence) -> list[str]:
+def must_remember(
+    answer: ModelFacts, evidence: Evidence, conversation: Sequence[tuple[str, str]] = ()
+) -> list[str]:
     """The model's must-remember items worth an auto pin, at most :data:`MAX_MUST_REMEMBER`:
     clipped, lasting (not of the moment they were said: :data:`_OF_THE_MOMENT`; no step
     nor the user's own plan for a day: :func:`_a_step`, :func:`_a_plan`), stating
@@ -464,7 +466,9 @@ def must_remember(answer: ModelFacts, evidence: Evidence) -> list[str]:
     "I am no longer allergic to penicillin" is no fact of a user who said "I'm allergic to
     penicillin", whatever a tool's output said; with its values as one sentence of theirs
     says them (:func:`claims.values_apart`), none a later message of theirs replaced
-    (``staleness.stale``), not widened to every case (:func:`claims.widens`)."""
+    (``staleness.stale``), not widened to every case (:func:`claims.widens`), and no
+    person given another's act, thing or name by the ``conversation``'s ``(role, text)``
+    turns (``roles.miscast``), as the summary's facts are held."""
     items = [rules.clip(i, rules.ITEM_CHARS) for i in answer.must_remember]
     sentences = statements.by_sentence(evidence.sources)
     kept = [
@@ -476,6 +480,7 @@ def must_remember(answer: ModelFacts, evidence: Evidence) -> list[str]:
         and not staleness.stale(i, evidence.sources)
         and not claims.widens(_THE_USER.sub(" ", i), sentences)
         and not _a_plan(i, sentences)
+        and not roles.miscast(i, conversation)
     ]
     return rules.unique(kept)[:MAX_MUST_REMEMBER]
 

@@ -15,7 +15,8 @@ fact) and holds each to the single clauses of the conversation that bind the sam
   "the", "a", "of"...) are read for their subject: a name (and the names joined to it),
   "I"/"me"/"my" (the turn's speaker: the user in a user's turn, the assistant in the
   assistant's, the name of a transcript's label "Priya: ..."), "you" (the other party),
-  "we" (may be anyone of the group), "he"/"she"/"they" (may be anyone the chat named), a
+  "we" (may be anyone of the group), "he"/"she" (the name before them in their sentence:
+  "Jess, she played"; else anyone the chat named), "they" (anyone the chat named), a
   person by a tie or a trade ("my husband", "the owner": that name only where a sentence
   says both), the object of "help me", "asked Priya to", the subject of "need to" / "going
   to", and a verb with no subject at a sentence's start (the speaker's "Planning a
@@ -24,7 +25,10 @@ fact) and holds each to the single clauses of the conversation that bind the sam
   that the user "need(s) to sign"): when the conversation never uses the verb, the clauses
   where a verb acts on the claim's object (the head of what follows the verb) stand for it.
   The claim is miscast when some such clause has a person as its doer and none may be the
-  name. Verbs that only carry ("has", "gets", "wants") are not read.
+  name. When some of the verb's clauses also say the claim's words after its verb ("played
+  for her uni team"), theirs alone are read: the act is the verb with what it is done to,
+  for or with ("we just turned up and played" says nothing of who played for the uni
+  team). Verbs that only carry ("has", "gets", "wants") are not read.
 - **possessor**: "<Name>'s <noun>" (or "her <noun>" after one name) needs a clause saying
   "<Name>'s <noun>", "<noun> of <Name>", "his/her/their <noun>", "our <noun>", or "my
   <noun>" said by that name; "my husband" in the user's turn is the user's.
@@ -113,6 +117,8 @@ _SUBJECT_PRONOUNS: Final = {
 }
 """A pronoun as a doer: the speaker, the other party, anyone of a group, anyone named, a thing."""
 _OBJECT_PRONOUNS: Final = frozenset("me us you him her them".split())
+_SINGULAR: Final = frozenset({"he", "she"})
+"""Pronouns for one person: the name before them in their sentence is who they are."""
 _QUALIFIERS: Final = frozenset("from of at in with on".split())
 """Prepositions of a phrase that qualifies a subject ("Ana from the team")."""
 _QUESTIONS: Final = frozenset("who what which whom whose".split())
@@ -248,7 +254,7 @@ def _actor(tokens: tuple[str, ...], turns: tuple[_Turn, ...], names: frozenset[s
         k = end
         if verb is None:
             continue
-        doers = _doers(verb, turns, names)
+        doers = _doers(verb, turns, names, _complement(tokens, at + 1))
         if not doers:
             head = _object_head(tokens, at + 1)
             doers = _object_doers(head, turns, names) if head else []
@@ -351,17 +357,45 @@ def _places(form: str, turns: tuple[_Turn, ...]) -> Iterator[tuple[_Turn, tuple[
                     yield turn, tokens, i
 
 
-def _doers(verb: str, turns: tuple[_Turn, ...], names: frozenset[str]) -> list[frozenset[str]]:
-    """The doers of each clause of ``turns`` using ``verb`` as a verb."""
-    out = []
+def _doers(
+    verb: str, turns: tuple[_Turn, ...], names: frozenset[str], along: frozenset[str] = frozenset()
+) -> list[frozenset[str]]:
+    """The doers of each clause of ``turns`` using ``verb`` as a verb; when some of those
+    clauses also say every word stem of ``along`` (the claim's words after its verb) later
+    in their sentence, the doers of those alone: the act is the verb with what it is done
+    to ("we just turned up and played" does not say who "played for her uni team")."""
+    out, with_along = [], []
     for turn, tokens, i in _places(stem(verb), turns):
         if i and _fold(tokens[i - 1]) in _NOT_VERB_BEFORE:
             continue  # "change of plan", "the plan"
         if i + 2 < len(tokens) and _fold(tokens[i + 1]) == "by":  # "coached by Mr Lewis"
-            out.append(_doer_word(tokens, i + 2, turn, names) or frozenset({"any"}))
+            doer = _doer_word(tokens, i + 2, turn, names) or frozenset({"any"})
         else:
-            out.append(_subject_before(tokens, i, turn, names))
-    return out
+            doer = _subject_before(tokens, i, turn, names)
+        out.append(doer)
+        if along and along <= _stems_to_sentence_end(tokens, i + 1):
+            with_along.append(doer)
+    return with_along or out
+
+
+def _complement(tokens: tuple[str, ...], j: int) -> frozenset[str]:
+    """The stems of the content words after a claim's verb at ``j - 1``, up to the end of
+    its clause: what the act is done to, for or with ("for his uni team": uni, team)."""
+    out = set()
+    while j < len(tokens) and tokens[j] not in _BOUNDARY:
+        word = _fold(tokens[j])
+        if word.isalpha() and word not in STOP_WORDS and word not in _POSSESSORS and not tokens[j][:1].isupper():
+            out.add(stem(word))
+        j += 1
+    return frozenset(out)
+
+
+def _stems_to_sentence_end(tokens: tuple[str, ...], j: int) -> frozenset[str]:
+    out = set()
+    while j < len(tokens) and tokens[j] not in (".", "!", "?"):
+        out.add(stem(_fold(tokens[j])))
+        j += 1
+    return frozenset(out)
 
 
 def _object_doers(head: str, turns: tuple[_Turn, ...], names: frozenset[str]) -> list[frozenset[str]]:
@@ -448,7 +482,7 @@ def _subject_before(tokens: Sequence[str], i: int, turn: _Turn, names: frozenset
             return frozenset({turn.speaker})
         return frozenset({"third"})  # "help him fill in"
     if bare in _SUBJECT_PRONOUNS:
-        return _pronoun(bare, turn)
+        return _named_before(tokens, j, names) if bare in _SINGULAR else _pronoun(bare, turn)
     if _is_name(tokens[j], names):
         while j and _is_name(tokens[j - 1], names):
             j -= 1  # "Pena Palace tickets": the name's first word keys it
@@ -472,6 +506,21 @@ def _subject_before(tokens: Sequence[str], i: int, turn: _Turn, names: frozenset
     if word in ("i", "we"):
         return _pronoun(word, turn)
     return frozenset({"any"})
+
+
+def _named_before(tokens: Sequence[str], j: int, names: frozenset[str]) -> frozenset[str]:
+    """Who "he" or "she" at ``j`` is: the nearest name before it in its sentence ("We've
+    got a new girl joining, Jess, she played for her uni team": Jess), not one after "in",
+    "at", "near" (a place); anyone the chat named (``{"third"}``) when the sentence names
+    no one before it."""
+    for k in range(j - 1, -1, -1):
+        if tokens[k] in (".", "!", "?"):
+            break
+        if _is_name(tokens[k], names) and not (k and _fold(tokens[k - 1]) in _AT_PLACE):
+            while k and _is_name(tokens[k - 1], names):
+                k -= 1
+            return frozenset({f"name:{_name_key(tokens[k])}"})
+    return frozenset({"third"})
 
 
 def _cast_otherwise(who: str, doers: list[frozenset[str]], turns: tuple[_Turn, ...]) -> bool:

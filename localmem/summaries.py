@@ -148,7 +148,7 @@ class Summaries:
             # The user's fact: what the user said supports it, negations and all;
             # never the assistant's guess or a tool's output.
             said = user_evidence(pairs)
-            pins = must_remember(answer.data, said)
+            pins = must_remember(answer.data, said, pairs)
             kept = model_updates(answer.data, said)
             updates = {new: model_update(old) for new, old in kept}
             replaced = [old for _, old in kept]

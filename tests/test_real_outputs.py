@@ -440,7 +440,7 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
     ('facts', 'qwen2.5-coder:1.5b', 'leaving_speech'):
         "false fact kept: 'add a bit about his parking' as a decision, when the user decided to leave it out",
     ('facts', 'qwen2.5-coder:1.5b', 'five_a_side'):
-        "false facts kept: 'Sam is playing for his uni team' (Jess did; also as a pin), facts stored as "
+        "false facts kept: facts stored as "
         "decisions ('Liam's ankle is swollen', 'Jess is joining the team', ...), the fragment 'Liam's buying' "
         "as an entity",
     ('keyword summary', 'store', 'canal_towpath_ride'):

@@ -162,3 +162,48 @@ def test_an_object_is_a_thing_a_determiner_opens() -> None:
     assert miscast("The user asked whether to enter it in the Lantern prize.", pairs) is None
     assert miscast("Omar is selling the bakery.", pairs) is None
     assert miscast("The user is preparing the bakery.", pairs) is not None  # only Omar acts on the bakery
+
+
+TEAM = [
+    ("user", "We lost 7-3 again. We've got a new girl joining, Jess, she played for her uni team."),
+    ("assistant", "A uni player is a real signing. Who organises the games?"),
+    ("user", "We never bothered before, we just turned up and played. Now Sam books the pitch every week."),
+    ("assistant", "Then the team has its organiser. Anything else to sort?"),
+    ("user", "She played in goal for them last year, our new girl, so Dan will run the warm-up."),
+]
+
+
+@pytest.mark.parametrize(
+    ("claim", "why"),
+    [
+        # "she" is Jess, the name before it in its sentence; "we ... played" says nothing
+        # of the uni team: the act is the verb with what it is done for
+        ("Sam played for his uni team.", "gives an act"),
+        ("Dan plays for the uni team.", "gives an act"),
+        ("Jess played for her uni team.", None),
+        ("Sam played with four for most of it.", None),  # no clause says it: nothing said
+        ("Sam books the pitch every week.", None),
+        # "She played in goal ...": no name before "she" in her sentence, so she may be
+        # anyone named: nothing said
+        ("Sam played in goal last year.", None),
+    ],
+)
+def test_he_or_she_is_the_name_before_them_and_the_act_is_done_to_something(claim: str, why: str | None) -> None:
+    found = miscast(claim, TEAM)
+    assert (found is None) if why is None else (found is not None and found.startswith(why))
+
+
+def test_the_store_pins_no_miscast_must_remember_item(db_path) -> None:
+    """A model's must-remember item is held to who did what as its summary facts are."""
+    facts = {"must_remember": ["Sam played for his uni team", "Jess played for her uni team"]}
+    with Replay(models=["llama3.2:latest"]) as server:
+        server.reply = "Jess is joining the team; Sam books the pitch every week."
+        server.json_reply = json.dumps(facts)
+        config = MemoryConfig(ollama_host=server.host, summary_threshold=len(TEAM), structured_min_tokens=0)
+        with MemoryStore(db_path, config=config) as store:
+            session = store.create_session(model="llama3.2:latest").id
+            store.add_messages(session, [{"role": r, "text": t} for r, t in TEAM])
+            store.summarize(session)
+            pinned = [p.content for p in store.get_pins(session)]
+    assert any("Jess played for her uni team" in p for p in pinned)
+    assert not any("Sam" in p for p in pinned)
