@@ -35,7 +35,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "context", "packing", "cache", "jsonl", "exports", "rank", "updates", "corrections", "revisions", "replies", "grounding", "statements",
         "progress", "acts", "entities", "verbs", "claims",
         "clock", "words", "state_lines", "checkpoint", "checkpoint_request", "periods", "excerpt", "reranking", "drafts",
-        "batches", "sources", "roles", "changes", "renames", "doses", "statuses", "staleness",
+        "batches", "sources", "clauses", "roles", "changes", "renames", "doses", "statuses", "staleness",
     ),
     "sql": ("db",),
     "files": ("files",),
