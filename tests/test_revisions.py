@@ -54,6 +54,23 @@ DOSES = [
     "The vet raised Rex's dose from 10 mg to 20 mg of carprofen.",
 ]
 
+# A clock time a later message moves a booking off (issue 21, held-out 5's arran_hike; the
+# conversations below are written for this test): the time is a value of its own kind, and a
+# message that gives the old time up ("we can't make the 08:15") makes each earlier mention of
+# it alone in its clause stale, not a timetable's line of several times.
+TRAIN = [
+    "I need a train from York to London on Tuesday. I can't leave before 7am.",
+    "Trains: 07:15 arr 09:05, 08:15 arr 10:05, 09:45 arr 11:40. The 08:15 is the cheapest at 42 pounds.",
+    "Great, I booked the 08:15.",
+    "Good. The 08:15 leaves from platform 3.",
+    "My meeting got pushed back, so we can't make the 08:15. I switched the booking to the 9:45am.",
+]
+DENTIST = [
+    "I booked the filling for 3pm on Thursday.",
+    "Good, that's a short appointment.",
+    "They rebooked the filling for 4:30pm, the dentist is running late.",
+]
+
 
 @pytest.mark.parametrize(
     ("texts", "claim"),
@@ -128,18 +145,30 @@ def test_the_stores_own_summaries_do_not_quote_a_replaced_value() -> None:
     assert "June 12" in offline_summary(unchanged)
 
 
+BARBECUE = [
+    ("user", "How many people are coming to the barbecue on Saturday?"),
+    ("assistant", "10, you said last week."),
+    ("user", "actually 14 people now, my brother's family is coming."),
+    ("assistant", "Then plan for 14: about 3 burgers each."),
+]
+
+
+@pytest.mark.parametrize(
+    ("pairs", "said", "kept"),
+    [
+        (BARBECUE, "10 people are coming to the barbecue.", "The barbecue is on Saturday. The user's brother's family is coming."),
+        (  # a clock time the booking moved off
+            [("user" if i % 2 == 0 else "assistant", t) for i, t in enumerate(TRAIN)],
+            "The user booked the 08:15 to London.",
+            "The user needs a train from York to London on Tuesday. The user can't leave before 7am.",
+        ),
+    ],
+)
 def test_the_store_keeps_no_model_summary_stating_a_replaced_value(
-    db_path, server: FakeOllama, caplog: pytest.LogCaptureFixture
+    db_path, server: FakeOllama, caplog: pytest.LogCaptureFixture, pairs: list[tuple[str, str]], said: str, kept: str
 ) -> None:
-    pairs = [
-        ("user", "How many people are coming to the barbecue on Saturday?"),
-        ("assistant", "10, you said last week."),
-        ("user", "actually 14 people now, my brother's family is coming."),
-        ("assistant", "Then plan for 14: about 3 burgers each."),
-    ]
-    kept = "The barbecue is on Saturday. The user's brother's family is coming."
     with caplog.at_level(logging.INFO, logger="localmem"):
-        summary = summarize(db_path, server, f"10 people are coming to the barbecue. {kept}", pairs)
+        summary = summarize(db_path, server, f"{said} {kept}", pairs)
     assert (summary.source, summary.text) == ("llama3.2:latest", kept)
     assert "sentence 1 of 3 dropped: states a value the conversation replaced later" in caplog.text
     with MemoryStore(db_path, config=MemoryConfig(summary_threshold=len(pairs))) as store:
@@ -489,24 +518,6 @@ def test_each_reader_staleness_asks_answers_alone() -> None:
     assert content_forms("actually moved it now") == frozenset()
 
 
-# A clock time a later message moves a booking off (issue 21, held-out 5's arran_hike; the
-# conversations below are written for this test): the time is a value of its own kind, and a
-# message that gives the old time up ("we can't make the 08:15") makes each earlier mention of
-# it alone in its clause stale, not a timetable's line of several times.
-TRAIN = [
-    "I need a train from York to London on Tuesday. I can't leave before 7am.",
-    "Trains: 07:15 arr 09:05, 08:15 arr 10:05, 09:45 arr 11:40. The 08:15 is the cheapest at 42 pounds.",
-    "Great, I booked the 08:15.",
-    "Good. The 08:15 leaves from platform 3.",
-    "My meeting got pushed back, so we can't make the 08:15. I switched the booking to the 9:45am.",
-]
-DENTIST = [
-    "I booked the filling for 3pm on Thursday.",
-    "Good, that's a short appointment.",
-    "They rebooked the filling for 4:30pm, the dentist is running late.",
-]
-
-
 @pytest.mark.parametrize(
     ("texts", "claim"),
     [
@@ -539,15 +550,3 @@ def test_a_clock_time_a_later_message_moved_the_booking_off_is_stale(texts: list
 def test_a_clock_time_still_in_force_or_only_asked_about_is_not_stale(texts: list[str], claim: str) -> None:
     assert stale(claim, texts) is None
 
-
-def test_the_store_keeps_no_model_summary_stating_a_time_moved_off(
-    db_path, server: FakeOllama, caplog: pytest.LogCaptureFixture
-) -> None:
-    pairs = [("user" if i % 2 == 0 else "assistant", t) for i, t in enumerate(TRAIN)]
-    kept = "The user needs a train from York to London on Tuesday. The user can't leave before 7am."
-    with caplog.at_level(logging.INFO, logger="localmem"):
-        summary = summarize(db_path, server, f"The user booked the 08:15 to London. {kept}", pairs)
-    assert (summary.source, summary.text) == ("llama3.2:latest", kept)
-    assert "sentence 1 of 3 dropped: states a value the conversation replaced later" in caplog.text
-    with MemoryStore(db_path, config=MemoryConfig(summary_threshold=len(pairs))) as store:
-        assert store.get_summaries(summary.session_id)[0].text == kept
