@@ -94,7 +94,8 @@ _SPELLED = re.compile(
 )
 """A number written as words ("a couple of drinks", "three nights", "one")."""
 _TIME = re.compile(
-    r"(?<![\w.:])(?P<h>[01]?\d|2[0-3])(?::(?P<m>[0-5]\d))?(?(m)(?:\s?(?P<half>[ap])\.?m\b\.?)?|\s?(?P<ampm>[ap])\.?m\b\.?)(?![\d:])",
+    r"(?<![\w.:])(?P<h>[01]?\d|2[0-3])(?::(?P<m>[0-5]\d))?"
+    r"(?(m)(?:\s?(?P<half>[ap])\.?m\b\.?)?|\s?(?P<ampm>[ap])\.?m\b\.?)(?![\d:])",  # "4" alone is no time
     re.IGNORECASE,
 )
 """A clock time: "17:40", "9:15", "9:15am", "4pm", "4 p.m." (a bare hour, "at 2", is a number)."""

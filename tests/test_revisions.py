@@ -156,7 +156,11 @@ BARBECUE = [
 @pytest.mark.parametrize(
     ("pairs", "said", "kept"),
     [
-        (BARBECUE, "10 people are coming to the barbecue.", "The barbecue is on Saturday. The user's brother's family is coming."),
+        (
+            BARBECUE,
+            "10 people are coming to the barbecue.",
+            "The barbecue is on Saturday. The user's brother's family is coming.",
+        ),
         (  # a clock time the booking moved off
             [("user" if i % 2 == 0 else "assistant", t) for i, t in enumerate(TRAIN)],
             "The user booked the 08:15 to London.",
