@@ -29,7 +29,7 @@ CHANGE_VERBS: Final = (
     r"|bump(?:ed|s|ing)?|rais(?:e|ed|es|ing)|increas(?:e|ed|es|ing)|lower(?:ed|s|ing)?|reduc(?:e|ed|es|ing)"
     r"|cut(?:s|ting)?|drop(?:ped|s|ping)?|upp(?:ed|ing)|make|made|makes|keep|keeps|kept|limit(?:ed|s|ing)?"
     r"|(?:went|go|goes|came|come|comes) (?:up|down)|set|sets|adjust(?:ed|s|ing)?|trim(?:med|s|ming)?"
-    r"|shorten(?:ed|s|ing)?|extend(?:ed|s|ing)?|expand(?:ed|s|ing)?"
+    r"|shorten(?:ed|s|ing)?|extend(?:ed|s|ing)?|expand(?:ed|s|ing)?|rebook(?:ed|s|ing)?"
 )
 """Verbs of change, as alternatives of a regular expression (no group): "moved", "bump",
 "went up", "trimmed"."""

@@ -13,11 +13,13 @@ over or a thing ended, a name or a place given again, a dose's frequency changed
 - **A value** is a number with its unit (the word after it: "8 ppl", "2lb", "25%", "$80",
   "a couple of drinks"; a few spellings are one unit: "ppl" is "people", "%" "percent"; a
   rate, "2,400 a month", is per month, not a count of months) or
-  a day ("June 21", "Friday", "tomorrow"). It is **bound** to the content words of its clause
+  a day ("June 21", "Friday", "tomorrow"), or a clock time ("17:40", "4pm" is "16:00"; a
+  bare hour, "at 2", is a number). It is **bound** to the content words of its clause
   (the sentence's part between commas, "and", "but"...); a value said bare ("6", "June 21,
   and ...") is bound to what the message before asked (the part of the question that asks
   for its kind: "When is the wedding and how long ...?" binds a day to the wedding).
-- **A revision** is a clause, not a question, that gives a new value with a word of change:
+- **A revision** is a clause, not a question nor a change not yet made ("I'll try to move
+  it to the 19:20", "we might switch to 30": :data:`_PLANNED`), that gives a new value with a word of change:
   "actually", "now", "instead", "from now on", "update", "change of plan", or a verb of
   change before "to" ("moved the wedding to June 28", "bump it to 30", "trimmed it to 748
   words"), or "that makes" ("that makes 24 species"); a value the same sentence denies
@@ -39,6 +41,11 @@ over or a thing ended, a name or a place given again, a dose's frequency changed
   value in that text (a list restating it: "beef 2lb, chicken 2lb") and the earlier ones
   bound to the same thing or to nothing. A unit alone binds nothing: mg is never replaced by
   a value in mg said of another drug.
+- **A clock time given up.** A revision of a clock time ("Sofia moved the booking to the
+  19:20") whose message also denies the old time ("we won't make the 17:40") replaces every
+  earlier mention of that time alone in its clause ("the 17:40 still has space"): a clock
+  time names its sailing, train or slot itself. A mention among other times of its clause
+  (a timetable's "dep 17:40 arr 18:35", a list of options) is not replaced.
 - **Shares of a total.** Values of one text before a revision of a total that add up to the
   old total ("Rent is 2,400" ... "Lena pays 1,060, Kofi 750 and you 590") are replaced with
   it: by the shares of a later text adding up to the new total, rank for rank, or by the new
@@ -86,6 +93,12 @@ _SPELLED = re.compile(
     re.IGNORECASE,
 )
 """A number written as words ("a couple of drinks", "three nights", "one")."""
+_TIME = re.compile(
+    r"(?<![\w.:])(?P<h>[01]?\d|2[0-3])(?::(?P<m>[0-5]\d))?"
+    r"(?(m)(?:\s?(?P<half>[ap])\.?m\b\.?)?|\s?(?P<ampm>[ap])\.?m\b\.?)(?![\d:])",  # "4" alone is no time
+    re.IGNORECASE,
+)
+"""A clock time: "17:40", "9:15", "9:15am", "4pm", "4 p.m." (a bare hour, "at 2", is a number)."""
 _VALUE_WORD = re.compile(
     r"\d|\b(?:a couple|a pair|one|" + "|".join(NUMBER_WORDS) + "|" + "|".join(WEEKDAYS) + "|" + MONTH_NAMES
     + r"|tomorrow|tonight|today|yesterday|tmrw|this (?:morning|afternoon|evening|weekend)|next (?:week|month))\b",
@@ -123,6 +136,7 @@ _CLAUSE = re.compile(r"[,;:](?!\d)\s*|\s[-\u2013\u2014]\s|\s(?:and|but|so|becaus
 _QUESTION_PART = re.compile(r",\s*|\s(?:and|or)\s", re.IGNORECASE)
 _ASKS: Final = {
     "day": re.compile(r"\b(?:when|what day|which day|what date|what time)\b", re.IGNORECASE),
+    "time": re.compile(r"\b(?:when|what time|which time)\b", re.IGNORECASE),
     "number": re.compile(r"\bhow (?:many|much|long|often|far|old)\b|\bwhat (?:percent|rate|dose|amount)\b", re.IGNORECASE),
 }
 """The part of a question that asks for a value of each kind."""
@@ -135,8 +149,8 @@ bare number after them could be of anything ("now it's one")."""
 
 @dataclass(frozen=True)
 class Value:
-    """A value as a text says it: its kind ("number" or "day"), the value (digits: "8",
-    "14000", "0.5"; a day: "jun 21", "friday", "tomorrow"), its unit (a stem: "people",
+    """A value as a text says it: its kind ("number", "day" or "time"), the value (digits:
+    "8", "14000", "0.5"; a day: "jun 21", "friday", "tomorrow"; a clock time: "17:40"), its unit (a stem: "people",
     "lb", "percent", "dollar"; None), what it is bound to (the stems of its clause's content
     words, or of the question it answers), which text (by index), which clause of it (from 0)
     and where in that clause."""
@@ -215,6 +229,7 @@ def _read(texts: tuple[str, ...]) -> tuple[tuple[Value, ...], tuple[Replacement,
     out: list[Replacement] = []
     measured: list[Replacement] = []
     earlier: list[Value] = []
+    left: list[tuple[int, str]] = []  # clock times a text says are not (or no longer) so
     for i, text in enumerate(texts):
         asked = last_question(texts[i - 1]) if i else ""
         number = 0
@@ -225,15 +240,37 @@ def _read(texts: tuple[str, ...]) -> tuple[tuple[Value, ...], tuple[Replacement,
             for clause in _clauses(sentence):
                 here = _mentions(clause, i, number, asked)
                 number += 1
-                if not question:
+                if not question and _PLANNED.search(clause) is None:
                     out += _revised(clause, here, earlier, i) + _denied(clause, here, before, earlier)
                     out += _denied_then(clause, here, parts, earlier)
                     measured += _remeasured(clause, here, parts, earlier)
                 earlier += here
                 before += here
                 parts.append((clause, here))
+                if _NEGATED.search(clause):
+                    left += [(i, v.value) for v in here if v.kind == "time"]
+    out += _given_up(earlier, out, left)
     out += _shares(earlier, out)  # a measure taken again is no total with shares
     return tuple(earlier), tuple(dict.fromkeys(out + measured))
+
+
+def _given_up(values: list[Value], found: list[Replacement], left: list[tuple[int, str]]) -> list[Replacement]:
+    """The earlier mentions of a clock time a revision replaced when the revising text
+    also gives it up in a clause that denies it ("we won't make the 17:40. Sofia moved the
+    booking to the 19:20"; ``left``: the times each text says in such a clause): a clock
+    time names its sailing, train or slot itself, so each earlier mention of it alone in its
+    clause ("the 17:40 still has space") is replaced by the new time; one among other times
+    of its clause (a timetable's "dep 17:40 arr 18:35", a list of options) is not."""
+    out: list[Replacement] = []
+    for r in found:
+        if r.old.kind != "time" or r.new.kind != "time" or (r.new.text, r.old.value) not in left:
+            continue
+        out += [
+            Replacement(v, r.new) for v in values
+            if v.kind == "time" and v.value == r.old.value and v.text < r.new.text
+            and sum(w.kind == "time" and w.text == v.text and w.clause == v.clause for w in values) == 1
+        ]
+    return out
 
 
 def _shares(values: list[Value], found: list[Replacement]) -> list[Replacement]:
@@ -317,6 +354,15 @@ def _revised(clause: str, here: list[Value], earlier: list[Value], i: int) -> li
     ]
 
 
+_PLANNED = re.compile(
+    r"\b(?:try(?:ing)?|going|want(?:s|ed)?|hop(?:e|es|ing)|plan(?:s|ning)?|need(?:s|ed)?|ought)\s+to\s+\w+"
+    r"|\b(?:might|could|would|should|shall|thinking (?:of|about)|considering)\b",
+    re.IGNORECASE,
+)
+"""A clause of a change not yet made: tried, wanted, planned, possible ("I'll try to move it
+to the 19:20", "we might switch to 30"); it replaces nothing."""
+_NEGATED: Final = re.compile(r"n't\b|\b(?:not|no longer|never|cannot|instead of)\b", re.IGNORECASE)
+"""A clause that denies what it says ("we won't make the 17:40")."""
 _NOT = re.compile(r"^\W*(?:but\s+)?not\s+", re.IGNORECASE)
 """A clause that denies a value ("..., not two", "..., but not on Monday")."""
 
@@ -415,12 +461,14 @@ def _same_thing(old: Value, new: Value) -> bool:
     """Whether a revision naming its thing (``new``) is of what ``old`` was said of: every
     word ``old`` is bound to is among the revision's; or, for a value said bare (bound to
     a question) or one in the same unit ("lisinopril 10 mg in the morning", "amlodipine 5
-    mg instead of lisinopril"), half of them ("fly into Edinburgh on June 7" is not "fly
-    out on June 15 instead")."""
+    mg instead of lisinopril"; two clock times: "booked the filling for 3pm", "rebooked the
+    filling for 4:30pm"), half of them ("fly into Edinburgh on June 7" is not "fly out on June
+    15 instead")."""
     if old.thing <= new.thing:
         return True
     shared = len(old.thing & new.thing)
-    return (old.asked or (old.unit is not None and old.unit == new.unit)) and 2 * shared >= len(old.thing) > 0
+    same_unit = (old.unit is not None and old.unit == new.unit) or old.kind == "time"  # a clock time is its unit
+    return (old.asked or same_unit) and 2 * shared >= len(old.thing) > 0
 
 
 def _follows(new: Value, earlier: list[Value], i: int) -> list[Replacement]:
@@ -457,7 +505,7 @@ def _elliptical(clause: str, here: list[Value]) -> bool:
 
 
 def _without_values(text: str) -> str:
-    text = DAY.sub(" ", text)
+    text = _TIME.sub(" ", DAY.sub(" ", text))
     text = _NUMBER.sub(lambda m: " " + (m.group("unit") or ""), text)
     return _SPELLED.sub(lambda m: " " + (m.group("unit") or ""), text)
 
@@ -472,6 +520,9 @@ def _mentions(clause: str, i: int, number: int, asked: str) -> list[Value]:
     for m in DAY.finditer(clause):
         out.append((m.start(), "day", day_value(m), None))
     rest = DAY.sub(lambda m: " " * len(m.group()), clause)
+    for m in _TIME.finditer(rest):
+        out.append((m.start(), "time", _clock(m), None))
+    rest = _TIME.sub(lambda m: " " * len(m.group()), rest)
     for m in _NUMBER.finditer(rest):
         value = _number(m.group("n"), m.group("k"))
         if value is not None:
@@ -489,6 +540,18 @@ def _mentions(clause: str, i: int, number: int, asked: str) -> list[Value]:
         delta = kind == "number" and _DELTA.search(clause, 0, start) is not None
         values.append(Value(kind, value, unit, frozenset(thing), i, number, start, bare, delta))
     return values
+
+
+def _clock(m: re.Match[str]) -> str:
+    """One spelling for a :data:`_TIME` match, "HH:MM": "4pm" is "16:00", "9:15" "09:15"
+    (without am or pm a time is read as written)."""
+    hour, minute = int(m.group("h")), int(m.group("m") or 0)
+    half = (m.group("half") or m.group("ampm") or "").casefold()
+    if half == "p" and hour < 12:
+        hour += 12
+    elif half == "a" and hour == 12:
+        hour = 0
+    return f"{hour:02d}:{minute:02d}"
 
 
 def _number(digits: str, thousands: str | None) -> str | None:

@@ -243,7 +243,8 @@ CHANGE_WORDS: Final = frozenset(
     actually now instead update updated updates change changed plan plans scratch correction move moved
     moving switch switched push pushed bump bumped raise raised increase increased lower lowered reduce
     reduced cut drop dropped upped make made keep kept limit limited went goes came come set adjust
-    adjusted trim trimmed shorten shortened extend extended expand expanded makes then case okay ok each
+    adjusted trim trimmed shorten shortened extend extended expand expanded makes then case okay ok each rebook
+    rebooked rebooking
     total just only about around more less most least max
     """.split()
 )

@@ -401,11 +401,6 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
         "false facts kept: common words as entities that cl100k cuts in pieces and the chat never writes after "
         "'a' ('hoovering', 'limescale spray'); the everyday words and the key facts naming no fact are gone since "
         "facts7 and facts8",
-    # The fifth held-out set (HELD_OUT_5: recorded and labelled in real_models_labels_heldout5.json
-    # before this replay, by a writer who read none of the checks), on main's checks of b84de29.
-    ('summary', 'qwen2.5-coder:0.5b', 'arran_hike'):
-        "unfaithful summary kept: the 17:40 ferry after the booking moved to the 19:20 (the sentence giving the user's "
-        "planning to Ewan and Sofia is dropped since truth11)",
     # The sixth held-out set (HELD_OUT_6: written, recorded and labelled in
     # real_models_labels_heldout6.json before this replay, by a writer who read none of the checks),
     # on main's checks of c97cb62.

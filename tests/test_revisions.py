@@ -54,6 +54,23 @@ DOSES = [
     "The vet raised Rex's dose from 10 mg to 20 mg of carprofen.",
 ]
 
+# A clock time a later message moves a booking off (issue 21, held-out 5's arran_hike; the
+# conversations below are written for this test): the time is a value of its own kind, and a
+# message that gives the old time up ("we can't make the 08:15") makes each earlier mention of
+# it alone in its clause stale, not a timetable's line of several times.
+TRAIN = [
+    "I need a train from York to London on Tuesday. I can't leave before 7am.",
+    "Trains: 07:15 arr 09:05, 08:15 arr 10:05, 09:45 arr 11:40. The 08:15 is the cheapest at 42 pounds.",
+    "Great, I booked the 08:15.",
+    "Good. The 08:15 leaves from platform 3.",
+    "My meeting got pushed back, so we can't make the 08:15. I switched the booking to the 9:45am.",
+]
+DENTIST = [
+    "I booked the filling for 3pm on Thursday.",
+    "Good, that's a short appointment.",
+    "They rebooked the filling for 4:30pm, the dentist is running late.",
+]
+
 
 @pytest.mark.parametrize(
     ("texts", "claim"),
@@ -128,18 +145,34 @@ def test_the_stores_own_summaries_do_not_quote_a_replaced_value() -> None:
     assert "June 12" in offline_summary(unchanged)
 
 
+BARBECUE = [
+    ("user", "How many people are coming to the barbecue on Saturday?"),
+    ("assistant", "10, you said last week."),
+    ("user", "actually 14 people now, my brother's family is coming."),
+    ("assistant", "Then plan for 14: about 3 burgers each."),
+]
+
+
+@pytest.mark.parametrize(
+    ("pairs", "said", "kept"),
+    [
+        (
+            BARBECUE,
+            "10 people are coming to the barbecue.",
+            "The barbecue is on Saturday. The user's brother's family is coming.",
+        ),
+        (  # a clock time the booking moved off
+            [("user" if i % 2 == 0 else "assistant", t) for i, t in enumerate(TRAIN)],
+            "The user booked the 08:15 to London.",
+            "The user needs a train from York to London on Tuesday. The user can't leave before 7am.",
+        ),
+    ],
+)
 def test_the_store_keeps_no_model_summary_stating_a_replaced_value(
-    db_path, server: FakeOllama, caplog: pytest.LogCaptureFixture
+    db_path, server: FakeOllama, caplog: pytest.LogCaptureFixture, pairs: list[tuple[str, str]], said: str, kept: str
 ) -> None:
-    pairs = [
-        ("user", "How many people are coming to the barbecue on Saturday?"),
-        ("assistant", "10, you said last week."),
-        ("user", "actually 14 people now, my brother's family is coming."),
-        ("assistant", "Then plan for 14: about 3 burgers each."),
-    ]
-    kept = "The barbecue is on Saturday. The user's brother's family is coming."
     with caplog.at_level(logging.INFO, logger="localmem"):
-        summary = summarize(db_path, server, f"10 people are coming to the barbecue. {kept}", pairs)
+        summary = summarize(db_path, server, f"{said} {kept}", pairs)
     assert (summary.source, summary.text) == ("llama3.2:latest", kept)
     assert "sentence 1 of 3 dropped: states a value the conversation replaced later" in caplog.text
     with MemoryStore(db_path, config=MemoryConfig(summary_threshold=len(pairs))) as store:
@@ -487,3 +520,37 @@ def test_each_reader_staleness_asks_answers_alone() -> None:
     # what a value, a status or an ended thing is said of: a unit's spellings one, no word of change
     assert content_forms("8 ppl") == content_forms("8 persons") == frozenset({"people"})
     assert content_forms("actually moved it now") == frozenset()
+
+
+@pytest.mark.parametrize(
+    ("texts", "claim"),
+    [
+        (TRAIN, "The user booked the 08:15 train to London."),  # the booking moved
+        (TRAIN, "The 08:15 leaves from platform 3."),  # given up: each mention of it alone
+        (DENTIST, "The filling is on Thursday at 3pm."),  # "rebooked ... for 4:30pm"
+        (DENTIST, "The filling is on Thursday at 15:00."),  # one time, two spellings
+    ],
+)
+def test_a_clock_time_a_later_message_moved_the_booking_off_is_stale(texts: list[str], claim: str) -> None:
+    assert stale(claim, texts) == "states a value the conversation replaced later"
+
+
+@pytest.mark.parametrize(
+    ("texts", "claim"),
+    [
+        (TRAIN, "The user moved the booking from the 08:15 to the 09:45."),  # the change told
+        (TRAIN, "The timetable lists 07:15 arr 09:05 and 08:15 arr 10:05."),  # a list of options
+        (TRAIN, "The user can't leave before 7am."),
+        (TRAIN[:4] + ["Could we switch the booking to the 9:45am?"], "The user booked the 08:15."),  # a question
+        (TRAIN[:4] + ["I'll try to move the booking to the 9:45am."], "The user booked the 08:15."),  # not done
+        (TRAIN[:4] + ["We could take the 08:15 or the 9:45am."], "The user booked the 08:15."),  # both in force
+        (
+            # moved, but the old time not given up: the platform line stays of the sailing itself
+            TRAIN[:4] + ["I switched the booking to the 9:45am."],
+            "The 08:15 leaves from platform 3.",
+        ),
+    ],
+)
+def test_a_clock_time_still_in_force_or_only_asked_about_is_not_stale(texts: list[str], claim: str) -> None:
+    assert stale(claim, texts) is None
+
