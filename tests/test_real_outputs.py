@@ -449,10 +449,6 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
         "'Saturday 20 June' and the Saturday timetable line: stale, the ride moved to Sunday 21 June",
     ('offline summary', 'store', 'five_a_side'):
         "'Next Tuesday at 8': stale, the league moved the game to Thursday at 9 in the same turn",
-    ('keyword summary', 'store', 'leaving_speech'):
-        "'after 6 years to go to a new job in Bristol': stale, the user corrected it to 9 years and Cardiff",
-    ('offline summary', 'store', 'leaving_speech'):
-        "'after 6 years to go to a new job in Bristol': stale, the user corrected it to 9 years and Cardiff",
 }
 
 
