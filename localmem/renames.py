@@ -7,7 +7,11 @@
 - **A place given again** (``_moved``): a statement with a word of change or of a mistake
   giving a place ("I got the place wrong, it's at Kemi's", "moved it to Kemi's") replaces
   the latest place said before it ("at Graham's", "in Leeds") when that place is never said
-  as one again; a claim saying the old place and not the new name is stale.
+  as one again; a claim saying the old place and not the new name is stale. A turn with a
+  word of correction anywhere in it ("Two corrections though.", "I always mix those two up",
+  "I meant") that gives a thing's place ("the new job is in Cardiff") replaces the place an
+  earlier text gave that thing ("a new job in Bristol"), not in a question nor a hedge, and
+  not when the old place is still said as one (both in force).
 
 :func:`replaced_name` says whether a claim states such an old name or place (pure; neither
 raises on any ``str``); ``staleness.stale`` asks it.
@@ -130,6 +134,46 @@ def _moved(texts: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
         ]
         if olds and not _at(" ".join(texts[i:]), olds[-1]):
             found.append((olds[-1], new))
+    return tuple(found) + _placed_again(texts)
+
+
+_THING_AT = re.compile(
+    r"\b(?P<thing>[a-z]{3,})\s+(?:is|are|was|were|will be|'s)\s+(?:at|in)\s+(?P<name>[A-Z][a-z]+)(?:'s)?\b"
+)
+"""A place given for a thing the sentence names: "the new job is in Cardiff"."""
+_MISTAKE = re.compile(
+    rf"{CUE.pattern}|\bcorrect(?:ion|ions|ed)?\b|\bwrong\b|\bmistake\b|\bI meant\b"
+    r"|\bmix(?:ed|es|ing)?\s+(?:\w+\s+){0,3}?up\b|\bmixed up\b",
+    re.IGNORECASE,
+)
+"""A word of correction anywhere in a turn ("Two corrections though.", "I always mix those
+two up", "I meant Cardiff", "actually")."""
+_HEDGE = re.compile(r"\b(?:maybe|perhaps|might|probably|possibly|not sure|i think|could be)\b", re.IGNORECASE)
+"""A place said with doubt gives no new place."""
+
+
+@functools.lru_cache(maxsize=8)
+def _placed_again(texts: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    """Each place a turn with a word of correction (:data:`_MISTAKE`) gives again for the
+    same thing: a statement, not a question nor a hedge, gives a thing's place ("the new job
+    is in Cardiff"), and an earlier text said that thing at another place ("a new job in
+    Bristol": the thing's word, then "in" or "at" within three words) that no text from
+    this turn on says as a place again (both places in force replace nothing)."""
+    found: list[tuple[str, str]] = []
+    for i, text in enumerate(texts):
+        if _MISTAKE.search(text) is None:
+            continue  # most turns correct nothing
+        for sentence in sentences(text):
+            if sentence.rstrip().endswith("?") or _HEDGE.search(sentence) is not None:
+                continue
+            for m in _THING_AT.finditer(sentence):
+                thing, new = m.group("thing"), m.group("name")
+                if thing in STOP_WORDS or new.casefold() in _NOT_PLACES:
+                    continue
+                said = re.compile(rf"\b{re.escape(thing)}\w*\s+(?:\w+\s+){{0,2}}?(?:at|in)\s+(?P<name>[A-Z][a-z]+)")
+                olds = [o.group("name") for j in range(i) for o in said.finditer(texts[j]) if o.group("name") != new]
+                if olds and not _at(" ".join(texts[i:]), olds[-1]):
+                    found.append((olds[-1], new))
     return tuple(found)
 
 

@@ -25,7 +25,8 @@ over or a thing ended, a name or a place given again, a dose's frequency changed
   words"), or "that makes" ("that makes 24 species"); a value the same sentence denies
   beside a new one ("it's three tests in test_invoices.py, not two": the two said before of
   the tests, in an agreeing unit, is replaced; "it's 32 years, not 31": a 31 said before in
-  years, of whatever, is replaced) or before it, the new value alone in the next clause
+  years, of whatever, is replaced; "it's 9 years not 6", without the comma, is read the same:
+  a "not" between two values opens a clause of its own) or before it, the new value alone in the next clause
   ("not 31, it's 32 years"; "not 31 but more like 30" gives no new value); and "from 65 to 80"
   after a verb of change ("raised my rate from 65 to 80": 65 is replaced in the same
   clause). A revision that names its thing ("moved the wedding to ...") replaces the earlier
@@ -610,5 +611,23 @@ def _asked_forms(question: str, kind: str) -> frozenset[str]:
     return frozenset(content_forms(" ".join(asking or parts)))
 
 
+_NOT_BETWEEN = re.compile(
+    r"(?:[$\u20ac\u00a3]?\d[\d,.]*|\b(?:" + "|".join(NUMBER_WORDS) + r"))(?:\s?%|\s+[^\W\d_]+)?"
+    r"(?P<cut>\s+)(?=not\s+(?:[$\u20ac\u00a3]?\d|(?:" + "|".join(NUMBER_WORDS) + r")\b))",
+    re.IGNORECASE,
+)
+"""A value, "not", a value, with no comma between ("it's 9 years not 6"): the denial is
+read as its own clause, as "it's 9 years, not 6" is (its structure, not its punctuation)."""
+
+
 def _clauses(sentence: str) -> list[str]:
-    return [c for c in _CLAUSE.split(sentence) if c.strip()]
+    parts = [c for c in _CLAUSE.split(sentence) if c.strip()]
+    if "not" not in sentence.casefold():
+        return parts  # most sentences deny nothing
+    return [p for part in parts for p in _split_denial(part)]
+
+
+def _split_denial(clause: str) -> list[str]:
+    """``clause`` cut before each "not" standing between two values."""
+    cuts = [m.start("cut") for m in _NOT_BETWEEN.finditer(clause)]
+    return [clause[a:b] for a, b in zip([0, *cuts], [*cuts, len(clause)])] if cuts else [clause]

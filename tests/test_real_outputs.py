@@ -442,14 +442,8 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
         "'On Saturday the 07:58': stale, the ride moved to Sunday 21 June and the 09:12 was booked",
     ('offline summary', 'store', 'canal_towpath_ride'):
         "'Saturday 20 June' and the Saturday timetable line: stale, the ride moved to Sunday 21 June",
-    ('keyword summary', 'store', 'five_a_side'):
-        "'Kofi collects the money.60 each': the £9.60 each cut to '.60 each', an amount nobody said",
     ('offline summary', 'store', 'five_a_side'):
-        "'Kofi collects the money.60 each': the £9.60 each cut to '.60 each', an amount nobody said",
-    ('keyword summary', 'store', 'leaving_speech'):
-        "'after 6 years to go to a new job in Bristol': stale, the user corrected it to 9 years and Cardiff",
-    ('offline summary', 'store', 'leaving_speech'):
-        "'after 6 years to go to a new job in Bristol': stale, the user corrected it to 9 years and Cardiff",
+        "'Next Tuesday at 8': stale, the league moved the game to Thursday at 9 in the same turn",
 }
 
 

@@ -359,3 +359,22 @@ def test_close_is_bounded_and_leaves_the_rest_due(db_path, fake_ollama, mode) ->
         assert len(stored) < 10
         assert all(x.source == "llama3.2:latest" for x in stored)
         assert reopened.check_file() == []
+
+
+def test_an_offline_summary_quotes_an_amount_whole(db_path, dead_ollama_host, monkeypatch) -> None:
+    """Issue 21: a fact's reason tail holding an amount is kept whole ("£9.60 each", never
+    ".60 each"); one holding no number is still left out."""
+    monkeypatch.setenv("OLLAMA_HOST", dead_ollama_host)
+    said = [
+        "Sam books the pitch for £48 a week and Kofi collects the money, so that's £9.60 each.",
+        "Tickets cost $3.50 each for Anna and Ben, since it is a weekday.",
+    ]
+    with MemoryStore(db_path) as store:
+        s = store.create_session(model="llama3.2")
+        store.add_messages(s.id, [{"role": "user", "text": said[i % 2]} if i < 2 else
+                                  {"role": "user" if i % 2 == 0 else "assistant", "text": "ok then"}
+                                  for i in range(15)])
+        summary = store.summarize(s.id)
+    assert summary.source == OFFLINE
+    assert said[0] in summary.text and ".60 each" not in summary.text.replace("£9.60", "")
+    assert "Tickets cost $3.50 each for Anna and Ben." in summary.text and "weekday" not in summary.text

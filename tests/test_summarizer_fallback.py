@@ -402,3 +402,27 @@ def test_another_voice_never_states_the_users_health_for_them() -> None:
 def test_another_voice_may_repeat_or_warn(said: tuple[str, str]) -> None:
     span = [("user", "She is allergic to penicillin. I take metformin 500 mg with breakfast."), said]
     assert said[1] in [f.text for f in facts_of(span, stale)]
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Sam books the pitch for £48 a week and Kofi collects the money, so that's £9.60 each.",
+        "Tickets for Anna and Ben are booked for Friday, which is $3.50 more than last year.",
+        "Mum takes amlodipine 5 mg every morning, which is 2.5 mg less than before.",
+        "The train leaves at 07:58 on Saturday, since the 09:12 is full.",
+    ],
+)
+def test_a_reason_tail_holding_a_number_is_kept_whole(sentence: str) -> None:
+    """A tail with a figure states a fact of its own: never dropped, never cut at a decimal
+    point or a time's colon (issue 21: "£9.60" became ".60 each")."""
+    assert salient_facts([("user", sentence)], 300, stale) == [sentence]
+    for summarize in (keyword_summary, offline_summary):
+        assert sentence in summarize([("user", sentence), ("assistant", "Noted.")])
+
+
+def test_a_reason_tail_without_a_number_is_still_dropped_and_no_amount_is_cut() -> None:
+    """An explanation that ends the sentence and holds no number is dropped as before, and
+    an amount before it stays whole."""
+    said = "Tickets cost $3.50 each for Anna and Ben, since it is a weekday."
+    assert salient_facts([("user", said)], 300, stale) == ["Tickets cost $3.50 each for Anna and Ben."]

@@ -97,11 +97,15 @@ _FILLER = re.compile(
 _CLAUSE = re.compile(r"\s*;\s+|\s+[\u2014\u2013]\s+|\s+-\s+")
 _CLAUSE_MARKS: Final = frozenset(";-\u2014\u2013")
 _REASON_TAIL = re.compile(
-    r"(?:,|:)\s+(?:since|because|which|so that|though|although|given that|together they"
-    r"|that is why|this is why)\b[^.!?]*",
+    r"(?:,|:)\s+(?:since|because|which|so that(?!['\u2019])|though|although|given that|together they"
+    r"|that is why|this is why)\b(?:[^.!?\d]|(?<=\d)[.,:](?=\d))*(?=[.!?]*$)",
     _I,
 )
-"""An explanation after a comma or a colon: the fact stands without it, in half the room."""
+"""An explanation after a comma or a colon that ends the sentence and holds no number: the
+fact stands without it, in half the room. A tail with a number states a figure of its own
+("so that's £9.60 each", "which is 2.5 mg"), and "so that's" is a result, not the purpose
+"so that" gives; the tail runs to the sentence's end (a decimal point or a time's colon is
+no end), so an amount is never cut ("£9.60" read to "£9" and ".60 each")."""
 # Kinds are told by words (a set or a prefix test: ten times cheaper than one big regex);
 # the few phrases that need a regex run only when a word says they may match.
 _ALLERGY_PREFIXES: Final = (
