@@ -149,6 +149,26 @@ def without(question: str, periods: list[Period]) -> str:
     return question
 
 
+CLOCK = re.compile(
+    r"(?<![\w.:])(?P<h>[01]?\d|2[0-3])(?::(?P<m>[0-5]\d))?"
+    r"(?(m)(?:\s?(?P<half>[ap])\.?m\b\.?)?|\s?(?P<ampm>[ap])\.?m\b\.?)(?![\d:])",  # "4" alone is no time
+    re.IGNORECASE,
+)
+"""A clock time: "17:40", "9:15", "9:15am", "4pm", "4 p.m." (a bare hour, "at 2", is a number)."""
+
+
+def clock_value(match: re.Match[str]) -> str:
+    """One spelling for a :data:`CLOCK` match, "HH:MM": "4pm" is "16:00", "9:15" "09:15"
+    (without am or pm a time is read as written)."""
+    hour, minute = int(match.group("h")), int(match.group("m") or 0)
+    half = (match.group("half") or match.group("ampm") or "").casefold()
+    if half == "p" and hour < 12:
+        hour += 12
+    elif half == "a" and hour == 12:
+        hour = 0
+    return f"{hour:02d}:{minute:02d}"
+
+
 def day_value(match: re.Match[str]) -> str:
     """One spelling for a :data:`DAY` match: "jun 21", "friday", "tomorrow"."""
     if match.group("weekday"):

@@ -73,7 +73,7 @@ from typing import Final
 # Imports only leaves: ``summarizer.amounts`` reads values here 7 modules deep, so this
 # module is 8 deep (tests/test_architecture.py allows 9).
 from .changes import CHANGE_VERBS, CUE, last_question, sentences
-from .periods import DAY, MONTH_NAMES, MONTHS, WEEKDAYS, day_value
+from .periods import CLOCK, DAY, MONTH_NAMES, MONTHS, WEEKDAYS, clock_value, day_value
 from .words import CHANGE_WORDS, NUMBER_WORDS, SMALL_TALK, STOP_WORDS, content_forms, unit, words
 
 ELLIPSIS_TEXTS: Final = 4
@@ -94,12 +94,6 @@ _SPELLED = re.compile(
     re.IGNORECASE,
 )
 """A number written as words ("a couple of drinks", "three nights", "one")."""
-_TIME = re.compile(
-    r"(?<![\w.:])(?P<h>[01]?\d|2[0-3])(?::(?P<m>[0-5]\d))?"
-    r"(?(m)(?:\s?(?P<half>[ap])\.?m\b\.?)?|\s?(?P<ampm>[ap])\.?m\b\.?)(?![\d:])",  # "4" alone is no time
-    re.IGNORECASE,
-)
-"""A clock time: "17:40", "9:15", "9:15am", "4pm", "4 p.m." (a bare hour, "at 2", is a number)."""
 _VALUE_WORD = re.compile(
     r"\d|\b(?:a couple|a pair|one|" + "|".join(NUMBER_WORDS) + "|" + "|".join(WEEKDAYS) + "|" + MONTH_NAMES
     + r"|tomorrow|tonight|today|yesterday|tmrw|this (?:morning|afternoon|evening|weekend)|next (?:week|month))\b",
@@ -506,7 +500,7 @@ def _elliptical(clause: str, here: list[Value]) -> bool:
 
 
 def _without_values(text: str) -> str:
-    text = _TIME.sub(" ", DAY.sub(" ", text))
+    text = CLOCK.sub(" ", DAY.sub(" ", text))
     text = _NUMBER.sub(lambda m: " " + (m.group("unit") or ""), text)
     return _SPELLED.sub(lambda m: " " + (m.group("unit") or ""), text)
 
@@ -521,9 +515,9 @@ def _mentions(clause: str, i: int, number: int, asked: str) -> list[Value]:
     for m in DAY.finditer(clause):
         out.append((m.start(), "day", day_value(m), None))
     rest = DAY.sub(lambda m: " " * len(m.group()), clause)
-    for m in _TIME.finditer(rest):
-        out.append((m.start(), "time", _clock(m), None))
-    rest = _TIME.sub(lambda m: " " * len(m.group()), rest)
+    for m in CLOCK.finditer(rest):
+        out.append((m.start(), "time", clock_value(m), None))
+    rest = CLOCK.sub(lambda m: " " * len(m.group()), rest)
     for m in _NUMBER.finditer(rest):
         value = _number(m.group("n"), m.group("k"))
         if value is not None:
@@ -541,18 +535,6 @@ def _mentions(clause: str, i: int, number: int, asked: str) -> list[Value]:
         delta = kind == "number" and _DELTA.search(clause, 0, start) is not None
         values.append(Value(kind, value, unit, frozenset(thing), i, number, start, bare, delta))
     return values
-
-
-def _clock(m: re.Match[str]) -> str:
-    """One spelling for a :data:`_TIME` match, "HH:MM": "4pm" is "16:00", "9:15" "09:15"
-    (without am or pm a time is read as written)."""
-    hour, minute = int(m.group("h")), int(m.group("m") or 0)
-    half = (m.group("half") or m.group("ampm") or "").casefold()
-    if half == "p" and hour < 12:
-        hour += 12
-    elif half == "a" and hour == 12:
-        hour = 0
-    return f"{hour:02d}:{minute:02d}"
 
 
 def _number(digits: str, thousands: str | None) -> str | None:

@@ -56,14 +56,12 @@ from typing import Final
 
 from ..extract import sentences
 from ..grounding import CARRIERS, SUPPORT_SHARE, holds_word, same_word
-from ..periods import DAY, MONTH_NAMES, MONTHS, WEEKDAYS, day_value
+from ..periods import CLOCK, DAY, MONTH_NAMES, MONTHS, WEEKDAYS, clock_value, day_value
 from ..words import RELATION_WORDS, SMALL_TALK, STOP_WORDS, stem, words
 from .wording import naming_forms
 
 _MONTH = re.compile(rf"\b(?:in|since|until|by|from|during|last|next|this) ({MONTH_NAMES})\b(?! \d)", re.IGNORECASE)
 """A month named alone ("in January", "since May")."""
-_CLOCK = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s?([ap])\.?m\b\.?|\b(\d{1,2}):(\d{2})\b", re.IGNORECASE)
-"""A time of day: "7 pm", "7pm", "9:33", "10:30 am"."""
 _OFTEN = re.compile(
     r"\b(?:(?:once|twice|three times|four times|\d+ times) (?:a|an|per) (?:day|night|week|month|hour|year)"
     r"|every (?:\d+ |other )?(?:day|morning|evening|night|hour|week|month|minute)s?|daily|weekly|hourly|nightly)\b",
@@ -169,7 +167,7 @@ def _binds(forms: set[str], event: str, others: set[str]) -> bool:
 
 
 def _without_values(text: str) -> str:
-    for pattern in (DAY, _MONTH, _OFTEN, _CLOCK, _PLACE):
+    for pattern in (DAY, _MONTH, _OFTEN, CLOCK, _PLACE):
         text = pattern.sub(" ", text)
     return text
 
@@ -401,12 +399,8 @@ def _values(text: str) -> set[tuple[str, str]]:
         found.add(("month", m.group(1)[:3].casefold()))
     for m in _OFTEN.finditer(text):
         found.add(("frequency", " ".join(m.group().casefold().split())))
-    for m in _CLOCK.finditer(text):
-        if m.group(3):
-            hour = int(m.group(1)) % 12 + (12 if m.group(3).casefold() == "p" else 0)
-            found.add(("time", f"{hour}:{m.group(2) or '00'}"))
-        else:
-            found.add(("time", f"{int(m.group(4))}:{m.group(5)}"))
+    for m in CLOCK.finditer(text):
+        found.add(("time", clock_value(m)))
     for m in _PLACE.finditer(text):
         place = " ".join(w for w in _POSSESSIVE.sub("", m.group("place")).split())
         if place.split()[0].casefold() not in _NOT_PLACES:
