@@ -244,8 +244,10 @@ def supported_item(
         return False  # "Pena Palace tickets online" of "Book Pena Palace tickets online"
     if field in ("key_facts", "decisions") and not _subject_kept(plain, sentences.supporting(plain)):
         return False
-    if field in ("key_facts", "decisions") and _only_drafted(plain, said):
-        return False  # "Daniel is the brother who taught Sam..." of "Here's my opening line: '...'"
+    if field in ("key_facts", "decisions") and replies.only_drafted(plain, [text for _, text in said], False):
+        # "Daniel is the brother who taught Sam..." of "Here's my opening line: '...'"; a
+        # speech quoted whole states the facts the user gave ("Nine years ago Dominic joined")
+        return False
     if field in ("key_facts", "decisions") and _only_corrected(plain, sentences.supporting(plain), said):
         return False  # "stretch before every run" of "...right?" "Not quite. ... stretching for after."
     if field == "key_facts":
@@ -263,17 +265,6 @@ def supported_item(
             return False
         return verbs.opens_with_verb(plain) or any(map(statements.decides, support))
     return True
-
-
-def _only_drafted(item: str, said: Sequence[tuple[str, str]]) -> bool:
-    """Whether ``item`` stands on the span only through a piece of writing a message
-    quotes as one (``replies.without_drafts``: a draft line, a verse, a toast's opening): the words
-    are the piece's, a joke or a line, not what the chat states as a fact."""
-    texts = [text for _, text in said]
-    plain = [replies.without_drafts(text) for text in texts]
-    if plain == texts:
-        return False
-    return Evidence(plain, conversation=plain).check(item) is not None
 
 
 def _only_corrected(item: str, support: Sequence[str], said: Sequence[tuple[str, str]]) -> bool:

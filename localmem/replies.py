@@ -30,7 +30,7 @@ from collections.abc import Mapping, Sequence
 from typing import Final
 
 from .extract import sentences
-from .grounding import SUPPORT_SHARE, same_word
+from .grounding import SUPPORT_SHARE, Evidence, same_word
 from .words import SMALL_TALK, STOP_WORDS, TIME_WORDS, is_number, stem, words
 
 _I = re.IGNORECASE
@@ -224,8 +224,49 @@ _DRAFT = re.compile(
 me, ...'" (the quote's own apostrophes, "don't", close nothing)."""
 
 
-def without_drafts(text: str) -> str:
+_QUOTED_PARAGRAPH = re.compile(
+    r"(?:^|(?<=\n))[ \t]*[\"\u201c](?=[^\n]*\w[.!?][\"\u201d]?\s+\w)[^\n]{40,}[\"\u201d][ \t]*(?=\n|$)"
+)
+"""A paragraph that is one quotation of several sentences ('"Right, can I have everyone's
+attention. ... Raise your glasses."' under "Fixed:"): a text written to be said or sent,
+whatever introduces it."""
+_QUOTE = re.compile(r"[\"\u201c]([^\"\u201c\u201d\n]{3,200})[\"\u201d]")
+"""A short quotation inside a sentence ('finish on "raise your glasses"')."""
+
+
+def drafts(texts: Sequence[str]) -> list[str]:
+    """The pieces of writing ``texts`` quote as such (:data:`_DRAFT`: "Here's my opening
+    line: '...'"; :data:`_QUOTED_PARAGRAPH`: a paragraph that is one quotation of several
+    sentences), case-folded."""
+    return [m.group(0).casefold() for text in texts for p in (_DRAFT, _QUOTED_PARAGRAPH) for m in p.finditer(text)]
+
+
+def without_drafts(text: str, pieces: Sequence[str] | None = None) -> str:
     """``text`` without the pieces of writing it quotes as such (:data:`_DRAFT`: a draft
     line, a verse, a toast's opening): their words are the piece's, a joke or a line, not
-    what the message states."""
-    return _DRAFT.sub(" ", text)
+    what the message states. With ``pieces`` (:func:`drafts` of the chat), also without a
+    paragraph that is one quotation (:data:`_QUOTED_PARAGRAPH`: a speech quoted whole) and
+    a short quotation of a line of one of ``pieces`` ('finish on "raise your glasses"'
+    quotes the speech)."""
+    text = _DRAFT.sub(" ", text)
+    if pieces is None:
+        return text
+
+    def of_a_piece(found: re.Match[str]) -> str:
+        line = found.group(1).strip().casefold()
+        return " " if any(line in piece for piece in pieces) else found.group(0)
+
+    return _QUOTE.sub(of_a_piece, _QUOTED_PARAGRAPH.sub(" ", text))
+
+
+def only_drafted(item: str, texts: Sequence[str], whole_pieces: bool = True) -> bool:
+    """Whether ``item`` stands on ``texts`` only through the pieces of writing they quote
+    (:func:`without_drafts`): the words are the piece's, a joke or a line to be said, not
+    what the chat states. With ``whole_pieces``, every piece of the chat counts (a speech
+    quoted whole, and a later quotation of one of its lines): a line of a speech is never
+    a step; without, only the pieces labelled as such ("Here's my opening line: '...'")."""
+    pieces = drafts(texts) if whole_pieces else None
+    plain = [without_drafts(text, pieces) for text in texts]
+    if plain == list(texts):
+        return False
+    return Evidence(plain, conversation=plain).check(item) is not None

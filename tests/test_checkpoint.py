@@ -896,3 +896,30 @@ def test_a_change_of_what_the_chat_did_not_change_is_no_item(db_path, fake: Json
         "active_goals": ["Change the train to the 2 pm train", "Move the hotel booking to May 5"],
     })
     assert data.active_goals == ["Move the hotel booking to May 5"]
+
+
+TOAST = [
+    ("user", "Need a short toast for my sister's wedding on Saturday, she's marrying Tom."),
+    ("assistant", 'Here it is, revised:\n\n"Ladies and gentlemen, I have known Amy all her life. '
+                  'Tom, you have no idea what you are in for. Please stand and raise your glasses."'),
+    ("user", "Perfect. Should I thank the caterers too?"),
+    ("assistant", 'Thank them before the toast, then end on "raise your glasses" so the room stands.'),
+    ("user", "Great. I still need to print the toast and buy a card."),
+    ("assistant", "Print two copies in case one gets lost, and raise your glasses high when you finish."),
+]
+
+
+def test_a_line_of_a_drafted_text_is_no_step(db_path, fake: JsonFake) -> None:
+    """Issue 21 (sixth set, seen): a text quoted whole as a paragraph ("Here it is, revised:"
+    then a speech in quotes) is a piece of writing; its lines, and a later quotation of one
+    ('end on "raise your glasses"'), are the piece's, not a step of the user's. A step the
+    chat says outside the piece stays ("print the toast"), and so do the same words said
+    as advice outside any quotation (the last message)."""
+    data = _model_checkpoint(db_path, fake, TOAST[:5], {
+        "workflow_state": {"next_steps": ["raise your glasses", "print the toast"]},
+    })
+    assert data.workflow_state.next_steps == ["print the toast"]
+    data = _model_checkpoint(db_path.with_name("said.db"), fake, TOAST, {
+        "workflow_state": {"next_steps": ["raise your glasses high", "print the toast"]},
+    })
+    assert data.workflow_state.next_steps == ["raise your glasses high", "print the toast"]

@@ -422,8 +422,6 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
     ('checkpoint', 'qwen2.5-coder:0.5b', 'csv_bom_import'):
         "false items kept: 'Import Members' as the current step and 'Finish Import Members' as a next step, "
         "when the import had finished (339 members in the table)",
-    ('checkpoint', 'qwen2.5-coder:0.5b', 'leaving_speech'):
-        "false item kept: 'raise your glasses', a line of the speech, as a next step",
     ('checkpoint', 'qwen2.5-coder:0.5b', 'terse_tap'):
         "false item kept: 'grub screw needs a tiny allen key' as a next step, when the lever was off and the "
         "tap fixed",

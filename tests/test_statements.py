@@ -604,3 +604,23 @@ def test_changes_unsaid(item: str, unsaid: bool) -> None:
         "We went from the ferry to the bus last year.",
     ]
     assert statements.changes_unsaid(item, texts) is unsaid
+
+
+@pytest.mark.parametrize(
+    ("item", "texts", "drafted"),
+    [
+        # a speech quoted whole as a paragraph, whatever introduces it, and a later quote of its line
+        ("raise your glasses", ['Fixed:\n\n"Right, everyone. Dominic joined nine years ago. Raise your glasses."',
+                                'End on "raise your glasses", then hand over the present.'], True),
+        ("raise your glasses", ['Fixed:\n\n"Right, everyone. Dominic joined nine years ago. Raise your glasses."'], True),
+        # the same words said outside any quoted piece
+        ("raise your glasses", ['Fixed:\n\n"Right, everyone. Dominic joined nine years ago. Raise your glasses."',
+                                "When you finish, raise your glasses high."], False),
+        # a quote of words that are no piece's line ("may contain" on a label) is the chat's
+        ("check every label for may contain", ['Check every label for "may contain" warnings.'], False),
+        # one quoted sentence is no paragraph-long piece
+        ("book the table", ['She said "book the table" and left.'], False),
+    ],
+)
+def test_only_drafted(item: str, texts: list[str], drafted: bool) -> None:
+    assert replies.only_drafted(item, texts) is drafted
