@@ -122,7 +122,8 @@ def _past_forms(item: str, verb: str, objects: Sequence[str]) -> tuple[frozenset
 
 def reported_done(item: str, later: Sequence[str], telling: Callable[[str], bool]) -> bool:
     """True when one of ``later`` (the chat's sentences from the one stating ``item``, an
-    action, on; the first is not read as a report) reports the same act in the past: in
+    action, on; the first too: the sentence the item was taken from may itself report it,
+    "I've just logged in and switched off auto-renewal") reports the same act in the past: in
     one clause, the verb in a past form (:func:`done_forms`; a light verb's noun:
     "emailed" for "Send email to landlord") beside a word of the item's object, in either
     order ("rotor cleaned", "cleaned the rotor", "I emailed the landlord last week"; the
@@ -151,7 +152,7 @@ def reported_done(item: str, later: Sequence[str], telling: Callable[[str], bool
     def names(text: str) -> bool:
         return not objects.isdisjoint(stem(w) for w in words(text))
 
-    for k in range(1, len(later)):
+    for k in range(len(later)):
         sentence = later[k]
         if not telling(sentence):
             continue

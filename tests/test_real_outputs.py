@@ -425,8 +425,6 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
     ('checkpoint', 'qwen2.5-coder:0.5b', 'terse_tap'):
         "false item kept: 'grub screw needs a tiny allen key' as a next step, when the lever was off and the "
         "tap fixed",
-    ('checkpoint', 'qwen2.5-coder:1.5b', 'car_insurance_renewal'):
-        "false item kept: 'switch off auto-renewal' as a next step, when the user had already switched it off",
     ('facts', 'qwen2.5-coder:0.5b', 'cottage_split'):
         "false fact kept: the assistant's split pasted with a garbled line ('If Marco pays the balance': Ben "
         "pays it) and the Splitwise question",

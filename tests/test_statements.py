@@ -157,6 +157,12 @@ def test_left_done(item: str, later: list[str], done: bool) -> None:
         ("Read the novel", ["Read the novel by March.", "Read it slowly."], False),  # "read" alone: advice
         ("clean the rotor", ["Clean the rotor.", "I cleaned the chain."], False),  # another thing
         ("order pads", ["Order pads.", "I'm ordering a chain too.", "ordered, arrive thurs"], False),  # the chain's
+        # the sentence the item was taken from reports it (sixth set, seen: car_insurance_renewal)
+        ("switch off auto-renewal", ["I've just logged in and switched off auto-renewal, it ends on 14 May."], True),
+        ("switch off auto-renewal", ["Make sure you switch off auto-renewal.", "I've switched it off."], True),
+        ("switch off auto-renewal", ["I haven't switched off auto-renewal yet."], False),  # negated
+        ("switch off auto-renewal", ["Once you've switched off auto-renewal, buy the new policy."], False),  # to come
+        ("switch off auto-renewal", ["Have you switched off auto-renewal?"], False),  # a question
     ],
 )
 def test_reported_done(item: str, later: list[str], done: bool) -> None:
