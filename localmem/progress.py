@@ -219,6 +219,18 @@ _LASTING: Final = frozenset("keep stay avoid".split())
 """Acts that last: "keep lilies out of the house" is a rule kept, never done once."""
 _BACK_REFERENCES: Final = frozenset("it they them those these that this both all".split())
 """Words that name a thing said before instead of naming it."""
+_INSERTS: Final = frozenset("import add insert load upload put copy move save enter".split())
+"""Acts that put their thing into something: done once the thing is in it."""
+_PLACED = re.compile(
+    r"\b(?P<subject>\w+)\s+(?:(?:are|is|were|was|now|all|both|safely|already)\s+)*"
+    r"(?:in|into)\s+(?:the|your|our|my|their)\s+\w+",
+    _I,
+)
+"""A thing in a place ("339 members in the table", "the photos are now in the album"):
+the state an act of putting in leaves it (:data:`_INSERTS`)."""
+_COMPLETING: Final = frozenset("finish complete".split())
+"""Verbs that take another act as their object ("Finish import members"): done when that
+act is."""
 
 
 def left_done(item: str, later: Sequence[str]) -> bool:
@@ -226,18 +238,29 @@ def left_done(item: str, later: Sequence[str]) -> bool:
     acts on (a word of its objects) is in the state the act leaves it: sorted, fixed, done,
     or, for a removal (:data:`_REMOVES`), gone, away, out, off (:data:`_LEFT`: "The lilies
     are gone" for "throw out lilies"; "It's fixed" for "fix the leak"; not "The power is
-    out" for "restore power"). A thing named by a pronoun ("They're gone") is the
+    out" for "restore power"); for an act of putting in (:data:`_INSERTS`), the thing in
+    a place (:data:`_PLACED`: "Ran it, 339 members in the table." for "Import members", or
+    for "Finish import members": :data:`_COMPLETING`; not "no members in the table yet"). A
+    thing named by a pronoun ("They're gone") is the
     item's when an earlier of the ``later`` sentences said the item's act ("I'm throwing
     them out now"): what the act was about is what is now gone. "The lilies are still in
     the vase" or "they're gone?" leave the act to do, and an act that lasts (:data:`_LASTING`:
     "keep lilies out of the house") is never done by its state."""
     verb, said = action(item)
+    if verb in _COMPLETING and len(said) > 1 and said[0] in _INSERTS:
+        verb, said = said[0], said[1:]  # "Finish import members" is done when the import is
     if verb is None or not said or verb in _LASTING:
         return False
     objects = {stem(w) for w in said}
     acted = False
     for sentence in later:
         if not sentence.rstrip().endswith("?") and status(sentence) != "plan":
+            if verb in _INSERTS and any(
+                stem(found.group("subject").casefold()) in objects
+                and NEGATIONS.isdisjoint(words(sentence[: found.start()]))
+                for found in _PLACED.finditer(sentence)
+            ):
+                return True  # "339 members in the table" for "Import members"
             left = _LEFT.search(sentence)
             removal = not _REMOVES.isdisjoint(words(item))
             subject = words(left.group("subject")) if left and (left.group("finished") or removal) else []

@@ -134,6 +134,14 @@ def test_taken_up(item: str, later: list[str], done: bool) -> None:
         ("restore power to the shed", ["The power is out again."], False),  # out: the state of a removal only
         ("ask the vet about the cat's pills", ["The cat is done with the pills."], False),  # done with another thing
         ("keep lilies out of the house", ["I'm keeping them out.", "They're out."], False),  # a rule kept
+        # an act of putting in is done once its thing is in a place (sixth set, seen: csv_bom_import)
+        ("Import Members", ["import a members CSV", "Ran it, 339 members in the table."], True),
+        ("Finish Import Members", ["Ran it, 339 members in the table."], True),
+        ("upload the photos", ["The photos are now in the shared album."], True),
+        ("Import Members", ["There are no members in the table yet."], False),  # negated
+        ("Import Members", ["How many members in the table?"], False),  # a question
+        ("Import Members", ["The invoices are in the table."], False),  # another thing
+        ("email the members", ["339 members in the table."], False),  # no act of putting in
     ],
 )
 def test_left_done(item: str, later: list[str], done: bool) -> None:
