@@ -21,7 +21,7 @@ from typing import Any, Final
 from pydantic import field_validator
 
 from . import extract as rules
-from . import claims, entities, replies, roles, staleness, statements, verbs
+from . import claims, entities, progress, replies, roles, staleness, statements, verbs
 from .answers import MAX_REFERENCES, Answer, merge_items, strings
 from .grounding import SUPPORT_SHARE, Evidence, support
 from .models import FactsData
@@ -229,7 +229,8 @@ def supported_item(
       something of it (not a bare name: "shrimp allergy", :func:`entities.bare_name`), and one
       only suggested to the user ("try a tasca in Mouraria") is theirs only once they took
       it up (:func:`_taken_up`: "Great, we booked the flights too" answers with something
-      else).
+      else), and one turned down is none (:func:`_refused`: "You could: ..." "Actually no,
+      leave it out").
     """
     plain = _THE_USER.sub(" ", item)
     if field == "open_questions":
@@ -261,7 +262,7 @@ def supported_item(
             return False  # "will do thurs night": when, and nothing of what
         if entities.bare_name(plain, [text for _, text in said]):
             return False  # "shrimp allergy": a thing named, nothing decided of it
-        if not _taken_up(plain, sentences, said):
+        if not _taken_up(plain, sentences, said) or _refused(support, said):
             return False
         return verbs.opens_with_verb(plain) or any(map(statements.decides, support))
     return True
@@ -275,6 +276,22 @@ def _only_corrected(item: str, support: Sequence[str], said: Sequence[tuple[str,
     roles = [role for role, _ in said]
     owners = {k for k, text in texts.items() for sentence in support if sentence in text}
     return bool(owners) and all(replies.corrects(item, k, texts, roles) for k in owners)
+
+
+def _refused(support: Sequence[str], said: Sequence[tuple[str, str]]) -> bool:
+    """Whether every sentence of ``support`` (those stating a decision) is advised against
+    where it is said or refused by the answer to its message (``progress.ruled_out``, as a
+    checkpoint's decision is held: "You could: a line like ... would get a laugh." "Actually
+    no, leave it out"): a choice turned down is no decision."""
+    sentences: list[str] = []
+    answers: list[str | None] = []
+    for sentence in support:
+        for k, (role, text) in enumerate(said):
+            if sentence in text:
+                reply = said[k + 1] if k + 1 < len(said) else None
+                sentences.append(sentence)
+                answers.append(reply[1] if reply is not None and reply[0] != role else None)
+    return progress.ruled_out(sentences, answers)
 
 
 def _taken_up(item: str, sentences: Evidence, said: Sequence[tuple[str, str]]) -> bool:

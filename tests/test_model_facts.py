@@ -356,3 +356,18 @@ def test_a_wish_or_pleasantry_is_no_fact(db_path: Path, fake: JsonFake) -> None:
     assert not any("cake" in f or "Enjoy" in f for f in facts.data.key_facts + facts.data.decisions)
     assert "The next race is the Harbour Half in October" in pins
     assert not any("Enjoy" in p for p in pins)
+
+
+def test_a_choice_turned_down_is_no_decision() -> None:
+    """Issue 21, point 4 (sixth set, seen: leaving_speech): a choice the chat offered and the
+    answer to it refused ("You could: ..." "Actually no, leave it out") is no decision, as a
+    checkpoint's decision is held (``progress.ruled_out``); the same offer taken is one."""
+    offered = [
+        ("user", "Should I add a bit about his parking? He takes two spaces."),
+        ("assistant", "You could: a bit about his parking would get a laugh."),
+    ]
+    refused = [*offered, ("user", "Actually no, leave it out, I don't want it to sting.")]
+    taken = [*offered, ("user", "Great, I'll add it at the end.")]
+    answer = ModelFacts(decisions=["add a bit about his parking"])
+    assert answer.grounded(refused).decisions == []
+    assert answer.grounded(taken).decisions == ["add a bit about his parking"]

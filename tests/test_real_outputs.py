@@ -425,8 +425,6 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
     ('facts', 'qwen2.5-coder:0.5b', 'cottage_split'):
         "false fact kept: the assistant's split pasted with a garbled line ('If Marco pays the balance': Ben "
         "pays it) and the Splitwise question",
-    ('facts', 'qwen2.5-coder:1.5b', 'leaving_speech'):
-        "false fact kept: 'add a bit about his parking' as a decision, when the user decided to leave it out",
     ('facts', 'qwen2.5-coder:1.5b', 'five_a_side'):
         "false facts kept: facts stored as "
         "decisions ('Liam's ankle is swollen', 'Jess is joining the team', ...), the fragment 'Liam's buying' "
