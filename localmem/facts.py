@@ -21,7 +21,7 @@ from typing import Any, Final
 from pydantic import field_validator
 
 from . import extract as rules
-from . import claims, entities, progress, replies, roles, staleness, statements, verbs
+from . import claims, entities, replies, roles, staleness, statements, verbs
 from .answers import MAX_REFERENCES, Answer, merge_items, strings
 from .grounding import SUPPORT_SHARE, Evidence, support
 from .models import FactsData
@@ -280,7 +280,7 @@ def _only_corrected(item: str, support: Sequence[str], said: Sequence[tuple[str,
 
 def _refused(support: Sequence[str], said: Sequence[tuple[str, str]]) -> bool:
     """Whether every sentence of ``support`` (those stating a decision) is advised against
-    where it is said or refused by the answer to its message (``progress.ruled_out``, as a
+    where it is said or refused by the answer to its message (``replies.ruled_out``, as a
     checkpoint's decision is held: "You could: a line like ... would get a laugh." "Actually
     no, leave it out"): a choice turned down is no decision."""
     sentences: list[str] = []
@@ -291,7 +291,7 @@ def _refused(support: Sequence[str], said: Sequence[tuple[str, str]]) -> bool:
                 reply = said[k + 1] if k + 1 < len(said) else None
                 sentences.append(sentence)
                 answers.append(reply[1] if reply is not None and reply[0] != role else None)
-    return progress.ruled_out(sentences, answers)
+    return replies.ruled_out(sentences, answers)
 
 
 def _taken_up(item: str, sentences: Evidence, said: Sequence[tuple[str, str]]) -> bool:

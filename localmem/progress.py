@@ -24,7 +24,7 @@ out, and its objects) and the sentences after it (pure functions; they never rai
   "How much children's Tylenol can I give her?" and its answer);
 - :func:`accepted_later`: the thing it makes was written in the chat and accepted ("Here's a
   starting point: '... / ...'" ... "Yes! That's much better.");
-- :func:`ruled_out`: the chat advised against it or refused it ("Please don't: ...");
+- ``replies.ruled_out``: the chat advised against it or refused it ("Please don't: ...");
 - :func:`declined`: what it acts on was offered and turned down ("Have you thought about
   getting binoculars?" "... Not spending 300 bucks on new ones");
 - :func:`only_if`: it is advice for a case the chat does not say came ("If it drops below
@@ -303,18 +303,6 @@ _QUOTED = re.compile(r"(?:^|[\s:(])['\"\u201c\u2018]\w")
 """A quotation opened in a message: a revision offered ("Try: 'I'm leaving, but ...'")."""
 
 
-def ruled_out(support: Sequence[str], answers: Sequence[str | None]) -> bool:
-    """True when every sentence of ``support`` (those that state an item; ``answers``:
-    for each, the message answering its own, if any) is advised against there ("I
-    wouldn't refinance": ``replies.advises_against``) or refused by the answer
-    ("Someone said to pull money out of the 401(k)." "Please don't: ...":
-    ``replies.refuses``): an action the chat ruled out is nothing to do."""
-    return bool(support) and all(
-        replies.advises_against(s) or (r is not None and replies.refuses(r))
-        for s, r in zip(support, answers)
-    )
-
-
 def declined(item: str, texts: dict[int, str], roles: Sequence[str] = ()) -> bool:
     """True when the thing ``item`` acts on (its direct object: "binoculars" of "get
     binoculars") was offered in one of ``texts`` (the messages, by source; ``roles``: each
@@ -450,7 +438,7 @@ def unstated(
     offers a choice or reports what someone else did (``statements.undecided``), a goal or
     a current step one that states what someone is after ("I need", "please", a plan,
     advice). Nothing the chat ruled out is a decision or something to do
-    (:func:`ruled_out`, :func:`declined`), nor anything whose numbers are said of something else
+    (``replies.ruled_out``, :func:`declined`), nor anything whose numbers are said of something else
     (:func:`unbound_value`). Something to do is no step when it is advice for a case the
     chat does not say came (:func:`only_if`), and no longer to do when a later sentence
     reports it done ("I
@@ -489,7 +477,7 @@ def unstated(
     at = [i for i, s in enumerate(ordered) if s in support]
     stating = [i for i in at if not replies.corrects(item, owners[i], texts, roles)]
     answers = [_reply(owners[i], texts, roles) for i in stating]
-    if not stating or ruled_out([ordered[i] for i in stating], answers) or declined(item, texts, roles):
+    if not stating or replies.ruled_out([ordered[i] for i in stating], answers) or declined(item, texts, roles):
         return "ruled out"
     if field in ("key_decisions", "completed_steps"):
         return None

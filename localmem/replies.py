@@ -8,7 +8,8 @@ much better." These functions read such answers (they never raise on any ``str``
 - :func:`refuses`: a reply that opens by refusing what it answers ("No,", "Please don't",
   "Probably not", "Not quite"); :func:`declines`: one turning it down anywhere ("...
   Not spending 300 bucks on new ones"); :func:`advises_against`: a sentence advising against what
-  it names ("I wouldn't refinance");
+  it names ("I wouldn't refinance"); :func:`ruled_out`: statements each advised against or
+  refused by their answer;
 - :func:`condition`: the case an instruction is bound to ("If it drops below 70, ...");
 - :func:`assents`, :func:`agrees`: a reply saying yes to what it answers, and one that
   takes up a given item; :func:`suggests`: a sentence only suggesting ("try", "maybe");
@@ -17,7 +18,9 @@ much better." These functions read such answers (they never raise on any ``str``
 - :func:`corrects`: a reply refusing what it answers, whose words restate the item only
   to correct it ("Not quite. ... Save static stretching for after.");
 - :func:`presents_piece`: a message giving a made piece of two lines or more (a verse);
-  :func:`without_drafts`: a message without the pieces of writing it quotes as such.
+  :func:`drafts`, :func:`without_drafts`, :func:`only_drafted`: the pieces of writing a chat
+  quotes as such (a draft line, a speech quoted whole), a message without them, and an
+  item standing only on them.
 
 ``localmem.progress`` and ``localmem.facts`` use them to judge a checkpoint's items and a
 model's decisions; ``localmem.statements`` reads single sentences (it needs none of this).
@@ -88,6 +91,18 @@ def advises_against(sentence: str) -> bool:
     """True when ``sentence`` advises against what it names (:data:`_AGAINST`): "I
     wouldn't refinance", "Cashing out early is a bad idea"."""
     return _AGAINST.search(sentence) is not None
+
+
+def ruled_out(support: Sequence[str], answers: Sequence[str | None]) -> bool:
+    """True when every sentence of ``support`` (those that state an item; ``answers``:
+    for each, the message answering its own, if any) is advised against there ("I
+    wouldn't refinance": :func:`advises_against`) or refused by the answer
+    ("Someone said to pull money out of the 401(k)." "Please don't: ...":
+    :func:`refuses`): an action the chat ruled out is nothing to do, and no decision."""
+    return bool(support) and all(
+        advises_against(s) or (r is not None and refuses(r))
+        for s, r in zip(support, answers)
+    )
 
 
 _CONDITION = re.compile(

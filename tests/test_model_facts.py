@@ -361,7 +361,7 @@ def test_a_wish_or_pleasantry_is_no_fact(db_path: Path, fake: JsonFake) -> None:
 def test_a_choice_turned_down_is_no_decision() -> None:
     """Issue 21, point 4 (sixth set, seen: leaving_speech): a choice the chat offered and the
     answer to it refused ("You could: ..." "Actually no, leave it out") is no decision, as a
-    checkpoint's decision is held (``progress.ruled_out``); the same offer taken is one."""
+    checkpoint's decision is held (``replies.ruled_out``); the same offer taken is one."""
     offered = [
         ("user", "Should I add a bit about his parking? He takes two spaces."),
         ("assistant", "You could: a bit about his parking would get a laugh."),

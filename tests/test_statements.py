@@ -528,10 +528,10 @@ def test_declined() -> None:
 
 def test_ruled_out() -> None:
     said = ["A forum said to sell my old guitar."]
-    assert progress.ruled_out(said, ["I wouldn't: renting costs less."])
-    assert not progress.ruled_out(said, ["Good idea, it pays for the studio."])
-    assert progress.ruled_out(["Selling it now is not a good idea."], [None])
-    assert not progress.ruled_out([], [])
+    assert replies.ruled_out(said, ["I wouldn't: renting costs less."])
+    assert not replies.ruled_out(said, ["Good idea, it pays for the studio."])
+    assert replies.ruled_out(["Selling it now is not a good idea."], [None])
+    assert not replies.ruled_out([], [])
 
 
 @pytest.mark.parametrize(
@@ -593,7 +593,7 @@ def test_the_new_readings_never_raise(item: str, sentence: str, chat: list[str])
     replies.assents(sentence), replies.agrees(sentence, item), replies.takes_up(sentence, item)
     replies.suggests(sentence), replies.presents_piece(sentence), statements.modifies(item, sentence)
     progress.unbound_value(item, chat), progress.only_if(item, [sentence], chat)
-    progress.ruled_out([sentence], [item]), progress.accepted_later(item, [("assistant", s) for s in chat])
+    replies.ruled_out([sentence], [item]), progress.accepted_later(item, [("assistant", s) for s in chat])
     replies.declines(sentence), progress.declined(item, dict(enumerate(chat)))
     used_up(item, chat)
 
