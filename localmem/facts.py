@@ -264,8 +264,39 @@ def supported_item(
             return False  # "shrimp allergy": a thing named, nothing decided of it
         if not _taken_up(plain, sentences, said) or _refused(support, said):
             return False
+        if _reports_another(plain):
+            return False  # "Liam's ankle is swollen", "Liam lost the bet": a report, no choice
         return verbs.opens_with_verb(plain) or any(map(statements.decides, support))
     return True
+
+
+_ANOTHER = re.compile(
+    r"^\W*(?P<subject>he|she|they|[A-Z][\w-]*(?:\s+[A-Z][\w-]*)?(?:['\u2019]s\s+[a-z]+)?)\s+(?:(?:just|already|now|also|still|finally)\s+)?"
+    r"(?:is|are|was|were|has|had|lost|won|got|went|made|took|bought|said|told|left|came|\w+ed)\b"
+    r"(?!\s+(?:to|going to|about to)\b)"
+    r"|^\W*(?P<contracted>[A-Z][\w-]*)['\u2019]s\s+\w+ing\b",
+)
+"""A statement whose subject is another person (a name, "Liam's ankle", he, she, they) and
+whose verb says what is or what happened: a state, a past act, an act under way ("Liam's
+ankle is swollen", "Liam lost the bet", "Jess is joining the team", "Liam's buying the
+first round"). Not a future or an intention ("Dan will run a warm up", "Margaret plans to
+..."), nor the present of a habit, which may be what was chosen for someone ("Marta uses
+past tense" of a story's heroine, "Henry takes nitrofurantoin for 5 days").
+"""
+
+
+def _reports_another(item: str) -> bool:
+    """Whether ``item`` reports another person's state or act (:data:`_ANOTHER`) rather than
+    a choice: what someone is, did or is doing is a fact, not a decision. The subject is
+    no function word ("The river keeps your name") and no verb ("Watch replication lag")."""
+    found = _ANOTHER.search(item)
+    if found is None:
+        return False
+    subject = (found.group("subject") or found.group("contracted")).split("'")[0].split("\u2019")[0]
+    first = subject.split()[0].casefold()
+    return first in ("he", "she", "they") or (
+        first not in STOP_WORDS and first not in verbs.ACTION_VERBS and not verbs.opens_with_verb(item)
+    )
 
 
 def _only_corrected(item: str, support: Sequence[str], said: Sequence[tuple[str, str]]) -> bool:

@@ -371,3 +371,21 @@ def test_a_choice_turned_down_is_no_decision() -> None:
     answer = ModelFacts(decisions=["add a bit about his parking"])
     assert answer.grounded(refused).decisions == []
     assert answer.grounded(taken).decisions == ["add a bit about his parking"]
+
+
+def test_what_another_person_is_or_did_is_no_decision() -> None:
+    """Issue 21, point 4 (sixth set, seen: five_a_side): a statement whose subject is another
+    person and whose verb says what is, what happened or what is under way ("Liam's ankle is
+    swollen", "Liam lost the bet", "Jess is joining the team") is a fact, not a decision;
+    the same words are kept as key facts. Someone's future ("Dan will run a warm-up") and
+    the user's own acts stay decisions."""
+    said = [
+        ("user", "Liam lost the bet on the score, so he's buying the first round. His ankle is swollen."),
+        ("user", "Jess is joining the team next week. Dan will run a warm-up before every game."),
+        ("user", "We switched the game to Thursday at 9."),
+    ]
+    reports = ["Liam lost the bet on the score", "Jess is joining the team"]
+    choices = ["Dan will run a warm-up before every game", "We switched the game to Thursday at 9"]
+    data = ModelFacts(key_facts=reports, decisions=[*reports, *choices]).grounded(said)
+    assert data.decisions == choices
+    assert data.key_facts == reports

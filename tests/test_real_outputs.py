@@ -426,9 +426,8 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
         "false fact kept: the assistant's split pasted with a garbled line ('If Marco pays the balance': Ben "
         "pays it) and the Splitwise question",
     ('facts', 'qwen2.5-coder:1.5b', 'five_a_side'):
-        "false facts kept: facts stored as "
-        "decisions ('Liam's ankle is swollen', 'Jess is joining the team', ...), the fragment 'Liam's buying' "
-        "as an entity",
+        "false fact kept: the fragment 'Liam's buying' as an entity (the facts stored as decisions, 'Liam's "
+        "ankle is swollen', 'Jess is joining the team', ..., are gone since truth13)",
     ('keyword summary', 'store', 'canal_towpath_ride'):
         "'On Saturday the 07:58': stale, the ride moved to Sunday 21 June and the 09:12 was booked",
     ('offline summary', 'store', 'canal_towpath_ride'):
