@@ -276,12 +276,16 @@ _ANOTHER = re.compile(
     r"(?!\s+(?:to|going to|about to)\b)"
     r"|^\W*(?P<contracted>[A-Z][\w-]*)['\u2019]s\s+\w+ing\b",
 )
-"""A statement whose subject is another person (a name, "Liam's ankle", he, she, they) and
+"""A statement whose subject is someone or something named (a name, "Liam's ankle", he, she,
+they: never the user, "I" or "we") and
 whose verb says what is or what happened: a state, a past act, an act under way ("Liam's
 ankle is swollen", "Liam lost the bet", "Jess is joining the team", "Liam's buying the
 first round"). Not a future or an intention ("Dan will run a warm up", "Margaret plans to
 ..."), nor the present of a habit, which may be what was chosen for someone ("Marta uses
-past tense" of a story's heroine, "Henry takes nitrofurantoin for 5 days").
+past tense" of a story's heroine, "Henry takes nitrofurantoin for 5 days"). A thing's
+name reads as a person's: "Swift Move is the better deal" would be a report too (no model
+proposed it as a decision of the facts; as a checkpoint decision it is true, so checkpoints
+do not use this).
 """
 
 
