@@ -17,6 +17,8 @@ out, and its objects) and the sentences after it (pure functions; they never rai
 - :func:`taken_up`: the writer went with the thing it acts on ("Went with the healthcheck");
 - :func:`left_done`: the thing it acts on is in the state the act leaves it ("They're
   gone" after "I'm throwing them out now");
+- :func:`need_met`: the thing it says is needed was got ("needs a tiny allen key" ... "got
+  one");
 - :func:`made_later`: the thing it makes is there ("It's a good haiku");
 - :func:`partly_done`: some of the things it joins are done ("the printer works again");
 - :func:`under_way`: a moment's action said as it happened ("I'm calling the vet");
@@ -272,6 +274,37 @@ def left_done(item: str, later: Sequence[str]) -> bool:
     return False
 
 
+_NEEDS = re.compile(r"\b(?:needs?|requires?)\s+(?P<what>[^,.;:!?]+)", _I)
+"""A need an item states ("grub screw needs a tiny allen key"): what is needed."""
+_GOT = re.compile(
+    r"\b(?:got|bought|found|borrowed|have|picked up)\s+(?:(?:a|an|the|my|our|some|new)\s+)*(?P<what>\w+)", _I
+)
+"""A report of having a thing ("got one", "bought a new allen key")."""
+
+
+def need_met(item: str, later: Sequence[str]) -> bool:
+    """True when ``item`` states a need (:data:`_NEEDS`: "grub screw needs a tiny allen key")
+    and a ``later`` sentence (not a question, a plan or a negation) reports having got the
+    thing needed: "one" standing for it or a word of it (:data:`_GOT`: "got one. lever off",
+    "bought the allen key"). A need met is nothing left to do ("got it" says understood, not
+    had: it counts for nothing)."""
+    found = _NEEDS.search(item)
+    if found is None:
+        return False
+    thing = {stem(w) for w in words(found.group("what")) if w not in STOP_WORDS}
+    for sentence in later:
+        said = words(sentence)
+        if sentence.rstrip().endswith("?") or status(sentence) == "plan" or any(
+            w in NEGATIONS or w.endswith("n't") for w in said
+        ):
+            continue
+        for got in _GOT.finditer(sentence):
+            what = got.group("what").casefold()
+            if what in ("one", "ones") or stem(what) in thing:
+                return True
+    return False
+
+
 def accepted_later(item: str, turns: Sequence[tuple[str, str]]) -> bool:
     """True when ``item`` makes a thing (:data:`_MAKES`: "write the chorus") and the
     ``turns`` (role, text: the messages from the item's first one on) show it made: the
@@ -445,7 +478,8 @@ def unstated(
     set it to channel 44" after "Set the band to a fixed channel"; "Removed."; its own act
     in the past beside its object: ``acts.reported_done``, "rotor cleaned"; "Demon
     Copperhead." answering "What were you reading?": :func:`answered_done`), by a choice
-    taken up (:func:`taken_up`: "Went with the healthcheck") or by the state it leaves its
+    taken up (:func:`taken_up`: "Went with the healthcheck"), by the thing it needs got
+    (:func:`need_met`: "got one") or by the state it leaves its
     thing in (:func:`left_done`: "They're gone"; read in the whole chat when no one sentence
     states the item), its thing
     made ("It's a good haiku" after "write a haiku"; a piece written and accepted:
@@ -486,7 +520,7 @@ def unstated(
     first = at[0]
     later = [(s, owners[i] == owners[first] + 1) for i, s in enumerate(ordered) if i > first]
     if (done_later(item, later) or taken_up(item, [s for s, _ in later]) or left_done(item, ordered[first:])
-            or reported_done(item, said[first:], statements.tells)):
+            or reported_done(item, said[first:], statements.tells) or need_met(item, [s for s, _ in later])):
         return "done later"  # left_done reads the first sentence too: it may say the act
     if any(answered_done(item, said[i - 1], said[i], said[i + 1:]) for i in stating
            if 0 < i < end and owners[i - 1] == owners[i] - 1 and _reply(owners[i - 1], texts, roles) is not None):

@@ -419,9 +419,6 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
     ('summary', 'qwen2.5-coder:1.5b', 'five_a_side'):
         "unfaithful summary kept: 'lost 7-3 to their five-a-side team' (Real Ale Madrid is the team) and "
         "'The team was led by Kofi, who used to play' (Kofi used to play in goal, nobody leads)",
-    ('checkpoint', 'qwen2.5-coder:0.5b', 'terse_tap'):
-        "false item kept: 'grub screw needs a tiny allen key' as a next step, when the lever was off and the "
-        "tap fixed",
     ('facts', 'qwen2.5-coder:0.5b', 'cottage_split'):
         "false fact kept: the assistant's split pasted with a garbled line ('If Marco pays the balance': Ben "
         "pays it) and the Splitwise question",

@@ -638,3 +638,21 @@ def test_changes_unsaid(item: str, unsaid: bool) -> None:
 )
 def test_only_drafted(item: str, texts: list[str], drafted: bool) -> None:
     assert replies.only_drafted(item, texts) is drafted
+
+
+@pytest.mark.parametrize(
+    ("item", "later", "met"),
+    [
+        # sixth set, seen: terse_tap
+        ("grub screw needs a tiny allen key", ["usually 2.5mm.", "got one. lever off"], True),
+        ("the bike needs a new chain", ["Bought the chain this morning."], True),
+        ("grub screw needs a tiny allen key", ["cheap set from any hardware shop if u dont have one"], False),
+        ("grub screw needs a tiny allen key", ["I'll get one tomorrow."], False),  # a plan
+        ("grub screw needs a tiny allen key", ["got one?"], False),  # a question
+        ("grub screw needs a tiny allen key", ["got it, thanks"], False),  # understood, not had
+        ("grub screw needs a tiny allen key", ["got the lever off"], False),  # another thing
+        ("undo the grub screw", ["got one. lever off"], False),  # no need stated
+    ],
+)
+def test_need_met(item: str, later: list[str], met: bool) -> None:
+    assert progress.need_met(item, later) is met
