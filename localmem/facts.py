@@ -15,7 +15,7 @@ keeping is ``localmem.entities``'. Pure functions; the store side is
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 from pydantic import field_validator
@@ -172,18 +172,19 @@ class ModelFacts(Answer):
         stale = {_said(old) for old in replaced} - {""}
         stated = claims.statements_of(said)
 
-        def keep(field: str, items: list[str]) -> list[str]:
-            items = [rules.clip(i, rules.ITEM_CHARS) for i in items if i.strip()]
-            return rules.unique([
-                i for i in items
-                if _said(i) not in stale
+        def stands(field: str, i: str) -> bool:
+            return (
+                _said(i) not in stale
                 and supported_item(field, i, evidence, sentences, said)
                 and not used_up(i, texts)
                 and not (field in ("key_facts", "decisions") and claims.values_apart(i, stated))
                 and not (field in ("key_facts", "decisions") and staleness.stale(i, texts))
                 and not (field in ("key_facts", "decisions") and claims.widens(_THE_USER.sub(" ", i), sentences))
                 and not (field in ("key_facts", "decisions") and roles.miscast(i, said))
-            ])
+            )
+
+        def keep(field: str, items: list[str]) -> list[str]:
+            return rules.unique(_as_stored(items, lambda i: stands(field, i)))
 
         return FactsData(
             key_facts=keep("key_facts", self.key_facts)[:MAX_FACTS],
@@ -512,20 +513,34 @@ def must_remember(
     (``staleness.stale``), not widened to every case (:func:`claims.widens`), and no
     person given another's act, thing or name by the ``conversation``'s ``(role, text)``
     turns (``roles.miscast``), as the summary's facts are held."""
-    items = [rules.clip(i, rules.ITEM_CHARS) for i in answer.must_remember]
     sentences = statements.by_sentence(evidence.sources)
-    kept = [
-        i for i in items
-        if not _OF_THE_MOMENT.search(i) and not _a_step(i) and _a_statement(i, evidence.sources)
-        and not entities.bare_name(i, evidence.sources) and not entities.names_things(i)
-        and fact_sources(i, evidence) is not None
-        and not claims.values_apart(i, sentences.sources)
-        and not staleness.stale(i, evidence.sources)
-        and not claims.widens(_THE_USER.sub(" ", i), sentences)
-        and not _a_plan(i, sentences)
-        and not roles.miscast(i, conversation)
-    ]
-    return rules.unique(kept)[:MAX_MUST_REMEMBER]
+
+    def stands(i: str) -> bool:
+        return (
+            not _OF_THE_MOMENT.search(i) and not _a_step(i) and _a_statement(i, evidence.sources)
+            and not entities.bare_name(i, evidence.sources) and not entities.names_things(i)
+            and fact_sources(i, evidence) is not None
+            and not claims.values_apart(i, sentences.sources)
+            and not staleness.stale(i, evidence.sources)
+            and not claims.widens(_THE_USER.sub(" ", i), sentences)
+            and not _a_plan(i, sentences)
+            and not roles.miscast(i, conversation)
+        )
+
+    return rules.unique(_as_stored(answer.must_remember, stands))[:MAX_MUST_REMEMBER]
+
+
+def _as_stored(items: Sequence[str], stands: Callable[[str], bool]) -> list[str]:
+    """``items`` as stored (clipped to ``extract.ITEM_CHARS``), those that ``stands`` both
+    whole and clipped: what the clip cuts off is still what the model claimed ("... If
+    Marco pays the balance ..." past the cut), and the line stored must stand as it is
+    shown."""
+    out = []
+    for item in items:
+        clipped = rules.clip(item, rules.ITEM_CHARS)
+        if item.strip() and stands(clipped) and (clipped == item or stands(item)):
+            out.append(clipped)
+    return out
 
 
 def model_updates(answer: ModelFacts, evidence: Evidence) -> list[tuple[str, str]]:

@@ -389,3 +389,18 @@ def test_what_another_person_is_or_did_is_no_decision() -> None:
     data = ModelFacts(key_facts=reports, decisions=[*reports, *choices]).grounded(said)
     assert data.decisions == choices
     assert data.key_facts == reports
+
+
+def test_a_fact_is_judged_whole_and_stored_clipped() -> None:
+    """Issue 21, point 4 (sixth set, seen: cottage_split): a model's item longer than a stored
+    line is judged on all it says: a tail past the cut that flips what the chat said (an
+    allergy denied) drops it; a long item the chat supports whole is kept, clipped."""
+    sister = ("Ana lives in Porto, where she works night shifts as a nurse at the Santo Antonio hospital near "
+              "the river, and she keeps two cats called Figo and Nata in her small flat above the old bakery on the hill")
+    said = [("user", f"About my sister. {sister}. She is allergic to penicillin.")]
+    assert len(sister) >= 200  # the cut falls before the tail
+    assert ModelFacts(key_facts=[f"{sister}. She is not allergic to penicillin."]).grounded(said).key_facts == []
+    kept = ModelFacts(key_facts=[f"{sister}. She is allergic to penicillin."]).grounded(said).key_facts
+    assert len(kept) == 1 and kept[0].startswith("Ana lives in Porto") and len(kept[0]) <= 200
+    pins = ModelFacts(must_remember=[f"{sister}. She is not allergic to penicillin."])
+    assert must_remember(pins, user_evidence(said), said) == []
