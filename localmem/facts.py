@@ -239,7 +239,7 @@ def supported_item(
     if not _a_statement(item, [text for _, text in said]):
         return False
     if field == "entities":
-        return entities.is_entity(item, said)
+        return entities.is_entity(item, said) and not _a_clause(item, [text for _, text in said])
     if evidence.check(plain) is not None:
         return False
     if any(verbs.drops_the_action(plain, s) for s in sentences.supporting(plain)):
@@ -269,6 +269,22 @@ def supported_item(
             return False  # "Liam's ankle is swollen", "Liam lost the bet": a report, no choice
         return verbs.opens_with_verb(plain) or any(map(statements.decides, support))
     return True
+
+
+_CONTRACTED = re.compile(r"^\W*([A-Z][\w-]*)['\u2019]s\s+(\w+ing)\W*$")
+"""An entity that may be a clause cut short: a name, "'s" and an "-ing" word ("Liam's buying")."""
+
+
+def _a_clause(item: str, texts: Sequence[str]) -> bool:
+    """Whether an entity ``item`` ("Liam's buying") is the start of a clause the ``texts``
+    say ("Liam's buying the first round": "'s" is "is", the "-ing" word a verb taking an
+    object: ``verbs.opens_with_verb``), not a thing of that person's ("Liam's painting is on
+    the wall" names one)."""
+    found = _CONTRACTED.match(item)
+    if found is None:
+        return False
+    said = re.compile(rf"\b{re.escape(found.group(1))}['\u2019]s\s+({re.escape(found.group(2))}\b[^.;:!?\n]*)", re.I)
+    return any(verbs.opens_with_verb(m.group(1)) for text in texts for m in said.finditer(text))
 
 
 _ANOTHER = re.compile(

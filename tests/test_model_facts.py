@@ -404,3 +404,13 @@ def test_a_fact_is_judged_whole_and_stored_clipped() -> None:
     assert len(kept) == 1 and kept[0].startswith("Ana lives in Porto") and len(kept[0]) <= 200
     pins = ModelFacts(must_remember=[f"{sister}. She is not allergic to penicillin."])
     assert must_remember(pins, user_evidence(said), said) == []
+
+
+def test_a_clause_cut_short_is_no_entity() -> None:
+    """Issue 21, point 4 (sixth set, seen: five_a_side): "Liam's buying" of "Liam's buying the
+    first round" is a clause ("'s" is "is", "buying" takes an object), not a thing; "Liam's
+    painting" of "Liam's painting is on the wall" names one."""
+    said = [("user", "Liam's buying the first round on Thursday. Liam's painting is on the wall at the club.")]
+    data = ModelFacts(entities=["Liam's buying", "Liam's painting"]).grounded(said)
+    assert "Liam's buying" not in data.entities
+    assert "Liam's painting" in data.entities
