@@ -10,15 +10,28 @@ summary's facts and pins, per model and per group of held-out sets:
 
 - ``today``: what the store keeps;
 - ``field``: a field's kept items are dropped when the checks reject one item of that field
-  for a claim reason (invented, status, polarity, party: :data:`CLAIM`);
-- ``answer``: every kept item of the answer is dropped when one item is so rejected;
+  for a claim reason (invented, status, polarity, party: :data:`CLAIM`); ``field-SPP`` for a
+  status, polarity or party reason only, ``field-S``, ``field-P``, ``field-party`` for one;
+- ``answer`` (``answer-SPP``): every kept item of the answer is dropped when one item is so
+  rejected;
 - ``share>X``: every kept item of the answer is dropped when more than X of its items
   (any reason) are rejected;
 - ``summary``: a checkpoint's items are dropped when the model's summary of the same span was
-  rejected (the facts already go with a rejected summary).
+  rejected (the facts already go with a rejected summary);
+- ``one sentence``: only items one sentence of the chat supports (the share ``grounding``
+  asks, with polarity), for the checkpoint as for the facts (today a checkpoint item needs
+  one message, a pin the user's messages together);
+- ``words>=X``: only items one message holds X of the content words of (today: 0.6 of one
+  message for items and facts, of the user's messages together for pins).
 
     python benchmarks/answer_trust.py                 # sets 1-4, 5 and 6, each model
     python benchmarks/answer_trust.py --reasons       # also: the rejected items by reason class
+    python benchmarks/answer_trust.py --show field    # the items a policy drops that today keeps
+
+Why each item was dropped is the store's own verdict (``ModelCheckpoint.supported``,
+``ModelFacts.grounded`` and ``facts.must_remember`` report it), caught while the store runs.
+Counts are per (field, item): an item kept as a fact and as a pin counts twice, so the facts'
+totals differ a little from real_models_replay.py's.
 
 Offline; a minute or two (each conversation replayed once per model).
 """
@@ -41,14 +54,14 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 import real_models_replay as replay  # noqa: E402
 from real_conversations import HELD_OUT, HELD_OUT_2, HELD_OUT_3, HELD_OUT_4, HELD_OUT_5, HELD_OUT_6  # noqa: E402
 
-from localmem import claims, entities, roles, staleness, statements  # noqa: E402
-from localmem import checkpoint as checkpoint_module  # noqa: E402
 from localmem import facts as facts_module  # noqa: E402
+from localmem import statements  # noqa: E402
+from localmem import summaries as summaries_module  # noqa: E402
 from localmem.checkpoint import ModelCheckpoint, StateSnapshot  # noqa: E402
 from localmem.checkpoint import floor as rules_floor  # noqa: E402
 from localmem.extract import ITEM_CHARS, clip, extract  # noqa: E402
 from localmem.facts import ModelFacts, rule_facts, user_evidence  # noqa: E402
-from localmem.grounding import Evidence  # noqa: E402
+from localmem.grounding import held, item_forms, read  # noqa: E402
 from localmem.summarizer import FALLBACK, OFFLINE  # noqa: E402
 from tests.real_replay import RECORDINGS, checkpoint_items, facts_items, item_label  # noqa: E402
 
@@ -64,14 +77,19 @@ STATUS = frozenset({
     "not said to be done", "already done", "done later", "answered as done", "made later",
     "asked and answered", "partly done", "done as it was said", "a tool's output answered it",
     "only if", "no decision stated", "no goal stated", "replaced", "used up", "undecided",
-    "a plan", "a step", "of the moment", "ended",
+    "a plan", "a step", "of the moment", "a report",
 })
+"""Wrong status: done stored as to do (or the reverse), a plan as a fact, no decision taken."""
 POLARITY = frozenset({"negation flipped", "asserts what the conversation warns against", "ruled out", "corrected"})
+"""Wrong polarity: what the chat negated, warned against, refused or corrected."""
 PARTY = frozenset({
     "no preference stated", "a number said of something else", "miscast", "subject swapped",
-    "not taken up", "values apart", "widens", "only drafted", "changes what the chat did not change",
+    "not taken up", "values apart", "widens", "only drafted", "a line of a draft",
+    "changes what the chat did not change",
 })
-INVENTED = frozenset({"not supported by any one message", "not in any message", "unsupported"})
+"""Wrong party or binding: someone else's act, thing, words or number."""
+INVENTED = frozenset({"not supported by any one message", "not in any message", "not supported by the user's messages"})
+"""Not in what was said."""
 CLAIM = STATUS | POLARITY | PARTY | INVENTED
 """The reasons that say the item is a wrong claim (rather than junk: a question, a lone
 word, a copied line, not a name)."""
@@ -84,84 +102,6 @@ def reason_class(reason: str) -> str:
     return "form"
 
 
-# --- the facts' reasons (the store keeps or drops; this says why) -----------------------
-
-
-def fact_reason(field: str, item: str, pairs: list[tuple[str, str]], replaced: list[str]) -> str | None:
-    """Why ``ModelFacts.grounded`` drops ``item`` of ``field`` (None: kept), by the first
-    check that fails, named by its kind."""
-    said = [(r, t) for r, t in pairs if r in ("user", "assistant", "tool")]
-    texts = [t for _, t in said]
-    evidence = Evidence(texts, conversation=texts)
-    sentences = statements.by_sentence(texts)
-    plain = facts_module._THE_USER.sub(" ", item)
-    if facts_module._said(item) in {facts_module._said(o) for o in replaced} - {""}:
-        return "replaced"
-    if field == "open_questions":
-        return None if facts_module._still_open(item, said) else "form"
-    if not facts_module._a_statement(item, texts):
-        return "form"
-    if field == "entities":
-        return None if entities.is_entity(item, said) else "form"
-    check = evidence.check(plain)
-    if check is not None:
-        return check
-    support = sentences.supporting(plain)
-    if field in ("key_facts", "decisions"):
-        if not facts_module._subject_kept(plain, support):
-            return "subject swapped"
-        if facts_module._only_drafted(plain, said):
-            return "only drafted"
-        if facts_module._only_corrected(plain, support, said):
-            return "corrected"
-    if not facts_module.supported_item(field, item, evidence, sentences, said):
-        if field == "decisions" and support and all(map(statements.undecided, support)):
-            return "undecided"
-        if field == "decisions" and not facts_module._taken_up(plain, sentences, said):
-            return "not taken up"
-        return "form"
-    if facts_module.used_up(item, texts):
-        return "used up"
-    if field in ("key_facts", "decisions"):
-        if claims.values_apart(item, claims.statements_of(said)):
-            return "values apart"
-        if staleness.stale(item, texts):
-            return "replaced"
-        if claims.widens(plain, sentences):
-            return "widens"
-        if roles.miscast(item, said):
-            return "miscast"
-    return None
-
-
-def pin_reason(item: str, pairs: list[tuple[str, str]]) -> str | None:
-    """Why ``facts.must_remember`` drops ``item`` (None: kept)."""
-    evidence = user_evidence(pairs)
-    sentences = statements.by_sentence(evidence.sources)
-    item = clip(item, ITEM_CHARS)
-    if facts_module._OF_THE_MOMENT.search(item):
-        return "of the moment"
-    if facts_module._a_step(item):
-        return "a step"
-    if not facts_module._a_statement(item, evidence.sources) or entities.bare_name(item, evidence.sources) \
-            or entities.names_things(item):
-        return "form"
-    if facts_module.fact_sources(item, evidence) is None:
-        check = evidence.check(facts_module._THE_USER.sub(" ", item))
-        return check if check in POLARITY else "unsupported"
-    if claims.values_apart(item, sentences.sources):
-        return "values apart"
-    if staleness.stale(item, evidence.sources):
-        return "replaced"
-    if claims.widens(facts_module._THE_USER.sub(" ", item), sentences):
-        return "widens"
-    if facts_module._a_plan(item, sentences):
-        return "a plan"
-    if roles.miscast(item, pairs):
-        return "miscast"
-    return None
-
-
 # --- one conversation -------------------------------------------------------------------
 
 
@@ -169,78 +109,81 @@ Judged = list[tuple[str, str, str | None, bool, bool | None]]
 """(field, item, why dropped or None, kept by the store, label) of one answer."""
 
 
-def judge_checkpoint(model: str, conversation: str, db: Path) -> tuple[Judged, bool]:
-    """The checkpoint answer's items, judged; and whether the store kept the model's summary."""
-    captured: list[tuple[str, str, str | None]] = []
-    original = ModelCheckpoint.supported
+def judge(model: str, conversation: str, db: Path) -> tuple[Judged, Judged, bool, list[tuple[str, str]]]:
+    """The checkpoint answer's items and the facts answer's items, judged as the store judged
+    them (``ModelCheckpoint.supported``'s, ``ModelFacts.grounded``'s and
+    ``facts.must_remember``'s verdicts, caught as the store runs); whether the store kept the
+    model's summary; the conversation."""
+    items: list[tuple[str, str, str | None]] = []
+    facts_said: list[tuple[str, str, str | None]] = []
+    originals = (ModelCheckpoint.supported, ModelFacts.grounded, summaries_module.must_remember)
 
-    def capture(self: ModelCheckpoint, *args: Any, **kwargs: Any) -> Any:
-        return original(self, *args, **{**kwargs, "verdicts": captured})
+    def supported(self: ModelCheckpoint, *args: Any, **kwargs: Any) -> Any:
+        return originals[0](self, *args, **{**kwargs, "verdicts": items})
 
-    ModelCheckpoint.supported = capture  # type: ignore[method-assign]
+    def grounded(self: ModelFacts, *args: Any, **kwargs: Any) -> Any:
+        return originals[1](self, *args, **{**kwargs, "verdicts": facts_said})
+
+    def remembered(*args: Any, **kwargs: Any) -> Any:
+        return originals[2](*args, **{**kwargs, "verdicts": facts_said})
+
+    ModelCheckpoint.supported = supported  # type: ignore[method-assign]
+    ModelFacts.grounded = grounded  # type: ignore[method-assign]
+    summaries_module.must_remember = remembered
     try:
         summary, checkpoint, pairs, facts, pins = replay.replay_one(db, model, conversation)
     finally:
-        ModelCheckpoint.supported = original  # type: ignore[method-assign]
+        ModelCheckpoint.supported, ModelFacts.grounded, summaries_module.must_remember = originals  # type: ignore[method-assign]
+    from_model = summary.source not in (FALLBACK, OFFLINE)
     floor = set(checkpoint_items(rules_floor(None, StateSnapshot(), pairs)))
     mine = {(f, clip(t, ITEM_CHARS)) for f, t in checkpoint_items(checkpoint.data) if (f, t) not in floor}
-    out: Judged = []
+    judged: Judged = []
     seen = set()
-    for field, item, why in captured:
-        stored = "current_step" if field == "current_step" else field
+    for field, item, why in items:
         text = clip(item, ITEM_CHARS)
         if (field, text) in floor or (field, text) in seen:
             continue
         seen.add((field, text))
-        kept = any(t == text for _, t in mine) if why is None else False
+        kept = why is None and any(t == text for _, t in mine)
         # an item kept may have moved field (a completed step planned: a next step)
         label = next((item_label("items", conversation, f, t) for f, t in mine if t == text), None) if kept \
-            else item_label("items", conversation, stored, text)
-        out.append((field, text, why, kept, label))
-    from_model = summary.source not in (FALLBACK, OFFLINE)
-    return out, from_model, (summary, pairs, facts, pins)  # type: ignore[return-value]
+            else item_label("items", conversation, field, text)
+        judged.append((field, text, why, kept, label))
+    recorded = RECORDINGS[model]["conversations"][conversation]
+    return judged, judge_facts(conversation, recorded, pairs, facts, pins, from_model, facts_said), from_model, pairs
 
 
 def judge_facts(conversation: str, recorded: dict, pairs: list, facts: Any, pins: list[str],
-                from_model: bool) -> Judged:
-    """The facts answer's items, judged (nothing is kept when the summary was not the model's)."""
+                from_model: bool, verdicts: list[tuple[str, str, str | None]]) -> Judged:
+    """The facts answer's items, judged (``verdicts``: as the store judged them; nothing is
+    judged, nor kept, when the summary was not the model's: "summary rejected")."""
     try:
         answer = ModelFacts.model_validate_json((recorded.get("facts") or {}).get("raw") or "")
     except Exception:  # noqa: BLE001 - not facts: nothing proposed
         return []
     rules = set(facts_items(rule_facts(extract(pairs), [t for _, t in pairs])))
     kept_facts = set(facts_items(facts)) - rules if facts is not None else set()
+    said = {(field, text): why for field, text, why in verdicts}
     acted = facts_module.model_updates(answer, user_evidence(pairs))
-    replaced = [old for _, old in acted]
     out: Judged = []
-    for field, item in facts_items(answer):
+    for field, item in [*facts_items(answer), *(("must_remember", i) for i in answer.must_remember)]:
         text = clip(item, ITEM_CHARS)
         if (field, text) in rules:
             continue
-        why = fact_reason(field, item, pairs, replaced)
-        kept = (field, text) in kept_facts
-        if kept and why is not None:
-            why = None  # the store kept it (a reading above differs): trust the store
-        if not kept and why is None:
-            why = "ended" if from_model else "summary rejected"
+        kept = text in pins if field == "must_remember" else (field, text) in kept_facts
+        why = said.get((field, text), "summary rejected") if from_model else "summary rejected"
+        if why is None and not kept:
+            why = "ended"  # kept by the checks, then ended later in the span, or over a cap
         out.append((field, text, why, kept, item_label("facts", conversation, field, text)))
-    for item in answer.must_remember:
-        text = clip(item, ITEM_CHARS)
-        why = pin_reason(item, pairs)
-        kept = text in pins
-        if kept and why is not None:
-            why = None
-        if not kept and why is None:
-            why = "ended" if from_model else "summary rejected"
-        out.append(("must_remember", text, why, kept, item_label("facts", conversation, "must_remember", text)))
     remembered = {clip(i, ITEM_CHARS) for i in answer.must_remember}
     for new, old in answer.updates:
         text = f"{clip(new, ITEM_CHARS)} <- {old}"
         if clip(new, ITEM_CHARS) in remembered:
             continue  # one pin, judged as the must-remember item (as real_models_replay.py)
         kept = clip(new, ITEM_CHARS) in pins and (clip(new, ITEM_CHARS), old) in acted
-        why = None if kept else ("unsupported" if (clip(new, ITEM_CHARS), old) not in acted else "ended")
-        if not from_model and not kept:
+        why = None if kept else ("not supported by the user's messages"
+                                 if (clip(new, ITEM_CHARS), old) not in acted else "ended")
+        if not from_model:
             why = "summary rejected"
         out.append(("updates", text, why, kept, item_label("facts", conversation, "updates", text)))
     return out
@@ -249,24 +192,41 @@ def judge_facts(conversation: str, recorded: dict, pairs: list, facts: Any, pins
 # --- the policies -----------------------------------------------------------------------
 
 
-Policy = Callable[[Judged, bool], set[int]]
+Support = list[tuple[bool, float]]
+"""For each judged item: whether one sentence of the chat supports it (``grounding``'s share
+of its content words, with its polarity), and the largest share of its content words one
+message holds (any polarity)."""
+Policy = Callable[[Judged, bool, Support], set[int]]
 """Which of an answer's judged items (by index) a policy keeps, given whether the model's
-summary was kept."""
+summary was kept and how the chat supports each."""
 
 
-def today(judged: Judged, summary_kept: bool) -> set[int]:
+def support_of(judged: Judged, texts: list[str]) -> Support:
+    """:data:`Support` for ``judged`` items, over ``texts`` (the messages they may rest on)."""
+    sentences = statements.by_sentence(texts)
+    readings = [read(t) for t in texts]
+    out = []
+    for _, item, _, _, _ in judged:
+        item = item.split(" <- ")[0]
+        forms = item_forms(facts_module._THE_USER.sub(" ", item))
+        best = max((len(held(forms, r)[0]) / len(forms) for r in readings), default=0.0) if forms else 0.0
+        out.append((bool(sentences.supporting(facts_module._THE_USER.sub(" ", item))), best))
+    return out
+
+
+def today(judged: Judged, summary_kept: bool, support: Support = ()) -> set[int]:  # type: ignore[assignment]
     return {k for k, (_, _, _, kept, _) in enumerate(judged) if kept}
 
 
 def by_field(reasons: frozenset[str] = CLAIM) -> Policy:
-    def policy(judged: Judged, summary_kept: bool) -> set[int]:
+    def policy(judged: Judged, summary_kept: bool, support: Support) -> set[int]:
         bad = {f for f, _, why, _, _ in judged if why is not None and why in reasons}
         return {k for k in today(judged, summary_kept) if judged[k][0] not in bad}
     return policy
 
 
 def by_answer(reasons: frozenset[str] = CLAIM) -> Policy:
-    def policy(judged: Judged, summary_kept: bool) -> set[int]:
+    def policy(judged: Judged, summary_kept: bool, support: Support) -> set[int]:
         if any(why is not None and why in reasons for _, _, why, _, _ in judged):
             return set()
         return today(judged, summary_kept)
@@ -274,7 +234,7 @@ def by_answer(reasons: frozenset[str] = CLAIM) -> Policy:
 
 
 def by_share(limit: float) -> Policy:
-    def policy(judged: Judged, summary_kept: bool) -> set[int]:
+    def policy(judged: Judged, summary_kept: bool, support: Support) -> set[int]:
         judgeable = [why for _, _, why, _, _ in judged if why != "summary rejected"]
         rejected = sum(why is not None for why in judgeable)
         if judgeable and rejected / len(judgeable) > limit:
@@ -283,7 +243,17 @@ def by_share(limit: float) -> Policy:
     return policy
 
 
-def with_summary(judged: Judged, summary_kept: bool) -> set[int]:
+def one_sentence(judged: Judged, summary_kept: bool, support: Support) -> set[int]:
+    return {k for k in today(judged, summary_kept) if support[k][0]}
+
+
+def by_words(share: float) -> Policy:
+    def policy(judged: Judged, summary_kept: bool, support: Support) -> set[int]:
+        return {k for k in today(judged, summary_kept) if support[k][1] >= share}
+    return policy
+
+
+def with_summary(judged: Judged, summary_kept: bool, support: Support) -> set[int]:
     return today(judged, summary_kept) if summary_kept else set()
 
 
@@ -298,6 +268,8 @@ POLICIES: dict[str, Policy] = {
     "answer-SPP": by_answer(STATUS | POLARITY | PARTY),
     **{f"share>{x:.2f}": by_share(x) for x in (0.5, 0.6, 0.7, 0.8, 0.9)},
     "summary": with_summary,
+    "one sentence": one_sentence,
+    **{f"words>={x:.1f}": by_words(x) for x in (0.7, 0.8, 0.9, 1.0)},
 }
 
 
@@ -318,20 +290,26 @@ def main() -> None:
         for model in models:
             for n, (conversation, recorded) in enumerate(RECORDINGS[model]["conversations"].items()):
                 group = group_of.get(conversation, "sets 1-4")
-                items, summary_kept, (summary, pairs, facts, pins) = judge_checkpoint(
-                    model, conversation, Path(tmp) / f"{model}-{n}.db")
-                facts_judged = judge_facts(conversation, recorded, pairs, facts, pins, summary_kept)
+                items, facts_judged, summary_kept, pairs = judge(model, conversation, Path(tmp) / f"{model}-{n}.db")
+                spoken = [t for r, t in pairs if r in ("user", "assistant")]
+                users = [t for r, t in pairs if r == "user"]
                 for kind, judged in (("checkpoint", items), ("facts", facts_judged)):
                     true = [k for k, j in enumerate(judged) if j[4]]
+                    texts = spoken if kind == "checkpoint" else [t for r, t in pairs if r in ("user", "assistant", "tool")]
+                    support = support_of(judged, texts)
+                    if kind == "facts":  # a pin and an update rest on the user's words only
+                        pinned = support_of(judged, users)
+                        support = [pinned[k] if j[0] in ("must_remember", "updates") else support[k]
+                                   for k, j in enumerate(judged)]
                     for name, policy in POLICIES.items():
-                        keep = policy(judged, summary_kept)
+                        keep = policy(judged, summary_kept, support)
                         row = table[(model, group, kind, name)]
                         row[0] += len(keep)
                         row[1] += sum(judged[k][4] is False for k in keep)
                         row[2] += len(keep & set(true))
                         row[3] += len(true)
                         if name == args.show:
-                            for k in today(judged, summary_kept) - keep:
+                            for k in today(judged, summary_kept, support) - keep:
                                 shown.append(f"{model} {conversation} {kind} {judged[k][0]}: "
                                              f"{judged[k][1]!r} ({judged[k][4]})")
                     for field, item, why, kept, label in judged:

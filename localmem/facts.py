@@ -156,7 +156,10 @@ class ModelFacts(Answer):
             return [n for names in value.values() for n in strings(names)]
         return strings(value)
 
-    def grounded(self, pairs: Sequence[tuple[str, str]], replaced: Sequence[str] = ()) -> FactsData:
+    def grounded(
+        self, pairs: Sequence[tuple[str, str]], replaced: Sequence[str] = (),
+        verdicts: list[tuple[str, str, str | None]] | None = None,
+    ) -> FactsData:
         """The items the span's messages (``pairs``: the user's, the assistant's and a tool's
         records) support (:func:`supported_item`), none of them a value the span replaced
         (``replaced``: the old sides of the updates kept); a key fact or a decision states its
@@ -164,7 +167,9 @@ class ModelFacts(Answer):
         replaced (``staleness.stale``: "two more" after "it's three, not two"), no claim of
         every case its sentences make of one (:func:`claims.widens`) and no person given
         another's act, thing or name (``roles.miscast``: "Leila's husband" for the user's
-        "my husband")."""
+        "my husband"). Each item is judged whole and stored clipped (:func:`_as_stored`);
+        ``verdicts`` receives each as ``(field, item as stored, why it was dropped or None)``
+        (the caps :data:`MAX_FACTS` and ``MAX_REFERENCES`` apply after)."""
         said = [(role, text) for role, text in pairs if role in ("user", "assistant", "tool")]
         texts = [text for _, text in said]
         evidence = Evidence(texts, conversation=texts)
@@ -172,19 +177,24 @@ class ModelFacts(Answer):
         stale = {_said(old) for old in replaced} - {""}
         stated = claims.statements_of(said)
 
-        def stands(field: str, i: str) -> bool:
-            return (
-                _said(i) not in stale
-                and supported_item(field, i, evidence, sentences, said)
-                and not used_up(i, texts)
-                and not (field in ("key_facts", "decisions") and claims.values_apart(i, stated))
-                and not (field in ("key_facts", "decisions") and staleness.stale(i, texts))
-                and not (field in ("key_facts", "decisions") and claims.widens(_THE_USER.sub(" ", i), sentences))
-                and not (field in ("key_facts", "decisions") and roles.miscast(i, said))
-            )
+        def why(field: str, i: str) -> str | None:
+            if _said(i) in stale:
+                return "replaced"
+            reason = unsupported(field, i, evidence, sentences, said)
+            if reason is not None or field not in ("key_facts", "decisions"):
+                return reason or ("used up" if used_up(i, texts) else None)
+            if used_up(i, texts):
+                return "used up"
+            if claims.values_apart(i, stated):
+                return "values apart"
+            if staleness.stale(i, texts):
+                return "replaced"
+            if claims.widens(_THE_USER.sub(" ", i), sentences):
+                return "widens"
+            return "miscast" if roles.miscast(i, said) else None
 
         def keep(field: str, items: list[str]) -> list[str]:
-            return rules.unique(_as_stored(items, lambda i: stands(field, i)))
+            return rules.unique(_as_stored(items, lambda i: why(field, i), field, verdicts))
 
         return FactsData(
             key_facts=keep("key_facts", self.key_facts)[:MAX_FACTS],
@@ -203,7 +213,15 @@ def _said(text: str) -> str:
 def supported_item(
     field: str, item: str, evidence: Evidence, sentences: Evidence, said: Sequence[tuple[str, str]]
 ) -> bool:
-    """Whether a model's facts ``item`` for ``field`` stands on the span, as a checkpoint's
+    """Whether a model's facts ``item`` for ``field`` stands on the span: :func:`unsupported`
+    finds no reason it does not."""
+    return unsupported(field, item, evidence, sentences, said) is None
+
+
+def unsupported(
+    field: str, item: str, evidence: Evidence, sentences: Evidence, said: Sequence[tuple[str, str]]
+) -> str | None:
+    """Why a model's facts ``item`` for ``field`` does not stand on the span (None: it does), as a checkpoint's
     items do (``localmem.grounding``: most of its words in one message, with its negations,
     no warning flipped; "the user" stands for the speaker), and as what its field is:
 
@@ -234,41 +252,49 @@ def supported_item(
       leave it out").
     """
     plain = _THE_USER.sub(" ", item)
+    texts = [text for _, text in said]
     if field == "open_questions":
-        return _still_open(item, said)
-    if not _a_statement(item, [text for _, text in said]):
-        return False
+        return None if _still_open(item, said) else "not an open question"
+    if not _a_statement(item, texts):
+        return "no statement"
     if field == "entities":
-        return entities.is_entity(item, said) and not _a_clause(item, [text for _, text in said])
-    if evidence.check(plain) is not None:
-        return False
+        if not entities.is_entity(item, said):
+            return "not an entity"
+        return "a clause" if _a_clause(item, texts) else None
+    reason = evidence.check(plain)
+    if reason is not None:
+        return reason
     if any(verbs.drops_the_action(plain, s) for s in sentences.supporting(plain)):
-        return False  # "Pena Palace tickets online" of "Book Pena Palace tickets online"
+        return "drops the action"  # "Pena Palace tickets online" of "Book Pena Palace tickets online"
     if field in ("key_facts", "decisions") and not _subject_kept(plain, sentences.supporting(plain)):
-        return False
-    if field in ("key_facts", "decisions") and replies.only_drafted(plain, [text for _, text in said], False):
+        return "subject swapped"
+    if field in ("key_facts", "decisions") and replies.only_drafted(plain, texts, False):
         # "Daniel is the brother who taught Sam..." of "Here's my opening line: '...'"; a
         # speech quoted whole states the facts the user gave ("Nine years ago Dominic joined")
-        return False
+        return "only drafted"
     if field in ("key_facts", "decisions") and _only_corrected(plain, sentences.supporting(plain), said):
-        return False  # "stretch before every run" of "...right?" "Not quite. ... stretching for after."
+        return "corrected"  # "stretch before every run" of "...right?" "Not quite. ... stretching for after."
     if field == "key_facts":
-        return (len(item.split()) >= 2 and not entities.bare_name(plain, [text for _, text in said])
-                and not entities.names_things(plain))
+        if len(item.split()) < 2 or entities.bare_name(plain, texts) or entities.names_things(plain):
+            return "only names"
+        return None
     if field == "decisions":
         support = sentences.supporting(plain)
         if support and all(map(statements.undecided, support)):
-            return False
+            return "undecided"
         if not any(w not in TIME_WORDS and w not in STOP_WORDS for w in words(plain)):
-            return False  # "will do thurs night": when, and nothing of what
-        if entities.bare_name(plain, [text for _, text in said]):
-            return False  # "shrimp allergy": a thing named, nothing decided of it
-        if not _taken_up(plain, sentences, said) or _refused(support, said):
-            return False
+            return "only when"  # "will do thurs night": when, and nothing of what
+        if entities.bare_name(plain, texts):
+            return "only names"  # "shrimp allergy": a thing named, nothing decided of it
+        if not _taken_up(plain, sentences, said):
+            return "not taken up"
+        if _refused(support, said):
+            return "ruled out"
         if _reports_another(plain):
-            return False  # "Liam's ankle is swollen", "Liam lost the bet": a report, no choice
-        return verbs.opens_with_verb(plain) or any(map(statements.decides, support))
-    return True
+            return "a report"  # "Liam's ankle is swollen", "Liam lost the bet": no choice
+        if not (verbs.opens_with_verb(plain) or any(map(statements.decides, support))):
+            return "no decision stated"
+    return None
 
 
 _CONTRACTED = re.compile(r"^\W*([A-Z][\w-]*)['\u2019]s\s+(\w+ing)\W*$")
@@ -516,7 +542,8 @@ def _a_statement(item: str, messages: Sequence[str]) -> bool:
 
 
 def must_remember(
-    answer: ModelFacts, evidence: Evidence, conversation: Sequence[tuple[str, str]] = ()
+    answer: ModelFacts, evidence: Evidence, conversation: Sequence[tuple[str, str]] = (),
+    verdicts: list[tuple[str, str, str | None]] | None = None,
 ) -> list[str]:
     """The model's must-remember items worth an auto pin, at most :data:`MAX_MUST_REMEMBER`:
     clipped, lasting (not of the moment they were said: :data:`_OF_THE_MOMENT`; no step
@@ -528,33 +555,51 @@ def must_remember(
     says them (:func:`claims.values_apart`), none a later message of theirs replaced
     (``staleness.stale``), not widened to every case (:func:`claims.widens`), and no
     person given another's act, thing or name by the ``conversation``'s ``(role, text)``
-    turns (``roles.miscast``), as the summary's facts are held."""
+    turns (``roles.miscast``), as the summary's facts are held. Each is judged whole and
+    stored clipped; ``verdicts`` receives each as ``(field, item, why dropped or None)``."""
     sentences = statements.by_sentence(evidence.sources)
 
-    def stands(i: str) -> bool:
-        return (
-            not _OF_THE_MOMENT.search(i) and not _a_step(i) and _a_statement(i, evidence.sources)
-            and not entities.bare_name(i, evidence.sources) and not entities.names_things(i)
-            and fact_sources(i, evidence) is not None
-            and not claims.values_apart(i, sentences.sources)
-            and not staleness.stale(i, evidence.sources)
-            and not claims.widens(_THE_USER.sub(" ", i), sentences)
-            and not _a_plan(i, sentences)
-            and not roles.miscast(i, conversation)
-        )
+    def why(i: str) -> str | None:
+        if _OF_THE_MOMENT.search(i):
+            return "of the moment"
+        if _a_step(i):
+            return "a step"
+        if not _a_statement(i, evidence.sources):
+            return "no statement"
+        if entities.bare_name(i, evidence.sources) or entities.names_things(i):
+            return "only names"
+        if fact_sources(i, evidence) is None:
+            return evidence.check(_THE_USER.sub(" ", i)) or "not supported by the user's messages"
+        if claims.values_apart(i, sentences.sources):
+            return "values apart"
+        if staleness.stale(i, evidence.sources):
+            return "replaced"
+        if claims.widens(_THE_USER.sub(" ", i), sentences):
+            return "widens"
+        if _a_plan(i, sentences):
+            return "a plan"
+        return "miscast" if roles.miscast(i, conversation) else None
 
-    return rules.unique(_as_stored(answer.must_remember, stands))[:MAX_MUST_REMEMBER]
+    return rules.unique(_as_stored(answer.must_remember, why, "must_remember", verdicts))[:MAX_MUST_REMEMBER]
 
 
-def _as_stored(items: Sequence[str], stands: Callable[[str], bool]) -> list[str]:
-    """``items`` as stored (clipped to ``extract.ITEM_CHARS``), those that ``stands`` both
-    whole and clipped: what the clip cuts off is still what the model claimed ("... If
-    Marco pays the balance ..." past the cut), and the line stored must stand as it is
-    shown."""
+def _as_stored(
+    items: Sequence[str], why: Callable[[str], str | None], field: str,
+    verdicts: list[tuple[str, str, str | None]] | None = None,
+) -> list[str]:
+    """``items`` as stored (clipped to ``extract.ITEM_CHARS``), those for which ``why`` finds
+    no reason to drop, clipped and whole: what the clip cuts off is still what the model
+    claimed ("... If Marco pays the balance ..." past the cut), and the line stored must stand
+    as it is shown. ``verdicts`` receives ``(field, item as stored, why dropped or None)``."""
     out = []
     for item in items:
+        if not item.strip():
+            continue
         clipped = rules.clip(item, rules.ITEM_CHARS)
-        if item.strip() and stands(clipped) and (clipped == item or stands(item)):
+        reason = why(clipped) or (None if clipped == item else why(item))
+        if verdicts is not None:
+            verdicts.append((field, clipped, reason))
+        if reason is None:
             out.append(clipped)
     return out
 
