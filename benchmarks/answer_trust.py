@@ -214,7 +214,7 @@ def support_of(judged: Judged, texts: list[str]) -> Support:
     return out
 
 
-def today(judged: Judged, summary_kept: bool, support: Support = ()) -> set[int]:  # type: ignore[assignment]
+def today(judged: Judged, summary_kept: bool, support: Support | None = None) -> set[int]:
     return {k for k, (_, _, _, kept, _) in enumerate(judged) if kept}
 
 
