@@ -68,7 +68,6 @@ MAX_CLAIM_WORDS: Final = 5
 claim is a new statement ("that's the 3rd time this week I forgot it")."""
 
 _DAY = re.compile(rf"^(?:{WEEKDAYS}|{MONTHS})$", _I)
-_TIME = re.compile(r"^\d{1,2}(?::\d{2})?(?:am|pm)?$", _I)
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,7 +84,7 @@ def value_kind(word: str) -> str | None:
     """The kind of value a word is, if it is one: ``"number"`` ("10", "8:30", "2.5"),
     ``"code"`` (letters with digits: "bluefox78", "b12"), ``"day"`` (a weekday or a
     month), ``"name"`` (a capitalised word that is not "I"); None for other words."""
-    if is_number(word) or _TIME.match(word):
+    if is_number(word):  # a clock time too: a word that opens with a digit
         return "number"
     if any(c.isdigit() for c in word):
         return "code"
