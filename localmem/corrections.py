@@ -30,6 +30,7 @@ import re
 from dataclasses import dataclass
 from typing import Final
 
+from .changes import TAKE_BACK
 from .words import MONTHS, WEEKDAYS, WORD, is_number
 
 _I = re.IGNORECASE
@@ -41,11 +42,12 @@ CUE_WORDS: Final = frozenset(
 passes, a set intersection with its words (``autopins.message_words``)."""
 
 # The opening that says a message corrects something: "Actually, ...", "Sorry, I meant
-# ...", "Oops, typo: ...", "No wait, ...", "Correction: ...", "Scratch that, ...".
+# ...", "Oops, typo: ...", "No wait, ...", "Correction: ...", "Scratch that, ...": the words
+# that take back what was said (``changes.TAKE_BACK``, a change's cue too) and those of an
+# admitted slip.
 _OPENING = re.compile(
     r"^\s*(?:(?:no|nope|oh|ah|hmm|um|er|sorry|oops|whoops|wait)\b[\s,.!:;-]*)*"
-    r"(?:actually|sorry|oops|whoops|correction|typo|my bad|my mistake|scratch that"
-    r"|i misspoke|wait)\b[\s,.!:;-]*"
+    rf"(?:{TAKE_BACK}|sorry|oops|whoops|typo|my bad|my mistake|i misspoke|wait)\b[\s,.!:;-]*"
     r"(?:(?:no|not quite|typo|my bad|my mistake|sorry)\b[\s,.!:;-]*)*",
     _I,
 )
