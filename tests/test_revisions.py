@@ -628,3 +628,20 @@ def test_the_stores_offline_summary_does_not_quote_a_value_or_a_place_corrected(
     first, second = said[2], said[3]
     assert "Facts: Our caretaker Pat is retiring after 12 years to move to a cottage in Whitby." in first.text
     assert "Facts: " in second.text and "after 12 years" not in second.text.split("Facts: ", 1)[1]
+
+
+@pytest.mark.parametrize(
+    ("said", "replaced"),
+    [
+        ("I raised it to 80 an hour.", True),  # made
+        ("I'll raise it to 80 an hour.", True),  # decided: revisions reads it as made
+        ("We might raise it to 80 an hour.", False),  # only possible
+        ("We should bump it to 80 an hour.", False),
+        ("I'm thinking of raising it to 80 an hour.", False),
+    ],
+)
+def test_a_change_only_possible_replaces_nothing_a_decided_one_does(said: str, replaced: bool) -> None:
+    """revisions' own reading of a change not yet made (``_PLANNED``), not
+    ``statements.status``'s "plan", which splits these the other way round."""
+    found = {(r.old.value, r.new.value) for r in replacements(("My rate is 65 an hour.", said))}
+    assert (("65", "80") in found) is replaced
