@@ -340,7 +340,7 @@ class ModelCheckpoint(Answer):
             if field in _TO_DO and not verbs.names_action(item, evidence.sources[: last + 1]):
                 return "names no action"
             reason = evidence.check(item)
-            if reason is None and replies.only_drafted(item, evidence.sources[: last + 1]):
+            if reason is None and replies.only_drafted(item, evidence.sources[: last + 1], roles=roles):
                 return "a line of a draft"  # "raise your glasses", the speech's last line
             return reason
 

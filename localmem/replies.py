@@ -249,20 +249,27 @@ _QUOTE = re.compile(r"[\"\u201c]([^\"\u201c\u201d\n]{3,200})[\"\u201d]")
 """A short quotation inside a sentence ('finish on "raise your glasses"')."""
 
 
-def drafts(texts: Sequence[str]) -> list[str]:
-    """The pieces of writing ``texts`` quote as such (:data:`_DRAFT`: "Here's my opening
-    line: '...'"; :data:`_QUOTED_PARAGRAPH`: a paragraph that is one quotation of several
-    sentences), case-folded."""
-    return [m.group(0).casefold() for text in texts for p in (_DRAFT, _QUOTED_PARAGRAPH) for m in p.finditer(text)]
+def drafts(texts: Sequence[str], roles: Sequence[str] = ()) -> list[str]:
+    """The pieces of writing ``texts`` quote as such, case-folded: a piece labelled as one
+    (:data:`_DRAFT`: "Here's my opening line: '...'"), and a paragraph that is one quotation
+    of several sentences (:data:`_QUOTED_PARAGRAPH`) in an assistant's message (``roles``:
+    each text's role): a text the assistant wrote for the user to say or send. A paragraph
+    the user quotes is someone's text (the landlord's email, an error): what it asks may be
+    the user's to do."""
+    labelled = [m.group(0).casefold() for text in texts for m in _DRAFT.finditer(text)]
+    return labelled + [
+        m.group(0).casefold()
+        for k, text in enumerate(texts) if k < len(roles) and roles[k] == "assistant"
+        for m in _QUOTED_PARAGRAPH.finditer(text)
+    ]
 
 
 def without_drafts(text: str, pieces: Sequence[str] | None = None) -> str:
     """``text`` without the pieces of writing it quotes as such (:data:`_DRAFT`: a draft
     line, a verse, a toast's opening): their words are the piece's, a joke or a line, not
     what the message states. With ``pieces`` (:func:`drafts` of the chat), also without a
-    paragraph that is one quotation (:data:`_QUOTED_PARAGRAPH`: a speech quoted whole) and
-    a short quotation of a line of one of ``pieces`` ('finish on "raise your glasses"'
-    quotes the speech)."""
+    paragraph that is one of them (a speech quoted whole) and a short quotation of a line of
+    one of them ('finish on "raise your glasses"' quotes the speech)."""
     text = _DRAFT.sub(" ", text)
     if pieces is None:
         return text
@@ -271,16 +278,20 @@ def without_drafts(text: str, pieces: Sequence[str] | None = None) -> str:
         line = found.group(1).strip().casefold()
         return " " if any(line in piece for piece in pieces) else found.group(0)
 
-    return _QUOTE.sub(of_a_piece, _QUOTED_PARAGRAPH.sub(" ", text))
+    def a_piece(found: re.Match[str]) -> str:
+        return " " if found.group(0).casefold() in pieces else found.group(0)
+
+    return _QUOTE.sub(of_a_piece, _QUOTED_PARAGRAPH.sub(a_piece, text))
 
 
-def only_drafted(item: str, texts: Sequence[str], whole_pieces: bool = True) -> bool:
+def only_drafted(item: str, texts: Sequence[str], whole_pieces: bool = True, roles: Sequence[str] = ()) -> bool:
     """Whether ``item`` stands on ``texts`` only through the pieces of writing they quote
     (:func:`without_drafts`): the words are the piece's, a joke or a line to be said, not
-    what the chat states. With ``whole_pieces``, every piece of the chat counts (a speech
-    quoted whole, and a later quotation of one of its lines): a line of a speech is never
-    a step; without, only the pieces labelled as such ("Here's my opening line: '...'")."""
-    pieces = drafts(texts) if whole_pieces else None
+    what the chat states. With ``whole_pieces``, every piece of the chat counts
+    (:func:`drafts`, by the texts' ``roles``: a speech the assistant quoted whole, and a
+    later quotation of one of its lines): a line of a speech is never a step; without, only
+    the pieces labelled as such ("Here's my opening line: '...'")."""
+    pieces = drafts(texts, roles) if whole_pieces else None
     plain = [without_drafts(text, pieces) for text in texts]
     if plain == list(texts):
         return False

@@ -923,3 +923,16 @@ def test_a_line_of_a_drafted_text_is_no_step(db_path, fake: JsonFake) -> None:
         "workflow_state": {"next_steps": ["raise your glasses high", "print the toast"]},
     })
     assert data.workflow_state.next_steps == ["raise your glasses high", "print the toast"]
+
+
+def test_a_text_the_user_quotes_is_no_draft(db_path, fake: JsonFake) -> None:
+    """Issue 21: a paragraph the user quotes is someone else's text (the landlord's email),
+    not a piece the assistant wrote to be said: what it asks of the user stays a step."""
+    talk = [
+        ("user", 'The landlord wrote back:\n\n"We will keep 200 pounds of the deposit for cleaning. '
+                 'Please send the receipts for the carpet cleaning by Friday."'),
+        ("assistant", "That is a fair request. Do you still have the receipts?"),
+        ("user", "Yes, in my email somewhere."),
+    ]
+    data = _model_checkpoint(db_path, fake, talk, {"workflow_state": {"next_steps": ["send the receipts by Friday"]}})
+    assert data.workflow_state.next_steps == ["send the receipts by Friday"]

@@ -620,24 +620,30 @@ def test_changes_unsaid(item: str, unsaid: bool) -> None:
     assert statements.changes_unsaid(item, texts) is unsaid
 
 
+SPEECH = 'Fixed:\n\n"Right, everyone. Dominic joined nine years ago. Raise your glasses."'
+
+
 @pytest.mark.parametrize(
-    ("item", "texts", "drafted"),
+    ("item", "texts", "roles", "drafted"),
     [
-        # a speech quoted whole as a paragraph, whatever introduces it, and a later quote of its line
-        ("raise your glasses", ['Fixed:\n\n"Right, everyone. Dominic joined nine years ago. Raise your glasses."',
-                                'End on "raise your glasses", then hand over the present.'], True),
-        ("raise your glasses", ['Fixed:\n\n"Right, everyone. Dominic joined nine years ago. Raise your glasses."'], True),
+        # a speech the assistant quoted whole as a paragraph, whatever introduces it, and a
+        # later quote of its line (sixth set, seen: leaving_speech)
+        ("raise your glasses", [SPEECH, 'End on "raise your glasses", then hand over the present.'],
+         ["assistant", "assistant"], True),
+        ("raise your glasses", [SPEECH], ["assistant"], True),
         # the same words said outside any quoted piece
-        ("raise your glasses", ['Fixed:\n\n"Right, everyone. Dominic joined nine years ago. Raise your glasses."',
-                                "When you finish, raise your glasses high."], False),
+        ("raise your glasses", [SPEECH, "When you finish, raise your glasses high."], ["assistant", "user"], False),
+        # a paragraph the user quotes is someone's text (an email): what it asks may be theirs to do
+        ("send the receipts", ['The landlord wrote:\n\n"We will keep 200 pounds for cleaning. Please send the '
+                               'receipts by Friday."'], ["user"], False),
         # a quote of words that are no piece's line ("may contain" on a label) is the chat's
-        ("check every label for may contain", ['Check every label for "may contain" warnings.'], False),
+        ("check every label for may contain", ['Check every label for "may contain" warnings.'], ["assistant"], False),
         # one quoted sentence is no paragraph-long piece
-        ("book the table", ['She said "book the table" and left.'], False),
+        ("book the table", ['She said "book the table" and left.'], ["assistant"], False),
     ],
 )
-def test_only_drafted(item: str, texts: list[str], drafted: bool) -> None:
-    assert replies.only_drafted(item, texts) is drafted
+def test_only_drafted(item: str, texts: list[str], roles: list[str], drafted: bool) -> None:
+    assert replies.only_drafted(item, texts, roles=roles) is drafted
 
 
 @pytest.mark.parametrize(
