@@ -254,11 +254,12 @@ def left_done(item: str, later: Sequence[str]) -> bool:
     if verb is None or not said or verb in _LASTING:
         return False
     objects = {stem(w) for w in said}
+    put = {stem(w) for w in direct_object(item) if w in said and w not in _INSERTS}  # "gate" of "add a gate to the door"
     acted = False
     for sentence in later:
         if not sentence.rstrip().endswith("?") and status(sentence) != "plan":
             if verb in _INSERTS and any(
-                stem(found.group("subject").casefold()) in objects
+                stem(found.group("subject").casefold()) in put
                 and NEGATIONS.isdisjoint(words(sentence[: found.start()]))
                 for found in _PLACED.finditer(sentence)
             ):
@@ -277,9 +278,12 @@ def left_done(item: str, later: Sequence[str]) -> bool:
 _NEEDS = re.compile(r"\b(?:needs?|requires?)\s+(?P<what>[^,.;:!?]+)", _I)
 """A need an item states ("grub screw needs a tiny allen key"): what is needed."""
 _GOT = re.compile(
-    r"\b(?:got|bought|found|borrowed|have|picked up)\s+(?:(?:a|an|the|my|our|some|new)\s+)*(?P<what>\w+)", _I
+    r"\b(?:got|bought|found|borrowed|have|picked up)\s+(?:(?:a|an|the|my|our|some|new)\s+)*"
+    r"(?:(?P<one>ones?)\b(?!\s+[a-z])|(?P<what>\w+))",
+    _I,
 )
-"""A report of having a thing ("got one", "bought a new allen key")."""
+"""A report of having a thing: "one" standing for it ("got one.", "got one, lever off"; not
+"got one recommendation") or a word of it ("bought a new allen key")."""
 
 
 def need_met(item: str, later: Sequence[str]) -> bool:
@@ -299,8 +303,7 @@ def need_met(item: str, later: Sequence[str]) -> bool:
         ):
             continue
         for got in _GOT.finditer(sentence):
-            what = got.group("what").casefold()
-            if what in ("one", "ones") or stem(what) in thing:
+            if got.group("one") or (got.group("what") and stem(got.group("what").casefold()) in thing):
                 return True
     return False
 

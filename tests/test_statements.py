@@ -142,6 +142,8 @@ def test_taken_up(item: str, later: list[str], done: bool) -> None:
         ("Import Members", ["How many members in the table?"], False),  # a question
         ("Import Members", ["The invoices are in the table."], False),  # another thing
         ("email the members", ["339 members in the table."], False),  # no act of putting in
+        ("add a gate to the porch door", ["The porch door is in the hallway."], False),  # the door, not the gate
+        ("add a gate to the porch door", ["The gate is in the doorway now."], True),
     ],
 )
 def test_left_done(item: str, later: list[str], done: bool) -> None:
@@ -658,6 +660,7 @@ def test_only_drafted(item: str, texts: list[str], roles: list[str], drafted: bo
         ("grub screw needs a tiny allen key", ["got it, thanks"], False),  # understood, not had
         ("grub screw needs a tiny allen key", ["got the lever off"], False),  # another thing
         ("undo the grub screw", ["got one. lever off"], False),  # no need stated
+        ("the tap needs a new cartridge", ["I've got one recommendation: the Grohe one."], False),  # not the thing
     ],
 )
 def test_need_met(item: str, later: list[str], met: bool) -> None:
