@@ -173,6 +173,14 @@ def test_left_done(item: str, later: list[str], done: bool) -> None:
         ("switch off auto-renewal", ["I haven't switched off auto-renewal yet."], False),  # negated
         ("switch off auto-renewal", ["Once you've switched off auto-renewal, buy the new policy."], False),  # to come
         ("switch off auto-renewal", ["Have you switched off auto-renewal?"], False),  # a question
+        # a doubled consonant, "-ied", and "it's" before the form with the thing named just before
+        ("cancel the gym membership", ["I need to cancel the gym membership.", "Call them.",
+                                       "It's cancelled now, they were fine about it."], True),
+        ("copy the poem into the card", ["Copy the poem into the card.", "I copied the poem in last night."], True),
+        ("cancel the gym membership", ["I need to cancel the gym membership.", "Is it cancelled?"], False),
+        ("cancel the gym membership", ["I need to cancel the gym membership.", "It's not cancelled yet."], False),
+        ("cancel the gym membership", ["Cancel the gym membership.", "The flight to Rome is delayed.",
+                                       "The hotel is fine.", "The car is booked.", "It's cancelled."], False),  # too far
     ],
 )
 def test_reported_done(item: str, later: list[str], done: bool) -> None:
