@@ -936,3 +936,27 @@ def test_a_text_the_user_quotes_is_no_draft(db_path, fake: JsonFake) -> None:
     ]
     data = _model_checkpoint(db_path, fake, talk, {"workflow_state": {"next_steps": ["send the receipts by Friday"]}})
     assert data.workflow_state.next_steps == ["send the receipts by Friday"]
+
+
+def test_a_step_whose_thing_is_in_place_or_got_is_done(db_path, fake: JsonFake) -> None:
+    """Issue 21 (sixth set, seen: csv_bom_import, terse_tap, car_insurance_renewal), through
+    the store: "339 members in the table" leaves nothing of "Import members" to do (and keeps
+    it done), "got one" meets "needs a tiny allen key", and the sentence a step was taken
+    from can itself report it ("I've just switched off auto-renewal"); a step the chat only
+    plans stays."""
+    talk = [
+        ("user", "I'm writing a script to import the members CSV into SQLite. Also switch off auto-renewal, remind me."),
+        ("assistant", "Open the file with utf-8-sig. The grub screw needs a tiny allen key, by the way."),
+        ("user", "got one. Ran the script, 339 members in the table."),
+        ("user", "I've just logged in and switched off auto-renewal. I still need to email Gwen the list."),
+    ]
+    data = _model_checkpoint(db_path, fake, talk, {
+        "workflow_state": {
+            "current_step": "Import members",
+            "completed_steps": ["Import members"],
+            "next_steps": ["grub screw needs a tiny allen key", "switch off auto-renewal", "email Gwen the list"],
+        },
+    })
+    assert data.workflow_state.current_step is None
+    assert data.workflow_state.completed_steps == ["Import members"]
+    assert data.workflow_state.next_steps == ["email Gwen the list"]
