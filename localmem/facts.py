@@ -181,10 +181,12 @@ class ModelFacts(Answer):
             if _said(i) in stale:
                 return "replaced"
             reason = unsupported(field, i, evidence, sentences, said)
-            if reason is not None or field not in ("key_facts", "decisions"):
-                return reason or ("used up" if used_up(i, texts) else None)
+            if reason is not None:
+                return reason
             if used_up(i, texts):
                 return "used up"
+            if field not in ("key_facts", "decisions"):
+                return None
             if claims.values_apart(i, stated):
                 return "values apart"
             if staleness.stale(i, texts):
