@@ -2,9 +2,12 @@
 
 :mod:`localmem.revisions` (a value as it ended), :mod:`localmem.statuses` (a status over, a
 thing ended), :mod:`localmem.renames` (a name or a place given again) and
-:mod:`localmem.doses` (a dose's frequency changed) each read what a later message replaces. They cut a text into sentences alike (:func:`sentences`), find the question
+:mod:`localmem.doses` (a dose's frequency changed) each read what a later message replaces;
+:mod:`localmem.corrections` (a user's slip set right) opens with some of the same words.
+They cut a text into sentences alike (:func:`sentences`), find the question
 a text ends with alike (:func:`last_question`), and know a change by the same words: a word
-that gives something in place of what was said (:data:`CUE`: "actually", "now", "instead")
+that gives something in place of what was said (:data:`CUE`: "actually", "now", "instead"; of
+them, the words that take back what was said, :data:`TAKE_BACK`, open a correction too)
 and the verbs of change (:data:`CHANGE_VERBS`: "moved", "bumped", "went up"). Pure; nothing
 here raises on any ``str``.
 """
@@ -18,9 +21,12 @@ from typing import Final
 # deep and ``staleness`` (which asks them all) three: ``summarizer.support`` and ``facts``,
 # 6 deep, import ``staleness``, 9 in all (tests/test_architecture.py allows 9).
 
+TAKE_BACK: Final = r"actually|scratch that|correction"
+"""Words that take back what was just said, as alternatives of a regular expression (no
+group): a change's cue (:data:`CUE`) and the opening of a user's correction
+(``corrections``) alike; each reader adds the words only it accepts."""
 CUE: Final = re.compile(
-    r"\b(?:actually|now|instead|from now on|update[ds]?|change of plans?|scratch that|correction"
-    r"|(?:that|which) makes)\b",
+    rf"\b(?:{TAKE_BACK}|now|instead|from now on|update[ds]?|change of plans?|(?:that|which) makes)\b",
     re.IGNORECASE,
 )
 """Words that give a value in place of an earlier one ("that makes 24": a count grown)."""

@@ -30,6 +30,7 @@ import re
 from dataclasses import dataclass
 from typing import Final
 
+from .changes import TAKE_BACK
 from .words import MONTHS, WEEKDAYS, WORD, is_number
 
 _I = re.IGNORECASE
@@ -41,11 +42,12 @@ CUE_WORDS: Final = frozenset(
 passes, a set intersection with its words (``autopins.message_words``)."""
 
 # The opening that says a message corrects something: "Actually, ...", "Sorry, I meant
-# ...", "Oops, typo: ...", "No wait, ...", "Correction: ...", "Scratch that, ...".
+# ...", "Oops, typo: ...", "No wait, ...", "Correction: ...", "Scratch that, ...": the words
+# that take back what was said (``changes.TAKE_BACK``, a change's cue too) and those of an
+# admitted slip.
 _OPENING = re.compile(
     r"^\s*(?:(?:no|nope|oh|ah|hmm|um|er|sorry|oops|whoops|wait)\b[\s,.!:;-]*)*"
-    r"(?:actually|sorry|oops|whoops|correction|typo|my bad|my mistake|scratch that"
-    r"|i misspoke|wait)\b[\s,.!:;-]*"
+    rf"(?:{TAKE_BACK}|sorry|oops|whoops|typo|my bad|my mistake|i misspoke|wait)\b[\s,.!:;-]*"
     r"(?:(?:no|not quite|typo|my bad|my mistake|sorry)\b[\s,.!:;-]*)*",
     _I,
 )
@@ -68,7 +70,6 @@ MAX_CLAIM_WORDS: Final = 5
 claim is a new statement ("that's the 3rd time this week I forgot it")."""
 
 _DAY = re.compile(rf"^(?:{WEEKDAYS}|{MONTHS})$", _I)
-_TIME = re.compile(r"^\d{1,2}(?::\d{2})?(?:am|pm)?$", _I)
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,7 +86,7 @@ def value_kind(word: str) -> str | None:
     """The kind of value a word is, if it is one: ``"number"`` ("10", "8:30", "2.5"),
     ``"code"`` (letters with digits: "bluefox78", "b12"), ``"day"`` (a weekday or a
     month), ``"name"`` (a capitalised word that is not "I"); None for other words."""
-    if is_number(word) or _TIME.match(word):
+    if is_number(word):  # a clock time too: a word that opens with a digit
         return "number"
     if any(c.isdigit() for c in word):
         return "code"

@@ -374,6 +374,11 @@ _PLANNED = re.compile(
 )
 """A clause of a change not yet made: tried, wanted, planned, possible ("I'll try to move it
 to the 19:20", "we might switch to 30"); it replaces nothing."""
+# Not ``statements.status``'s "plan", a different reading: a change only possible ("we might
+# raise it to 80", "we should move it") is a plan here and nothing there, and one decided
+# ("I'll raise it to 80", "let's switch", "it will be moved", "... next week") is a plan
+# there and made here. Every recorded replay came out the same with either (tried), but
+# these sentences do not; and this module, 8 deep, cannot import statements (3 deep).
 _NEGATED: Final = re.compile(r"n't\b|\b(?:not|no longer|never|cannot|instead of)\b", re.IGNORECASE)
 """A clause that denies what it says ("we won't make the 17:40")."""
 _NOT = re.compile(r"^\W*(?:but\s+)?not\s+", re.IGNORECASE)

@@ -99,22 +99,24 @@ NUMBER_WORDS: Final = {
 """Numbers written as words, with their digits ("three nights" is "3 nights"); not "one",
 which is as often a pronoun ("the Shakespearean one", "reserve one")."""
 
-WEEKDAY_WORDS: Final = frozenset(
-    "monday tuesday wednesday thursday friday saturday sunday tue tues thu thur thurs fri".split()
+_WEEKDAY_NAMES: Final = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_MONTH_NAMES: Final = (
+    "january", "february", "march", "april", "may", "june", "july", "august", "september",
+    "october", "november", "december",
+    "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec",
 )
+# The names are written once here, for every list below; ``periods`` keeps its own tuples of the
+# full names (a leaf under 9-deep chains: importing this one would make them 10).
+
+WEEKDAY_WORDS: Final = frozenset((*_WEEKDAY_NAMES, *"tue tues thu thur thurs fri".split()))
 """The days of the week, as written in a chat ("rent due fri"; not "sat", "sun", "wed",
 "mon", which are as often other words)."""
-WEEKDAYS: Final = r"monday|tuesday|wednesday|thursday|friday|saturday|sunday"
-MONTHS: Final = (
-    r"january|february|march|april|may|june|july|august|september|october|november|december"
-    r"|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec"
-)
+WEEKDAYS: Final = "|".join(_WEEKDAY_NAMES)
+MONTHS: Final = "|".join(_MONTH_NAMES)
 """The days and the months as patterns' alternatives ("by friday", "in sept")."""
-TIME_WORDS: Final = WEEKDAY_WORDS | frozenset(
+TIME_WORDS: Final = WEEKDAY_WORDS | frozenset(_MONTH_NAMES) | frozenset(
     """
-    january february march april may june july august september october november december
-    jan feb mar apr jun jul aug sep sept oct nov dec morning afternoon evening night tonight
-    tomorrow today yesterday weekend noon midnight tmrw
+    morning afternoon evening night tonight tomorrow today yesterday weekend noon midnight tmrw
     """.split()
 )
 """Words that say when: days, months, parts of the day."""

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from localmem import MemoryStore
-from localmem.corrections import corrects, find_correction
+from localmem.changes import CUE, TAKE_BACK
+from localmem.corrections import CUE_WORDS, corrects, find_correction
 from tests.test_checkpoint import JsonFake, fake  # noqa: F401 - the fixture
 
 
@@ -53,6 +54,20 @@ def test_a_correction_is_read_with_its_new_and_old_values(text: str, new: set[st
 ])
 def test_other_messages_correct_nothing(text: str) -> None:
     assert find_correction(text) is None
+
+
+@pytest.mark.parametrize("words", TAKE_BACK.split("|"))
+def test_the_words_that_take_back_what_was_said_open_a_correction_and_cue_a_change(words: str) -> None:
+    text = f"{words.capitalize()}, it's 20 mg."
+    found = find_correction(text)
+    assert found is not None and found.new == {("number", "20")}
+    assert words.split()[0] in CUE_WORDS  # the gate pins asks first lets it through
+    assert CUE.search(text) is not None
+
+
+def test_a_cue_of_change_that_takes_nothing_back_opens_no_correction() -> None:
+    assert CUE.search("Now it's 20 mg.") is not None  # a value given in place of another
+    assert find_correction("Now it's 20 mg.") is None  # but no slip owned up to
 
 
 def test_a_correction_corrects_a_value_of_its_kind_or_the_value_it_names() -> None:

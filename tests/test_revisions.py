@@ -704,3 +704,20 @@ def test_the_stores_own_summaries_quote_the_day_a_chat_moved_to_not_the_old_one(
     for summary in (keyword_summary(pairs), offline_summary(pairs)):
         facts = summary.split("Facts:")[-1]
         assert "Sat" not in facts and "Sunday 15 June" in facts, summary
+
+
+@pytest.mark.parametrize(
+    ("said", "replaced"),
+    [
+        ("I raised it to 80 an hour.", True),  # made
+        ("I'll raise it to 80 an hour.", True),  # decided: revisions reads it as made
+        ("We might raise it to 80 an hour.", False),  # only possible
+        ("We should bump it to 80 an hour.", False),
+        ("I'm thinking of raising it to 80 an hour.", False),
+    ],
+)
+def test_a_change_only_possible_replaces_nothing_a_decided_one_does(said: str, replaced: bool) -> None:
+    """revisions' own reading of a change not yet made (``_PLANNED``), not
+    ``statements.status``'s "plan", which splits these the other way round."""
+    found = {(r.old.value, r.new.value) for r in replacements(("My rate is 65 an hour.", said))}
+    assert (("65", "80") in found) is replaced
