@@ -438,12 +438,6 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
         "false facts kept: facts stored as "
         "decisions ('Liam's ankle is swollen', 'Jess is joining the team', ...), the fragment 'Liam's buying' "
         "as an entity",
-    ('keyword summary', 'store', 'canal_towpath_ride'):
-        "'On Saturday the 07:58': stale, the ride moved to Sunday 21 June and the 09:12 was booked",
-    ('offline summary', 'store', 'canal_towpath_ride'):
-        "'Saturday 20 June' and the Saturday timetable line: stale, the ride moved to Sunday 21 June",
-    ('offline summary', 'store', 'five_a_side'):
-        "'Next Tuesday at 8': stale, the league moved the game to Thursday at 9 in the same turn",
 }
 
 
