@@ -35,8 +35,8 @@ from .pins import (
     PIN_SCOPE_SQL, PIN_HISTORY_SQL, PINS_WITH_SOURCES_SQL, PinSource, pins_with_sources,
     PREVIOUS_USER_PINS_SQL, previous_user_pins,
     SUPERSEDE_PIN_SQL, TOP_PINS_SQL, UPDATE_PIN_SQL, delete_auto_pins, delete_pin, get_pin,
-    insert_auto_pins, insert_pin, keyed_pin, kind_pins, later_pin_texts, message_session,
-    pin_history, pin_scope, pins_by_ids,
+    insert_auto_pins, insert_pin, keyed_pin, kind_pins, message_session, own_pins,
+    pin_history, pin_scope, pinned_sessions,
     session_pins, supersede_pin, top_pins, update_pin,
 )
 from .summaries import (
@@ -162,8 +162,8 @@ __all__ = [
     "KIND_PINS_SQL", "MESSAGE_SESSION_SQL", "PIN_COLUMNS", "PIN_SCOPE_SQL", "PIN_HISTORY_SQL", "PINS_WITH_SOURCES_SQL", "PinSource", "pins_with_sources", "SESSION_PINS_SQL", "SUPERSEDE_PIN_SQL", "TOP_PINS_SQL",
     "UPDATE_PIN_SQL", "delete_auto_pins", "delete_pin", "get_pin", "insert_auto_pins",
     "PREVIOUS_USER_PINS_SQL", "previous_user_pins",
-    "insert_pin", "keyed_pin", "kind_pins", "later_pin_texts", "message_session", "pin_history",
-    "pin_scope", "pins_by_ids", "session_pins",
+    "insert_pin", "keyed_pin", "kind_pins", "message_session", "own_pins", "pin_history",
+    "pin_scope", "pinned_sessions", "session_pins",
     "supersede_pin", "top_pins",
     "update_pin", "CONTEXT_SUMMARIES_SQL", "GET_CACHED_SUMMARY_SQL", "INSERT_SUMMARY_SQL",
     "LAST_COVERED_SQL", "MODEL_RATIO_SQL", "OVERLAP_SQL", "PUT_CACHED_SUMMARY_SQL",
