@@ -355,6 +355,12 @@ def coverage(
     return min(1.0, max(prescores.values(), default=0.0) / total) if total > 0 else 0.0
 
 
+QUERY_MEMO_SIZE = 256
+"""Queries whose ``asks_for_many`` reading (and ``recall``'s words of) is kept: a chat asks
+again with the words it asked, and each session's first context what others asked."""
+QUERY_MEMO_MAX_CHARS = 4096
+
+
 def asks_for_many(query: str) -> bool:
     """Whether ``query`` asks for every instance of a kind: "which" or "what" before a
     plural noun (one word may stand between: "Which new activities has Ingrid
@@ -363,7 +369,14 @@ def asks_for_many(query: str) -> bool:
     his name?"). Not "What does she do?" nor "What has he learned?": a plural noun
     is a word of four letters or more ending in "s" (not "ss": "What class ...")
     that is no stop word. A guess from the words alone: it only sets how much the
-    question's words weigh beside its meaning (``LIST_LEXICAL_WEIGHT``)."""
+    question's words weigh beside its meaning (``LIST_LEXICAL_WEIGHT``). Kept by query
+    (``QUERY_MEMO_SIZE``, queries up to ``QUERY_MEMO_MAX_CHARS``)."""
+    if len(query) > QUERY_MEMO_MAX_CHARS:
+        return _asks_for_many(query)
+    return _memo_asks_for_many(query)
+
+
+def _asks_for_many(query: str) -> bool:
     found = words(query)
     if _ALL.intersection(found) or (found and found[0] in _LISTING):
         return True
@@ -375,6 +388,9 @@ def asks_for_many(query: str) -> bool:
             if len(following) == 2 and following[0] not in STOP_WORDS and _plural(following[1]):
                 return True
     return False
+
+
+_memo_asks_for_many = functools.lru_cache(maxsize=QUERY_MEMO_SIZE)(_asks_for_many)
 
 
 def _plural(word: str) -> bool:

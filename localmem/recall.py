@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import bisect
 import contextlib
+import functools
 import logging
 import sqlite3
 from array import array
@@ -303,7 +304,9 @@ class Recall:
         """The words of ``query`` that are matched: its content words, without those
         naming ``periods`` (at most ``MAX_QUERY_TERMS``)."""
         text = without(query, list(periods)) if periods else query
-        return fts.query_terms(text)[:MAX_QUERY_TERMS]
+        if len(text) > rank.QUERY_MEMO_MAX_CHARS:
+            return fts.query_terms(text)[:MAX_QUERY_TERMS]
+        return _memo_query_terms(text)[:MAX_QUERY_TERMS]  # a copy: the kept list is never given
 
     def _dense(
         self, semantic: tuple[str, bytes], session_id: str, before_id: int, everywhere: bool
@@ -563,6 +566,10 @@ class Recall:
             )})
             for hit in hits
         ]
+
+
+# The words of each query, kept as ``rank.asks_for_many`` keeps its reading.
+_memo_query_terms = functools.lru_cache(maxsize=rank.QUERY_MEMO_SIZE)(fts.query_terms)
 
 
 def _common(scope: rank.Scope) -> int:
