@@ -287,12 +287,12 @@ class StemCounts:
                 self.clear()  # full: start again, with every held text counted now
                 per_stem = {s: kept.setdefault(s, {}) for s in stem_of.values()}
                 missing = list(dict.fromkeys(i for _, ids in held for i in ids))
-            for i, found in zip(missing, finder.counts_of([texts[i][0] for i in missing])):
-                for t, s in stem_of.items():
-                    counts = per_stem[s]
-                    if i not in counts:
-                        counts[i] = found.get(t, 0)
-                        self._size += 1
+            found = finder.counts_of([texts[i][0] for i in missing])
+            for t, s in stem_of.items():  # stem by stem: each stem's dict filled in one pass
+                counts = per_stem[s]  # (terms of one stem count alike: the first one's kept)
+                added = {i: f.get(t, 0) for i, f in zip(missing, found) if i not in counts}
+                counts.update(added)
+                self._size += len(added)
         return {t: per_stem[stem_of[t]] for t, _ in held}
 
 
