@@ -274,6 +274,8 @@ class Recall:
         def after(known: int) -> list[int]:
             ids, held = self._file_holders(term, within)
             if held is None:
+                if key is None:  # the word alone: the whole file's holders
+                    return db.term_file_holders_after(conn, match, known)
                 return db.term_holders_after(conn, match, known)
             return FileHolders.within(held, ids[bisect.bisect_right(ids, known):])
 
@@ -297,7 +299,7 @@ class Recall:
         return ids, memo.holders.holders(
             term, within, memo.writes.stamp(None),  # a write anywhere may add a holder
             lambda: db.term_file_holders(conn, match),
-            lambda known: db.term_holders_after(conn, match, known),
+            lambda known: db.term_file_holders_after(conn, match, known),
         )
 
     def terms(self, query: str, periods: Sequence[Period] = ()) -> list[str]:
