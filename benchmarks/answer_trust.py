@@ -1,334 +1,243 @@
-"""Answer-level trust, measured: what dropping a whole answer's (or field's) items when the
-checks reject some of them would do, on every recorded real-model answer.
+"""Answer-level trust, measured (issue 21 point 2): would distrusting a model's whole summary
+help where the checks keep bad ones?
 
-A model that wrote one item the checks reject (an invented item, one with the wrong status,
-polarity or party) wrote the others of the same answer. This replays every recorded
-conversation through the store (as ``real_models_replay.py`` does), reads why each item the
-model proposed was kept or dropped, and, against the labels, counts what each policy would
-keep: items kept / false and true items kept, for the checkpoint's items and for the
-summary's facts and pins, per model and per group of held-out sets:
+Today ``summarizer.engine._supported`` drops the sentences ``support.ground`` finds unsupported
+and keeps the rest. The candidates below reject the *whole* answer instead (the store then keeps
+its keyword summary, judged by its own label) when:
 
-- ``today``: what the store keeps;
-- ``field``: a field's kept items are dropped when the checks reject one item of that field
-  for a claim reason (invented, status, polarity, party: :data:`CLAIM`); ``field-SPP`` for a
-  status, polarity or party reason only, ``field-S``, ``field-P``, ``field-party`` for one;
-- ``answer`` (``answer-SPP``): every kept item of the answer is dropped when one item is so
-  rejected;
-- ``share>X``: every kept item of the answer is dropped when more than X of its items
-  (any reason) are rejected;
-- ``summary``: a checkpoint's items are dropped when the model's summary of the same span was
-  rejected (the facts already go with a rejected summary);
-- ``one sentence``: only items one sentence of the chat supports (the share ``grounding``
-  asks, with polarity), for the checkpoint as for the facts (today a checkpoint item needs
-  one message, a pin the user's messages together);
-- ``words>=X``: only items one message holds X of the content words of (today: 0.6 of one
-  message for items and facts, of the user's messages together for pins).
+- (a) ground dropped any sentence, or one for a reason of a kind: ``who`` (roles, parties),
+  ``polarity`` (a flipped negation, what a turn warns against), ``status`` (done/planned/open),
+  ``binding`` (days, places, amounts, names, replaced values), ``unsupported`` (no one message);
+- (b) the dropped share of the answer's sentences, or of its content words, is over a threshold;
+- (c) the kept text names under a share of the anchors (numbers, capitalised names) of the
+  store's own keyword summary of the span;
+- (d) the model's running trust is low: of its last N answers (in the recorded order), the share
+  the checks kept whole ("whole": no sentence dropped) or kept at all ("kept") under a threshold.
 
-    python benchmarks/answer_trust.py                 # sets 1-4, 5 and 6, each model
-    python benchmarks/answer_trust.py --reasons       # also: the rejected items by reason class
-    python benchmarks/answer_trust.py --show field    # the items a policy drops that today keeps
+Every recorded summary is replayed through the real store (the fake Ollama server, as
+real_models_replay.py), the sentences ground drops read from its log. Per model and per set
+(``0-4``: the 20 built-on conversations and held-out sets 1-4; ``5``; ``6``): good kept / good,
+bad kept / bad, and how many kept answers fall back (with how many of those fallbacks are
+labelled faithful). Then, per candidate, what it rejects: bad, good, or the faithful remainder of
+a bad answer.
 
-Why each item was dropped is the store's own verdict (``ModelCheckpoint.supported``,
-``ModelFacts.grounded`` and ``facts.must_remember`` report it), caught while the store runs.
-Counts are per (field, item): an item kept as a fact and as a pin counts twice, so the facts'
-totals differ a little from real_models_replay.py's.
+    python benchmarks/answer_trust.py                        # today's checks, all 68
+    python benchmarks/answer_trust.py --held-out 5           # one held-out set
+    # the checks of an older commit, on today's recordings and labels (the unseen-time replay):
+    git archive 02fef19 | (mkdir -p /tmp/t_02fef19 && tar -x -C /tmp/t_02fef19)
+    python benchmarks/answer_trust.py --tree /tmp/t_02fef19 --held-out 5 --json /tmp/set5.json
+    python benchmarks/answer_trust.py --cases /tmp/set1.json ... /tmp/set6.json   # judged together
 
-Offline; a minute or two (each conversation replayed once per model).
+Offline; needs the test extra (the fake server).
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
+import importlib.util
+import json
 import logging
+import re
 import sys
 import tempfile
-from collections import Counter, defaultdict
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "benchmarks"))
+MODELS = ("qwen2.5-coder:0.5b", "qwen2.5-coder:1.5b")
+"""SmolLM2-135M is left out: the checks keep none of its summaries."""
+DROPPED = "%s's summary: sentence %d of %d dropped: %s"
+"""The engine's log line for each sentence ground drops (its arguments are read, never text)."""
+_WHO = ("gives an act", "gives someone an act", "gives a thing to", "gives a name to", "says of someone",
+        "names someone else", "puts the user", "makes a person")
+_POLARITY = ("negation flipped", "asserts what the conversation warns")
+_TOKEN = re.compile(r"[A-Za-z][\w']*|\d[\d,.:/]*\d|\d")
 
-import real_models_replay as replay  # noqa: E402
-from real_conversations import HELD_OUT, HELD_OUT_2, HELD_OUT_3, HELD_OUT_4, HELD_OUT_5, HELD_OUT_6  # noqa: E402
-
-from localmem import facts as facts_module  # noqa: E402
-from localmem import statements  # noqa: E402
-from localmem import summaries as summaries_module  # noqa: E402
-from localmem.checkpoint import ModelCheckpoint, StateSnapshot  # noqa: E402
-from localmem.checkpoint import floor as rules_floor  # noqa: E402
-from localmem.extract import ITEM_CHARS, clip, extract  # noqa: E402
-from localmem.facts import ModelFacts, rule_facts, user_evidence  # noqa: E402
-from localmem.grounding import held, item_forms, read  # noqa: E402
-from localmem.summarizer import FALLBACK, OFFLINE  # noqa: E402
-from tests.real_replay import RECORDINGS, checkpoint_items, facts_items, item_label  # noqa: E402
-
-GROUPS = {
-    "sets 1-4": (*HELD_OUT, *HELD_OUT_2, *HELD_OUT_3, *HELD_OUT_4),
-    "set 5": tuple(HELD_OUT_5),
-    "set 6": tuple(HELD_OUT_6),
-}
-"""The groups the brief asks for (the unheld conversations of real_conversations.py go with
-sets 1-4: seen as long)."""
-
-STATUS = frozenset({
-    "not said to be done", "already done", "done later", "answered as done", "made later",
-    "asked and answered", "partly done", "done as it was said", "a tool's output answered it",
-    "only if", "no decision stated", "no goal stated", "replaced", "used up", "undecided",
-    "a plan", "a step", "of the moment", "a report",
-})
-"""Wrong status: done stored as to do (or the reverse), a plan as a fact, no decision taken."""
-POLARITY = frozenset({"negation flipped", "asserts what the conversation warns against", "ruled out", "corrected"})
-"""Wrong polarity: what the chat negated, warned against, refused or corrected."""
-PARTY = frozenset({
-    "no preference stated", "a number said of something else", "miscast", "subject swapped",
-    "not taken up", "values apart", "widens", "only drafted", "a line of a draft",
-    "changes what the chat did not change",
-})
-"""Wrong party or binding: someone else's act, thing, words or number."""
-INVENTED = frozenset({"not supported by any one message", "not in any message", "not supported by the user's messages"})
-"""Not in what was said."""
-CLAIM = STATUS | POLARITY | PARTY | INVENTED
-"""The reasons that say the item is a wrong claim (rather than junk: a question, a lone
-word, a copied line, not a name)."""
+Case = dict[str, Any]
 
 
-def reason_class(reason: str) -> str:
-    for name, group in (("status", STATUS), ("polarity", POLARITY), ("party", PARTY), ("invented", INVENTED)):
-        if reason in group:
-            return name
-    return "form"
+def kind(why: str) -> str:
+    """The kind of a drop's reason (see the module docstring)."""
+    if why.startswith(_WHO):
+        return "who"
+    if why.startswith(_POLARITY):
+        return "polarity"
+    if why.startswith("states as"):
+        return "status"
+    if why.startswith("not supported by any one"):
+        return "unsupported"
+    return "binding"
 
 
-# --- one conversation -------------------------------------------------------------------
+def collect(tree: Path, only: tuple[str, ...] | None, sets: dict[str, tuple[str, ...]]) -> list[Case]:
+    """Every model's recorded summary replayed through ``tree``'s store (today's recordings)."""
+    sys.path[:0] = [str(tree), str(tree / "benchmarks")]
+    import real_models_replay as replay  # noqa: PLC0415 - the tree's, once its path is set
+    from localmem.summarizer.fallback import keyword_summary  # noqa: PLC0415
+
+    recordings = {d["model"]: d for d in (json.loads(p.read_text()) for p in sorted((ROOT / "tests" / "data").glob("*_outputs.json")))}
+    replay.RECORDINGS.clear()
+    replay.RECORDINGS.update(recordings)  # the same dict the tree's replay reads
+    records: list[logging.LogRecord] = []
+    handler = logging.Handler(logging.INFO)
+    handler.emit = records.append  # type: ignore[method-assign]
+    log = logging.getLogger("localmem")
+    log.setLevel(logging.INFO)
+    log.addHandler(handler)
+    log.propagate = False
+    group = {c: s if s in ("5", "6") else "0-4" for s, names in sets.items() for c in names}
+    cases = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for model in MODELS:
+            for n, conversation in enumerate(recordings[model]["conversations"]):
+                if only is not None and conversation not in only:
+                    continue
+                records.clear()
+                summary, _, pairs, _, _ = replay.replay_one(Path(tmp) / f"{n}{model}.db", model, conversation)
+                drops = [(r.args[1], r.args[2], r.args[3]) for r in records if r.msg == DROPPED]
+                raw = recordings[model]["conversations"][conversation]["summary"]["raw"]
+                kept = summary.source not in ("fallback", "offline")
+                cases.append({
+                    "model": model, "conversation": conversation, "set": group.get(conversation, "0-4"),
+                    "raw": raw, "raw_label": label(raw), "kept": kept, "text": summary.text,
+                    "label": label(summary.text) if kept else None, "drops": drops,
+                    "keyword": label(keyword_summary(pairs)), "anchors": sorted(anchors(keyword_summary(pairs))),
+                })
+    log.removeHandler(handler)
+    return cases
 
 
-Judged = list[tuple[str, str, str | None, bool, bool | None]]
-"""(field, item, why dropped or None, kept by the store, label) of one answer."""
+_LABELS: dict[str, str] = {}
 
 
-def judge(model: str, conversation: str, db: Path) -> tuple[Judged, Judged, bool, list[tuple[str, str]]]:
-    """The checkpoint answer's items and the facts answer's items, judged as the store judged
-    them (``ModelCheckpoint.supported``'s, ``ModelFacts.grounded``'s and
-    ``facts.must_remember``'s verdicts, caught as the store runs); whether the store kept the
-    model's summary; the conversation."""
-    items: list[tuple[str, str, str | None]] = []
-    facts_said: list[tuple[str, str, str | None]] = []
-    originals = (ModelCheckpoint.supported, ModelFacts.grounded, summaries_module.must_remember)
-
-    def supported(self: ModelCheckpoint, *args: Any, **kwargs: Any) -> Any:
-        return originals[0](self, *args, **{**kwargs, "verdicts": items})
-
-    def grounded(self: ModelFacts, *args: Any, **kwargs: Any) -> Any:
-        return originals[1](self, *args, **{**kwargs, "verdicts": facts_said})
-
-    def remembered(*args: Any, **kwargs: Any) -> Any:
-        return originals[2](*args, **{**kwargs, "verdicts": facts_said})
-
-    ModelCheckpoint.supported = supported  # type: ignore[method-assign]
-    ModelFacts.grounded = grounded  # type: ignore[method-assign]
-    summaries_module.must_remember = remembered
-    try:
-        summary, checkpoint, pairs, facts, pins = replay.replay_one(db, model, conversation)
-    finally:
-        ModelCheckpoint.supported, ModelFacts.grounded, summaries_module.must_remember = originals  # type: ignore[method-assign]
-    from_model = summary.source not in (FALLBACK, OFFLINE)
-    floor = set(checkpoint_items(rules_floor(None, StateSnapshot(), pairs)))
-    mine = {(f, clip(t, ITEM_CHARS)) for f, t in checkpoint_items(checkpoint.data) if (f, t) not in floor}
-    judged: Judged = []
-    seen = set()
-    for field, item, why in items:
-        text = clip(item, ITEM_CHARS)
-        if (field, text) in floor or (field, text) in seen:
-            continue
-        seen.add((field, text))
-        kept = why is None and any(t == text for _, t in mine)
-        # an item kept may have moved field (a completed step planned: a next step)
-        label = next((item_label("items", conversation, f, t) for f, t in mine if t == text), None) if kept \
-            else item_label("items", conversation, field, text)
-        judged.append((field, text, why, kept, label))
-    recorded = RECORDINGS[model]["conversations"][conversation]
-    return judged, judge_facts(conversation, recorded, pairs, facts, pins, from_model, facts_said), from_model, pairs
+def label(text: str) -> str:
+    """A summary's label in today's label files (``tests.real_replay.label_key``'s key)."""
+    if not _LABELS:
+        for path in sorted((ROOT / "benchmarks").glob("real_models_labels*.json")):
+            for key, entry in json.loads(path.read_text()).get("summaries", {}).items():
+                _LABELS.setdefault(key, str(entry["label"]))
+    return _LABELS.get(hashlib.sha256(text.encode("utf-8")).hexdigest()[:16], "unlabelled")
 
 
-def judge_facts(conversation: str, recorded: dict, pairs: list, facts: Any, pins: list[str],
-                from_model: bool, verdicts: list[tuple[str, str, str | None]]) -> Judged:
-    """The facts answer's items, judged (``verdicts``: as the store judged them; nothing is
-    judged, nor kept, when the summary was not the model's: "summary rejected")."""
-    try:
-        answer = ModelFacts.model_validate_json((recorded.get("facts") or {}).get("raw") or "")
-    except Exception:  # noqa: BLE001 - not facts: nothing proposed
-        return []
-    rules = set(facts_items(rule_facts(extract(pairs), [t for _, t in pairs])))
-    kept_facts = set(facts_items(facts)) - rules if facts is not None else set()
-    said = {(field, text): why for field, text, why in verdicts}
-    acted = facts_module.model_updates(answer, user_evidence(pairs))
-    out: Judged = []
-    for field, item in [*facts_items(answer), *(("must_remember", i) for i in answer.must_remember)]:
-        text = clip(item, ITEM_CHARS)
-        if (field, text) in rules:
-            continue
-        kept = text in pins if field == "must_remember" else (field, text) in kept_facts
-        why = said.get((field, text), "summary rejected") if from_model else "summary rejected"
-        if why is None and not kept:
-            why = "ended"  # kept by the checks, then ended later in the span, or over a cap
-        out.append((field, text, why, kept, item_label("facts", conversation, field, text)))
-    remembered = {clip(i, ITEM_CHARS) for i in answer.must_remember}
-    for new, old in answer.updates:
-        text = f"{clip(new, ITEM_CHARS)} <- {old}"
-        if clip(new, ITEM_CHARS) in remembered:
-            continue  # one pin, judged as the must-remember item (as real_models_replay.py)
-        kept = clip(new, ITEM_CHARS) in pins and (clip(new, ITEM_CHARS), old) in acted
-        why = None if kept else ("not supported by the user's messages"
-                                 if (clip(new, ITEM_CHARS), old) not in acted else "ended")
-        if not from_model:
-            why = "summary rejected"
-        out.append(("updates", text, why, kept, item_label("facts", conversation, "updates", text)))
+def anchors(text: str) -> set[str]:
+    """Numbers and capitalised words past a sentence's first word: what a summary names."""
+    from localmem.summarizer.wording import sentence_spans  # noqa: PLC0415
+    from localmem.words import STOP_WORDS  # noqa: PLC0415
+
+    out = set()
+    for a, b in sentence_spans(text) or [(0, len(text))]:
+        for i, token in enumerate(_TOKEN.findall(text[a:b])):
+            token = re.sub(r"'s$", "", token)
+            if token and (token[0].isdigit() or (i and token[0].isupper() and token.lower() not in STOP_WORDS)):
+                out.add(token.lower())
     return out
 
 
-# --- the policies -----------------------------------------------------------------------
+def coverage(text: str, wanted: list[str]) -> float:
+    """The share of ``wanted`` anchors ``text`` names (1.0 when there are none)."""
+    said = {re.sub(r"'s$", "", t.lower()) for t in _TOKEN.findall(text)}
+    return 1.0 if not wanted else len(said.intersection(wanted)) / len(wanted)
 
 
-Support = list[tuple[bool, float]]
-"""For each judged item: whether one sentence of the chat supports it (``grounding``'s share
-of its content words, with its polarity), and the largest share of its content words one
-message holds (any polarity)."""
-Policy = Callable[[Judged, bool, Support], set[int]]
-"""Which of an answer's judged items (by index) a policy keeps, given whether the model's
-summary was kept and how the chat supports each."""
+def words_dropped(case: Case) -> float:
+    """The share of the answer's content words in the sentences ground dropped."""
+    from localmem.summarizer.wording import sentence_spans  # noqa: PLC0415
+    from localmem.words import STOP_WORDS, is_number, words  # noqa: PLC0415
+
+    if not case["drops"]:
+        return 0.0
+    raw = case["raw"].strip()
+    said = [raw[a:b] for a, b in sentence_spans(raw)][: case["drops"][0][1]]
+    count = [len([w for w in words(s) if (len(w) >= 4 and w not in STOP_WORDS) or is_number(w)]) for s in said]
+    return sum(count[n - 1] for n, _, _ in case["drops"] if n <= len(count)) / (sum(count) or 1)
 
 
-def support_of(judged: Judged, texts: list[str]) -> Support:
-    """:data:`Support` for ``judged`` items, over ``texts`` (the messages they may rest on)."""
-    sentences = statements.by_sentence(texts)
-    readings = [read(t) for t in texts]
-    out = []
-    for _, item, _, _, _ in judged:
-        item = item.split(" <- ")[0]
-        forms = item_forms(facts_module._THE_USER.sub(" ", item))
-        best = max((len(held(forms, r)[0]) / len(forms) for r in readings), default=0.0) if forms else 0.0
-        out.append((bool(sentences.supporting(facts_module._THE_USER.sub(" ", item))), best))
-    return out
+def trusted(cases: list[Case], window: int, below: float, whole: bool) -> Callable[[Case], bool]:
+    """(d): a rule rejecting each answer given before it the model's running trust (the share
+    of its last ``window`` answers kept, whole or at all) is under ``below``."""
+    history: dict[str, list[bool]] = {}
+    low = {}
+    for case in cases:
+        seen = history.setdefault(case["model"], [])[-window:]
+        low[(case["model"], case["conversation"])] = len(seen) >= 3 and sum(seen) / len(seen) < below
+        seen_now = case["kept"] and not (whole and case["drops"])
+        history[case["model"]].append(seen_now)
+    return lambda case: low[(case["model"], case["conversation"])]
 
 
-def today(judged: Judged, summary_kept: bool, support: Support | None = None) -> set[int]:
-    return {k for k, (_, _, _, kept, _) in enumerate(judged) if kept}
+def candidates(cases: list[Case]) -> dict[str, Callable[[Case], bool]]:
+    rules: dict[str, Callable[[Case], bool]] = {"today": lambda c: False, "(a) any drop": lambda c: bool(c["drops"])}
+    for k in ("who", "polarity", "status", "binding", "unsupported"):
+        rules[f"(a) a {k} drop"] = lambda c, k=k: any(kind(w) == k for _, _, w in c["drops"])
+    rules["(a) a who or polarity drop"] = lambda c: any(kind(w) in ("who", "polarity") for _, _, w in c["drops"])
+    for t in (0.25, 0.34):
+        rules[f"(b) sentences dropped > {t}"] = lambda c, t=t: bool(c["drops"]) and len(c["drops"]) / c["drops"][0][1] > t
+        rules[f"(b) words dropped > {t}"] = lambda c, t=t: words_dropped(c) > t
+    for t in (0.3, 0.5):
+        rules[f"(c) keyword anchors named < {t}"] = lambda c, t=t: coverage(c["text"], c["anchors"]) < t
+    for t in (0.3, 0.5):
+        for whole in (True, False):
+            rules[f"(d) last 10 {'whole' if whole else 'kept'} < {t}"] = trusted(cases, 10, t, whole)
+    return rules
 
 
-def by_field(reasons: frozenset[str] = CLAIM) -> Policy:
-    def policy(judged: Judged, summary_kept: bool, support: Support) -> set[int]:
-        bad = {f for f, _, why, _, _ in judged if why is not None and why in reasons}
-        return {k for k in today(judged, summary_kept) if judged[k][0] not in bad}
-    return policy
-
-
-def by_answer(reasons: frozenset[str] = CLAIM) -> Policy:
-    def policy(judged: Judged, summary_kept: bool, support: Support) -> set[int]:
-        if any(why is not None and why in reasons for _, _, why, _, _ in judged):
-            return set()
-        return today(judged, summary_kept)
-    return policy
-
-
-def by_share(limit: float) -> Policy:
-    def policy(judged: Judged, summary_kept: bool, support: Support) -> set[int]:
-        judgeable = [why for _, _, why, _, _ in judged if why != "summary rejected"]
-        rejected = sum(why is not None for why in judgeable)
-        if judgeable and rejected / len(judgeable) > limit:
-            return set()
-        return today(judged, summary_kept)
-    return policy
-
-
-def one_sentence(judged: Judged, summary_kept: bool, support: Support) -> set[int]:
-    return {k for k in today(judged, summary_kept) if support[k][0]}
-
-
-def by_words(share: float) -> Policy:
-    def policy(judged: Judged, summary_kept: bool, support: Support) -> set[int]:
-        return {k for k in today(judged, summary_kept) if support[k][1] >= share}
-    return policy
-
-
-def with_summary(judged: Judged, summary_kept: bool, support: Support) -> set[int]:
-    return today(judged, summary_kept) if summary_kept else set()
-
-
-POLICIES: dict[str, Policy] = {
-    "today": today,
-    "field": by_field(),
-    "field-SPP": by_field(STATUS | POLARITY | PARTY),
-    "field-S": by_field(STATUS),
-    "field-P": by_field(POLARITY),
-    "field-party": by_field(PARTY),
-    "answer": by_answer(),
-    "answer-SPP": by_answer(STATUS | POLARITY | PARTY),
-    **{f"share>{x:.2f}": by_share(x) for x in (0.5, 0.6, 0.7, 0.8, 0.9)},
-    "summary": with_summary,
-    "one sentence": one_sentence,
-    **{f"words>={x:.1f}": by_words(x) for x in (0.7, 0.8, 0.9, 1.0)},
-}
+def table(cases: list[Case]) -> str:
+    rules = candidates(cases)
+    groups = sorted({c["set"] for c in cases})
+    head = " | ".join(f"{m.split(':')[1]} {g}" for m in MODELS for g in [*groups, "all"])
+    out = [
+        "good kept/good, bad kept/bad, fb = kept answers falling back (faithful fallbacks)",
+        f"| candidate | {head} | all, both models |",
+        "|---|" + "---|" * (len(MODELS) * (len(groups) + 1) + 1),
+    ]
+    for name, rule in rules.items():
+        cells, total = [], [0, 0, 0, 0]
+        for model in MODELS:
+            for g in [*groups, "all"]:
+                sel = [c for c in cases if c["model"] == model and g in ("all", c["set"])]
+                keep = [c for c in sel if c["kept"] and not rule(c)]
+                back = [c for c in sel if c["kept"] and rule(c)]
+                row = [sum(c["raw_label"] == "faithful" and c["label"] == "faithful" for c in keep),
+                       sum(c["raw_label"] == "faithful" for c in sel),
+                       sum(c["label"] != "faithful" for c in keep),
+                       sum(c["raw_label"] != "faithful" for c in sel)]
+                cells.append(f"{row[0]}/{row[1]} {row[2]}/{row[3]} fb {len(back)} ({sum(c['keyword'] == 'faithful' for c in back)})")
+                if g == "all":
+                    total = [a + b for a, b in zip(total, row)]
+        out.append(f"| {name} | {' | '.join(cells)} | good {total[0]}/{total[1]}, bad {total[2]}/{total[3]} |")
+    out += ["", "| candidate | rejected | bad | good | faithful remainder of a bad answer | fallbacks faithful / labelled |",
+            "|---|--:|--:|--:|--:|--:|"]
+    for name, rule in rules.items():
+        gone = [c for c in cases if c["kept"] and rule(c)]
+        bad = sum(c["label"] != "faithful" for c in gone)
+        good = sum(c["label"] == "faithful" and c["raw_label"] == "faithful" for c in gone)
+        labelled = [c["keyword"] for c in gone if c["keyword"] != "unlabelled"]
+        out.append(f"| {name} | {len(gone)} | {bad} | {good} | {len(gone) - bad - good} | {labelled.count('faithful')} / {len(labelled)} |")
+    return "\n".join(out)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--reasons", action="store_true", help="the rejected items by reason class and label")
-    parser.add_argument("--model", action="append", default=[])
-    parser.add_argument("--show", default="", help="list the items a policy drops that today keeps")
+    parser.add_argument("--tree", type=Path, default=ROOT, help="the checkout whose checks replay (default: this one)")
+    parser.add_argument("--held-out", choices=list("123456"), help="only this held-out set")
+    parser.add_argument("--json", type=Path, help="also write every case here")
+    parser.add_argument("--cases", type=Path, nargs="+", help="judge cases written by --json (in order), replay nothing")
     args = parser.parse_args()
-    logging.getLogger("localmem").setLevel(logging.WARNING)
-    models = args.model or [m for m in replay.MODEL_ORDER if m in RECORDINGS and m != "smollm2:135m"]
-    group_of = {c: g for g, cs in GROUPS.items() for c in cs}
-    # (model, group, kind, policy) -> [kept, false, true kept, true proposed]
-    table: dict[tuple[str, str, str, str], list[int]] = defaultdict(lambda: [0, 0, 0, 0])
-    reasons: Counter[tuple[str, str, str, str]] = Counter()
-    shown = []
-    with tempfile.TemporaryDirectory() as tmp:
-        for model in models:
-            for n, (conversation, recorded) in enumerate(RECORDINGS[model]["conversations"].items()):
-                group = group_of.get(conversation, "sets 1-4")
-                items, facts_judged, summary_kept, pairs = judge(model, conversation, Path(tmp) / f"{model}-{n}.db")
-                spoken = [t for r, t in pairs if r in ("user", "assistant")]
-                users = [t for r, t in pairs if r == "user"]
-                for kind, judged in (("checkpoint", items), ("facts", facts_judged)):
-                    true = [k for k, j in enumerate(judged) if j[4]]
-                    texts = spoken if kind == "checkpoint" else [t for r, t in pairs if r in ("user", "assistant", "tool")]
-                    support = support_of(judged, texts)
-                    if kind == "facts":  # a pin and an update rest on the user's words only
-                        pinned = support_of(judged, users)
-                        support = [pinned[k] if j[0] in ("must_remember", "updates") else support[k]
-                                   for k, j in enumerate(judged)]
-                    for name, policy in POLICIES.items():
-                        keep = policy(judged, summary_kept, support)
-                        row = table[(model, group, kind, name)]
-                        row[0] += len(keep)
-                        row[1] += sum(judged[k][4] is False for k in keep)
-                        row[2] += len(keep & set(true))
-                        row[3] += len(true)
-                        if name == args.show:
-                            for k in today(judged, summary_kept, support) - keep:
-                                shown.append(f"{model} {conversation} {kind} {judged[k][0]}: "
-                                             f"{judged[k][1]!r} ({judged[k][4]})")
-                    for field, item, why, kept, label in judged:
-                        if why is not None:
-                            reasons[(model, kind, reason_class(why), str(label))] += 1
-    for kind in ("checkpoint", "facts"):
-        print(f"\n{kind}: kept / false, true kept / true (per model, per group)\n")
-        print("| model | group | " + " | ".join(POLICIES) + " |")
-        print("|---|---|" + "---|" * len(POLICIES))
-        for model in models:
-            for group in GROUPS:
-                cells = [table[(model, group, kind, p)] for p in POLICIES]
-                print(f"| {model} | {group} | " + " | ".join(f"{c[0]}/{c[1]}, {c[2]}/{c[3]}" for c in cells) + " |")
-    if args.reasons:
-        print("\nrejected items: model, kind, reason class, label -> count")
-        for key, count in sorted(reasons.items()):
-            print(" ".join(key), count)
-    if shown:
-        print("\n".join(shown))
+    if args.cases:
+        print(table([case for path in args.cases for case in json.loads(path.read_text())]))
+        return
+    spec = importlib.util.spec_from_file_location("_today_conversations", ROOT / "benchmarks" / "real_conversations.py")
+    assert spec is not None and spec.loader is not None
+    today = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(today)  # today's sets, whatever the tree knows
+    sets = {"1": today.HELD_OUT, "2": today.HELD_OUT_2, "3": today.HELD_OUT_3, "4": today.HELD_OUT_4,
+            "5": today.HELD_OUT_5, "6": today.HELD_OUT_6}
+    cases = collect(args.tree.resolve(), sets[args.held_out] if args.held_out else None, sets)
+    if args.json:
+        args.json.write_text(json.dumps(cases, indent=1))
+    print(table(cases))
 
 
 if __name__ == "__main__":

@@ -379,7 +379,10 @@ class SessionMemo:
     - ``pins``: the pins each session's contexts show (by session and whether
       the context has a query), emptied whenever the store writes anything but
       messages alone (pins are the user's as well as the session's: every
-      session's go).
+      session's go: ``pins_written``); ``shared_pins``, beside them, what every
+      session's pins are read from: the user's current pins, in the contexts'
+      order, and the sessions that have current pins of their own (read once
+      for all sessions, emptied with ``pins``);
 
     Read once, then brought up to date: a message is never updated and a new
     one's id is above every earlier one (m011), so after a write only what was
@@ -429,6 +432,7 @@ class SessionMemo:
         self.neighbours: dict[tuple[int, bool], int | None] = {}
         self.writes = Writes()
         self.pins: dict[tuple[str, bool], list] = {}
+        self.shared_pins: tuple[list, frozenset[str]] | None = None
         self.messages = messages
         self.postings = postings
         self.holders = holders
@@ -453,8 +457,13 @@ class SessionMemo:
         self.levels.clear()
         self.state.clear()
         self.scopes.clear()
-        self.pins.clear()
+        self.pins_written()
         self.deleted()
+
+    def pins_written(self) -> None:
+        """The store may have written pins: every session's are read again."""
+        self.pins.clear()
+        self.shared_pins = None
 
     def deleted(self) -> None:
         """Messages were deleted: what was read of them goes."""

@@ -10,6 +10,7 @@ Contexts are cached (``localmem.cache``) until the file changes.
 from __future__ import annotations
 
 import functools
+import heapq
 import math
 import sqlite3
 from typing import TYPE_CHECKING
@@ -247,11 +248,26 @@ class Contexts:
 
     def _read_pins(self, conn: sqlite3.Connection, session_id: str, query_aware: bool) -> list[Pin]:
         top = self._db.config.top_pins
-        pins = db.top_pins(conn, session_id, top)
+        seen = self._seen_pins(conn, session_id)
+        pins = seen[:top]
         if not (query_aware and top) or len(pins) < top:
             return distinct(pins)
-        more = [i for i, text in db.later_pin_texts(conn, session_id, top) if lasting(text)]
-        return distinct(pins + db.pins_by_ids(conn, more) if more else pins)
+        more = [p for p in seen[top:] if lasting(p.content)]
+        return distinct(pins + more if more else pins)
+
+    def _seen_pins(self, conn: sqlite3.Connection, session_id: str) -> list[Pin]:
+        """Every current pin the session sees, its own and the user's, by importance,
+        newest first on ties (``db.top_pins``' order): the user's and which sessions
+        have their own read once for every session (``SessionMemo.shared_pins``, kept
+        as ``pins`` is), a session's own read only when it has some."""
+        memo = self._db.memo
+        shared = memo.shared_pins
+        if shared is None:
+            shared = memo.shared_pins = (db.top_pins(conn, None, -1), db.pinned_sessions(conn))
+        users, pinned = shared
+        if session_id not in pinned:
+            return users
+        return list(heapq.merge(users, db.own_pins(conn, session_id), key=_pin_order))
 
     def cache_stats(self) -> dict[str, int]:
         """Hits, misses, live entries and the bytes of text they hold, of the context cache."""
@@ -269,6 +285,11 @@ _memo_statement = functools.lru_cache(maxsize=STATEMENT_MEMO_SIZE)(statement_key
 
 def _statement(text: str) -> StatementKey:
     return _memo_statement(text) if len(text) <= STATEMENT_MEMO_MAX_CHARS else statement_key(text)
+
+
+def _pin_order(pin: Pin) -> tuple[float, int]:
+    """``db.top_pins``' order as a sort key: by importance, newest first on ties."""
+    return -pin.importance_score, -pin.id
 
 
 def distinct(pins: list[Pin]) -> list[Pin]:

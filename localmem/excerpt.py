@@ -41,6 +41,11 @@ it is given), by message id and the query's stems: a chat's next turns ask of th
 same messages with the same words."""
 SHORTENED_MEMO_MAX_CHARS = 4096
 """Longer messages are cut afresh each time (at most 16 MB of text kept)."""
+ANSWERS_MEMO_SIZE = 4096
+"""Texts whose ``Answers.answers`` judgment is kept, with the query's finder: the same
+pins (the user's, in every session) and summaries are judged for every context whose
+query has the same words."""
+ANSWERS_MEMO_MAX_CHARS = 4096
 
 
 def cut(text: str, finder: Finder) -> str | None:
@@ -95,17 +100,19 @@ class Answers:
         self._finder = finder_of(tuple(terms))
         self._any = bool(terms)
         self._count = count
-        self._answered: dict[str, bool] = {}  # packing asks of a pin twice (earns, answers)
         # What ``shorten`` gave for each message (by id: a message never changes) and
         # these stems, kept across contexts in the dict the caller gives.
         self._shortened = {} if shortened is None else shortened
 
     def answers(self, text: str) -> bool:
-        """Whether ``text`` holds a word of the query."""
-        found = self._answered.get(text)
-        if found is None:
-            found = self._answered[text] = self._any and bool(self._finder.starts(text))
-        return found
+        """Whether ``text`` holds a word of the query (kept by finder and text: packing
+        asks of a pin twice, ``earns`` and ``answers``, and every context of these
+        words asks of the same pins)."""
+        if not self._any:
+            return False
+        if len(text) > ANSWERS_MEMO_MAX_CHARS:
+            return _holds(self._finder, text)
+        return _memo_holds(self._finder, text)
 
     def earns(self, text: str) -> bool:
         """Whether a pin, summary or checkpoint line keeps its place ahead of the
@@ -136,6 +143,15 @@ class Answers:
 
 
 _memo_lasting = functools.lru_cache(maxsize=LASTING_MEMO_SIZE)(is_lasting)
+
+
+def _holds(finder: Finder, text: str) -> bool:
+    """Whether a word of ``text`` holds one of ``finder``'s terms."""
+    return bool(finder.starts(text))
+
+
+# A finder is never changed once built (``rank.finder_of``): kept by identity with it.
+_memo_holds = functools.lru_cache(maxsize=ANSWERS_MEMO_SIZE)(_holds)
 
 
 def lasting(text: str) -> bool:

@@ -155,7 +155,7 @@ class Handle:
                 memo = self.memo
                 memo.writes.written(session_id)  # its statistics, words' holders: read the new
                 if pins:
-                    memo.pins.clear()
+                    memo.pins_written()
                 if session_id is None:
                     self.cache.clear()
                 else:

@@ -16,8 +16,9 @@ it was said, so it is a word of the question's topic (a message saying "April"
 answers it) rather than a period whose messages should come first.
 
 A day as a conversation says it, unresolved (:data:`DAY`: "June 21", "the 3rd of May",
-"Friday", "tomorrow"), has one spelling (:func:`day_value`: "jun 21", "may 3", "friday",
-"tomorrow"): ``revisions`` and ``summarizer.bindings`` compare days by it.
+"2026-06-21", "Friday", "Sun 21 June", "tomorrow"), has one spelling (:func:`day_value`:
+"jun 21", "may 3", "friday", "tomorrow"): ``revisions`` and ``summarizer.bindings`` compare
+days by it.
 """
 
 from __future__ import annotations
@@ -34,14 +35,23 @@ NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5
            "seven": 7, "eight": 8, "nine": 9, "ten": 10}
 MONTH_NAMES: Final = "|".join(m[:3] + (m[3:] and f"(?:{m[3:]})?") for m in MONTHS)
 """A month's name as a pattern, whole or cut to three letters ("jun", "june")."""
+_SHORT_WEEKDAYS: Final = {"mon": "monday", "tue": "tuesday", "tues": "tuesday", "wed": "wednesday",
+                           "thu": "thursday", "thur": "thursday", "thurs": "thursday", "fri": "friday",
+                           "sat": "saturday", "sun": "sunday"}
 DAY: Final = re.compile(
-    rf"\b(?:(?P<weekday>{'|'.join(WEEKDAYS)})s?|(?P<month>{MONTH_NAMES})\.? (?P<mday>\d{{1,2}})(?:st|nd|rd|th)?"
+    rf"\b(?:(?P<weekday>{'|'.join(WEEKDAYS)})s?"
+    rf"|(?-i:(?P<short>{'|'.join(w.capitalize() for w in _SHORT_WEEKDAYS)}))\.?"
+    rf"(?=,?\s+(?:(?:19|20)\d\d-\d\d-\d\d|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{MONTH_NAMES})\b|(?:{MONTH_NAMES})\.?\s+\d))"
+    rf"|(?P<month>{MONTH_NAMES})\.? (?P<mday>\d{{1,2}})(?:st|nd|rd|th)?"
     rf"|(?P<dday>\d{{1,2}})(?:st|nd|rd|th)? (?:of )?(?P<dmonth>{MONTH_NAMES})"
+    r"|(?:19|20)\d\d-(?P<imonth>0[1-9]|1[0-2])-(?P<iday>0[1-9]|[12]\d|3[01])"
     r"|(?P<relative>tomorrow|tonight|today|yesterday|tmrw|this (?:morning|afternoon|evening|weekend)"
     r"|next (?:week|weekend|month)))\b",
     re.IGNORECASE,
 )
-"""A day: a weekday, a month's date (either order), or one said from today."""
+"""A day: a weekday (cut to its capitalised first letters only before a date, as a timetable
+or a booking writes it: "Sat 2026-06-20", "Sun 21 June"; "sat" alone is a verb), a month's
+date (either order, or ISO: "2026-06-20"), or one said from today."""
 _MONTH = rf"(?P<month>{MONTH_NAMES})\.?"
 _DAY = r"(?P<day>[0-3]?\d)(?:st|nd|rd|th)?"
 _YEAR = r"(?P<year>(?:19|20)\d\d)"
@@ -170,9 +180,14 @@ def clock_value(match: re.Match[str]) -> str:
 
 
 def day_value(match: re.Match[str]) -> str:
-    """One spelling for a :data:`DAY` match: "jun 21", "friday", "tomorrow"."""
+    """One spelling for a :data:`DAY` match: "jun 21" (also of "2026-06-21"), "friday" (also of
+    "Fri 21 June"), "tomorrow"."""
     if match.group("weekday"):
         return match.group("weekday").casefold()
+    if match.group("short"):
+        return _SHORT_WEEKDAYS[match.group("short").casefold()]
+    if match.group("imonth"):
+        return f"{MONTHS[int(match.group('imonth')) - 1][:3]} {int(match.group('iday'))}"
     if match.group("month"):
         return f"{match.group('month')[:3].casefold()} {int(match.group('mday'))}"
     if match.group("dmonth"):

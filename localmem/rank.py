@@ -287,12 +287,12 @@ class StemCounts:
                 self.clear()  # full: start again, with every held text counted now
                 per_stem = {s: kept.setdefault(s, {}) for s in stem_of.values()}
                 missing = list(dict.fromkeys(i for _, ids in held for i in ids))
-            for i, found in zip(missing, finder.counts_of([texts[i][0] for i in missing])):
-                for t, s in stem_of.items():
-                    counts = per_stem[s]
-                    if i not in counts:
-                        counts[i] = found.get(t, 0)
-                        self._size += 1
+            found = finder.counts_of([texts[i][0] for i in missing])
+            for t, s in stem_of.items():  # stem by stem: each stem's dict filled in one pass
+                counts = per_stem[s]  # (terms of one stem count alike: the first one's kept)
+                added = {i: f.get(t, 0) for i, f in zip(missing, found) if i not in counts}
+                counts.update(added)
+                self._size += len(added)
         return {t: per_stem[stem_of[t]] for t, _ in held}
 
 
@@ -355,6 +355,12 @@ def coverage(
     return min(1.0, max(prescores.values(), default=0.0) / total) if total > 0 else 0.0
 
 
+QUERY_MEMO_SIZE = 256
+"""Queries whose ``asks_for_many`` reading (and ``recall``'s words of) is kept: a chat asks
+again with the words it asked, and each session's first context what others asked."""
+QUERY_MEMO_MAX_CHARS = 4096
+
+
 def asks_for_many(query: str) -> bool:
     """Whether ``query`` asks for every instance of a kind: "which" or "what" before a
     plural noun (one word may stand between: "Which new activities has Ingrid
@@ -363,7 +369,14 @@ def asks_for_many(query: str) -> bool:
     his name?"). Not "What does she do?" nor "What has he learned?": a plural noun
     is a word of four letters or more ending in "s" (not "ss": "What class ...")
     that is no stop word. A guess from the words alone: it only sets how much the
-    question's words weigh beside its meaning (``LIST_LEXICAL_WEIGHT``)."""
+    question's words weigh beside its meaning (``LIST_LEXICAL_WEIGHT``). Kept by query
+    (``QUERY_MEMO_SIZE``, queries up to ``QUERY_MEMO_MAX_CHARS``)."""
+    if len(query) > QUERY_MEMO_MAX_CHARS:
+        return _asks_for_many(query)
+    return _memo_asks_for_many(query)
+
+
+def _asks_for_many(query: str) -> bool:
     found = words(query)
     if _ALL.intersection(found) or (found and found[0] in _LISTING):
         return True
@@ -375,6 +388,9 @@ def asks_for_many(query: str) -> bool:
             if len(following) == 2 and following[0] not in STOP_WORDS and _plural(following[1]):
                 return True
     return False
+
+
+_memo_asks_for_many = functools.lru_cache(maxsize=QUERY_MEMO_SIZE)(_asks_for_many)
 
 
 def _plural(word: str) -> bool:

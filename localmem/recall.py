@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import bisect
 import contextlib
+import functools
 import logging
 import sqlite3
 from array import array
@@ -273,6 +274,8 @@ class Recall:
         def after(known: int) -> list[int]:
             ids, held = self._file_holders(term, within)
             if held is None:
+                if key is None:  # the word alone: the whole file's holders
+                    return db.term_file_holders_after(conn, match, known)
                 return db.term_holders_after(conn, match, known)
             return FileHolders.within(held, ids[bisect.bisect_right(ids, known):])
 
@@ -296,14 +299,16 @@ class Recall:
         return ids, memo.holders.holders(
             term, within, memo.writes.stamp(None),  # a write anywhere may add a holder
             lambda: db.term_file_holders(conn, match),
-            lambda known: db.term_holders_after(conn, match, known),
+            lambda known: db.term_file_holders_after(conn, match, known),
         )
 
     def terms(self, query: str, periods: Sequence[Period] = ()) -> list[str]:
         """The words of ``query`` that are matched: its content words, without those
         naming ``periods`` (at most ``MAX_QUERY_TERMS``)."""
         text = without(query, list(periods)) if periods else query
-        return fts.query_terms(text)[:MAX_QUERY_TERMS]
+        if len(text) > rank.QUERY_MEMO_MAX_CHARS:
+            return fts.query_terms(text)[:MAX_QUERY_TERMS]
+        return _memo_query_terms(text)[:MAX_QUERY_TERMS]  # a copy: the kept list is never given
 
     def _dense(
         self, semantic: tuple[str, bytes], session_id: str, before_id: int, everywhere: bool
@@ -563,6 +568,10 @@ class Recall:
             )})
             for hit in hits
         ]
+
+
+# The words of each query, kept as ``rank.asks_for_many`` keeps its reading.
+_memo_query_terms = functools.lru_cache(maxsize=rank.QUERY_MEMO_SIZE)(fts.query_terms)
 
 
 def _common(scope: rank.Scope) -> int:

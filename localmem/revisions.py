@@ -13,8 +13,9 @@ over or a thing ended, a name or a place given again, a dose's frequency changed
 - **A value** is a number with its unit (the word after it: "8 ppl", "2lb", "25%", "$80",
   "a couple of drinks"; a few spellings are one unit: "ppl" is "people", "%" "percent"; a
   rate, "2,400 a month", is per month, not a count of months) or
-  a day ("June 21", "Friday", "tomorrow"), or a clock time ("17:40", "4pm" is "16:00"; a
-  bare hour, "at 2", is a number). It is **bound** to the content words of its clause
+  a day ("June 21", "Friday", "tomorrow", "Sat 2026-06-20"), or a clock time ("17:40", "4pm"
+  is "16:00"; a bare hour after a day, "Tuesday at 8", is that day's 08:00; alone, "at 2", a
+  number). It is **bound** to the content words of its clause
   (the sentence's part between commas, "and", "but"...); a value said bare ("6", "June 21,
   and ...") is bound to what the message before asked (the part of the question that asks
   for its kind: "When is the wedding and how long ...?" binds a day to the wedding).
@@ -35,13 +36,17 @@ over or a thing ended, a name or a place given again, a dose's frequency changed
   in the same unit ("amlodipine 5 mg instead of lisinopril" replaces "lisinopril 10 mg in
   the morning"; "fly out on June 15 instead" does not replace "fly into Edinburgh on June
   7"). An elliptical one (the value, its unit and words of change alone: "8 ppl now", "30
-  from now on"; a verb of change on a pronoun, "make it 4", "keep it to one at most"; and
-  "then 3 lb each", which carries a change on; "it's 24 species now", its unit said) replaces
-  the latest earlier value with its unit (no unit: a number of the last
+  from now on"; a verb of change on a pronoun, "make it 4", "keep it to one at most", "moving
+  it to Sunday the 21st", "moved us to Thursday at 9", each kind of value it gives a new value
+  of its own; and "then 3 lb each", which carries a change on; "it's 24 species now", its unit
+  said) replaces the latest earlier value of its kind with its unit (no unit: of the last
   :data:`ELLIPSIS_TEXTS` texts), not an amount of change ("cut 70 words"): every mention of that
   value in that text (a list restating it: "beef 2lb, chicken 2lb") and the earlier ones
-  bound to the same thing or to nothing. A unit alone binds nothing: mg is never replaced by
-  a value in mg said of another drug.
+  bound to the same thing or to nothing; when that latest day is said after "that" ("Mei's
+  on call that Saturday, so we're moving it to Sunday"), it is the day spoken of before, and
+  every earlier mention of it is replaced (the plan's "Saturday 20 June", the timetable's
+  "Sat 2026-06-20", "On Saturday the 07:58 has two spaces"). A unit alone binds nothing: mg is
+  never replaced by a value in mg said of another drug.
 - **A clock time given up.** A revision of a clock time ("Sofia moved the booking to the
   19:20") whose message also denies the old time ("we won't make the 17:40") replaces every
   earlier mention of that time alone in its clause ("the 17:40 still has space"): a clock
@@ -111,12 +116,20 @@ _NOT_UNITS: Final = (
 _TO_VALUE = re.compile(rf"\b(?:{CHANGE_VERBS})\b[^.;!?]{{0,40}}?\s(?:to|for)\s+(?=\S)", re.IGNORECASE)
 """A verb of change before "to": what follows is the new value ("moved the wedding to")."""
 _PRONOUN = re.compile(
-    rf"\b(?:{CHANGE_VERBS})\s+(?:it|that|them|this)\s+(?:(?:up |down )?to\s+|at\s+)?"
-    r"(?=[$\u20ac\u00a3]?\d|(?:one|a couple|a pair|" + "|".join(NUMBER_WORDS) + r")\b)",
+    rf"\b(?:{CHANGE_VERBS})\s+(?:it|that|them|this|us)\s+(?:(?:up |down )?to\s+|at\s+)?"
+    r"(?=[$\u20ac\u00a3]?\d|(?:one|a couple|a pair|" + "|".join(NUMBER_WORDS) + r")\b"
+    rf"|(?:the\s+)?(?:{'|'.join(WEEKDAYS)}|{MONTH_NAMES}|tomorrow|tonight|today|next (?:week|weekend|month))\b)",
     re.IGNORECASE,
 )
-"""A verb of change on a pronoun ("make it 4", "keep it to one at most"): the new value of
-what the pronoun stands for, an earlier value (the revision is elliptical)."""
+"""A verb of change on a pronoun before a value ("make it 4", "keep it to one at most",
+"moving it to Sunday the 21st", "moved us to Thursday at 9"): the new value of what the
+pronoun stands for, an earlier value (the revision is elliptical); each kind of value it
+gives (a day, then a bare hour) is a new value of its own kind."""
+_DAY_HOUR = re.compile(r"\s+at\s+(?P<h>[01]?\d|2[0-3])(?![\d:]|[.,]\d|\s?[ap]\.?m\b)", re.IGNORECASE)
+"""A bare hour right after a day ("Tuesday at 8", "Thursday at 9"): that day's clock time,
+read as written (08:00); alone ("at 2") an hour is a number."""
+_THAT_DAY = re.compile(r"\bthat\s+$", re.IGNORECASE)
+"""A day said after "that" ("Mei's on call that Saturday"): the day already spoken of."""
 _FROM_TO = re.compile(rf"\b(?:{CHANGE_VERBS})\b[^.;!?]*?\bfrom\s+(?=\S)", re.IGNORECASE)
 """A verb of change, then "from A to B": A is replaced by B in the same clause."""
 _DELTA = re.compile(
@@ -162,6 +175,8 @@ class Value:
     delta: bool = False
     """An amount of change, not a level ("cut 70 words", "up by 5"): no elliptical revision
     replaces it."""
+    pointed: bool = False
+    """A day said after "that" ("on call that Saturday"): the day spoken of before."""
 
 
 @dataclass(frozen=True)
@@ -337,6 +352,9 @@ def _revised(clause: str, here: list[Value], earlier: list[Value], i: int) -> li
         new = after[0]
     elif len({(v.kind, v.value, v.unit) for v in here}) > 1:
         return []  # several values and no "to": which one is new is not said
+    if pronoun is not None:  # "moved us to Thursday at 9": the day and the hour, each of its kind
+        kinds = {v.kind: v for v in reversed(after)}
+        return [r for v in sorted(kinds.values(), key=lambda v: v.at) for r in _follows(v, earlier, i)]
     if elliptical:
         return _follows(new, earlier, i)
     if not new.thing:
@@ -474,7 +492,11 @@ def _same_thing(old: Value, new: Value) -> bool:
 def _follows(new: Value, earlier: list[Value], i: int) -> list[Replacement]:
     """What an elliptical revision replaces: the latest earlier value of its unit (a bare
     number: of the last :data:`ELLIPSIS_TEXTS` texts; an amount of change is no level), every
-    mention of it in that text, and the earlier ones bound to the same thing or to nothing."""
+    mention of it in that text, and the earlier ones bound to the same thing or to nothing;
+    every earlier mention of a day the latest one points back to ("Mei's on call that
+    Saturday, so we're moving it to Sunday": "that Saturday" is the day said before, whatever
+    each mention was said with: the ride's "Saturday 20 June", a timetable's "Sat
+    2026-06-20")."""
     candidates = [
         v for v in earlier
         if v.kind == new.kind and v.value != new.value and not v.delta
@@ -486,6 +508,8 @@ def _follows(new: Value, earlier: list[Value], i: int) -> list[Replacement]:
         return []
     latest = candidates[-1]
     same = [v for v in earlier if _same(v, latest)]
+    if latest.pointed:
+        return [Replacement(v, new) for v in same]
     things = frozenset().union(*(v.thing for v in same if v.text == latest.text))
     return [
         Replacement(v, new) for v in same
@@ -519,6 +543,10 @@ def _mentions(clause: str, i: int, number: int, asked: str) -> list[Value]:
     out: list[tuple[int, str, str, str | None]] = []
     for m in DAY.finditer(clause):
         out.append((m.start(), "day", day_value(m), None))
+        hour = _DAY_HOUR.match(clause, m.end())
+        if hour is not None:  # "Tuesday at 8": that day's clock time
+            out.append((hour.start("h"), "time", f"{int(hour.group('h')):02d}:00", None))
+            clause = clause[: hour.start("h")] + " " * (hour.end("h") - hour.start("h")) + clause[hour.end("h"):]
     rest = DAY.sub(lambda m: " " * len(m.group()), clause)
     for m in CLOCK.finditer(rest):
         out.append((m.start(), "time", clock_value(m), None))
@@ -538,7 +566,8 @@ def _mentions(clause: str, i: int, number: int, asked: str) -> list[Value]:
         bare = not own and bool(asked)
         thing = _asked_forms(asked, kind) if bare else own
         delta = kind == "number" and _DELTA.search(clause, 0, start) is not None
-        values.append(Value(kind, value, unit, frozenset(thing), i, number, start, bare, delta))
+        pointed = kind == "day" and _THAT_DAY.search(clause, 0, start) is not None
+        values.append(Value(kind, value, unit, frozenset(thing), i, number, start, bare, delta, pointed))
     return values
 
 

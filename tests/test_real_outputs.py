@@ -419,12 +419,6 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
     ('summary', 'qwen2.5-coder:1.5b', 'five_a_side'):
         "unfaithful summary kept: 'lost 7-3 to their five-a-side team' (Real Ale Madrid is the team) and "
         "'The team was led by Kofi, who used to play' (Kofi used to play in goal, nobody leads)",
-    ('keyword summary', 'store', 'canal_towpath_ride'):
-        "'On Saturday the 07:58': stale, the ride moved to Sunday 21 June and the 09:12 was booked",
-    ('offline summary', 'store', 'canal_towpath_ride'):
-        "'Saturday 20 June' and the Saturday timetable line: stale, the ride moved to Sunday 21 June",
-    ('offline summary', 'store', 'five_a_side'):
-        "'Next Tuesday at 8': stale, the league moved the game to Thursday at 9 in the same turn",
 }
 
 

@@ -642,3 +642,30 @@ def test_a_question_whose_reply_is_deleted_brings_the_turn_after_it_now(db_path)
         store.delete_message(first.id)
         shown = [m.id for m in store.build_context(s.id, query=query).relevant_messages]
         assert shown[:2] == [asked.id, second.id]
+
+
+def test_whether_a_text_answers_is_kept_by_the_querys_words_and_the_text() -> None:
+    from localmem import excerpt
+    from localmem.tokens import Tokenizer
+
+    count = Tokenizer().count
+    pin = "The user is allergic to penicillin."
+    excerpt._memo_holds.cache_clear()
+    Answers = excerpt.Answers
+    assert Answers(["penicillin"], count).answers(pin)
+    assert not Answers(["heron"], count).answers(pin)  # other words: judged apart
+    assert Answers(["penicillin"], count).answers(pin)  # a later context: kept
+    assert excerpt._memo_holds.cache_info().hits == 1
+    assert not Answers([], count).answers(pin)  # no words: nothing answers
+    long_text = "penicillin " * 1000  # past ANSWERS_MEMO_MAX_CHARS: judged, not kept
+    assert Answers(["penicillin"], count).answers(long_text)
+    assert excerpt._memo_holds.cache_info().currsize == 2
+
+
+def test_the_words_of_a_query_are_given_as_a_list_of_the_callers_own(db_path) -> None:
+    with MemoryStore(db_path, config={"embedding_model": None}) as store:
+        terms = store._recall.terms("Which heron sketch went to the framer?")
+        assert terms == ["heron", "sketch", "went", "framer"]
+        terms.append("changed")  # the caller's list: what is kept stays
+        assert store._recall.terms("Which heron sketch went to the framer?") == [
+            "heron", "sketch", "went", "framer"]

@@ -17,7 +17,7 @@ from localmem.summarizer.support import ground
 from localmem.changes import last_question
 from localmem.doses import changed_rate
 from localmem.renames import replaced_name
-from localmem.revisions import amount, number_text, replacements
+from localmem.revisions import amount, number_text, replacements, values
 from localmem.staleness import stale
 from localmem.statuses import ended_in_force, status_over
 from localmem.words import content_forms
@@ -628,6 +628,82 @@ def test_the_stores_offline_summary_does_not_quote_a_value_or_a_place_corrected(
     first, second = said[2], said[3]
     assert "Facts: Our caretaker Pat is retiring after 12 years to move to a cottage in Whitby." in first.text
     assert "Facts: " in second.text and "after 12 years" not in second.text.split("Facts: ", 1)[1]
+
+
+# A day moved by a verb of change on a pronoun ("we're pushing it to Sunday the 15th", "the
+# league moved us to Friday at 8"), the day "that" points back to, a timetable's dated line, and
+# a bare hour after a day (held-out 6: canal_towpath_ride and five_a_side, seen; the
+# conversations below are written for this test).
+PICNIC = [
+    "Picnic with the kids at Hampstead Heath on Saturday 14 June, we'll bring the big blanket.",
+    "Lovely. On Saturday the 10:40 bus from Kentish Town drops you at the gate.",
+    "forecast: London, Sat 2026-06-14. Sunny, 22C. Sun 2026-06-15: light showers.",
+    "Bad news, Tom has a match that Saturday, so we're pushing it to Sunday the 15th.",
+]
+GAME = [
+    "We lost 4-2 on Tuesday night, rough one.",
+    "Unlucky. When's the next game?",
+    "Next Wednesday at 7. Wait, the league just moved us to Friday at 8 because of the cup.",
+]
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "The picnic at Hampstead Heath is on Saturday 14 June.",
+        "On Saturday the 10:40 bus from Kentish Town drops them at the gate.",
+        "forecast: London, Sat 2026-06-14.",  # the dated line: that Saturday
+    ],
+)
+def test_every_mention_of_the_day_that_points_back_to_is_stale_once_moved(claim: str) -> None:
+    assert stale(claim, PICNIC) == "states a value the conversation replaced later"
+
+
+@pytest.mark.parametrize(
+    ("texts", "claim"),
+    [
+        (PICNIC, "The picnic moved from Saturday to Sunday the 15th."),  # the change told
+        (PICNIC, "The picnic is on Sunday the 15th."),
+        (PICNIC[:3] + ["Tom has a match that Saturday, could we push it to Sunday?"], "The picnic is on Saturday 14 June."),
+        (PICNIC[:3] + ["Tom has a match that Saturday, we might push it to Sunday."], "The picnic is on Saturday 14 June."),
+        # no "that": only the mention the move is about is replaced, not the bus on Saturday
+        (PICNIC[:3] + ["Tom has a match on Saturday, so we're pushing it to Sunday."], "On Saturday the 10:40 bus drops them at the gate."),
+    ],
+)
+def test_a_day_not_moved_or_the_move_told_is_not_stale(texts: list[str], claim: str) -> None:
+    assert stale(claim, texts) is None
+
+
+def test_a_day_and_its_hour_moved_on_a_pronoun_are_replaced_and_a_past_day_is_not() -> None:
+    """"moved us to Friday at 8" replaces "Next Wednesday at 7": the day and the hour after it
+    (that day's clock time); "lost on Tuesday night" and the score are no value it moves."""
+    assert stale("The next game is Wednesday at 7.", GAME) == "states a value the conversation replaced later"
+    assert stale("The next game is on Friday at 8.", GAME) is None
+    assert stale("They lost 4-2 on Tuesday night.", GAME) is None
+    hours = [(r.old.kind, r.old.value, r.new.value) for r in replacements(GAME)]
+    assert hours == [("day", "wednesday", "friday"), ("time", "07:00", "08:00")]
+    # an hour alone ("at 7") stays a number, and no score or count is a total it replaces
+    assert [(v.kind, v.value) for v in values("Meet at 7 by the gate.")] == [("number", "7")]
+
+
+def test_a_dated_line_is_read_as_its_day_and_a_verb_is_not() -> None:
+    assert [(v.kind, v.value) for v in values("Bath -> Bristol, Sat 2026-06-20. 07:58")] == [
+        ("day", "saturday"), ("day", "jun 20"), ("time", "07:58")
+    ]
+    assert [(v.kind, v.value) for v in values("Wed 3rd of May, then Sun 21 June")] == [
+        ("day", "wednesday"), ("day", "may 3"), ("day", "sunday"), ("day", "jun 21")
+    ]
+    assert [v.kind for v in values("Sat 20 minutes in the queue. The sun was out.")] == ["number"]
+
+
+def test_the_stores_own_summaries_quote_the_day_a_chat_moved_to_not_the_old_one() -> None:
+    """The keyword and the offline summary of a chat whose day moved ("that Saturday" ->
+    "Sunday the 15th") quote no line stating the Saturday."""
+    pairs = [("user", PICNIC[0]), ("assistant", PICNIC[1]), ("tool", PICNIC[2]), ("user", PICNIC[3]),
+             ("assistant", "On Sunday 15 June the 11:10 bus from Kentish Town runs, so you'd be there before noon.")]
+    for summary in (keyword_summary(pairs), offline_summary(pairs)):
+        facts = summary.split("Facts:")[-1]
+        assert "Sat" not in facts and "Sunday 15 June" in facts, summary
 
 
 @pytest.mark.parametrize(

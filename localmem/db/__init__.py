@@ -34,9 +34,9 @@ from .pins import (
     INSERT_AUTO_PIN_SQL, INSERT_PIN_SQL, KEYED_PIN_SQL, KIND_PINS_SQL, MESSAGE_SESSION_SQL,
     PIN_SCOPE_SQL, PIN_HISTORY_SQL, PINS_WITH_SOURCES_SQL, PinSource, pins_with_sources,
     PREVIOUS_USER_PINS_SQL, previous_user_pins,
-    SUPERSEDE_PIN_SQL, TOP_PINS_SQL, UPDATE_PIN_SQL, delete_auto_pins, delete_pin, get_pin,
-    insert_auto_pins, insert_pin, keyed_pin, kind_pins, later_pin_texts, message_session,
-    pin_history, pin_scope, pins_by_ids,
+    SUPERSEDE_PIN_SQL, TOP_PINS_SQL, OWN_PINS_SQL, PINNED_SESSIONS_SQL, UPDATE_PIN_SQL, delete_auto_pins, delete_pin, get_pin,
+    insert_auto_pins, insert_pin, keyed_pin, kind_pins, message_session, own_pins,
+    pin_history, pin_scope, pinned_sessions,
     session_pins, supersede_pin, top_pins, update_pin,
 )
 from .summaries import (
@@ -61,8 +61,9 @@ from .fulltext import (
 )
 from .recall import (
     MESSAGES_SAID_BETWEEN_SQL, MESSAGES_BY_IDS_SQL, NEIGHBOURS_SQL,
-    SCOPE_STATS_SQL, ALL_STATS_SQL, TERM_HOLDERS_AFTER_SQL, TERM_HOLDERS_COUNT_SQL, TERM_HOLDERS_SQL, messages_by_ids, neighbours,
-    messages_said_between, scope_stats, term_count, term_holders, term_holders_after,
+    SCOPE_STATS_SQL, ALL_STATS_SQL, TERM_FILE_HOLDERS_AFTER_SQL, TERM_HOLDERS_AFTER_SQL, TERM_HOLDERS_COUNT_SQL, TERM_HOLDERS_SQL, messages_by_ids, neighbours,
+    messages_said_between, scope_stats, term_count, term_file_holders_after, term_holders,
+    term_holders_after,
     SCOPE_IDS_SQL, TERM_FILE_HOLDERS_SQL, scope_ids, term_file_holders,
 )
 from .embeddings import (
@@ -137,10 +138,11 @@ __all__ = [
     "drop_summary", "merge_indexes", "rewrite_facts",
     "rewrite_summary", "rollups_from", "session_lowest_ids",
     "MESSAGES_BY_IDS_SQL", "NEIGHBOURS_SQL",
-    "SCOPE_STATS_SQL", "ALL_STATS_SQL", "TERM_HOLDERS_AFTER_SQL", "TERM_HOLDERS_COUNT_SQL", "TERM_HOLDERS_SQL", "messages_by_ids", "all_vectors", "HIGHEST_MESSAGE_SQL", "highest_message_id", "log_vector_changes", "vector_changes",
+    "SCOPE_STATS_SQL", "ALL_STATS_SQL", "TERM_FILE_HOLDERS_AFTER_SQL", "TERM_HOLDERS_AFTER_SQL", "TERM_HOLDERS_COUNT_SQL", "TERM_HOLDERS_SQL", "messages_by_ids", "all_vectors", "HIGHEST_MESSAGE_SQL", "highest_message_id", "log_vector_changes", "vector_changes",
     "vector_extent", "vectors_by_ids", "ALL_VECTORS_SQL", "CLEAR_VECTOR_LOG_SQL", "VECTOR_CHANGES_SQL",
     "VECTOR_EXTENT_SQL", "VECTOR_LOG_SQL", "VECTORS_BY_IDS_SQL", "messages_said_between", "MESSAGES_SAID_BETWEEN_SQL",
-    "neighbours", "scope_stats", "term_count", "term_holders", "term_holders_after",
+    "neighbours", "scope_stats", "term_count", "term_file_holders_after", "term_holders",
+    "term_holders_after",
     "SCOPE_IDS_SQL", "TERM_FILE_HOLDERS_SQL", "scope_ids", "term_file_holders",
     "INSERT_EMBEDDING_SQL",
     "PENDING_MESSAGES_SQL", "SESSION_VECTORS_SQL", "RECENT_VECTORS_SQL", "PendingRow", "recent_vectors",
@@ -159,11 +161,11 @@ __all__ = [
     "get_message", "GET_MESSAGE_SQL", "insert_items", "insert_message", "insert_messages", "items_after", "messages_after",
     "newest_items", "recent_messages", "AutoPin", "PinRow", "DELETE_AUTO_KEYED_PINS_SQL",
     "DELETE_PIN_SQL", "GET_PIN_SQL", "INSERT_AUTO_PIN_SQL", "INSERT_PIN_SQL", "KEYED_PIN_SQL",
-    "KIND_PINS_SQL", "MESSAGE_SESSION_SQL", "PIN_COLUMNS", "PIN_SCOPE_SQL", "PIN_HISTORY_SQL", "PINS_WITH_SOURCES_SQL", "PinSource", "pins_with_sources", "SESSION_PINS_SQL", "SUPERSEDE_PIN_SQL", "TOP_PINS_SQL",
+    "KIND_PINS_SQL", "MESSAGE_SESSION_SQL", "PIN_COLUMNS", "PIN_SCOPE_SQL", "PIN_HISTORY_SQL", "PINS_WITH_SOURCES_SQL", "PinSource", "pins_with_sources", "SESSION_PINS_SQL", "SUPERSEDE_PIN_SQL", "TOP_PINS_SQL", "OWN_PINS_SQL", "PINNED_SESSIONS_SQL",
     "UPDATE_PIN_SQL", "delete_auto_pins", "delete_pin", "get_pin", "insert_auto_pins",
     "PREVIOUS_USER_PINS_SQL", "previous_user_pins",
-    "insert_pin", "keyed_pin", "kind_pins", "later_pin_texts", "message_session", "pin_history",
-    "pin_scope", "pins_by_ids", "session_pins",
+    "insert_pin", "keyed_pin", "kind_pins", "message_session", "own_pins", "pin_history",
+    "pin_scope", "pinned_sessions", "session_pins",
     "supersede_pin", "top_pins",
     "update_pin", "CONTEXT_SUMMARIES_SQL", "GET_CACHED_SUMMARY_SQL", "INSERT_SUMMARY_SQL",
     "LAST_COVERED_SQL", "MODEL_RATIO_SQL", "OVERLAP_SQL", "PUT_CACHED_SUMMARY_SQL",

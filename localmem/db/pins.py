@@ -8,7 +8,6 @@ the pins of one chain share a ``slot``.
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from collections.abc import Sequence
 from typing import NamedTuple
@@ -33,15 +32,13 @@ TOP_PINS_SQL = f"""SELECT {PIN_COLUMNS} FROM semantic_pins
     UNION ALL SELECT {PIN_COLUMNS} FROM semantic_pins
         WHERE session_id IS NULL AND superseded_at IS NULL
     ORDER BY importance_score DESC, id DESC LIMIT ?2"""
-# The pins after TOP_PINS_SQL's first ?2, in its order, their id and text alone (cheap to
-# read however many a user has): a query-aware context looks there for lasting facts.
-LATER_PIN_TEXTS_SQL = """SELECT id, content, importance_score FROM semantic_pins
-        WHERE session_id = ?1 AND superseded_at IS NULL
-    UNION ALL SELECT id, content, importance_score FROM semantic_pins
-        WHERE session_id IS NULL AND superseded_at IS NULL
-    ORDER BY importance_score DESC, id DESC LIMIT -1 OFFSET ?2"""
-PINS_BY_IDS_SQL = f"""SELECT {PIN_COLUMNS} FROM semantic_pins
-    WHERE id IN (SELECT value FROM json_each(?1)) ORDER BY importance_score DESC, id DESC"""
+# What every session sees (the user's current pins, ?1 NULL in TOP_PINS_SQL), read once
+# for all of them; beside it, the sessions that have current pins of their own, each
+# read alone (in TOP_PINS_SQL's order) only for those.
+OWN_PINS_SQL = f"""SELECT {PIN_COLUMNS} FROM semantic_pins
+    WHERE session_id = ?1 AND superseded_at IS NULL ORDER BY importance_score DESC, id DESC"""
+PINNED_SESSIONS_SQL = """SELECT DISTINCT session_id FROM semantic_pins
+    WHERE session_id IS NOT NULL AND superseded_at IS NULL"""
 KIND_PINS_SQL = f"""SELECT {PIN_COLUMNS} FROM semantic_pins
         WHERE session_id = ?1 AND kind = ?2 AND superseded_at IS NULL
     UNION ALL SELECT {PIN_COLUMNS} FROM semantic_pins
@@ -168,15 +165,14 @@ def top_pins(conn: sqlite3.Connection, session_id: str | None, limit: int) -> li
     return [_PIN_ROWS(row) for row in conn.execute(TOP_PINS_SQL, (session_id, limit))]
 
 
-def later_pin_texts(conn: sqlite3.Connection, session_id: str, after: int) -> list[tuple[int, str]]:
-    """(id, content) of the current pins a session sees past the ``after`` most important
-    (``top_pins``' order)."""
-    return [(i, text) for i, text, _ in conn.execute(LATER_PIN_TEXTS_SQL, (session_id, after))]
+def own_pins(conn: sqlite3.Connection, session_id: str) -> list[Pin]:
+    """A session's own current pins (not the user's), in ``top_pins``' order."""
+    return [_PIN_ROWS(row) for row in conn.execute(OWN_PINS_SQL, (session_id,))]
 
 
-def pins_by_ids(conn: sqlite3.Connection, ids: Sequence[int]) -> list[Pin]:
-    """The pins of ``ids``, by importance, newest first on ties."""
-    return [_PIN_ROWS(row) for row in conn.execute(PINS_BY_IDS_SQL, (json.dumps(list(ids)),))]
+def pinned_sessions(conn: sqlite3.Connection) -> frozenset[str]:
+    """The sessions that have current pins of their own."""
+    return frozenset(row[0] for row in conn.execute(PINNED_SESSIONS_SQL))
 
 
 def pin_history(conn: sqlite3.Connection, session_id: str | None) -> list[Pin]:

@@ -23,6 +23,13 @@ TERM_HOLDERS_ANY_ORDER_SQL = "SELECT rowid FROM messages_fts WHERE messages_fts 
 TERM_HOLDERS_COUNT_SQL = "SELECT count(*) FROM messages_fts WHERE messages_fts MATCH ?"
 TERM_HOLDERS_AFTER_SQL = """SELECT rowid FROM messages_fts WHERE messages_fts MATCH ? AND rowid > ?
     ORDER BY rowid"""
+TERM_FILE_HOLDERS_AFTER_SQL = """SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?
+    AND rowid > ? ORDER BY rowid DESC"""
+# A word alone (the whole file's holders), descending: FTS5 then starts at the newest
+# holder and stops at the bound; ascending, it reads a common word's doclist from its
+# first holder to reach the bound (two to four times the cost for a word in thousands
+# of messages, however few are new). With a session's key, ascending: the key's short
+# doclist leads there, and descending costs a tenth to three quarters more.
 TERM_FILE_HOLDERS_SQL = "SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?"
 SCOPE_IDS_SQL = """SELECT count(*), coalesce(sum(token_count), 0), coalesce(max(id), ?2),
     group_concat(id) FROM messages WHERE session_id = ?1 AND id > ?2"""
@@ -71,8 +78,17 @@ def term_holders(
 
 
 def term_holders_after(conn: sqlite3.Connection, match: str, after: int) -> list[int]:
-    """The ids above ``after``, ascending, of the messages matching ``match``."""
+    """The ids above ``after``, ascending, of the messages matching ``match`` (a word
+    with a session's key: ``search.message_holders``)."""
     return [row[0] for row in conn.execute(TERM_HOLDERS_AFTER_SQL, (match, after))]
+
+
+def term_file_holders_after(conn: sqlite3.Connection, match: str, after: int) -> list[int]:
+    """The ids above ``after``, ascending, of the messages matching ``match`` (a word
+    alone, in the whole file)."""
+    found = [row[0] for row in conn.execute(TERM_FILE_HOLDERS_AFTER_SQL, (match, after))]
+    found.reverse()
+    return found
 
 
 def term_file_holders(conn: sqlite3.Connection, match: str) -> list[int]:

@@ -55,20 +55,10 @@ class _RowModels:
         self._validate = model.__pydantic_validator__.validate_python  # type: ignore[attr-defined]
         self._text = self.fields.index(text_column) if text_column else None
         self._json = json_columns  # stored as JSON text, given to the model decoded
-        self._field_names = frozenset(self.fields)
-        self.read: Callable[[tuple], Any] = self._construct if as_stored else self.build
+        self.read: Callable[[tuple], Any] = (
+            _constructor(model, self.fields) if as_stored else self.build
+        )
         self._memo = functools.lru_cache(maxsize=ROW_MEMO_SIZE)(self.read)
-
-    def _construct(self, row: tuple) -> Any:
-        # What pydantic's model_construct leaves, in a third of its time: the
-        # fields as given, all of them set, no extra, no private attributes.
-        model = self._model.__new__(self._model)
-        set_attribute = object.__setattr__  # the model is frozen
-        set_attribute(model, "__dict__", dict(zip(self.fields, row)))
-        set_attribute(model, "__pydantic_fields_set__", set(self._field_names))
-        set_attribute(model, "__pydantic_extra__", None)
-        set_attribute(model, "__pydantic_private__", None)
-        return model
 
     def build(self, row: tuple) -> Any:
         """The model of a row, bypassing the memo (for rows just written)."""
@@ -84,6 +74,25 @@ class _RowModels:
         if self._text is None or len(row[self._text]) > ROW_MEMO_MAX_CHARS:
             return self.read(row)
         return self._memo(row)
+
+
+def _constructor(model: type, fields: tuple[str, ...]) -> Callable[[tuple], Any]:
+    """What pydantic's model_construct leaves, in a third of its time: the fields as
+    given, all of them set, no extra, no private attributes; what it looks up bound
+    once (a row of recall's candidates costs a third less than through attributes)."""
+    names = frozenset(fields)
+    new = model.__new__
+    set_attribute = object.__setattr__  # the model is frozen
+
+    def construct(row: tuple) -> Any:
+        built = new(model)
+        set_attribute(built, "__dict__", dict(zip(fields, row)))
+        set_attribute(built, "__pydantic_fields_set__", set(names))
+        set_attribute(built, "__pydantic_extra__", None)
+        set_attribute(built, "__pydantic_private__", None)
+        return built
+
+    return construct
 
 
 # --- sessions ----------------------------------------------------------------
