@@ -60,9 +60,20 @@ def action(item: str) -> tuple[str | None, list[str]]:
     return said[0], said[1:]
 
 
+_VOWELS: Final = frozenset("aeiou")
+
+
 def done_forms(verb: str) -> frozenset[str]:
-    """The words that report ``verb`` done: its "-ed" forms and :data:`_COMPLETES`."""
-    return frozenset({verb + "ed", verb + "d", *_COMPLETES.get(verb, ())})
+    """The words that report ``verb`` done: its "-ed" forms ("cancelled", "stopped" with
+    the last consonant doubled; "copied" for a "-y" after a consonant) and
+    :data:`_COMPLETES`."""
+    forms = {verb + "ed", verb + "d", *_COMPLETES.get(verb, ())}
+    if len(verb) >= 3 and verb[-1] not in _VOWELS | {"w", "x", "y"} and verb[-2] in _VOWELS \
+            and verb[-3] not in _VOWELS:
+        forms.add(verb + verb[-1] + "ed")  # "cancel" -> "cancelled", "stop" -> "stopped"
+    if len(verb) >= 3 and verb.endswith("y") and verb[-2] not in _VOWELS:
+        forms.add(verb[:-1] + "ied")  # "copy" -> "copied"
+    return frozenset(forms)
 
 
 _PREPOSITIONS: Final = frozenset(
@@ -100,6 +111,9 @@ _PRONOUNS: Final = frozenset("it them him her".split())
 _NOT_YET: Final = frozenset("if unless once when whenever until till".split())
 """Words that make what follows in a clause a case still to come ("the form goes in once
 you've signed it"), not a report."""
+_IT_IS: Final = frozenset("it's it\u2019s they're they\u2019re its".split())
+"""A pronoun and "is"/"are" before a done form: the thing named before is in the act's
+state ("It's cancelled")."""
 PRONOUN_REACH: Final = 3
 """How many sentences back a pronoun's thing may be named ("I emailed him")."""
 
@@ -122,7 +136,8 @@ def _past_forms(item: str, verb: str, objects: Sequence[str]) -> tuple[frozenset
 
 def reported_done(item: str, later: Sequence[str], telling: Callable[[str], bool]) -> bool:
     """True when one of ``later`` (the chat's sentences from the one stating ``item``, an
-    action, on; the first is not read as a report) reports the same act in the past: in
+    action, on; the first too: the sentence the item was taken from may itself report it,
+    "I've just logged in and switched off auto-renewal") reports the same act in the past: in
     one clause, the verb in a past form (:func:`done_forms`; a light verb's noun:
     "emailed" for "Send email to landlord") beside a word of the item's object, in either
     order ("rotor cleaned", "cleaned the rotor", "I emailed the landlord last week"; the
@@ -130,7 +145,9 @@ def reported_done(item: str, later: Sequence[str], telling: Callable[[str], bool
     pronoun for the object ("I emailed him") when one of the :data:`PRONOUN_REACH`
     sentences before names the object; a form equal to its verb ("read", "set") after a
     personal subject ("we read it"). A thing before the form is what was acted on only when
-    no object follows ("rotor cleaned", not "the vet emailed me": the vet acted). Two more
+    no object follows ("rotor cleaned", not "the vet emailed me": the vet acted), and so is
+    "it" or "they" before "is"/"are" ("It's cancelled now") when one of the
+    :data:`PRONOUN_REACH` sentences before names the object. Two more
     ways: a clause naming the act and one that is only "done" ("sudo apt install
     sane-airscan, done"), and a clause that is the past form alone ("ordered, arrive
     thurs") when the last sentence before it that says the verb names the object ("fine,
@@ -151,7 +168,7 @@ def reported_done(item: str, later: Sequence[str], telling: Callable[[str], bool
     def names(text: str) -> bool:
         return not objects.isdisjoint(stem(w) for w in words(text))
 
-    for k in range(1, len(later)):
+    for k in range(len(later)):
         sentence = later[k]
         if not telling(sentence):
             continue
@@ -182,4 +199,8 @@ def reported_done(item: str, later: Sequence[str], telling: Callable[[str], bool
                 free = not after or after[0] in _NO_OBJECT_AFTER
                 if free and any(stem(b) in objects for b in clause[max(0, i - 3):i]):
                     return True  # "rotor cleaned"
+                if free and i > 0 and clause[i - 1] in _IT_IS and any(
+                    names(s) for s in later[max(0, k - PRONOUN_REACH):k]
+                ):
+                    return True  # "It's cancelled now", the membership named just before
     return False

@@ -52,7 +52,7 @@ from typing import Any, Final, NamedTuple
 from pydantic import field_validator
 
 from . import extract as rules
-from . import entities, progress, statements, verbs
+from . import entities, progress, replies, statements, verbs
 from .answers import MAX_REFERENCES, Answer, merge_items, strings
 from .grounding import Evidence
 from .models import CheckpointData, Message, References, WorkflowState
@@ -288,6 +288,7 @@ class ModelCheckpoint(Answer):
         self, evidence: Evidence, said: Evidence, dropped: dict[str, int] | None = None,
         messages: int | None = None, roles: Sequence[str] = (), tools: Mapping[int, str] | None = None,
         sources: dict[str, tuple[int, ...]] | None = None,
+        verdicts: list[tuple[str, str, str | None]] | None = None,
     ) -> CheckpointData:
         """The items ``evidence`` supports (``localmem.grounding``), as CheckpointData,
         each where its status puts it (``localmem.statements``): a step or goal names an
@@ -305,7 +306,9 @@ class ModelCheckpoint(Answer):
         ``progress.looked_up``). ``sources`` receives, by the text of each statement kept
         (as stored: clipped), the indexes of the evidence's sources whose sentences support it (the support its
         place was judged on; the sources supporting it whole when no one sentence does):
-        what the line rests on (``localmem.sources``)."""
+        what the line rests on (``localmem.sources``). ``verdicts`` receives each item
+        proposed as ``(field, item, why it was dropped or None)``, references as
+        ``references.<kind>``."""
         dropped = {} if dropped is None else dropped
         out: dict[str, list[str]] = {}
         sentences = statements.by_sentence(evidence.sources)
@@ -336,7 +339,10 @@ class ModelCheckpoint(Answer):
                 return "changes what the chat did not change"
             if field in _TO_DO and not verbs.names_action(item, evidence.sources[: last + 1]):
                 return "names no action"
-            return evidence.check(item)
+            reason = evidence.check(item)
+            if reason is None and replies.only_drafted(item, evidence.sources[: last + 1], roles=roles):
+                return "a line of a draft"  # "raise your glasses", the speech's last line
+            return reason
 
         flow = self.workflow_state
         proposed = {
@@ -365,6 +371,8 @@ class ModelCheckpoint(Answer):
                         place, reason = field, None  # said planned (or not at all), then done
                     elif unsaid and reason is None:
                         reason = "not said to be done"
+                if verdicts is not None:
+                    verdicts.append((field, item, reason))
                 if reason is not None:
                     drop(reason)
                 elif place is not None:
@@ -380,6 +388,8 @@ class ModelCheckpoint(Answer):
                     kind != "identifiers" or entities.identifies(name, evidence.sources[: last + 1])
                 )
                 reason = evidence.check_name(name) if named else f"not a name of {kind}"
+                if verdicts is not None:
+                    verdicts.append((f"references.{kind}", name, reason))
                 if reason is None:
                     refs[kind].append(name)
                 else:

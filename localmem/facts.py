@@ -15,7 +15,7 @@ keeping is ``localmem.entities``'. Pure functions; the store side is
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 from pydantic import field_validator
@@ -156,7 +156,10 @@ class ModelFacts(Answer):
             return [n for names in value.values() for n in strings(names)]
         return strings(value)
 
-    def grounded(self, pairs: Sequence[tuple[str, str]], replaced: Sequence[str] = ()) -> FactsData:
+    def grounded(
+        self, pairs: Sequence[tuple[str, str]], replaced: Sequence[str] = (),
+        verdicts: list[tuple[str, str, str | None]] | None = None,
+    ) -> FactsData:
         """The items the span's messages (``pairs``: the user's, the assistant's and a tool's
         records) support (:func:`supported_item`), none of them a value the span replaced
         (``replaced``: the old sides of the updates kept); a key fact or a decision states its
@@ -164,7 +167,9 @@ class ModelFacts(Answer):
         replaced (``staleness.stale``: "two more" after "it's three, not two"), no claim of
         every case its sentences make of one (:func:`claims.widens`) and no person given
         another's act, thing or name (``roles.miscast``: "Leila's husband" for the user's
-        "my husband")."""
+        "my husband"). Each item is judged whole and stored clipped (:func:`_as_stored`);
+        ``verdicts`` receives each as ``(field, item as stored, why it was dropped or None)``
+        (the caps :data:`MAX_FACTS` and ``MAX_REFERENCES`` apply after)."""
         said = [(role, text) for role, text in pairs if role in ("user", "assistant", "tool")]
         texts = [text for _, text in said]
         evidence = Evidence(texts, conversation=texts)
@@ -172,18 +177,26 @@ class ModelFacts(Answer):
         stale = {_said(old) for old in replaced} - {""}
         stated = claims.statements_of(said)
 
+        def why(field: str, i: str) -> str | None:
+            if _said(i) in stale:
+                return "replaced"
+            reason = unsupported(field, i, evidence, sentences, said)
+            if reason is not None:
+                return reason
+            if used_up(i, texts):
+                return "used up"
+            if field not in ("key_facts", "decisions"):
+                return None
+            if claims.values_apart(i, stated):
+                return "values apart"
+            if staleness.stale(i, texts):
+                return "replaced"
+            if claims.widens(_THE_USER.sub(" ", i), sentences):
+                return "widens"
+            return "miscast" if roles.miscast(i, said) else None
+
         def keep(field: str, items: list[str]) -> list[str]:
-            items = [rules.clip(i, rules.ITEM_CHARS) for i in items if i.strip()]
-            return rules.unique([
-                i for i in items
-                if _said(i) not in stale
-                and supported_item(field, i, evidence, sentences, said)
-                and not used_up(i, texts)
-                and not (field in ("key_facts", "decisions") and claims.values_apart(i, stated))
-                and not (field in ("key_facts", "decisions") and staleness.stale(i, texts))
-                and not (field in ("key_facts", "decisions") and claims.widens(_THE_USER.sub(" ", i), sentences))
-                and not (field in ("key_facts", "decisions") and roles.miscast(i, said))
-            ])
+            return rules.unique(_as_stored(items, lambda i: why(field, i), field, verdicts))
 
         return FactsData(
             key_facts=keep("key_facts", self.key_facts)[:MAX_FACTS],
@@ -202,7 +215,15 @@ def _said(text: str) -> str:
 def supported_item(
     field: str, item: str, evidence: Evidence, sentences: Evidence, said: Sequence[tuple[str, str]]
 ) -> bool:
-    """Whether a model's facts ``item`` for ``field`` stands on the span, as a checkpoint's
+    """Whether a model's facts ``item`` for ``field`` stands on the span: :func:`unsupported`
+    finds no reason it does not."""
+    return unsupported(field, item, evidence, sentences, said) is None
+
+
+def unsupported(
+    field: str, item: str, evidence: Evidence, sentences: Evidence, said: Sequence[tuple[str, str]]
+) -> str | None:
+    """Why a model's facts ``item`` for ``field`` does not stand on the span (None: it does), as a checkpoint's
     items do (``localmem.grounding``: most of its words in one message, with its negations,
     no warning flipped; "the user" stands for the speaker), and as what its field is:
 
@@ -229,51 +250,102 @@ def supported_item(
       something of it (not a bare name: "shrimp allergy", :func:`entities.bare_name`), and one
       only suggested to the user ("try a tasca in Mouraria") is theirs only once they took
       it up (:func:`_taken_up`: "Great, we booked the flights too" answers with something
-      else).
+      else), and one turned down is none (:func:`_refused`: "You could: ..." "Actually no,
+      leave it out").
     """
     plain = _THE_USER.sub(" ", item)
+    texts = [text for _, text in said]
     if field == "open_questions":
-        return _still_open(item, said)
-    if not _a_statement(item, [text for _, text in said]):
-        return False
+        return None if _still_open(item, said) else "not an open question"
+    if not _a_statement(item, texts):
+        return "no statement"
     if field == "entities":
-        return entities.is_entity(item, said)
-    if evidence.check(plain) is not None:
-        return False
+        if not entities.is_entity(item, said):
+            return "not an entity"
+        return "a clause" if _a_clause(item, texts) else None
+    reason = evidence.check(plain)
+    if reason is not None:
+        return reason
     if any(verbs.drops_the_action(plain, s) for s in sentences.supporting(plain)):
-        return False  # "Pena Palace tickets online" of "Book Pena Palace tickets online"
+        return "drops the action"  # "Pena Palace tickets online" of "Book Pena Palace tickets online"
     if field in ("key_facts", "decisions") and not _subject_kept(plain, sentences.supporting(plain)):
-        return False
-    if field in ("key_facts", "decisions") and _only_drafted(plain, said):
-        return False  # "Daniel is the brother who taught Sam..." of "Here's my opening line: '...'"
+        return "subject swapped"
+    if field in ("key_facts", "decisions") and replies.only_drafted(plain, texts, False):
+        # "Daniel is the brother who taught Sam..." of "Here's my opening line: '...'"; a
+        # speech quoted whole states the facts the user gave ("Nine years ago Dominic joined")
+        return "only drafted"
     if field in ("key_facts", "decisions") and _only_corrected(plain, sentences.supporting(plain), said):
-        return False  # "stretch before every run" of "...right?" "Not quite. ... stretching for after."
+        return "corrected"  # "stretch before every run" of "...right?" "Not quite. ... stretching for after."
     if field == "key_facts":
-        return (len(item.split()) >= 2 and not entities.bare_name(plain, [text for _, text in said])
-                and not entities.names_things(plain))
+        if len(item.split()) < 2 or entities.bare_name(plain, texts) or entities.names_things(plain):
+            return "only names"
+        return None
     if field == "decisions":
         support = sentences.supporting(plain)
         if support and all(map(statements.undecided, support)):
-            return False
+            return "undecided"
         if not any(w not in TIME_WORDS and w not in STOP_WORDS for w in words(plain)):
-            return False  # "will do thurs night": when, and nothing of what
-        if entities.bare_name(plain, [text for _, text in said]):
-            return False  # "shrimp allergy": a thing named, nothing decided of it
+            return "only when"  # "will do thurs night": when, and nothing of what
+        if entities.bare_name(plain, texts):
+            return "only names"  # "shrimp allergy": a thing named, nothing decided of it
         if not _taken_up(plain, sentences, said):
-            return False
-        return verbs.opens_with_verb(plain) or any(map(statements.decides, support))
-    return True
+            return "not taken up"
+        if _refused(support, said):
+            return "ruled out"
+        if _reports_another(plain):
+            return "a report"  # "Liam's ankle is swollen", "Liam lost the bet": no choice
+        if not (verbs.opens_with_verb(plain) or any(map(statements.decides, support))):
+            return "no decision stated"
+    return None
 
 
-def _only_drafted(item: str, said: Sequence[tuple[str, str]]) -> bool:
-    """Whether ``item`` stands on the span only through a piece of writing a message
-    quotes as one (``replies.without_drafts``: a draft line, a verse, a toast's opening): the words
-    are the piece's, a joke or a line, not what the chat states as a fact."""
-    texts = [text for _, text in said]
-    plain = [replies.without_drafts(text) for text in texts]
-    if plain == texts:
+_CONTRACTED = re.compile(r"^\W*([A-Z][\w-]*)['\u2019]s\s+(\w+ing)\W*$")
+"""An entity that may be a clause cut short: a name, "'s" and an "-ing" word ("Liam's buying")."""
+
+
+def _a_clause(item: str, texts: Sequence[str]) -> bool:
+    """Whether an entity ``item`` ("Liam's buying") is the start of a clause the ``texts``
+    say ("Liam's buying the first round": "'s" is "is", the "-ing" word a verb taking an
+    object: ``verbs.opens_with_verb``), not a thing of that person's ("Liam's painting is on
+    the wall" names one)."""
+    found = _CONTRACTED.match(item)
+    if found is None:
         return False
-    return Evidence(plain, conversation=plain).check(item) is not None
+    said = re.compile(rf"\b{re.escape(found.group(1))}['\u2019]s\s+({re.escape(found.group(2))}\b[^.;:!?\n]*)", re.I)
+    return any(verbs.opens_with_verb(m.group(1)) for text in texts for m in said.finditer(text))
+
+
+_ANOTHER = re.compile(
+    r"^\W*(?P<subject>he|she|they|[A-Z][\w-]*(?:\s+[A-Z][\w-]*)?(?:['\u2019]s\s+[a-z]+)?)\s+(?:(?:just|already|now|also|still|finally)\s+)?"
+    r"(?:is|are|was|were|has|had|lost|won|got|went|made|took|bought|said|told|left|came|\w+ed)\b"
+    r"(?!\s+(?:to|going to|about to)\b)"
+    r"|^\W*(?P<contracted>[A-Z][\w-]*)['\u2019]s\s+\w+ing\b",
+)
+"""A statement whose subject is someone or something named (a name, "Liam's ankle", he, she,
+they: never the user, "I" or "we") and
+whose verb says what is or what happened: a state, a past act, an act under way ("Liam's
+ankle is swollen", "Liam lost the bet", "Jess is joining the team", "Liam's buying the
+first round"). Not a future or an intention ("Dan will run a warm up", "Margaret plans to
+..."), nor the present of a habit, which may be what was chosen for someone ("Marta uses
+past tense" of a story's heroine, "Henry takes nitrofurantoin for 5 days"). A thing's
+name reads as a person's: "Swift Move is the better deal" would be a report too (no model
+proposed it as a decision of the facts; as a checkpoint decision it is true, so checkpoints
+do not use this).
+"""
+
+
+def _reports_another(item: str) -> bool:
+    """Whether ``item`` reports another person's state or act (:data:`_ANOTHER`) rather than
+    a choice: what someone is, did or is doing is a fact, not a decision. The subject is
+    no function word ("The river keeps your name") and no verb ("Watch replication lag")."""
+    found = _ANOTHER.search(item)
+    if found is None:
+        return False
+    subject = (found.group("subject") or found.group("contracted")).split("'")[0].split("\u2019")[0]
+    first = subject.split()[0].casefold()
+    return first in ("he", "she", "they") or (
+        first not in STOP_WORDS and first not in verbs.ACTION_VERBS and not verbs.opens_with_verb(item)
+    )
 
 
 def _only_corrected(item: str, support: Sequence[str], said: Sequence[tuple[str, str]]) -> bool:
@@ -284,6 +356,22 @@ def _only_corrected(item: str, support: Sequence[str], said: Sequence[tuple[str,
     roles = [role for role, _ in said]
     owners = {k for k, text in texts.items() for sentence in support if sentence in text}
     return bool(owners) and all(replies.corrects(item, k, texts, roles) for k in owners)
+
+
+def _refused(support: Sequence[str], said: Sequence[tuple[str, str]]) -> bool:
+    """Whether every sentence of ``support`` (those stating a decision) is advised against
+    where it is said or refused by the answer to its message (``replies.ruled_out``, as a
+    checkpoint's decision is held: "You could: a line like ... would get a laugh." "Actually
+    no, leave it out"): a choice turned down is no decision."""
+    sentences: list[str] = []
+    answers: list[str | None] = []
+    for sentence in support:
+        for k, (role, text) in enumerate(said):
+            if sentence in text:
+                reply = said[k + 1] if k + 1 < len(said) else None
+                sentences.append(sentence)
+                answers.append(reply[1] if reply is not None and reply[0] != role else None)
+    return replies.ruled_out(sentences, answers)
 
 
 def _taken_up(item: str, sentences: Evidence, said: Sequence[tuple[str, str]]) -> bool:
@@ -456,7 +544,8 @@ def _a_statement(item: str, messages: Sequence[str]) -> bool:
 
 
 def must_remember(
-    answer: ModelFacts, evidence: Evidence, conversation: Sequence[tuple[str, str]] = ()
+    answer: ModelFacts, evidence: Evidence, conversation: Sequence[tuple[str, str]] = (),
+    verdicts: list[tuple[str, str, str | None]] | None = None,
 ) -> list[str]:
     """The model's must-remember items worth an auto pin, at most :data:`MAX_MUST_REMEMBER`:
     clipped, lasting (not of the moment they were said: :data:`_OF_THE_MOMENT`; no step
@@ -468,21 +557,53 @@ def must_remember(
     says them (:func:`claims.values_apart`), none a later message of theirs replaced
     (``staleness.stale``), not widened to every case (:func:`claims.widens`), and no
     person given another's act, thing or name by the ``conversation``'s ``(role, text)``
-    turns (``roles.miscast``), as the summary's facts are held."""
-    items = [rules.clip(i, rules.ITEM_CHARS) for i in answer.must_remember]
+    turns (``roles.miscast``), as the summary's facts are held. Each is judged whole and
+    stored clipped; ``verdicts`` receives each as ``(field, item, why dropped or None)``."""
     sentences = statements.by_sentence(evidence.sources)
-    kept = [
-        i for i in items
-        if not _OF_THE_MOMENT.search(i) and not _a_step(i) and _a_statement(i, evidence.sources)
-        and not entities.bare_name(i, evidence.sources) and not entities.names_things(i)
-        and fact_sources(i, evidence) is not None
-        and not claims.values_apart(i, sentences.sources)
-        and not staleness.stale(i, evidence.sources)
-        and not claims.widens(_THE_USER.sub(" ", i), sentences)
-        and not _a_plan(i, sentences)
-        and not roles.miscast(i, conversation)
-    ]
-    return rules.unique(kept)[:MAX_MUST_REMEMBER]
+
+    def why(i: str) -> str | None:
+        if _OF_THE_MOMENT.search(i):
+            return "of the moment"
+        if _a_step(i):
+            return "a step"
+        if not _a_statement(i, evidence.sources):
+            return "no statement"
+        if entities.bare_name(i, evidence.sources) or entities.names_things(i):
+            return "only names"
+        if fact_sources(i, evidence) is None:
+            return evidence.check(_THE_USER.sub(" ", i)) or "not supported by the user's messages"
+        if claims.values_apart(i, sentences.sources):
+            return "values apart"
+        if staleness.stale(i, evidence.sources):
+            return "replaced"
+        if claims.widens(_THE_USER.sub(" ", i), sentences):
+            return "widens"
+        if _a_plan(i, sentences):
+            return "a plan"
+        return "miscast" if roles.miscast(i, conversation) else None
+
+    return rules.unique(_as_stored(answer.must_remember, why, "must_remember", verdicts))[:MAX_MUST_REMEMBER]
+
+
+def _as_stored(
+    items: Sequence[str], why: Callable[[str], str | None], field: str,
+    verdicts: list[tuple[str, str, str | None]] | None = None,
+) -> list[str]:
+    """``items`` as stored (clipped to ``extract.ITEM_CHARS``), those for which ``why`` finds
+    no reason to drop, clipped and whole: what the clip cuts off is still what the model
+    claimed ("... If Marco pays the balance ..." past the cut), and the line stored must stand
+    as it is shown. ``verdicts`` receives ``(field, item as stored, why dropped or None)``."""
+    out = []
+    for item in items:
+        if not item.strip():
+            continue
+        clipped = rules.clip(item, rules.ITEM_CHARS)
+        reason = why(clipped) or (None if clipped == item else why(item))
+        if verdicts is not None:
+            verdicts.append((field, clipped, reason))
+        if reason is None:
+            out.append(clipped)
+    return out
 
 
 def model_updates(answer: ModelFacts, evidence: Evidence) -> list[tuple[str, str]]:

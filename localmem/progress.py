@@ -17,6 +17,8 @@ out, and its objects) and the sentences after it (pure functions; they never rai
 - :func:`taken_up`: the writer went with the thing it acts on ("Went with the healthcheck");
 - :func:`left_done`: the thing it acts on is in the state the act leaves it ("They're
   gone" after "I'm throwing them out now");
+- :func:`need_met`: the thing it says is needed was got ("needs a tiny allen key" ... "got
+  one");
 - :func:`made_later`: the thing it makes is there ("It's a good haiku");
 - :func:`partly_done`: some of the things it joins are done ("the printer works again");
 - :func:`under_way`: a moment's action said as it happened ("I'm calling the vet");
@@ -24,7 +26,7 @@ out, and its objects) and the sentences after it (pure functions; they never rai
   "How much children's Tylenol can I give her?" and its answer);
 - :func:`accepted_later`: the thing it makes was written in the chat and accepted ("Here's a
   starting point: '... / ...'" ... "Yes! That's much better.");
-- :func:`ruled_out`: the chat advised against it or refused it ("Please don't: ...");
+- ``replies.ruled_out``: the chat advised against it or refused it ("Please don't: ...");
 - :func:`declined`: what it acts on was offered and turned down ("Have you thought about
   getting binoculars?" "... Not spending 300 bucks on new ones");
 - :func:`only_if`: it is advice for a case the chat does not say came ("If it drops below
@@ -219,6 +221,18 @@ _LASTING: Final = frozenset("keep stay avoid".split())
 """Acts that last: "keep lilies out of the house" is a rule kept, never done once."""
 _BACK_REFERENCES: Final = frozenset("it they them those these that this both all".split())
 """Words that name a thing said before instead of naming it."""
+_INSERTS: Final = frozenset("import add insert load upload put copy move save enter".split())
+"""Acts that put their thing into something: done once the thing is in it."""
+_PLACED = re.compile(
+    r"\b(?P<subject>\w+)\s+(?:(?:are|is|were|was|now|all|both|safely|already)\s+)*"
+    r"(?:in|into)\s+(?:the|your|our|my|their)\s+\w+",
+    _I,
+)
+"""A thing in a place ("339 members in the table", "the photos are now in the album"):
+the state an act of putting in leaves it (:data:`_INSERTS`)."""
+_COMPLETING: Final = frozenset("finish complete".split())
+"""Verbs that take another act as their object ("Finish import members"): done when that
+act is."""
 
 
 def left_done(item: str, later: Sequence[str]) -> bool:
@@ -226,18 +240,30 @@ def left_done(item: str, later: Sequence[str]) -> bool:
     acts on (a word of its objects) is in the state the act leaves it: sorted, fixed, done,
     or, for a removal (:data:`_REMOVES`), gone, away, out, off (:data:`_LEFT`: "The lilies
     are gone" for "throw out lilies"; "It's fixed" for "fix the leak"; not "The power is
-    out" for "restore power"). A thing named by a pronoun ("They're gone") is the
+    out" for "restore power"); for an act of putting in (:data:`_INSERTS`), the thing in
+    a place (:data:`_PLACED`: "Ran it, 339 members in the table." for "Import members", or
+    for "Finish import members": :data:`_COMPLETING`; not "no members in the table yet"). A
+    thing named by a pronoun ("They're gone") is the
     item's when an earlier of the ``later`` sentences said the item's act ("I'm throwing
     them out now"): what the act was about is what is now gone. "The lilies are still in
     the vase" or "they're gone?" leave the act to do, and an act that lasts (:data:`_LASTING`:
     "keep lilies out of the house") is never done by its state."""
     verb, said = action(item)
+    if verb in _COMPLETING and len(said) > 1 and said[0] in _INSERTS:
+        verb, said = said[0], said[1:]  # "Finish import members" is done when the import is
     if verb is None or not said or verb in _LASTING:
         return False
     objects = {stem(w) for w in said}
+    put = {stem(w) for w in direct_object(item) if w in said and w not in _INSERTS}  # "gate" of "add a gate to the door"
     acted = False
     for sentence in later:
         if not sentence.rstrip().endswith("?") and status(sentence) != "plan":
+            if verb in _INSERTS and any(
+                stem(found.group("subject").casefold()) in put
+                and NEGATIONS.isdisjoint(words(sentence[: found.start()]))
+                for found in _PLACED.finditer(sentence)
+            ):
+                return True  # "339 members in the table" for "Import members"
             left = _LEFT.search(sentence)
             removal = not _REMOVES.isdisjoint(words(item))
             subject = words(left.group("subject")) if left and (left.group("finished") or removal) else []
@@ -246,6 +272,39 @@ def left_done(item: str, later: Sequence[str]) -> bool:
             if subject and acted and subject[-1] in _BACK_REFERENCES:
                 return True
         acted = acted or holds_verb(sentence, verb)
+    return False
+
+
+_NEEDS = re.compile(r"\b(?:needs?|requires?)\s+(?P<what>[^,.;:!?]+)", _I)
+"""A need an item states ("grub screw needs a tiny allen key"): what is needed."""
+_GOT = re.compile(
+    r"\b(?:got|bought|found|borrowed|have|picked up)\s+(?:(?:a|an|the|my|our|some|new)\s+)*"
+    r"(?:(?P<one>ones?)\b(?!\s+[a-z])|(?P<what>\w+))",
+    _I,
+)
+"""A report of having a thing: "one" standing for it ("got one.", "got one, lever off"; not
+"got one recommendation") or a word of it ("bought a new allen key")."""
+
+
+def need_met(item: str, later: Sequence[str]) -> bool:
+    """True when ``item`` states a need (:data:`_NEEDS`: "grub screw needs a tiny allen key")
+    and a ``later`` sentence (not a question, a plan or a negation) reports having got the
+    thing needed: "one" standing for it or a word of it (:data:`_GOT`: "got one. lever off",
+    "bought the allen key"). A need met is nothing left to do ("got it" says understood, not
+    had: it counts for nothing)."""
+    found = _NEEDS.search(item)
+    if found is None:
+        return False
+    thing = {stem(w) for w in words(found.group("what")) if w not in STOP_WORDS}
+    for sentence in later:
+        said = words(sentence)
+        if sentence.rstrip().endswith("?") or status(sentence) == "plan" or any(
+            w in NEGATIONS or w.endswith("n't") for w in said
+        ):
+            continue
+        for got in _GOT.finditer(sentence):
+            if got.group("one") or (got.group("what") and stem(got.group("what").casefold()) in thing):
+                return True
     return False
 
 
@@ -278,18 +337,6 @@ def accepted_later(item: str, turns: Sequence[tuple[str, str]]) -> bool:
 
 _QUOTED = re.compile(r"(?:^|[\s:(])['\"\u201c\u2018]\w")
 """A quotation opened in a message: a revision offered ("Try: 'I'm leaving, but ...'")."""
-
-
-def ruled_out(support: Sequence[str], answers: Sequence[str | None]) -> bool:
-    """True when every sentence of ``support`` (those that state an item; ``answers``:
-    for each, the message answering its own, if any) is advised against there ("I
-    wouldn't refinance": ``replies.advises_against``) or refused by the answer
-    ("Someone said to pull money out of the 401(k)." "Please don't: ...":
-    ``replies.refuses``): an action the chat ruled out is nothing to do."""
-    return bool(support) and all(
-        replies.advises_against(s) or (r is not None and replies.refuses(r))
-        for s, r in zip(support, answers)
-    )
 
 
 def declined(item: str, texts: dict[int, str], roles: Sequence[str] = ()) -> bool:
@@ -427,14 +474,15 @@ def unstated(
     offers a choice or reports what someone else did (``statements.undecided``), a goal or
     a current step one that states what someone is after ("I need", "please", a plan,
     advice). Nothing the chat ruled out is a decision or something to do
-    (:func:`ruled_out`, :func:`declined`), nor anything whose numbers are said of something else
+    (``replies.ruled_out``, :func:`declined`), nor anything whose numbers are said of something else
     (:func:`unbound_value`). Something to do is no step when it is advice for a case the
     chat does not say came (:func:`only_if`), and no longer to do when a later sentence
     reports it done ("I
     set it to channel 44" after "Set the band to a fixed channel"; "Removed."; its own act
     in the past beside its object: ``acts.reported_done``, "rotor cleaned"; "Demon
     Copperhead." answering "What were you reading?": :func:`answered_done`), by a choice
-    taken up (:func:`taken_up`: "Went with the healthcheck") or by the state it leaves its
+    taken up (:func:`taken_up`: "Went with the healthcheck"), by the thing it needs got
+    (:func:`need_met`: "got one") or by the state it leaves its
     thing in (:func:`left_done`: "They're gone"; read in the whole chat when no one sentence
     states the item), its thing
     made ("It's a good haiku" after "write a haiku"; a piece written and accepted:
@@ -466,7 +514,7 @@ def unstated(
     at = [i for i, s in enumerate(ordered) if s in support]
     stating = [i for i in at if not replies.corrects(item, owners[i], texts, roles)]
     answers = [_reply(owners[i], texts, roles) for i in stating]
-    if not stating or ruled_out([ordered[i] for i in stating], answers) or declined(item, texts, roles):
+    if not stating or replies.ruled_out([ordered[i] for i in stating], answers) or declined(item, texts, roles):
         return "ruled out"
     if field in ("key_decisions", "completed_steps"):
         return None
@@ -475,7 +523,7 @@ def unstated(
     first = at[0]
     later = [(s, owners[i] == owners[first] + 1) for i, s in enumerate(ordered) if i > first]
     if (done_later(item, later) or taken_up(item, [s for s, _ in later]) or left_done(item, ordered[first:])
-            or reported_done(item, said[first:], statements.tells)):
+            or reported_done(item, said[first:], statements.tells) or need_met(item, [s for s, _ in later])):
         return "done later"  # left_done reads the first sentence too: it may say the act
     if any(answered_done(item, said[i - 1], said[i], said[i + 1:]) for i in stating
            if 0 < i < end and owners[i - 1] == owners[i] - 1 and _reply(owners[i - 1], texts, roles) is not None):

@@ -8,7 +8,8 @@ much better." These functions read such answers (they never raise on any ``str``
 - :func:`refuses`: a reply that opens by refusing what it answers ("No,", "Please don't",
   "Probably not", "Not quite"); :func:`declines`: one turning it down anywhere ("...
   Not spending 300 bucks on new ones"); :func:`advises_against`: a sentence advising against what
-  it names ("I wouldn't refinance");
+  it names ("I wouldn't refinance"); :func:`ruled_out`: statements each advised against or
+  refused by their answer;
 - :func:`condition`: the case an instruction is bound to ("If it drops below 70, ...");
 - :func:`assents`, :func:`agrees`: a reply saying yes to what it answers, and one that
   takes up a given item; :func:`suggests`: a sentence only suggesting ("try", "maybe");
@@ -17,7 +18,9 @@ much better." These functions read such answers (they never raise on any ``str``
 - :func:`corrects`: a reply refusing what it answers, whose words restate the item only
   to correct it ("Not quite. ... Save static stretching for after.");
 - :func:`presents_piece`: a message giving a made piece of two lines or more (a verse);
-  :func:`without_drafts`: a message without the pieces of writing it quotes as such.
+  :func:`drafts`, :func:`without_drafts`, :func:`only_drafted`: the pieces of writing a chat
+  quotes as such (a draft line, a speech quoted whole), a message without them, and an
+  item standing only on them.
 
 ``localmem.progress`` and ``localmem.facts`` use them to judge a checkpoint's items and a
 model's decisions; ``localmem.statements`` reads single sentences (it needs none of this).
@@ -30,7 +33,7 @@ from collections.abc import Mapping, Sequence
 from typing import Final
 
 from .extract import sentences
-from .grounding import SUPPORT_SHARE, same_word
+from .grounding import SUPPORT_SHARE, Evidence, same_word
 from .words import SMALL_TALK, STOP_WORDS, TIME_WORDS, is_number, stem, words
 
 _I = re.IGNORECASE
@@ -88,6 +91,18 @@ def advises_against(sentence: str) -> bool:
     """True when ``sentence`` advises against what it names (:data:`_AGAINST`): "I
     wouldn't refinance", "Cashing out early is a bad idea"."""
     return _AGAINST.search(sentence) is not None
+
+
+def ruled_out(support: Sequence[str], answers: Sequence[str | None]) -> bool:
+    """True when every sentence of ``support`` (those that state an item; ``answers``:
+    for each, the message answering its own, if any) is advised against there ("I
+    wouldn't refinance": :func:`advises_against`) or refused by the answer
+    ("Someone said to pull money out of the 401(k)." "Please don't: ...":
+    :func:`refuses`): an action the chat ruled out is nothing to do, and no decision."""
+    return bool(support) and all(
+        advises_against(s) or (r is not None and refuses(r))
+        for s, r in zip(support, answers)
+    )
 
 
 _CONDITION = re.compile(
@@ -224,8 +239,60 @@ _DRAFT = re.compile(
 me, ...'" (the quote's own apostrophes, "don't", close nothing)."""
 
 
-def without_drafts(text: str) -> str:
+_QUOTED_PARAGRAPH = re.compile(
+    r"(?:^|(?<=\n))[ \t]*[\"\u201c](?=[^\n]*\w[.!?][\"\u201d]?\s+\w)[^\n]{40,}[\"\u201d][ \t]*(?=\n|$)"
+)
+"""A paragraph that is one quotation of several sentences ('"Right, can I have everyone's
+attention. ... Raise your glasses."' under "Fixed:"): a text written to be said or sent,
+whatever introduces it."""
+_QUOTE = re.compile(r"[\"\u201c]([^\"\u201c\u201d\n]{3,200})[\"\u201d]")
+"""A short quotation inside a sentence ('finish on "raise your glasses"')."""
+
+
+def drafts(texts: Sequence[str], roles: Sequence[str] = ()) -> list[str]:
+    """The pieces of writing ``texts`` quote as such, case-folded: a piece labelled as one
+    (:data:`_DRAFT`: "Here's my opening line: '...'"), and a paragraph that is one quotation
+    of several sentences (:data:`_QUOTED_PARAGRAPH`) in an assistant's message (``roles``:
+    each text's role): a text the assistant wrote for the user to say or send. A paragraph
+    the user quotes is someone's text (the landlord's email, an error): what it asks may be
+    the user's to do."""
+    labelled = [m.group(0).casefold() for text in texts for m in _DRAFT.finditer(text)]
+    return labelled + [
+        m.group(0).casefold()
+        for k, text in enumerate(texts) if k < len(roles) and roles[k] == "assistant"
+        for m in _QUOTED_PARAGRAPH.finditer(text)
+    ]
+
+
+def without_drafts(text: str, pieces: Sequence[str] | None = None) -> str:
     """``text`` without the pieces of writing it quotes as such (:data:`_DRAFT`: a draft
     line, a verse, a toast's opening): their words are the piece's, a joke or a line, not
-    what the message states."""
-    return _DRAFT.sub(" ", text)
+    what the message states. With ``pieces`` (:func:`drafts` of the chat), also without a
+    paragraph that is one of them (a speech quoted whole) and a short quotation of a line of
+    one of them ('finish on "raise your glasses"' quotes the speech)."""
+    text = _DRAFT.sub(" ", text)
+    if pieces is None:
+        return text
+
+    def of_a_piece(found: re.Match[str]) -> str:
+        line = found.group(1).strip().casefold()
+        return " " if any(line in piece for piece in pieces) else found.group(0)
+
+    def a_piece(found: re.Match[str]) -> str:
+        return " " if found.group(0).casefold() in pieces else found.group(0)
+
+    return _QUOTE.sub(of_a_piece, _QUOTED_PARAGRAPH.sub(a_piece, text))
+
+
+def only_drafted(item: str, texts: Sequence[str], whole_pieces: bool = True, roles: Sequence[str] = ()) -> bool:
+    """Whether ``item`` stands on ``texts`` only through the pieces of writing they quote
+    (:func:`without_drafts`): the words are the piece's, a joke or a line to be said, not
+    what the chat states. With ``whole_pieces``, every piece of the chat counts
+    (:func:`drafts`, by the texts' ``roles``: a speech the assistant quoted whole, and a
+    later quotation of one of its lines): a line of a speech is never a step; without, only
+    the pieces labelled as such ("Here's my opening line: '...'")."""
+    pieces = drafts(texts, roles) if whole_pieces else None
+    plain = [without_drafts(text, pieces) for text in texts]
+    if plain == list(texts):
+        return False
+    return Evidence(plain, conversation=plain).check(item) is not None

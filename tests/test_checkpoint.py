@@ -896,3 +896,67 @@ def test_a_change_of_what_the_chat_did_not_change_is_no_item(db_path, fake: Json
         "active_goals": ["Change the train to the 2 pm train", "Move the hotel booking to May 5"],
     })
     assert data.active_goals == ["Move the hotel booking to May 5"]
+
+
+TOAST = [
+    ("user", "Need a short toast for my sister's wedding on Saturday, she's marrying Tom."),
+    ("assistant", 'Here it is, revised:\n\n"Ladies and gentlemen, I have known Amy all her life. '
+                  'Tom, you have no idea what you are in for. Please stand and raise your glasses."'),
+    ("user", "Perfect. Should I thank the caterers too?"),
+    ("assistant", 'Thank them before the toast, then end on "raise your glasses" so the room stands.'),
+    ("user", "Great. I still need to print the toast and buy a card."),
+    ("assistant", "Print two copies in case one gets lost, and raise your glasses high when you finish."),
+]
+
+
+def test_a_line_of_a_drafted_text_is_no_step(db_path, fake: JsonFake) -> None:
+    """Issue 21 (sixth set, seen): a text quoted whole as a paragraph ("Here it is, revised:"
+    then a speech in quotes) is a piece of writing; its lines, and a later quotation of one
+    ('end on "raise your glasses"'), are the piece's, not a step of the user's. A step the
+    chat says outside the piece stays ("print the toast"), and so do the same words said
+    as advice outside any quotation (the last message)."""
+    data = _model_checkpoint(db_path, fake, TOAST[:5], {
+        "workflow_state": {"next_steps": ["raise your glasses", "print the toast"]},
+    })
+    assert data.workflow_state.next_steps == ["print the toast"]
+    data = _model_checkpoint(db_path.with_name("said.db"), fake, TOAST, {
+        "workflow_state": {"next_steps": ["raise your glasses high", "print the toast"]},
+    })
+    assert data.workflow_state.next_steps == ["raise your glasses high", "print the toast"]
+
+
+def test_a_text_the_user_quotes_is_no_draft(db_path, fake: JsonFake) -> None:
+    """Issue 21: a paragraph the user quotes is someone else's text (the landlord's email),
+    not a piece the assistant wrote to be said: what it asks of the user stays a step."""
+    talk = [
+        ("user", 'The landlord wrote back:\n\n"We will keep 200 pounds of the deposit for cleaning. '
+                 'Please send the receipts for the carpet cleaning by Friday."'),
+        ("assistant", "That is a fair request. Do you still have the receipts?"),
+        ("user", "Yes, in my email somewhere."),
+    ]
+    data = _model_checkpoint(db_path, fake, talk, {"workflow_state": {"next_steps": ["send the receipts by Friday"]}})
+    assert data.workflow_state.next_steps == ["send the receipts by Friday"]
+
+
+def test_a_step_whose_thing_is_in_place_or_got_is_done(db_path, fake: JsonFake) -> None:
+    """Issue 21 (sixth set, seen: csv_bom_import, terse_tap, car_insurance_renewal), through
+    the store: "339 members in the table" leaves nothing of "Import members" to do (and keeps
+    it done), "got one" meets "needs a tiny allen key", and the sentence a step was taken
+    from can itself report it ("I've just switched off auto-renewal"); a step the chat only
+    plans stays."""
+    talk = [
+        ("user", "I'm writing a script to import the members CSV into SQLite. Also switch off auto-renewal, remind me."),
+        ("assistant", "Open the file with utf-8-sig. The grub screw needs a tiny allen key, by the way."),
+        ("user", "got one. Ran the script, 339 members in the table."),
+        ("user", "I've just logged in and switched off auto-renewal. I still need to email Gwen the list."),
+    ]
+    data = _model_checkpoint(db_path, fake, talk, {
+        "workflow_state": {
+            "current_step": "Import members",
+            "completed_steps": ["Import members"],
+            "next_steps": ["grub screw needs a tiny allen key", "switch off auto-renewal", "email Gwen the list"],
+        },
+    })
+    assert data.workflow_state.current_step is None
+    assert data.workflow_state.completed_steps == ["Import members"]
+    assert data.workflow_state.next_steps == ["email Gwen the list"]

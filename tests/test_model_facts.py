@@ -356,3 +356,61 @@ def test_a_wish_or_pleasantry_is_no_fact(db_path: Path, fake: JsonFake) -> None:
     assert not any("cake" in f or "Enjoy" in f for f in facts.data.key_facts + facts.data.decisions)
     assert "The next race is the Harbour Half in October" in pins
     assert not any("Enjoy" in p for p in pins)
+
+
+def test_a_choice_turned_down_is_no_decision() -> None:
+    """Issue 21, point 4 (sixth set, seen: leaving_speech): a choice the chat offered and the
+    answer to it refused ("You could: ..." "Actually no, leave it out") is no decision, as a
+    checkpoint's decision is held (``replies.ruled_out``); the same offer taken is one."""
+    offered = [
+        ("user", "Should I add a bit about his parking? He takes two spaces."),
+        ("assistant", "You could: a bit about his parking would get a laugh."),
+    ]
+    refused = [*offered, ("user", "Actually no, leave it out, I don't want it to sting.")]
+    taken = [*offered, ("user", "Great, I'll add it at the end.")]
+    answer = ModelFacts(decisions=["add a bit about his parking"])
+    assert answer.grounded(refused).decisions == []
+    assert answer.grounded(taken).decisions == ["add a bit about his parking"]
+
+
+def test_what_another_person_is_or_did_is_no_decision() -> None:
+    """Issue 21, point 4 (sixth set, seen: five_a_side): a statement whose subject is another
+    person and whose verb says what is, what happened or what is under way ("Liam's ankle is
+    swollen", "Liam lost the bet", "Jess is joining the team") is a fact, not a decision;
+    the same words are kept as key facts. Someone's future ("Dan will run a warm-up") and
+    the user's own acts stay decisions."""
+    said = [
+        ("user", "Liam lost the bet on the score, so he's buying the first round. His ankle is swollen."),
+        ("user", "Jess is joining the team next week. Dan will run a warm-up before every game."),
+        ("user", "We switched the game to Thursday at 9."),
+    ]
+    reports = ["Liam lost the bet on the score", "Jess is joining the team"]
+    choices = ["Dan will run a warm-up before every game", "We switched the game to Thursday at 9"]
+    data = ModelFacts(key_facts=reports, decisions=[*reports, *choices]).grounded(said)
+    assert data.decisions == choices
+    assert data.key_facts == reports
+
+
+def test_a_fact_is_judged_whole_and_stored_clipped() -> None:
+    """Issue 21, point 4 (sixth set, seen: cottage_split): a model's item longer than a stored
+    line is judged on all it says: a tail past the cut that flips what the chat said (an
+    allergy denied) drops it; a long item the chat supports whole is kept, clipped."""
+    sister = ("Ana lives in Porto, where she works night shifts as a nurse at the Santo Antonio hospital near "
+              "the river, and she keeps two cats called Figo and Nata in her small flat above the old bakery on the hill")
+    said = [("user", f"About my sister. {sister}. She is allergic to penicillin.")]
+    assert len(sister) >= 200  # the cut falls before the tail
+    assert ModelFacts(key_facts=[f"{sister}. She is not allergic to penicillin."]).grounded(said).key_facts == []
+    kept = ModelFacts(key_facts=[f"{sister}. She is allergic to penicillin."]).grounded(said).key_facts
+    assert len(kept) == 1 and kept[0].startswith("Ana lives in Porto") and len(kept[0]) <= 200
+    pins = ModelFacts(must_remember=[f"{sister}. She is not allergic to penicillin."])
+    assert must_remember(pins, user_evidence(said), said) == []
+
+
+def test_a_clause_cut_short_is_no_entity() -> None:
+    """Issue 21, point 4 (sixth set, seen: five_a_side): "Liam's buying" of "Liam's buying the
+    first round" is a clause ("'s" is "is", "buying" takes an object), not a thing; "Liam's
+    painting" of "Liam's painting is on the wall" names one."""
+    said = [("user", "Liam's buying the first round on Thursday. Liam's painting is on the wall at the club.")]
+    data = ModelFacts(entities=["Liam's buying", "Liam's painting"]).grounded(said)
+    assert "Liam's buying" not in data.entities
+    assert "Liam's painting" in data.entities

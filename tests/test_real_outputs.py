@@ -419,25 +419,6 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
     ('summary', 'qwen2.5-coder:1.5b', 'five_a_side'):
         "unfaithful summary kept: 'lost 7-3 to their five-a-side team' (Real Ale Madrid is the team) and "
         "'The team was led by Kofi, who used to play' (Kofi used to play in goal, nobody leads)",
-    ('checkpoint', 'qwen2.5-coder:0.5b', 'csv_bom_import'):
-        "false items kept: 'Import Members' as the current step and 'Finish Import Members' as a next step, "
-        "when the import had finished (339 members in the table)",
-    ('checkpoint', 'qwen2.5-coder:0.5b', 'leaving_speech'):
-        "false item kept: 'raise your glasses', a line of the speech, as a next step",
-    ('checkpoint', 'qwen2.5-coder:0.5b', 'terse_tap'):
-        "false item kept: 'grub screw needs a tiny allen key' as a next step, when the lever was off and the "
-        "tap fixed",
-    ('checkpoint', 'qwen2.5-coder:1.5b', 'car_insurance_renewal'):
-        "false item kept: 'switch off auto-renewal' as a next step, when the user had already switched it off",
-    ('facts', 'qwen2.5-coder:0.5b', 'cottage_split'):
-        "false fact kept: the assistant's split pasted with a garbled line ('If Marco pays the balance': Ben "
-        "pays it) and the Splitwise question",
-    ('facts', 'qwen2.5-coder:1.5b', 'leaving_speech'):
-        "false fact kept: 'add a bit about his parking' as a decision, when the user decided to leave it out",
-    ('facts', 'qwen2.5-coder:1.5b', 'five_a_side'):
-        "false facts kept: facts stored as "
-        "decisions ('Liam's ankle is swollen', 'Jess is joining the team', ...), the fragment 'Liam's buying' "
-        "as an entity",
 }
 
 

@@ -134,6 +134,16 @@ def test_taken_up(item: str, later: list[str], done: bool) -> None:
         ("restore power to the shed", ["The power is out again."], False),  # out: the state of a removal only
         ("ask the vet about the cat's pills", ["The cat is done with the pills."], False),  # done with another thing
         ("keep lilies out of the house", ["I'm keeping them out.", "They're out."], False),  # a rule kept
+        # an act of putting in is done once its thing is in a place (sixth set, seen: csv_bom_import)
+        ("Import Members", ["import a members CSV", "Ran it, 339 members in the table."], True),
+        ("Finish Import Members", ["Ran it, 339 members in the table."], True),
+        ("upload the photos", ["The photos are now in the shared album."], True),
+        ("Import Members", ["There are no members in the table yet."], False),  # negated
+        ("Import Members", ["How many members in the table?"], False),  # a question
+        ("Import Members", ["The invoices are in the table."], False),  # another thing
+        ("email the members", ["339 members in the table."], False),  # no act of putting in
+        ("add a gate to the porch door", ["The porch door is in the hallway."], False),  # the door, not the gate
+        ("add a gate to the porch door", ["The gate is in the doorway now."], True),
     ],
 )
 def test_left_done(item: str, later: list[str], done: bool) -> None:
@@ -157,6 +167,20 @@ def test_left_done(item: str, later: list[str], done: bool) -> None:
         ("Read the novel", ["Read the novel by March.", "Read it slowly."], False),  # "read" alone: advice
         ("clean the rotor", ["Clean the rotor.", "I cleaned the chain."], False),  # another thing
         ("order pads", ["Order pads.", "I'm ordering a chain too.", "ordered, arrive thurs"], False),  # the chain's
+        # the sentence the item was taken from reports it (sixth set, seen: car_insurance_renewal)
+        ("switch off auto-renewal", ["I've just logged in and switched off auto-renewal, it ends on 14 May."], True),
+        ("switch off auto-renewal", ["Make sure you switch off auto-renewal.", "I've switched it off."], True),
+        ("switch off auto-renewal", ["I haven't switched off auto-renewal yet."], False),  # negated
+        ("switch off auto-renewal", ["Once you've switched off auto-renewal, buy the new policy."], False),  # to come
+        ("switch off auto-renewal", ["Have you switched off auto-renewal?"], False),  # a question
+        # a doubled consonant, "-ied", and "it's" before the form with the thing named just before
+        ("cancel the gym membership", ["I need to cancel the gym membership.", "Call them.",
+                                       "It's cancelled now, they were fine about it."], True),
+        ("copy the poem into the card", ["Copy the poem into the card.", "I copied the poem in last night."], True),
+        ("cancel the gym membership", ["I need to cancel the gym membership.", "Is it cancelled?"], False),
+        ("cancel the gym membership", ["I need to cancel the gym membership.", "It's not cancelled yet."], False),
+        ("cancel the gym membership", ["Cancel the gym membership.", "The flight to Rome is delayed.",
+                                       "The hotel is fine.", "The car is booked.", "It's cancelled."], False),  # too far
     ],
 )
 def test_reported_done(item: str, later: list[str], done: bool) -> None:
@@ -514,10 +538,10 @@ def test_declined() -> None:
 
 def test_ruled_out() -> None:
     said = ["A forum said to sell my old guitar."]
-    assert progress.ruled_out(said, ["I wouldn't: renting costs less."])
-    assert not progress.ruled_out(said, ["Good idea, it pays for the studio."])
-    assert progress.ruled_out(["Selling it now is not a good idea."], [None])
-    assert not progress.ruled_out([], [])
+    assert replies.ruled_out(said, ["I wouldn't: renting costs less."])
+    assert not replies.ruled_out(said, ["Good idea, it pays for the studio."])
+    assert replies.ruled_out(["Selling it now is not a good idea."], [None])
+    assert not replies.ruled_out([], [])
 
 
 @pytest.mark.parametrize(
@@ -579,7 +603,7 @@ def test_the_new_readings_never_raise(item: str, sentence: str, chat: list[str])
     replies.assents(sentence), replies.agrees(sentence, item), replies.takes_up(sentence, item)
     replies.suggests(sentence), replies.presents_piece(sentence), statements.modifies(item, sentence)
     progress.unbound_value(item, chat), progress.only_if(item, [sentence], chat)
-    progress.ruled_out([sentence], [item]), progress.accepted_later(item, [("assistant", s) for s in chat])
+    replies.ruled_out([sentence], [item]), progress.accepted_later(item, [("assistant", s) for s in chat])
     replies.declines(sentence), progress.declined(item, dict(enumerate(chat)))
     used_up(item, chat)
 
@@ -604,3 +628,48 @@ def test_changes_unsaid(item: str, unsaid: bool) -> None:
         "We went from the ferry to the bus last year.",
     ]
     assert statements.changes_unsaid(item, texts) is unsaid
+
+
+SPEECH = 'Fixed:\n\n"Right, everyone. Dominic joined nine years ago. Raise your glasses."'
+
+
+@pytest.mark.parametrize(
+    ("item", "texts", "roles", "drafted"),
+    [
+        # a speech the assistant quoted whole as a paragraph, whatever introduces it, and a
+        # later quote of its line (sixth set, seen: leaving_speech)
+        ("raise your glasses", [SPEECH, 'End on "raise your glasses", then hand over the present.'],
+         ["assistant", "assistant"], True),
+        ("raise your glasses", [SPEECH], ["assistant"], True),
+        # the same words said outside any quoted piece
+        ("raise your glasses", [SPEECH, "When you finish, raise your glasses high."], ["assistant", "user"], False),
+        # a paragraph the user quotes is someone's text (an email): what it asks may be theirs to do
+        ("send the receipts", ['The landlord wrote:\n\n"We will keep 200 pounds for cleaning. Please send the '
+                               'receipts by Friday."'], ["user"], False),
+        # a quote of words that are no piece's line ("may contain" on a label) is the chat's
+        ("check every label for may contain", ['Check every label for "may contain" warnings.'], ["assistant"], False),
+        # one quoted sentence is no paragraph-long piece
+        ("book the table", ['She said "book the table" and left.'], ["assistant"], False),
+    ],
+)
+def test_only_drafted(item: str, texts: list[str], roles: list[str], drafted: bool) -> None:
+    assert replies.only_drafted(item, texts, roles=roles) is drafted
+
+
+@pytest.mark.parametrize(
+    ("item", "later", "met"),
+    [
+        # sixth set, seen: terse_tap
+        ("grub screw needs a tiny allen key", ["usually 2.5mm.", "got one. lever off"], True),
+        ("the bike needs a new chain", ["Bought the chain this morning."], True),
+        ("grub screw needs a tiny allen key", ["cheap set from any hardware shop if u dont have one"], False),
+        ("grub screw needs a tiny allen key", ["I'll get one tomorrow."], False),  # a plan
+        ("grub screw needs a tiny allen key", ["got one?"], False),  # a question
+        ("grub screw needs a tiny allen key", ["got it, thanks"], False),  # understood, not had
+        ("grub screw needs a tiny allen key", ["got the lever off"], False),  # another thing
+        ("undo the grub screw", ["got one. lever off"], False),  # no need stated
+        ("the tap needs a new cartridge", ["I've got one recommendation: the Grohe one."], False),  # not the thing
+    ],
+)
+def test_need_met(item: str, later: list[str], met: bool) -> None:
+    assert progress.need_met(item, later) is met
