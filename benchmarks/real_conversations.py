@@ -37,7 +37,8 @@ written and recorded for a clean measure after the first held-out set had been r
 eight more (``HELD_OUT_3``, benchmarks/real_conversations_heldout3.py) after the second had,
 and eight more (``HELD_OUT_4``, benchmarks/real_conversations_heldout4.py) after the third had,
 and eight more (``HELD_OUT_5``, benchmarks/real_conversations_heldout5.py) after the fourth had,
-and eight more (``HELD_OUT_6``, benchmarks/real_conversations_heldout6.py) after the fifth had.
+and eight more (``HELD_OUT_6``, benchmarks/real_conversations_heldout6.py) after the fifth had,
+and eight more (``HELD_OUT_7``, benchmarks/real_conversations_heldout7.py) after the sixth had.
 
 A message is its text (its role alternates, user first) or a ``(role, text)`` pair (a tool's
 output among them).
@@ -50,6 +51,7 @@ from real_conversations_heldout3 import CONVERSATIONS_3, HELD_OUT_3
 from real_conversations_heldout4 import CONVERSATIONS_4, HELD_OUT_4
 from real_conversations_heldout5 import CONVERSATIONS_5, HELD_OUT_5
 from real_conversations_heldout6 import CONVERSATIONS_6, HELD_OUT_6
+from real_conversations_heldout7 import CONVERSATIONS_7, HELD_OUT_7
 
 CONVERSATIONS: dict[str, list[str | tuple[str, str]]] = {
     "caregiver": [
@@ -561,8 +563,11 @@ CONVERSATIONS.update(CONVERSATIONS_4)
 CONVERSATIONS.update(CONVERSATIONS_5)
 # The sixth held-out set (benchmarks/real_conversations_heldout6.py), likewise, after the fifth.
 CONVERSATIONS.update(CONVERSATIONS_6)
+# The seventh held-out set (benchmarks/real_conversations_heldout7.py), likewise, after the sixth.
+CONVERSATIONS.update(CONVERSATIONS_7)
 __all__ = [
-    "CONVERSATIONS", "HELD_OUT", "HELD_OUT_2", "HELD_OUT_3", "HELD_OUT_4", "HELD_OUT_5", "HELD_OUT_6", "pairs",
+    "CONVERSATIONS", "HELD_OUT", "HELD_OUT_2", "HELD_OUT_3", "HELD_OUT_4", "HELD_OUT_5", "HELD_OUT_6", "HELD_OUT_7",
+    "pairs",
 ]
 
 

@@ -419,6 +419,43 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
     ('summary', 'qwen2.5-coder:1.5b', 'five_a_side'):
         "unfaithful summary kept: 'lost 7-3 to their five-a-side team' (Real Ale Madrid is the team) and "
         "'The team was led by Kofi, who used to play' (Kofi used to play in goal, nobody leads)",
+    # The seventh held-out set (HELD_OUT_7: written, recorded and labelled in
+    # real_models_labels_heldout7.json before this replay, by a writer who read none of the checks),
+    # on main's checks of 1981372.
+    ('summary', 'qwen2.5-coder:0.5b', 'landlord_damp_email'):
+        "unfaithful summary kept: '12 November' (corrected to 14 November), 'Ollie is sleeping in the room' (he "
+        "moved to the living room) and 'Ollie needs to repair the mold and tell the council' (invented)",
+    ('summary', 'qwen2.5-coder:1.5b', 'scilly_ferry_rail'):
+        "unfaithful summary kept: 'the ferry there on Thursday 24th', when that sailing was cancelled and they "
+        "were moved to Friday 25th",
+    ('summary', 'qwen2.5-coder:1.5b', 'js_date_off_by_one'):
+        "unfaithful summary kept: 'The issue is due to daylight saving time', the assistant's first guess, "
+        "which it took back (July fails too)",
+    ('summary', 'qwen2.5-coder:1.5b', 'choir_chat'):
+        "unfaithful summary kept: '£8 adults' after Rosie put adult tickets up to £10",
+    ('checkpoint', 'qwen2.5-coder:0.5b', 'scilly_ferry_rail'):
+        "false items kept: 'Not yet though, I need to check if they take dogs.' as a goal and a next step: a "
+        "fragment whose 'they' names nothing, answered by the assistant",
+    ('checkpoint', 'qwen2.5-coder:1.5b', 'adhd_cold_remedy'):
+        "false items kept: 'keep Noah's cold at bay' (he has the cold) as a goal; 'keep a sleep diary for the "
+        "next 14 days' as a task and a next step (the diary runs until the review on the 14th)",
+    ('checkpoint', 'qwen2.5-coder:1.5b', 'scilly_ferry_rail'):
+        "false items kept: 'Check if they take dogs' as a goal and a next step ('they' names nothing, answered); "
+        "the assistant's ferry warning as a decision",
+    ('checkpoint', 'qwen2.5-coder:1.5b', 'js_date_off_by_one'):
+        "false items kept: 'testing the CSV export' as a task and a next step (what is left is fixing it)",
+    ('checkpoint', 'qwen2.5-coder:1.5b', 'terse_fuse'):
+        "false items kept: steps already done as tasks and next steps ('turn on every breaker on that side', "
+        "'plug things back one at a time', 'bin the kettle'); 'the rcd tripped' as a decision",
+    ('facts', 'qwen2.5-coder:1.5b', 'js_date_off_by_one'):
+        "false facts kept: common nouns as entities ('React app', 'Date objects', 'CSV export')",
+    ('facts', 'qwen2.5-coder:1.5b', 'choir_chat'):
+        "false facts kept: 'Rutter Star Carol is Ukrainian' (Shchedryk is; also as a decision), 'Solo in In the "
+        "Bleak Midwinter' as a decision, common nouns as entities ('Christmas', 'concert', 'tenors')",
+    ('keyword summary', 'store', 'js_date_off_by_one'):
+        "the assistant's first guess (daylight saving) as the facts, which it took back",
+    ('offline summary', 'store', 'landlord_damp_email'):
+        "'Ollie sleeps there' twice: stale, he moved his mattress into the living room",
 }
 
 
@@ -484,7 +521,7 @@ def test_every_held_out_answer_was_labelled_in_its_own_file(model: str, conversa
     proposed) are labelled in their set's file (real_models_labels_heldout.json,
     real_models_labels_heldout2.json, real_models_labels_heldout3.json,
     real_models_labels_heldout4.json, real_models_labels_heldout5.json,
-    real_models_labels_heldout6.json), written before the replay: what the checks keep of
+    real_models_labels_heldout6.json, real_models_labels_heldout7.json), written before the replay: what the checks keep of
     them is judged, never chosen by the labels."""
     held = json.loads(HELD_OUT_FILES[conversation].read_text())
     recorded = RECORDINGS[model]["conversations"][conversation]
