@@ -36,10 +36,12 @@ from .words import MONTHS, WEEKDAYS, WORD, is_number
 _I = re.IGNORECASE
 
 CUE_WORDS: Final = frozenset(
-    "actually sorry oops correction meant typo wait scratch misspoke mistake".split()
+    "actually sorry oops whoops correction meant typo wait scratch misspoke mistake bad".split()
 )
 """A message without one of these words corrects nothing: the gate every user message
-passes, a set intersection with its words (``autopins.message_words``)."""
+passes, a set intersection with its words (``autopins.message_words``). It holds a word of
+every opening :data:`_OPENING` reads ("whoops", "my bad"), or that opening would never reach
+:func:`find_correction` through the store."""
 
 # The opening that says a message corrects something: "Actually, ...", "Sorry, I meant
 # ...", "Oops, typo: ...", "No wait, ...", "Correction: ...", "Scratch that, ...": the words

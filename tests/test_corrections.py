@@ -94,6 +94,24 @@ def test_a_corrected_fact_shows_the_correction_in_every_context(store: MemorySto
     assert "bluefox78" in context_text(store, s, query="what is my wifi password?")
 
 
+@pytest.mark.parametrize("opening", ["Whoops", "My bad", "Oops", "My mistake", "Sorry", "No wait"])
+def test_every_opening_a_correction_reads_corrects_a_pin_through_the_store(store: MemoryStore, opening: str) -> None:
+    """The gate the store asks first (``CUE_WORDS``) lets every opening through that
+    ``find_correction`` reads: "Whoops, it's 20 mg." and "My bad, ..." corrected nothing."""
+    s = store.create_session().id
+    store.add_message(s, "user", "I take lisinopril 10 mg every morning.")
+    store.add_message(s, "user", f"{opening}, it's 20 mg.")
+    [pin] = current(store, s)
+    assert pin.startswith("I take lisinopril 10 mg every morning. (then corrected") and "20 mg" in pin
+
+
+def test_a_bad_day_corrects_nothing(store: MemoryStore) -> None:
+    s = store.create_session().id
+    store.add_message(s, "user", "I take lisinopril 10 mg every morning.")
+    store.add_message(s, "user", "Bad day, it's 20 degrees and raining.")  # no opening owns a slip
+    assert current(store, s) == ["I take lisinopril 10 mg every morning."]
+
+
 def test_a_correction_leaves_other_facts_of_the_message_alone(store: MemoryStore) -> None:
     s = store.create_session().id
     store.add_message(s, "user", "I'm allergic to penicillin. I take lisinopril 10 mg every morning.")
