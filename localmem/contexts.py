@@ -9,7 +9,6 @@ Contexts are cached (``localmem.cache``) until the file changes.
 
 from __future__ import annotations
 
-import functools
 import heapq
 import math
 import sqlite3
@@ -21,6 +20,7 @@ from .autopins import StatementKey, statement_key
 from .context import PRECOUNTED_COSTS, Costs, MemoryContext
 from .errors import DatabaseError
 from .excerpt import Answers, lasting
+from .memos import by_text
 from .models import Message, Pin, Summary
 from .packing import Policy, Read, pack
 from .periods import Period
@@ -280,11 +280,7 @@ class Contexts:
             }
 
 
-_memo_statement = functools.lru_cache(maxsize=STATEMENT_MEMO_SIZE)(statement_key)
-
-
-def _statement(text: str) -> StatementKey:
-    return _memo_statement(text) if len(text) <= STATEMENT_MEMO_MAX_CHARS else statement_key(text)
+_statement = by_text(statement_key, STATEMENT_MEMO_SIZE, STATEMENT_MEMO_MAX_CHARS)
 
 
 def _pin_order(pin: Pin) -> tuple[float, int]:

@@ -19,6 +19,7 @@ import functools
 from collections.abc import Callable, Sequence
 
 from .autopins import is_lasting
+from .memos import by_text
 from .models import Message
 from .rank import Finder, finder_of
 from .words import SENTENCE_END, SPEAKER_LABEL
@@ -142,7 +143,6 @@ class Answers:
         return shown
 
 
-_memo_lasting = functools.lru_cache(maxsize=LASTING_MEMO_SIZE)(is_lasting)
 
 
 def _holds(finder: Finder, text: str) -> bool:
@@ -154,6 +154,5 @@ def _holds(finder: Finder, text: str) -> bool:
 _memo_holds = functools.lru_cache(maxsize=ANSWERS_MEMO_SIZE)(_holds)
 
 
-def lasting(text: str) -> bool:
-    """``autopins.is_lasting``, memoized by text (up to ``LASTING_MEMO_MAX_CHARS``)."""
-    return _memo_lasting(text) if len(text) <= LASTING_MEMO_MAX_CHARS else is_lasting(text)
+lasting = by_text(is_lasting, LASTING_MEMO_SIZE, LASTING_MEMO_MAX_CHARS)
+"""``autopins.is_lasting``, memoized by text (up to ``LASTING_MEMO_MAX_CHARS``)."""

@@ -37,6 +37,7 @@ from collections import Counter
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from .memos import by_text
 from .words import SPEAKER_LABEL, STOP_WORDS, TOKEN, stem, words
 
 K1 = 1.2
@@ -361,7 +362,7 @@ again with the words it asked, and each session's first context what others aske
 QUERY_MEMO_MAX_CHARS = 4096
 
 
-def asks_for_many(query: str) -> bool:
+def _asks_for_many(query: str) -> bool:
     """Whether ``query`` asks for every instance of a kind: "which" or "what" before a
     plural noun (one word may stand between: "Which new activities has Ingrid
     tried?", "What books has Priya read?"), "all" or "every" ("What are all the
@@ -371,12 +372,6 @@ def asks_for_many(query: str) -> bool:
     that is no stop word. A guess from the words alone: it only sets how much the
     question's words weigh beside its meaning (``LIST_LEXICAL_WEIGHT``). Kept by query
     (``QUERY_MEMO_SIZE``, queries up to ``QUERY_MEMO_MAX_CHARS``)."""
-    if len(query) > QUERY_MEMO_MAX_CHARS:
-        return _asks_for_many(query)
-    return _memo_asks_for_many(query)
-
-
-def _asks_for_many(query: str) -> bool:
     found = words(query)
     if _ALL.intersection(found) or (found and found[0] in _LISTING):
         return True
@@ -390,7 +385,7 @@ def _asks_for_many(query: str) -> bool:
     return False
 
 
-_memo_asks_for_many = functools.lru_cache(maxsize=QUERY_MEMO_SIZE)(_asks_for_many)
+asks_for_many = by_text(_asks_for_many, QUERY_MEMO_SIZE, QUERY_MEMO_MAX_CHARS)
 
 
 def _plural(word: str) -> bool:

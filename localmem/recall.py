@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import bisect
 import contextlib
-import functools
 import logging
 import sqlite3
 from array import array
@@ -31,6 +30,7 @@ from .args import check_id, check_int, query_text
 from .cache import ALL_SESSIONS, FileHolders
 from .clock import iso
 from .embeddings import Embedder
+from .memos import by_text
 from .models import Message, SearchHit
 from .periods import Period, without
 
@@ -306,8 +306,6 @@ class Recall:
         """The words of ``query`` that are matched: its content words, without those
         naming ``periods`` (at most ``MAX_QUERY_TERMS``)."""
         text = without(query, list(periods)) if periods else query
-        if len(text) > rank.QUERY_MEMO_MAX_CHARS:
-            return fts.query_terms(text)[:MAX_QUERY_TERMS]
         return _memo_query_terms(text)[:MAX_QUERY_TERMS]  # a copy: the kept list is never given
 
     def _dense(
@@ -571,7 +569,7 @@ class Recall:
 
 
 # The words of each query, kept as ``rank.asks_for_many`` keeps its reading.
-_memo_query_terms = functools.lru_cache(maxsize=rank.QUERY_MEMO_SIZE)(fts.query_terms)
+_memo_query_terms = by_text(fts.query_terms, rank.QUERY_MEMO_SIZE, rank.QUERY_MEMO_MAX_CHARS)
 
 
 def _common(scope: rank.Scope) -> int:

@@ -35,6 +35,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from . import rank
 from . import words as vocabulary
+from .memos import by_text
 from .models import Message
 from .periods import Period
 
@@ -106,21 +107,15 @@ def in_period_first(
     return [*inside, *(m for m in ranking if m.id not in chosen)]
 
 
-def words(text: str) -> frozenset[str]:
+def _words(text: str) -> frozenset[str]:
     """The words of ``text`` (``localmem.words``) of three letters or more: what two
     near-copies share. Memoized by text (``WORDS_MEMO_SIZE``, texts up to
     ``WORDS_MEMO_MAX_CHARS``): a context is rebuilt after every write over mostly the
     same best hits, and reading a turn's words is most of what ``spread`` costs."""
-    if len(text) > WORDS_MEMO_MAX_CHARS:
-        return _words(text)
-    return _memo_words(text)
-
-
-def _words(text: str) -> frozenset[str]:
     return frozenset(w for w in vocabulary.words(text) if len(w) >= 3)
 
 
-_memo_words = functools.lru_cache(maxsize=WORDS_MEMO_SIZE)(_words)
+words = by_text(_words, WORDS_MEMO_SIZE, WORDS_MEMO_MAX_CHARS)
 
 
 @functools.lru_cache(maxsize=WORDS_MEMO_SIZE)

@@ -36,6 +36,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "progress", "acts", "entities", "verbs", "claims",
         "clock", "words", "state_lines", "checkpoint", "checkpoint_request", "periods", "excerpt", "reranking", "drafts",
         "batches", "sources", "clauses", "roles", "changes", "renames", "doses", "statuses", "staleness",
+        "memos",
     ),
     "sql": ("db",),
     "files": ("files",),
