@@ -325,19 +325,23 @@ class Recall:
         """Whether a word is held by more than one message of the scope (``within``: a
         session, None: every session; ``key``: its key in the index), by the index's
         count (stemmed as it matches), kept in ``SessionMemo.held`` until the scope
-        is written (a new message may hold it) or a message deleted."""
+        is written (a new message may hold it) or a message deleted. Nothing is read
+        or kept until a word is asked about (most memories name no speaker)."""
         memo = self._db.memo
-        scope = ALL_SESSIONS if within is None else within
-        stamp = memo.writes.stamp(within)
-        entry = memo.held.get(scope)
-        if entry is None or entry[0] != stamp:
-            if sum(len(kept) for _, kept in memo.held.values()) >= HELD_KEPT:
-                memo.held.clear()  # full: the scopes' counts read again as asked
-            entry = memo.held[scope] = (stamp, {})
-        counts = entry[1]
         conn = self._db.conn
+        counts: dict[str, int] | None = None
 
         def said_elsewhere(word: str) -> bool:
+            nonlocal counts
+            if counts is None:
+                scope = ALL_SESSIONS if within is None else within
+                stamp = memo.writes.stamp(within)
+                entry = memo.held.get(scope)
+                if entry is None or entry[0] != stamp:
+                    if sum(len(kept) for _, kept in memo.held.values()) >= HELD_KEPT:
+                        memo.held.clear()  # full: the scopes' counts read again as asked
+                    entry = memo.held[scope] = (stamp, {})
+                counts = entry[1]
             count = counts.get(word)
             if count is None:
                 count = counts[word] = db.term_count(conn, fts.message_holders(word, key))
