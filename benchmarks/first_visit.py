@@ -1,7 +1,7 @@
 """What per-message data computed ahead could save on a session's first query-aware context.
 
     python benchmarks/first_visit.py [--messages 20000] [--sessions 200] [--visits 150]
-                                     [--question common|own] [--cpu]
+                                     [--question common|own] [--cpu] [--parts]
 
 A session's first query-aware context (issue 22 point 7) reads each candidate's row
 and derives from its text, per candidate: BM25's stem counts (``rank.StemCounts``),
@@ -20,13 +20,18 @@ file (``--messages`` over ``--sessions``, written by another store, cache off), 
    that store's stem counts and excerpts: each candidate's derived results are
    there, nothing read or decoded); ``rows free too`` (its rows and neighbours
    too). No stored form can do better than the third row: it must still be read
-   and decoded per candidate.
+   and decoded per candidate; the helper's build just before also leaves the
+   caches warm: these rows flatter the design, if anything. ``--sessions`` bounds the
+   visits: 200 sessions leave 40 a condition. With ``--parts``, each step's time in each condition
+   (``STEPS``): what is left when every candidate's work is free.
 2. The stored forms against computing, on the candidates of the same visits (what
    recall handed ``rank.bm25`` and ``reranking.spread``), each checked equal to what
    it replaces: BM25's counts from each text's sorted index tokens (two bisections
    a stem) against ``StemCounts`` filled afresh; ``spread`` with its words read from a
    stored form against its word memos cold; the candidates' rows read alone against
-   joined with a side table holding those forms. Best of five passes each.
+   joined with a side table holding those forms; and the excerpts packing cuts
+   (``excerpt.cut``), then counts (the query's words decide both: no stored form
+   replaces them). Best of five passes each.
 
 Timings are printed, never asserted; ``--cpu`` times on this thread's CPU.
 """
@@ -50,7 +55,7 @@ from query import COMMON_QUESTION, build_file, line  # noqa: E402
 from timer import Latency, now, use_thread_cpu  # noqa: E402
 
 from localmem import MemoryStore  # noqa: E402
-from localmem import excerpt, rank, reranking  # noqa: E402
+from localmem import contexts, excerpt, rank, recall, reranking  # noqa: E402
 from localmem.db import MESSAGE_COLUMNS  # noqa: E402
 from localmem.tokens import Tokenizer  # noqa: E402
 from localmem.words import TOKEN  # noqa: E402
@@ -62,7 +67,73 @@ ROUNDS = 5
 CONDITIONS = ("as today", "text memos warm", "per-message results free", "rows free too")
 
 
-def ceiling(path: Path, sessions: list[str], ask: Callable[[str], str]) -> dict[str, Latency]:
+STEPS = (
+    (contexts.Contexts, "_read_context", "the session's state, newest turns, pins"),
+    (recall.Recall, "_scope", "the session's statistics and ids"),
+    (recall.Recall, "_postings", "each query word's holders"),
+    (recall.Recall, "_messages", "rows read (candidates, neighbours)"),
+    (rank, "bm25", "BM25: stem counts, scores"),
+    (reranking, "spread", "spread across days, repeats last"),
+    (recall.Recall, "_with_neighbours", "neighbours (their rows too)"),
+    (contexts, "pack", "packing"),
+    (excerpt.Answers, "shorten", "  of which the excerpts"),
+)
+"""With ``--parts``: the steps of a visit timed inclusively (a step inside another
+counts in both), each as ``owner.name`` is called from the store's code."""
+
+
+class Parts:
+    """Each of ``STEPS``' time in the timed visits, by condition (``during``)."""
+
+    def __init__(self) -> None:
+        self.spent: dict[tuple[str, str], int] = {}
+        self.visits: dict[str, int] = {}
+        self._condition: str | None = None
+        self._saved: list[tuple[object, str, object]] = []
+
+    def __enter__(self) -> Parts:
+        for owner, name, label in STEPS:
+            step = getattr(owner, name)
+            self._saved.append((owner, name, step))
+            setattr(owner, name, self._timed(step, label))
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for owner, name, step in self._saved:
+            setattr(owner, name, step)
+
+    def _timed(self, step: Callable, label: str) -> Callable:
+        spent = self.spent
+
+        def timed(*args, **kwargs):
+            if self._condition is None:
+                return step(*args, **kwargs)
+            start = now()
+            try:
+                return step(*args, **kwargs)
+            finally:
+                key = (self._condition, label)
+                spent[key] = spent.get(key, 0) + now() - start
+
+        return timed
+
+    def during(self, condition: str | None) -> None:
+        if condition is not None:
+            self.visits[condition] = self.visits.get(condition, 0) + 1
+        self._condition = condition
+
+    def print(self) -> None:
+        print("  the steps, µs a visit (mean, inclusive; the timing wrappers add a little):")
+        print(f"  {'':<42}" + "".join(f"{c[:16]:>18}" for c in CONDITIONS))
+        for _, _, label in STEPS:
+            cells = [self.spent.get((c, label), 0) / self.visits.get(c, 1) / 1e3
+                     for c in CONDITIONS]
+            print(f"  {label:<42}" + "".join(f"{x:18.1f}" for x in cells))
+
+
+def ceiling(
+    path: Path, sessions: list[str], ask: Callable[[str], str], parts: Parts | None = None
+) -> dict[str, Latency]:
     """Each of ``sessions`` visited once, in one of the conditions' stores in turn."""
     stores = {c: MemoryStore(path, config={"cache_ttl": 0}) for c in CONDITIONS}
     helper = MemoryStore(path, config={"cache_ttl": 0})
@@ -84,9 +155,13 @@ def ceiling(path: Path, sessions: list[str], ask: Callable[[str], str]) -> dict[
                 for s in dealt[c][r * per : (r + 1) * per]:
                     if c != "as today":
                         helper.build_context(s, query=ask(s))
+                    if parts is not None:
+                        parts.during(c)
                     start = now()
                     store.build_context(s, query=ask(s))
                     ns[c].append(now() - start)
+                    if parts is not None:
+                        parts.during(None)
         return {c: Latency.of([v]) for c, v in ns.items()}
     finally:
         for store in [*stores.values(), helper]:
@@ -261,6 +336,7 @@ def main() -> None:
     parser.add_argument("--visits", type=int, default=150, help="timed visits a condition, at most")
     parser.add_argument("--question", choices=("common", "own"), default="common")
     parser.add_argument("--cpu", action="store_true", help="time on this thread's CPU")
+    parser.add_argument("--parts", action="store_true", help="time each step of the visits too")
     args = parser.parse_args()
     if args.cpu:
         use_thread_cpu()
@@ -278,10 +354,16 @@ def main() -> None:
         shutil.copy(written, path)
         print(f"\n1. the ceiling: first visits, {(len(timed) - WARMED) // len(CONDITIONS)} sessions"
               " a condition at most, rounds interleaved:")
-        found = ceiling(path, timed, ask)
+        if args.parts:
+            with Parts() as parts:
+                found = ceiling(path, timed, ask, parts)
+        else:
+            found = ceiling(path, timed, ask)
         today = found["as today"].p50_us
         for c, lat in found.items():
             line(c, lat, f"   {lat.p50_us / today:5.2f} of today")
+        if args.parts:
+            parts.print()
         path = Path(tmp) / "forms.db"
         shutil.copy(written, path)
         stored_forms(path, order[: WARMED + args.visits], ask)
