@@ -16,7 +16,7 @@ its keyword summary, judged by its own label) when:
 - (e) the policy the ninth stop's note proposed: the context shows the store's own (keyword)
   summary of a range, and a model's summary only when it passed the checks and the model has
   earned it *on this file*: of its earlier summaries in the same file (a set is one user's file:
-  the 20 built-on conversations, or one held-out set, in the recorded order), at least 3, the
+  the 22 built-on conversations, or one held-out set, in the recorded order), at least 3, the
   share the checks kept whole is at least a threshold (a track record the store can keep at
   runtime, without labels);
 - (f) the store's own summary always (no model summary in the context).
@@ -26,14 +26,14 @@ the "today" figures and asserts none of them: no row of its own.
 
 Every recorded summary is replayed through the real store (the fake Ollama server, as
 real_models_replay.py), the sentences ground drops read from its log. Per model and per set
-(``0-4``: the 20 built-on conversations and held-out sets 1-4; ``5``; ``6``; ``7``): good kept / good,
+(``0-4``: the 22 built-on conversations and held-out sets 1-4; ``5``; ``6``; ``7``): good kept / good,
 bad kept / bad, and how many kept answers fall back (with how many of those fallbacks are
 labelled faithful). Then, per candidate, what it rejects: bad, good, or the faithful remainder of
 a bad answer.
 
     python benchmarks/answer_trust.py                        # today's checks, all 68
     python benchmarks/answer_trust.py --held-out 5           # one held-out set
-    python benchmarks/answer_trust.py --held-out 0           # the 20 built-on conversations
+    python benchmarks/answer_trust.py --held-out 0           # the 22 built-on conversations
     # the checks of an older commit, on today's recordings and labels (the unseen-time replay):
     git archive 02fef19 | (mkdir -p /tmp/t_02fef19 && tar -x -C /tmp/t_02fef19)
     python benchmarks/answer_trust.py --tree /tmp/t_02fef19 --held-out 5 --json /tmp/set5.json
@@ -235,6 +235,19 @@ def table(cases: list[Case]) -> str:
                 if g == "all":
                     total = [a + b for a, b in zip(total, row)]
         out.append(f"| {name} | {' | '.join(cells)} | good {total[0]}/{total[1]}, bad {total[2]}/{total[3]} |")
+    out += ["", "What the context then shows as each range's summary (the model's when kept, else the store's keyword "
+            "summary): faithful / unfaithful / unlabelled",
+            f"| candidate | {' | '.join(f'{m.split(chr(58))[1]} {g}' for m in MODELS for g in [*groups, 'all'])} |",
+            "|---|" + "---|" * (len(MODELS) * (len(groups) + 1))]
+    for name, rule in rules.items():
+        cells = []
+        for model in MODELS:
+            for g in [*groups, "all"]:
+                shown = [c["label"] if c["kept"] and not rule(c) else c["keyword"]
+                         for c in cases if c["model"] == model and g in ("all", c["set"])]
+                cells.append(f"{shown.count('faithful')} / {sum(x not in ('faithful', 'unlabelled') for x in shown)}"
+                             f" / {shown.count('unlabelled')}")
+        out.append(f"| {name} | {' | '.join(cells)} |")
     out += ["", "| candidate | rejected | bad | good | faithful remainder of a bad answer | fallbacks faithful / labelled |",
             "|---|--:|--:|--:|--:|--:|"]
     for name, rule in rules.items():

@@ -144,7 +144,7 @@ class Summaries:
         a cache hit is there to spare the model the call."""
         facts = self.offline_facts(pairs)
         config = self._db.config
-        asked = outcome.answered and (outcome.from_model or config.facts_apart)
+        asked = (outcome.from_model and not outcome.cached) or (config.facts_apart and outcome.answered)
         if not asked or tokens < config.structured_min_tokens:
             return facts, RULES, [], {}
         request = facts_messages(pairs, must_remember=self._db.config.auto_pins)
