@@ -7,6 +7,7 @@ tests; the model is the fake Ollama server over a real socket."""
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 from localmem import MemoryStore
@@ -114,3 +115,25 @@ def test_no_facts_call_beside_a_summary_from_the_cache(db_path: Path, tmp_path: 
             store.add_messages(s, [{"role": r, "text": t} for r, t in BOILER])
             assert store.summarize(s).source == "llama3.2:latest"
     assert len(facts_requests(fake)) == 1
+
+
+def test_a_forget_while_the_facts_are_asked_beside_a_rejected_summary_is_final(
+    db_path: Path, fake: JsonFake  # noqa: F811
+) -> None:
+    fake.reply = REJECTED
+    fake.json_reply = FACTS
+    fake.gate = threading.Event()
+    fake.gate_when = lambda body: body.get("messages", [{}])[0].get("content") == MUST_REMEMBER_FACTS_SYSTEM_PROMPT
+    with MemoryStore(db_path, config=CONFIG) as store:
+        s = store.create_session(model="llama3.2").id
+        ids = [m.id for m in store.add_messages(s, [{"role": r, "text": t} for r, t in BOILER])]
+        done: list[object] = []
+        worker = threading.Thread(target=lambda: done.append(store.summarize(s)))
+        worker.start()
+        assert fake.held.wait(30)  # the model is writing the span's facts
+        store.delete_message(ids[0])  # the boiler's message
+        fake.gate.set()
+        worker.join(30)
+        assert done == [None]  # nothing computed from it is stored
+        assert store.get_summary_facts(s) == []
+        assert not any("Vaillant" in p.content for p in store.get_pins(s))
