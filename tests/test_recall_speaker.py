@@ -245,3 +245,20 @@ def test_by_speaker_leaves_a_ranking_without_labels_as_it_is() -> None:
         "Which new activities has Priya tried?", [1, 3], ["priya", "activities"],
         ("activities",), holders, rows, read,
     ) == [1, 3]
+
+
+def test_a_word_said_again_after_a_question_is_counted_again(db_path) -> None:
+    """The counts recall keeps of the scope's words (``SessionMemo.held``) are read again
+    once the session is written: Hannah naming Priya's activities after a first
+    question makes them no news of Priya's at the next one."""
+    store, s = chat(db_path, MemoryConfig(cache_ttl=0, relevant_messages=8))
+    with store:
+        question = "Which new activities has Priya tried?"
+        shown = [m.text for m in store.build_context(s, query=question).relevant_messages]
+        assert all(t in shown for t in TOLD), shown
+        for told in TOLD:
+            store.add_message(s, "assistant", "Hannah: " + told.removeprefix("Priya: "))
+        for n in range(10):  # the echoes past the recent window
+            store.add_message(s, "assistant", f"Hannah: {CHATTER['Hannah'][n % 5]}")
+        shown = [m.text for m in store.build_context(s, query=question).relevant_messages]
+        assert not set(shown) & set(TOLD), shown
