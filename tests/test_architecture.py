@@ -31,7 +31,8 @@ PACKAGE = Path(__file__).resolve().parents[1] / "localmem"
 LAYERS: dict[str, tuple[str, ...]] = {
     "records": ("errors", "models", "reports", "migrations", "config", "keys", "outcome"),
     "policies": (
-        "args", "tokens", "scoring", "extract", "answers", "autopins", "facts", "search",
+        "args", "tokens", "scoring", "extract", "answers", "autopins", "facts", "kinds", "remember",
+        "testimony", "search",
         "context", "packing", "cache", "jsonl", "exports", "rank", "updates", "corrections", "revisions", "replies", "grounding", "statements",
         "progress", "acts", "entities", "verbs", "claims",
         "clock", "words", "state_lines", "checkpoint", "checkpoint_request", "periods", "excerpt", "reranking", "drafts",
