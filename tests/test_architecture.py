@@ -33,7 +33,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "policies": (
         "args", "tokens", "scoring", "extract", "answers", "autopins", "facts", "kinds", "remember",
         "testimony", "search",
-        "context", "packing", "cache", "jsonl", "exports", "rank", "updates", "corrections", "revisions", "replies", "grounding", "statements",
+        "context", "packing", "cache", "jsonl", "exports", "rank", "updates", "corrections", "revisions", "replaced", "replies", "grounding", "statements",
         "progress", "acts", "entities", "verbs", "claims",
         "clock", "words", "state_lines", "checkpoint", "checkpoint_request", "periods", "excerpt", "reranking", "drafts",
         "batches", "sources", "clauses", "roles", "changes", "renames", "doses", "statuses", "staleness",
