@@ -19,7 +19,11 @@ install. It speaks what an embedding client uses, with Ollama's shapes and error
   model, 404 for any other (there are no chat models here).
 
 Vectors of texts already embedded are served from memory (the model is deterministic);
-``stats`` counts requests, texts and texts actually run through the model.
+``stats`` counts requests, texts and texts actually run through the model; ``asked``
+counts every request by method and path, ``connections`` the connections accepted (a
+client that keeps its connection alive opens one); ``served`` holds each ``/api/embed``'s
+seconds from its body read to its answer ready (the model's time as served, recorded
+before the answer is sent, so a client that has its answer finds it there).
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ import json
 import socket
 import threading
 import time
+from collections import Counter
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Final
 
@@ -63,6 +68,9 @@ class EmbedServer:
     def __init__(self, model: MiniLM) -> None:
         self.model = model
         self.stats = {"requests": 0, "texts": 0, "computed": 0}
+        self.asked: Counter[str] = Counter()  # "POST /api/embed" -> how many
+        self.connections = 0
+        self.served: list[float] = []
         self._vectors: dict[str, np.ndarray] = {}
         self._lock = threading.Lock()
         self._server: _Server | None = None
@@ -204,6 +212,17 @@ class _Handler(BaseHTTPRequestHandler):
     def setup(self) -> None:
         super().setup()
         self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        with self.server.owner._lock:
+            self.server.owner.connections += 1
+
+    def parse_request(self) -> bool:
+        """The request line and headers, each request counted by method and path."""
+        parsed = super().parse_request()
+        if parsed:
+            owner = self.server.owner
+            with owner._lock:
+                owner.asked[f"{self.command} {self.path}"] += 1
+        return parsed
 
     def log_message(self, format: str, *args: Any) -> None:
         """No access log."""
@@ -230,7 +249,11 @@ class _Handler(BaseHTTPRequestHandler):
         with owner._lock:
             owner.stats["requests"] += 1
         if self.path == "/api/embed":
-            self._send(*owner.embed(body))
+            started = time.perf_counter()
+            answer = owner.embed(body)
+            with owner._lock:
+                owner.served.append(time.perf_counter() - started)
+            self._send(*answer)
         elif self.path == "/api/show":
             self._send(*owner.show(body))
         elif self.path in ("/api/chat", "/api/generate"):

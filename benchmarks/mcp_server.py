@@ -27,7 +27,16 @@ only its query: ``--calls`` rounds of a
 ``recall`` through the client, the same ``build_context`` in process, and the query's
 embedding alone (``/api/embed`` through localmem's Ollama backend), each with a query
 of its own, never embedded before: the split of the time between the model and
-localmem with MCP.
+localmem with MCP. The query's embedding takes a different time each call (tens of
+milliseconds, varying by more than the rest on a busy machine), so each timing is also
+given less that call's own ``/api/embed`` as the server served it (``EmbedServer.served``):
+what is left is localmem (and MCP) alone, call by call. The embedding server runs in this
+process: the in-process calls' round trips to it also carry the hand-offs between this
+process's threads (several milliseconds on a busy machine; raw httpx pays the same), which
+the server subprocess's requests do not (``mcp_stages.py`` times those). Each round also times a ``ping``
+(the protocol's floor, in the same rounds) and counts what the embedding server was asked
+during the client's call (requests by path, connections opened): a recall should ask one
+``/api/embed`` on a connection kept alive, and nothing else.
 
 Timings are printed, never asserted. (Not ``benchmarks/mcp.py``: run as a
 script, this directory leads ``sys.path``, and a file named ``mcp.py`` would
@@ -46,8 +55,10 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 # The model's BLAS on one thread: its threads wait on one another on a busy machine.
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
@@ -57,6 +68,9 @@ from mcp import ClientSession, StdioServerParameters  # noqa: E402
 from mcp.client.stdio import stdio_client  # noqa: E402
 
 from localmem import MemoryStore  # noqa: E402
+
+if TYPE_CHECKING:
+    from embed_server import EmbedServer
 
 SESSION = "bench"
 
@@ -134,12 +148,26 @@ async def recalls(path: Path, queries: list[str], calls: int) -> dict[str, list[
     return times
 
 
-async def embedded_recalls(path: Path, queries: list[str], calls: int) -> dict[str, list[float]]:
+async def embedded_recalls(
+    path: Path, queries: list[str], calls: int, server: EmbedServer
+) -> tuple[dict[str, list[float]], Counter[str]]:
     """``recalls`` with the embedding model: three fresh queries per round, one for the
-    client, one for the library in process, one embedded alone."""
+    client, one for the library in process, one embedded alone; and a ping. With them,
+    what ``server`` was asked during the client's calls (``"POST /api/embed"``...,
+    ``"connections"``: opened)."""
     from localmem.summarizer.ollama_client import OllamaBackend
 
-    times: dict[str, list[float]] = {"client": [], "in process": [], "embedding": []}
+    times: dict[str, list[float]] = {"client": [], "in process": [], "embedding": [], "ping": []}
+    asked: Counter[str] = Counter()
+
+    def less_served(name: str, started: float, served: int) -> None:
+        """``name``'s time since ``started``, and beside it (``name`` + " less served")
+        that time less the one ``/api/embed`` served since ``served`` was the count."""
+        took = time.perf_counter() - started
+        times[name].append(took)
+        embeds = server.served[served:]
+        assert len(embeds) == 1, f"{name}: {len(embeds)} embeddings served for one call"
+        times.setdefault(f"{name} less served", []).append(took - embeds[0])
     fresh = iter(queries)
     with MemoryStore(path, config={"cache_ttl": 0}) as store, OllamaBackend() as backend:
         async with stdio_client(params(path)) as (read, write):
@@ -151,16 +179,22 @@ async def embedded_recalls(path: Path, queries: list[str], calls: int) -> dict[s
                     store.build_context(SESSION, max_tokens=3000, query=next(fresh))
                     backend.embed("all-minilm:latest", [next(fresh)])
                 for _ in range(calls):
-                    started = time.perf_counter()
+                    before, opened = Counter(server.asked), server.connections
+                    served, started = len(server.served), time.perf_counter()
                     await recall(next(fresh))
-                    times["client"].append(time.perf_counter() - started)
+                    less_served("client", started, served)
+                    asked += Counter(server.asked) - before
+                    asked["connections"] += server.connections - opened
                     started = time.perf_counter()
+                    await client.send_ping()
+                    times["ping"].append(time.perf_counter() - started)
+                    served, started = len(server.served), time.perf_counter()
                     store.build_context(SESSION, max_tokens=3000, query=next(fresh))
-                    times["in process"].append(time.perf_counter() - started)
-                    started = time.perf_counter()
+                    less_served("in process", started, served)
+                    served, started = len(server.served), time.perf_counter()
                     backend.embed("all-minilm:latest", [next(fresh)])
-                    times["embedding"].append(time.perf_counter() - started)
-    return times
+                    less_served("embedding", started, served)
+    return times, asked
 
 
 def with_embedder(path: Path, queries: list[str], calls: int) -> None:
@@ -184,8 +218,12 @@ def with_embedder(path: Path, queries: list[str], calls: int) -> None:
             if query not in unique:
                 unique.append(query)
         rng.shuffle(unique)
-        times = asyncio.run(embedded_recalls(path, unique, calls))
+        times, asked = asyncio.run(embedded_recalls(path, unique, calls, server))
     client, local, embed = times["client"], times["in process"], times["embedding"]
+    opened = asked.pop("connections", 0)
+    print(f"  the embedding server, during the {calls} client calls: "
+          f"{', '.join(f'{n} {what}' for what, n in sorted(asked.items())) or 'nothing'}; "
+          f"{opened} connection(s) opened")
     p50 = {name: statistics.median(t) for name, t in times.items()}
     print(f"  recall through the client, a new query each call: p50 {ms(p50['client'])}, "
           f"p90 {ms(pct(client, 90))} over {calls}")
@@ -194,7 +232,14 @@ def with_embedder(path: Path, queries: list[str], calls: int) -> None:
           f"(/api/embed) p50 {ms(p50['embedding'])}, p90 {ms(pct(embed, 90))}")
     print(f"  → the split: the embedding {ms(p50['embedding'])} + localmem "
           f"{ms(p50['in process'] - p50['embedding'])} + MCP {ms(p50['client'] - p50['in process'])}"
-          f" (differences of p50s)")
+          f" (differences of p50s); a ping round trip in the same rounds p50 {ms(p50['ping'])}, "
+          f"p90 {ms(pct(times['ping'], 90))}")
+    less = {name: times[f"{name} less served"] for name in ("client", "in process", "embedding")}
+    print(f"  each call less its own /api/embed as served (p50, p90): through the client "
+          f"{ms(statistics.median(less['client']))}, {ms(pct(less['client'], 90))}; in process "
+          f"{ms(statistics.median(less['in process']))}, {ms(pct(less['in process'], 90))}; "
+          f"the embedding alone (the HTTP round trip) {ms(statistics.median(less['embedding']))}, "
+          f"{ms(pct(less['embedding'], 90))}")
 
 
 def spawn(code: str) -> float:

@@ -46,7 +46,9 @@ Knobs, all plain attributes that a test may change while the server runs:
   when the test says so; ``held`` is set once a request waits there (clear it to wait for
   the next one); ``gate_when`` — None, or a predicate on the request's JSON body: only the
   requests it accepts wait (a rollup's, say);
-- ``requests`` — ``(method, path, parsed JSON body or None)`` of every request received.
+- ``requests`` — ``(method, path, parsed JSON body or None)`` of every request received;
+- ``connections`` — how many connections the server accepted (a client that keeps its
+  connection alive opens one; an idle one is closed after ``_Handler.timeout`` seconds).
 
 Use it as a context manager; leaving it releases any hanging request and stops the server.
 """
@@ -146,6 +148,7 @@ class FakeOllama:
         self.gate_when: Callable[[Any], bool] | None = None
         self.streams: list[tuple[int, int]] = []
         self.requests: list[tuple[str, str, Any]] = []
+        self.connections = 0
         self.stopping = threading.Event()
         self._server: _Server | None = None
         self._thread: threading.Thread | None = None
@@ -378,6 +381,10 @@ class _Server(ThreadingHTTPServer):
     daemon_threads = True
     block_on_close = False  # idle keep-alive connections must not delay stop()
     fake: FakeOllama
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        self.fake.connections += 1  # counted on the one thread that accepts
+        super().process_request(request, client_address)
 
     def handle_error(self, request: object, client_address: object) -> None:
         """Clients hanging up mid-answer are expected here; stay quiet."""

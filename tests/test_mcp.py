@@ -523,3 +523,33 @@ def test_recall_with_an_embedding_model_logs_once_not_per_call(db_path: Path, fa
     assert said == ["localmem: semantic recall: all-minilm:latest (found on the local Ollama"
                     " server: /api/show says it embeds)"]
     assert not [line for line in log if "waiting up to" in line]
+
+
+def test_each_recall_asks_the_embedding_model_once_on_a_kept_connection(
+    db_path: Path, fake_ollama
+) -> None:
+    """With an embedding model, a recall through the tool costs one ``/api/embed`` of its
+    query and nothing else of the model's server: not its list of models, not what a
+    model can do (``auto`` keeps its answer), not the session's messages again (they
+    were embedded once), and not a new connection (the embedder's is kept alive)."""
+    fake_ollama.models = ["llama3.2:latest", "all-minilm:latest"]
+    queries = ("Which pets suit me?", "What did we plan?", "Any allergies?", "The garden?",
+               "What about tulips?", "And the reptiles?")
+
+    async def main() -> tuple[int, int]:
+        async with connect(db_path, "--session", "s") as client:
+            await ok(client, "remember", text="I'm allergic to most reptiles and animals with fur.")
+            for n in range(5):
+                await ok(client, "remember", text=f"We talked about gardening plan {n}.")
+            await ok(client, "recall", query="What do I own?")  # auto asks; messages embedded
+            asked, opened = len(fake_ollama.requests), fake_ollama.connections
+            for query in queries:
+                await ok(client, "recall", query=query, max_tokens=400)
+            return asked, opened
+
+    asked, opened = run(main)
+    after = fake_ollama.requests[asked:]
+    assert [(method, path) for method, path, _ in after] == [("POST", "/api/embed")] * len(queries)
+    assert [body["input"] for _, _, body in after] == [[q] for q in queries]
+    # An idle connection is closed by the fake after 5 s: a slow machine may reconnect once.
+    assert fake_ollama.connections - opened <= 1
