@@ -3,7 +3,7 @@
 A summary's sentence, a quoted fact or a pin is stale when a later message of the
 conversation it comes from made it untrue: it states a status that is over ("ready for
 pickup" after "I picked it up"), a dose's frequency that was changed, as in force a thing
-said to have ended, a name or a place given again, or a value replaced ("June 21" of a
+said to have ended, as still on a thing called off, a name or a place given again, or a value replaced ("June 21" of a
 wedding moved to June 28). :func:`stale` asks each reader in that order and gives the first
 reason found (pure; it never raises on any ``str``): :mod:`localmem.statuses` (statuses,
 ended things), :mod:`localmem.doses` (frequencies), :mod:`localmem.renames` (names and
@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from .doses import changed_rate
 from .renames import replaced_name
 from .revisions import replaced_value
-from .statuses import ended_in_force, status_over
+from .statuses import called_off, ended_in_force, status_over
 
 
 def stale(claim: str, texts: Sequence[str], whole: str = "") -> str | None:
@@ -33,6 +33,7 @@ def stale(claim: str, texts: Sequence[str], whole: str = "") -> str | None:
         status_over(claim, texts)
         or changed_rate(claim, texts)
         or ended_in_force(claim, texts)
+        or called_off(claim, texts)
         or replaced_name(claim, texts, whole)
         or replaced_value(claim, texts, whole)
     )

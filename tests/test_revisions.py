@@ -19,7 +19,7 @@ from localmem.doses import changed_rate
 from localmem.renames import replaced_name
 from localmem.revisions import amount, number_text, replacements, values
 from localmem.staleness import stale
-from localmem.statuses import ended_in_force, status_over
+from localmem.statuses import called_off, ended_in_force, status_over
 from localmem.words import content_forms
 from tests.ollama_server import FakeOllama
 from tests.test_summary_support import server, summarize  # noqa: F401 - the fixture
@@ -475,6 +475,43 @@ def test_ground_drops_the_sentence_stating_an_ended_thing_in_force() -> None:
     grounded = ground(f"{kept} The pool pass covers swimming.", GYM_PASS)
     assert grounded.text == kept
     assert grounded.dropped == ((3, "states as in force what the conversation says has ended"),)
+
+
+FERRY = [
+    "We're booked on the Thursday sailing to St Mary's, returning Monday.",
+    "Lovely. The crossing takes about two and three quarter hours.",
+    "Bad news: the Thursday sailing has been cancelled. They put us on the Friday one.",
+]
+
+
+@pytest.mark.parametrize(
+    ("texts", "claim"),
+    [
+        (FERRY, "Take the Thursday sailing to St Mary's."),
+        (FERRY, "The user is booked on the Thursday sailing."),
+        (["They cancelled the Thursday sailing because of fog."], "Catch the Thursday sailing at 9:15."),
+        (["ferry_booking: Thursday sailing: cancelled. Friday sailing: confirmed."], "Board the Thursday sailing."),
+    ],
+)
+def test_a_thing_called_off_stated_as_still_on_is_stale(texts: list[str], claim: str) -> None:
+    """Issue 21, point 4: what a later turn called off is stale when a claim states it as still on."""
+    assert called_off(claim, tuple(texts)) is not None
+    assert stale(claim, texts) is not None
+
+
+@pytest.mark.parametrize(
+    ("texts", "claim"),
+    [
+        (FERRY, "Take the Friday sailing to St Mary's."),  # the new one
+        (FERRY, "The Thursday sailing was cancelled; they are on the Friday one."),  # the change told
+        (FERRY, "Ask for a refund for the cancelled Thursday sailing."),
+        (["Was the Thursday sailing cancelled?", "No, it runs."], "Take the Thursday sailing."),  # asked
+        (["The Thursday sailing hasn't been cancelled."], "Take the Thursday sailing."),  # negated
+        (["My flight was cancelled."], "Book a new flight to Lisbon."),  # "the flight" names no one flight
+    ],
+)
+def test_a_thing_not_called_off_or_told_as_called_off_is_not_stale(texts: list[str], claim: str) -> None:
+    assert stale(claim, texts) is None
 
 
 def test_a_term_that_ends_later_has_not_ended() -> None:
