@@ -38,6 +38,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "batches", "sources", "clauses", "roles", "changes", "renames", "doses", "statuses", "staleness",
         "memos",
         "turns",
+        "guesses",
     ),
     "sql": ("db",),
     "files": ("files",),

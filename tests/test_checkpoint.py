@@ -1005,3 +1005,26 @@ def test_an_item_stating_a_value_a_later_turn_replaced_is_dropped(db_path, fake:
             ("user", later)]
     data = _model_checkpoint(db_path, fake, talk, {"key_decisions": ["Put in £8 a month each"]})
     assert data.key_decisions == kept
+
+
+
+def test_a_fact_resting_on_a_guess_taken_back_is_dropped(db_path, fake: JsonFake) -> None:
+    """Issue 21, point 4: the assistant's guess ("It might be daylight saving time ...")
+    denied in a later turn is no key fact (``guesses``, through ``staleness.stale``); what
+    the chat ended with stays."""
+    talk = [
+        {"role": "user", "text": "My jest test expects 2024-03-10 but gets 2024-03-09 in CI."},
+        {"role": "assistant", "text": "It might be daylight saving time shifting the date back by an hour."},
+        {"role": "user", "text": "CI runs in America/Los_Angeles."},
+        {"role": "assistant", "text": "Actually, daylight saving isn't involved: the date string is parsed as UTC "
+                                      "midnight, which is still the 9th in Los Angeles."},
+    ]
+    fake.json_reply = {"key_facts": ["Daylight saving time shifts the date back by an hour",
+                                     "The date string is parsed as UTC midnight"]}
+    with MemoryStore(db_path, config={"structured_min_tokens": 0}) as store:
+        s = store.create_session(model="llama3.2")
+        store.add_messages(s.id, talk + chat(11))
+        store.summarize(s.id)
+        (facts,) = store.get_summary_facts(s.id)
+        assert "The date string is parsed as UTC midnight" in facts.data.key_facts
+        assert not any("Daylight saving" in f for f in facts.data.key_facts)
