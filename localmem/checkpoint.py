@@ -153,7 +153,8 @@ def floor(
 ) -> CheckpointData:
     """:func:`build` over what the rules find in ``pairs`` (the new messages, oldest
     first), without the pending tasks a later sentence reports done ("Remember to clear
-    the shelves." "Cleared."; ``progress.done_later``, ``made_later``): a task found in
+    the shelves." "Cleared."; ``progress.done_later``, ``made_later``; "did that" right
+    after it: ``turns.reported_done``): a task found in
     these messages is read against the sentences after it, one carried forward against
     all of them. The state's open subtasks stay (the state is authoritative)."""
     found = rules.extract(pairs)
@@ -167,7 +168,8 @@ def floor(
         first = next((i for i, (_, s) in enumerate(said) if task in s), -1)
         at = said[first][0] if first >= 0 else -1
         later = [(s, k == at + 1) for k, s in said[first + 1:]] if first >= 0 else [(s, False) for _, s in said]
-        return progress.done_later(task, later) or progress.made_later(task, [s for s, _ in later])
+        return (progress.done_later(task, later) or progress.made_later(task, [s for s, _ in later])
+                or turns.reported_done(task, pairs))
 
     tasks = [t for t in data.pending_tasks if not done(t)]
     return data if tasks == data.pending_tasks else data.model_copy(update={"pending_tasks": tasks})

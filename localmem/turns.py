@@ -95,7 +95,7 @@ def _act(clause: str, conversation: Sequence[str]) -> tuple[str, list[str], bool
     uses as a verb too, a word before one pointing at a thing: "unplug everything"; "try
     unplugging": the "-ing" form's), and whether its direct
     object only points ("everything")."""
-    body = _DIRECTED.sub("", _OPENERS.sub("", clause.strip()), count=1)
+    body = WRAPPER.sub("", _DIRECTED.sub("", _OPENERS.sub("", clause.strip()), count=1))  # "remember to ..."
     trying = _TRY.match(body) is not None
     body = _TRY.sub("", body, count=1)
     said = words(body)

@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from localmem import MemoryStore
-from localmem.checkpoint import CHECKPOINTS_KEPT, MAX_STEPS, RULES
+from localmem.checkpoint import CHECKPOINTS_KEPT, MAX_STEPS, RULES, StateSnapshot, floor
 from localmem.cli import cli
 from localmem.extract import extract, references, restates
 from tests.ollama_server import FakeOllama
@@ -1028,3 +1028,12 @@ def test_a_fact_resting_on_a_guess_taken_back_is_dropped(db_path, fake: JsonFake
         (facts,) = store.get_summary_facts(s.id)
         assert "The date string is parsed as UTC midnight" in facts.data.key_facts
         assert not any("Daylight saving" in f for f in facts.data.key_facts)
+
+
+@pytest.mark.parametrize(("reply", "left"), [("did that", []), ("why?", ["Remember to unplug everything on that circuit."])])
+def test_the_rules_task_reported_done_right_after_it_is_not_left(reply: str, left: list[str]) -> None:
+    """Issue 21, point 1: the rules' own task ("Remember to unplug ...") answered by "did
+    that" is done (``turns.reported_done``); answered by a question it is still to do."""
+    pairs = [("user", "the sockets keep tripping"), ("assistant", "Remember to unplug everything on that circuit."),
+             ("user", reply)]
+    assert floor(None, StateSnapshot(), pairs).pending_tasks == left

@@ -758,3 +758,21 @@ def test_a_change_only_possible_replaces_nothing_a_decided_one_does(said: str, r
     ``statements.status``'s "plan", which splits these the other way round."""
     found = {(r.old.value, r.new.value) for r in replacements(("My rate is 65 an hour.", said))}
     assert (("65", "80") in found) is replaced
+
+
+@pytest.mark.parametrize(
+    ("text", "days"),
+    [
+        ("The inspection is on the 12th.", ["the 12"]),
+        ("It's the 14th, not the 12th.", ["the 14", "the 12"]),
+        ("Come on the 3rd at 10.", ["the 3"]),
+        ("the 14th of May", ["may 14"]),  # a month's date, as before
+        ("Sunday the 21st", ["sunday"]),  # the weekday's date: one day
+        ("Built in the 14th century, on the 3rd floor.", []),  # no days
+        ("She came 2nd in the race.", []),
+    ],
+)
+def test_a_day_of_the_month_said_alone_is_a_day(text: str, days: list[str]) -> None:
+    """Issue 21, point 4: "the 14th" is a day (a later "the 14th, not the 12th" can replace
+    it); "the 14th century" and "the 3rd floor" are not."""
+    assert [v.value for v in values(text) if v.kind == "day"] == days
