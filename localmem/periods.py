@@ -50,7 +50,7 @@ DAY: Final = re.compile(
     rf"|(?P<month>{MONTH_NAMES})\.? (?P<mday>\d{{1,2}})(?:st|nd|rd|th)?"
     rf"|(?P<dday>\d{{1,2}})(?:st|nd|rd|th)? (?:of )?(?P<dmonth>{MONTH_NAMES})"
     r"|(?:19|20)\d\d-(?P<imonth>0[1-9]|1[0-2])-(?P<iday>0[1-9]|[12]\d|3[01])"
-    r"|(?<!day the )(?<=\bthe )(?P<nth>[12]?\d|3[01])(?:st|nd|rd|th)(?=\s*(?:[.,;:!?)]|$)|\s+(?:" + _AFTER_A_DATE + r")\b)"
+    r"|(?<!day )the (?P<nth>[12]?\d|3[01])(?:st|nd|rd|th)(?=\s*(?:[.,;:!?)]|$)|\s+(?:" + _AFTER_A_DATE + r")\b)"
     r"|(?P<relative>tomorrow|tonight|today|yesterday|tmrw|this (?:morning|afternoon|evening|weekend)"
     r"|next (?:week|weekend|month)))\b",
     re.IGNORECASE,
