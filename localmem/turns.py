@@ -63,7 +63,7 @@ _TRY = re.compile(r"^try\s+(?=\w+ing\b)", _I)
 """A suggestion of an act by its "-ing" form ("try unplugging everything"): the act."""
 _FORBIDS = re.compile(r"^(?:don'?t|do not|never|avoid|stop)\b", _I)
 """An instruction not to do its act: nothing a report could say done."""
-_POINTING: Final = frozenset("all both everything it them that this those these each every one".split())
+_POINTING: Final = frozenset("all both everything anything it them that this those these each every one".split())
 """Words that point back at what was asked instead of naming it ("unplugged all", "did that")."""
 _DO: Final = frozenset("did done".split())
 """The past forms of "do": a report of whatever was asked ("did that", "done")."""

@@ -21,6 +21,7 @@ TRIPPING = [
     [
         ("Unplug everything on that circuit, then push the RCD switch back up.", ["unplug", "push"]),
         ("Bin the mouldy bread and wipe the shelf with vinegar.", ["bin", "wipe"]),
+        ("Bin anything mouldy.", ["bin"]),  # a verb before a word pointing at things
         ("Try unplugging the kettle.", ["unplugging"]),
         ("You should also check the fuse.", ["check"]),
         ("Can you reset it?", ["reset"]),
