@@ -12,17 +12,28 @@ its keyword summary, judged by its own label) when:
 - (c) the kept text names under a share of the anchors (numbers, capitalised names) of the
   store's own keyword summary of the span;
 - (d) the model's running trust is low: of its last N answers (in the recorded order), the share
-  the checks kept whole ("whole": no sentence dropped) or kept at all ("kept") under a threshold.
+  the checks kept whole ("whole": no sentence dropped) or kept at all ("kept") under a threshold;
+- (e) the policy the ninth stop's note proposed: the context shows the store's own (keyword)
+  summary of a range, and a model's summary only when it passed the checks and the model has
+  earned it *on this file*: of its earlier summaries in the same file (a set is one user's file:
+  the 22 built-on conversations, or one held-out set, in the recorded order), at least 3, the
+  share the checks kept whole is at least a threshold (a track record the store can keep at
+  runtime, without labels);
+- (f) the store's own summary always (no model summary in the context).
+
+A model summary kept but marked in the context as the model's (not as what is remembered) keeps
+the "today" figures and asserts none of them: no row of its own.
 
 Every recorded summary is replayed through the real store (the fake Ollama server, as
 real_models_replay.py), the sentences ground drops read from its log. Per model and per set
-(``0-4``: the 20 built-on conversations and held-out sets 1-4; ``5``; ``6``): good kept / good,
+(``0-4``: the 22 built-on conversations and held-out sets 1-4; ``5``; ``6``; ``7``): good kept / good,
 bad kept / bad, and how many kept answers fall back (with how many of those fallbacks are
 labelled faithful). Then, per candidate, what it rejects: bad, good, or the faithful remainder of
 a bad answer.
 
     python benchmarks/answer_trust.py                        # today's checks, all 68
     python benchmarks/answer_trust.py --held-out 5           # one held-out set
+    python benchmarks/answer_trust.py --held-out 0           # the 22 built-on conversations
     # the checks of an older commit, on today's recordings and labels (the unseen-time replay):
     git archive 02fef19 | (mkdir -p /tmp/t_02fef19 && tar -x -C /tmp/t_02fef19)
     python benchmarks/answer_trust.py --tree /tmp/t_02fef19 --held-out 5 --json /tmp/set5.json
@@ -87,7 +98,8 @@ def collect(tree: Path, only: tuple[str, ...] | None, sets: dict[str, tuple[str,
     log.setLevel(logging.INFO)
     log.addHandler(handler)
     log.propagate = False
-    group = {c: s if s in ("5", "6") else "0-4" for s, names in sets.items() for c in names}
+    group = {c: s if s in ("5", "6", "7") else "0-4" for s, names in sets.items() for c in names}
+    files = {c: s for s, names in sets.items() for c in names}
     cases = []
     with tempfile.TemporaryDirectory() as tmp:
         for model in MODELS:
@@ -101,6 +113,7 @@ def collect(tree: Path, only: tuple[str, ...] | None, sets: dict[str, tuple[str,
                 kept = summary.source not in ("fallback", "offline")
                 cases.append({
                     "model": model, "conversation": conversation, "set": group.get(conversation, "0-4"),
+                    "file": files.get(conversation, "0"),
                     "raw": raw, "raw_label": label(raw), "kept": kept, "text": summary.text,
                     "label": label(summary.text) if kept else None, "drops": drops,
                     "keyword": label(keyword_summary(pairs)), "anchors": sorted(anchors(keyword_summary(pairs))),
@@ -167,6 +180,18 @@ def trusted(cases: list[Case], window: int, below: float, whole: bool) -> Callab
     return lambda case: low[(case["model"], case["conversation"])]
 
 
+def unearned(cases: list[Case], least: float, seen: int = 3) -> Callable[[Case], bool]:
+    """(e): a rule rejecting each answer unless, of the model's earlier answers in the same
+    file (at least ``seen``), the share the checks kept whole is ``least`` or more."""
+    history: dict[tuple[str, str], list[bool]] = {}
+    low = {}
+    for case in cases:
+        earlier = history.setdefault((case["model"], case.get("file", case["set"])), [])
+        low[(case["model"], case["conversation"])] = len(earlier) < seen or sum(earlier) / len(earlier) < least
+        earlier.append(case["kept"] and not case["drops"])
+    return lambda case: low[(case["model"], case["conversation"])]
+
+
 def candidates(cases: list[Case]) -> dict[str, Callable[[Case], bool]]:
     rules: dict[str, Callable[[Case], bool]] = {"today": lambda c: False, "(a) any drop": lambda c: bool(c["drops"])}
     for k in ("who", "polarity", "status", "binding", "unsupported"):
@@ -180,6 +205,9 @@ def candidates(cases: list[Case]) -> dict[str, Callable[[Case], bool]]:
     for t in (0.3, 0.5):
         for whole in (True, False):
             rules[f"(d) last 10 {'whole' if whole else 'kept'} < {t}"] = trusted(cases, 10, t, whole)
+    for t in (0.5, 0.8):
+        rules[f"(e) earned on this file: >= 3 earlier, kept whole >= {t}"] = unearned(cases, t)
+    rules["(f) the store's own summary always"] = lambda c: True
     return rules
 
 
@@ -207,6 +235,19 @@ def table(cases: list[Case]) -> str:
                 if g == "all":
                     total = [a + b for a, b in zip(total, row)]
         out.append(f"| {name} | {' | '.join(cells)} | good {total[0]}/{total[1]}, bad {total[2]}/{total[3]} |")
+    out += ["", "What the context then shows as each range's summary (the model's when kept, else the store's keyword "
+            "summary): faithful / unfaithful / unlabelled",
+            f"| candidate | {' | '.join(f'{m.split(chr(58))[1]} {g}' for m in MODELS for g in [*groups, 'all'])} |",
+            "|---|" + "---|" * (len(MODELS) * (len(groups) + 1))]
+    for name, rule in rules.items():
+        cells = []
+        for model in MODELS:
+            for g in [*groups, "all"]:
+                shown = [c["label"] if c["kept"] and not rule(c) else c["keyword"]
+                         for c in cases if c["model"] == model and g in ("all", c["set"])]
+                cells.append(f"{shown.count('faithful')} / {sum(x not in ('faithful', 'unlabelled') for x in shown)}"
+                             f" / {shown.count('unlabelled')}")
+        out.append(f"| {name} | {' | '.join(cells)} |")
     out += ["", "| candidate | rejected | bad | good | faithful remainder of a bad answer | fallbacks faithful / labelled |",
             "|---|--:|--:|--:|--:|--:|"]
     for name, rule in rules.items():
@@ -221,7 +262,8 @@ def table(cases: list[Case]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tree", type=Path, default=ROOT, help="the checkout whose checks replay (default: this one)")
-    parser.add_argument("--held-out", choices=list("123456"), help="only this held-out set")
+    parser.add_argument("--held-out", choices=list("01234567"),
+                        help="only this held-out set (0: the conversations of no held-out set)")
     parser.add_argument("--json", type=Path, help="also write every case here")
     parser.add_argument("--cases", type=Path, nargs="+", help="judge cases written by --json (in order), replay nothing")
     args = parser.parse_args()
@@ -233,8 +275,12 @@ def main() -> None:
     today = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(today)  # today's sets, whatever the tree knows
     sets = {"1": today.HELD_OUT, "2": today.HELD_OUT_2, "3": today.HELD_OUT_3, "4": today.HELD_OUT_4,
-            "5": today.HELD_OUT_5, "6": today.HELD_OUT_6}
-    cases = collect(args.tree.resolve(), sets[args.held_out] if args.held_out else None, sets)
+            "5": today.HELD_OUT_5, "6": today.HELD_OUT_6, "7": today.HELD_OUT_7}
+    held = {c for names in sets.values() for c in names}
+    base = tuple(c for c in json.loads((ROOT / "tests" / "data" / "qwen2_5_coder_1_5b_outputs.json").read_text())["conversations"]
+                 if c not in held)
+    only = None if not args.held_out else base if args.held_out == "0" else sets[args.held_out]
+    cases = collect(args.tree.resolve(), only, sets)
     if args.json:
         args.json.write_text(json.dumps(cases, indent=1))
     print(table(cases))

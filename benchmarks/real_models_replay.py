@@ -25,6 +25,7 @@ tests/test_real_outputs.py does, and judges what the store keeps *now* against t
     python benchmarks/real_models_replay.py --held-out 7       # only the seventh held-out set
     python benchmarks/real_models_replay.py --dev              # the base conversations and sets 1-5
     python benchmarks/real_models_replay.py --held-out 7 --figures   # the table only, no line read
+    python benchmarks/real_models_replay.py --facts-apart      # facts asked beside a rejected summary too
 
 Offline and fast (a few seconds a model); needs the test extra (the fake server).
 """
@@ -107,6 +108,10 @@ def summary_label(text: str) -> str:
     return "unlabelled" if entry is None else str(entry["label"])
 
 
+OPTIONS: dict[str, Any] = {}
+"""MemoryConfig options every replay adds to the recorded configuration (``--facts-apart``)."""
+
+
 def replay_one(db: Path, model: str, conversation: str) -> tuple[Any, Any, list[tuple[str, str]], Any, list[str]]:
     """The store's summary, checkpoint, messages, summary facts and the pins the summary
     added, for one recorded conversation (the facts answer, when none was recorded, is
@@ -115,6 +120,7 @@ def replay_one(db: Path, model: str, conversation: str) -> tuple[Any, Any, list[
     pairs = [(role, text) for role, text in recorded["messages"]]
     empty = {"raw": "", "done_reason": "stop"}
     config = recorded.get("config") or {"summary_threshold": len(pairs), "structured_min_tokens": 0}
+    config = {**config, **OPTIONS}
     with Replay(models=[model]) as server:
         server.recorded = {kind: recorded.get(kind) or empty for kind in KINDS}
         with MemoryStore(db, config=MemoryConfig(ollama_host=server.host, **config)) as store:
@@ -263,7 +269,11 @@ def main() -> None:
         "--figures", action="store_true",
         help="print the table only: no kept, dropped or unlabelled line (a set measured before it is read)",
     )
+    parser.add_argument("--facts-apart", action="store_true",
+                        help="MemoryConfig(facts_apart=True): a span's facts asked whether or not its summary was kept")
     args = parser.parse_args()
+    if args.facts_apart:
+        OPTIONS["facts_apart"] = True
     logging.getLogger("localmem").setLevel(logging.WARNING)
     models = [m for m in MODEL_ORDER if m in RECORDINGS] + [m for m in RECORDINGS if m not in MODEL_ORDER]
     print(

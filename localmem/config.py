@@ -119,6 +119,11 @@ class MemoryConfig(BaseModel):
     """A compaction asks the local model for structured JSON (the checkpoint, a summary's
     facts) only when at least this many new tokens are at stake (origin 004's minimum
     delta); below that, and whenever the model fails, deterministic extraction alone."""
+    facts_apart: bool = False
+    """Ask the local model for a span's facts whenever it read the span and answered,
+    its summary kept or rejected (each fact is judged on its own); off, only beside a
+    summary of its that was kept. Off by default: on the recorded real-model answers
+    it keeps about twice the true facts, and more false ones (benchmarks/results/real_models.md)."""
     auto_pins: bool = True
     """Pin the facts a user states that must never be lost (allergies, names, dates,
     "remember that ...", constraints) as ``auto`` pins: by phrase rules over each new

@@ -50,3 +50,12 @@ class Outcome:
     @property
     def from_model(self) -> bool:
         return self.source not in (FALLBACK, OFFLINE)
+
+    @property
+    def answered(self) -> bool:
+        """The model read this prompt in full just now and answered, whatever became of
+        its summary (kept, or judged and rejected: a ``fallback`` that carries the
+        model's token counts). False with no model, an unreachable server, an HTTP
+        error, a prompt the server cut or one too large for the window, and for a
+        summary from the cache (no call was made)."""
+        return self.model is not None and self.local_tokens is not None and not self.cached

@@ -22,23 +22,16 @@ from .args import check_id
 from .checkpoint import RULES
 from .drafts import Draft, pin_sources
 from .errors import SessionNotFound
-from .facts import (
-    ModelFacts,
-    facts_messages,
-    facts_row,
-    model_updates,
-    must_remember,
-    overlay_facts,
-    rule_facts,
-    user_evidence,
-)
+from .facts import ModelFacts, facts_messages, facts_row, overlay_facts, rule_facts
 from .models import FactsData, LineSource, Message, Session, Summary, SummaryFacts
 from .outcome import OFFLINE, Outcome
+from .remember import model_updates, must_remember
 from .scoring import SUMMARY_IMPORTANCE
 from .sources import Sources, Span, checkpoint_items, facts_items, facts_sources, rows
 from .summarizer.background import BackgroundSummarizer
 from .summarizer.fallback import keyword_summary, offline_summary
 from .summarizer.warned import said_in, unsaid_warnings
+from .testimony import user_evidence
 from .tokens import plausible_ratio
 from .updates import Update, ended_in, model_update, stops
 
@@ -128,12 +121,24 @@ class Summaries:
         self, session: Session, pairs: Sequence[tuple[str, str]], tokens: int, outcome: Outcome
     ) -> tuple[FactsData, str, list[str], dict[str, Update]]:
         """The facts of a span (rules; plus the model's when it just wrote the summary,
-        not from the cache, and at least ``structured_min_tokens`` are at stake),
-        their source, and (``auto_pins``) what the model says must never be lost,
-        and the facts it says update earlier ones (each new fact, pinned too, with
-        the update that finds the pins it supersedes)."""
+        or with ``facts_apart`` when it just read the span and answered, ``Outcome.answered``;
+        and at least ``structured_min_tokens`` are at stake), their source, and
+        (``auto_pins``) what the model says must never be lost, and the facts it says
+        update earlier ones (each new fact, pinned too, with the update that finds the
+        pins it supersedes).
+
+        With ``facts_apart`` the model is asked whether or not its summary was kept:
+        each fact is judged on its own (grounded in the span, the user's words for the
+        user's facts, with their negations), not by the summary it came beside. It is
+        never asked when the summary call made none (no model, an unreachable server:
+        the offline path costs no call) or failed before the model answered (an HTTP
+        error, a prompt cut or too large), nor beside a summary from the cache: a span
+        is cached only when its summary was just stored, and its facts were asked then;
+        a cache hit is there to spare the model the call."""
         facts = self.offline_facts(pairs)
-        if not outcome.from_model or outcome.cached or tokens < self._db.config.structured_min_tokens:
+        config = self._db.config
+        asked = (outcome.from_model and not outcome.cached) or (config.facts_apart and outcome.answered)
+        if not asked or tokens < config.structured_min_tokens:
             return facts, RULES, [], {}
         request = facts_messages(pairs, must_remember=self._db.config.auto_pins)
         answer = self._model.summarizer().ask_json(
