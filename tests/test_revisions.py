@@ -776,3 +776,34 @@ def test_a_day_of_the_month_said_alone_is_a_day(text: str, days: list[str]) -> N
     """Issue 21, point 4: "the 14th" is a day (a later "the 14th, not the 12th" can replace
     it); "the 14th century" and "the 3rd floor" are not."""
     assert [v.value for v in values(text) if v.kind == "day"] == days
+
+
+@pytest.mark.parametrize(
+    ("said", "later"),
+    [
+        ("the 12th", "Actually, the inspection is on the 14th."),  # the word of change in a clause of its own
+        ("12 May", "Correction: the inspection is on 14 May."),
+        ("12 May", "Sorry, it is 14 May, not 12 May."),  # the new value of "it": every earlier 12 May
+        ("the 12th", "Actually it is the 14th, not the 12th."),
+        ("the 12th", "Sorry, the inspection is on the 14th, not the 12th."),
+    ],
+)
+def test_a_day_corrected_later_is_stale(said: str, later: str) -> None:
+    """Issue 21, point 4: the 12th corrected to the 14th (a cue opening the sentence in a
+    clause of its own, or a denial beside the new day of "it") leaves the 12th stale."""
+    texts = [f"The inspection is on {said}.", "Noted, I'll put it in the email.", later]
+    assert stale(f"Inspection on {said}", texts) is not None
+    assert stale(f"Inspection on {later.split(' on ')[-1].split(',')[0].rstrip('.')}", texts) is None
+
+
+@pytest.mark.parametrize(
+    "later",
+    [
+        "The inspection is on the 14th, the report on the 12th.",  # two things, no change
+        "Actually, the report is due on the 14th.",  # another thing changed
+        "Actually, that works.",  # a word of change and no value
+    ],
+)
+def test_a_day_not_corrected_is_not_stale(later: str) -> None:
+    texts = ["The inspection is on the 12th.", "Noted.", later]
+    assert stale("Inspection on the 12th", texts) is None
