@@ -42,9 +42,10 @@ leaves its act unnamed is short ("did that", "ok unplugged all"); a longer claus
 something of its own."""
 _STEPS = re.compile(r"[;:]|,?\s+(?:and\s+)?then\b|,\s*and\b|\s[-\u2013\u2014]\s", _I)
 """Where one instruction passes to the next ("Unplug everything, then push it back up")."""
-_AND = re.compile(r"\s+and\s+", _I)
-"""Where a step may join a second act ("bin the bread and wipe the shelf"): a second act
-only when the words after it open with a verb."""
+_AND = re.compile(r"(\s+(?:and|or)\s+)", _I)
+"""Where a step may join a second act, or an alternative one ("bin the bread and wipe the
+shelf", "bin it or get it checked"): a second act only when the words after it open with a
+verb."""
 _OPENERS = re.compile(
     r"^\W*(?:(?:ok(?:ay)?|so|now|first|then|next|and|also|alright|right|good|great|please|just)\b\W*)*",
     _I,
@@ -130,10 +131,13 @@ def instructions(text: str, conversation: Sequence[str] = ()) -> list[Instructio
             if asking and _DIRECTED.match(_OPENERS.sub("", step.strip())) is None:
                 continue  # "Did you unplug it?" asks what was done; "Can you unplug it?" tells
             acts: list[tuple[str, tuple[str, list[str], bool] | None]] = []
-            for part in _AND.split(step):  # "bin the bread and wipe the shelf"; not "bread and butter"
+            pieces = _AND.split(step)  # with the joining words: "bin the bread", " and ", "wipe ..."
+            for n in range(0, len(pieces), 2):
+                part = pieces[n]
                 found = _act(part, conversation)
-                if found is None and acts:
-                    acts[-1] = (f"{acts[-1][0]} and {part}", _act(f"{acts[-1][0]} and {part}", conversation))
+                if found is None and acts:  # "bread and butter": one act's objects
+                    joined = acts[-1][0] + pieces[n - 1] + part
+                    acts[-1] = (joined, _act(joined, conversation))
                 else:
                     acts.append((part, found))
             for clause, found in acts:
@@ -149,13 +153,14 @@ def _past_of(word: str, verb: str) -> bool:
     return word in _DO or word in done_forms(verb) or (word.endswith("ed") and same_word(stem(word), verb))
 
 
-def reports(reply: str, instruction: Instruction) -> bool:
+def reports(reply: str, instruction: Instruction, named: bool = False) -> bool:
     """True when ``reply``'s opening reports ``instruction`` done (see the module
     docstring): its first clause that is more than an acknowledgement ("ok", "yep") holds
     a past form of the instruction's verb or of "do", at most :data:`MAX_REPORT_WORDS`
     words, and besides that only words pointing back or naming the instruction's objects
     ("unplugged all", "did that", "binned", "done"); not a question, a negation or a plan
-    ("done?", "didn't help", "will do")."""
+    ("done?", "didn't help", "will do"). ``named``: only a past form of the instruction's
+    own verb counts ("binned", not "did that")."""
     for sentence in sentences(reply):
         for clause in _CLAUSE.split(sentence):
             said = words(clause)
@@ -165,7 +170,7 @@ def reports(reply: str, instruction: Instruction) -> bool:
                 return False
             if any(w in NEGATIONS or w.endswith("n't") for w in said):
                 return False
-            past = [w for w in said if _past_of(w, instruction.verb)]
+            past = [w for w in said if _past_of(w, instruction.verb) and not (named and w in _DO)]
             if not past:
                 return False
             rest = {stem(w) for w in said if w not in past and w not in STOP_WORDS
@@ -190,16 +195,22 @@ def names(item: str, instruction: Instruction) -> bool:
 
 def reported_done(item: str, turns: Sequence[tuple[str, str]]) -> bool:
     """True when ``item`` names an instruction of an assistant's turn among ``turns``
-    (role, text, in order) and the user's turn right after it reports it done
-    (:func:`reports`), the last such instruction naming it: one asked again later and not
-    reported stays to do."""
-    done = False
+    (role, text, in order), the last such instruction naming it (one asked again later and
+    not reported stays to do), and the user's turn right after it reports it done
+    (:func:`reports`), or a later turn of the user's reports it by the instruction's own
+    verb ("bin it or get it checked" ... "binned."): a report naming its act answers the
+    latest instruction of that act; "did that" only the turn right before it."""
     conversation = [text for _, text in turns]
+    last: tuple[int, Instruction] | None = None
     for k, (role, text) in enumerate(turns[:-1]):
-        if role != "assistant":
-            continue
-        reply_role, reply = turns[k + 1]
-        for instruction in instructions(text, conversation):
-            if names(item, instruction):
-                done = reply_role == "user" and reports(reply, instruction)
-    return done
+        if role == "assistant":
+            for instruction in instructions(text, conversation):
+                if names(item, instruction):
+                    last = (k, instruction)
+    if last is None:
+        return False
+    k, instruction = last
+    return any(
+        role == "user" and reports(reply, instruction, named=j > k + 1)
+        for j, (role, reply) in enumerate(turns[k + 1:], k + 1)
+    )

@@ -117,3 +117,15 @@ def test_turns_never_raise(text: str, reply: str) -> None:
         reports(reply, instruction)
         names(reply, instruction)
     reported_done(reply, [("assistant", text), ("user", reply)])
+
+
+def test_a_report_naming_its_act_answers_the_latest_instruction_of_that_act() -> None:
+    """Issue 21 (seventh set, seen after its run: terse_fuse): "binned." two turns after
+    "bin it or get it checked" reports the binning; "did that" there reports nothing of it."""
+    talk = [("user", "kettle trips it the second i plug it in"),
+            ("assistant", "thats your culprit. bin it or get it checked."),
+            ("user", "was leaking out the bottom yesterday"),
+            ("assistant", "water in a kettle base does exactly that. dont use it")]
+    assert reported_done("bin the kettle", [*talk, ("user", "binned. new one tmrw")])
+    assert not reported_done("bin the kettle", [*talk, ("user", "did that")])
+    assert not reported_done("bin the kettle", [*talk, ("user", "not binning it yet")])
