@@ -7,9 +7,9 @@ daylight saving time" states the guess, not what the conversation ended with.
 
 - **A guess** is a sentence that says its claim as only possible: a modal or an adverb of
   possibility ("might", "could be", "may be", "probably", "maybe", "perhaps", "likely") or a
-  first person's hedge ("I think", "I suspect", "my guess"); not a question.
+  first person's hedge ("I think", "I suspect", "my first guess is"); not a question.
 - **Taken back**: a later sentence, not a question and not itself a guess, that denies
-  ("isn't", "not", "never", "no longer", "rule out") or takes back (``changes.TAKE_BACK``:
+  ("isn't", "not", "never", "no longer", "rule out", "I was wrong about") or takes back (``changes.TAKE_BACK``:
   "actually", "scratch that") what the guess brought: two of the words the claim shares
   with the guess that no text before the guess said: "daylight saving" above. "The train to Varenna isn't expensive" takes back no guess that "you could
   take the train to Varenna" when the train and Varenna were named before it.
@@ -42,11 +42,14 @@ must both hold: one shared word ("compensation" of "you may be owed compensation
 "Haven't claimed the compensation yet") denies another thing said of it."""
 _HEDGE = re.compile(
     r"\b(?:might|could be|could have|may be|may have|probably|possibly|perhaps|maybe|likely"
-    r"|i think|i suspect|i guess|my guess|my hunch|i'd guess|i wonder if)\b",
+    r"|i think|i suspect|i guess|my (?:\w+ )?(?:guess|hunch)|i'd guess|i wonder if)\b",
     _I,
 )
 """Words that say a claim as only possible."""
-_DENIES = re.compile(rf"n't\b|n\u2019t\b|\b(?:not|never|no longer|rule[sd]? out|ruling out|{TAKE_BACK})\b", _I)
+_DENIES = re.compile(
+    rf"n't\b|n\u2019t\b|\b(?:not|never|no longer|rule[sd]? out|ruling out|(?:was|were) (?:wrong|mistaken)|{TAKE_BACK})\b",
+    _I,
+)
 """Words that deny what a sentence names, or take back what was said."""
 
 

@@ -53,3 +53,16 @@ def test_a_claim_not_resting_on_a_guess_taken_back_is_not_stale(texts: list[str]
 @given(st.lists(st.text(max_size=80), max_size=5), st.text(max_size=80))
 def test_taken_back_never_raises(texts: list[str], claim: str) -> None:
     taken_back(claim, texts)
+
+
+def test_a_first_guess_the_speaker_says_was_wrong_is_taken_back() -> None:
+    """Issue 21 (seventh set, seen after its run: js_date_off_by_one): "my first guess is
+    daylight saving" and, later, "I was wrong about daylight saving: ..."."""
+    texts = ["A user in Chicago sees every due date one day early.",
+             "March 9 to 10 is when US clocks go forward, so my first guess is daylight saving: "
+             "the date is crossing the DST change.",
+             "I was wrong about daylight saving: July 15 fails the same way. The real cause is how the "
+             "date-only string is parsed as midnight UTC."]
+    assert taken_back("The date is crossing the DST change because of daylight saving.", texts) is not None
+    assert taken_back("The date-only string is parsed as midnight UTC.", texts) is None
+    assert taken_back("The date is crossing the DST change because of daylight saving.", texts[:2]) is None
