@@ -23,6 +23,8 @@ tests/test_real_outputs.py does, and judges what the store keeps *now* against t
     python benchmarks/real_models_replay.py --held-out 5       # only the fifth held-out set
     python benchmarks/real_models_replay.py --held-out 6       # only the sixth held-out set
     python benchmarks/real_models_replay.py --held-out 7       # only the seventh held-out set
+    python benchmarks/real_models_replay.py --dev              # the base conversations and sets 1-5
+    python benchmarks/real_models_replay.py --held-out 7 --figures   # the table only, no line read
     python benchmarks/real_models_replay.py --facts-apart      # facts asked beside a rejected summary too
 
 Offline and fast (a few seconds a model); needs the test extra (the fake server).
@@ -259,6 +261,14 @@ def main() -> None:
         "--held-out", nargs="?", const="1", choices=sorted(SETS),
         help="only a held-out set's conversations: 1 (the default), the first six; 2, the second eight; 3, the third eight; 4, the fourth eight; 5, the fifth eight; 6, the sixth eight; 7, the seventh eight",
     )
+    parser.add_argument(
+        "--dev", action="store_true",
+        help="only the conversations written on (the base ones and held-out sets 1-5), not sets 6 and 7",
+    )
+    parser.add_argument(
+        "--figures", action="store_true",
+        help="print the table only: no kept, dropped or unlabelled line (a set measured before it is read)",
+    )
     parser.add_argument("--facts-apart", action="store_true",
                         help="MemoryConfig(facts_apart=True): a span's facts asked whether or not its summary was kept")
     args = parser.parse_args()
@@ -274,6 +284,9 @@ def main() -> None:
     print("|---|---|---|---|---|---|---|---|---|")
     notes = []
     only = SETS[args.held_out] if args.held_out else None
+    if args.dev:
+        unseen = set(SETS["6"]) | set(SETS["7"])
+        only = tuple(c for data in RECORDINGS.values() for c in data["conversations"] if c not in unseen)
     for model in args.model or models:
         r = judge(model, args.details, only)
         print(
@@ -283,6 +296,9 @@ def main() -> None:
         )
         notes += [f"{model} · {n}" for n in r.notes]
     print()
+    if args.figures:
+        print(fallbacks(only).splitlines()[0])
+        return
     print(fallbacks(only))
     print("\n".join(notes))
 

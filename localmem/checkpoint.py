@@ -52,7 +52,7 @@ from typing import Any, Final, NamedTuple
 from pydantic import field_validator
 
 from . import extract as rules
-from . import entities, progress, replies, statements, verbs
+from . import entities, progress, replies, staleness, statements, turns, verbs
 from .answers import MAX_REFERENCES, Answer, merge_items, strings
 from .grounding import Evidence
 from .models import CheckpointData, Message, References, WorkflowState
@@ -153,7 +153,8 @@ def floor(
 ) -> CheckpointData:
     """:func:`build` over what the rules find in ``pairs`` (the new messages, oldest
     first), without the pending tasks a later sentence reports done ("Remember to clear
-    the shelves." "Cleared."; ``progress.done_later``, ``made_later``): a task found in
+    the shelves." "Cleared."; ``progress.done_later``, ``made_later``; "did that" right
+    after it: ``turns.reported_done``): a task found in
     these messages is read against the sentences after it, one carried forward against
     all of them. The state's open subtasks stay (the state is authoritative)."""
     found = rules.extract(pairs)
@@ -167,7 +168,8 @@ def floor(
         first = next((i for i, (_, s) in enumerate(said) if task in s), -1)
         at = said[first][0] if first >= 0 else -1
         later = [(s, k == at + 1) for k, s in said[first + 1:]] if first >= 0 else [(s, False) for _, s in said]
-        return progress.done_later(task, later) or progress.made_later(task, [s for s, _ in later])
+        return (progress.done_later(task, later) or progress.made_later(task, [s for s, _ in later])
+                or turns.reported_done(task, pairs))
 
     tasks = [t for t in data.pending_tasks if not done(t)]
     return data if tasks == data.pending_tasks else data.model_copy(update={"pending_tasks": tasks})
@@ -316,6 +318,9 @@ class ModelCheckpoint(Answer):
         said_sentences = statements.by_sentence(said.sources)
         last = (len(evidence.sources) if messages is None else messages) - 1
 
+        spoken = evidence.sources[: last + 1]
+        conversation = list(zip(roles, spoken)) if len(roles) >= len(spoken) else []
+
         def drop(reason: str) -> None:
             dropped[reason] = dropped.get(reason, 0) + 1
 
@@ -335,6 +340,8 @@ class ModelCheckpoint(Answer):
                 return reason or (None if stated else "no preference stated")
             if not statements.names_something(item):
                 return "names no action or object"
+            if staleness.stale(item, spoken):
+                return "replaced later"  # "the Thursday sailing" after it was cancelled
             if statements.changes_unsaid(item, evidence.sources[: last + 1]):
                 return "changes what the chat did not change"
             if field in _TO_DO and not verbs.names_action(item, evidence.sources[: last + 1]):
@@ -367,6 +374,8 @@ class ModelCheckpoint(Answer):
                         reason = progress.unstated(
                             place, item, support, sentences.sources, owners, last, roles, tools or {}
                         )
+                        if reason is None and place in _TO_DO and turns.reported_done(item, conversation):
+                            reason = "reported done"  # "Unplug everything." "did that"
                     if field == "completed_steps" and reason in _DONE_SINCE:
                         place, reason = field, None  # said planned (or not at all), then done
                     elif unsaid and reason is None:
@@ -445,7 +454,7 @@ def tool_outputs(messages: Sequence[Message]) -> dict[int, str]:
     return out
 
 
-_DONE_SINCE: Final = ("done later", "made later", "asked and answered", "answered as done")
+_DONE_SINCE: Final = ("done later", "made later", "asked and answered", "answered as done", "reported done")
 """Why ``progress.unstated`` finds something no longer to do because it was done after (or
 as) it was said: a completed step so found stays completed."""
 _TO_DO = ("pending_tasks", "current_step", "next_steps")

@@ -38,6 +38,11 @@ MONTH_NAMES: Final = "|".join(m[:3] + (m[3:] and f"(?:{m[3:]})?") for m in MONTH
 _SHORT_WEEKDAYS: Final = {"mon": "monday", "tue": "tuesday", "tues": "tuesday", "wed": "wednesday",
                            "thu": "thursday", "thur": "thursday", "thurs": "thursday", "fri": "friday",
                            "sat": "saturday", "sun": "sunday"}
+_AFTER_A_DATE: Final = (
+    "at|and|or|to|not|instead|is|was|works|then|but|for|in|on|from|until|till|by|so|because|when|which|as|now"
+)
+"""Words that follow a day of the month said alone ("the 14th at 10", "the 14th, not the
+12th"); "the 14th century" and "the 14th floor" are no day."""
 DAY: Final = re.compile(
     rf"\b(?:(?P<weekday>{'|'.join(WEEKDAYS)})s?"
     rf"|(?-i:(?P<short>{'|'.join(w.capitalize() for w in _SHORT_WEEKDAYS)}))\.?"
@@ -45,13 +50,15 @@ DAY: Final = re.compile(
     rf"|(?P<month>{MONTH_NAMES})\.? (?P<mday>\d{{1,2}})(?:st|nd|rd|th)?"
     rf"|(?P<dday>\d{{1,2}})(?:st|nd|rd|th)? (?:of )?(?P<dmonth>{MONTH_NAMES})"
     r"|(?:19|20)\d\d-(?P<imonth>0[1-9]|1[0-2])-(?P<iday>0[1-9]|[12]\d|3[01])"
+    r"|(?<!day )the (?P<nth>[12]?\d|3[01])(?:st|nd|rd|th)(?=\s*(?:[.,;:!?)]|$)|\s+(?:" + _AFTER_A_DATE + r")\b)"
     r"|(?P<relative>tomorrow|tonight|today|yesterday|tmrw|this (?:morning|afternoon|evening|weekend)"
     r"|next (?:week|weekend|month)))\b",
     re.IGNORECASE,
 )
 """A day: a weekday (cut to its capitalised first letters only before a date, as a timetable
 or a booking writes it: "Sat 2026-06-20", "Sun 21 June"; "sat" alone is a verb), a month's
-date (either order, or ISO: "2026-06-20"), or one said from today."""
+date (either order, or ISO: "2026-06-20"), a day of the month alone after "the" ("the 14th",
+at the end of its clause or before a word of :data:`_AFTER_A_DATE`), or one said from today."""
 _MONTH = rf"(?P<month>{MONTH_NAMES})\.?"
 _DAY = r"(?P<day>[0-3]?\d)(?:st|nd|rd|th)?"
 _YEAR = r"(?P<year>(?:19|20)\d\d)"
@@ -181,7 +188,7 @@ def clock_value(match: re.Match[str]) -> str:
 
 def day_value(match: re.Match[str]) -> str:
     """One spelling for a :data:`DAY` match: "jun 21" (also of "2026-06-21"), "friday" (also of
-    "Fri 21 June"), "tomorrow"."""
+    "Fri 21 June"), "the 14" (of "the 14th"), "tomorrow"."""
     if match.group("weekday"):
         return match.group("weekday").casefold()
     if match.group("short"):
@@ -192,6 +199,8 @@ def day_value(match: re.Match[str]) -> str:
         return f"{match.group('month')[:3].casefold()} {int(match.group('mday'))}"
     if match.group("dmonth"):
         return f"{match.group('dmonth')[:3].casefold()} {int(match.group('dday'))}"
+    if match.group("nth"):
+        return f"the {int(match.group('nth'))}"
     return " ".join(match.group("relative").casefold().split())
 
 

@@ -111,12 +111,14 @@ def replaced_by(denied: Value, new: Value, earlier: list[Value], before: list[Va
     that agrees with the new one's, of what the new one is of (a word of its thing or its
     unit shared), of nothing, or in the new one's own unit -- the same number in that unit
     ("after 31 years" ... "it's 32 years, not 31") is that measure whatever its clause
-    named; ``before``: the sentence's own values, not earlier ones."""
+    named; of whatever when the new one is of nothing ("Sorry, it is 14 May, not 12 May":
+    the 12 May said before of the inspection); ``before``: the sentence's own values, not
+    earlier ones."""
     of = new.thing | ({new.unit} if new.unit else set())
     return [
         Replacement(v, new) for v in earlier
         if same_value(v, denied) and units_agree(v, new) and v not in before
-        and (v.thing & of or not v.thing or (new.unit is not None and v.unit == new.unit))
+        and (not of or v.thing & of or not v.thing or (new.unit is not None and v.unit == new.unit))
     ]
 
 

@@ -21,12 +21,14 @@ over or a thing ended, a name or a place given again, a dose's frequency changed
   for its kind: "When is the wedding and how long ...?" binds a day to the wedding).
 - **A revision** is a clause, not a question nor a change not yet made ("I'll try to move
   it to the 19:20", "we might switch to 30": :data:`_PLANNED`), that gives a new value with a word of change:
-  "actually", "now", "instead", "from now on", "update", "change of plan", or a verb of
-  change before "to" ("moved the wedding to June 28", "bump it to 30", "trimmed it to 748
+  "actually", "now", "instead", "from now on", "update", "change of plan" (in the clause
+  or opening its sentence in a clause of its own: "Actually, the inspection is on the
+  14th", "Correction: it's on 14 May"), or a verb of change before "to" ("moved the wedding to June 28", "bump it to 30", "trimmed it to 748
   words"), or "that makes" ("that makes 24 species"); a value the same sentence denies
   beside a new one ("it's three tests in test_invoices.py, not two": the two said before of
   the tests, in an agreeing unit, is replaced; "it's 32 years, not 31": a 31 said before in
-  years, of whatever, is replaced; "it's 9 years not 6", without the comma, is read the same:
+  years, of whatever, is replaced; "it's the 14th, not the 12th": a new value of "it", of
+  nothing, replaces the 12th said before of whatever; "it's 9 years not 6", without the comma, is read the same:
   a "not" between two values opens a clause of its own) or before it, the new value alone in the next clause
   ("not 31, it's 32 years"; "not 31 but more like 30" gives no new value); and "from 65 to 80"
   after a verb of change ("raised my rate from 65 to 80": 65 is replaced in the same
@@ -213,16 +215,18 @@ def _read(texts: tuple[str, ...]) -> tuple[tuple[Value, ...], tuple[Replacement,
             question = sentence.rstrip().endswith("?")
             before: list[Value] = []  # this sentence's values so far
             parts: list[tuple[str, list[Value]]] = []  # ... with their clauses
+            cued = False  # a word of change opening the sentence in a clause of its own ("Actually, ...")
             for clause in _clauses(sentence):
                 here = _mentions(clause, i, number, asked)
                 number += 1
                 if not question and _PLANNED.search(clause) is None:
-                    out += _revised(clause, here, earlier, i) + _denied(clause, here, before, earlier)
+                    out += _revised(clause, here, earlier, i, cued) + _denied(clause, here, before, earlier)
                     out += _denied_then(clause, here, parts, earlier)
                     measured += _remeasured(clause, here, parts, earlier)
                 earlier += here
                 before += here
                 parts.append((clause, here))
+                cued = not here and (cued or CUE.search(clause) is not None)
                 if _NEGATED.search(clause):
                     left += [(i, v.value) for v in here if v.kind == "time"]
     out += given_up(earlier, out, left)
@@ -230,9 +234,11 @@ def _read(texts: tuple[str, ...]) -> tuple[tuple[Value, ...], tuple[Replacement,
     return tuple(earlier), tuple(dict.fromkeys(out + measured))
 
 
-def _revised(clause: str, here: list[Value], earlier: list[Value], i: int) -> list[Replacement]:
+def _revised(clause: str, here: list[Value], earlier: list[Value], i: int, cued: bool = False) -> list[Replacement]:
     """What ``clause`` (of text ``i``; ``here``: its values) replaces among the values
-    said before it (``earlier``)."""
+    said before it (``earlier``); ``cued``: a clause of its sentence before it, without a
+    value, gave the word of change ("Actually, the inspection is on the 14th.",
+    "Correction: it's on 14 May.")."""
     if not here:
         return []
     start = _FROM_TO.search(clause)
@@ -243,11 +249,11 @@ def _revised(clause: str, here: list[Value], earlier: list[Value], i: int) -> li
             return [Replacement(old, new)] + [
                 Replacement(v, new) for v in earlier if same_value(v, old) and v.thing & old.thing
             ]
-    cue = CUE.search(clause)
+    cue = cued or CUE.search(clause) is not None
     pronoun = _PRONOUN.search(clause)
     moved = pronoun or _TO_VALUE.search(clause)
     elliptical = pronoun is not None or _elliptical(clause, here)
-    if cue is None and moved is None and not (elliptical and _THEN.search(clause)):
+    if not cue and moved is None and not (elliptical and _THEN.search(clause)):
         return []
     new = here[-1]
     if moved is not None:

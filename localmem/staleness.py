@@ -3,11 +3,12 @@
 A summary's sentence, a quoted fact or a pin is stale when a later message of the
 conversation it comes from made it untrue: it states a status that is over ("ready for
 pickup" after "I picked it up"), a dose's frequency that was changed, as in force a thing
-said to have ended, a name or a place given again, or a value replaced ("June 21" of a
+said to have ended, as still on a thing called off, as said a guess taken back, a name or a place given again, or a value replaced ("June 21" of a
 wedding moved to June 28). :func:`stale` asks each reader in that order and gives the first
 reason found (pure; it never raises on any ``str``): :mod:`localmem.statuses` (statuses,
 ended things), :mod:`localmem.doses` (frequencies), :mod:`localmem.renames` (names and
-places) and :mod:`localmem.revisions` (values) say what each kind of change is.
+places) and :mod:`localmem.revisions` (values) and :mod:`localmem.guesses` (a guess denied later) say what
+each kind of change is.
 """
 
 from __future__ import annotations
@@ -18,9 +19,10 @@ from collections.abc import Sequence
 # ``summarizer.fallback`` and ``summarizer.warned`` import it 6 deep, so 9 in all
 # (tests/test_architecture.py); ``summarizer.salient`` (7 deep) is given it by its callers.
 from .doses import changed_rate
+from .guesses import taken_back
 from .renames import replaced_name
 from .revisions import replaced_value
-from .statuses import ended_in_force, status_over
+from .statuses import called_off, ended_in_force, status_over
 
 
 def stale(claim: str, texts: Sequence[str], whole: str = "") -> str | None:
@@ -33,6 +35,8 @@ def stale(claim: str, texts: Sequence[str], whole: str = "") -> str | None:
         status_over(claim, texts)
         or changed_rate(claim, texts)
         or ended_in_force(claim, texts)
+        or called_off(claim, texts)
         or replaced_name(claim, texts, whole)
         or replaced_value(claim, texts, whole)
+        or taken_back(claim, texts)
     )

@@ -3,13 +3,18 @@
 - **A status that waits for an act** ("Status: ready for pickup", "awaiting approval", "out
   for delivery") is over when a later statement, not negated, says the act done ("I picked
   up the carprofen", "approved") of what the status's text names, or of "it".
+- **A thing called off** ("the Thursday sailing has been cancelled", "they cancelled the
+  Thursday sailing", "the party is called off"; said of the content words before it in its
+  clause, the last three, or after its active verb, the first three, two at least: "the
+  flight was cancelled" names no one flight; not negated, not asked): a claim holding all those words and no word of calling off ("Take the Thursday
+  sailing", "Booked on the Thursday sailing") states as still on what will not happen.
 - **A thing that has ended** ("Basic 5yr/60,000mi: EXPIRED", "the basic warranty has
   already run out", "lapsed", "was cancelled"; said of the content words before it in its
   clause, the last three; not negated, not asked): a claim holding all those words with a
   word stating it in force ("covers", "valid", "active", "still") and no ending word is stale.
 
-:func:`status_over` and :func:`ended_in_force` say whether a claim states such a status or
-thing as current (pure; neither raises on any ``str``); ``staleness.stale`` asks them.
+:func:`status_over`, :func:`called_off` and :func:`ended_in_force` say whether a claim states such a
+status or thing as current (pure; neither raises on any ``str``); ``staleness.stale`` asks them.
 """
 
 from __future__ import annotations
@@ -26,6 +31,18 @@ def status_over(claim: str, texts: tuple[str, ...]) -> str | None:
     message of ``texts`` (a conversation, in order) says done; None when it does not."""
     if _AWAITS.search(claim) is not None and _done_since(claim, texts):
         return "states a status a later message says is over"
+    return None
+
+
+def called_off(claim: str, texts: tuple[str, ...]) -> str | None:
+    """Why ``claim``, with no word of calling off of its own, names all the words of a thing
+    ``texts`` say was called off ("the Thursday sailing" after "the Thursday sailing has been
+    cancelled"); None when it does not."""
+    if _CALLED_OFF.search(claim) is not None:
+        return None  # "Rebook the cancelled sailing" tells it
+    forms = content_forms(claim)
+    if any(thing <= forms for thing in _called_off_things(texts)):
+        return "states as still on what the conversation says was called off"
     return None
 
 
@@ -58,6 +75,17 @@ _ENDED = re.compile(
 """Words saying a thing's term or status has ended ("EXPIRED", "has already run out",
 "lapsed", "is no longer", "was cancelled"); not one that will ("expires in 2030", "runs out
 in June")."""
+_CALLED_OFF = re.compile(r"\b(?:cancel\w*|called off|call(?:ing)? off|scrapped)\b", re.IGNORECASE)
+"""A word of calling something off."""
+_PASSIVE_OFF = re.compile(
+    r"\b(?:is|are|was|were|has been|have been|had been|got|been|be)\s+(?:now\s+|just\s+)?"
+    r"(?:cancell?ed|called off|scrapped)\b|\b(?:cancell?ed|called off)\s*$",
+    re.IGNORECASE,
+)
+"""A thing called off, named before ("the Thursday sailing has been cancelled", "Thursday
+sailing: cancelled")."""
+_ACTIVE_OFF = re.compile(r"\b(?:cancell?ed|called off|scrapped)\s+(?P<what>[^.;:!?,]+)", re.IGNORECASE)
+"""A thing called off, named after ("they cancelled the Thursday sailing")."""
 _IN_FORCE = re.compile(
     r"\b(?:cover(?:s|ed|ing|age)?|valid|active|in (?:force|effect)|applies|apply|good (?:until|through|for)|still)\b",
     re.IGNORECASE,
@@ -86,6 +114,29 @@ def _ended_things(texts: tuple[str, ...]) -> tuple[frozenset[str], ...]:
                 names = content_forms_in_order(head)
                 if names:
                     found.append(frozenset(names[-3:]))
+    return tuple(dict.fromkeys(found))
+
+
+@functools.lru_cache(maxsize=8)
+def _called_off_things(texts: tuple[str, ...]) -> tuple[frozenset[str], ...]:
+    """What ``texts`` say was called off (see the module docstring), in a statement not
+    negated nor asked: each thing's content words."""
+    found = []
+    for text in texts:
+        for sentence in sentences(text):
+            if sentence.rstrip().endswith("?"):
+                continue
+            clauses = _HEAD_SPLIT.split(sentence)
+            clauses += [c for c in _HEAD_SPLIT.split(sentence.replace(":", ";")) if c not in clauses]
+            for clause in clauses:  # "Bad news: the Thursday sailing ..." and "Thursday sailing: cancelled"
+                if _NEGATION.search(clause):
+                    continue  # "the sailing wasn't cancelled"
+                passive = _PASSIVE_OFF.search(clause)
+                active = _ACTIVE_OFF.search(clause) if passive is None else None
+                names = (content_forms_in_order(clause[: passive.start()])[-3:] if passive
+                         else content_forms_in_order(active.group("what"))[:3] if active else [])
+                if len(set(names)) >= 2:  # "the flight was cancelled" names no one flight
+                    found.append(frozenset(names))
     return tuple(dict.fromkeys(found))
 
 

@@ -38,6 +38,8 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "clock", "words", "state_lines", "checkpoint", "checkpoint_request", "periods", "excerpt", "reranking", "drafts",
         "batches", "sources", "clauses", "roles", "changes", "renames", "doses", "statuses", "staleness",
         "memos",
+        "turns",
+        "guesses",
     ),
     "sql": ("db",),
     "files": ("files",),

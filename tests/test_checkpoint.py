@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from localmem import MemoryStore
-from localmem.checkpoint import CHECKPOINTS_KEPT, MAX_STEPS, RULES
+from localmem.checkpoint import CHECKPOINTS_KEPT, MAX_STEPS, RULES, StateSnapshot, floor
 from localmem.cli import cli
 from localmem.extract import extract, references, restates
 from tests.ollama_server import FakeOllama
@@ -960,3 +960,80 @@ def test_a_step_whose_thing_is_in_place_or_got_is_done(db_path, fake: JsonFake) 
     assert data.workflow_state.current_step is None
     assert data.workflow_state.completed_steps == ["Import members"]
     assert data.workflow_state.next_steps == ["email Gwen the list"]
+
+
+RCD = [
+    ("user", "the kitchen sockets keep tripping the RCD. should i unplug the kettle"),
+    ("assistant", "Unplug everything on that circuit, then push the RCD switch back up."),
+]
+
+
+@pytest.mark.parametrize(
+    ("reply", "to_do"),
+    [
+        ("ok unplugged all. stays on now", []),  # the report answers the instruction before it
+        ("did that", []),
+        ("what counts as the circuit?", ["Unplug all appliances on the circuit"]),  # no report
+        ("will do", ["Unplug all appliances on the circuit"]),  # a plan
+    ],
+)
+def test_a_terse_report_right_after_an_instruction_reports_it_done(db_path, fake: JsonFake, reply, to_do) -> None:
+    """Issue 21, point 1 (turn structure, not phrasing): a short reply right after the
+    assistant's instruction reports that instruction done, its act unnamed ("did that") or
+    named by its verb alone ("unplugged all"): an item naming it is no next step, and a
+    completed step stating it stays completed; a question or a plan reports nothing."""
+    data = _model_checkpoint(db_path, fake, [*RCD, ("user", reply)], {
+        "workflow_state": {"next_steps": ["Unplug all appliances on the circuit"],
+                           "completed_steps": ["Unplug all appliances on the circuit"]},
+    })
+    assert data.workflow_state.next_steps == to_do
+    assert data.workflow_state.completed_steps == ([] if to_do else ["Unplug all appliances on the circuit"])
+
+
+@pytest.mark.parametrize(
+    ("later", "kept"),
+    [
+        ("Let's raise it to £10 a month.", []),  # the £8 was replaced
+        ("Sounds right, £8 it is.", ["Put in £8 a month each"]),
+    ],
+)
+def test_an_item_stating_a_value_a_later_turn_replaced_is_dropped(db_path, fake: JsonFake, later, kept) -> None:
+    """Issue 21, point 1: a decision or a step whose value a later turn replaced
+    (``staleness.stale``, the store's reading of revisions) is stale; the same item with
+    its value never replaced stays."""
+    talk = [("user", "We'll each put in £8 a month to the holiday pot."), ("assistant", "Good plan."),
+            ("user", later)]
+    data = _model_checkpoint(db_path, fake, talk, {"key_decisions": ["Put in £8 a month each"]})
+    assert data.key_decisions == kept
+
+
+
+def test_a_fact_resting_on_a_guess_taken_back_is_dropped(db_path, fake: JsonFake) -> None:
+    """Issue 21, point 4: the assistant's guess ("It might be daylight saving time ...")
+    denied in a later turn is no key fact (``guesses``, through ``staleness.stale``); what
+    the chat ended with stays."""
+    talk = [
+        {"role": "user", "text": "My jest test expects 2024-03-10 but gets 2024-03-09 in CI."},
+        {"role": "assistant", "text": "It might be daylight saving time shifting the date back by an hour."},
+        {"role": "user", "text": "CI runs in America/Los_Angeles."},
+        {"role": "assistant", "text": "Actually, daylight saving isn't involved: the date string is parsed as UTC "
+                                      "midnight, which is still the 9th in Los Angeles."},
+    ]
+    fake.json_reply = {"key_facts": ["Daylight saving time shifts the date back by an hour",
+                                     "The date string is parsed as UTC midnight"]}
+    with MemoryStore(db_path, config={"structured_min_tokens": 0}) as store:
+        s = store.create_session(model="llama3.2")
+        store.add_messages(s.id, talk + chat(11))
+        store.summarize(s.id)
+        (facts,) = store.get_summary_facts(s.id)
+        assert "The date string is parsed as UTC midnight" in facts.data.key_facts
+        assert not any("Daylight saving" in f for f in facts.data.key_facts)
+
+
+@pytest.mark.parametrize(("reply", "left"), [("did that", []), ("why?", ["Remember to unplug everything on that circuit."])])
+def test_the_rules_task_reported_done_right_after_it_is_not_left(reply: str, left: list[str]) -> None:
+    """Issue 21, point 1: the rules' own task ("Remember to unplug ...") answered by "did
+    that" is done (``turns.reported_done``); answered by a question it is still to do."""
+    pairs = [("user", "the sockets keep tripping"), ("assistant", "Remember to unplug everything on that circuit."),
+             ("user", reply)]
+    assert floor(None, StateSnapshot(), pairs).pending_tasks == left

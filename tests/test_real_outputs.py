@@ -428,11 +428,6 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
     ('summary', 'qwen2.5-coder:1.5b', 'scilly_ferry_rail'):
         "unfaithful summary kept: 'the ferry there on Thursday 24th', when that sailing was cancelled and they "
         "were moved to Friday 25th",
-    ('summary', 'qwen2.5-coder:1.5b', 'js_date_off_by_one'):
-        "unfaithful summary kept: 'The issue is due to daylight saving time', the assistant's first guess, "
-        "which it took back (July fails too)",
-    ('summary', 'qwen2.5-coder:1.5b', 'choir_chat'):
-        "unfaithful summary kept: '£8 adults' after Rosie put adult tickets up to £10",
     ('checkpoint', 'qwen2.5-coder:0.5b', 'scilly_ferry_rail'):
         "false items kept: 'Not yet though, I need to check if they take dogs.' as a goal and a next step: a "
         "fragment whose 'they' names nothing, answered by the assistant",
@@ -445,15 +440,9 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
     ('checkpoint', 'qwen2.5-coder:1.5b', 'js_date_off_by_one'):
         "false items kept: 'testing the CSV export' as a task and a next step (what is left is fixing it)",
     ('checkpoint', 'qwen2.5-coder:1.5b', 'terse_fuse'):
-        "false items kept: steps already done as tasks and next steps ('turn on every breaker on that side', "
-        "'plug things back one at a time', 'bin the kettle'); 'the rcd tripped' as a decision",
-    ('facts', 'qwen2.5-coder:1.5b', 'js_date_off_by_one'):
-        "false facts kept: common nouns as entities ('React app', 'Date objects', 'CSV export')",
-    ('facts', 'qwen2.5-coder:1.5b', 'choir_chat'):
-        "false facts kept: 'Rutter Star Carol is Ukrainian' (Shchedryk is; also as a decision), 'Solo in In the "
-        "Bleak Midwinter' as a decision, common nouns as entities ('Christmas', 'concert', 'tenors')",
-    ('keyword summary', 'store', 'js_date_off_by_one'):
-        "the assistant's first guess (daylight saving) as the facts, which it took back",
+        "false items kept: a step already done as a task and a next step ('plug things back one at a time'; "
+        "'turn on every breaker on that side' and 'bin the kettle' are read as reported done since truth14); "
+        "'the rcd tripped' as a decision",
     ('offline summary', 'store', 'landlord_damp_email'):
         "'Ollie sleeps there' twice: stale, he moved his mattress into the living room",
 }

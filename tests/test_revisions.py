@@ -19,7 +19,7 @@ from localmem.doses import changed_rate
 from localmem.renames import replaced_name
 from localmem.revisions import amount, number_text, replacements, values
 from localmem.staleness import stale
-from localmem.statuses import ended_in_force, status_over
+from localmem.statuses import called_off, ended_in_force, status_over
 from localmem.words import content_forms
 from tests.ollama_server import FakeOllama
 from tests.test_summary_support import server, summarize  # noqa: F401 - the fixture
@@ -477,6 +477,43 @@ def test_ground_drops_the_sentence_stating_an_ended_thing_in_force() -> None:
     assert grounded.dropped == ((3, "states as in force what the conversation says has ended"),)
 
 
+FERRY = [
+    "We're booked on the Thursday sailing to St Mary's, returning Monday.",
+    "Lovely. The crossing takes about two and three quarter hours.",
+    "Bad news: the Thursday sailing has been cancelled. They put us on the Friday one.",
+]
+
+
+@pytest.mark.parametrize(
+    ("texts", "claim"),
+    [
+        (FERRY, "Take the Thursday sailing to St Mary's."),
+        (FERRY, "The user is booked on the Thursday sailing."),
+        (["They cancelled the Thursday sailing because of fog."], "Catch the Thursday sailing at 9:15."),
+        (["ferry_booking: Thursday sailing: cancelled. Friday sailing: confirmed."], "Board the Thursday sailing."),
+    ],
+)
+def test_a_thing_called_off_stated_as_still_on_is_stale(texts: list[str], claim: str) -> None:
+    """Issue 21, point 4: what a later turn called off is stale when a claim states it as still on."""
+    assert called_off(claim, tuple(texts)) is not None
+    assert stale(claim, texts) is not None
+
+
+@pytest.mark.parametrize(
+    ("texts", "claim"),
+    [
+        (FERRY, "Take the Friday sailing to St Mary's."),  # the new one
+        (FERRY, "The Thursday sailing was cancelled; they are on the Friday one."),  # the change told
+        (FERRY, "Ask for a refund for the cancelled Thursday sailing."),
+        (["Was the Thursday sailing cancelled?", "No, it runs."], "Take the Thursday sailing."),  # asked
+        (["The Thursday sailing hasn't been cancelled."], "Take the Thursday sailing."),  # negated
+        (["My flight was cancelled."], "Book a new flight to Lisbon."),  # "the flight" names no one flight
+    ],
+)
+def test_a_thing_not_called_off_or_told_as_called_off_is_not_stale(texts: list[str], claim: str) -> None:
+    assert stale(claim, texts) is None
+
+
 def test_a_term_that_ends_later_has_not_ended() -> None:
     texts = ["warranty: Powertrain 10yr/100,000mi: ACTIVE, expires 2030-08-14. The pass runs out in June."]
     assert stale("The powertrain warranty covers the water pump.", texts) is None
@@ -721,3 +758,52 @@ def test_a_change_only_possible_replaces_nothing_a_decided_one_does(said: str, r
     ``statements.status``'s "plan", which splits these the other way round."""
     found = {(r.old.value, r.new.value) for r in replacements(("My rate is 65 an hour.", said))}
     assert (("65", "80") in found) is replaced
+
+
+@pytest.mark.parametrize(
+    ("text", "days"),
+    [
+        ("The inspection is on the 12th.", ["the 12"]),
+        ("It's the 14th, not the 12th.", ["the 14", "the 12"]),
+        ("Come on the 3rd at 10.", ["the 3"]),
+        ("the 14th of May", ["may 14"]),  # a month's date, as before
+        ("Sunday the 21st", ["sunday"]),  # the weekday's date: one day
+        ("Built in the 14th century, on the 3rd floor.", []),  # no days
+        ("She came 2nd in the race.", []),
+    ],
+)
+def test_a_day_of_the_month_said_alone_is_a_day(text: str, days: list[str]) -> None:
+    """Issue 21, point 4: "the 14th" is a day (a later "the 14th, not the 12th" can replace
+    it); "the 14th century" and "the 3rd floor" are not."""
+    assert [v.value for v in values(text) if v.kind == "day"] == days
+
+
+@pytest.mark.parametrize(
+    ("said", "later"),
+    [
+        ("the 12th", "Actually, the inspection is on the 14th."),  # the word of change in a clause of its own
+        ("12 May", "Correction: the inspection is on 14 May."),
+        ("12 May", "Sorry, it is 14 May, not 12 May."),  # the new value of "it": every earlier 12 May
+        ("the 12th", "Actually it is the 14th, not the 12th."),
+        ("the 12th", "Sorry, the inspection is on the 14th, not the 12th."),
+    ],
+)
+def test_a_day_corrected_later_is_stale(said: str, later: str) -> None:
+    """Issue 21, point 4: the 12th corrected to the 14th (a cue opening the sentence in a
+    clause of its own, or a denial beside the new day of "it") leaves the 12th stale."""
+    texts = [f"The inspection is on {said}.", "Noted, I'll put it in the email.", later]
+    assert stale(f"Inspection on {said}", texts) is not None
+    assert stale(f"Inspection on {later.split(' on ')[-1].split(',')[0].rstrip('.')}", texts) is None
+
+
+@pytest.mark.parametrize(
+    "later",
+    [
+        "The inspection is on the 14th, the report on the 12th.",  # two things, no change
+        "Actually, the report is due on the 14th.",  # another thing changed
+        "Actually, that works.",  # a word of change and no value
+    ],
+)
+def test_a_day_not_corrected_is_not_stale(later: str) -> None:
+    texts = ["The inspection is on the 12th.", "Noted.", later]
+    assert stale("Inspection on the 12th", texts) is None
