@@ -84,3 +84,18 @@ def test_an_update_is_about_what_it_replaces() -> None:
     assert model_updates(answer, user_evidence(ROUTER)) == [
         ("amberlake42", "bluefox77"), ("router in the study", "the router sits in the hall"),
     ]
+
+
+HOME = [
+    ("user", "I live in Bristol, near the harbour."),
+    ("assistant", "Noted."),
+    ("user", "Some news: we're settled in Leeds since March. I bought a rail pass for the Dales trip."),
+]
+
+
+def test_one_named_thing_for_another_is_an_update() -> None:
+    answer = ModelFacts(updates=[
+        {"new": "settled in Leeds since March", "old": "I live in Bristol"},  # one place for another
+        {"new": "bought a rail pass for the Dales trip", "old": "near the harbour"},  # no name on the old side
+    ])
+    assert model_updates(answer, user_evidence(HOME)) == [("settled in Leeds since March", "I live in Bristol")]
