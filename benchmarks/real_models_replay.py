@@ -23,8 +23,6 @@ tests/test_real_outputs.py does, and judges what the store keeps *now* against t
     python benchmarks/real_models_replay.py --held-out 5       # only the fifth held-out set
     python benchmarks/real_models_replay.py --held-out 6       # only the sixth held-out set
     python benchmarks/real_models_replay.py --held-out 7       # only the seventh held-out set
-    python benchmarks/real_models_replay.py --held-out 0       # only the built-on conversations (in no held-out set)
-    python benchmarks/real_models_replay.py --held-out 0,1,2   # several sets at once
     python benchmarks/real_models_replay.py --facts-apart      # facts asked beside a rejected summary too
 
 Offline and fast (a few seconds a model); needs the test extra (the fake server).
@@ -253,23 +251,13 @@ def fallbacks(only: tuple[str, ...] | None = None) -> str:
     return "\n".join([f"Store's own summaries ({len(seen)} conversations): {out}", *missing])
 
 
-def _sets(value: str) -> tuple[str, ...]:
-    """The conversations of ``--held-out``'s sets ("3", "0,1,2"; 0: those of no held-out set)."""
-    names = value.split(",")
-    if not names or any(n not in SETS and n != "0" for n in names):
-        raise argparse.ArgumentTypeError(f"not sets among 0-{len(SETS)}: {value!r}")
-    held = {c for conversations in SETS.values() for c in conversations}
-    built_on = tuple(c for data in RECORDINGS.values() for c in data["conversations"] if c not in held)
-    return tuple(dict.fromkeys(c for n in names for c in (built_on if n == "0" else SETS[n])))
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", action="append", default=[], help="only these models")
     parser.add_argument("--details", action="store_true", help="list every kept/dropped item")
     parser.add_argument(
-        "--held-out", nargs="?", const="1", type=_sets,
-        help="only a held-out set's conversations: 1 (the default), the first six; 2, the second eight; 3, the third eight; 4, the fourth eight; 5, the fifth eight; 6, the sixth eight; 7, the seventh eight; 0, the built-on conversations (in no held-out set); several as 0,1,2",
+        "--held-out", nargs="?", const="1", choices=sorted(SETS),
+        help="only a held-out set's conversations: 1 (the default), the first six; 2, the second eight; 3, the third eight; 4, the fourth eight; 5, the fifth eight; 6, the sixth eight; 7, the seventh eight",
     )
     parser.add_argument("--facts-apart", action="store_true",
                         help="MemoryConfig(facts_apart=True): a span's facts asked whether or not its summary was kept")
@@ -285,7 +273,7 @@ def main() -> None:
     )
     print("|---|---|---|---|---|---|---|---|---|")
     notes = []
-    only = args.held_out
+    only = SETS[args.held_out] if args.held_out else None
     for model in args.model or models:
         r = judge(model, args.details, only)
         print(
