@@ -189,6 +189,26 @@ def _an_amount(item: str) -> bool:
     return value(tokens[0].casefold()) is not None and all(t == t.lower() for t in tokens[1:])
 
 
+_UNITS = frozenset(
+    """
+    second seconds sec secs minute minutes min mins hour hours hr hrs day days week weeks month months
+    year years mg g kg gram grams kilo kilos ml l litre litres liter liters km kilometre kilometres
+    kilometer kilometers mile miles metre metres meter meters percent
+    """.split()
+)
+"""Units a number is measured in, not things it counts ("50 minutes", "75 mg"; "24 species" counts)."""
+
+
+def a_measure(item: str) -> bool:
+    """Whether ``item`` is only a measure: an amount (:func:`_an_amount`) whose words after
+    the number are units ("50 minutes", "75 mg", "two hours"): a value without what it is
+    the value of (what lasts 50 minutes, what weighs 75 mg); "24 species", "4 avocados" say
+    what they count, "3.8% on savings" what it is of."""
+    tokens = [t.strip(".,;:!?").casefold() for t in item.split()]
+    tokens = [t for t in tokens if t and t not in _DETERMINERS]
+    return _an_amount(item) and all(t in _UNITS for t in tokens[1:])
+
+
 _SENTENCE_START = re.compile(r"(?:^|[.!?:]\s+|\n)\W*$")
 
 

@@ -55,8 +55,10 @@ def unsupported(
       not "water", "knees", "sister" or "stretch", nor an everyday "the kitchen");
     - a key fact or a decision does not give one thing's description to another
       ("Sintra is hilly" of "Alfama is hilly", :func:`_subject_kept`);
+    - a key fact is more than a measure ("50 minutes": what lasts it? ``entities.a_measure``);
     - a decision names what is decided, not only when ("will do thurs night"), states
-      something of it (not a bare name: "shrimp allergy", :func:`entities.bare_name`), and one
+      something of it (not a bare name: "shrimp allergy", :func:`entities.bare_name`), is an
+      act chosen, not a reaction ("Love it", "Change of plan": :func:`_a_reaction`), and one
       only suggested to the user ("try a tasca in Mouraria") is theirs only once they took
       it up (:func:`_taken_up`: "Great, we booked the flights too" answers with something
       else), and one turned down is none (:func:`_refused`: "You could: ..." "Actually no,
@@ -88,7 +90,7 @@ def unsupported(
     if field == "key_facts":
         if len(item.split()) < 2 or entities.bare_name(plain, texts) or entities.names_things(plain):
             return "only names"
-        return None
+        return "only a measure" if entities.a_measure(plain) else None  # "50 minutes": of what?
     if field == "decisions":
         support = sentences.supporting(plain)
         if support and all(map(statements.undecided, support)):
@@ -97,6 +99,8 @@ def unsupported(
             return "only when"  # "will do thurs night": when, and nothing of what
         if entities.bare_name(plain, texts):
             return "only names"  # "shrimp allergy": a thing named, nothing decided of it
+        if _a_reaction(plain):
+            return "a reaction"  # "Love it", "Change of plan": how it was taken, or that, not what
         if not _taken_up(plain, sentences, said):
             return "not taken up"
         if _refused(support, said):
@@ -204,6 +208,27 @@ def _taken_up(item: str, sentences: Evidence, said: Sequence[tuple[str, str]]) -
             return True
     return False
 
+
+
+_LIKING = frozenset("love loved loving like liked likes adore adored enjoy enjoyed hate hated prefer preferred".split())
+"""Verbs of liking: what someone feels about a thing, not an act chosen."""
+
+_CHOOSING = frozenset("change changed plan plans decision decisions choice choices idea mind option options".split())
+"""Words that say a choice was made or changed, and nothing of what it is."""
+
+
+def _a_reaction(item: str) -> bool:
+    """Whether a decision ``item`` is a reaction rather than an act someone chose: it opens
+    (after "I" or "we", an adverb aside) with a verb of liking (:data:`_LIKING`: "Love it",
+    "I like 'the river keeps your name'", "We really enjoyed the tasting menu"), or its
+    content words only say that a choice was made or changed (:data:`_CHOOSING`: "Change of
+    plan", "Decision made"), not what. "Book the tasting menu", "Use G major for the chorus"
+    and "Switch to the later train" state what."""
+    said = [w for w in words(item) if w not in ("i", "we", "really", "just", "also", "so", "totally", "absolutely")]
+    if said[:1] and said[0] in _LIKING:
+        return True
+    content = [w for w in said if w not in STOP_WORDS]
+    return bool(content) and all(w in _CHOOSING or w in ("made", "make", "of") for w in content)
 
 
 _COPULA = frozenset({"is", "are", "was", "were"})

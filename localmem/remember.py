@@ -13,11 +13,11 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Final
 
 from . import extract as rules
-from . import claims, entities, roles, staleness, statements, verbs
+from . import claims, entities, replies, roles, staleness, statements, verbs
 from .grounding import Evidence
 from .kinds import a_statement, as_stored
 from .testimony import THE_USER, fact_sources
-from .words import TIME_WORDS, words
+from .words import TIME_WORDS, stem, tokens, words
 
 if TYPE_CHECKING:
     from .facts import ModelFacts
@@ -108,8 +108,10 @@ def must_remember(
             return "a step"
         if not a_statement(i, evidence.sources):
             return "no statement"
-        if entities.bare_name(i, evidence.sources) or entities.names_things(i):
+        if entities.bare_name(i, evidence.sources) or entities.names_things(i) or entities.a_measure(i):
             return "only names"
+        if replies.only_drafted(THE_USER.sub(" ", i), evidence.sources, False):
+            return "only drafted"  # "She kept the orchard..." of "Here's my first line: '...'"
         if fact_sources(i, evidence) is None:
             return evidence.check(THE_USER.sub(" ", i)) or "not supported by the user's messages"
         if claims.values_apart(i, sentences.sources):
@@ -126,11 +128,47 @@ def must_remember(
 
 
 
+def _topic(text: str) -> set[str]:
+    """The stems of ``text``'s content words, read by index token ("visibility_timeout" is
+    "visibility" and "timeout")."""
+    return {stem(w) for w in rules.content_words(" ".join(tokens(text)))}
+
+
+def _names(text: str) -> list[str]:
+    """The words ``text`` writes as names: capitalised past its first word (whose capital the
+    start may owe), "I" aside."""
+    return [w for w in text.split()[1:] if w[:1].isupper() and w.strip(".,;:!?") != "I"]
+
+
+def _same_thing(new: str, old: str, evidence: Evidence) -> bool:
+    """Whether an update's ``new`` side is about what its ``old`` side is: they share a
+    content word ("visibility_timeout set to 43200 <- default visibility timeout"), or
+    each is one value (a single word with a digit: "amberlake42 <- bluefox77") and the user's sentences
+    stating the two share what they are values of ("My new wifi password is amberlake42",
+    "the wifi password is bluefox77"). "Bump the healthcheck to 16 <- Postgres version 15"
+    and "Portree <- Historic Scotland Explorer Pass" are two things, nothing replaced; or each
+    names something (:func:`_names`: "The family is settled in Leeds since March <- I live in
+    Bristol", one place for another)."""
+    mine, theirs = _topic(new), _topic(old)
+    if mine & theirs or (_names(new) and _names(old)):
+        return True
+    if not all(len(side.split()) == 1 and any(c.isdigit() for c in side) for side in (new, old)):
+        return False  # "amberlake42 <- hall": a value does not replace a word
+    sentences = statements.by_sentence(evidence.sources)
+
+    def of(value: str, own: set[str]) -> set[str]:
+        return {w for s in sentences.sources if value.casefold() in s.casefold() for w in _topic(s)} - own
+
+    return bool(of(new, mine) & of(old, theirs))
+
+
 def model_updates(answer: ModelFacts, evidence: Evidence) -> list[tuple[str, str]]:
     """The model's updates worth acting on, at most :data:`MAX_MUST_REMEMBER`: the new
     fact supported by the user's own messages as a must-remember item is (so an
     update that ends a health fact needs the user's own words, with its negation),
-    both sides with content words, and an update at all: what it replaces comes first.
+    both sides with content words, and an update at all: what it replaces comes first, and
+    when the user's messages say it, the new side is about the same thing (:func:`_same_thing`:
+    not "Portree <- Historic Scotland Explorer Pass").
     When the user's messages say the ``old`` side, they say all of it before the new one
     ("amberlake42 <- printer", the printer named after the new password, replaces
     nothing); when they do not (a fact pinned in another chat), a sentence stating the
@@ -142,6 +180,8 @@ def model_updates(answer: ModelFacts, evidence: Evidence) -> list[tuple[str, str
         if not rules.content_words(old) or found is None:
             continue
         before = fact_sources(old, evidence)
+        if before is not None and not _same_thing(new, old, evidence):
+            continue
         if before is None:
             stating = statements.by_sentence([evidence.sources[i] for i in found]).supporting(new)
             if all(statements.CHANGE_WORDS.isdisjoint(words(s)) for s in stating):
