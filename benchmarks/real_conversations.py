@@ -38,7 +38,8 @@ eight more (``HELD_OUT_3``, benchmarks/real_conversations_heldout3.py) after the
 and eight more (``HELD_OUT_4``, benchmarks/real_conversations_heldout4.py) after the third had,
 and eight more (``HELD_OUT_5``, benchmarks/real_conversations_heldout5.py) after the fourth had,
 and eight more (``HELD_OUT_6``, benchmarks/real_conversations_heldout6.py) after the fifth had,
-and eight more (``HELD_OUT_7``, benchmarks/real_conversations_heldout7.py) after the sixth had.
+and eight more (``HELD_OUT_7``, benchmarks/real_conversations_heldout7.py) after the sixth had,
+and eight more (``HELD_OUT_8``, benchmarks/real_conversations_heldout8.py) after the seventh had.
 
 A message is its text (its role alternates, user first) or a ``(role, text)`` pair (a tool's
 output among them).
@@ -52,6 +53,7 @@ from real_conversations_heldout4 import CONVERSATIONS_4, HELD_OUT_4
 from real_conversations_heldout5 import CONVERSATIONS_5, HELD_OUT_5
 from real_conversations_heldout6 import CONVERSATIONS_6, HELD_OUT_6
 from real_conversations_heldout7 import CONVERSATIONS_7, HELD_OUT_7
+from real_conversations_heldout8 import CONVERSATIONS_8, HELD_OUT_8
 
 CONVERSATIONS: dict[str, list[str | tuple[str, str]]] = {
     "caregiver": [
@@ -565,9 +567,11 @@ CONVERSATIONS.update(CONVERSATIONS_5)
 CONVERSATIONS.update(CONVERSATIONS_6)
 # The seventh held-out set (benchmarks/real_conversations_heldout7.py), likewise, after the sixth.
 CONVERSATIONS.update(CONVERSATIONS_7)
+# The eighth held-out set (benchmarks/real_conversations_heldout8.py), likewise, after the seventh.
+CONVERSATIONS.update(CONVERSATIONS_8)
 __all__ = [
     "CONVERSATIONS", "HELD_OUT", "HELD_OUT_2", "HELD_OUT_3", "HELD_OUT_4", "HELD_OUT_5", "HELD_OUT_6", "HELD_OUT_7",
-    "pairs",
+    "HELD_OUT_8", "pairs",
 ]
 
 

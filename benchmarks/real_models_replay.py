@@ -26,6 +26,7 @@ tests/test_real_outputs.py does, and judges what the store keeps *now* against t
     python benchmarks/real_models_replay.py --dev              # the base conversations and sets 1-5
     python benchmarks/real_models_replay.py --held-out 7 --figures   # the table only, no line read
     python benchmarks/real_models_replay.py --facts-apart      # facts asked beside a rejected summary too
+    python benchmarks/real_models_replay.py --held-out 8       # only the eighth held-out set
 
 Offline and fast (a few seconds a model); needs the test extra (the fake server).
 """
@@ -70,13 +71,15 @@ from real_conversations import (  # noqa: E402
     HELD_OUT_5,
     HELD_OUT_6,
     HELD_OUT_7,
+    HELD_OUT_8,
 )
 
 SETS = {
     "1": HELD_OUT, "2": HELD_OUT_2, "3": HELD_OUT_3, "4": HELD_OUT_4, "5": HELD_OUT_5, "6": HELD_OUT_6, "7": HELD_OUT_7,
+    "8": HELD_OUT_8,
 }
-"""The held-out sets ``--held-out`` names: the first (six), the second, the third, the fourth, the fifth, the sixth and
-the seventh (eight each)."""
+"""The held-out sets ``--held-out`` names: the first (six), the second, the third, the fourth, the fifth, the sixth, the
+seventh and the eighth (eight each)."""
 
 MODEL_ORDER = ("smollm2:135m", "qwen2.5-coder:0.5b", "qwen2.5-coder:1.5b")
 
@@ -259,7 +262,7 @@ def main() -> None:
     parser.add_argument("--details", action="store_true", help="list every kept/dropped item")
     parser.add_argument(
         "--held-out", nargs="?", const="1", choices=sorted(SETS),
-        help="only a held-out set's conversations: 1 (the default), the first six; 2, the second eight; 3, the third eight; 4, the fourth eight; 5, the fifth eight; 6, the sixth eight; 7, the seventh eight",
+        help="only a held-out set's conversations: 1 (the default), the first six; 2, the second eight; 3, the third eight; 4, the fourth eight; 5, the fifth eight; 6, the sixth eight; 7, the seventh eight; 8, the eighth eight",
     )
     parser.add_argument(
         "--dev", action="store_true",

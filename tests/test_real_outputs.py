@@ -445,6 +445,48 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
         "'the rcd tripped' as a decision",
     ('offline summary', 'store', 'landlord_damp_email'):
         "'Ollie sleeps there' twice: stale, he moved his mattress into the living room",
+    # The eighth held-out set (HELD_OUT_8: written, recorded and labelled in
+    # real_models_labels_heldout8.json before this replay, by a writer who read none of the checks),
+    # on main's checks of 120aef1.
+    ('summary', 'qwen2.5-coder:0.5b', 'lost_luggage_complaint'):
+        "unfaithful summary kept: 'the case was resolved through a repair quote' (the quote is Saturday's plan, "
+        "nothing is resolved) and 'not resolved within 7 days' (7 days was the damage-claim deadline)",
+    ('summary', 'qwen2.5-coder:0.5b', 'terse_car_battery'):
+        "unfaithful summary kept: 'The car won't start' (it started first go after the jump), the assistant's "
+        "question copied, no word of the jump-start warning",
+    ('summary', 'qwen2.5-coder:0.5b', 'allotment_agm'):
+        "unfaithful summary kept: 'Bernie's plot is shared with Ruth' (the user shares plot 14 with her sister "
+        "Ruth); 'the best part' was Mrs Okafor's win, not Keith's fuming",
+    ('checkpoint', 'qwen2.5-coder:0.5b', 'statin_red_yeast_rice'):
+        "'Boots on Friday' kept as a completed step: a fragment naming no act, and the pharmacist visit is "
+        "Friday's plan",
+    ('checkpoint', 'qwen2.5-coder:0.5b', 'fortieth_speech'):
+        "the user's correction of the Paris story ('it was me who got us lost') kept as an active goal",
+    ('checkpoint', 'qwen2.5-coder:0.5b', 'lost_luggage_complaint'):
+        "'I need to write a formal complaint' kept as a goal, a decision and a preference: the complaint was "
+        "written and sent",
+    ('checkpoint', 'qwen2.5-coder:0.5b', 'allotment_agm'):
+        "small talk kept as steps: Keith repainting his shed as a completed step, Mrs Okafor's past win as a "
+        "next step",
+    ('checkpoint', 'qwen2.5-coder:1.5b', 'passport_fast_track'):
+        "'Find an appointment for a new passport' kept as a pending task: the Durham appointment is booked",
+    ('checkpoint', 'qwen2.5-coder:1.5b', 'ci_src_layout_import'):
+        "'add pythonpath to pytest config' kept as a pending task: the alternative not chosen (pip install .)",
+    ('checkpoint', 'qwen2.5-coder:1.5b', 'energy_bill_split'):
+        "'Split the bill for October and November' kept as a next step: the split was worked out",
+    ('checkpoint', 'qwen2.5-coder:1.5b', 'lost_luggage_complaint'):
+        "'I need to write a formal complaint' kept as a goal, a decision and a preference: the complaint was "
+        "written and sent",
+    ('checkpoint', 'qwen2.5-coder:1.5b', 'terse_car_battery'):
+        "done steps kept as open ('start car' as a goal: it started; 'wait for 3 minutes' as a task) and "
+        "'drive 30 minutes' as a next step, which the user said he can't",
+    ('facts', 'qwen2.5-coder:0.5b', 'passport_fast_track'):
+        "'long hair and a big beard' kept as a key fact (the old photo; the user has neither now), who Pauline "
+        "is kept as a decision and as an entity",
+    ('facts', 'qwen2.5-coder:0.5b', 'lost_luggage_complaint'):
+        "'€100 excess' kept as a key fact and an entity: the excess is £100, and it states no fact",
+    ('keyword summary', 'store', 'lost_luggage_complaint'):
+        "'6 August plus 7 days is 13 August': stale, the user corrected the delivery to 7 August",
 }
 
 
@@ -510,7 +552,8 @@ def test_every_held_out_answer_was_labelled_in_its_own_file(model: str, conversa
     proposed) are labelled in their set's file (real_models_labels_heldout.json,
     real_models_labels_heldout2.json, real_models_labels_heldout3.json,
     real_models_labels_heldout4.json, real_models_labels_heldout5.json,
-    real_models_labels_heldout6.json, real_models_labels_heldout7.json), written before the replay: what the checks keep of
+    real_models_labels_heldout6.json, real_models_labels_heldout7.json,
+    real_models_labels_heldout8.json), written before the replay: what the checks keep of
     them is judged, never chosen by the labels."""
     held = json.loads(HELD_OUT_FILES[conversation].read_text())
     recorded = RECORDINGS[model]["conversations"][conversation]

@@ -1,0 +1,170 @@
+"""Eight more held-out conversations for benchmarks/real_models.py (issue 21, eighth set).
+
+Written and recorded on the three real models before their answers were labelled or replayed,
+by a writer who did not read the checks, so that the checks are measured on chats they were
+never tuned on: an elderly father's new statin beside a herbal supplement warned against (and a
+second one to ask the pharmacist about), his blood test moved a week; a passport renewed before
+a trip (an appointment tool's output, a fee that went up since the assistant quoted it); a
+Python import error in CI after a move to a src layout (the CI log as tool output, the
+assistant's first guess wrong); a best friend's 40th birthday speech with a name and a story
+corrected; a shared house's energy bill split after a tariff change (a total corrected, one
+suggestion declined); a formal complaint to an airline about a delayed and damaged suitcase
+(dates, reference numbers, and who did what, corrected); a terse chat about a flat car battery;
+and casual chat about an allotment AGM with several people and who does what. Sixteen messages
+each, user first; their labels are in benchmarks/real_models_labels_heldout8.json.
+
+A message is its text (its role alternates, user first) or a ``(role, text)`` pair, as in
+benchmarks/real_conversations.py.
+"""
+
+from __future__ import annotations
+
+CONVERSATIONS_8: dict[str, list[str | tuple[str, str]]] = {
+    "statin_red_yeast_rice": [
+        "My dad Desmond is 78. After his check-up the GP put him on atorvastatin 20 mg, one at night, for his cholesterol, and he's a week in. Now his pal from the bowls club swears by red yeast rice and Dad's gone and bought a tub of it from Holland & Barrett. Is it alright to take both?",
+        "Please ask him not to start the red yeast rice. It contains monacolin K, which is the same molecule as lovastatin, a prescription statin, so taking it with atorvastatin is in effect a double dose of statin. That raises the risk of muscle damage and liver problems, and because it's sold as a supplement, the amount in each capsule isn't controlled. Is he on anything else, prescribed or bought over the counter?",
+        "Levothyroxine in the morning and cod liver oil. Oh, and he's been on St John's wort for about a year, he says it keeps the winter blues away.",
+        "The St John's wort is worth raising with his GP or pharmacist as well. It makes the liver clear a number of medicines faster, atorvastatin among them, so it can make the statin work less well, and it interacts with a long list of other drugs. I wouldn't have him stop it suddenly on my say-so, but do mention it. The cod liver oil is fine with both.",
+        "Right. So no red yeast rice. He'll sulk, it was £17.",
+        "If the tub is still sealed, most shops will refund it with the receipt.",
+        "Not sealed. He took one this morning before I got round there.",
+        "One capsule on top of a week of atorvastatin is very unlikely to have done any harm, just no more of them. What's worth knowing with any statin: if he gets muscle pain, tenderness or weakness he can't explain, especially with a temperature or dark urine, he should stop the atorvastatin and ring the GP or 111 that same day.",
+        "ok noted. The surgery texted as well, he's got a fasting blood test for cholesterol and liver function on 12 March at 8:40.",
+        "That's the usual check a few months into a statin. Fasting normally means nothing but water from midnight. Would it help to set a reminder on his phone for the evening before?",
+        "He won't touch phone reminders, honestly. He's got a big calendar on the kitchen wall, I'll write it on that.",
+        "The wall calendar it is. It might help to write 'water only after midnight' beside it, so he doesn't have his usual toast and tea.",
+        "Change of plan, they've rung him and moved the test to 19 March, same time. The nurse is off on the 12th.",
+        "So it's 19 March at 8:40, still fasting. Cross out the 12th on the calendar so there's no confusion. He can take his atorvastatin as normal the night before unless the surgery tells him otherwise.",
+        "Done. And I've booked him in with the pharmacist at Boots on Friday to go through the St John's wort. Binned the red yeast rice as well.",
+        "That covers it: no red yeast rice, the St John's wort with the pharmacist on Friday, and the fasting blood test on 19 March at 8:40.",
+    ],
+    "passport_fast_track": [
+        ("user", "Just noticed my passport runs out on 30 June and we fly to Bangkok on 14 March. Thailand wants six months left on it, doesn't it?"),
+        ("assistant", "Yes, Thailand asks for a passport valid for at least six months from the day you arrive, so with an expiry of 30 June you'd be about two and a half months short. You'll need a new one before you fly. How long have you got?"),
+        ("user", "Five weeks tomorrow. Is the normal online renewal quick enough?"),
+        ("assistant", "The Passport Office asks you to allow 3 weeks for an online renewal. It's often quicker, but you can't travel while it's being processed, and a rejected photo or a slow post of the old passport eats into the margin. With five weeks it would probably work, but the safer route is the 1 week Fast Track service, which needs an appointment at a passport office. The fee for that is £178."),
+        ("user", "Fast Track then. Can you find me an appointment? I'm in Leeds and I can do any weekday morning."),
+        ("tool", "passport_appointments: service=Fast Track 1 week, region=North of England, from=2025-02-10. Liverpool: Mon 2025-02-17 10:20. Durham: Tue 2025-02-18 09:30, Thu 2025-02-20 11:10. Peterborough: Wed 2025-02-19 08:50. No appointments at Leeds. Distance from LS6: Liverpool 74 mi, Durham 76 mi, Peterborough 110 mi. Fee: adult 193.50 GBP, paid when booking."),
+        ("assistant", "Nothing in Leeds itself. The nearest are Liverpool on Monday 17 February at 10:20, and Durham on Tuesday 18th at 09:30 or Thursday 20th at 11:10. And I was out of date on the fee: it's £193.50 now, not £178."),
+        ("user", "Ugh. Durham's the easier train from here. Book the Tuesday one."),
+        ("tool", "passport_appointments: BOOKED Fast Track 1 week, Durham Passport Office, Tue 2025-02-18 09:30, booking ref FT-7731-482. Paid 193.50 GBP. Bring: current passport, 2 identical new photos (one countersigned if you cannot be recognised from your current passport photo), the printed application form from the link in your confirmation email."),
+        ("assistant", "Booked: Durham Passport Office, Tuesday 18 February at 9:30, reference FT-7731-482, £193.50 paid. Bring your current passport, two identical new photos and the printed form from the confirmation email."),
+        ("user", "In my current passport I've got long hair and a big beard. Now I've got neither lol. Does that matter?"),
+        ("assistant", "It might. If you can't easily be recognised from the old photo, they want one of the new photos and the form countersigned: by someone who has known you for at least two years, isn't a relative, and is in a recognised profession or a well-respected person in the community. If in doubt, get it done, it's cheaper than a second trip to Durham."),
+        ("user", "My neighbour Pauline's a retired teacher, she's known me ten years. And can I just use the photo booth in Tesco?"),
+        ("assistant", "A retired teacher is fine as a countersignatory. She writes 'I certify that this is a true likeness of' and your name on the back of one photo, signs and dates it, and fills in the countersignatory part of the form. A Tesco booth is fine if it says it takes passport photos; if you'd rather not risk it, a photo shop will check the photo meets the rules for about £15."),
+        ("user", "Nah the booth's fine, £8 for four. Already done them on my way home, and Pauline signed one this evening."),
+        ("assistant", "Then you're ready for Tuesday in Durham. Keep your booking reference and the countersigned photo together with the form, and leave the old passport with them: it comes back cancelled."),
+    ],
+    "ci_src_layout_import": [
+        ("user", "Our GitHub Actions run went red this morning after Tomasz moved the code into a src/ layout over the weekend. Everything passes on my machine. This is the failing job:"),
+        ("tool", "ci_log: job test (ubuntu-latest, python 3.11)\nRun pip install -r requirements.txt\nSuccessfully installed iniconfig-2.0.0 pluggy-1.5.0 pytest-8.3.2 reportlab-4.2.2 requests-2.32.3\nRun pytest -q\nImportError while loading conftest '/home/runner/work/invoicekit/invoicekit/tests/conftest.py'.\ntests/conftest.py:3: in <module>\n    from invoicekit.models import Invoice\nE   ModuleNotFoundError: No module named 'invoicekit'\nError: Process completed with exit code 4."),
+        ("assistant", "It fails before any test runs, when conftest imports the package. The usual cause after a move like that is a missing __init__.py: if src/invoicekit/ has no __init__.py, Python won't treat it as a regular package. Can you check it's there and committed?"),
+        ("user", "It's there and it's committed, git ls-files lists src/invoicekit/__init__.py. And it works locally so it can't be that, surely."),
+        ("assistant", "You're right, that isn't it: a missing file would break it locally too. The difference must be how the package gets onto the import path. In your local environment, did you ever run pip install -e . ?"),
+        ("user", "yeah, when I set up my venv months ago"),
+        ("assistant", "That explains it. With a src/ layout the package isn't importable from the repo root just by being there; it has to be installed. Your venv has it installed in editable mode, so pytest finds it. The workflow only runs pip install -r requirements.txt, which installs the dependencies but never invoicekit itself. Add a step that installs the project after the requirements."),
+        ("user", "pyproject already has [tool.setuptools.packages.find] with where = [\"src\"]. I also saw you can just set pythonpath = [\"src\"] in the pytest config. Which is better?"),
+        ("assistant", "Both get CI green. pythonpath in [tool.pytest.ini_options] is the quicker change, but then CI tests the source tree rather than the installed package, so a packaging mistake such as a file left out of the wheel would go unnoticed. Installing the project in CI tests what your users actually get. I'd use pip install . (without -e) in the workflow."),
+        ("user", "Going with pip install . then. Pushed."),
+        ("tool", "ci_log: job test (ubuntu-latest, python 3.11)\nRun pip install -r requirements.txt && pip install .\nSuccessfully built invoicekit\nSuccessfully installed invoicekit-0.4.0\nRun pytest -q\n.........................F................................\nFAILED tests/test_pdf.py::test_logo_embedded - FileNotFoundError: [Errno 2] No such file or directory: '/opt/hostedtoolcache/Python/3.11.9/x64/lib/python3.11/site-packages/invoicekit/assets/logo.png'\n1 failed, 57 passed in 4.12s"),
+        ("assistant", "The import works now. The new failure is exactly what installing without -e catches: logo.png isn't in the installed package, because setuptools only ships the .py files unless it's told about data files. Add this to pyproject.toml:\n\n[tool.setuptools.package-data]\ninvoicekit = [\"assets/*.png\"]\n\nand the logo will be copied into the wheel."),
+        ("user", "Ha, so the PDFs have been broken for anyone who pip installs it. Added that, CI is green."),
+        ("assistant", "Good. While you're in the workflow, it may be worth adding Python 3.12 to the test matrix, since a src-layout move is the kind of change where versions can differ."),
+        ("user", "Tomasz says he'll add 3.12 to the matrix next sprint, not today."),
+        ("assistant", "Fair enough. For the record, the cause was that CI never installed the package after the src move, not a missing __init__.py as I first guessed, and installing it properly then showed the missing logo."),
+    ],
+    "fortieth_speech": [
+        "My best friend Niamh turns 40 on Saturday and her husband Declan has asked me to say a few words at the party. We've been friends since we were 11. I can talk all day but I'm useless at writing it down. About 3 minutes?",
+        "Lovely to be asked. Three minutes is roughly 400 words spoken. Tell me three things: how you met, one story that sums her up, and who she is now.",
+        "We met on the first day of secondary school, she was the only one who'd talk to me because I came from a different primary. The story: on the school trip to Paris when we were 15 we got lost on the Metro for three hours and ended up at a party in a stranger's flat. Now she's a midwife, she's got two boys, Cian and Oisín, and Declan of course.",
+        "Here's a first go:\n\n\"Good evening everyone. For those who don't know me, I'm the one who's been standing next to Niamh for twenty-nine years, usually while she does something I'll regret. We met on the first day of secondary school, when I didn't know a soul, and she was the only person who talked to me. She hasn't stopped since.\n\nAt fifteen, on the school trip to Paris, Niamh decided she knew the Metro better than the teachers. Three hours later we were at a party in a stranger's flat, eating crisps with people who spoke no English, and she was completely calm.\n\nToday she spends her working life bringing other people's babies into the world, and somehow still has the energy for Ciarán, Oisín and Declan. Niamh, you're the best friend anyone could have. Happy fortieth.\"",
+        "Love it. Two things though. It's Cian, not Ciarán. And I have to own up, it was me who got us lost in Paris, not her. She's the one who got us home. She'd never forgive me if I told it the other way round.",
+        "Sorry about Cian. And that version is better anyway. The Paris part could go:\n\n\"At fifteen, on the school trip to Paris, I decided I knew the Metro better than the teachers. Three hours later we were at a party in a stranger's flat, eating crisps with people who spoke no English. I panicked. Niamh found a map, asked a stranger the way in her best school French, and got us back to the hostel before anyone noticed. That's Niamh: the one who gets everyone home.\"",
+        "That's so her. Does it need more jokes though? It's a bit soft",
+        "A little teasing helps a speech like this. The classic is a gentle dig at the age, something like \"forty is when you start making a noise getting up off the sofa, and Niamh's been doing that since she was twenty-five.\"",
+        "No age jokes, she's funny about turning 40, her mum was ill at that age. Her karaoke maybe? Every Christmas she does Dancing Queen and every Christmas it's a semitone out.",
+        "Good instinct to steer clear of the age. Karaoke could close the speech: \"Niamh, you've delivered hundreds of babies, kept me out of trouble for twenty-nine years and sung Dancing Queen every Christmas, never once in the right key. Please never change. Everyone, to Niamh!\"",
+        "Her sister Aoife sent me a photo from the Paris trip, both of us in school uniform holding the map upside down. Declan's going to get it printed big for the party.",
+        "That's a perfect prop. You could point to it when you get to Paris, and the room will get the joke before you've finished it.",
+        "Timed it out loud, 3 minutes 40. Too long?",
+        "A bit over is fine if people are laughing, but at a party with drinks in hand I'd aim for three. The easiest cut is the middle sentence about the people who spoke no English; the story works without it.",
+        "Cut it. Printed it on cue cards. Practising on the dog tonight",
+        "The dog will be a generous audience. Enjoy Saturday, and happy birthday to Niamh.",
+    ],
+    "energy_bill_split": [
+        ("user", "Three of us share a house, me, Marta and Josh, and the energy bill for September to November has come in at £412. The supplier moved us onto a new tariff on 1 October. Does that change how we split it?"),
+        ("assistant", "If you split it equally, no: £412 between three is £137.33 each. The tariff only matters if someone's share depends on when they used the energy, for example if someone was away or moved in part way. Was everyone living there the whole three months?"),
+        ("user", "Josh was working in Valencia for all of September. Oh wait, sorry, £412 was last quarter's, I was looking at the wrong email. This one's £421.74."),
+        ("assistant", "Thanks, £421.74 then. With Josh away in September, a fair way is to split September's part between you and Marta and October to November three ways. Does the bill show September separately?"),
+        ("tool", "bill_lines: account 40118832, period 01/09-30/11 (91 days). Electricity: 01/09-30/09 230 kWh at 24.50p = 56.35; 01/10-30/11 540 kWh at 26.80p = 144.72; standing charge 91 days at 53.35p = 48.55. Gas: 01/09-30/09 290 kWh at 6.04p = 17.52; 01/10-30/11 1,600 kWh at 6.62p = 105.92; standing charge 91 days at 31.43p = 28.60. Subtotal 401.66. VAT at 5% 20.08. Total 421.74."),
+        ("assistant", "It does. September's share is its energy, £56.35 + £17.52, plus 30 of the 91 days of standing charges, £25.43, with 5% VAT: £104.27. That leaves £317.47 for October and November.\n\nSo: September £104.27 between you and Marta is £52.13 each; October-November £317.47 between three is £105.82 each. You and Marta pay £157.96 each, Josh pays £105.82."),
+        ("user", "Makes sense. Marta's working from home full time now, she said so herself."),
+        ("assistant", "If she's in all day, the heating and her computer run while you and Josh are out, so some houses weight the share, for example 40/30/30 for the months she's home. I can work that out if you like."),
+        ("user", "No, we agreed from the start no tracking who uses what, it just causes rows. Just the Josh adjustment."),
+        ("assistant", "Fair enough, equal shares apart from Josh's September: £157.96 for you, £157.96 for Marta, £105.82 for Josh."),
+        ("user", "I paid the whole bill by direct debit on the 5th, so they each owe me. Also the new tariff is fixed till next October apparently."),
+        ("assistant", "Then Marta owes you £157.96 and Josh £105.82. With the rate fixed until October, winter bills will be higher mainly from using more gas, not from price changes, so it may be worth putting a bit aside each month."),
+        ("user", "Marta's paid me already. Josh says he'll transfer his on Friday when he gets paid."),
+        ("assistant", "Good. So only Josh's £105.82 is outstanding, due Friday."),
+        ("user", "I've put it all in Splitwise so it doesn't get forgotten."),
+        ("assistant", "That'll keep it straight. Next quarter, with everyone home, it's a plain three-way split."),
+    ],
+    "lost_luggage_complaint": [
+        "I need to write a formal complaint to Vela Air about our suitcase. Flight VL1442 Manchester to Faro on 2 August, the bag never came off the belt. My husband Gareth filed the report at the baggage desk in Faro, reference FAOVL31877.",
+        "Sorry, that's a rotten start to a holiday. Before I draft it: did the bag turn up in the end, and did you have to buy anything while it was missing? Under the Montreal Convention the airline is liable for reasonable essential purchases while a bag is delayed, and for damage to it.",
+        "It was delivered to the villa on 6 August, four days later, with a wheel snapped off and the zip ripped. I rang their baggage line twice, on the 3rd and the 4th, and both times they said it was being traced. We spent €236 on clothes, toiletries and a phone charger, kept all the receipts.",
+        "One thing on timing: a claim for damage has to be made in writing within 7 days of getting the bag back, and for the delay within 21 days. So the damage part is urgent: 6 August plus 7 days is 13 August. Has anyone reported the damage in writing yet?",
+        "Gareth emailed them photos of the damage on the 8th from the villa. Got an auto-reply with a case number, VA-D-20931.",
+        "Good, that's in time. Here's a draft:\n\n\"Dear Vela Air Customer Relations,\n\nFlight VL1442, Manchester to Faro, 2 August. Property irregularity report FAOVL31877; damage case VA-D-20931.\n\nOur checked suitcase did not arrive on the above flight. My husband reported it at the baggage desk in Faro on arrival. He then called your baggage line on 3 and 4 August and was told both times that the bag was being traced. It was delivered to our accommodation on 6 August, four days late, with a wheel broken off and the zip torn. Photos of the damage were sent to you on 8 August.\n\nWhile we were without our luggage we had to buy essential clothing, toiletries and a phone charger, costing €236; receipts are attached.\"",
+        "Two fixes. It was me who rang the baggage line, not Gareth, Gareth did the desk report and the photos. And I've just checked the courier's WhatsApp, the bag came on the 7th, not the 6th.",
+        "Thanks, corrected:\n\n\"My husband reported it at the baggage desk in Faro on arrival. I then called your baggage line on 3 and 4 August and was told both times that the bag was being traced. It was delivered to our accommodation on 7 August, five days late, with a wheel broken off and the zip torn. My husband sent photos of the damage on 8 August.\"\n\nWith delivery on the 7th the damage deadline was 14 August, so the 8th is still well inside it.",
+        "What do we actually ask for? The €236 and the case? It's a Samsonite, about three years old, was £180.",
+        "Ask for the €236 of essentials, with the receipts, and for the case to be repaired or replaced. For a three-year-old case an airline will often offer a depreciated value rather than a new one, so a repair quote helps your claim. You could also claim through your travel insurance instead, which some people find quicker.",
+        "Not going through the insurance, there's a £100 excess, pointless. Airline only.",
+        "Fair enough. Closing paragraph:\n\n\"We ask you to reimburse the €236 of essential purchases and to pay for the repair of the suitcase, or its replacement if it cannot be repaired; we will forward a repair quote. We look forward to your reply within 28 days.\n\nYours faithfully,\"",
+        "Sent it through their online form just now. It says they reply within 28 days.",
+        "Good. Note today's date. If you get no reply in 28 days, or an answer you're not happy with, you can take it to the dispute resolution scheme the airline belongs to, or to the Civil Aviation Authority if it isn't in one.",
+        "Gareth's taking the case to the luggage repair place in Stockport on Saturday for a quote.",
+        "Good. When you have the quote, send it in quoting VA-D-20931 and FAOVL31877 so it joins the same claim.",
+    ],
+    "terse_car_battery": [
+        "car wont start. just clicks",
+        "Sounds like a flat battery. Do the dash lights come on, and are they dim?",
+        "dim. think my son left the boot light on all night",
+        "That'll do it. Got jump leads, or someone with a car nearby?",
+        "leads yes. neighbour kev has a van",
+        "Both engines off. Red clip on your battery +, other red on Kev's +. Black on Kev's -, and the last black on bare metal on your engine, not on your flat battery: it can spark near battery gas. Start his van, wait 3 min, then try yours.",
+        "done. started first go",
+        "Good. Leads off in reverse order, your black first. Then drive it 30 min or more or it'll die again.",
+        "cant. work in 20 mins, its a 10 min drive",
+        "Then it may not start after work. Keep the leads in the boot and take the long way home tonight.",
+        "leads in boot",
+        "If it's still weak tomorrow the battery might be on its way out. How old is it?",
+        "no idea. came with the car in 2019",
+        "5+ years is about the life of one. Halfords will test it free. Worth doing before winter.",
+        "will do sat",
+        "Good. If it won't start after work, get it jumped the same way.",
+    ],
+    "allotment_agm": [
+        "Allotment AGM tonight in a freezing portacabin. What a way to spend a Tuesday",
+        "Nothing says community spirit like a portacabin in the cold. Anything exciting decided?",
+        "Bernie stood down as chair after 12 years, so Anjali's taking over. She's brilliant, she already runs the seed swap",
+        "Sounds like a good handover. Is Bernie keeping his plot?",
+        "God yes, he'd never give that up, he grows leeks the size of your forearm. He's taking on the water trough rota instead",
+        "Leeks like that need a lot of water, so the trough rota's in good hands. What do you grow yourself?",
+        "I share plot 14 with my sister Ruth. Potatoes, runner beans, courgettes, and this year we're trying asparagus, which apparently takes three years before you can eat any",
+        "It does: no cutting at all in the first year and only a few spears in the second, but a good bed keeps cropping for twenty years, so it pays back the wait.",
+        "The big news is the open day. It was going to be Saturday 14 June but it clashes with the carnival, so it's moved to the 21st. Ruth and I are running the plant stall",
+        "The 21st is the longest day too, good for an open day. Are you growing plants specially for the stall?",
+        "Yep, 60 tomato plants on my kitchen windowsill. My partner Femi is not thrilled lol. Ruth's doing chillies and herbs",
+        "Sixty tomatoes will sell well at an open day. One thought: a lot of stalls lose sales by being cash only, and a card reader is cheap now.",
+        "Nah, too much faff for plants at a quid each. Honesty box and a cash tin, same as every year",
+        "Fair enough, an honesty box suits a plant stall. Sounds like a good day.",
+        "Oh and the best bit, Mrs Okafor from plot 3 won best kept plot for the third year running. Keith is fuming, he repainted his shed specially",
+        "A freshly painted shed against a three-time champion was always a long shot. Good luck with the tomatoes and the stall on the 21st.",
+    ],
+}
+
+# The eighth held-out set (issue 21): labels in benchmarks/real_models_labels_heldout8.json.
+HELD_OUT_8 = tuple(CONVERSATIONS_8)
