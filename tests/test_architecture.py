@@ -37,6 +37,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "clock", "words", "state_lines", "checkpoint", "checkpoint_request", "periods", "excerpt", "reranking", "drafts",
         "batches", "sources", "clauses", "roles", "changes", "renames", "doses", "statuses", "staleness",
         "memos",
+        "trust",
     ),
     "sql": ("db",),
     "files": ("files",),
