@@ -30,7 +30,7 @@ summary's facts and pins, per model and per group of held-out sets:
     python benchmarks/item_trust.py --show field    # the items a policy drops that today keeps
 
 Why each item was dropped is the store's own verdict (``ModelCheckpoint.supported``,
-``ModelFacts.grounded`` and ``facts.must_remember`` report it), caught while the store runs.
+``ModelFacts.grounded`` and ``remember.must_remember`` report it), caught while the store runs.
 Counts are per (field, item): an item kept as a fact and as a pin counts twice, so the facts'
 totals differ a little from real_models_replay.py's.
 
@@ -55,15 +55,16 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 import real_models_replay as replay  # noqa: E402
 from real_conversations import HELD_OUT, HELD_OUT_2, HELD_OUT_3, HELD_OUT_4, HELD_OUT_5, HELD_OUT_6  # noqa: E402
 
-from localmem import facts as facts_module  # noqa: E402
+from localmem import remember  # noqa: E402
 from localmem import statements  # noqa: E402
 from localmem import summaries as summaries_module  # noqa: E402
 from localmem.checkpoint import ModelCheckpoint, StateSnapshot  # noqa: E402
 from localmem.checkpoint import floor as rules_floor  # noqa: E402
 from localmem.extract import ITEM_CHARS, clip, extract  # noqa: E402
-from localmem.facts import ModelFacts, rule_facts, user_evidence  # noqa: E402
+from localmem.facts import ModelFacts, rule_facts  # noqa: E402
 from localmem.grounding import held, item_forms, read  # noqa: E402
 from localmem.summarizer import FALLBACK, OFFLINE  # noqa: E402
+from localmem.testimony import THE_USER, user_evidence  # noqa: E402
 from tests.real_replay import RECORDINGS, checkpoint_items, facts_items, item_label  # noqa: E402
 
 GROUPS = {
@@ -113,7 +114,7 @@ Judged = list[tuple[str, str, str | None, bool, bool | None]]
 def judge(model: str, conversation: str, db: Path) -> tuple[Judged, Judged, bool, list[tuple[str, str]]]:
     """The checkpoint answer's items and the facts answer's items, judged as the store judged
     them (``ModelCheckpoint.supported``'s, ``ModelFacts.grounded``'s and
-    ``facts.must_remember``'s verdicts, caught as the store runs); whether the store kept the
+    ``remember.must_remember``'s verdicts, caught as the store runs); whether the store kept the
     model's summary; the conversation."""
     items: list[tuple[str, str, str | None]] = []
     facts_said: list[tuple[str, str, str | None]] = []
@@ -165,7 +166,7 @@ def judge_facts(conversation: str, recorded: dict, pairs: list, facts: Any, pins
     rules = set(facts_items(rule_facts(extract(pairs), [t for _, t in pairs])))
     kept_facts = set(facts_items(facts)) - rules if facts is not None else set()
     said = {(field, text): why for field, text, why in verdicts}
-    acted = facts_module.model_updates(answer, user_evidence(pairs))
+    acted = remember.model_updates(answer, user_evidence(pairs))
     out: Judged = []
     for field, item in [*facts_items(answer), *(("must_remember", i) for i in answer.must_remember)]:
         text = clip(item, ITEM_CHARS)
@@ -209,9 +210,9 @@ def support_of(judged: Judged, texts: list[str]) -> Support:
     out = []
     for _, item, _, _, _ in judged:
         item = item.split(" <- ")[0]
-        forms = item_forms(facts_module._THE_USER.sub(" ", item))
+        forms = item_forms(THE_USER.sub(" ", item))
         best = max((len(held(forms, r)[0]) / len(forms) for r in readings), default=0.0) if forms else 0.0
-        out.append((bool(sentences.supporting(facts_module._THE_USER.sub(" ", item))), best))
+        out.append((bool(sentences.supporting(THE_USER.sub(" ", item))), best))
     return out
 
 

@@ -55,13 +55,12 @@ from localmem.facts import (  # noqa: E402
     MUST_REMEMBER_FACTS_SYSTEM_PROMPT,
     ModelFacts,
     facts_messages,
-    model_updates,
-    must_remember,
     rule_facts,
-    user_evidence,
 )
+from localmem.remember import model_updates, must_remember  # noqa: E402
 from localmem.summarizer import OllamaBackend, Summarizer  # noqa: E402
 from localmem.summarizer.fallback import keyword_summary, offline_summary  # noqa: E402
+from localmem.testimony import user_evidence  # noqa: E402
 from localmem.tokens import Tokenizer  # noqa: E402
 from real_conversations import CONVERSATIONS, pairs  # noqa: E402
 from real_models_report import LABELS, RESULTS, report  # noqa: E402

@@ -397,7 +397,10 @@ class SessionMemo:
     - ``holders``: every holder in the file of each word more than one session
       looked up (a :class:`FileHolders`), from which a session's are picked;
     - ``recalled``: what recall found for a query in a scope (a :class:`Recalls`),
-      kept until a message is added there: a session asked again finds it.
+      kept until a message is added there: a session asked again finds it;
+    - ``held``: how many of a scope's messages hold each word recall counted there
+      (``recall``: a speaker's news), with the stamp they were counted at, read
+      again from the first word after a write there.
 
     By message id, never stale but through a deletion: ``messages``, the
     messages recall read (a :class:`RowMemo`); ``excerpts``, each long relevant
@@ -430,6 +433,7 @@ class SessionMemo:
         self.excerpts: dict[tuple[int, frozenset[str]], Any] = {}
         self.counted = StemCounts()
         self.neighbours: dict[tuple[int, bool], int | None] = {}
+        self.held: dict[str, tuple[Hashable, dict[str, int]]] = {}
         self.writes = Writes()
         self.pins: dict[tuple[str, bool], list] = {}
         self.shared_pins: tuple[list, frozenset[str]] | None = None
@@ -476,3 +480,4 @@ class SessionMemo:
         self.excerpts.clear()
         self.counted.clear()
         self.neighbours.clear()
+        self.held.clear()

@@ -11,15 +11,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
-from .facts import fact_sources, user_evidence
 from .models import FactsData, Message, Summary
 from .outcome import Outcome
+from .testimony import fact_sources, user_evidence
 from .updates import Update
 
 
 def pin_sources(pins: Sequence[str], span: Sequence[Message]) -> list[tuple[str, tuple[int, ...]]]:
     """Each must-remember item with the ids of the user messages of ``span`` it is
-    built from (``facts.fact_sources``; none: it is not pinned): the first is its
+    built from (``testimony.fact_sources``; none: it is not pinned): the first is its
     pin's ``source_message_id``, all are its ``pin_sources``, so that forgetting any
     one of them forgets the pin (``localmem.forget``)."""
     said = [m for m in span if m.role == "user"]

@@ -64,6 +64,9 @@ PERIOD_READ = 400
 """At most this many messages read per period a question names."""
 NEIGHBOURS_KEPT = 65536
 """Most neighbours ``SessionMemo.neighbours`` holds (ids only)."""
+HELD_KEPT = 65536
+"""Words whose holders ``SessionMemo.held`` counts, in all scopes, past which it is
+emptied when a scope is counted anew."""
 
 
 class Recalled(NamedTuple):
@@ -213,6 +216,7 @@ class Recall:
             order = reranking.by_speaker(
                 query, order, terms, specific, holders, rows,
                 lambda ids: [m for m in self._messages(None, ids) if older(m)],
+                self._said_elsewhere(within, key),
             )
         ranking = reranking.order_by(order, rows)
         if periods:
@@ -316,6 +320,34 @@ class Recall:
         model, vector = semantic
         scope = None if everywhere else session_id
         return [i for i, _ in self._vectors.top(model, vector, scope, before_id, DENSE_CANDIDATES)]
+
+    def _said_elsewhere(self, within: str | None, key: str | None) -> Callable[[str], bool]:
+        """Whether a word is held by more than one message of the scope (``within``: a
+        session, None: every session; ``key``: its key in the index), by the index's
+        count (stemmed as it matches), kept in ``SessionMemo.held`` until the scope
+        is written (a new message may hold it) or a message deleted. Nothing is read
+        or kept until a word is asked about (most memories name no speaker)."""
+        memo = self._db.memo
+        conn = self._db.conn
+        counts: dict[str, int] | None = None
+
+        def said_elsewhere(word: str) -> bool:
+            nonlocal counts
+            if counts is None:
+                scope = ALL_SESSIONS if within is None else within
+                stamp = memo.writes.stamp(within)
+                entry = memo.held.get(scope)
+                if entry is None or entry[0] != stamp:
+                    if sum(len(kept) for _, kept in memo.held.values()) >= HELD_KEPT:
+                        memo.held.clear()  # full: the scopes' counts read again as asked
+                    entry = memo.held[scope] = (stamp, {})
+                counts = entry[1]
+            count = counts.get(word)
+            if count is None:
+                count = counts[word] = db.term_count(conn, fts.message_holders(word, key))
+            return count > 1
+
+        return said_elsewhere
 
     @staticmethod
     def _finds_little(found: list[set[int]]) -> bool:

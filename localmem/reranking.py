@@ -17,7 +17,7 @@ chatter told in three sessions or put together again), goes behind every hit
 that says something new. Nothing is dropped. Answers told across sessions then
 share the room the budget has.
 
-``news``: one speaker's turns, those telling what they said nowhere else first;
+``news``: one speaker's turns, those telling what was said nowhere else first;
 ``by_speaker``: a question naming a speaker of a transcript ("Priya: ...") gets
 the turns they said fused into its lexical ranking, their news among them.
 
@@ -66,8 +66,8 @@ join the lexical ranking of a question about them."""
 SPEAKER_TURNS_READ = 1000
 """At most this many of a named speaker's newest turns are read to find those."""
 NEWS_MEMO_SIZE = 32
-"""Speakers' turns whose ``news`` order is kept: one entry per speaker and state of the
-scope searched."""
+"""Speakers' turns whose words said once (``said_once``) are kept: one entry per speaker
+and state of the scope searched."""
 _TOLD_LATER = re.compile(r"\b(yesterday|last night)\b", re.IGNORECASE)
 
 
@@ -232,19 +232,36 @@ def feedback_terms(
 
 
 @functools.lru_cache(maxsize=NEWS_MEMO_SIZE)
-def news(turns: tuple[tuple[int, str], ...], speakers: frozenset[str]) -> tuple[int, ...]:
-    """The ids of the ``turns`` (id, text) said by one of ``speakers`` (``rank.said_by``)
-    that hold words (``words``) no other of those holds, those holding the most first,
-    ties the newer (higher id) first. What a person said once is what they had to tell
-    (a move, a new hobby, a trip); what they say again and again is chatter ("For
-    real.", "Life has been calm lately": left out), as ``repeats_last`` reads it: a
-    question about them whose words find little of what they told (a list's answers
-    name the instances, not the kind) gets their news. Memoized (``NEWS_MEMO_SIZE``):
-    every question about them reads the same turns until one is written."""
+def said_once(
+    turns: tuple[tuple[int, str], ...], speakers: frozenset[str]
+) -> tuple[tuple[int, frozenset[str]], ...]:
+    """The ``turns`` (id, text) said by one of ``speakers`` (``rank.said_by``), each with
+    its words (``words``) that no other of those holds, in order. Memoized
+    (``NEWS_MEMO_SIZE``): every question about them reads the same turns until one is
+    written."""
     theirs = [(i, words(text)) for i, text in turns if rank.said_by(text, speakers)]
     held = Counter(w for _, bag in theirs for w in bag)
-    told = [(sum(held[w] == 1 for w in bag), i) for i, bag in theirs]
-    return tuple(i for n, i in sorted(told, reverse=True) if n)
+    return tuple((i, frozenset(w for w in bag if held[w] == 1)) for i, bag in theirs)
+
+
+def news(
+    turns: tuple[tuple[int, str], ...],
+    speakers: frozenset[str],
+    said_elsewhere: Callable[[str], bool] = lambda word: False,
+) -> list[int]:
+    """The ids of the ``turns`` (id, text) said by one of ``speakers`` that hold words
+    said nowhere else, those holding the most first, ties the newer (higher id) first:
+    a word counts when no other of their turns holds it (``said_once``) and, by
+    ``said_elsewhere``, no other message of the scope searched does either. What a
+    person said once is what they had to tell (a move, a new hobby, a trip); what
+    they say again and again is chatter ("For real.", "Life has been calm lately":
+    left out), as ``repeats_last`` reads it, and so is what the others say too: the
+    words of a conversation's shared topics and small talk ("a cooking class" said by
+    both) tell nothing new of this one. A question about them whose words find little
+    of what they told (a list's answers name the instances, not the kind) gets their
+    news."""
+    told = [(sum(not said_elsewhere(w) for w in own), i) for i, own in said_once(turns, speakers)]
+    return [i for n, i in sorted(told, reverse=True) if n]
 
 
 def by_speaker(
@@ -255,6 +272,7 @@ def by_speaker(
     holders: Mapping[str, Sequence[int]],
     rows: dict[int, Message],
     read: Callable[[list[int]], Iterable[Message]],
+    said_elsewhere: Callable[[str], bool] = lambda word: False,
 ) -> list[int]:
     """The lexical ranking, and when the query names a speaker among its common
     words (``terms`` not in ``specific``: the label of their turns, "Priya: ...",
@@ -267,7 +285,8 @@ def by_speaker(
     kind, the answers name the instances), ``rank.NEWS_WEIGHT`` of them for
     one asking for one thing. ``holders``: each term's holders, newest first;
     ``rows``: the messages read so far by id (``told`` adds to it); ``read``:
-    those of the given ids that may be recalled."""
+    those of the given ids that may be recalled; ``said_elsewhere``: whether a word
+    is held by more than one message of the scope (``news``)."""
     common = {t for t in terms if t not in specific}
     if not common:
         return lexical
@@ -281,7 +300,7 @@ def by_speaker(
         if said:
             rankings.append(said)
             weights.append(1.0)
-    rankings.append(told(named, holders, rows, read))
+    rankings.append(told(named, holders, rows, read, said_elsewhere))
     weights.append(1.0 if rank.asks_for_many(query) else rank.NEWS_WEIGHT)
     return rank.fuse(*rankings, weights=weights)
 
@@ -291,16 +310,18 @@ def told(
     holders: Mapping[str, Sequence[int]],
     rows: dict[int, Message],
     read: Callable[[list[int]], Iterable[Message]],
+    said_elsewhere: Callable[[str], bool] = lambda word: False,
 ) -> list[int]:
     """The turns said by the ``named`` speakers (their names' holders, the newest
     ``SPEAKER_TURNS_READ`` of each, those not in ``rows`` ``read`` into it), those
-    that tell what they said nowhere else first (``news``), at most ``SPEAKER_NEWS``."""
+    that tell what was said nowhere else first (``news``, with ``said_elsewhere``),
+    at most ``SPEAKER_NEWS``."""
     ids = list(dict.fromkeys(i for t in named for i in holders[t][:SPEAKER_TURNS_READ]))
     missing = [i for i in ids if i not in rows]
     if missing:  # the holders are all of the scope's: any session's when it is the user's
         rows.update((m.id, m) for m in read(missing))
     turns = tuple((i, rows[i].text) for i in ids if i in rows)
-    return list(news(turns, frozenset(named))[:SPEAKER_NEWS])
+    return news(turns, frozenset(named), said_elsewhere)[:SPEAKER_NEWS]
 
 
 def order_by(ids: Sequence[int], rows: Mapping[int, Message]) -> list[Message]:

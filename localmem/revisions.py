@@ -40,7 +40,7 @@ over or a thing ended, a name or a place given again, a dose's frequency changed
   it to Sunday the 21st", "moved us to Thursday at 9", each kind of value it gives a new value
   of its own; and "then 3 lb each", which carries a change on; "it's 24 species now", its unit
   said) replaces the latest earlier value of its kind with its unit (no unit: of the last
-  :data:`ELLIPSIS_TEXTS` texts), not an amount of change ("cut 70 words"): every mention of that
+  ``replaced.ELLIPSIS_TEXTS`` texts), not an amount of change ("cut 70 words"): every mention of that
   value in that text (a list restating it: "beef 2lb, chicken 2lb") and the earlier ones
   bound to the same thing or to nothing; when that latest day is said after "that" ("Mei's
   on call that Saturday, so we're moving it to Sunday"), it is the day spoken of before, and
@@ -72,18 +72,16 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Final
 
 # Imports only leaves: ``summarizer.amounts`` reads values here 7 modules deep, so this
-# module is 8 deep (tests/test_architecture.py allows 9).
+# module is 8 deep (tests/test_architecture.py allows 9); what replaces what among the
+# values read is ``replaced``'s, a leaf.
 from .changes import CHANGE_VERBS, CUE, last_question, sentences
 from .periods import CLOCK, DAY, MONTH_NAMES, MONTHS, WEEKDAYS, clock_value, day_value
+from .replaced import Replacement, Value, follows, given_up, replaced_by, same_thing, same_value, shares, units_agree
 from .words import CHANGE_WORDS, NUMBER_WORDS, SMALL_TALK, STOP_WORDS, content_forms, unit, words
 
-ELLIPSIS_TEXTS: Final = 4
-"""An elliptical revision without a unit ("30 from now on") replaces a number of this many
-texts before it at most (its own earlier sentences included)."""
 
 _NUMBER = re.compile(
     r"(?<![\w.,:/$-])(?P<money>[$\u20ac\u00a3]\s?)?(?P<n>\d[\d,]*(?:\.\d+)?)(?P<k>k\b)?"
@@ -155,38 +153,6 @@ _COPULAS: Final = frozenset("it's that's is are i'm we're".split())
 bare number after them could be of anything ("now it's one")."""
 
 
-@dataclass(frozen=True)
-class Value:
-    """A value as a text says it: its kind ("number", "day" or "time"), the value (digits:
-    "8", "14000", "0.5"; a day: "jun 21", "friday", "tomorrow"; a clock time: "17:40"), its unit (a stem: "people",
-    "lb", "percent", "dollar"; None), what it is bound to (the stems of its clause's content
-    words, or of the question it answers), which text (by index), which clause of it (from 0)
-    and where in that clause."""
-
-    kind: str
-    value: str
-    unit: str | None
-    thing: frozenset[str]
-    text: int
-    clause: int
-    at: int
-    asked: bool = False
-    """Said bare, bound to what the question before it asked."""
-    delta: bool = False
-    """An amount of change, not a level ("cut 70 words", "up by 5"): no elliptical revision
-    replaces it."""
-    pointed: bool = False
-    """A day said after "that" ("on call that Saturday"): the day spoken of before."""
-
-
-@dataclass(frozen=True)
-class Replacement:
-    """``old`` replaced by ``new`` (a later clause, or the same one: "from 65 to 80")."""
-
-    old: Value
-    new: Value
-
-
 def replaced_value(claim: str, texts: tuple[str, ...], whole: str = "") -> str | None:
     """Why ``claim`` states a value ``texts`` (a conversation, in order) replaced later,
     without the value that replaced it, in itself or in the ``whole`` text it is part of (a
@@ -201,13 +167,13 @@ def replaced_value(claim: str, texts: tuple[str, ...], whole: str = "") -> str |
     forms = content_forms(claim)
     told = said + [v for n, clause in enumerate(_clauses(whole)) for v in _mentions(clause, -1, n, "")]
     for mine in said:
-        olds = [r for r in found if _same(r.old, mine)]
+        olds = [r for r in found if same_value(r.old, mine)]
         if not olds:
             continue
-        if any(_same(r.new, other) for r in olds for other in told):
+        if any(same_value(r.new, other) for r in olds for other in told):
             continue  # the new value too: the change told, not the old value as current
         replaced = {r.old for r in olds}
-        live = [m for m in said_before if _same(m, mine) and m not in replaced]
+        live = [m for m in said_before if same_value(m, mine) and m not in replaced]
         near = max(len(forms & r.old.thing) for r in olds)
         if live and any(len(forms & m.thing) >= near for m in live):
             continue  # said of something else too, and the claim may mean that one
@@ -259,70 +225,9 @@ def _read(texts: tuple[str, ...]) -> tuple[tuple[Value, ...], tuple[Replacement,
                 parts.append((clause, here))
                 if _NEGATED.search(clause):
                     left += [(i, v.value) for v in here if v.kind == "time"]
-    out += _given_up(earlier, out, left)
-    out += _shares(earlier, out)  # a measure taken again is no total with shares
+    out += given_up(earlier, out, left)
+    out += shares(earlier, out)  # a measure taken again is no total with shares
     return tuple(earlier), tuple(dict.fromkeys(out + measured))
-
-
-def _given_up(values: list[Value], found: list[Replacement], left: list[tuple[int, str]]) -> list[Replacement]:
-    """The earlier mentions of a clock time a revision replaced when the revising text
-    also gives it up in a clause that denies it ("we won't make the 17:40. Sofia moved the
-    booking to the 19:20"; ``left``: the times each text says in such a clause): a clock
-    time names its sailing, train or slot itself, so each earlier mention of it alone in its
-    clause ("the 17:40 still has space") is replaced by the new time; one among other times
-    of its clause (a timetable's "dep 17:40 arr 18:35", a list of options) is not."""
-    out: list[Replacement] = []
-    for r in found:
-        if r.old.kind != "time" or r.new.kind != "time" or (r.new.text, r.old.value) not in left:
-            continue
-        out += [
-            Replacement(v, r.new) for v in values
-            if v.kind == "time" and v.value == r.old.value and v.text < r.new.text
-            and sum(w.kind == "time" and w.text == v.text and w.clause == v.clause for w in values) == 1
-        ]
-    return out
-
-
-def _shares(values: list[Value], found: list[Replacement]) -> list[Replacement]:
-    """The shares of each replaced total: a run of values of one text, before the revision,
-    that adds up to the old total ("Rent is 2,400" ... "Lena pays 1,060, Kofi 750 and you
-    590"), each replaced by the share of the same rank in a later run adding up to the new
-    total ("Lena pays 1,020, Kofi 717 and you 563"), or by the new total when none does."""
-    out: list[Replacement] = []
-    for r in found:
-        if r.old.kind != "number" or r.old.delta:
-            continue
-        old, new = float(r.old.value), float(r.new.value)
-        before = [run for run in _runs(values, r.old) if run[0].text < r.new.text]
-        if not before:
-            continue
-        after = [run for run in _runs(values, r.old, new) if run[0].text >= r.new.text]
-        for run in before:
-            ranked = sorted(run, key=lambda v: float(v.value))
-            splits = [sorted(later, key=lambda v: float(v.value)) for later in after if len(later) == len(run)]
-            out += [Replacement(v, split[n]) for split in splits for n, v in enumerate(ranked)]
-            out += [] if splits else [Replacement(v, r.new) for v in run if float(v.value) != old]
-    return out
-
-
-def _runs(values: list[Value], total: Value, amount: float | None = None) -> list[list[Value]]:
-    """Runs of two or more values in one text, in order, of ``total``'s kind and unit, that
-    add up to ``amount`` (by default ``total``'s own; whole shares may each be rounded by a
-    half)."""
-    amount = float(total.value) if amount is None else amount
-    out = []
-    for text in sorted({v.text for v in values}):
-        said = [v for v in values if v.text == text and v.kind == "number" and not v.delta
-                and _units_agree(v, total) and v is not total]
-        for start in range(len(said)):
-            sum_ = float(said[start].value)
-            for end in range(start + 1, len(said)):
-                sum_ += float(said[end].value)
-                if abs(sum_ - amount) <= 0.5 * (end - start + 1) and amount > 0:
-                    out.append(said[start:end + 1])
-                if sum_ > amount + len(said):
-                    break
-    return out
 
 
 def _revised(clause: str, here: list[Value], earlier: list[Value], i: int) -> list[Replacement]:
@@ -336,7 +241,7 @@ def _revised(clause: str, here: list[Value], earlier: list[Value], i: int) -> li
         if len(after) >= 2 and after[0].kind == after[1].kind and after[0].value != after[1].value:
             old, new = after[0], after[1]
             return [Replacement(old, new)] + [
-                Replacement(v, new) for v in earlier if _same(v, old) and v.thing & old.thing
+                Replacement(v, new) for v in earlier if same_value(v, old) and v.thing & old.thing
             ]
     cue = CUE.search(clause)
     pronoun = _PRONOUN.search(clause)
@@ -354,16 +259,16 @@ def _revised(clause: str, here: list[Value], earlier: list[Value], i: int) -> li
         return []  # several values and no "to": which one is new is not said
     if pronoun is not None:  # "moved us to Thursday at 9": the day and the hour, each of its kind
         kinds = {v.kind: v for v in reversed(after)}
-        return [r for v in sorted(kinds.values(), key=lambda v: v.at) for r in _follows(v, earlier, i)]
+        return [r for v in sorted(kinds.values(), key=lambda v: v.at) for r in follows(v, earlier, i)]
     if elliptical:
-        return _follows(new, earlier, i)
+        return follows(new, earlier, i)
     if not new.thing:
         return []
     return [
         Replacement(old, new)
         for old in earlier
-        if old.kind == new.kind and old.value != new.value and _units_agree(old, new)
-        and old.thing and _same_thing(old, new)
+        if old.kind == new.kind and old.value != new.value and units_agree(old, new)
+        and old.thing and same_thing(old, new)
     ]
 
 
@@ -398,7 +303,7 @@ def _denied(clause: str, here: list[Value], before: list[Value], earlier: list[V
     new = next((v for v in reversed(before) if v.kind == denied.kind and v.value != denied.value), None)
     if new is None:
         return []
-    return _replaced_by(denied, new, earlier, before) + [Replacement(v, new) for v in here]
+    return replaced_by(denied, new, earlier, before) + [Replacement(v, new) for v in here]
 
 
 _BUT_IS = re.compile(r"^\W*(?:but\s+)?(?:(?:it|that)(?:'s|\s+is|\s+was)\s+)?", re.IGNORECASE)
@@ -423,24 +328,10 @@ def _denied_then(
         return []
     denied = denials[0]
     new = next((v for v in here if v.kind == denied.kind and v.value != denied.value), None)
-    if new is None or not _units_agree(denied, new):
+    if new is None or not units_agree(denied, new):
         return []
     before = [v for _, values in parts for v in values]
-    return _replaced_by(denied, new, earlier, before) + [Replacement(v, new) for v in denials]
-
-
-def _replaced_by(denied: Value, new: Value, earlier: list[Value], before: list[Value]) -> list[Replacement]:
-    """The earlier mentions of a value a sentence denies (``denied``) for ``new``: in a unit
-    that agrees with the new one's, of what the new one is of (a word of its thing or its
-    unit shared), of nothing, or in the new one's own unit -- the same number in that unit
-    ("after 31 years" ... "it's 32 years, not 31") is that measure whatever its clause
-    named; ``before``: the sentence's own values, not earlier ones."""
-    of = new.thing | ({new.unit} if new.unit else set())
-    return [
-        Replacement(v, new) for v in earlier
-        if _same(v, denied) and _units_agree(v, new) and v not in before
-        and (v.thing & of or not v.thing or (new.unit is not None and v.unit == new.unit))
-    ]
+    return replaced_by(denied, new, earlier, before) + [Replacement(v, new) for v in denials]
 
 
 _WAS = re.compile(r"^\W*(?:\w+\s+){0,2}?(?:was|were|used to be)\s+(?:about\s+|around\s+|only\s+)?(?=[$\u20ac\u00a3]?\d)", re.IGNORECASE)
@@ -464,56 +355,14 @@ def _remeasured(
     was = here[0]
     now = next(
         (v for said, values in reversed(before) for v in values
-         if v.kind == "number" and v.unit and not v.delta and v.value != was.value and _units_agree(v, was)
+         if v.kind == "number" and v.unit and not v.delta and v.value != was.value and units_agree(v, was)
          and _IS.search(said, 0, v.at + 1) is not None),
         None,
     )
     if now is None:
         return []
-    return [Replacement(v, now) for v in earlier if _same(v, was) and _units_agree(v, now) and (v.unit or not v.thing)] + [
+    return [Replacement(v, now) for v in earlier if same_value(v, was) and units_agree(v, now) and (v.unit or not v.thing)] + [
         Replacement(was, now)
-    ]
-
-
-def _same_thing(old: Value, new: Value) -> bool:
-    """Whether a revision naming its thing (``new``) is of what ``old`` was said of: every
-    word ``old`` is bound to is among the revision's; or, for a value said bare (bound to
-    a question) or one in the same unit ("lisinopril 10 mg in the morning", "amlodipine 5
-    mg instead of lisinopril"; two clock times: "booked the filling for 3pm", "rebooked the
-    filling for 4:30pm"), half of them ("fly into Edinburgh on June 7" is not "fly out on June
-    15 instead")."""
-    if old.thing <= new.thing:
-        return True
-    shared = len(old.thing & new.thing)
-    same_unit = (old.unit is not None and old.unit == new.unit) or old.kind == "time"  # a clock time is its unit
-    return (old.asked or same_unit) and 2 * shared >= len(old.thing) > 0
-
-
-def _follows(new: Value, earlier: list[Value], i: int) -> list[Replacement]:
-    """What an elliptical revision replaces: the latest earlier value of its unit (a bare
-    number: of the last :data:`ELLIPSIS_TEXTS` texts; an amount of change is no level), every
-    mention of it in that text, and the earlier ones bound to the same thing or to nothing;
-    every earlier mention of a day the latest one points back to ("Mei's on call that
-    Saturday, so we're moving it to Sunday": "that Saturday" is the day said before, whatever
-    each mention was said with: the ride's "Saturday 20 June", a timetable's "Sat
-    2026-06-20")."""
-    candidates = [
-        v for v in earlier
-        if v.kind == new.kind and v.value != new.value and not v.delta
-        and (_units_agree(v, new) if new.unit else i - v.text <= ELLIPSIS_TEXTS)
-        # a bare number of the revision's unit: bound to it ("how many ppl" "6") or to nothing
-        and (new.unit is None or v.unit is not None or new.unit in v.thing or not v.thing)
-    ]
-    if not candidates:
-        return []
-    latest = candidates[-1]
-    same = [v for v in earlier if _same(v, latest)]
-    if latest.pointed:
-        return [Replacement(v, new) for v in same]
-    things = frozenset().union(*(v.thing for v in same if v.text == latest.text))
-    return [
-        Replacement(v, new) for v in same
-        if v.text == latest.text or not v.thing or v.thing & things
     ]
 
 
@@ -606,17 +455,6 @@ def _unit_of(said: str | None) -> str | None:
     if word in _NOT_UNITS or word in STOP_WORDS or len(word) < 2 or not word.isalpha():
         return None
     return unit(word)
-
-
-def _same(a: Value, b: Value) -> bool:
-    """The same value: kind and number, units that agree."""
-    return a.kind == b.kind and a.value == b.value and _units_agree(a, b)
-
-
-def _units_agree(a: Value, b: Value) -> bool:
-    """Units agree when equal, or when one of the two is a bare number ("6" answering "how
-    many ppl" is "6 people"; what it is bound to decides the rest)."""
-    return a.unit == b.unit or a.unit is None or b.unit is None
 
 
 def _asked_forms(question: str, kind: str) -> frozenset[str]:

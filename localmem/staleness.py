@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-# Three modules deep (the readers import only leaves): ``summarizer.support``, ``facts``,
+# Three modules deep (the readers import only leaves): ``summarizer.support``, ``facts``, ``remember``,
 # ``summarizer.fallback`` and ``summarizer.warned`` import it 6 deep, so 9 in all
 # (tests/test_architecture.py); ``summarizer.salient`` (7 deep) is given it by its callers.
 from .doses import changed_rate

@@ -22,24 +22,17 @@ from .args import check_id
 from .checkpoint import RULES
 from .drafts import Draft, pin_sources
 from .errors import SessionNotFound
-from .facts import (
-    ModelFacts,
-    facts_messages,
-    facts_row,
-    model_updates,
-    must_remember,
-    overlay_facts,
-    rule_facts,
-    user_evidence,
-)
+from .facts import ModelFacts, facts_messages, facts_row, overlay_facts, rule_facts
 from .models import FactsData, LineSource, Message, Session, Summary, SummaryFacts
 from .outcome import FALLBACK, OFFLINE, Outcome
+from .remember import model_updates, must_remember
 from .reports import ModelTrust
 from .scoring import SUMMARY_IMPORTANCE
 from .sources import Sources, Span, checkpoint_items, facts_items, facts_sources, rows
 from .summarizer.background import BackgroundSummarizer
 from .summarizer.fallback import keyword_summary, offline_summary
 from .summarizer.warned import said_in, unsaid_warnings
+from .testimony import user_evidence
 from .tokens import plausible_ratio
 from .trust import TRUST_WINDOW, earned
 from .updates import Update, ended_in, model_update, stops

@@ -176,7 +176,7 @@ pin to be the one it replaces."""
 
 
 def model_update(old: str) -> Update:
-    """The update a local model named (``facts.model_updates``): it replaces the pins
+    """The update a local model named (``remember.model_updates``): it replaces the pins
     most of whose content words its ``old`` side holds; the chain is named by them."""
     haystack = old.casefold()
     slot = " ".join(sorted(set(extract.content_words(old))))[:60]

@@ -20,15 +20,11 @@ from localmem import MemoryConfig, MemoryStore
 from localmem.checkpoint_request import CHECKPOINT_SYSTEM_PROMPT
 from localmem.checkpoint import ModelCheckpoint
 from localmem.extract import ITEM_CHARS, clip
-from localmem.facts import (
-    FACTS_SYSTEM_PROMPT,
-    MUST_REMEMBER_FACTS_SYSTEM_PROMPT,
-    ModelFacts,
-    model_updates,
-    user_evidence,
-)
+from localmem.facts import FACTS_SYSTEM_PROMPT, MUST_REMEMBER_FACTS_SYSTEM_PROMPT, ModelFacts
 from localmem.models import Checkpoint, Summary, SummaryFacts
+from localmem.remember import model_updates
 from localmem.summarizer.warned import unsaid_warnings
+from localmem.testimony import user_evidence
 from tests.ollama_server import FakeOllama
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -104,7 +100,7 @@ def item_label(kind: str, conversation: str, field: str, text: str) -> bool | No
 def pin_labels(model: str, conversation: str, pin: str) -> list[bool]:
     """The labels of a pin the model added: as the model's must-remember item, and as the new
     side of each of the model's updates naming it that the store acted on
-    (``facts.model_updates``; an update is labelled whole, ``new <- old``): an update the
+    (``remember.model_updates``; an update is labelled whole, ``new <- old``): an update the
     store refused made no pin, whatever its label."""
     recorded = RECORDINGS[model]["conversations"][conversation]
     answer = ModelFacts.model_validate_json(recorded["facts"]["raw"])

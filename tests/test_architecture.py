@@ -31,8 +31,9 @@ PACKAGE = Path(__file__).resolve().parents[1] / "localmem"
 LAYERS: dict[str, tuple[str, ...]] = {
     "records": ("errors", "models", "reports", "migrations", "config", "keys", "outcome"),
     "policies": (
-        "args", "tokens", "scoring", "extract", "answers", "autopins", "facts", "search",
-        "context", "packing", "cache", "jsonl", "exports", "rank", "updates", "corrections", "revisions", "replies", "grounding", "statements",
+        "args", "tokens", "scoring", "extract", "answers", "autopins", "facts", "kinds", "remember",
+        "testimony", "search",
+        "context", "packing", "cache", "jsonl", "exports", "rank", "updates", "corrections", "revisions", "replaced", "replies", "grounding", "statements",
         "progress", "acts", "entities", "verbs", "claims",
         "clock", "words", "state_lines", "checkpoint", "checkpoint_request", "periods", "excerpt", "reranking", "drafts",
         "batches", "sources", "clauses", "roles", "changes", "renames", "doses", "statuses", "staleness",

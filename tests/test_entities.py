@@ -7,7 +7,9 @@ import pytest
 
 from localmem import entities
 from localmem.entities import bare_name, common_word, identifies, is_entity, names_things
-from localmem.facts import ModelFacts, must_remember, user_evidence
+from localmem.facts import ModelFacts
+from localmem.remember import must_remember
+from localmem.testimony import user_evidence
 from localmem.tokens import Tokenizer
 
 CI = [

@@ -6,7 +6,9 @@ tests."""
 from __future__ import annotations
 
 from localmem.claims import statements_of, values_apart, widens
-from localmem.facts import ModelFacts, must_remember, user_evidence
+from localmem.facts import ModelFacts
+from localmem.remember import must_remember
+from localmem.testimony import user_evidence
 from localmem.statements import by_sentence
 
 DOSE = [

@@ -11,7 +11,9 @@ from pathlib import Path
 from typing import Any
 
 from localmem import MemoryStore
-from localmem.facts import ModelFacts, model_updates, must_remember, user_evidence
+from localmem.facts import ModelFacts
+from localmem.remember import model_updates, must_remember
+from localmem.testimony import user_evidence
 from tests.test_checkpoint import JsonFake, fake  # noqa: F401 - the fixture
 
 KITCHEN = [

@@ -142,8 +142,65 @@ def test_news_puts_what_was_said_once_before_what_is_said_again() -> None:
         (7, "Hannah: Off to Rome, the Vatican tour!"),  # not hers
         (8, "Hannah: Priya, you said yarn?"),  # to her, not by her: "yarn" still hers alone
     )
-    assert news(turns, frozenset({"priya"})) == (1, 4, 5)
-    assert news(turns, frozenset({"hannah"})) == (7, 8)
+    assert news(turns, frozenset({"priya"})) == [1, 4, 5]
+    assert news(turns, frozenset({"hannah"})) == [7, 8]
+
+
+def test_a_word_someone_else_said_too_is_no_news() -> None:
+    """Said once by Priya but held by another message of the scope: the topic of the
+    conversation or its small talk, not what she had to tell."""
+    turns = (
+        (1, "Priya: I took up knitting at the yarn store."),  # knitting, took, yarn, store
+        (4, "Priya: Flew home from Lisbon."),  # flew, home, lisbon
+        (5, "Priya: For real, work was busy again."),  # again
+        (6, "Priya: For real, work was busy."),
+    )
+    shared = {"yarn", "store", "took", "again"}  # what the scope's other messages hold too
+    assert news(turns, frozenset({"priya"}), shared.__contains__) == [4, 1]
+    assert news(turns, frozenset({"priya"}), lambda word: False) == [1, 4, 5]
+
+
+def test_what_a_speaker_tells_comes_before_what_the_other_also_talks_about(db_path) -> None:
+    """Through the store: Priya says once three things Hannah talks about too (the
+    conversation's topics, more words each), and her three activities once; a list
+    question about her gets the activities, not the shared topics. Negative: when
+    Hannah names the activities too, they are no news of Priya's."""
+    shared = [
+        "Priya: The bakery on Elm Street sold out of sourdough loaves early today.",
+        "Priya: Our landlord finally fixed the leaking radiator in the hallway.",
+        "Priya: The marathon traffic closed the bridge downtown all morning.",
+    ]
+    hannah = [
+        "Hannah: That bakery on Elm Street sold out of sourdough loaves again.",
+        "Hannah: Our landlord fixed a leaking radiator in the hallway too.",
+        "Hannah: The marathon traffic closed the bridge downtown for hours.",
+    ]
+
+    def ask(echoed: bool) -> list[str]:
+        clock = Clock(START)
+        path = db_path.with_name(f"{db_path.stem}-{echoed}.db")
+        config = MemoryConfig(cache_ttl=0, relevant_messages=3, embedding_model=None)
+        with MemoryStore(path, config=config, clock=clock) as store:
+            s = store.create_session().id
+            for day in range(12):
+                for n in range(5):
+                    for speaker in ("Hannah", "Priya"):
+                        clock.now = START + timedelta(days=day, minutes=2 * n + (speaker == "Priya"))
+                        text = f"{speaker}: {CHATTER[speaker][(day + n) % 5]}"
+                        if n == 2 and day % 4 == 1:
+                            text = (shared if speaker == "Priya" else hannah)[day // 4]
+                        if n == 3 and day % 4 == 2:
+                            told = TOLD[day // 4]
+                            text = told if speaker == "Priya" else (
+                                "Hannah: " + told.removeprefix("Priya: ") if echoed
+                                else f"Hannah: {CHATTER['Hannah'][1]}"
+                            )
+                        store.add_message(s, "user", text)
+            ctx = store.build_context(s, query="Which new activities has Priya tried?")
+            return [m.text for m in ctx.relevant_messages]
+
+    assert sorted(ask(echoed=False)) == sorted(TOLD)
+    assert not set(ask(echoed=True)) & set(TOLD)
 
 
 def _message(i: int, text: str) -> Message:
@@ -188,3 +245,20 @@ def test_by_speaker_leaves_a_ranking_without_labels_as_it_is() -> None:
         "Which new activities has Priya tried?", [1, 3], ["priya", "activities"],
         ("activities",), holders, rows, read,
     ) == [1, 3]
+
+
+def test_a_word_said_again_after_a_question_is_counted_again(db_path) -> None:
+    """The counts recall keeps of the scope's words (``SessionMemo.held``) are read again
+    once the session is written: Hannah naming Priya's activities after a first
+    question makes them no news of Priya's at the next one."""
+    store, s = chat(db_path, MemoryConfig(cache_ttl=0, relevant_messages=8))
+    with store:
+        question = "Which new activities has Priya tried?"
+        shown = [m.text for m in store.build_context(s, query=question).relevant_messages]
+        assert all(t in shown for t in TOLD), shown
+        for told in TOLD:
+            store.add_message(s, "assistant", "Hannah: " + told.removeprefix("Priya: "))
+        for n in range(10):  # the echoes past the recent window
+            store.add_message(s, "assistant", f"Hannah: {CHATTER['Hannah'][n % 5]}")
+        shown = [m.text for m in store.build_context(s, query=question).relevant_messages]
+        assert not set(shown) & set(TOLD), shown
