@@ -254,6 +254,13 @@ CREATE TABLE fact_sources (
     PRIMARY KEY (summary_id, item, message_id)
 ) WITHOUT ROWID;
 
+CREATE TABLE model_verdicts (
+    id INTEGER PRIMARY KEY,
+    model TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    kept_whole INTEGER NOT NULL CHECK (kept_whole IN (0, 1))
+);
+
 CREATE INDEX messages_session_id ON messages (session_id, id);
 
 CREATE UNIQUE INDEX summaries_session_range ON summaries (session_id, level, start_message_id);
@@ -298,6 +305,8 @@ CREATE UNIQUE INDEX semantic_pins_auto_key
 CREATE INDEX pin_sources_message ON pin_sources (message_id);
 
 CREATE INDEX pin_endings_message ON pin_endings (message_id);
+
+CREATE INDEX idx_model_verdicts_model ON model_verdicts(model, id);
 
 CREATE VIEW messages_with_summary AS SELECT
     m.id,

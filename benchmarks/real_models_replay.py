@@ -12,7 +12,18 @@ tests/test_real_outputs.py does, and judges what the store keeps *now* against t
   true ones kept of the true ones proposed (so that 0 false is not bought by dropping all);
 - the summary's facts and the pins the model proposed (its must-remember items, the new side
   of its updates) beyond the rules' own facts: kept, kept and false, true kept of true proposed;
-- the store's own summaries (the keyword fallback and the offline summary) by their labels.
+- the store's own summaries (the keyword fallback and the offline summary) by their labels;
+- what a context shows as the conversation's summary, with ``model_summaries="checked"`` and
+  with ``"earned"`` (the default; each conversation replayed a second time on a fresh file):
+  the model's summaries shown, good / bad, and the store's own shown, faithful / not /
+  unlabelled.
+
+The figures above are the checks' (``model_summaries="checked"``: every summary that passes
+them is stored as the model's), so they stay comparable with earlier stops. Each replay is a
+fresh file per conversation, so under "earned" no model ever has a record when its summary
+is stored (three earlier answers in the same file are needed): the context shows the store's
+own summary everywhere. That is the policy's point on these models, not an accident of the
+replay; a file where a model's answers are kept whole earns it (tests/test_earned.py).
 
     python benchmarks/real_models_replay.py                    # every recorded model
     python benchmarks/real_models_replay.py --model qwen2.5-coder:0.5b --details
@@ -103,6 +114,9 @@ class Row:
     facts_false: int = 0
     facts_true: int = 0
     facts_true_kept: int = 0
+    shown: dict[str, list[int]] = field(default_factory=lambda: {"checked": [0, 0, 0, 0, 0], "earned": [0, 0, 0, 0, 0]})
+    """By policy, what the context shows as the summary: the model's (good, bad), the
+    store's own (faithful, not, unlabelled)."""
     notes: list[str] = field(default_factory=list)
 
 
@@ -111,19 +125,22 @@ def summary_label(text: str) -> str:
     return "unlabelled" if entry is None else str(entry["label"])
 
 
-OPTIONS: dict[str, Any] = {}
-"""MemoryConfig options every replay adds to the recorded configuration (``--facts-apart``)."""
+OPTIONS: dict[str, Any] = {"model_summaries": "checked"}
+"""MemoryConfig options every replay adds to the recorded configuration (``--facts-apart``);
+the checks' view: every summary that passes them is the model's."""
 
 
-def replay_one(db: Path, model: str, conversation: str) -> tuple[Any, Any, list[tuple[str, str]], Any, list[str]]:
+def replay_one(
+    db: Path, model: str, conversation: str, **options: Any
+) -> tuple[Any, Any, list[tuple[str, str]], Any, list[str]]:
     """The store's summary, checkpoint, messages, summary facts and the pins the summary
     added, for one recorded conversation (the facts answer, when none was recorded, is
-    empty: the rules' facts)."""
+    empty: the rules' facts). ``options`` override :data:`OPTIONS`."""
     recorded = RECORDINGS[model]["conversations"][conversation]
     pairs = [(role, text) for role, text in recorded["messages"]]
     empty = {"raw": "", "done_reason": "stop"}
     config = recorded.get("config") or {"summary_threshold": len(pairs), "structured_min_tokens": 0}
-    config = {**config, **OPTIONS}
+    config = {**config, **OPTIONS, **options}
     with Replay(models=[model]) as server:
         server.recorded = {kind: recorded.get(kind) or empty for kind in KINDS}
         with MemoryStore(db, config=MemoryConfig(ollama_host=server.host, **config)) as store:
@@ -160,7 +177,19 @@ def judge(model: str, details: bool, only: tuple[str, ...] | None = None) -> Row
                 row.notes.append(f"{conversation}: good summary rejected: {recorded['summary']['raw']!r}")
             _items(row, conversation, recorded, checkpoint, pairs, details)
             _facts(row, conversation, recorded, facts, pins, pairs, details)
+            _shown(row, "checked", summary)
+            _shown(row, "earned", replay_one(Path(tmp) / f"{n}e.db", model, conversation, model_summaries="earned")[0])
     return row
+
+
+def _shown(row: Row, policy: str, shown: Any) -> None:
+    """What the context shows as the conversation's summary under ``policy``."""
+    label = summary_label(shown.text)
+    counts = row.shown[policy]
+    if shown.source not in (FALLBACK, OFFLINE):
+        counts[0 if label == "faithful" else 1] += 1
+    else:
+        counts[2 if label == "faithful" else 4 if label == "unlabelled" else 3] += 1
 
 
 def _facts(row: Row, conversation: str, recorded: dict, facts: Any, pins: list[str], pairs: list,
@@ -282,9 +311,11 @@ def main() -> None:
     print(
         "| model | conversations | good summaries kept / good | bad kept / bad | completed "
         "| checkpoint items proposed / kept / kept & false | true items kept / true proposed "
-        "| facts and pins kept / false | true facts kept / true proposed |"
+        "| facts and pins kept / false | true facts kept / true proposed "
+        "| context, checked: model's good / bad, own faithful / not / unlabelled "
+        "| context, earned: model's good / bad, own faithful / not / unlabelled |"
     )
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     notes = []
     only = SETS[args.held_out] if args.held_out else None
     if args.dev:
@@ -295,7 +326,8 @@ def main() -> None:
         print(
             f"| {model} | {r.runs} | {r.good_kept}/{r.good} | {r.bad_kept}/{r.bad} | {r.completed} "
             f"| {r.proposed} / {r.kept} / {r.kept_false} | {r.true_kept}/{r.true_proposed} "
-            f"| {r.facts_kept} / {r.facts_false} | {r.facts_true_kept}/{r.facts_true} |"
+            f"| {r.facts_kept} / {r.facts_false} | {r.facts_true_kept}/{r.facts_true} "
+            + "".join(f"| {c[0]} / {c[1]}, {c[2]} / {c[3]} / {c[4]} " for c in r.shown.values()) + "|"
         )
         notes += [f"{model} · {n}" for n in r.notes]
     print()

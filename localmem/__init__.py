@@ -24,6 +24,7 @@ from .models import (
 from .reports import (
     Check,
     MaintenanceReport,
+    ModelTrust,
     MemoryReport,
     RememberedFact,
     SessionCompaction,
@@ -43,6 +44,7 @@ __all__ = [
     "LineSource",
     "LocalMemError",
     "MaintenanceReport",
+    "ModelTrust",
     "MemoryConfig",
     "MemoryContext",
     "MemoryReport",

@@ -18,7 +18,10 @@ and returns one :class:`~localmem.reports.Check` per question, in order:
   by what ``/api/show`` says it can do, or by its name on an older Ollama), or that
   recall is lexical and why;
 - ``context window`` (with a session): the session model's window, from the
-  server's ``/api/show``, or the configured fallback, saying why.
+  server's ``/api/show``, or the configured fallback, saying why;
+- ``model trust``: each model's record on this file (its summaries the checks kept
+  whole) and whether it has earned trust (``model_summaries="earned"``: only then are
+  its summaries shown as its own); never a failure (a record is not a fault).
 
 A failing or absent server is a failed check, never an exception: the only
 errors raised are about the arguments (an unknown session) and the file. A
@@ -87,7 +90,25 @@ def run_checks(store: MemoryStore, session_id: str | None = None) -> list[Check]
         checks.append(check_semantic(store, backend, models))
         if session is not None:
             checks.append(check_window(store, session.id, session.model, backend, reachable))
+    checks.append(check_trust(store))
     return checks
+
+
+def check_trust(store: MemoryStore) -> Check:
+    """Each model's record on this file, and whether its summaries are shown as its own."""
+    records = store.model_trust()
+    if store.config.model_summaries == "checked":
+        policy = "model_summaries=checked: every summary that passes the checks is the model's"
+    else:
+        policy = "model_summaries=earned: a model's summaries are its own once it has earned trust here"
+    if not records:
+        return Check(name="model trust", ok=True, detail=f"no model has summarized here yet; {policy}")
+    lines = [
+        f"{r.model}: {r.whole} of {r.answered} summaries kept whole (last {r.recent}: {r.recent_whole}), "
+        + ("earned" if r.earned else "not earned")
+        for r in records
+    ]
+    return Check(name="model trust", ok=True, detail="; ".join(lines) + f"; {policy}")
 
 
 def check_file(store: MemoryStore) -> Check:

@@ -36,7 +36,8 @@ class Draft(NamedTuple):
     ``rolled``: for level 2, the ids of the level-1 summaries it rolled up; ``mark``: the
     session's forget mark read before what it was made from (``db.forget_mark``): a
     forget since then discards it; ``warnings``: the span's warnings the summary does not
-    say, pinned with their messages."""
+    say, pinned with their messages; ``answer``: the model's answer when the store's own
+    summary is stored in its place."""
 
     session_id: str
     outcome: Outcome
@@ -56,3 +57,7 @@ class Draft(NamedTuple):
     fact_sources: Mapping[str, Sequence[int]] | None = None
     """By the JSON path of each line of ``facts``, the messages of the span it rests on
     (``sources.facts_sources``): stored beside them (``fact_sources``)."""
+    answer: Outcome | None = None
+    """The model's answer this summary was made from, when ``outcome`` is the store's own
+    summary stored in its place (``model_summaries="earned"``, a model not yet trusted):
+    its verdict is recorded and its text cached as if it had been stored."""

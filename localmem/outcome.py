@@ -36,6 +36,9 @@ class Outcome:
     (the server's ``prompt_eval_count``) are set when a model read the prompt
     in full: the store keeps their ratio per model. ``cache_key`` is set for
     a valid model output the store may cache; ``cached`` says it came from there.
+    ``dropped`` counts the sentences of the model's answer the checks dropped as
+    unsupported (``support.ground``) before keeping the rest (0 for a rollup, which is
+    not grounded, and for a summary the checks rejected whole: its source says so).
     """
 
     text: str
@@ -46,6 +49,7 @@ class Outcome:
     cache_key: str | None = None
     cached: bool = False
     reason: str | None = None
+    dropped: int = 0
 
     @property
     def from_model(self) -> bool:
@@ -59,3 +63,11 @@ class Outcome:
         error, a prompt the server cut or one too large for the window, and for a
         summary from the cache (no call was made)."""
         return self.model is not None and self.local_tokens is not None and not self.cached
+
+    @property
+    def kept_whole(self) -> bool:
+        """The checks kept the model's summary with none of its sentences dropped: the
+        model wrote it (``from_model``) and ``dropped`` is 0. A summary cut to its whole
+        sentences for length, or completed with the span's safety-relevant facts, is
+        kept whole: the checks found nothing in it unsupported."""
+        return self.from_model and self.dropped == 0

@@ -100,6 +100,21 @@ class ResummarizeReport(Record):
     reason: str | None
 
 
+class ModelTrust(Record):
+    """One model's record on this file (:meth:`~localmem.MemoryStore.model_trust`): how
+    many level-1 summaries it ``answered`` here, how many of them the checks kept
+    ``whole`` (no sentence dropped), the same over its newest ``recent`` answers
+    (``recent_whole``), and whether it has ``earned`` trust (``localmem.trust``): with
+    ``model_summaries="earned"`` its summaries are shown as its own only then."""
+
+    model: str
+    answered: int
+    whole: int
+    recent: int
+    recent_whole: int
+    earned: bool
+
+
 class MaintenanceReport(Record):
     """The result of one :meth:`~localmem.MemoryStore.maintain` run.
 

@@ -15,6 +15,11 @@ Bounded: the model is asked once per session whether it is there before any
 range is sent; no server (or a timeout) ends the whole run at once, and the
 first range the model fails on ends that session's turn. What is left stays as
 it was, to be redone by a later run (``localmem maintain`` runs this too).
+
+With ``model_summaries="earned"`` a model that has not earned trust on this file leaves
+each range its deterministic summary: its answer counts toward its record
+(``Summaries.judge``) and is cached, so a later run, once the model has earned it,
+stores it without asking again.
 """
 
 from __future__ import annotations
@@ -41,6 +46,8 @@ logger = logging.getLogger("localmem")
 
 DETERMINISTIC = (OFFLINE, FALLBACK)
 """The sources of the summaries no model wrote."""
+UNEARNED = "the model has not earned trust on this file yet (model_summaries='earned'): run again once it has"
+"""Why ranges are left when the model answered them but is not yet trusted here."""
 
 
 class Resummarizer:
@@ -120,21 +127,25 @@ class Resummarizer:
         done: int,
         total: int,
     ) -> str | None:
-        """Redo one session's deterministic summaries, level 1 first; None, or why it stopped."""
+        """Redo one session's deterministic summaries, level 1 first; None, or why it
+        stopped, or why ranges were left (:data:`UNEARNED`: the run goes on)."""
+        left = None
         for n, old in enumerate(found):
             new = self._redo_one(session, old)
             if on_progress is not None:
                 on_progress(done + n + 1, total)
-            if isinstance(new, str):
+            if new == UNEARNED:
+                left = UNEARNED
+            elif isinstance(new, str):
                 return new
-            if new is not None:
+            elif new is not None:
                 redone.append(new)
-        return None
+        return left
 
     def _redo_one(self, session: Session, old: Summary) -> Summary | str | None:
         """The model's summary stored in place of ``old``; None if it is left
         (its messages are gone, or a rollup's inputs are not all the model's
-        yet); why, if the model failed."""
+        yet); :data:`UNEARNED` if the model is not yet trusted here; why, if the model failed."""
         if old.level == 2:
             return self._redo_rollup(session, old)
         with self._db.locked() as conn:
@@ -148,6 +159,11 @@ class Resummarizer:
         )
         if not outcome.from_model:
             return _failed(old, outcome)
+        if self._summaries.shown(outcome, lambda: old.text) is not outcome:
+            # not yet trusted on this file: the range keeps the store's own summary it has;
+            # the answer counts toward the model's record, and is cached for a later run
+            self._summaries.judge(session.id, outcome)
+            return UNEARNED
         data, source, pins, updates = self._summaries.summary_facts(
             session, pairs, sum(m.token_count for m in span), outcome
         )
@@ -186,6 +202,8 @@ class Resummarizer:
         )
         if not outcome.from_model:
             return _failed(old, outcome)
+        if self._summaries.shown(outcome, lambda: old.text) is not outcome:
+            return UNEARNED  # the deterministic rollup stays
         return self._summaries.store_summary(Draft(
             session.id,
             outcome,

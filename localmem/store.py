@@ -55,7 +55,7 @@ from .models import (
 from .context import MemoryContext
 from .pins import Pins
 from .recall import Recall
-from .reports import MaintenanceReport, MemoryReport, ResummarizeReport, Stats
+from .reports import MaintenanceReport, MemoryReport, ModelTrust, ResummarizeReport, Stats
 from .semantic import Semantic
 from .resummarize import Resummarizer
 from .scoring import Scorer, score_importance
@@ -280,6 +280,10 @@ class MemoryStore:
     @doc_of(Summaries.line_sources)
     def line_sources(self, session_id: str) -> list[LineSource]:
         return self._summaries.line_sources(session_id)
+
+    @doc_of(Summaries.model_trust)
+    def model_trust(self) -> list[ModelTrust]:
+        return self._summaries.model_trust()
 
     @doc_of(Summaries.needs_summarization)
     def needs_summarization(self, session_id: str) -> bool:

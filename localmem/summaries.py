@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import sqlite3
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Literal
 
 from . import db
@@ -24,8 +24,9 @@ from .drafts import Draft, pin_sources
 from .errors import SessionNotFound
 from .facts import ModelFacts, facts_messages, facts_row, overlay_facts, rule_facts
 from .models import FactsData, LineSource, Message, Session, Summary, SummaryFacts
-from .outcome import OFFLINE, Outcome
+from .outcome import FALLBACK, OFFLINE, Outcome
 from .remember import model_updates, must_remember
+from .reports import ModelTrust
 from .scoring import SUMMARY_IMPORTANCE
 from .sources import Sources, Span, checkpoint_items, facts_items, facts_sources, rows
 from .summarizer.background import BackgroundSummarizer
@@ -33,6 +34,7 @@ from .summarizer.fallback import keyword_summary, offline_summary
 from .summarizer.warned import said_in, unsaid_warnings
 from .testimony import user_evidence
 from .tokens import plausible_ratio
+from .trust import TRUST_WINDOW, earned
 from .updates import Update, ended_in, model_update, stops
 
 if TYPE_CHECKING:  # what it is given (the handle, capabilities): for the type checker only
@@ -246,9 +248,10 @@ class Summaries:
         data, source, pins, updates = self.summary_facts(
             session, pairs, sum(m.token_count for m in span), outcome
         )
+        shown = self.shown(outcome, lambda: keyword_summary(pairs))
         summary = self.store_summary(Draft(
             session_id,
-            outcome,
+            shown,
             span[0].id,
             span[-1].id,
             len(span),
@@ -257,8 +260,9 @@ class Summaries:
             pins=pin_sources(pins, span),
             updates=updates,
             mark=mark,
-            warnings=self.warning_sources(outcome.text, span),
+            warnings=self.warning_sources(shown.text, span),
             fact_sources=self.fact_sources(data, span),
+            answer=outcome,
         ))
         if summary is not None:
             self.rollup(session)
@@ -314,18 +318,56 @@ class Summaries:
             ratio=self._model.model_ratio(session.model),
             lookup=self._model.cached_summary,
         )
-        if not outcome.from_model:
-            outcome = self._deterministic_rollup(session.id, batch[-1].end_message_id, outcome)
+        shown = self.shown(outcome, lambda: "")
+        if not shown.from_model:
+            shown = self._deterministic_rollup(session.id, batch[-1].end_message_id, shown)
         return self.store_summary(Draft(
             session.id,
-            outcome,
+            shown,
             batch[0].start_message_id,
             batch[-1].end_message_id,
             sum(s.message_count for s in batch),
             level=2,
             rolled=[s.id for s in batch],
             mark=mark,
+            answer=outcome,
         ))
+
+    def trusted(self, model: str) -> bool:
+        """Whether ``model`` has earned trust on this file (``trust.earned`` on its
+        newest verdicts here)."""
+        with self._db.locked() as conn:
+            return earned(db.recent_verdicts(conn, model, TRUST_WINDOW))
+
+    def shown(self, outcome: Outcome, own: Callable[[], str]) -> Outcome:
+        """What is stored for a range the model just summarized: ``outcome`` itself, unless
+        ``model_summaries`` is ``"earned"`` and the model wrote it (it passed the checks)
+        without having earned trust on this file; then the store's own summary of the
+        range (``own()``; for a rollup, empty: the caller writes the deterministic rollup),
+        with ``Summary.source`` ``fallback``, as when the checks reject it. The model's
+        answer is still judged (``Draft.answer``): its verdict counts toward its record,
+        and the facts beside it are asked as for any summary that passed the checks."""
+        if self._db.config.model_summaries == "checked" or not outcome.from_model or outcome.model is None:
+            return outcome
+        if self.trusted(outcome.model):
+            return outcome
+        logger.info("%s has not earned trust on this file yet: the store's own summary is stored", outcome.model)
+        return dataclasses.replace(
+            outcome, text=own(), source=FALLBACK, reason="the model has not earned trust on this file"
+        )
+
+    def model_trust(self) -> list[ModelTrust]:
+        """Each model's record on this file (a :class:`~localmem.reports.ModelTrust` per
+        model that answered a summary here, by name). Read-only."""
+        with self._db.locked() as conn:
+            return [
+                ModelTrust(
+                    model=model, answered=answered, whole=whole, recent=len(recent),
+                    recent_whole=sum(recent), earned=earned(recent),
+                )
+                for model, answered, whole in db.verdict_models(conn)
+                for recent in [db.recent_verdicts(conn, model, TRUST_WINDOW)]
+            ]
 
     def store_summary(self, draft: Draft) -> Summary | None:
         """Store a summary, its facts, its auto pins and what its call taught us,
@@ -354,7 +396,8 @@ class Summaries:
         says it again.
         """
         (session_id, outcome, start, end, count, level, facts, pins, updates, replaces, rolled, mark,
-         warnings, fact_sources) = draft
+         warnings, fact_sources, answer) = draft
+        answer = answer or outcome  # the model's answer: judged, cached, its tokens learnt
         tokens = self._db.tokenizer.count(outcome.text)
         updates = updates or {}
         counted = [(self._pins.planned(p, updates.get(p)), source) for p, source in pins]
@@ -416,22 +459,48 @@ class Summaries:
                     db.add_pin_sources(conn, session_id, pin.key, sources)
                 if changed:
                     self._db.cache.clear()  # a fact of the user's: every session's context
-            if outcome.cache_key and outcome.from_model and not outcome.cached:
-                db.cache_summary(conn, outcome.cache_key, outcome.source, outcome.text, now)
+            if summary is not None:
+                self._judge(conn, answer, level, now)
+            if answer.cache_key and answer.from_model and not answer.cached:
+                db.cache_summary(conn, answer.cache_key, answer.source, answer.text, now)
             if (
-                outcome.model
-                and outcome.local_tokens
-                and outcome.model_tokens
-                and plausible_ratio(outcome.local_tokens, outcome.model_tokens)
+                answer.model
+                and answer.local_tokens
+                and answer.model_tokens
+                and plausible_ratio(answer.local_tokens, answer.model_tokens)
             ):
                 db.record_tokens(
-                    conn, outcome.model, outcome.local_tokens, outcome.model_tokens, now
+                    conn, answer.model, answer.local_tokens, answer.model_tokens, now
                 )
                 self._db.memo.ratios.clear()  # a model's ratio changed: every budget with it
                 self._db.cache.clear()
         if summary is None:
             logger.info("summary of messages %d-%d skipped: already covered", start, end)
         return summary
+
+    def judge(self, session_id: str, answer: Outcome) -> None:
+        """Record the verdict of a level-1 ``answer`` whose range keeps the summary it had
+        (``resummarize`` leaving a range to the store's own summary: the model not yet
+        trusted), and cache it: asked again, the same range costs no call and counts once."""
+        with self._db.write(session_id, pins=False) as conn:
+            now = self._db.now()
+            self._judge(conn, answer, 1, now)
+            if answer.cache_key and answer.from_model and not answer.cached:
+                db.cache_summary(conn, answer.cache_key, answer.source, answer.text, now)
+
+    @staticmethod
+    def _judge(conn: sqlite3.Connection, answer: Outcome, level: int, now: str) -> None:
+        """A level-1 answer the model just gave (``Outcome.answered``) counts toward its
+        record: kept whole or not (``Outcome.kept_whole``). A rollup does not (its
+        sentences are not grounded: kept is all the checks can say), nor a summary from
+        the cache (it was judged when first answered). Says once when the model earns
+        trust with it."""
+        if level != 1 or not answer.answered or answer.model is None:
+            return
+        before = earned(db.recent_verdicts(conn, answer.model, TRUST_WINDOW))
+        db.insert_verdict(conn, answer.model, answer.kept_whole, now)
+        if not before and earned(db.recent_verdicts(conn, answer.model, TRUST_WINDOW)):
+            logger.info("%s has earned trust on this file: its summaries are shown as its own", answer.model)
 
     def _deterministic_rollup(self, session_id: str, end: int, outcome: Outcome) -> Outcome:
         """A rollup no model wrote: the deterministic summary (offline or keyword, as

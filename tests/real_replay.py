@@ -169,7 +169,9 @@ def replay(db_path: Path, model: str, conversation: str) -> Replayed:
     pairs = [(role, text) for role, text in recorded["messages"]]
     with Replay(models=[model]) as server:
         server.recorded = {kind: recorded[kind] for kind in KINDS}
-        config = MemoryConfig(ollama_host=server.host, **recorded["config"])
+        # the checks' view: every summary that passes them is the model's (a fresh file
+        # holds no record, so "earned" would show none of them: tests/test_earned.py)
+        config = MemoryConfig(ollama_host=server.host, model_summaries="checked", **recorded["config"])
         with MemoryStore(db_path, config=config) as store:
             session = store.create_session(model=model, title=conversation).id
             store.add_messages(session, [{"role": r, "text": t} for r, t in pairs])

@@ -40,6 +40,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "memos",
         "turns",
         "guesses",
+        "trust",
     ),
     "sql": ("db",),
     "files": ("files",),

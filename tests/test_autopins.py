@@ -390,7 +390,7 @@ def test_the_model_pins_what_must_be_remembered(db_path: Path, fake: JsonFake) -
             42,
         ],
     }
-    with MemoryStore(db_path, config={"structured_min_tokens": 0}) as store:
+    with MemoryStore(db_path, config={"structured_min_tokens": 0, "model_summaries": "checked"}) as store:
         s = store.create_session(model="llama3.2")
         store.add_messages(s.id, SPAN)
         assert store.get_pins(s.id) == []  # no rule fires on this span

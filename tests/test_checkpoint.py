@@ -343,7 +343,7 @@ def test_the_model_writes_structured_facts(db_path, fake: JsonFake) -> None:
         "entities": {"files": ["export.py"], "databases": ["crm_db"]},
         "open_questions": ["Which delimiter does finance want?"],
     }
-    with MemoryStore(db_path, config={"structured_min_tokens": 0}) as store:
+    with MemoryStore(db_path, config={"structured_min_tokens": 0, "model_summaries": "checked"}) as store:
         s = store.create_session(model="llama3.2")
         store.add_messages(s.id, TALK + [{"role": "user", "text": "Which delimiter does finance want?"}] + chat(11))
         summary = store.summarize(s.id)

@@ -272,6 +272,7 @@ def test_doctor_exit_codes(tmp_path: Path, fake_ollama, monkeypatch, dead_ollama
     assert code == 3 and checks == {
         "file": True, "schema": True, "tokenizer": True, "search": True, "ollama": False, "models": False,
         "semantic recall": True,  # lexical, which works: embedding_model="auto" found none
+        "model trust": True,  # a record, never a fault
     }
     code, out = run("doctor", "--db", db)
     assert "[ok] semantic recall: lexical: the Ollama server did not answer" in out

@@ -30,6 +30,7 @@ def test_all_good_with_a_local_server(store: MemoryStore, session, fake_ollama: 
 
     assert [c.name for c in checks] == [
         "file", "schema", "tokenizer", "search", "ollama", "models", "semantic recall", "context window",
+        "model trust",
     ]
     assert all(c.ok for c in checks) and verdict(checks) == OK, checks
     found = by_name(checks)
@@ -44,7 +45,7 @@ def test_all_good_with_a_local_server(store: MemoryStore, session, fake_ollama: 
 
 def test_without_a_session_the_window_is_not_checked(store: MemoryStore, fake_ollama: FakeOllama) -> None:
     assert [c.name for c in run_checks(store)] == [
-        "file", "schema", "tokenizer", "search", "ollama", "models", "semantic recall",
+        "file", "schema", "tokenizer", "search", "ollama", "models", "semantic recall", "model trust",
     ]
 
 

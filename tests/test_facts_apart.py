@@ -41,7 +41,9 @@ FACTS = {
     ],
     "updates": [],
 }
-CONFIG = {"summary_threshold": len(BOILER), "structured_min_tokens": 0, "facts_apart": True}
+# these tests hold the checks: every summary that passes them is the model's (what a
+# context shows by default, model_summaries="earned": tests/test_earned.py)
+CONFIG = {"summary_threshold": len(BOILER), "structured_min_tokens": 0, "facts_apart": True, "model_summaries": "checked"}
 
 
 def facts_requests(fake: JsonFake) -> list[dict]:  # noqa: F811

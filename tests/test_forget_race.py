@@ -58,7 +58,9 @@ def fake(monkeypatch: pytest.MonkeyPatch) -> Iterator[QuotingFake]:
         yield server
 
 
-CONFIG = {"summary_threshold": 4, "structured_min_tokens": 0, "recent_summaries": 1}
+# these tests hold the checks: every summary that passes them is the model's (what a
+# context shows by default, model_summaries="earned": tests/test_earned.py)
+CONFIG = {"summary_threshold": 4, "structured_min_tokens": 0, "recent_summaries": 1, "model_summaries": "checked"}
 
 
 def filler(i: int) -> dict[str, str]:

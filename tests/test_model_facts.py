@@ -27,6 +27,10 @@ KITCHEN = [
     ("user", "Which grout colour hides stains best?"),
 ]
 
+# these tests hold the checks: every summary that passes them is the model's (what a
+# context shows by default, model_summaries="earned": tests/test_earned.py)
+CHECKED = {"model_summaries": "checked"}
+
 
 def test_a_models_facts_stand_as_what_their_field_is(db_path: Path, fake: JsonFake) -> None:  # noqa: F811
     fake.reply = "We are redoing the kitchen: the old tiles are cracked. Our contractor is Bauwerk Meier. Let's keep the old sink."
@@ -44,7 +48,7 @@ def test_a_models_facts_stand_as_what_their_field_is(db_path: Path, fake: JsonFa
         "entities": ["Bauwerk Meier", "the kitchen's budget", "go with walnut if the budget allows"],
         "open_questions": ["What budget do you have for the cabinets?", "Which grout colour hides stains best?"],
     }
-    with MemoryStore(db_path, config={"summary_threshold": 8, "structured_min_tokens": 0}) as store:
+    with MemoryStore(db_path, config={**CHECKED, "summary_threshold": 8, "structured_min_tokens": 0}) as store:
         s = store.create_session(model="llama3.2").id
         store.add_messages(s, [{"role": r, "text": t} for r, t in KITCHEN])
         assert store.summarize(s).source == "llama3.2:latest"
@@ -107,7 +111,7 @@ BOOK_CLUB = [
 
 def _summarized_with_pins(db_path: Path, talk: list[tuple[str, str]]) -> tuple[Any, list[str]]:
     """``talk`` summarized by the fake model, auto pins on: the summary's facts and the pins."""
-    config = {"summary_threshold": 8, "structured_min_tokens": 0, "auto_pins": True}
+    config = {**CHECKED, "summary_threshold": 8, "structured_min_tokens": 0, "auto_pins": True}
     with MemoryStore(db_path, config=config) as store:
         s = store.create_session(model="llama3.2").id
         store.add_messages(s, [{"role": r, "text": t} for r, t in talk])
@@ -216,7 +220,7 @@ def test_a_models_facts_name_things_as_they_were_said(db_path: Path, fake: JsonF
         ],
         "entities": ["Bank", "Northgate Savings", "Saturday", "rent due fri", "2 refills", "Quay Street"],
     }
-    with MemoryStore(db_path, config={"summary_threshold": len(ERRANDS), "structured_min_tokens": 0}) as store:
+    with MemoryStore(db_path, config={**CHECKED, "summary_threshold": len(ERRANDS), "structured_min_tokens": 0}) as store:
         s = store.create_session(model="llama3.2").id
         store.add_messages(s, [{"role": r, "text": t} for r, t in ERRANDS])
         assert store.summarize(s).source == "llama3.2:latest"

@@ -113,6 +113,17 @@ FAITHFUL = {
     ),
 }
 
+# these tests hold the checks: every summary that passes them is the model's (what a
+# context shows by default, model_summaries="earned": tests/test_earned.py)
+CHECKED = {"model_summaries": "checked"}
+
+
+@pytest.fixture
+def store(db_path: Path) -> Iterator[MemoryStore]:
+    """The store of these tests: ``model_summaries="checked"`` (see ``CHECKED``)."""
+    with MemoryStore(db_path, config=CHECKED) as s:
+        yield s
+
 
 @pytest.fixture
 def server(monkeypatch: pytest.MonkeyPatch) -> Iterator[Replay]:
@@ -356,7 +367,7 @@ def test_timeouts_scale_with_the_request(db_path, server: Replay) -> None:
     about twice as long: the same slow model times out on one and answers the other."""
     server.delay, server.delay_paths = 1.5, frozenset({"/api/chat"})
     server.json_reply = json.dumps({"pending_tasks": ["Bring her medication list"]})
-    config = MemoryConfig(ollama_timeout=1.0, structured_min_tokens=0)
+    config = MemoryConfig(**CHECKED, ollama_timeout=1.0, structured_min_tokens=0)
     with MemoryStore(db_path, config=config) as store:
         session = _session(store, "caregiver")
         taken = store.checkpoint(session)
@@ -369,13 +380,13 @@ def test_checkpoints_and_summaries_run_in_the_background_worker(db_path, server:
     server.reply = FAITHFUL["caregiver"]
     server.json_reply = json.dumps({"pending_tasks": ["Bring her medication list"]})
     server.delay, server.delay_paths = 1.0, frozenset({"/api/chat"})
-    config = MemoryConfig(auto_summarize=True, structured_min_tokens=0)
+    config = MemoryConfig(**CHECKED, auto_summarize=True, structured_min_tokens=0)
     store = MemoryStore(db_path, config=config)
     session = _session(store, "caregiver")  # returns at once: the worker waits on the model
     assert store.latest_checkpoint(session) is None and store.get_summaries(session) == []
     store.add_message(session, "user", "One more thing: she walks every morning.")
     store.close()  # drains the worker
-    with MemoryStore(db_path) as reopened:
+    with MemoryStore(db_path, config=CHECKED) as reopened:
         (summary,) = reopened.get_summaries(session)
         checkpoint = reopened.latest_checkpoint(session)
     assert summary.source == MODEL and checkpoint is not None and checkpoint.source == MODEL

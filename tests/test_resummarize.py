@@ -19,7 +19,9 @@ from tests.ollama_server import FakeOllama
 from tests.test_summarize import conversation
 
 # Small ranges and few level-1 summaries in the context: rollups come quickly.
-CONFIG = {"summary_threshold": 4, "recent_summaries": 2, "structured_min_tokens": 0}
+# these tests hold the checks: every summary that passes them is the model's (what a
+# context shows by default, model_summaries="earned": tests/test_earned.py)
+CONFIG = {"summary_threshold": 4, "recent_summaries": 2, "structured_min_tokens": 0, "model_summaries": "checked"}
 # A reply that passes validation for every range of conversation() and for a rollup
 # of such replies (the fake server's own guess at a rollup shares too few words).
 GOOD_REPLY = "Discussed the index on the franchisees table in the database."
@@ -151,7 +153,12 @@ def test_cli_resummarize_with_and_without_the_model(
     assert "offline mode" in result.output and "0 of" in result.output
     monkeypatch.setenv("OLLAMA_HOST", fake_ollama.host)
     fake_ollama.reply = GOOD_REPLY
+    # the CLI's default, model_summaries="earned": the first run builds the model's record
+    # (three answers kept whole earn it), the second stores what it left, from the cache
     result = runner.invoke(cli, ["resummarize", sid, "--db", str(db_path), "--json"])
     assert result.exit_code == 0, result.output
-    data = json.loads(result.stdout)  # stderr says what it waited for
+    first = json.loads(result.stdout)  # stderr says what it waited for
+    assert first["left"] > 0 and "earned trust" in first["reason"]
+    result = runner.invoke(cli, ["resummarize", sid, "--db", str(db_path), "--json"])
+    data = json.loads(result.stdout)
     assert data["left"] == 0 and len(data["redone"]) == data["found"] > 0

@@ -112,7 +112,9 @@ def test_the_store_drops_a_miscast_summary_sentence_and_fact(db_path, caplog) ->
     with Replay(models=["llama3.2:latest"]) as server:
         server.reply = "Tom's team plays in Leeds on Saturday. Raj booked the pitch. Raj paid the £60 fee."
         server.json_reply = json.dumps(facts)
-        config = MemoryConfig(ollama_host=server.host, summary_threshold=len(MATCH), structured_min_tokens=0)
+        config = MemoryConfig(
+            ollama_host=server.host, summary_threshold=len(MATCH), structured_min_tokens=0, model_summaries="checked"
+        )
         with MemoryStore(db_path, config=config) as store, caplog.at_level(logging.INFO, logger="localmem"):
             session = store.create_session(model="llama3.2:latest").id
             store.add_messages(session, [{"role": r, "text": t} for r, t in MATCH])

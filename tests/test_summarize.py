@@ -4,6 +4,7 @@ Ollama server (tests/ollama_server.py), or to nothing at all."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator
 import threading
 from pathlib import Path
 
@@ -22,6 +23,17 @@ TOPICS = [
     "Check EXPLAIN QUERY PLAN to see whether the index is used at all.",
     "It says SCAN franchisees. Why would it ignore the index?",
 ]
+
+# these tests hold the checks: every summary that passes them is the model's (what a
+# context shows by default, model_summaries="earned": tests/test_earned.py)
+CHECKED = {"model_summaries": "checked"}
+
+
+@pytest.fixture
+def store(db_path: Path) -> Iterator[MemoryStore]:
+    """The store of these tests: ``model_summaries="checked"`` (see ``CHECKED``)."""
+    with MemoryStore(db_path, config=CHECKED) as s:
+        yield s
 
 
 def conversation(n: int) -> list[dict[str, str]]:
@@ -72,7 +84,7 @@ def test_the_call_is_strict_bounded_and_local(store, fake_ollama: FakeOllama, fi
 
 def test_summary_model_when_the_session_model_is_not_local(db_path: Path, fake_ollama) -> None:
     fake_ollama.models = ["qwen2.5:0.5b"]
-    with MemoryStore(db_path, config={"summary_model": "qwen2.5:0.5b"}) as store:
+    with MemoryStore(db_path, config={**CHECKED, "summary_model": "qwen2.5:0.5b"}) as store:
         s = store.create_session(model="gpt-4o")  # a cloud model is never sent anything
         store.add_messages(s.id, conversation(15))
         assert store.summarize(s.id).source == "qwen2.5:0.5b"
@@ -107,7 +119,7 @@ def test_server_errors_fall_back(store, fake_ollama, filled, mode) -> None:
 @pytest.mark.parametrize("mode", ["hang", "close_mid", "slow_bytes"])
 def test_a_stalled_server_is_offline_within_the_timeout(db_path, fake_ollama, mode) -> None:
     fake_ollama.mode = mode
-    with MemoryStore(db_path, config={"ollama_timeout": 0.5}) as store:
+    with MemoryStore(db_path, config={**CHECKED, "ollama_timeout": 0.5}) as store:
         s = store.create_session(model="llama3.2")
         store.add_messages(s.id, conversation(15))
         summary = store.summarize(s.id)
@@ -117,7 +129,7 @@ def test_a_stalled_server_is_offline_within_the_timeout(db_path, fake_ollama, mo
 
 def test_nothing_listening_is_offline(db_path, dead_ollama_host, monkeypatch) -> None:
     monkeypatch.setenv("OLLAMA_HOST", dead_ollama_host)
-    with MemoryStore(db_path) as store:
+    with MemoryStore(db_path, config=CHECKED) as store:
         s = store.create_session(model="llama3.2")
         store.add_messages(s.id, conversation(30))
         a, b = store.summarize(s.id), store.summarize(s.id)
@@ -129,7 +141,7 @@ def test_fallbacks_are_deterministic(tmp_path, dead_ollama_host, monkeypatch) ->
     monkeypatch.setenv("OLLAMA_HOST", dead_ollama_host)
     texts = []
     for name in ("a.db", "b.db"):
-        with MemoryStore(tmp_path / name) as store:
+        with MemoryStore(tmp_path / name, config=CHECKED) as store:
             s = store.create_session(model="llama3.2")
             store.add_messages(s.id, conversation(15))
             texts.append(store.summarize(s.id).text)
@@ -139,7 +151,7 @@ def test_fallbacks_are_deterministic(tmp_path, dead_ollama_host, monkeypatch) ->
 def test_a_remote_host_is_never_contacted(db_path, monkeypatch) -> None:
     # 192.0.2.1 is TEST-NET-1: the policy refuses it before any packet is sent.
     monkeypatch.setenv("OLLAMA_HOST", "http://192.0.2.1:11434")
-    with MemoryStore(db_path) as store:
+    with MemoryStore(db_path, config=CHECKED) as store:
         s = store.create_session(model="llama3.2")
         store.add_messages(s.id, conversation(15))
         assert store.summarize(s.id).source == OFFLINE
@@ -156,7 +168,7 @@ def test_identical_spans_are_served_from_the_cache(store, fake_ollama) -> None:
 
 def test_a_span_too_large_for_the_window_is_split(db_path, fake_ollama) -> None:
     fake_ollama.context_length = 1024  # smaller than 15 long messages
-    with MemoryStore(db_path) as store:
+    with MemoryStore(db_path, config=CHECKED) as store:
         s = store.create_session(model="llama3.2")
         store.add_messages(s.id, [{"role": "user", "text": TOPICS[i % 5] * 4} for i in range(15)])
         summary = store.summarize(s.id)
@@ -228,10 +240,10 @@ def test_a_new_ratio_reaches_the_cached_contexts_at_once(store, fake_ollama, fil
 
 def test_two_writers_never_store_overlapping_ranges(db_path, fake_ollama) -> None:
     fake_ollama.delay = 0.2  # both ask the model about the same range at once
-    with MemoryStore(db_path) as setup:
+    with MemoryStore(db_path, config=CHECKED) as setup:
         s = setup.create_session(model="llama3.2")
         setup.add_messages(s.id, conversation(45))
-    stores = [MemoryStore(db_path) for _ in range(2)]
+    stores = [MemoryStore(db_path, config=CHECKED) for _ in range(2)]
     try:
         def work(store: MemoryStore) -> None:
             while store.summarize(s.id) is not None or store.needs_summarization(s.id):
@@ -252,7 +264,7 @@ def test_two_writers_never_store_overlapping_ranges(db_path, fake_ollama) -> Non
 
 def test_long_sessions_roll_up_and_reach_back(db_path, dead_ollama_host, monkeypatch) -> None:
     monkeypatch.setenv("OLLAMA_HOST", dead_ollama_host)
-    with MemoryStore(db_path) as store:
+    with MemoryStore(db_path, config=CHECKED) as store:
         s = store.create_session(model="llama3.2")
         store.add_messages(s.id, conversation(1000))
         while store.summarize(s.id) is not None:
@@ -276,7 +288,7 @@ def test_long_sessions_roll_up_and_reach_back(db_path, dead_ollama_host, monkeyp
 
 def test_background_summaries_never_block_writes(db_path, fake_ollama) -> None:
     fake_ollama.mode = "hang"
-    config = MemoryConfig(auto_summarize=True, ollama_timeout=1.0)
+    config = MemoryConfig(**CHECKED, auto_summarize=True, ollama_timeout=1.0)
     store = MemoryStore(db_path, config=config)
     s = store.create_session(model="llama3.2")
     store.add_messages(s.id, conversation(15))
@@ -290,14 +302,14 @@ def test_background_summaries_never_block_writes(db_path, fake_ollama) -> None:
     assert len(store.get_messages(s.id)) == 20
     assert store.get_summaries(s.id) == []
     store.close()  # drains: the hung call times out, the offline summary is stored
-    with MemoryStore(db_path) as reopened:
+    with MemoryStore(db_path, config=CHECKED) as reopened:
         (summary,) = reopened.get_summaries(s.id)
     assert summary.source == OFFLINE
 
 
 def test_the_background_worker_survives_failures(db_path, dead_ollama_host, monkeypatch) -> None:
     monkeypatch.setenv("OLLAMA_HOST", dead_ollama_host)
-    store = MemoryStore(db_path, config={"auto_summarize": True})
+    store = MemoryStore(db_path, config={**CHECKED, "auto_summarize": True})
     calls = []
     real = store._summaries.summarize_due
 
@@ -314,7 +326,7 @@ def test_the_background_worker_survives_failures(db_path, dead_ollama_host, monk
     store._summaries.background = type(store._summaries.background)(real)
     store.add_message(s.id, "user", "one more")
     store.close()
-    with MemoryStore(db_path) as reopened:
+    with MemoryStore(db_path, config=CHECKED) as reopened:
         assert len(reopened.get_summaries(s.id)) == 1
     assert calls == [s.id]
 
@@ -336,7 +348,7 @@ def test_close_is_bounded_and_leaves_the_rest_due(db_path, fake_ollama, mode) ->
     it returns within close_timeout; what the worker did not store stays due."""
     fake_ollama.mode = mode
     fake_ollama.delay = 0.2
-    config = MemoryConfig(auto_summarize=True, ollama_timeout=60.0, close_timeout=0.5)
+    config = MemoryConfig(**CHECKED, auto_summarize=True, ollama_timeout=60.0, close_timeout=0.5)
     store = MemoryStore(db_path, config=config)
     s = store.create_session(model="llama3.2")
     store.add_messages(s.id, conversation(150))  # ten ranges due
@@ -353,7 +365,7 @@ def test_close_is_bounded_and_leaves_the_rest_due(db_path, fake_ollama, mode) ->
     stop.set()
     assert not closing.is_alive(), "close() did not return"
     writer.join(10)
-    with MemoryStore(db_path) as reopened:
+    with MemoryStore(db_path, config=CHECKED) as reopened:
         assert reopened.needs_summarization(s.id)  # what was not summarized stays due
         stored = reopened.get_summaries(s.id)
         assert len(stored) < 10
@@ -369,7 +381,7 @@ def test_an_offline_summary_quotes_an_amount_whole(db_path, dead_ollama_host, mo
         "Sam books the pitch for £48 a week and Kofi collects the money, so that's £9.60 each.",
         "Tickets cost $3.50 each for Anna and Ben, since it is a weekday.",
     ]
-    with MemoryStore(db_path) as store:
+    with MemoryStore(db_path, config=CHECKED) as store:
         s = store.create_session(model="llama3.2")
         store.add_messages(s.id, [{"role": "user", "text": said[i % 2]} if i < 2 else
                                   {"role": "user" if i % 2 == 0 else "assistant", "text": "ok then"}

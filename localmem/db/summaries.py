@@ -201,3 +201,27 @@ def uncovered_tokens(conn: sqlite3.Connection, session_id: str, after_id: int) -
     """(messages, their stored tokens) after message ``after_id``."""
     count, tokens = conn.execute(UNCOVERED_TOKENS_SQL, (session_id, after_id)).fetchone()
     return count, tokens
+
+
+# Each model answer's verdict (m015_verdicts): a model's record on this file.
+INSERT_VERDICT_SQL = "INSERT INTO model_verdicts (model, created_at, kept_whole) VALUES (?, ?, ?)"
+RECENT_VERDICTS_SQL = """SELECT kept_whole FROM model_verdicts WHERE model = ?
+    ORDER BY id DESC LIMIT ?"""
+VERDICT_MODELS_SQL = "SELECT DISTINCT model FROM model_verdicts ORDER BY model"
+VERDICT_COUNT_SQL = "SELECT count(*), coalesce(sum(kept_whole), 0) FROM model_verdicts WHERE model = ?"
+
+
+def insert_verdict(conn: sqlite3.Connection, model: str, kept_whole: bool, now: str) -> None:
+    """Record one answer of ``model``: whether the checks kept its summary whole."""
+    conn.execute(INSERT_VERDICT_SQL, (model, now, int(kept_whole)))
+
+
+def recent_verdicts(conn: sqlite3.Connection, model: str, limit: int) -> list[bool]:
+    """The newest ``limit`` verdicts of ``model`` in this file, oldest first."""
+    return [bool(r[0]) for r in reversed(conn.execute(RECENT_VERDICTS_SQL, (model, limit)).fetchall())]
+
+
+def verdict_models(conn: sqlite3.Connection) -> list[tuple[str, int, int]]:
+    """Every model with a verdict here: (model, answers, answers kept whole), by name."""
+    models = [r[0] for r in conn.execute(VERDICT_MODELS_SQL)]
+    return [(m, *conn.execute(VERDICT_COUNT_SQL, (m,)).fetchone()) for m in models]

@@ -1,7 +1,7 @@
 """The schema, as named, append-only migrations applied when a file is opened.
 
 :data:`MIGRATIONS` lists them in order; their statements are in the modules named by
-their numbers (``m001_m003``, ``m004_m011``, ``m012``, ``m013_truth``, ``m014_sources``; the next ones in a module of their own).
+their numbers (``m001_m003``, ``m004_m011``, ``m012``, ``m013_truth``, ``m014_sources``, ``m015_verdicts``; the next ones in a module of their own).
 
 ``PRAGMA user_version`` holds how many migrations a file has; opening an
 older file applies the missing ones in one transaction. Never edit a
@@ -35,6 +35,7 @@ from .m004_m011 import (
 from .m012 import _m012_index
 from .m013_truth import M013_TRUTH
 from .m014_sources import M014_SOURCES
+from .m015_verdicts import M015_VERDICTS
 
 M012_SEARCH_AT_COMMIT = (
     *_m012_index("messages", "text", SESSION_KEY_EXPR),
@@ -66,6 +67,8 @@ MIGRATIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("m013_truth", M013_TRUTH),
     # Each line of a checkpoint and of a summary's facts names its messages (see m014_sources).
     ("m014_sources", M014_SOURCES),
+    # Each model answer's verdict: a model's summaries shown once it earned it (see m015_verdicts).
+    ("m015_verdicts", M015_VERDICTS),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -85,6 +88,7 @@ __all__ = [
     "M012_SEARCH_AT_COMMIT",
     "M013_TRUTH",
     "M014_SOURCES",
+    "M015_VERDICTS",
     "MIGRATIONS",
     "SCHEMA_VERSION",
     "SESSION_KEY_EXPR",

@@ -40,6 +40,7 @@ as soon as the answer loops: ``guards.looping``) and
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import logging
@@ -202,8 +203,9 @@ class Summarizer:
         if text is None:
             logger.info("%s's summary rejected: %s; fallback summary", model, reason)
             return span.fallback(str(reason), model, **tokens)
+        dropped = 0
         if span.pairs:  # a rollup's sentences join summaries already held to their turns
-            text, reason = _supported(text, result.text, span, model, result.done_reason == "length")
+            text, reason, dropped = _supported(text, result.text, span, model, result.done_reason == "length")
             if text is None:
                 logger.info("%s's summary rejected: %s; fallback summary", model, reason)
                 return span.fallback(str(reason), model, **tokens)
@@ -213,7 +215,7 @@ class Summarizer:
             logger.info("%s's summary %s; fallback summary", model, reason)
             return span.fallback(reason, model, **tokens)
         note = None if completed == text else "completed with the span's safety-relevant facts"
-        return Outcome(completed, model, model, local_tokens, used, cache_key=key, reason=note)
+        return Outcome(completed, model, model, local_tokens, used, cache_key=key, reason=note, dropped=dropped)
 
     def ask_json(
         self,
@@ -303,7 +305,9 @@ class Summarizer:
         parts = [self._ask(half, model, ratio, lookup) for half in (first, second)]
         if not all(part.from_model for part in parts):
             return span.fallback("a half of the split span fell back", model)
-        return self._ask(_Span(texts=tuple(p.text for p in parts)), model, ratio, lookup)
+        rolled = self._ask(_Span(texts=tuple(p.text for p in parts)), model, ratio, lookup)
+        # the halves' dropped sentences are the answer's: a kept-whole verdict needs none
+        return dataclasses.replace(rolled, dropped=sum(p.dropped for p in parts))
 
 
 @dataclass(frozen=True)
@@ -349,23 +353,25 @@ class _Span:
 
 def _supported(
     text: str, answer: str, span: _Span, model: str, cut: bool
-) -> tuple[str | None, str | None]:
+) -> tuple[str | None, str | None, int]:
     """The accepted ``text`` of the model's ``answer`` without the sentences the span's
     turns do not support (``support.ground``, on the answer's whole sentences, so that a
     dropped sentence leaves room for the next; each dropped one logged by number and
-    reason, never its words), checked again as a summary; or ``(None, reason)`` when too
-    little is supported."""
+    reason, never its words), checked again as a summary, with how many were dropped;
+    or ``(None, reason, dropped)`` when too little is supported."""
     whole = answer.strip()
     if cut:  # its last sentence is unfinished
         whole = trim_to_sentences(whole, len(whole))
     grounded = ground(whole, span.pairs)
     for number, why in grounded.dropped:
         logger.info("%s's summary: sentence %d of %d dropped: %s", model, number, grounded.sentences, why)
+    dropped = len(grounded.dropped)
     if grounded.text is None:
-        return None, f"{len(grounded.dropped)} of its {grounded.sentences} sentences are not supported"
+        return None, f"{dropped} of its {grounded.sentences} sentences are not supported", dropped
     if not grounded.dropped:
-        return text, None
-    return accept_summary(grounded.text, span.conversation(), span.max_ratio)
+        return text, None, 0
+    kept, reason = accept_summary(grounded.text, span.conversation(), span.max_ratio)
+    return kept, reason, dropped
 
 
 def cache_key(model: str, messages: Sequence[dict[str, str]]) -> str:
