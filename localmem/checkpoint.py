@@ -318,7 +318,7 @@ class ModelCheckpoint(Answer):
         said_sentences = statements.by_sentence(said.sources)
         last = (len(evidence.sources) if messages is None else messages) - 1
 
-        spoken = evidence.sources[: last + 1]
+        spoken = evidence.sources[: last + 1]  # the range's messages, read by every check below
         conversation = list(zip(roles, spoken)) if len(roles) >= len(spoken) else []
 
         def drop(reason: str) -> None:
@@ -327,7 +327,7 @@ class ModelCheckpoint(Answer):
         def why(item: str, field: str) -> str | None:
             if statements.is_question(item):
                 return "a question"
-            if statements.copied_line(item, evidence.sources[: last + 1]):
+            if statements.copied_line(item, spoken):
                 return "a copied line"
             if field == "user_preferences":
                 if statements.only_a_name(item, said.sources):
@@ -342,12 +342,12 @@ class ModelCheckpoint(Answer):
                 return "names no action or object"
             if staleness.stale(item, spoken):
                 return "replaced later"  # "the Thursday sailing" after it was cancelled
-            if statements.changes_unsaid(item, evidence.sources[: last + 1]):
+            if statements.changes_unsaid(item, spoken):
                 return "changes what the chat did not change"
-            if field in _TO_DO and not verbs.names_action(item, evidence.sources[: last + 1]):
+            if field in _TO_DO and not verbs.names_action(item, spoken):
                 return "names no action"
             reason = evidence.check(item)
-            if reason is None and replies.only_drafted(item, evidence.sources[: last + 1], roles=roles):
+            if reason is None and replies.only_drafted(item, spoken, roles=roles):
                 return "a line of a draft"  # "raise your glasses", the speech's last line
             return reason
 
@@ -394,7 +394,7 @@ class ModelCheckpoint(Answer):
         for kind in refs:
             for name in self.context_references.get(kind, []):
                 named = rules.names_a(kind, name) and (
-                    kind != "identifiers" or entities.identifies(name, evidence.sources[: last + 1])
+                    kind != "identifiers" or entities.identifies(name, spoken)
                 )
                 reason = evidence.check_name(name) if named else f"not a name of {kind}"
                 if verdicts is not None:

@@ -497,9 +497,9 @@ class Summaries:
         trust with it."""
         if level != 1 or not answer.answered or answer.model is None:
             return
-        before = earned(db.recent_verdicts(conn, answer.model, TRUST_WINDOW))
+        recent = db.recent_verdicts(conn, answer.model, TRUST_WINDOW)
         db.insert_verdict(conn, answer.model, answer.kept_whole, now)
-        if not before and earned(db.recent_verdicts(conn, answer.model, TRUST_WINDOW)):
+        if not earned(recent) and earned([*recent, answer.kept_whole]):
             logger.info("%s has earned trust on this file: its summaries are shown as its own", answer.model)
 
     def _deterministic_rollup(self, session_id: str, end: int, outcome: Outcome) -> Outcome:

@@ -48,7 +48,7 @@ from .summaries import (
     messages_in_range, model_ratio, recent_summaries, record_tokens, session_profile,
     source_sessions, source_summaries, summaries_after, summaries_within, uncovered_tokens,
     TOKEN_STATS_SQL, PUT_TOKEN_STATS_SQL, token_stats, put_token_stats,
-    INSERT_VERDICT_SQL, RECENT_VERDICTS_SQL, VERDICT_COUNT_SQL, VERDICT_MODELS_SQL,
+    INSERT_VERDICT_SQL, RECENT_VERDICTS_SQL, VERDICT_MODELS_SQL,
     insert_verdict, recent_verdicts, verdict_models,
 )
 from .compaction import (
@@ -132,7 +132,7 @@ __all__ = [
     "INSERT_CHECKPOINT_SOURCE_SQL", "INSERT_FACT_SOURCE_SQL", "add_checkpoint_sources",
     "add_fact_sources", "checkpoint_sources", "drop_fact_sources", "fact_sources",
     "RESERVE_IDS_SQL", "reserve_ids", "TOKEN_STATS_SQL", "PUT_TOKEN_STATS_SQL", "token_stats", "put_token_stats",
-    "INSERT_VERDICT_SQL", "RECENT_VERDICTS_SQL", "VERDICT_COUNT_SQL", "VERDICT_MODELS_SQL",
+    "INSERT_VERDICT_SQL", "RECENT_VERDICTS_SQL", "VERDICT_MODELS_SQL",
     "insert_verdict", "recent_verdicts", "verdict_models",
     "CLEAR_SUMMARY_CACHE_SQL", "COVERING_SUMMARY_SQL", "DELETE_CHECKPOINTS_FROM_SQL", "Forgotten",
     "DELETE_SESSION_SOURCED_AUTO_PINS_SQL", "DELETE_SOURCED_AUTO_PINS_SQL", "DROP_SUMMARY_SQL",

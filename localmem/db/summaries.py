@@ -207,8 +207,8 @@ def uncovered_tokens(conn: sqlite3.Connection, session_id: str, after_id: int) -
 INSERT_VERDICT_SQL = "INSERT INTO model_verdicts (model, created_at, kept_whole) VALUES (?, ?, ?)"
 RECENT_VERDICTS_SQL = """SELECT kept_whole FROM model_verdicts WHERE model = ?
     ORDER BY id DESC LIMIT ?"""
-VERDICT_MODELS_SQL = "SELECT DISTINCT model FROM model_verdicts ORDER BY model"
-VERDICT_COUNT_SQL = "SELECT count(*), coalesce(sum(kept_whole), 0) FROM model_verdicts WHERE model = ?"
+VERDICT_MODELS_SQL = """SELECT model, count(*), coalesce(sum(kept_whole), 0) FROM model_verdicts
+    GROUP BY model ORDER BY model"""
 
 
 def insert_verdict(conn: sqlite3.Connection, model: str, kept_whole: bool, now: str) -> None:
@@ -223,5 +223,4 @@ def recent_verdicts(conn: sqlite3.Connection, model: str, limit: int) -> list[bo
 
 def verdict_models(conn: sqlite3.Connection) -> list[tuple[str, int, int]]:
     """Every model with a verdict here: (model, answers, answers kept whole), by name."""
-    models = [r[0] for r in conn.execute(VERDICT_MODELS_SQL)]
-    return [(m, *conn.execute(VERDICT_COUNT_SQL, (m,)).fetchone()) for m in models]
+    return [(m, n, whole) for m, n, whole in conn.execute(VERDICT_MODELS_SQL)]
