@@ -909,9 +909,10 @@ def test_bm25_s_counts_kept_start_again_when_full(monkeypatch) -> None:
     assert len(counted) == 1  # only the message holding the term is counted
     asked = (["code", "dog"], {"code": [1, 3], "dog": [2, 3]}, {"code": 1, "dog": 2}, scope, docs)
     both = rank.bm25(*asked, counted)
-    assert len(counted) == 6  # 1 + 3 messages x 2 stems > 3: emptied, then each held text counted
+    # 1 + 3 more (code in 3, dog in 2 and 3) > 3: emptied, then each stem counted in its holders
+    assert len(counted) == 4
     assert both[1] == first[1] and both == rank.bm25(*asked)
-    assert rank.bm25(*asked, counted) == both and len(counted) == 6  # read back, nothing added
+    assert rank.bm25(*asked, counted) == both and len(counted) == 4  # read back, nothing added
 
 
 def test_bm25_adds_a_message_s_parts_in_the_order_of_the_terms() -> None:
@@ -950,3 +951,35 @@ def test_word_overlap_is_the_shared_words_over_all_the_words(a, b) -> None:
 
     expected = len(a & b) / len(a | b) if a and b else 0.0
     assert _jaccard(a, b) == expected
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(st.sampled_from(["code", "codes", "cod", "pickup", "b12", "istanbul"]),
+             min_size=1, max_size=3, unique=True),
+    st.lists(st.lists(st.sampled_from(["code", "Codes", "cod", "pickup", "b12", "xcode", "İstanbul",
+                                       "\0", "\0code", "co", " ", ".", "\n"]), max_size=12),
+             max_size=6),
+)
+def test_a_stem_counted_in_its_holders_alone_counts_as_among_every_stem(terms, texts) -> None:
+    # StemCounts looks for each stem in its own holders' texts only (Finder.stem_counts):
+    # a term's count must be what counting every stem at once gives it ("cod" in
+    # "codes" found as "code", a NUL inside a text, a lowercase that is longer: "İ").
+    from localmem.rank import Finder
+
+    finder = Finder(terms)
+    joined = ["".join(parts) for parts in texts]
+    lowered: dict[int, str] = {}
+    for t in terms:
+        found = finder.stem_counts(finder.stem_of[t], joined, range(len(joined)), lowered)
+        assert found == [finder.counts(text).get(t, 0) for text in joined]
+
+
+def test_a_stem_is_counted_only_at_a_words_start() -> None:
+    from localmem.rank import Finder
+
+    finder = Finder(["code", "coding"])
+    texts = ["code codes xcode", "decode", "Coding, CODE-code_code"]
+    # "xcode" and "decode" hold no word "code"; "-" and "_" end a word, as in the index
+    assert finder.stem_counts("code", texts, [1, 2, 3], {}) == [2, 0, 3]
+    assert finder.stem_counts("cod", texts, [1, 2, 3], {}) == [2, 0, 4]
