@@ -119,8 +119,8 @@ class RowMemo:
         self.max_chars = max_chars
         self._text = text
         # Ordered, for the oldest to go in constant time: a plain dict emptied from its
-        # front keeps a hole per row dropped, which finding the next oldest reads past
-        # (3 µs a row once full, up to 90 µs when many holes have built up).
+        # front keeps a hole per row dropped until it resizes, and finding the next
+        # oldest reads past them all (3.8-4.0 µs a row once full, against 0.5).
         self._rows: OrderedDict[int, Any] = OrderedDict()
         self.chars = 0
         self.get: Callable[[int], Any] = self._rows.get
