@@ -261,8 +261,6 @@ CREATE TABLE model_verdicts (
     kept_whole INTEGER NOT NULL CHECK (kept_whole IN (0, 1))
 );
 
-CREATE INDEX messages_session_id ON messages (session_id, id);
-
 CREATE UNIQUE INDEX summaries_session_range ON summaries (session_id, level, start_message_id);
 
 CREATE INDEX summaries_session_end ON summaries (session_id, level, end_message_id);
@@ -307,6 +305,8 @@ CREATE INDEX pin_sources_message ON pin_sources (message_id);
 CREATE INDEX pin_endings_message ON pin_endings (message_id);
 
 CREATE INDEX idx_model_verdicts_model ON model_verdicts(model, id);
+
+CREATE INDEX messages_session_tokens ON messages (session_id, id, token_count);
 
 CREATE VIEW messages_with_summary AS SELECT
     m.id,

@@ -165,6 +165,39 @@ class Finder:
                 found[t] = found.get(t, 0) + 1
         return out
 
+    def stem_counts(
+        self, stem: str, texts: Sequence[str], keys: Sequence[int], lowered: dict[int, str]
+    ) -> list[int]:
+        """How many words of each of ``texts`` begin with ``stem`` (one of
+        ``stem_of``'s), in order: what ``counts`` gives each of the stem's terms, found
+        with ``str.find`` in the texts lowercased and joined, whatever the other stems
+        are (the longest stem found at a word's start begins with ``stem`` exactly
+        when ``stem`` is found there). ``keys``: each text's key in ``lowered``, which
+        keeps the lowercase texts across calls (a text held by two terms)."""
+        out = [0] * len(texts)
+        lowers: list[str] = []
+        for n, (text, key) in enumerate(zip(texts, keys)):
+            lower = lowered.get(key)
+            if lower is None:
+                lower = lowered[key] = text.lower()
+            if len(lower) != len(text):  # a character whose lowercase is longer: the slow way
+                term = next(t for t, s in self.stem_of.items() if s == stem)
+                out[n] = len(self._slow()[term].findall(text))
+                lower = ""
+            lowers.append(lower)
+        joined = _SEPARATOR.join(lowers)
+        bounds: list[int] = []  # where each text begins in the joined string
+        at = 0
+        for lower in lowers:
+            bounds.append(at)
+            at += len(lower) + 1
+        i = joined.find(stem)
+        while i != -1:
+            if not i or not joined[i - 1].isalnum():
+                out[bisect.bisect_right(bounds, i) - 1] += 1
+            i = joined.find(stem, i + 1)
+        return out
+
     def starts(self, text: str) -> list[int]:
         """Where in ``text`` a word holding any of the terms begins."""
         if not self._ordered:
@@ -275,26 +308,30 @@ class StemCounts:
         texts: Mapping[int, tuple[str, int]],
     ) -> dict[str, dict[int, int]]:
         """Each term's count in each of its ``held`` messages (by id, texts in
-        ``texts``), from the counts kept; the messages missing one of the finder's
-        stems counted now, all of its stems at once, and kept."""
+        ``texts``), from the counts kept; those missing counted now, each stem in its
+        own holders' texts only (``Finder.stem_counts``: a word's stem is found where
+        it is, whatever the other stems are), and kept."""
         stem_of = finder.stem_of
         kept = self._by_stem
-        per_stem = {s: kept.setdefault(s, {}) for s in stem_of.values()}
-        missing = list(dict.fromkeys(
-            i for t, ids in held for i in ids if i not in per_stem[stem_of[t]]
-        ))
-        if missing:
-            if self._size + len(missing) * len(per_stem) > COUNTED_SIZE:
-                self.clear()  # full: start again, with every held text counted now
-                per_stem = {s: kept.setdefault(s, {}) for s in stem_of.values()}
-                missing = list(dict.fromkeys(i for _, ids in held for i in ids))
-            found = finder.counts_of([texts[i][0] for i in missing])
-            for t, s in stem_of.items():  # stem by stem: each stem's dict filled in one pass
-                counts = per_stem[s]  # (terms of one stem count alike: the first one's kept)
-                added = {i: f.get(t, 0) for i, f in zip(missing, found) if i not in counts}
-                counts.update(added)
-                self._size += len(added)
-        return {t: per_stem[stem_of[t]] for t, _ in held}
+        wanted = [(stem_of[t], ids) for t, ids in held]
+        missing = [[i for i in ids if i not in kept.get(s, ())] for s, ids in wanted]
+        more = sum(map(len, missing))
+        if more and self._size + more > COUNTED_SIZE:
+            self.clear()  # full: start again, with every held text counted now
+            missing = [list(ids) for _, ids in wanted]
+        lowered: dict[int, str] = {}  # a text held by two terms lowercased once
+        for (s, _), ids in zip(wanted, missing):
+            counts = kept.setdefault(s, {})
+            if not ids:
+                continue
+            found = finder.stem_counts(s, [texts[i][0] for i in ids], ids, lowered)
+            added = 0
+            for i, n in zip(ids, found):
+                if i not in counts:  # two terms of one stem: counted alike, once
+                    counts[i] = n
+                    added += 1
+            self._size += added
+        return {t: kept.get(stem_of[t], {}) for t, _ in held}
 
 
 def prescore(

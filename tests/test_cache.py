@@ -54,6 +54,18 @@ def test_the_row_memo_keeps_the_newest_rows_within_its_rows_and_characters() -> 
     assert len(none) == 0 and none.get(1) is None
 
 
+def test_a_full_row_memo_keeps_dropping_the_oldest_put() -> None:
+    # Once full, each row put pushes out the oldest (in constant time: an ordered memo,
+    # not a dict emptied from its front); over many rounds the newest rows stay.
+    memo = RowMemo(10, 10_000, text=str)
+    for start in range(0, 5000, 50):
+        memo.put([(n, f"row {n}") for n in range(start, start + 50)])
+    assert len(memo) == 10 and [memo.get(n) for n in range(4990, 5000)] == [
+        f"row {n}" for n in range(4990, 5000)
+    ]
+    assert memo.get(4989) is None and memo.chars == sum(len(f"row {n}") for n in range(4990, 5000))
+
+
 class Holders:
     """A word's holders in each scope, read as ``Postings`` asks: newest first, at most
     ``newest``, and the count (``first``), or those above an id, ascending (``after``)."""

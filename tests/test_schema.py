@@ -210,6 +210,45 @@ def test_hot_queries_use_an_index(store: MemoryStore, sql: str, params: tuple) -
     assert not any("USE TEMP B-TREE" in d for d in details), details
 
 
+@pytest.mark.parametrize(
+    ("sql", "params"),
+    [(db.SCOPE_IDS_SQL, ("s", 0)), (db.SCOPE_STATS_SQL, ("s", 0))],
+    ids=["scope_ids", "scope_stats"],
+)
+def test_a_sessions_statistics_are_read_from_its_index_alone(
+    store: MemoryStore, sql: str, params: tuple
+) -> None:
+    """m016_scope_index: a session's count, tokens and ids read no message row (a
+    covering index), what a session's first query-aware context reads for BM25."""
+    plan = [row[3] for row in store._db.conn.execute("EXPLAIN QUERY PLAN " + sql, params)]
+    assert plan == ["SEARCH messages USING COVERING INDEX messages_session_tokens (session_id=? AND id>?)"]
+
+
+def test_the_scope_index_replaces_the_older_one_in_a_migrated_file(tmp_path: Path) -> None:
+    """A file made before m016 keeps one index of a session's messages, the covering one,
+    and its statistics are the same read either way."""
+    path = tmp_path / "old.db"
+    with MemoryStore(path) as store:
+        sid = store.create_session().id
+        for n in range(5):
+            store.add_message(sid, "user", f"note number {n} about the garden")
+        conn = store._db.conn
+        expected = db.scope_ids(conn, sid, 0, 100)
+    raw = sqlite3.connect(path)
+    raw.execute("DROP INDEX messages_session_tokens")
+    raw.execute("CREATE INDEX messages_session_id ON messages (session_id, id)")
+    raw.execute(f"PRAGMA user_version = {SCHEMA_VERSION - 1}")
+    raw.commit()
+    raw.close()
+    with MemoryStore(path) as store:
+        conn = store._db.conn
+        names = {r[0] for r in conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'messages'"
+        )}
+        assert names == {"messages_session_tokens"}
+        assert db.scope_ids(conn, sid, 0, 100) == expected
+
+
 def test_sqlite3_tool_and_sqlite_utils_read_the_file(store: MemoryStore, session, db_path: Path) -> None:
     store.add_message(session.id, "user", "readable by anyone with the file")
     import sqlite_utils

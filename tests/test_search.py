@@ -850,12 +850,19 @@ def test_the_finder_counts_each_terms_words_as_its_own_pattern_does(terms, parts
 def test_the_finder_counts_texts_together_as_it_counts_each(terms, texts) -> None:
     # Finder.counts_of joins the texts (by a NUL) to look for each stem once: a word
     # at a text's start, a NUL inside a text, a text whose lowercase is longer
-    # ("İ") must count as the text alone does.
+    # ("İ") must count as the text alone does. So must Finder.stem_counts, which
+    # StemCounts uses to look for one stem in its own holders' texts only: a term's
+    # count there is what counting every stem at once gives it ("cod" in "codes"
+    # found as "code").
     from localmem.rank import Finder
 
     finder = Finder(terms)
     joined = ["".join(parts) for parts in texts]
     assert finder.counts_of(joined) == [finder.counts(text) for text in joined]
+    lowered: dict[int, str] = {}
+    for t in terms:
+        found = finder.stem_counts(finder.stem_of[t], joined, range(len(joined)), lowered)
+        assert found == [finder.counts(text).get(t, 0) for text in joined]
 
 
 @settings(max_examples=300, deadline=None)
@@ -909,9 +916,10 @@ def test_bm25_s_counts_kept_start_again_when_full(monkeypatch) -> None:
     assert len(counted) == 1  # only the message holding the term is counted
     asked = (["code", "dog"], {"code": [1, 3], "dog": [2, 3]}, {"code": 1, "dog": 2}, scope, docs)
     both = rank.bm25(*asked, counted)
-    assert len(counted) == 6  # 1 + 3 messages x 2 stems > 3: emptied, then each held text counted
+    # 1 + 3 more (code in 3, dog in 2 and 3) > 3: emptied, then each stem counted in its holders
+    assert len(counted) == 4
     assert both[1] == first[1] and both == rank.bm25(*asked)
-    assert rank.bm25(*asked, counted) == both and len(counted) == 6  # read back, nothing added
+    assert rank.bm25(*asked, counted) == both and len(counted) == 4  # read back, nothing added
 
 
 def test_bm25_adds_a_message_s_parts_in_the_order_of_the_terms() -> None:
@@ -950,3 +958,13 @@ def test_word_overlap_is_the_shared_words_over_all_the_words(a, b) -> None:
 
     expected = len(a & b) / len(a | b) if a and b else 0.0
     assert _jaccard(a, b) == expected
+
+
+def test_a_stem_is_counted_only_at_a_words_start() -> None:
+    from localmem.rank import Finder
+
+    finder = Finder(["code", "coding"])
+    texts = ["code codes xcode", "decode", "Coding, CODE-code_code"]
+    # "xcode" and "decode" hold no word "code"; "-" and "_" end a word, as in the index
+    assert finder.stem_counts("code", texts, [1, 2, 3], {}) == [2, 0, 3]
+    assert finder.stem_counts("cod", texts, [1, 2, 3], {}) == [2, 0, 4]
