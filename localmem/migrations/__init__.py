@@ -1,7 +1,7 @@
 """The schema, as named, append-only migrations applied when a file is opened.
 
 :data:`MIGRATIONS` lists them in order; their statements are in the modules named by
-their numbers (``m001_m003``, ``m004_m011``, ``m012``, ``m013_truth``, ``m014_sources``, ``m015_verdicts``; the next ones in a module of their own).
+their numbers (``m001_m003``, ``m004_m011``, ``m012``, ``m013_truth``, ``m014_sources``, ``m015_verdicts``, ``m016_verdict_kinds``; the next ones in a module of their own).
 
 ``PRAGMA user_version`` holds how many migrations a file has; opening an
 older file applies the missing ones in one transaction. Never edit a
@@ -36,6 +36,7 @@ from .m012 import _m012_index
 from .m013_truth import M013_TRUTH
 from .m014_sources import M014_SOURCES
 from .m015_verdicts import M015_VERDICTS
+from .m016_verdict_kinds import M016_VERDICT_KINDS
 
 M012_SEARCH_AT_COMMIT = (
     *_m012_index("messages", "text", SESSION_KEY_EXPR),
@@ -69,6 +70,8 @@ MIGRATIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("m014_sources", M014_SOURCES),
     # Each model answer's verdict: a model's summaries shown once it earned it (see m015_verdicts).
     ("m015_verdicts", M015_VERDICTS),
+    # A model earns trust per kind: summary, checkpoint, facts (see m016_verdict_kinds).
+    ("m016_verdict_kinds", M016_VERDICT_KINDS),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -89,6 +92,7 @@ __all__ = [
     "M013_TRUTH",
     "M014_SOURCES",
     "M015_VERDICTS",
+    "M016_VERDICT_KINDS",
     "MIGRATIONS",
     "SCHEMA_VERSION",
     "SESSION_KEY_EXPR",
