@@ -21,7 +21,11 @@ from localmem.checkpoint import RULES
 from localmem.cli import cli
 from localmem.cli.base import with_store
 from localmem.doctor import check_trust
-from localmem.trust import MIN_VERDICTS
+from localmem.remember import model_updates
+from localmem.facts import ModelFacts
+from localmem.testimony import user_evidence
+from localmem.trust import MIN_VERDICTS, kept_whole
+from tests.old_files import file_at_version
 from tests.test_checkpoint import CHECKPOINT_ANSWER, TALK, JsonFake, fake  # noqa: F401 - the fixture
 from tests.test_facts_apart import BOILER, FACTS, GROUNDED
 
@@ -32,6 +36,40 @@ INVENTS = CHECKPOINT_ANSWER
 """The same, and "I love Haskell", which no message says: the checks drop it."""
 TRUE_FACTS = {**FACTS, "key_facts": FACTS["key_facts"][:1], "must_remember": FACTS["must_remember"][:1]}
 """The boiler's facts alone: the user said them all."""
+
+
+def test_an_answer_is_whole_only_when_the_checks_dropped_none_of_its_items() -> None:
+    assert kept_whole([None, None])
+    assert not kept_whole([None, "not supported by any one message"])  # a claim
+    assert not kept_whole(["names no action or object"])  # junk counts too
+    assert kept_whole([])  # nothing proposed: the caller records no verdict
+
+
+def test_model_updates_report_why_each_was_dropped() -> None:
+    said = user_evidence([
+        ("user", "I live in Bristol, near the harbour."),
+        ("user", "Some news: we're settled in Leeds since March."),
+    ])
+    answer = ModelFacts(updates=[
+        {"new": "settled in Leeds since March", "old": "I live in Bristol"},  # one place for another
+        {"new": "I moved to Lisbon", "old": "I live in Bristol"},  # the user never said it
+    ])
+    verdicts: list = []
+    kept = model_updates(answer, said, verdicts=verdicts)
+    assert kept == [("settled in Leeds since March", "I live in Bristol")]
+    assert verdicts == [
+        ("updates", "settled in Leeds since March <- I live in Bristol", None),
+        ("updates", "I moved to Lisbon <- I live in Bristol", "not supported by the user's messages"),
+    ]
+
+
+def test_an_older_files_verdicts_are_its_summaries(db_path: Path) -> None:
+    file_at_version(db_path, 15, [(
+        "INSERT INTO model_verdicts (model, created_at, kept_whole) VALUES (?, ?, ?)",
+        (MODEL, "2026-01-01T00:00:00Z", 1),
+    )])
+    with MemoryStore(db_path) as store:
+        assert [(r.model, r.kind, r.answered) for r in store.model_trust()] == [(MODEL, "summary", 1)]
 
 
 def record(store: MemoryStore, kind: str) -> list:
