@@ -259,7 +259,8 @@ CREATE TABLE model_verdicts (
     model TEXT NOT NULL,
     created_at TEXT NOT NULL,
     kept_whole INTEGER NOT NULL CHECK (kept_whole IN (0, 1))
-);
+, kind TEXT NOT NULL DEFAULT 'summary'
+    CHECK (kind IN ('summary', 'checkpoint', 'facts')));
 
 CREATE UNIQUE INDEX summaries_session_range ON summaries (session_id, level, start_message_id);
 
@@ -304,9 +305,9 @@ CREATE INDEX pin_sources_message ON pin_sources (message_id);
 
 CREATE INDEX pin_endings_message ON pin_endings (message_id);
 
-CREATE INDEX idx_model_verdicts_model ON model_verdicts(model, id);
-
 CREATE INDEX messages_session_tokens ON messages (session_id, id, token_count);
+
+CREATE INDEX idx_model_verdicts_kind ON model_verdicts(model, kind, id);
 
 CREATE VIEW messages_with_summary AS SELECT
     m.id,

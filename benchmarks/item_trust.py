@@ -111,11 +111,11 @@ Judged = list[tuple[str, str, str | None, bool, bool | None]]
 """(field, item, why dropped or None, kept by the store, label) of one answer."""
 
 
-def judge(model: str, conversation: str, db: Path) -> tuple[Judged, Judged, bool, list[tuple[str, str]]]:
+def judge(model: str, conversation: str, db: Path) -> tuple[Judged, Judged, bool, list[tuple[str, str]], Any]:
     """The checkpoint answer's items and the facts answer's items, judged as the store judged
     them (``ModelCheckpoint.supported``'s, ``ModelFacts.grounded``'s and
     ``remember.must_remember``'s verdicts, caught as the store runs); whether the store kept the
-    model's summary; the conversation."""
+    model's summary; the conversation; the summary stored (file_trust.py labels it)."""
     items: list[tuple[str, str, str | None]] = []
     facts_said: list[tuple[str, str, str | None]] = []
     originals = (ModelCheckpoint.supported, ModelFacts.grounded, summaries_module.must_remember)
@@ -152,7 +152,7 @@ def judge(model: str, conversation: str, db: Path) -> tuple[Judged, Judged, bool
             else item_label("items", conversation, field, text)
         judged.append((field, text, why, kept, label))
     recorded = RECORDINGS[model]["conversations"][conversation]
-    return judged, judge_facts(conversation, recorded, pairs, facts, pins, from_model, facts_said), from_model, pairs
+    return judged, judge_facts(conversation, recorded, pairs, facts, pins, from_model, facts_said), from_model, pairs, summary
 
 
 def judge_facts(conversation: str, recorded: dict, pairs: list, facts: Any, pins: list[str],
@@ -292,7 +292,7 @@ def main() -> None:
         for model in models:
             for n, (conversation, recorded) in enumerate(RECORDINGS[model]["conversations"].items()):
                 group = group_of.get(conversation, "sets 1-4")
-                items, facts_judged, summary_kept, pairs = judge(model, conversation, Path(tmp) / f"{model}-{n}.db")
+                items, facts_judged, summary_kept, pairs, _ = judge(model, conversation, Path(tmp) / f"{model}-{n}.db")
                 spoken = [t for r, t in pairs if r in ("user", "assistant")]
                 users = [t for r, t in pairs if r == "user"]
                 for kind, judged in (("checkpoint", items), ("facts", facts_judged)):

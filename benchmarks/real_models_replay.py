@@ -13,16 +13,20 @@ tests/test_real_outputs.py does, and judges what the store keeps *now* against t
 - the summary's facts and the pins the model proposed (its must-remember items, the new side
   of its updates) beyond the rules' own facts: kept, kept and false, true kept of true proposed;
 - the store's own summaries (the keyword fallback and the offline summary) by their labels;
-- what a context shows as the conversation's summary, with ``model_summaries="checked"`` and
+- what a context shows as the conversation's summary, with ``model_trust="checked"`` and
   with ``"earned"`` (the default; each conversation replayed a second time on a fresh file):
   the model's summaries shown, good / bad, and the store's own shown, faithful / not /
-  unlabelled.
+  unlabelled; and under ``"earned"`` the model's checkpoint items the context shows beyond
+  the rules' floor (not labelled false / false) and its facts and pins the file keeps
+  (true / false).
 
-The figures above are the checks' (``model_summaries="checked"``: every summary that passes
+The figures above are the checks' (``model_trust="checked"``: every summary that passes
 them is stored as the model's), so they stay comparable with earlier stops. Each replay is a
-fresh file per conversation, so under "earned" no model ever has a record when its summary
-is stored (three earlier answers in the same file are needed): the context shows the store's
-own summary everywhere. That is the policy's point on these models, not an accident of the
+fresh file per conversation, so under "earned" no model ever has a record when its answers
+are stored (three earlier answers of the kind in the same file are needed): the context shows
+the store's own summary, the rules' checkpoint and the rules' facts everywhere
+(benchmarks/file_trust.py measures one file of 84 in order: no small model earns any kind
+there either). That is the policy's point on these models, not an accident of the
 replay; a file where a model's answers are kept whole earns it (tests/test_earned.py).
 
     python benchmarks/real_models_replay.py                    # every recorded model
@@ -117,6 +121,10 @@ class Row:
     shown: dict[str, list[int]] = field(default_factory=lambda: {"checked": [0, 0, 0, 0, 0], "earned": [0, 0, 0, 0, 0]})
     """By policy, what the context shows as the summary: the model's (good, bad), the
     store's own (faithful, not, unlabelled)."""
+    earned_items: list[int] = field(default_factory=lambda: [0, 0])
+    """Under "earned" (the default), the model's checkpoint items the context shows: not labelled false, false."""
+    earned_facts: list[int] = field(default_factory=lambda: [0, 0])
+    """Under "earned", the model's facts and pins the file keeps: true, false."""
     notes: list[str] = field(default_factory=list)
 
 
@@ -125,7 +133,7 @@ def summary_label(text: str) -> str:
     return "unlabelled" if entry is None else str(entry["label"])
 
 
-OPTIONS: dict[str, Any] = {"model_summaries": "checked"}
+OPTIONS: dict[str, Any] = {"model_trust": "checked"}
 """MemoryConfig options every replay adds to the recorded configuration (``--facts-apart``);
 the checks' view: every summary that passes them is the model's."""
 
@@ -178,7 +186,14 @@ def judge(model: str, details: bool, only: tuple[str, ...] | None = None) -> Row
             _items(row, conversation, recorded, checkpoint, pairs, details)
             _facts(row, conversation, recorded, facts, pins, pairs, details)
             _shown(row, "checked", summary)
-            _shown(row, "earned", replay_one(Path(tmp) / f"{n}e.db", model, conversation, model_summaries="earned")[0])
+            earned = replay_one(Path(tmp) / f"{n}e.db", model, conversation, model_trust="earned")
+            _shown(row, "earned", earned[0])
+            context = Row()  # what the context shows under "earned", judged as above
+            _items(context, conversation, recorded, earned[1], pairs, False)
+            _facts(context, conversation, recorded, earned[3], earned[4], pairs, False)
+            row.earned_items = [row.earned_items[0] + context.kept - context.kept_false,
+                                row.earned_items[1] + context.kept_false]
+            row.earned_facts = [row.earned_facts[0] + context.facts_true_kept, row.earned_facts[1] + context.facts_false]
     return row
 
 
@@ -313,9 +328,10 @@ def main() -> None:
         "| checkpoint items proposed / kept / kept & false | true items kept / true proposed "
         "| facts and pins kept / false | true facts kept / true proposed "
         "| context, checked: model's good / bad, own faithful / not / unlabelled "
-        "| context, earned: model's good / bad, own faithful / not / unlabelled |"
+        "| context, earned: model's good / bad, own faithful / not / unlabelled "
+        "| context, earned: model's items not false / false | context, earned: model's facts true / false |"
     )
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     notes = []
     only = SETS[args.held_out] if args.held_out else None
     if args.dev:
@@ -327,7 +343,8 @@ def main() -> None:
             f"| {model} | {r.runs} | {r.good_kept}/{r.good} | {r.bad_kept}/{r.bad} | {r.completed} "
             f"| {r.proposed} / {r.kept} / {r.kept_false} | {r.true_kept}/{r.true_proposed} "
             f"| {r.facts_kept} / {r.facts_false} | {r.facts_true_kept}/{r.facts_true} "
-            + "".join(f"| {c[0]} / {c[1]}, {c[2]} / {c[3]} / {c[4]} " for c in r.shown.values()) + "|"
+            + "".join(f"| {c[0]} / {c[1]}, {c[2]} / {c[3]} / {c[4]} " for c in r.shown.values())
+            + f"| {r.earned_items[0]} / {r.earned_items[1]} | {r.earned_facts[0]} / {r.earned_facts[1]} |"
         )
         notes += [f"{model} · {n}" for n in r.notes]
     print()

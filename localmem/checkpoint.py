@@ -468,10 +468,13 @@ def with_model(
     state: StateSnapshot,
     messages: Sequence[Message],
     judged: dict[str, Support] | None = None,
+    verdicts: list[tuple[str, str, str | None]] | None = None,
 ) -> tuple[CheckpointData, str]:
     """``floor`` with the model's supported items, and the source: the model only when
     one of its items is in the result. ``judged`` receives, by the text of each model
-    line kept, what supported it (:class:`Support`)."""
+    line kept, what supported it (:class:`Support`); ``verdicts``, each item the model
+    proposed that ``floor`` does not hold, as ``(field, item, why dropped or None)``
+    (:meth:`ModelCheckpoint.supported`): what the model's record is judged on."""
     spoken = [m for m in messages if m.role in ("user", "assistant")]
     texts = [m.text for m in spoken]
     carried = _items(floor)
@@ -481,14 +484,20 @@ def with_model(
     dropped: dict[str, int] = {}
     found: dict[str, tuple[int, ...]] = {}
     roles = [m.role for m in spoken]
+    proposed: list[tuple[str, str, str | None]] = []
     merged = overlay(
         floor,
         answer.supported(
             evidence, said, dropped, messages=len(texts), roles=roles, tools=tool_outputs(messages),
-            sources=found,
+            sources=found, verdicts=proposed,
         ),
         state,
     )
+    if verdicts is not None:
+        held = {rules.clip(item, rules.ITEM_CHARS) for item in carried} | {
+            name for kind in rules.REFERENCE_KINDS for name in getattr(floor.context_references, kind)
+        }
+        verdicts += [v for v in proposed if rules.clip(v[1], rules.ITEM_CHARS) not in held]
     if dropped:
         logger.info("%s's checkpoint items dropped: %s", model, dropped)
     if judged is not None:

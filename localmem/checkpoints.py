@@ -33,11 +33,13 @@ from .checkpoint_request import checkpoint_messages
 from .errors import SessionNotFound
 from .models import OPEN_SUBTASK_STATUSES, Checkpoint, CheckpointData, Message, Session
 from .sources import Span, by_text, checkpoint_sources, rows
+from .trust import kept_whole
 
 if TYPE_CHECKING:  # what it is given (the handle, capabilities): for the type checker only
     from .handle import Handle
     from .localmodel import LocalModel
     from .state import SessionState
+    from .verdicts import Verdicts
 
 logger = logging.getLogger("localmem")
 
@@ -48,10 +50,11 @@ MAX_CHECKPOINT_MESSAGES = 400
 class Checkpoints:
     """Taking, storing and reading checkpoints; session state writes go through ``state``."""
 
-    def __init__(self, handle: Handle, model: LocalModel, state: SessionState) -> None:
+    def __init__(self, handle: Handle, model: LocalModel, state: SessionState, verdicts: Verdicts) -> None:
         self._db = handle
         self._model = model
         self._state = state
+        self._verdicts = verdicts
 
     def checkpoint(self, session_id: str) -> Checkpoint:
         """Take a checkpoint of the session now and return it.
@@ -94,7 +97,14 @@ class Checkpoints:
         """Build and store a checkpoint; the model is asked only for at least
         ``min_tokens`` new tokens. None if the session was deleted meanwhile, or if
         anything was forgotten in it since its inputs were read (its forget mark
-        moved, checked in the storing transaction): a forget is final."""
+        moved, checked in the storing transaction): a forget is final.
+
+        With ``model_trust="earned"``, the model's items are added only once it has
+        earned trust for its checkpoints on this file (``verdicts``); until then the
+        rules' checkpoint is stored (``source`` ``rules``; the log says why). Either way
+        the model's answer is judged, and its verdict (``trust.kept_whole`` over the
+        items it proposed beyond the floor; none when it proposed none) is recorded in
+        the transaction that stores the checkpoint: a forget meanwhile discards both."""
         with self._db.locked() as conn:
             mark = db.forget_mark(conn, session.id)
             previous, new, through, state = self._checkpoint_inputs(conn, session.id)
@@ -102,6 +112,7 @@ class Checkpoints:
         data = floor(previous.data if previous else None, state, [(m.role, m.text) for m in new])
         source = RULES
         judged: dict[str, Support] = {}
+        verdict: tuple[str, bool] | None = None
         new_tokens = sum(m.token_count for m in new)
         if new and new_tokens >= min_tokens:
             request = checkpoint_messages(data, state, new)
@@ -109,7 +120,18 @@ class Checkpoints:
                 request, session.model, ModelCheckpoint, ratio=self._model.model_ratio(session.model)
             )
             if answer.data is not None and answer.model is not None:
-                data, source = with_model(data, answer.data, answer.model, state, new, judged)
+                proposed: list[tuple[str, str, str | None]] = []
+                merged, by = with_model(data, answer.data, answer.model, state, new, judged, proposed)
+                if proposed:
+                    verdict = (answer.model, kept_whole([why for _, _, why in proposed]))
+                if self._verdicts.shows(answer.model, "checkpoint"):
+                    data, source = merged, by
+                else:
+                    judged.clear()
+                    logger.info(
+                        "%s has not earned trust for its checkpoints on this file yet: "
+                        "the rules' checkpoint is stored", answer.model,
+                    )
         sources = checkpoint_sources(data, Span.over(new), carried, judged)
         with self._state.write_state(session.id) as conn:
             if not db.session_exists(conn, session.id):
@@ -121,6 +143,8 @@ class Checkpoints:
                 )
                 return None
             taken = self._store_checkpoint(conn, session.id, data, source, through, state, sources)
+            if verdict is not None:
+                self._verdicts.record(conn, verdict[0], "checkpoint", verdict[1], self._db.now())
         logger.info(
             "session %s: checkpoint %d (%s, %d new messages, %d tokens)",
             session.id, taken.id, source, len(new), taken.token_count,

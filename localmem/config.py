@@ -124,17 +124,19 @@ class MemoryConfig(BaseModel):
     its summary kept or rejected (each fact is judged on its own); off, only beside a
     summary of its that was kept. Off by default: on the recorded real-model answers
     it keeps about twice the true facts, and more false ones (benchmarks/results/real_models.md)."""
-    model_summaries: Literal["earned", "checked"] = "earned"
-    """Whose summary of a range a context shows when the local model's passed the checks.
-    ``"earned"`` (the default): the model's only once that model has earned trust on this
-    file (``localmem.trust``: at least 3 earlier summaries here, and the checks kept at
-    least 8 of its last 10 whole, no sentence dropped); until then the store's own
-    summary of the range (``Summary.source`` ``fallback``), and the answer still counts
-    toward the model's record. ``"checked"``: every summary that passes the checks is
-    stored as the model's. Either way the facts beside a summary that passed the
-    checks are asked as before. Small models rarely earn it: on the recorded
-    real-model answers the checks kept 5 of 24 and 7 of 18 bad summaries on unread sets,
-    ``"earned"`` none (benchmarks/results/real_models.md)."""
+    model_trust: Literal["earned", "checked"] = "earned"
+    """Whether what the local model wrote and the checks passed reaches the context at
+    once, or only once the model has earned it on this file, for each kind of answer apart
+    (``localmem.trust``, ``localmem.verdicts``: at least 3 earlier answers of that kind
+    here, and the checks kept at least 8 of its last 10 whole).
+    ``"earned"`` (the default): until then a summary is the store's own summary of the
+    range (``Summary.source`` ``fallback``); the checkpoint is the rules' (the model's items
+    are not added: ``Checkpoint.source`` ``rules``); the span's facts are the rules' and no
+    fact or update of the model's is pinned. Each answer is still judged and counts toward
+    the model's record. ``"checked"``: every summary, item and fact that passes the
+    checks is stored as the model's. Small models rarely earn it: on the recorded
+    real-model answers none earns any kind, on one file of 84 conversations or on any set
+    (benchmarks/results/real_models.md, benchmarks/file_trust.py)."""
     auto_pins: bool = True
     """Pin the facts a user states that must never be lost (allergies, names, dates,
     "remember that ...", constraints) as ``auto`` pins: by phrase rules over each new

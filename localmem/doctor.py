@@ -19,9 +19,10 @@ and returns one :class:`~localmem.reports.Check` per question, in order:
   recall is lexical and why;
 - ``context window`` (with a session): the session model's window, from the
   server's ``/api/show``, or the configured fallback, saying why;
-- ``model trust``: each model's record on this file (its summaries the checks kept
-  whole) and whether it has earned trust (``model_summaries="earned"``: only then are
-  its summaries shown as its own); never a failure (a record is not a fault).
+- ``model trust``: each model's record on this file per kind (its summaries,
+  checkpoints and facts the checks kept whole) and whether it has earned trust for
+  each (``model_trust="earned"``: only then is what it writes of that kind stored as
+  its own); never a failure (a record is not a fault).
 
 A failing or absent server is a failed check, never an exception: the only
 errors raised are about the arguments (an unknown session) and the file. A
@@ -95,16 +96,18 @@ def run_checks(store: MemoryStore, session_id: str | None = None) -> list[Check]
 
 
 def check_trust(store: MemoryStore) -> Check:
-    """Each model's record on this file, and whether its summaries are shown as its own."""
+    """Each model's record on this file per kind of answer (summaries, checkpoints, facts),
+    and whether what it writes of that kind is stored as its own."""
     records = store.model_trust()
-    if store.config.model_summaries == "checked":
-        policy = "model_summaries=checked: every summary that passes the checks is the model's"
+    if store.config.model_trust == "checked":
+        policy = "model_trust=checked: every summary, checkpoint item and fact that passes the checks is the model's"
     else:
-        policy = "model_summaries=earned: a model's summaries are its own once it has earned trust here"
+        policy = ("model_trust=earned: a model's summaries, checkpoint items and facts are its own "
+                  "once it has earned trust for each here")
     if not records:
-        return Check(name="model trust", ok=True, detail=f"no model has summarized here yet; {policy}")
+        return Check(name="model trust", ok=True, detail=f"no model has answered here yet; {policy}")
     lines = [
-        f"{r.model}: {r.whole} of {r.answered} summaries kept whole (last {r.recent}: {r.recent_whole}), "
+        f"{r.model} {r.kind}: {r.whole} of {r.answered} answers kept whole (last {r.recent}: {r.recent_whole}), "
         + ("earned" if r.earned else "not earned")
         for r in records
     ]

@@ -59,5 +59,8 @@ class Draft(NamedTuple):
     (``sources.facts_sources``): stored beside them (``fact_sources``)."""
     answer: Outcome | None = None
     """The model's answer this summary was made from, when ``outcome`` is the store's own
-    summary stored in its place (``model_summaries="earned"``, a model not yet trusted):
+    summary stored in its place (``model_trust="earned"``, a model not yet trusted):
     its verdict is recorded and its text cached as if it had been stored."""
+    facts_verdict: tuple[str, bool] | None = None
+    """The model's facts answer's verdict, ``(model, kept whole)``, when it was asked and
+    proposed something (``Summaries.summary_facts``): recorded with the summary."""

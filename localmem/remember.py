@@ -162,7 +162,9 @@ def _same_thing(new: str, old: str, evidence: Evidence) -> bool:
     return bool(of(new, mine) & of(old, theirs))
 
 
-def model_updates(answer: ModelFacts, evidence: Evidence) -> list[tuple[str, str]]:
+def model_updates(
+    answer: ModelFacts, evidence: Evidence, verdicts: list[tuple[str, str, str | None]] | None = None,
+) -> list[tuple[str, str]]:
     """The model's updates worth acting on, at most :data:`MAX_MUST_REMEMBER`: the new
     fact supported by the user's own messages as a must-remember item is (so an
     update that ends a health fact needs the user's own words, with its negation),
@@ -173,21 +175,32 @@ def model_updates(answer: ModelFacts, evidence: Evidence) -> list[tuple[str, str
     ("amberlake42 <- printer", the printer named after the new password, replaces
     nothing); when they do not (a fact pinned in another chat), a sentence stating the
     new one says a change ("new", "changed", "no longer": ``statements.CHANGE_WORDS``). Which earlier
-    pin the ``old`` side means is the store's to find (``updates.model_update``)."""
-    kept = []
-    for new, old in answer.updates:
+    pin the ``old`` side means is the store's to find (``updates.model_update``).
+    ``verdicts`` receives each as ``("updates", "new <- old", why dropped or None)``."""
+
+    def why(new: str, old: str) -> str | None:
         found = fact_sources(new, evidence)
-        if not rules.content_words(old) or found is None:
-            continue
+        if found is None:
+            return "not supported by the user's messages"
+        if not rules.content_words(old):
+            return "replaces nothing"
         before = fact_sources(old, evidence)
         if before is not None and not _same_thing(new, old, evidence):
-            continue
+            return "not about what it replaces"
         if before is None:
             stating = statements.by_sentence([evidence.sources[i] for i in found]).supporting(new)
             if all(statements.CHANGE_WORDS.isdisjoint(words(s)) for s in stating):
-                continue
+                return "no change said"
         elif max(before) >= min(found):
-            continue
-        kept.append((rules.clip(new, rules.ITEM_CHARS), old))
+            return "said before what it replaces"
+        return None
+
+    kept = []
+    for new, old in answer.updates:
+        reason = why(new, old)
+        if verdicts is not None:
+            verdicts.append(("updates", f"{rules.clip(new, rules.ITEM_CHARS)} <- {old}", reason))
+        if reason is None:
+            kept.append((rules.clip(new, rules.ITEM_CHARS), old))
     return kept[:MAX_MUST_REMEMBER]
 

@@ -101,13 +101,16 @@ class ResummarizeReport(Record):
 
 
 class ModelTrust(Record):
-    """One model's record on this file (:meth:`~localmem.MemoryStore.model_trust`): how
-    many level-1 summaries it ``answered`` here, how many of them the checks kept
-    ``whole`` (no sentence dropped), the same over its newest ``recent`` answers
-    (``recent_whole``), and whether it has ``earned`` trust (``localmem.trust``): with
-    ``model_summaries="earned"`` its summaries are shown as its own only then."""
+    """One model's record for one ``kind`` of answer on this file
+    (:meth:`~localmem.MemoryStore.model_trust`): how many answers of that kind (level-1
+    summaries, checkpoints, facts) it ``answered`` here, how many of them the checks kept
+    ``whole`` (a summary with no sentence dropped, items with none dropped), the same over
+    its newest ``recent`` answers (``recent_whole``), and whether it has ``earned`` trust
+    for that kind (``localmem.trust``): with ``model_trust="earned"`` what it writes of
+    that kind is stored as its own only then."""
 
     model: str
+    kind: Literal["summary", "checkpoint", "facts"]
     answered: int
     whole: int
     recent: int

@@ -16,7 +16,7 @@ range is sent; no server (or a timeout) ends the whole run at once, and the
 first range the model fails on ends that session's turn. What is left stays as
 it was, to be redone by a later run (``localmem maintain`` runs this too).
 
-With ``model_summaries="earned"`` a model that has not earned trust on this file leaves
+With ``model_trust="earned"`` a model that has not earned trust on this file leaves
 each range its deterministic summary: its answer counts toward its record
 (``Summaries.judge``) and is cached, so a later run, once the model has earned it,
 stores it without asking again.
@@ -46,7 +46,7 @@ logger = logging.getLogger("localmem")
 
 DETERMINISTIC = (OFFLINE, FALLBACK)
 """The sources of the summaries no model wrote."""
-UNEARNED = "the model has not earned trust on this file yet (model_summaries='earned'): run again once it has"
+UNEARNED = "the model has not earned trust on this file yet (model_trust='earned'): run again once it has"
 """Why ranges are left when the model answered them but is not yet trusted here."""
 
 
@@ -164,7 +164,7 @@ class Resummarizer:
             # the answer counts toward the model's record, and is cached for a later run
             self._summaries.judge(session.id, outcome)
             return UNEARNED
-        data, source, pins, updates = self._summaries.summary_facts(
+        data, source, pins, updates, facts_verdict = self._summaries.summary_facts(
             session, pairs, sum(m.token_count for m in span), outcome
         )
         return self._summaries.store_summary(Draft(
@@ -181,6 +181,7 @@ class Resummarizer:
             mark=mark,
             warnings=self._summaries.warning_sources(outcome.text, span),
             fact_sources=self._summaries.fact_sources(data, span),
+            facts_verdict=facts_verdict,
         ))
 
     def _redo_rollup(self, session: Session, old: Summary) -> Summary | str | None:

@@ -66,6 +66,7 @@ from .summarizer import OllamaBackend, Summarizer
 from .tokens import Tokenizer
 from .transfer import Existing, Transfer
 from .vectors import Vectors
+from .verdicts import Verdicts
 
 __all__ = ["MemoryStore", "iso"]
 
@@ -132,10 +133,11 @@ class MemoryStore:
         semantic = self._semantic = Semantic(handle, embedder)
         recall = self._recall = Recall(handle, semantic, Vectors(handle.conn))
         state = self._state = SessionState(handle, model)
-        checkpoints = self._checkpoints = Checkpoints(handle, model, state)
+        verdicts = self._verdicts = Verdicts(handle)
+        checkpoints = self._checkpoints = Checkpoints(handle, model, state, verdicts)
         forget = self._forget = Forgetting(handle, checkpoints)
         pins = self._pins = Pins(handle, forget)
-        summaries = self._summaries = Summaries(handle, model, pins, checkpoints)
+        summaries = self._summaries = Summaries(handle, model, pins, checkpoints, verdicts)
         resummarizer = self._resummarizer = Resummarizer(handle, model, summaries)
         messages = self._messages = Messages(handle, pins, summaries)
         self._items = Items(handle, messages, forget)
@@ -281,9 +283,9 @@ class MemoryStore:
     def line_sources(self, session_id: str) -> list[LineSource]:
         return self._summaries.line_sources(session_id)
 
-    @doc_of(Summaries.model_trust)
+    @doc_of(Verdicts.records)
     def model_trust(self) -> list[ModelTrust]:
-        return self._summaries.model_trust()
+        return self._verdicts.records()
 
     @doc_of(Summaries.needs_summarization)
     def needs_summarization(self, session_id: str) -> bool:

@@ -26,7 +26,6 @@ from .facts import ModelFacts, facts_messages, facts_row, overlay_facts, rule_fa
 from .models import FactsData, LineSource, Message, Session, Summary, SummaryFacts
 from .outcome import FALLBACK, OFFLINE, Outcome
 from .remember import model_updates, must_remember
-from .reports import ModelTrust
 from .scoring import SUMMARY_IMPORTANCE
 from .sources import Sources, Span, checkpoint_items, facts_items, facts_sources, rows
 from .summarizer.background import BackgroundSummarizer
@@ -34,7 +33,7 @@ from .summarizer.fallback import keyword_summary, offline_summary
 from .summarizer.warned import said_in, unsaid_warnings
 from .testimony import user_evidence
 from .tokens import plausible_ratio
-from .trust import TRUST_WINDOW, earned
+from .trust import kept_whole
 from .updates import Update, ended_in, model_update, stops
 
 if TYPE_CHECKING:  # what it is given (the handle, capabilities): for the type checker only
@@ -42,6 +41,7 @@ if TYPE_CHECKING:  # what it is given (the handle, capabilities): for the type c
     from .handle import Handle
     from .localmodel import LocalModel
     from .pins import Pins
+    from .verdicts import Verdicts
 
 logger = logging.getLogger("localmem")
 
@@ -55,12 +55,13 @@ class Summaries:
     storing with the auto pins the model found (``pins``); in the background too."""
 
     def __init__(
-        self, handle: Handle, model: LocalModel, pins: Pins, checkpoints: Checkpoints
+        self, handle: Handle, model: LocalModel, pins: Pins, checkpoints: Checkpoints, verdicts: Verdicts
     ) -> None:
         self._db = handle
         self._model = model
         self._pins = pins
         self._checkpoints = checkpoints
+        self._verdicts = verdicts
         self.background = (
             BackgroundSummarizer(self.summarize_due) if handle.config.auto_summarize else None
         )
@@ -121,13 +122,18 @@ class Summaries:
 
     def summary_facts(
         self, session: Session, pairs: Sequence[tuple[str, str]], tokens: int, outcome: Outcome
-    ) -> tuple[FactsData, str, list[str], dict[str, Update]]:
+    ) -> tuple[FactsData, str, list[str], dict[str, Update], tuple[str, bool] | None]:
         """The facts of a span (rules; plus the model's when it just wrote the summary,
         or with ``facts_apart`` when it just read the span and answered, ``Outcome.answered``;
         and at least ``structured_min_tokens`` are at stake), their source, and
         (``auto_pins``) what the model says must never be lost, and the facts it says
         update earlier ones (each new fact, pinned too, with the update that finds the
-        pins it supersedes).
+        pins it supersedes); and the model's answer's verdict, ``(model, kept whole)``
+        (``trust.kept_whole`` over every fact, must-remember item and update it proposed;
+        None when it was not asked or proposed none), recorded with the summary
+        (``Draft.facts_verdict``). With ``model_trust="earned"``, until the model has earned
+        trust for its facts on this file (``verdicts``), the rules' facts alone are kept and
+        nothing of its is pinned: its answer is judged all the same.
 
         With ``facts_apart`` the model is asked whether or not its summary was kept:
         each fact is judged on its own (grounded in the span, the user's words for the
@@ -141,13 +147,14 @@ class Summaries:
         config = self._db.config
         asked = (outcome.from_model and not outcome.cached) or (config.facts_apart and outcome.answered)
         if not asked or tokens < config.structured_min_tokens:
-            return facts, RULES, [], {}
+            return facts, RULES, [], {}, None
         request = facts_messages(pairs, must_remember=self._db.config.auto_pins)
         answer = self._model.summarizer().ask_json(
             request, session.model, ModelFacts, ratio=self._model.model_ratio(session.model)
         )
         if answer.data is None or answer.model is None:
-            return facts, RULES, [], {}
+            return facts, RULES, [], {}, None
+        verdicts: list[tuple[str, str, str | None]] = []
         pins: list[str] = []
         updates: dict[str, Update] = {}
         replaced: list[str] = []
@@ -155,8 +162,8 @@ class Summaries:
             # The user's fact: what the user said supports it, negations and all;
             # never the assistant's guess or a tool's output.
             said = user_evidence(pairs)
-            pins = must_remember(answer.data, said, pairs)
-            kept = model_updates(answer.data, said)
+            pins = must_remember(answer.data, said, pairs, verdicts=verdicts)
+            kept = model_updates(answer.data, said, verdicts=verdicts)
             updates = {new: model_update(old) for new, old in kept}
             replaced = [old for _, old in kept]
             pins += [new for new in updates if new not in pins]
@@ -164,12 +171,17 @@ class Summaries:
         # is no current fact, however the model put it
         users = stops([text for role, text in pairs if role == "user"])  # read once
         pins = [p for p in pins if not ended_in(p, users)]
-        kept_facts = overlay_facts(facts, answer.data.grounded(pairs, replaced))
+        grounded = answer.data.grounded(pairs, replaced, verdicts=verdicts)
+        verdict = (answer.model, kept_whole([why for _, _, why in verdicts])) if verdicts else None
+        if not self._verdicts.shows(answer.model, "facts"):
+            logger.info("%s has not earned trust for its facts on this file yet: the rules' facts are kept", answer.model)
+            return facts, RULES, [], {}, verdict
+        kept_facts = overlay_facts(facts, grounded)
         kept_facts = kept_facts.model_copy(update={
             "key_facts": [f for f in kept_facts.key_facts if not ended_in(f, users)],
             "decisions": [f for f in kept_facts.decisions if not ended_in(f, users)],
         })
-        return kept_facts, answer.model, pins, updates
+        return kept_facts, answer.model, pins, updates, verdict
 
     def offline_facts(self, pairs: Sequence[tuple[str, str]]) -> FactsData:
         """A span's facts by the rules (source ``RULES``): what a summary keeps when no
@@ -245,7 +257,7 @@ class Summaries:
             ratio=self._model.model_ratio(session.model),
             lookup=self._model.cached_summary,
         )
-        data, source, pins, updates = self.summary_facts(
+        data, source, pins, updates, facts_verdict = self.summary_facts(
             session, pairs, sum(m.token_count for m in span), outcome
         )
         shown = self.shown(outcome, lambda: keyword_summary(pairs))
@@ -263,6 +275,7 @@ class Summaries:
             warnings=self.warning_sources(shown.text, span),
             fact_sources=self.fact_sources(data, span),
             answer=outcome,
+            facts_verdict=facts_verdict,
         ))
         if summary is not None:
             self.rollup(session)
@@ -333,41 +346,21 @@ class Summaries:
             answer=outcome,
         ))
 
-    def trusted(self, model: str) -> bool:
-        """Whether ``model`` has earned trust on this file (``trust.earned`` on its
-        newest verdicts here)."""
-        with self._db.locked() as conn:
-            return earned(db.recent_verdicts(conn, model, TRUST_WINDOW))
-
     def shown(self, outcome: Outcome, own: Callable[[], str]) -> Outcome:
         """What is stored for a range the model just summarized: ``outcome`` itself, unless
-        ``model_summaries`` is ``"earned"`` and the model wrote it (it passed the checks)
-        without having earned trust on this file; then the store's own summary of the
-        range (``own()``; for a rollup, empty: the caller writes the deterministic rollup),
-        with ``Summary.source`` ``fallback``, as when the checks reject it. The model's
-        answer is still judged (``Draft.answer``): its verdict counts toward its record,
-        and the facts beside it are asked as for any summary that passed the checks."""
-        if self._db.config.model_summaries == "checked" or not outcome.from_model or outcome.model is None:
-            return outcome
-        if self.trusted(outcome.model):
+        ``model_trust`` is ``"earned"`` and the model wrote it (it passed the checks)
+        without having earned trust for its summaries on this file (``verdicts``); then the
+        store's own summary of the range (``own()``; for a rollup, empty: the caller writes
+        the deterministic rollup), with ``Summary.source`` ``fallback``, as when the checks
+        reject it. The model's answer is still judged (``Draft.answer``): its verdict counts
+        toward its record, and the facts beside it are asked as for any summary that passed
+        the checks."""
+        if not outcome.from_model or outcome.model is None or self._verdicts.shows(outcome.model, "summary"):
             return outcome
         logger.info("%s has not earned trust on this file yet: the store's own summary is stored", outcome.model)
         return dataclasses.replace(
             outcome, text=own(), source=FALLBACK, reason="the model has not earned trust on this file"
         )
-
-    def model_trust(self) -> list[ModelTrust]:
-        """Each model's record on this file (a :class:`~localmem.reports.ModelTrust` per
-        model that answered a summary here, by name). Read-only."""
-        with self._db.locked() as conn:
-            return [
-                ModelTrust(
-                    model=model, answered=answered, whole=whole, recent=len(recent),
-                    recent_whole=sum(recent), earned=earned(recent),
-                )
-                for model, answered, whole in db.verdict_models(conn)
-                for recent in [db.recent_verdicts(conn, model, TRUST_WINDOW)]
-            ]
 
     def store_summary(self, draft: Draft) -> Summary | None:
         """Store a summary, its facts, its auto pins and what its call taught us,
@@ -396,7 +389,7 @@ class Summaries:
         says it again.
         """
         (session_id, outcome, start, end, count, level, facts, pins, updates, replaces, rolled, mark,
-         warnings, fact_sources, answer) = draft
+         warnings, fact_sources, answer, facts_verdict) = draft
         answer = answer or outcome  # the model's answer: judged, cached, its tokens learnt
         tokens = self._db.tokenizer.count(outcome.text)
         updates = updates or {}
@@ -461,6 +454,8 @@ class Summaries:
                     self._db.cache.clear()  # a fact of the user's: every session's context
             if summary is not None:
                 self._judge(conn, answer, level, now)
+                if facts_verdict is not None:
+                    self._verdicts.record(conn, facts_verdict[0], "facts", facts_verdict[1], now)
             if answer.cache_key and answer.from_model and not answer.cached:
                 db.cache_summary(conn, answer.cache_key, answer.source, answer.text, now)
             if (
@@ -488,19 +483,14 @@ class Summaries:
             if answer.cache_key and answer.from_model and not answer.cached:
                 db.cache_summary(conn, answer.cache_key, answer.source, answer.text, now)
 
-    @staticmethod
-    def _judge(conn: sqlite3.Connection, answer: Outcome, level: int, now: str) -> None:
+    def _judge(self, conn: sqlite3.Connection, answer: Outcome, level: int, now: str) -> None:
         """A level-1 answer the model just gave (``Outcome.answered``) counts toward its
-        record: kept whole or not (``Outcome.kept_whole``). A rollup does not (its
-        sentences are not grounded: kept is all the checks can say), nor a summary from
-        the cache (it was judged when first answered). Says once when the model earns
-        trust with it."""
+        record for summaries: kept whole or not (``Outcome.kept_whole``). A rollup does not
+        (its sentences are not grounded: kept is all the checks can say), nor a summary
+        from the cache (it was judged when first answered)."""
         if level != 1 or not answer.answered or answer.model is None:
             return
-        recent = db.recent_verdicts(conn, answer.model, TRUST_WINDOW)
-        db.insert_verdict(conn, answer.model, answer.kept_whole, now)
-        if not earned(recent) and earned([*recent, answer.kept_whole]):
-            logger.info("%s has earned trust on this file: its summaries are shown as its own", answer.model)
+        self._verdicts.record(conn, answer.model, "summary", answer.kept_whole, now)
 
     def _deterministic_rollup(self, session_id: str, end: int, outcome: Outcome) -> Outcome:
         """A rollup no model wrote: the deterministic summary (offline or keyword, as

@@ -1,11 +1,12 @@
 """Whether a model has earned trust on this file: its record of answers (pure).
 
-``MemoryConfig.model_summaries="earned"`` shows a model's summary as the model's only
-once the model has earned it here; until then the store keeps its own summary of the
-range. A model's record is one verdict per level-1 summary it answered in this file
-(``model_verdicts``): whether the checks kept that summary whole
-(``Outcome.kept_whole``: kept, no sentence dropped as unsupported). A rejected answer
-is a verdict too (not whole).
+``MemoryConfig.model_trust="earned"`` shows what a model wrote (a summary, checkpoint
+items, facts and pins) only once the model has earned trust for that kind of answer here;
+until then the store keeps its own (the store's summary of the range, the rules'
+checkpoint, the rules' facts). A model's record per kind is one verdict per answer it gave
+in this file (``model_verdicts``): whether the checks kept that answer whole (a summary:
+``Outcome.kept_whole``, kept with no sentence dropped as unsupported; items:
+:func:`kept_whole`). A rejected answer is a verdict too (not whole).
 
 Why whole answers: a model whose answers the checks keep whole writes what the
 conversation supports; one whose answers lose sentences to the checks also writes what
@@ -30,11 +31,26 @@ the sets its author had not read at their unseen-time commits; 0.8 let none
 (benchmarks/answer_trust.py, candidate (e))."""
 
 
-def earned(verdicts: Sequence[bool]) -> bool:
+def earned(
+    verdicts: Sequence[bool], least: int = MIN_VERDICTS, share: float = TRUST_SHARE, window: int = TRUST_WINDOW
+) -> bool:
     """Whether a record (a model's verdicts in this file, oldest first: kept whole or not)
-    earns trust: at least :data:`MIN_VERDICTS` of them, and at least :data:`TRUST_SHARE`
-    of the newest :data:`TRUST_WINDOW` kept whole."""
-    if len(verdicts) < MIN_VERDICTS:
+    earns trust: at least ``least`` (:data:`MIN_VERDICTS`) of them, and at least ``share``
+    (:data:`TRUST_SHARE`) of the newest ``window`` (:data:`TRUST_WINDOW`) kept whole. The
+    store uses the defaults; benchmarks/file_trust.py measures stricter ones beside them."""
+    if len(verdicts) < least:
         return False
-    newest = verdicts[-TRUST_WINDOW:]
-    return sum(newest) >= TRUST_SHARE * len(newest)
+    newest = verdicts[-window:]
+    return sum(newest) >= share * len(newest)
+
+
+def kept_whole(reasons: Sequence[str | None]) -> bool:
+    """Whether the checks kept an answer's items whole: ``reasons`` holds, for each item the
+    model proposed (a checkpoint's items, a span's facts, must-remember items and updates),
+    why the checks dropped it, or None when kept. Every reason counts: a claim the messages do
+    not support (invented, the wrong status, polarity or party) and junk (a question, a lone
+    word, a copied line, no name) alike. On the recorded small models the two readings give
+    the same answer: neither earns trust on any set (benchmarks/file_trust.py), and junk
+    proposed as a goal or a step is what a model that reads the conversation does not write.
+    An answer with no item says nothing (no verdict: the caller does not record one)."""
+    return all(r is None for r in reasons)

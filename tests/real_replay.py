@@ -171,7 +171,7 @@ def replay(db_path: Path, model: str, conversation: str) -> Replayed:
         server.recorded = {kind: recorded[kind] for kind in KINDS}
         # the checks' view: every summary that passes them is the model's (a fresh file
         # holds no record, so "earned" would show none of them: tests/test_earned.py)
-        config = MemoryConfig(ollama_host=server.host, model_summaries="checked", **recorded["config"])
+        config = MemoryConfig(ollama_host=server.host, model_trust="checked", **recorded["config"])
         with MemoryStore(db_path, config=config) as store:
             session = store.create_session(model=model, title=conversation).id
             store.add_messages(session, [{"role": r, "text": t} for r, t in pairs])

@@ -49,7 +49,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "capabilities": (
         "localmodel", "semantic", "recall", "state", "checkpoints", "forget", "pins", "summaries",
         "resummarize", "messages", "items", "contexts", "transfer", "maintain", "admin", "browse",
-        "incognito", "sessions", "history",
+        "incognito", "sessions", "history", "verdicts",
     ),
     "store": ("store", "encryption"),
     "front": (
@@ -83,10 +83,11 @@ CAPABILITY_USES: dict[str, set[str]] = {
     "transfer": set(),
     "browse": set(),
     "state": {"localmodel"},
-    "checkpoints": {"localmodel", "state"},
+    "verdicts": set(),
+    "checkpoints": {"localmodel", "state", "verdicts"},
     "forget": {"checkpoints"},
     "pins": {"forget"},
-    "summaries": {"localmodel", "pins", "checkpoints"},
+    "summaries": {"localmodel", "pins", "checkpoints", "verdicts"},
     "resummarize": {"localmodel", "summaries"},
     "messages": {"pins", "summaries"},
     "items": {"messages", "forget"},

@@ -240,6 +240,11 @@ def _issued(seen: list[str]) -> list[str]:
 
 
 def test_the_fast_path_stays_one_statement(store: MemoryStore, session) -> None:
+    # FTS5 reads each index's config once per connection, at its first insert: on every
+    # reopened file (before m016 too), and on a fresh one since m016 altered a table; a
+    # connection's cost, not a message's, so each index is written once first
+    store.add_message(session.id, "user", "Hello there.")
+    store.add_message(session.id, "user", "I'm allergic to latex.")
     seen: list[str] = []
     store._db.conn.set_trace_callback(seen.append)
     store.add_message(session.id, "user", "How do I add an index to a table?")
@@ -390,7 +395,7 @@ def test_the_model_pins_what_must_be_remembered(db_path: Path, fake: JsonFake) -
             42,
         ],
     }
-    with MemoryStore(db_path, config={"structured_min_tokens": 0, "model_summaries": "checked"}) as store:
+    with MemoryStore(db_path, config={"structured_min_tokens": 0, "model_trust": "checked"}) as store:
         s = store.create_session(model="llama3.2")
         store.add_messages(s.id, SPAN)
         assert store.get_pins(s.id) == []  # no rule fires on this span

@@ -18,6 +18,10 @@ from localmem.cli import cli
 from localmem.extract import extract, references, restates
 from tests.ollama_server import FakeOllama
 
+CHECKED = {"model_trust": "checked"}
+"""These tests hold the checks: every model item that passes them is overlaid (under the
+default ``model_trust="earned"`` only once the model has earned it: tests/test_earned_items.py)."""
+
 
 class JsonFake(FakeOllama):
     """The fake server, answering JSON-mode chats with ``json_reply`` (None: its usual text)."""
@@ -219,7 +223,7 @@ TALK = [
 
 def test_the_model_adds_what_is_grounded(db_path, fake: JsonFake) -> None:
     fake.json_reply = CHECKPOINT_ANSWER
-    with MemoryStore(db_path) as store:
+    with MemoryStore(db_path, config=CHECKED) as store:
         s = store.create_session(model="llama3.2")
         store.add_messages(s.id, TALK)
         taken = store.checkpoint(s.id)
@@ -264,7 +268,7 @@ def test_a_model_s_endless_workflow_is_capped_and_still_shown(db_path, monkeypat
         monkeypatch.setenv("OLLAMA_HOST", fake.host)
         fake.json_reply = {"workflow_state": {"current_step": steps[0], "next_steps": steps,
                                               "completed_steps": done}}
-        with MemoryStore(db_path) as store:
+        with MemoryStore(db_path, config=CHECKED) as store:
             s = store.create_session(model="llama3.2")
             store.add_messages(s.id, talk)
             flow = store.checkpoint(s.id).data.workflow_state
@@ -299,14 +303,14 @@ def test_model_failures_leave_the_rules(db_path, fake: JsonFake, trouble, caplog
 
 def test_automatic_checkpoints_ask_the_model_only_for_enough_new_tokens(db_path, fake: JsonFake) -> None:
     fake.json_reply = {"context_references": {"identifiers": ["Step 16"]}}
-    with MemoryStore(db_path) as store:
+    with MemoryStore(db_path, config=CHECKED) as store:
         s = store.create_session(model="llama3.2")
         store.add_messages(s.id, chat(15))  # ~150 tokens: under structured_min_tokens
         store.summarize(s.id)
         assert fake.json_requests() == []
         assert store.latest_checkpoint(s.id).source == RULES
     fake.reply = "Nothing much happened in these steps."  # a summary its range supports
-    with MemoryStore(db_path, config={"structured_min_tokens": 0}) as store:
+    with MemoryStore(db_path, config={**CHECKED, "structured_min_tokens": 0}) as store:
         store.add_messages(s.id, chat(15, start=15))
         store.summarize(s.id)
         assert len(fake.json_requests()) == 2  # the checkpoint and the summary's facts
@@ -343,7 +347,7 @@ def test_the_model_writes_structured_facts(db_path, fake: JsonFake) -> None:
         "entities": {"files": ["export.py"], "databases": ["crm_db"]},
         "open_questions": ["Which delimiter does finance want?"],
     }
-    with MemoryStore(db_path, config={"structured_min_tokens": 0, "model_summaries": "checked"}) as store:
+    with MemoryStore(db_path, config={"structured_min_tokens": 0, "model_trust": "checked"}) as store:
         s = store.create_session(model="llama3.2")
         store.add_messages(s.id, TALK + [{"role": "user", "text": "Which delimiter does finance want?"}] + chat(11))
         summary = store.summarize(s.id)
@@ -458,7 +462,7 @@ def test_a_model_item_stands_only_where_its_sentences_put_it(db_path, fake: Json
         ("user", "Please request the inhaler refill."),
         ("assistant", "Done: your inhaler refill is submitted. You can pick up the refill on Saturday."),
     ]
-    with caplog.at_level(logging.INFO, logger="localmem"), MemoryStore(db_path) as store:
+    with caplog.at_level(logging.INFO, logger="localmem"), MemoryStore(db_path, config=CHECKED) as store:
         s = store.create_session(model="llama3.2")
         store.add_messages(s.id, [{"role": r, "text": t} for r, t in talk])
         data = store.checkpoint(s.id).data
@@ -473,7 +477,7 @@ def test_a_model_item_stands_only_where_its_sentences_put_it(db_path, fake: Json
 def _model_checkpoint(db_path: Path, fake: JsonFake, talk: list[tuple[str, str]], answer: dict) -> Any:
     """The checkpoint the store keeps of ``answer`` (the model's) on ``talk``."""
     fake.json_reply = answer
-    with MemoryStore(db_path) as store:
+    with MemoryStore(db_path, config=CHECKED) as store:
         s = store.create_session(model="llama3.2")
         store.add_messages(s.id, [{"role": r, "text": t} for r, t in talk])
         return store.checkpoint(s.id).data
@@ -1021,7 +1025,7 @@ def test_a_fact_resting_on_a_guess_taken_back_is_dropped(db_path, fake: JsonFake
     ]
     fake.json_reply = {"key_facts": ["Daylight saving time shifts the date back by an hour",
                                      "The date string is parsed as UTC midnight"]}
-    with MemoryStore(db_path, config={"structured_min_tokens": 0}) as store:
+    with MemoryStore(db_path, config={**CHECKED, "structured_min_tokens": 0}) as store:
         s = store.create_session(model="llama3.2")
         store.add_messages(s.id, talk + chat(11))
         store.summarize(s.id)

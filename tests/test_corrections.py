@@ -144,7 +144,7 @@ def test_forgetting_the_correction_restores_the_fact_and_forgetting_the_fact_rem
     assert "bluefox7" not in context_text(store, s).replace("Actually no, it's bluefox78.", "")
 
 
-MODEL_CONFIG = {"summary_threshold": 4, "structured_min_tokens": 0, "model_summaries": "checked"}  # the model's summary as the checks keep it (tests/test_earned.py: what "earned" shows)
+MODEL_CONFIG = {"summary_threshold": 4, "structured_min_tokens": 0, "model_trust": "checked"}  # the model's summary as the checks keep it (tests/test_earned.py: what "earned" shows)
 
 
 def told_the_model(store: MemoryStore, *turns: tuple[str, str]) -> str:

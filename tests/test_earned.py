@@ -1,4 +1,4 @@
-"""``MemoryConfig.model_summaries``: a model's summary is shown as its own once the model
+"""``MemoryConfig.model_trust``: a model's summary is shown as its own once the model
 has earned trust on this file (issue 21 point 2). Through ``MemoryStore``, the real
 ollama client over a real loopback socket to the fake server (tests/ollama_server.py)."""
 
@@ -48,6 +48,11 @@ def filled(store: MemoryStore, ranges: int) -> str:
     return s.id
 
 
+def summary_record(store: MemoryStore) -> list:
+    """The model's records for its summaries (``model_trust`` lists every kind)."""
+    return [r for r in store.model_trust() if r.kind == "summary"]
+
+
 def sources(store: MemoryStore, sid: str, ranges: int) -> list[str]:
     return [store.summarize(sid).source for _ in range(ranges)]
 
@@ -70,10 +75,10 @@ def test_a_faithful_model_earns_trust_after_three_answers(db_path, fake_ollama: 
         assert got == [FALLBACK] * MIN_VERDICTS + [MODEL, MODEL]
         first = store.get_summaries(sid)[0]
         assert first.text.startswith("15 messages") or "database" in first.text  # the store's own
-        (record,) = store.model_trust()
+        (record,) = summary_record(store)
         assert (record.model, record.answered, record.whole, record.earned) == (MODEL, 5, 5, True)
         assert "earned" in check_trust(store).detail
-    assert caplog.text.count("has earned trust on this file") == 1
+    assert caplog.text.count("has earned trust for its summaries on this file") == 1
 
 
 def test_the_facts_beside_an_unearned_summary_are_asked_as_before(db_path, fake_ollama: FakeOllama) -> None:
@@ -92,7 +97,7 @@ def test_a_model_whose_answers_lose_sentences_never_earns_it(db_path, fake_ollam
     ) as store:
         sid = filled(store, 5)
         assert sources(store, sid, 5) == [FALLBACK] * 5
-        (record,) = store.model_trust()
+        (record,) = summary_record(store)
         assert (record.answered, record.whole, record.earned) == (5, 0, False)
         assert "not earned" in check_trust(store).detail
     assert "dropped" in caplog.text and "has earned trust" not in caplog.text
@@ -100,12 +105,12 @@ def test_a_model_whose_answers_lose_sentences_never_earns_it(db_path, fake_ollam
 
 def test_checked_keeps_every_summary_that_passes_the_checks(db_path, fake_ollama: FakeOllama) -> None:
     fake_ollama.reply = LOSES_ONE
-    with MemoryStore(db_path, config={"model_summaries": "checked", "recent_summaries": 0}) as store:
+    with MemoryStore(db_path, config={"model_trust": "checked", "recent_summaries": 0}) as store:
         sid = filled(store, 2)
         kept = [store.summarize(sid) for _ in range(2)]
         assert [s.source for s in kept] == [MODEL, MODEL]
         assert all("Rust" not in s.text for s in kept)  # the checks dropped the sentence
-        (record,) = store.model_trust()  # recorded either way
+        (record,) = summary_record(store)  # recorded either way
         assert (record.answered, record.whole) == (2, 0)
 
 
@@ -121,8 +126,8 @@ def test_the_record_survives_reopening_and_another_process_sees_it(db_path, fake
         "with MemoryStore(sys.argv[1]) as s: print(json.dumps([r.model_dump() for r in s.model_trust()]))"
     )
     out = subprocess.run([sys.executable, "-c", code, str(db_path)], capture_output=True, text=True, check=True)
-    (record,) = json.loads(out.stdout)
-    assert record == {"model": MODEL, "answered": 4, "whole": 4, "recent": 4, "recent_whole": 4, "earned": True}
+    (record,) = [r for r in json.loads(out.stdout) if r["kind"] == "summary"]
+    assert record == {"model": MODEL, "kind": "summary", "answered": 4, "whole": 4, "recent": 4, "recent_whole": 4, "earned": True}
 
 
 def test_the_record_holds_no_text(db_path, fake_ollama: FakeOllama) -> None:
@@ -137,7 +142,7 @@ def test_the_record_holds_no_text(db_path, fake_ollama: FakeOllama) -> None:
 
 @pytest.mark.parametrize("policy", ["earned", "checked"])
 def test_a_forget_during_the_call_discards_the_summary_and_its_verdict(db_path, fake_ollama: FakeOllama, policy) -> None:
-    with MemoryStore(db_path, config={"model_summaries": policy}) as store:
+    with MemoryStore(db_path, config={"model_trust": policy}) as store:
         sid = filled(store, 1)
         store.checkpoint(sid)  # taken before the gate: only the summary's call waits
         fake_ollama.gate = threading.Event()
@@ -166,7 +171,7 @@ def test_resummarize_leaves_ranges_until_earned_then_redoes_them_without_asking(
         report = store.resummarize(sid)
         assert report.redone == [] and report.left == 2  # answered, not yet trusted
         assert "earned trust" in report.reason
-        assert store.model_trust()[0].answered == 2
+        assert summary_record(store)[0].answered == 2
         store.add_messages(sid, conversation(15, start=30))
         assert store.summarize(sid).source == FALLBACK  # the third answer earns it
         asked = len(fake_ollama.requests)
@@ -175,13 +180,13 @@ def test_resummarize_leaves_ranges_until_earned_then_redoes_them_without_asking(
         # the two answers given before came from the cache: no call, no second verdict
         summary_calls = [b for _, p, b in fake_ollama.requests[asked:] if p == "/api/chat" and not b.get("format")]
         assert summary_calls == []  # each range's answer was cached when it was judged
-        assert store.model_trust()[0].answered == 3  # each range counted once
+        assert summary_record(store)[0].answered == 3  # each range counted once
 
 
 @pytest.mark.parametrize("policy, shown", [("earned", FALLBACK), ("checked", MODEL)])
 def test_a_rollup_is_the_models_only_when_trusted(db_path, fake_ollama: FakeOllama, policy, shown) -> None:
     # the rollup of the first two comes with the second: two answers are no record yet
-    with MemoryStore(db_path, config={"model_summaries": policy, "recent_summaries": 1}) as store:
+    with MemoryStore(db_path, config={"model_trust": policy, "recent_summaries": 1}) as store:
         sid = filled(store, 2)
         sources(store, sid, 2)
         rollups = [s for s in store.get_summaries(sid) if s.level == 2]

@@ -42,7 +42,7 @@ def test_a_measure_and_a_reaction_are_refused_through_the_store(db_path: Path, f
         "decisions": ["Love it", "Change of plan", "I really like the tram", "print two copies of the CV tonight",
                       "take the tram instead of the bus"],
     }
-    with MemoryStore(db_path, config={"summary_threshold": 8, "structured_min_tokens": 0}) as store:
+    with MemoryStore(db_path, config={"summary_threshold": 8, "structured_min_tokens": 0, "model_trust": "checked"}) as store:
         s = store.create_session(model="llama3.2").id
         store.add_messages(s, [{"role": r, "text": t} for r, t in COMMUTE])
         store.summarize(s)

@@ -14,7 +14,7 @@ import pytest
 from localmem import MemoryStore
 from tests.test_checkpoint import JsonFake, fake  # noqa: F401 - the fixture
 
-CONFIG = {"summary_threshold": 4, "structured_min_tokens": 0, "model_summaries": "checked"}  # the model's summary as the checks keep it (tests/test_earned.py: what "earned" shows)
+CONFIG = {"summary_threshold": 4, "structured_min_tokens": 0, "model_trust": "checked"}  # the model's summary as the checks keep it (tests/test_earned.py: what "earned" shows)
 
 
 def current(store: MemoryStore, session_id: str | None) -> list[str]:

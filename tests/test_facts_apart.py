@@ -42,8 +42,8 @@ FACTS = {
     "updates": [],
 }
 # these tests hold the checks: every summary that passes them is the model's (what a
-# context shows by default, model_summaries="earned": tests/test_earned.py)
-CONFIG = {"summary_threshold": len(BOILER), "structured_min_tokens": 0, "facts_apart": True, "model_summaries": "checked"}
+# context shows by default, model_trust="earned": tests/test_earned.py)
+CONFIG = {"summary_threshold": len(BOILER), "structured_min_tokens": 0, "facts_apart": True, "model_trust": "checked"}
 
 
 def facts_requests(fake: JsonFake) -> list[dict]:  # noqa: F811

@@ -85,7 +85,7 @@ CONFIG = {
     "recent_summaries": 1,  # every level-1 summary but the newest is rolled up at once
     "structured_min_tokens": 1_000_000,  # facts and checkpoints by the rules
     "embedding_model": "nomic-embed-text",
-    "model_summaries": "checked",  # the model's summary as the checks keep it (tests/test_earned.py: what "earned" shows)
+    "model_trust": "checked",  # the model's summary as the checks keep it (tests/test_earned.py: what "earned" shows)
 }
 
 

@@ -59,8 +59,8 @@ def fake(monkeypatch: pytest.MonkeyPatch) -> Iterator[QuotingFake]:
 
 
 # these tests hold the checks: every summary that passes them is the model's (what a
-# context shows by default, model_summaries="earned": tests/test_earned.py)
-CONFIG = {"summary_threshold": 4, "structured_min_tokens": 0, "recent_summaries": 1, "model_summaries": "checked"}
+# context shows by default, model_trust="earned": tests/test_earned.py)
+CONFIG = {"summary_threshold": 4, "structured_min_tokens": 0, "recent_summaries": 1, "model_trust": "checked"}
 
 
 def filler(i: int) -> dict[str, str]:

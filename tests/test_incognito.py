@@ -33,7 +33,7 @@ T0 = datetime.datetime(2026, 5, 4, 10, 30, tzinfo=datetime.timezone.utc)
 def test_nothing_of_it_reaches_the_file(db_path: Path, fake_ollama: FakeOllama) -> None:
     fake_ollama.models.append("nomic-embed-text:latest")
     hidden, kept = new_marker(), new_marker()
-    config = {"summary_threshold": 4, "recent_summaries": 1, "embedding_model": "nomic-embed-text", "model_summaries": "checked"}
+    config = {"summary_threshold": 4, "recent_summaries": 1, "embedding_model": "nomic-embed-text", "model_trust": "checked"}
     with MemoryStore(db_path, config=config) as store:
         s = store.create_session(model="llama3.2", title=f"about {hidden}", persist=False)
         assert s.persist is False and store.get_session(s.id).persist is False

@@ -136,7 +136,7 @@ def test_the_model_s_lines_name_the_messages_its_judgement_found(db_path: Path, 
         "pending_tasks": ["Add CSV export to export.py"],  # quoted nowhere: grounded
         "user_preferences": ["short answers"],
     }
-    with MemoryStore(db_path) as store:
+    with MemoryStore(db_path, config={"model_trust": "checked"}) as store:  # the checks' view
         s = store.create_session(model="llama3.2").id
         said = store.add_messages(s, [
             {"role": "user", "text": "Let's keep the reports in PostgreSQL."},

@@ -28,8 +28,8 @@ KITCHEN = [
 ]
 
 # these tests hold the checks: every summary that passes them is the model's (what a
-# context shows by default, model_summaries="earned": tests/test_earned.py)
-CHECKED = {"model_summaries": "checked"}
+# context shows by default, model_trust="earned": tests/test_earned.py)
+CHECKED = {"model_trust": "checked"}
 
 
 def test_a_models_facts_stand_as_what_their_field_is(db_path: Path, fake: JsonFake) -> None:  # noqa: F811

@@ -20,8 +20,8 @@ from tests.test_summarize import conversation
 
 # Small ranges and few level-1 summaries in the context: rollups come quickly.
 # these tests hold the checks: every summary that passes them is the model's (what a
-# context shows by default, model_summaries="earned": tests/test_earned.py)
-CONFIG = {"summary_threshold": 4, "recent_summaries": 2, "structured_min_tokens": 0, "model_summaries": "checked"}
+# context shows by default, model_trust="earned": tests/test_earned.py)
+CONFIG = {"summary_threshold": 4, "recent_summaries": 2, "structured_min_tokens": 0, "model_trust": "checked"}
 # A reply that passes validation for every range of conversation() and for a rollup
 # of such replies (the fake server's own guess at a rollup shares too few words).
 GOOD_REPLY = "Discussed the index on the franchisees table in the database."
@@ -153,7 +153,7 @@ def test_cli_resummarize_with_and_without_the_model(
     assert "offline mode" in result.output and "0 of" in result.output
     monkeypatch.setenv("OLLAMA_HOST", fake_ollama.host)
     fake_ollama.reply = GOOD_REPLY
-    # the CLI's default, model_summaries="earned": the first run builds the model's record
+    # the CLI's default, model_trust="earned": the first run builds the model's record
     # (three answers kept whole earn it), the second stores what it left, from the cache
     result = runner.invoke(cli, ["resummarize", sid, "--db", str(db_path), "--json"])
     assert result.exit_code == 0, result.output

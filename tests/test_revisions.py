@@ -175,7 +175,7 @@ def test_the_store_keeps_no_model_summary_stating_a_replaced_value(
         summary = summarize(db_path, server, f"{said} {kept}", pairs)
     assert (summary.source, summary.text) == ("llama3.2:latest", kept)
     assert "sentence 1 of 3 dropped: states a value the conversation replaced later" in caplog.text
-    with MemoryStore(db_path, config=MemoryConfig(summary_threshold=len(pairs), model_summaries="checked")) as store:
+    with MemoryStore(db_path, config=MemoryConfig(summary_threshold=len(pairs), model_trust="checked")) as store:
         assert store.get_summaries(summary.session_id)[0].text == kept
 
 

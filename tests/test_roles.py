@@ -113,7 +113,7 @@ def test_the_store_drops_a_miscast_summary_sentence_and_fact(db_path, caplog) ->
         server.reply = "Tom's team plays in Leeds on Saturday. Raj booked the pitch. Raj paid the £60 fee."
         server.json_reply = json.dumps(facts)
         config = MemoryConfig(
-            ollama_host=server.host, summary_threshold=len(MATCH), structured_min_tokens=0, model_summaries="checked"
+            ollama_host=server.host, summary_threshold=len(MATCH), structured_min_tokens=0, model_trust="checked"
         )
         with MemoryStore(db_path, config=config) as store, caplog.at_level(logging.INFO, logger="localmem"):
             session = store.create_session(model="llama3.2:latest").id
@@ -201,7 +201,7 @@ def test_the_store_pins_no_miscast_must_remember_item(db_path) -> None:
     with Replay(models=["llama3.2:latest"]) as server:
         server.reply = "Jess is joining the team; Sam books the pitch every week."
         server.json_reply = json.dumps(facts)
-        config = MemoryConfig(ollama_host=server.host, summary_threshold=len(TEAM), structured_min_tokens=0)
+        config = MemoryConfig(ollama_host=server.host, summary_threshold=len(TEAM), structured_min_tokens=0, model_trust="checked")
         with MemoryStore(db_path, config=config) as store:
             session = store.create_session(model="llama3.2:latest").id
             store.add_messages(session, [{"role": r, "text": t} for r, t in TEAM])

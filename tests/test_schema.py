@@ -15,7 +15,7 @@ import pytest
 
 from localmem import MemoryStore, db
 from localmem.errors import NotALocalMemDatabase, SchemaTooNew
-from localmem.migrations import APPLICATION_ID, SCHEMA_VERSION
+from localmem.migrations import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -237,7 +237,8 @@ def test_the_scope_index_replaces_the_older_one_in_a_migrated_file(tmp_path: Pat
     raw = sqlite3.connect(path)
     raw.execute("DROP INDEX messages_session_tokens")
     raw.execute("CREATE INDEX messages_session_id ON messages (session_id, id)")
-    raw.execute(f"PRAGMA user_version = {SCHEMA_VERSION - 1}")
+    before = [name for name, _ in MIGRATIONS].index("m016_scope_index")  # the version a file had before it
+    raw.execute(f"PRAGMA user_version = {before}")
     raw.commit()
     raw.close()
     with MemoryStore(path) as store:

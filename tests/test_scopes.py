@@ -307,7 +307,7 @@ def test_a_models_pin_of_a_medicine_stopped_later_is_not_kept(db_path: Path, fak
         "must_remember": ["Biscuit gets half a baby aspirin on bad days", "He starts carprofen 75 mg on Monday"],
         "key_facts": ["He gets half a baby aspirin on bad days", "He starts carprofen 75 mg on Monday"],
     }
-    with MemoryStore(db_path, config={"structured_min_tokens": 0, "model_summaries": "checked"}) as store:
+    with MemoryStore(db_path, config={"structured_min_tokens": 0, "model_trust": "checked"}) as store:
         s = store.create_session(model="llama3.2")
         store.add_messages(s.id, STOP_SPAN)
         assert store.summarize(s.id).source == "llama3.2:latest"
@@ -355,7 +355,7 @@ def test_the_model_supersedes_what_the_rules_cannot_read(db_path: Path, fake: Js
             "not an object",
         ]
     }
-    with MemoryStore(db_path, config={"structured_min_tokens": 0, "model_summaries": "checked"}) as store:
+    with MemoryStore(db_path, config={"structured_min_tokens": 0, "model_trust": "checked"}) as store:
         s = store.create_session(model="llama3.2")
         store.add_message(s.id, "user", "Remember that I live in Bristol.")
         (bristol,) = store.get_pins(s.id)

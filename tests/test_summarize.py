@@ -25,13 +25,13 @@ TOPICS = [
 ]
 
 # these tests hold the checks: every summary that passes them is the model's (what a
-# context shows by default, model_summaries="earned": tests/test_earned.py)
-CHECKED = {"model_summaries": "checked"}
+# context shows by default, model_trust="earned": tests/test_earned.py)
+CHECKED = {"model_trust": "checked"}
 
 
 @pytest.fixture
 def store(db_path: Path) -> Iterator[MemoryStore]:
-    """The store of these tests: ``model_summaries="checked"`` (see ``CHECKED``)."""
+    """The store of these tests: ``model_trust="checked"`` (see ``CHECKED``)."""
     with MemoryStore(db_path, config=CHECKED) as s:
         yield s
 

@@ -126,7 +126,7 @@ def test_a_dropped_binding_is_logged_by_number_and_reason(db_path, caplog) -> No
             "Clara arrives on Friday and the fence is painted on Saturday morning. "
             "They will paint the fence on Sunday. They will buy the paint on Friday."
         )
-        config = MemoryConfig(ollama_host=server.host, summary_threshold=len(WEEKEND), model_summaries="checked")
+        config = MemoryConfig(ollama_host=server.host, summary_threshold=len(WEEKEND), model_trust="checked")
         with MemoryStore(db_path, config=config) as store, caplog.at_level(logging.INFO, logger="localmem"):
             session = store.create_session(model="llama3.2:latest").id
             store.add_messages(session, [{"role": r, "text": t} for r, t in WEEKEND])

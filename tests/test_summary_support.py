@@ -51,7 +51,7 @@ def summarize(db_path, server: FakeOllama, reply: str, pairs=CHAT):
 def summarize_and_pin(db_path, server: FakeOllama, reply: str, pairs=CHAT) -> tuple[Summary, list[str]]:
     """The summary the store keeps when the model answers ``reply``, and the pins then."""
     server.reply = reply
-    with MemoryStore(db_path, config=MemoryConfig(summary_threshold=len(pairs), model_summaries="checked")) as store:
+    with MemoryStore(db_path, config=MemoryConfig(summary_threshold=len(pairs), model_trust="checked")) as store:
         session = store.create_session(model="llama3.2").id
         store.add_messages(session, [{"role": r, "text": t} for r, t in pairs])
         return store.summarize(session), [p.content for p in store.get_pins(session)]

@@ -15,7 +15,7 @@ from localmem import MemoryStore
 from localmem.errors import InvalidInput
 from tests.test_checkpoint import JsonFake, fake  # noqa: F401 - the fixture
 
-CONFIG = {"summary_threshold": 4, "structured_min_tokens": 0, "model_summaries": "checked"}  # the model's summary as the checks keep it (tests/test_earned.py: what "earned" shows)
+CONFIG = {"summary_threshold": 4, "structured_min_tokens": 0, "model_trust": "checked"}  # the model's summary as the checks keep it (tests/test_earned.py: what "earned" shows)
 FACT = "Rosa takes warfarin and is allergic to penicillin"
 
 

@@ -10,7 +10,8 @@ shares, naming a session, and ``main``; row formats, progress and questions are
 - **Opening**: a command that only reads refuses a missing file in one line
   rather than creating an empty one; only the commands that create sessions
   (``demo``, ``new``, ``import``, ``mcp``) create it. Commands that may call
-  the local model take ``--timeout SECONDS`` and ``--offline``.
+  the local model take ``--timeout SECONDS``, ``--offline``, ``--model-trust earned|checked``
+  and ``--facts-apart`` (``MemoryConfig.model_trust``, ``facts_apart``).
 - **Sessions** are named by their id, by the first characters of a random id
   (at least :data:`MIN_PREFIX`, if only one id starts with them), or with
   ``--latest`` (the most recently active).
@@ -72,6 +73,17 @@ model_options = (
     click.option(
         "--offline", is_flag=True, help="Do not call the local model: deterministic summaries only."
     ),
+    click.option(
+        "--model-trust",
+        type=click.Choice(["earned", "checked"]),
+        default=None,
+        help="What the local model wrote reaches the memory once it has earned trust on this file "
+        "(earned), or whenever it passes the checks (checked) [default: earned].",
+    ),
+    click.option(
+        "--facts-apart", is_flag=True,
+        help="Ask the local model for a span's facts even when its summary was rejected.",
+    ),
 )
 
 
@@ -84,7 +96,7 @@ force_option = click.option(
 def with_store(
     func: Callable[..., Any] | None = None, *, create: bool = False, model: bool = False
 ) -> Any:
-    """Add ``--db`` (and, with ``model``, ``--timeout`` and ``--offline``) to a command
+    """Add ``--db`` (and, with ``model``, :data:`model_options`) to a command
     and hand it an open store (:func:`open_store`); report localmem's errors in one
     line (exit code 1). With ``model``, each wait for the local model is said on
     standard error as it starts (``output.announce_waits``). Use bare
@@ -101,6 +113,11 @@ def with_store(
                 config["ollama_timeout"] = timeout
             if offline:
                 config["offline"] = True
+            trust, apart = kwargs.pop("model_trust"), kwargs.pop("facts_apart")
+            if trust is not None:
+                config["model_trust"] = trust
+            if apart:
+                config["facts_apart"] = True
         waits = announce_waits() if model else contextlib.nullcontext()
         try:
             with waits, open_store(db_path, create=create, config=config) as store:

@@ -203,24 +203,25 @@ def uncovered_tokens(conn: sqlite3.Connection, session_id: str, after_id: int) -
     return count, tokens
 
 
-# Each model answer's verdict (m015_verdicts): a model's record on this file.
-INSERT_VERDICT_SQL = "INSERT INTO model_verdicts (model, created_at, kept_whole) VALUES (?, ?, ?)"
-RECENT_VERDICTS_SQL = """SELECT kept_whole FROM model_verdicts WHERE model = ?
+# Each model answer's verdict (m015_verdicts, m017_verdict_kinds): a model's record per kind.
+INSERT_VERDICT_SQL = "INSERT INTO model_verdicts (model, kind, created_at, kept_whole) VALUES (?, ?, ?, ?)"
+RECENT_VERDICTS_SQL = """SELECT kept_whole FROM model_verdicts WHERE model = ? AND kind = ?
     ORDER BY id DESC LIMIT ?"""
-VERDICT_MODELS_SQL = """SELECT model, count(*), coalesce(sum(kept_whole), 0) FROM model_verdicts
-    GROUP BY model ORDER BY model"""
+VERDICT_MODELS_SQL = """SELECT model, kind, count(*), coalesce(sum(kept_whole), 0) FROM model_verdicts
+    GROUP BY model, kind ORDER BY model, kind"""
 
 
-def insert_verdict(conn: sqlite3.Connection, model: str, kept_whole: bool, now: str) -> None:
-    """Record one answer of ``model``: whether the checks kept its summary whole."""
-    conn.execute(INSERT_VERDICT_SQL, (model, now, int(kept_whole)))
+def insert_verdict(conn: sqlite3.Connection, model: str, kind: str, kept_whole: bool, now: str) -> None:
+    """Record one answer of ``model`` of ``kind``: whether the checks kept it whole."""
+    conn.execute(INSERT_VERDICT_SQL, (model, kind, now, int(kept_whole)))
 
 
-def recent_verdicts(conn: sqlite3.Connection, model: str, limit: int) -> list[bool]:
-    """The newest ``limit`` verdicts of ``model`` in this file, oldest first."""
-    return [bool(r[0]) for r in reversed(conn.execute(RECENT_VERDICTS_SQL, (model, limit)).fetchall())]
+def recent_verdicts(conn: sqlite3.Connection, model: str, kind: str, limit: int) -> list[bool]:
+    """The newest ``limit`` verdicts of ``model`` of ``kind`` in this file, oldest first."""
+    return [bool(r[0]) for r in reversed(conn.execute(RECENT_VERDICTS_SQL, (model, kind, limit)).fetchall())]
 
 
-def verdict_models(conn: sqlite3.Connection) -> list[tuple[str, int, int]]:
-    """Every model with a verdict here: (model, answers, answers kept whole), by name."""
-    return [(m, n, whole) for m, n, whole in conn.execute(VERDICT_MODELS_SQL)]
+def verdict_models(conn: sqlite3.Connection) -> list[tuple[str, str, int, int]]:
+    """Every model and kind with a verdict here: (model, kind, answers, answers kept whole),
+    by name, then kind."""
+    return [(m, kind, n, whole) for m, kind, n, whole in conn.execute(VERDICT_MODELS_SQL)]

@@ -1,7 +1,7 @@
 """The schema, as named, append-only migrations applied when a file is opened.
 
 :data:`MIGRATIONS` lists them in order; their statements are in the modules named by
-their numbers (``m001_m003``, ``m004_m011``, ``m012``, ``m013_truth``, ``m014_sources``, ``m015_verdicts``, ``m016_scope_index``; the next ones in a module of their own).
+their numbers (``m001_m003``, ``m004_m011``, ``m012``, ``m013_truth``, ``m014_sources``, ``m015_verdicts``, ``m016_scope_index``, ``m017_verdict_kinds``; the next ones in a module of their own).
 
 ``PRAGMA user_version`` holds how many migrations a file has; opening an
 older file applies the missing ones in one transaction. Never edit a
@@ -37,6 +37,7 @@ from .m013_truth import M013_TRUTH
 from .m014_sources import M014_SOURCES
 from .m015_verdicts import M015_VERDICTS
 from .m016_scope_index import M016_SCOPE_INDEX
+from .m017_verdict_kinds import M017_VERDICT_KINDS
 
 M012_SEARCH_AT_COMMIT = (
     *_m012_index("messages", "text", SESSION_KEY_EXPR),
@@ -72,6 +73,8 @@ MIGRATIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("m015_verdicts", M015_VERDICTS),
     # A session's statistics read from its index alone (see m016_scope_index).
     ("m016_scope_index", M016_SCOPE_INDEX),
+    # A model earns trust per kind: summary, checkpoint, facts (see m017_verdict_kinds).
+    ("m017_verdict_kinds", M017_VERDICT_KINDS),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -93,6 +96,7 @@ __all__ = [
     "M014_SOURCES",
     "M015_VERDICTS",
     "M016_SCOPE_INDEX",
+    "M017_VERDICT_KINDS",
     "MIGRATIONS",
     "SCHEMA_VERSION",
     "SESSION_KEY_EXPR",

@@ -1,6 +1,6 @@
 """m015_verdicts: each model answer's verdict, kept in the file (issue 21 point 2).
 
-With ``MemoryConfig.model_summaries="earned"`` (the default) a model's summary reaches
+With ``MemoryConfig.model_trust="earned"`` (the default) a model's summary reaches
 the context as the model's only once that model has earned it on this file
 (``localmem.trust``): its record is one row per level-1 summary it answered here, the
 model's name, when, and whether the checks kept that summary whole (``Outcome.kept_whole``).
