@@ -16,6 +16,7 @@ import pytest
 from localmem import MemoryStore, db
 from localmem.errors import NotALocalMemDatabase, SchemaTooNew
 from localmem.migrations import APPLICATION_ID, MIGRATIONS, SCHEMA_VERSION
+from tests.old_files import file_at_version
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -227,27 +228,25 @@ def test_a_sessions_statistics_are_read_from_its_index_alone(
 def test_the_scope_index_replaces_the_older_one_in_a_migrated_file(tmp_path: Path) -> None:
     """A file made before m016 keeps one index of a session's messages, the covering one,
     and its statistics are the same read either way."""
-    path = tmp_path / "old.db"
-    with MemoryStore(path) as store:
-        sid = store.create_session().id
-        for n in range(5):
-            store.add_message(sid, "user", f"note number {n} about the garden")
-        conn = store._db.conn
-        expected = db.scope_ids(conn, sid, 0, 100)
-    raw = sqlite3.connect(path)
-    raw.execute("DROP INDEX messages_session_tokens")
-    raw.execute("CREATE INDEX messages_session_id ON messages (session_id, id)")
-    before = [name for name, _ in MIGRATIONS].index("m016_scope_index")  # the version a file had before it
-    raw.execute(f"PRAGMA user_version = {before}")
-    raw.commit()
-    raw.close()
+    before = [name for name, _ in MIGRATIONS].index("m016_scope_index")
+    path = file_at_version(tmp_path / "old.db", before, [
+        ("INSERT INTO sessions (id, title, model, created_at, updated_at) VALUES ('s', NULL, NULL, "
+         "'2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')", ()),
+        *[("INSERT INTO messages (id, session_id, role, text, token_count, importance_score, created_at) "
+           "VALUES (?, 's', 'user', ?, 7, 0.5, '2026-01-01T00:00:00.000Z')", (n + 1, f"note number {n} about the garden"))
+          for n in range(5)],
+    ])
+    with sqlite3.connect(path) as raw:
+        assert {r[0] for r in raw.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'messages'"
+        )} >= {"messages_session_id"}
     with MemoryStore(path) as store:
         conn = store._db.conn
         names = {r[0] for r in conn.execute(
             "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'messages'"
         )}
         assert names == {"messages_session_tokens"}
-        assert db.scope_ids(conn, sid, 0, 100) == expected
+        assert db.scope_ids(conn, "s", 0, 100) == (5, 35, 5, [1, 2, 3, 4, 5])
 
 
 def test_sqlite3_tool_and_sqlite_utils_read_the_file(store: MemoryStore, session, db_path: Path) -> None:
