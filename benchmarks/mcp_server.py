@@ -29,11 +29,11 @@ embedding alone (``/api/embed`` through localmem's Ollama backend), each with a 
 of its own, never embedded before: the split of the time between the model and
 localmem with MCP. The query's embedding takes a different time each call (tens of
 milliseconds, varying by more than the rest on a busy machine), so each timing is also
-given less that call's own ``/api/embed`` as the server served it (``EmbedServer.served``):
-what is left is localmem (and MCP) alone, call by call. The embedding server runs in this
-process: the in-process calls' round trips to it also carry the hand-offs between this
-process's threads (several milliseconds on a busy machine; raw httpx pays the same), which
-the server subprocess's requests do not (``mcp_stages.py`` times those). Each round also times a ``ping``
+given less that call's own ``/api/embed`` as the server served it (``EmbedProcess.served``):
+what is left is localmem (and MCP) alone, call by call. The embedding server runs in a
+process of its own, as Ollama does (``embed_server.EmbedProcess``): the model's work
+shares neither this process's interpreter nor its threads with the client it times, and
+its time per request is read from its own log. Each round also times a ``ping``
 (the protocol's floor, in the same rounds) and counts what the embedding server was asked
 during the client's call (requests by path, connections opened): a recall should ask one
 ``/api/embed`` on a connection kept alive, and nothing else.
@@ -70,7 +70,7 @@ from mcp.client.stdio import stdio_client  # noqa: E402
 from localmem import MemoryStore  # noqa: E402
 
 if TYPE_CHECKING:
-    from embed_server import EmbedServer
+    from embed_server import EmbedProcess
 
 SESSION = "bench"
 
@@ -149,7 +149,7 @@ async def recalls(path: Path, queries: list[str], calls: int) -> dict[str, list[
 
 
 async def embedded_recalls(
-    path: Path, queries: list[str], calls: int, server: EmbedServer
+    path: Path, queries: list[str], calls: int, server: EmbedProcess
 ) -> tuple[dict[str, list[float]], Counter[str]]:
     """``recalls`` with the embedding model: three fresh queries per round, one for the
     client, one for the library in process, one embedded alone; and a ping. With them,
@@ -199,16 +199,16 @@ async def embedded_recalls(
 
 def with_embedder(path: Path, queries: list[str], calls: int) -> None:
     """The embedding server up, every message embedded, then ``embedded_recalls``."""
-    from embed_server import EmbedServer
-    from minilm import MiniLM
+    from embed_server import EmbedProcess
 
-    with EmbedServer(MiniLM()) as server:
+    with EmbedProcess(path.with_name("embed_server.log")) as server:
         os.environ["OLLAMA_HOST"] = server.host
         with MemoryStore(path) as store:  # recall's scope is the session: its vectors
             started = time.perf_counter()
             stored = store.embed_pending(SESSION)
             took = time.perf_counter() - started
-        print(f"with all-MiniLM-L6-v2 (embed_server.py, found by embedding_model=\"auto\"): "
+        print(f"with all-MiniLM-L6-v2 (embed_server.py in its own process, found by "
+              f"embedding_model=\"auto\"): "
               f"the session's {stored:,} messages embedded in {took:.0f} s")
         rng = random.Random(3)
         words = sorted({w for q in queries for w in q.split()})
