@@ -33,7 +33,10 @@ given less that call's own ``/api/embed`` as the server served it (``EmbedProces
 what is left is localmem (and MCP) alone, call by call. The embedding server runs in a
 process of its own, as Ollama does (``embed_server.EmbedProcess``): the model's work
 shares neither this process's interpreter nor its threads with the client it times, and
-its time per request is read from its own log. Each round also times a ``ping``
+its time per request is read from its own log. The margin over the model's own time is
+then split, each call less its own ``/api/embed`` as served: the HTTP round trip (the
+embedding alone: localmem's Ollama client, loopback, the server's request handling), localmem
+(in process, beyond that) and MCP (through the client, beyond that). Each round also times a ``ping``
 (the protocol's floor, in the same rounds) and counts what the embedding server was asked
 during the client's call (requests by path, connections opened): a recall should ask one
 ``/api/embed`` on a connection kept alive, and nothing else.
@@ -240,6 +243,13 @@ def with_embedder(path: Path, queries: list[str], calls: int) -> None:
           f"{ms(statistics.median(less['in process']))}, {ms(pct(less['in process'], 90))}; "
           f"the embedding alone (the HTTP round trip) {ms(statistics.median(less['embedding']))}, "
           f"{ms(pct(less['embedding'], 90))}")
+    served = [c - rest for c, rest in zip(client, less["client"])]
+    mid = {name: statistics.median(t) for name, t in less.items()}
+    print(f"  → the margin over the model's own time: the model (/api/embed as served during the "
+          f"client's calls) p50 {ms(statistics.median(served))}, p90 {ms(pct(served, 90))}; the "
+          f"client's call less it p50 {ms(mid['client'])}: the HTTP round trip "
+          f"{ms(mid['embedding'])} + localmem {ms(mid['in process'] - mid['embedding'])} + MCP "
+          f"{ms(mid['client'] - mid['in process'])} (differences of p50s, each less served)")
 
 
 def spawn(code: str) -> float:
