@@ -24,6 +24,15 @@ counts every request by method and path, ``connections`` the connections accepte
 client that keeps its connection alive opens one); ``served`` holds each ``/api/embed``'s
 seconds from its body read to its answer ready (the model's time as served, recorded
 before the answer is sent, so a client that has its answer finds it there).
+
+A benchmark runs it in a process of its own, as Ollama runs (``EmbedProcess``:
+``--serve --log LOG``), so that the model's work does not share the benchmark's
+interpreter (its lock and its threads) with the client it times. The server then
+writes each of those events to ``LOG`` as it happens, one ``<perf_counter_ns> <what>``
+line each (the clock every process of the machine shares): ``connection``, ``asked
+<METHOD> <path>``, ``embed+`` (a POST to ``/api/embed`` begun, before its body is
+read), ``served <seconds>`` and ``embed-`` (its answer ready, before it is sent); ``EmbedProcess`` reads ``asked``, ``connections`` and
+``served`` back from it.
 """
 
 from __future__ import annotations
@@ -32,12 +41,16 @@ import argparse
 import hashlib
 import importlib.metadata
 import json
+import os
 import socket
+import subprocess
+import sys
 import threading
 import time
 from collections import Counter
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Final
+from pathlib import Path
+from typing import IO, Any, Final
 
 import numpy as np
 from minilm import MAX_TOKENS, MiniLM
@@ -65,7 +78,7 @@ def installed(name: object) -> bool:
 class EmbedServer:
     """The server (see the module docstring); a context manager that starts and stops it."""
 
-    def __init__(self, model: MiniLM) -> None:
+    def __init__(self, model: MiniLM, log: IO[str] | None = None) -> None:
         self.model = model
         self.stats = {"requests": 0, "texts": 0, "computed": 0}
         self.asked: Counter[str] = Counter()  # "POST /api/embed" -> how many
@@ -73,6 +86,7 @@ class EmbedServer:
         self.served: list[float] = []
         self._vectors: dict[str, np.ndarray] = {}
         self._lock = threading.Lock()
+        self._log = log  # each event as it happens (the module docstring), if given
         self._server: _Server | None = None
         self._thread: threading.Thread | None = None
 
@@ -100,6 +114,12 @@ class EmbedServer:
 
     def __enter__(self) -> EmbedServer:
         return self.start()
+
+    def note(self, what: str) -> None:
+        """``what`` happened now: written to the log, if any (call with ``_lock`` held)."""
+        if self._log is not None:
+            self._log.write(f"{time.perf_counter_ns()} {what}\n")
+            self._log.flush()
 
     def __exit__(self, *exc_info: object) -> None:
         self.stop()
@@ -214,6 +234,7 @@ class _Handler(BaseHTTPRequestHandler):
         self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         with self.server.owner._lock:
             self.server.owner.connections += 1
+            self.server.owner.note("connection")
 
     def parse_request(self) -> bool:
         """The request line and headers, each request counted by method and path."""
@@ -222,6 +243,7 @@ class _Handler(BaseHTTPRequestHandler):
             owner = self.server.owner
             with owner._lock:
                 owner.asked[f"{self.command} {self.path}"] += 1
+                owner.note(f"asked {self.command} {self.path}")
         return parsed
 
     def log_message(self, format: str, *args: Any) -> None:
@@ -237,6 +259,9 @@ class _Handler(BaseHTTPRequestHandler):
 
     def do_POST(self) -> None:
         owner = self.server.owner
+        if self.path == "/api/embed":
+            with owner._lock:
+                owner.note("embed+")
         length = int(self.headers.get("Content-Length") or 0)
         try:
             body = json.loads(self.rfile.read(length) or b"{}")
@@ -253,6 +278,8 @@ class _Handler(BaseHTTPRequestHandler):
             answer = owner.embed(body)
             with owner._lock:
                 owner.served.append(time.perf_counter() - started)
+                owner.note(f"served {owner.served[-1]:.9f}")
+                owner.note("embed-")
             self._send(*answer)
         elif self.path == "/api/show":
             self._send(*owner.show(body))
@@ -276,6 +303,60 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("Content-Length", str(len(payload)))
         self.end_headers()
         self.wfile.write(payload)
+
+
+class EmbedProcess:
+    """``EmbedServer`` run in a process of its own (``--serve --log``), as Ollama runs;
+    a context manager. ``host``, ``asked``, ``connections`` and ``served`` as the
+    server's, read back from its log (each read sees every event logged before it)."""
+
+    def __init__(self, log: str | Path, model_dir: str | None = None) -> None:
+        self.log = Path(log)
+        self._args = [sys.executable, str(Path(__file__).resolve()), "--serve", "--log", str(log)]
+        if model_dir:
+            self._args += ["--model-dir", model_dir]
+        self._process: subprocess.Popen[str] | None = None
+        self.host = ""
+
+    def __enter__(self) -> EmbedProcess:
+        self.log.write_text("")
+        self._process = subprocess.Popen(
+            self._args, stdout=subprocess.PIPE, text=True, env=dict(os.environ)
+        )
+        assert self._process.stdout is not None
+        line = self._process.stdout.readline()  # "OLLAMA_HOST=http://127.0.0.1:PORT"
+        if not line.startswith("OLLAMA_HOST="):
+            self.__exit__()
+            raise RuntimeError(f"the embedding server did not start: {line!r}")
+        self.host = line.strip().split("=", 1)[1]
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        if self._process is not None:
+            self._process.terminate()
+            self._process.wait(timeout=10)
+            if self._process.stdout is not None:
+                self._process.stdout.close()
+
+    def events(self) -> list[tuple[int, str]]:
+        """Every (nanoseconds, what) the server logged so far, in order."""
+        out = []
+        for line in self.log.read_text().splitlines():
+            at, what = line.split(" ", 1)
+            out.append((int(at), what))
+        return out
+
+    @property
+    def asked(self) -> Counter[str]:
+        return Counter(what[6:] for _, what in self.events() if what.startswith("asked "))
+
+    @property
+    def connections(self) -> int:
+        return sum(what == "connection" for _, what in self.events())
+
+    @property
+    def served(self) -> list[float]:
+        return [float(what[7:]) for _, what in self.events() if what.startswith("served ")]
 
 
 def check(model: MiniLM) -> None:
@@ -328,10 +409,12 @@ def main() -> None:
     parser.add_argument("--model-dir", help="the unpacked model (see minilm.py)")
     parser.add_argument("--check", action="store_true", help="run the ollama client against it")
     parser.add_argument("--serve", action="store_true", help="serve until interrupted")
+    parser.add_argument("--log", help="with --serve: each event written to this file")
     args = parser.parse_args()
     model = MiniLM(args.model_dir)
     if args.serve:
-        with EmbedServer(model) as server:
+        log = open(args.log, "a") if args.log else None  # noqa: SIM115 - for the process's life
+        with EmbedServer(model, log) as server:
             print(f"OLLAMA_HOST={server.host}", flush=True)
             threading.Event().wait()
     else:

@@ -29,11 +29,14 @@ embedding alone (``/api/embed`` through localmem's Ollama backend), each with a 
 of its own, never embedded before: the split of the time between the model and
 localmem with MCP. The query's embedding takes a different time each call (tens of
 milliseconds, varying by more than the rest on a busy machine), so each timing is also
-given less that call's own ``/api/embed`` as the server served it (``EmbedServer.served``):
-what is left is localmem (and MCP) alone, call by call. The embedding server runs in this
-process: the in-process calls' round trips to it also carry the hand-offs between this
-process's threads (several milliseconds on a busy machine; raw httpx pays the same), which
-the server subprocess's requests do not (``mcp_stages.py`` times those). Each round also times a ``ping``
+given less that call's own ``/api/embed`` as the server served it (``EmbedProcess.served``):
+what is left is localmem (and MCP) alone, call by call. The embedding server runs in a
+process of its own, as Ollama does (``embed_server.EmbedProcess``): the model's work
+shares neither this process's interpreter nor its threads with the client it times, and
+its time per request is read from its own log. The margin over the model's own time is
+then split, each call less its own ``/api/embed`` as served: the HTTP round trip (the
+embedding alone: localmem's Ollama client, loopback, the server's request handling), localmem
+(in process, beyond that) and MCP (through the client, beyond that). Each round also times a ``ping``
 (the protocol's floor, in the same rounds) and counts what the embedding server was asked
 during the client's call (requests by path, connections opened): a recall should ask one
 ``/api/embed`` on a connection kept alive, and nothing else.
@@ -70,7 +73,7 @@ from mcp.client.stdio import stdio_client  # noqa: E402
 from localmem import MemoryStore  # noqa: E402
 
 if TYPE_CHECKING:
-    from embed_server import EmbedServer
+    from embed_server import EmbedProcess
 
 SESSION = "bench"
 
@@ -149,7 +152,7 @@ async def recalls(path: Path, queries: list[str], calls: int) -> dict[str, list[
 
 
 async def embedded_recalls(
-    path: Path, queries: list[str], calls: int, server: EmbedServer
+    path: Path, queries: list[str], calls: int, server: EmbedProcess
 ) -> tuple[dict[str, list[float]], Counter[str]]:
     """``recalls`` with the embedding model: three fresh queries per round, one for the
     client, one for the library in process, one embedded alone; and a ping. With them,
@@ -199,16 +202,16 @@ async def embedded_recalls(
 
 def with_embedder(path: Path, queries: list[str], calls: int) -> None:
     """The embedding server up, every message embedded, then ``embedded_recalls``."""
-    from embed_server import EmbedServer
-    from minilm import MiniLM
+    from embed_server import EmbedProcess
 
-    with EmbedServer(MiniLM()) as server:
+    with EmbedProcess(path.with_name("embed_server.log")) as server:
         os.environ["OLLAMA_HOST"] = server.host
         with MemoryStore(path) as store:  # recall's scope is the session: its vectors
             started = time.perf_counter()
             stored = store.embed_pending(SESSION)
             took = time.perf_counter() - started
-        print(f"with all-MiniLM-L6-v2 (embed_server.py, found by embedding_model=\"auto\"): "
+        print(f"with all-MiniLM-L6-v2 (embed_server.py in its own process, found by "
+              f"embedding_model=\"auto\"): "
               f"the session's {stored:,} messages embedded in {took:.0f} s")
         rng = random.Random(3)
         words = sorted({w for q in queries for w in q.split()})
@@ -240,6 +243,13 @@ def with_embedder(path: Path, queries: list[str], calls: int) -> None:
           f"{ms(statistics.median(less['in process']))}, {ms(pct(less['in process'], 90))}; "
           f"the embedding alone (the HTTP round trip) {ms(statistics.median(less['embedding']))}, "
           f"{ms(pct(less['embedding'], 90))}")
+    served = [c - rest for c, rest in zip(client, less["client"])]
+    mid = {name: statistics.median(t) for name, t in less.items()}
+    print(f"  → the margin over the model's own time: the model (/api/embed as served during the "
+          f"client's calls) p50 {ms(statistics.median(served))}, p90 {ms(pct(served, 90))}; the "
+          f"client's call less it p50 {ms(mid['client'])}: the HTTP round trip "
+          f"{ms(mid['embedding'])} + localmem {ms(mid['in process'] - mid['embedding'])} + MCP "
+          f"{ms(mid['client'] - mid['in process'])} (differences of p50s, each less served)")
 
 
 def spawn(code: str) -> float:

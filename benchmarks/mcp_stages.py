@@ -10,7 +10,8 @@ loop), ``build_context`` begun and ended (the worker thread), the embedding requ
 and answered (``OllamaBackend._call``), the worker's result back on the loop, the
 answer written (the writer thread), and each ``epoll`` wait of the loop. The client
 stamps each call's send and answer; with ``--embedder``, ``embed_server.py`` (all-MiniLM-L6-v2
-behind Ollama's API, ``$MINILM_DIR``) stamps each request's arrival and answer.
+behind Ollama's API, ``$MINILM_DIR``, in a process of its own as Ollama runs:
+``EmbedProcess``) stamps each request's arrival and answer in its own log, read beside.
 
 Printed: for each stage of a call, its p50 and mean over the calls, their sum beside the
 whole call, and the trips between threads (a worker's result to the loop: p50 small, mean
@@ -31,6 +32,7 @@ import tempfile
 import threading
 import time
 from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -107,11 +109,13 @@ def stamped_server(log: str, args: list[str]) -> None:
     main()
 
 
-def calls_of(log: str) -> list[dict[str, int]]:
-    """Each client call's stages: name -> the first stamp of it within the call."""
+def calls_of(log: str, beside: Sequence[tuple[int, str]] = ()) -> list[dict[str, int]]:
+    """Each client call's stages: name -> the first stamp of it within the call; the
+    stamps of ``log`` and those ``beside`` it (another process's), in time order."""
     calls, current = [], None
-    for line in Path(log).read_text().splitlines():
-        at, name = line.split(" ", 1)
+    lines = (line.split(" ", 1) for line in Path(log).read_text().splitlines())
+    stamps = [(int(at), name) for at, name in lines]
+    for at, name in sorted([*stamps, *beside]):
         if name == "call+":
             current = {name: int(at)}
         elif current is not None:
@@ -204,23 +208,13 @@ def main() -> None:
 
 
 def with_embedder(path: Path, queries: list[str], calls: int, log: str) -> None:
-    import embed_server
-    from minilm import MiniLM
+    from embed_server import EmbedProcess
 
     from mcp_server import SESSION
 
     from localmem import MemoryStore
 
-    stamp = Stamps(log)
-    answer = embed_server._Handler.do_POST
-
-    def do_post(handler: embed_server._Handler) -> None:
-        stamp("embed+")
-        answer(handler)
-        stamp("embed-")
-
-    embed_server._Handler.do_POST = do_post  # type: ignore[method-assign]
-    with embed_server.EmbedServer(MiniLM()) as server:
+    with EmbedProcess(path.with_name("embed_server.log")) as server:
         os.environ["OLLAMA_HOST"] = server.host
         with MemoryStore(path) as store:
             store.embed_pending(SESSION)
@@ -228,7 +222,9 @@ def with_embedder(path: Path, queries: list[str], calls: int, log: str) -> None:
         asyncio.run(run_calls(path, queries, calls, log))
         asked = Counter(server.asked) - asked
         opened = server.connections - opened
-    report("\nrecall with all-MiniLM-L6-v2 (embed_server.py)", calls_of(log), EMBEDDED)
+        served = [(at, what) for at, what in server.events() if what in ("embed+", "embed-")]
+    report("\nrecall with all-MiniLM-L6-v2 (embed_server.py, its own process)",
+           calls_of(log, served), EMBEDDED)
     trips = wake_ups(log)
     print(f"  the worker's result to the loop's wake-up: p50 {statistics.median(trips):.3f} ms, "
           f"mean {statistics.mean(trips):.3f}, over 1 ms in {sum(t > 1 for t in trips)} of {len(trips)}")

@@ -27,6 +27,11 @@ from collections.abc import Iterable, MutableMapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+try:
+    import numpy as np
+except ImportError:  # pragma: no cover - the plain Python fallback
+    np = None  # type: ignore[assignment]
+
 from .summarizer.ollama_client import (
     OllamaBackend, OllamaModelError, OllamaUnavailable, tagged, waiting_at_most,
 )
@@ -188,11 +193,23 @@ class OllamaEmbedder:
 
 
 def pack(vector: Sequence[float]) -> bytes | None:
-    """``vector`` at unit length as float32 bytes; None for a zero or non-finite vector."""
-    norm = math.sqrt(math.fsum(x * x for x in vector))
-    if not vector or not math.isfinite(norm) or norm == 0:
+    """``vector`` at unit length as float32 bytes; None for a zero, empty or non-finite
+    vector. The norm is the exact sum of the squares (``math.fsum``), each element
+    divided by it in double precision, then rounded to float32: the same bytes with
+    numpy as in plain Python (a query is packed on every semantic context: numpy's
+    arithmetic takes a third of the time for 384 dimensions)."""
+    if np is None:
+        norm = math.sqrt(math.fsum(x * x for x in vector))
+        if not vector or not math.isfinite(norm) or norm == 0:
+            return None
+        return struct.pack(f"<{len(vector)}f", *(x / norm for x in vector))
+    values = np.asarray(vector, dtype=np.float64)
+    if values.ndim != 1:
+        raise ValueError(f"a vector has one dimension, not {values.ndim}")
+    norm = math.sqrt(math.fsum((values * values).tolist()))
+    if not len(values) or not math.isfinite(norm) or norm == 0:
         return None
-    return struct.pack(f"<{len(vector)}f", *(x / norm for x in vector))
+    return (values / norm).astype("<f4").tobytes()
 
 
 def unpack(blob: bytes) -> tuple[float, ...]:

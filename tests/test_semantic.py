@@ -9,8 +9,10 @@ its embedding model maps a few words to shared concepts ("pets" and "fur" are bo
 
 from __future__ import annotations
 
+import random
 import re
 import sqlite3
+import struct
 import subprocess
 import sys
 import time
@@ -18,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from localmem import MemoryStore
+from localmem import MemoryStore, embeddings
 from localmem.embeddings import pack, similarities
 from tests.ollama_server import FakeOllama
 
@@ -226,6 +228,26 @@ def test_similarities_with_and_without_numpy(monkeypatch) -> None:
     assert fast[:2] == pytest.approx([1.0, 0.0]) and slow[:2] == pytest.approx([1.0, 0.0])
     assert fast[2] == slow[2] == float("-inf")  # another model's length never compares
     assert pack([0.0, 0.0]) is None and pack([float("inf"), 1.0]) is None
+
+
+def test_pack_gives_the_same_bytes_with_and_without_numpy(monkeypatch) -> None:
+    np = pytest.importorskip("numpy")  # the bench extra; the test extra runs without it
+    monkeypatch.setattr(embeddings, "np", np)
+    rng = random.Random(5)
+    vectors = [
+        [rng.gauss(0, 1) * 10 ** rng.randint(-6, 6) for _ in range(384)] for _ in range(200)
+    ]
+    vectors += [[3, 4], [1e-300, 1e-300], [0.0, 2.5, -1.0]]  # ints; tiny squares summed exactly
+    fast = [pack(v) for v in vectors]
+    monkeypatch.setattr(embeddings, "np", None)
+    slow = [pack(v) for v in vectors]
+    assert fast == slow
+    assert struct.unpack("<2f", fast[-3]) == pytest.approx((0.6, 0.8))
+    for nothing in ([], [0.0, 0.0], [float("nan"), 1.0], [float("inf"), 1.0]):
+        assert pack(nothing) is None
+        monkeypatch.setattr(embeddings, "np", np)
+        assert pack(nothing) is None
+        monkeypatch.setattr(embeddings, "np", None)
 
 
 def test_offline_mode_never_asks_for_an_embedding(db_path, server) -> None:

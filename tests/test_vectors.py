@@ -137,3 +137,40 @@ def test_a_file_without_vectors_is_no_error(db_path, rows) -> None:
         assert store.build_context(s.id, query="line").total_tokens >= 0
     assert sqlite3.connect(db_path).execute("SELECT count(*) FROM embeddings").fetchone()[0] == rows
     assert math.isfinite(1.0)
+
+
+
+
+def test_a_run_of_rows_and_scattered_rows_rank_as_the_fallback(db_path, monkeypatch) -> None:
+    # With numpy, a session whose rows are one run in the matrix is scored on a view of
+    # them, one whose rows are scattered (sessions written in turns, a row forgotten) on
+    # a copy of them: both give the nearest as plain Python does.
+    pytest.importorskip("numpy")
+    import localmem.vectors as vectors
+    from localmem.embeddings import pack
+
+    texts = [f"line {n} quokka {'saxophone ' * (n % 3)}tram {n % 7}" for n in range(40)]
+    with open_store(db_path) as store:
+        run, apart, other, holed = (store.create_session() for _ in range(4))
+        store.add_messages(run.id, [{"role": "user", "text": t} for t in texts])
+        for t in texts:  # the two sessions' messages alternate
+            store.add_message(apart.id, "user", t)
+            store.add_message(other.id, "user", t)
+        store.add_messages(holed.id, [{"role": "user", "text": t} for t in texts])
+        store.delete_message(store.get_messages(holed.id)[5].id)  # a hole in its run
+        assert store.embed_pending() == 4 * 40 - 1  # the matrix's rows in id order
+        newest = {s.id: store.get_messages(s.id)[-4].id for s in (run, apart, holed)}
+    query = pack(Words.vector("saxophone tram 3"))
+    conn = sqlite3.connect(db_path)
+
+    def nearest() -> dict[str, list[tuple[int, float]]]:
+        found = vectors.Vectors(conn)
+        return {s: found.top(Words.model, query, s, before, 12) for s, before in newest.items()}
+
+    fast = nearest()
+    monkeypatch.setattr(vectors, "np", None)
+    slow = nearest()
+    for s, best in fast.items():
+        assert [i for i, _ in best] == [i for i, _ in slow[s]]
+        assert [c for _, c in best] == pytest.approx([c for _, c in slow[s]], abs=1e-6)
+        assert len(best) == 12 and all(i < newest[s] for i, _ in best)
