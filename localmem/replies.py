@@ -42,13 +42,13 @@ _REFUSES = re.compile(
     r"^\W*(?:(?:please|honestly|well|oh|hmm|actually|definitely|absolutely)\W+)*"
     r"(?:no\b(?!\s+(?:problem|worries|rush|need|doubt)\b)|nope\b|nah\b|probably not\b|better not\b"
     r"|(?:don'?t|do not)(?=\s*(?:[.:;,!\u2013\u2014-]|$))"
-    r"|(?:i(?:'d| would)(?: not|n't| avoid| skip)|i wouldn'?t)\b(?!\s+(?:worry|bother|mind)\b)"
+    r"|(?:i(?:'d| would)(?: rather)?(?: not|n't| avoid| skip)|i wouldn'?t)\b(?!\s+(?:worry|bother|mind)\b)"
     r"|not (?:a good idea|recommended|wise|quite|really|necessarily|exactly)\b"
     r"|(?:that's |that is |it's |it is )?(?:a )?bad idea\b)",
     _I,
 )
 """A reply that opens by refusing what was just proposed: "Please don't: ...", "No, ...",
-"Probably not.", "I wouldn't.", "Not quite." ("No problem", "Don't wait too long", "I
+"Probably not.", "I wouldn't.", "I'd rather not ...", "Not quite." ("No problem", "Don't wait too long", "I
 wouldn't worry" refuse nothing of it)."""
 _AGAINST = re.compile(
     r"\b(?:is|are|'s|would be)(?: \w+ly)? (?:not|never) (?:a good idea|recommended|wise|worth it)\b"

@@ -26,12 +26,6 @@ CONVERSATIONS = tuple(
 
 OPEN_IN_CONTEXT: dict[str, str] = {
     # conversation -> why one of its lines is still false (labelled false in context_labels.json)
-    "wifi_password": "'Pending: Remember to reconnect the printer and the TV.' after the printer was reconnected",
-    "compose_postgres": "'Files: wait-for-it.sh, ...': an option of the assistant's the user turned down",
-    "book_club": "pin 'Next meeting is 12 March at Graham's.' after the place was corrected to Kemi's",
-    "grandad_bp_grapefruit": "pin 'With amlodipine the grapefruit effect is small...' after the drug was corrected "
-    "to felodipine and the answer withdrawn",
-    "csv_bom_import": "'Identifiers: ..., {k.strip(): v ...}': the fix for a cause the user ruled out",
 }
 
 
