@@ -139,6 +139,8 @@ def _moved(texts: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
     earlier text, is never said as a place again from that text on."""
     found: list[tuple[str, str]] = []
     for i, new in _given(texts, _PLACE_CUE, _NEW_PLACE):
+        if new.casefold() in _NOT_PLACES:
+            continue  # "move to Friday" moves a day, not a place
         olds = [
             p.group("name") for j in range(i) for p in _PLACE.finditer(texts[j])
             if p.group("name") != new and p.group("name").casefold() not in _NOT_PLACES

@@ -163,3 +163,14 @@ def test_a_refusal_answers_the_last_offer_not_what_came_before_it() -> None:
 ])
 def test_rather_not_refuses(reply: str, refused: bool) -> None:
     assert refuses(reply) is refused
+
+
+# --- a day a stay moves to is no place (found on validation set 7, after its figures) ------
+
+
+def test_a_day_moved_to_is_no_new_place() -> None:
+    texts = ["Gwen's found a B&B in Penzance for the Wednesday night.",
+             "I'll email the guest house and ask if we can move to Friday to Monday."]
+    assert stale("Gwen's found a B&B in Penzance for the Wednesday night.", texts) is None
+    moved = [texts[0], "Change of plan: we moved it to Truro."]
+    assert stale("We stay in Penzance on Wednesday.", moved) is not None  # a place moved to still is

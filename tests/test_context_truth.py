@@ -1,6 +1,6 @@
 """What a context shows as memory with no model answering is labelled and true (issue 21).
 
-Each conversation of a set whose lines are labelled (``benchmarks/context_labels*.json``: a
+Each conversation of a set whose lines are labelled (all 84: the written-on ones and sets 1-8) (``benchmarks/context_labels*.json``: a
 set is labelled once any of its conversations is) is summarized with no model answering and
 its context built (``tests/context_replay.shown_lines``, as ``benchmarks/context_truth.py``
 does); every line it shows as memory (summaries, pins, checkpoint, state) must be labelled
@@ -25,7 +25,19 @@ CONVERSATIONS = tuple(
 )
 
 OPEN_IN_CONTEXT: dict[str, str] = {
-    # conversation -> why one of its lines is still false (labelled false in context_labels.json)
+    # conversation -> why one of its lines is still false (labelled false in context_labels.json).
+    # Validation sets 7 and 8, labelled after rules9's rules were fixed; each false on main's 979b0dc too.
+    "scilly_ferry_rail": "'Pending: Not yet though, I need to check if they take dogs.': 'they' names nothing, and "
+    "the assistant answered it",
+    "js_date_off_by_one": "'Identifiers: ..., new Date(y, m - 1, d), ...': the alternative the user did not take",
+    "landlord_damp_email": "pin 'Ollie sleeps there and he has asthma.' after Ollie moved to the living room",
+    "fortieth_speech": "'Pending: And I have to own up, ...' (an admission) and 'Decision: \"At fifteen, ...' (a line "
+    "of the assistant's draft)",
+    "statin_red_yeast_rice": "pin 'It makes the liver clear ...' (St John's wort unnamed) and pin '... on 12 March "
+    "at 8:40' after the test moved to 19 March",
+    "lost_luggage_complaint": "'Pending: I need to write a formal complaint ...' after it was sent; the keyword "
+    "summary's '6 August plus 7 days' (OPEN_IN_ISSUE_21)",
+    "passport_fast_track": "'Identifiers: FT-7731': the reference is FT-7731-482",
 }
 
 
@@ -36,8 +48,8 @@ def _case(conversation: str) -> object:
 
 
 def test_every_labelled_set_is_replayed_whole() -> None:
-    assert LABELLED_SETS >= {"0", "1", "2", "3", "4", "5", "6"}
-    assert len(CONVERSATIONS) >= 54
+    assert LABELLED_SETS >= {"0", "1", "2", "3", "4", "5", "6", "7", "8"}
+    assert len(CONVERSATIONS) == 84
 
 
 @pytest.mark.parametrize("conversation", [_case(c) for c in CONVERSATIONS])
