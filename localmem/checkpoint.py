@@ -163,9 +163,14 @@ def floor(
     task found in
     these messages is read against the sentences after it, one carried forward against
     all of them. The state's open subtasks stay (the state is authoritative). A reference
-    only an option the user turned down named is none (:func:`turned_down`)."""
-    found = rules.extract(pairs)
-    found.references = {kind: [n for n in names if not turned_down(n, pairs)] for kind, names in found.references.items()}
+    only an option the user turned down named is none (:func:`turned_down`), and a piece of
+    writing the chat quotes as such (``replies.drafts``: a speech's paragraph the assistant
+    wrote, "Here's my opening line: '...'") gives no goal, task, decision or preference: its
+    "I decided ..." is the piece's line, not the conversation's."""
+    pieces = replies.drafts([text for _, text in pairs], [role for role, _ in pairs])
+    found = rules.extract([(role, replies.without_drafts(text, pieces)) for role, text in pairs] if pieces else pairs)
+    named = rules.extract(pairs).references if pieces else found.references  # a piece's files are still named
+    found.references = {kind: [n for n in names if not turned_down(n, pairs)] for kind, names in named.items()}
     data = build(previous, state, found)
     said = [(k, s) for k, (_, text) in enumerate(pairs) for s in rules.sentences(text[: rules.MAX_SCAN_CHARS])]
     open_names = {name.casefold() for name, _ in state.open_subtasks}

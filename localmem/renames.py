@@ -12,8 +12,8 @@
   "I meant") that gives a thing's place ("the new job is in Cardiff") replaces the place an
   earlier text gave that thing ("a new job in Bristol"), not in a question nor a hedge, and
   not when the old place is still said as one (both in force).
-- **A name denied beside its new one** (``_denied``): in a turn with a word of correction
-  (the same words), a statement "X, not Y" ("It says felodipine 5 mg, not amlodipine. Sorry,
+- **A name denied beside its new one** (``_denied``): with a word of correction (the same
+  words) in it or in the sentence after it, a statement "X, not Y" ("It says felodipine 5 mg, not amlodipine. Sorry,
   I mixed them up") replaces the word Y said in an earlier text when no text after that turn
   says Y again; a claim saying Y and not X is stale ("With amlodipine the grapefruit effect is
   small"). Without the comma ("I do not smoke") or the word of correction ("take the tablets,
@@ -201,15 +201,18 @@ may carry its amount), "Lisbon, not Porto"."""
 @functools.lru_cache(maxsize=8)
 def _denied(texts: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
     """Each word a turn of correction denies beside its new one (:data:`_DENIAL`, in a
-    statement of a text :data:`_MISTAKE` finds a word of correction in), said in an earlier
-    text and in no text after this one, with the word replacing it."""
+    statement that :data:`_MISTAKE` finds a word of correction in, or in the sentence right
+    after it: "It says felodipine 5 mg, not amlodipine. Sorry, I mixed them up"; not "I had
+    the wrong number in my head. The oil changes were done at Quick Lube, not the dealer"),
+    said in an earlier text and in no text after this one, with the word replacing it."""
     found: list[tuple[str, str]] = []
     for i, text in enumerate(texts):
         if _MISTAKE.search(text) is None:
             continue  # most turns correct nothing
-        for sentence in sentences(text):
-            if sentence.rstrip().endswith("?"):
-                continue
+        said = list(sentences(text))
+        for k, sentence in enumerate(said):
+            if sentence.rstrip().endswith("?") or _MISTAKE.search(" ".join(said[k:k + 2])) is None:
+                continue  # the mistake admitted is another one ("I had the wrong number ...")
             for m in _DENIAL.finditer(sentence):
                 old, new = m.group("old"), m.group("new")
                 pair = {old.casefold(), new.casefold()}

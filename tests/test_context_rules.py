@@ -68,6 +68,9 @@ def test_no_denial_without_the_comma_a_correction_or_the_word_gone() -> None:
     said_again = [*GRAPEFRUIT, "Should he still keep the amlodipine box?"]
     assert stale(claim, said_again) is None  # still spoken of: not replaced
     assert stale("Two cats live here.", ["Two in the kitchen.", "Correction: three chairs, not two."]) is None
+    other_mistake = ["Repairs have to be done at an authorized dealer.",
+                     "Oh right, I had the wrong number in my head. The oil changes were done at Quick Lube, not the dealer."]
+    assert stale("The repair has to be done at an authorized Kia dealer.", other_mistake) is None
 
 
 def test_where_a_claim_went_stale() -> None:
@@ -174,3 +177,24 @@ def test_a_day_moved_to_is_no_new_place() -> None:
     assert stale("Gwen's found a B&B in Penzance for the Wednesday night.", texts) is None
     moved = [texts[0], "Change of plan: we moved it to Truro."]
     assert stale("We stay in Penzance on Wednesday.", moved) is not None  # a place moved to still is
+
+
+# --- found on validation sets 7-8, after their figures were taken ----------------------------
+
+
+def test_a_line_of_a_quoted_draft_is_no_decision() -> None:
+    draft = ("The Paris part could go:\n\n\"At fifteen, on the school trip, I decided I knew the Metro better "
+             "than the teachers. Three hours later we were lost. Niamh found a map and got us home.\"")
+    pairs = [("user", "Can you help with my speech for Niamh?"), ("assistant", draft), ("user", "Love it.")]
+    assert floor(None, StateSnapshot(), pairs).key_decisions == []
+    said = [("user", "We talked it over. I decided I'd take the train."), ("assistant", "Good.")]
+    assert floor(None, StateSnapshot(), said).key_decisions == ["I decided I'd take the train."]
+
+
+@pytest.mark.parametrize(("text", "code"), [
+    ("Booked, reference FT-7731-482.", "FT-7731-482"),
+    ("I'll write up the plan in the ticket OPS-2291.", "OPS-2291"),
+])
+def test_a_booking_code_is_kept_whole(text: str, code: str) -> None:
+    pairs = [("user", "Book it."), ("assistant", text)]
+    assert floor(None, StateSnapshot(), pairs).context_references.identifiers == [code]

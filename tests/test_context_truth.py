@@ -31,13 +31,11 @@ OPEN_IN_CONTEXT: dict[str, str] = {
     "the assistant answered it",
     "js_date_off_by_one": "'Identifiers: ..., new Date(y, m - 1, d), ...': the alternative the user did not take",
     "landlord_damp_email": "pin 'Ollie sleeps there and he has asthma.' after Ollie moved to the living room",
-    "fortieth_speech": "'Pending: And I have to own up, ...' (an admission) and 'Decision: \"At fifteen, ...' (a line "
-    "of the assistant's draft)",
+    "fortieth_speech": "'Pending: And I have to own up, ...': an admission, not a task",
     "statin_red_yeast_rice": "pin 'It makes the liver clear ...' (St John's wort unnamed) and pin '... on 12 March "
     "at 8:40' after the test moved to 19 March",
     "lost_luggage_complaint": "'Pending: I need to write a formal complaint ...' after it was sent; the keyword "
     "summary's '6 August plus 7 days' (OPEN_IN_ISSUE_21)",
-    "passport_fast_track": "'Identifiers: FT-7731': the reference is FT-7731-482",
 }
 
 
