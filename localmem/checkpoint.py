@@ -193,7 +193,7 @@ def floor(
 def turned_down(name: str, pairs: Sequence[tuple[str, str]]) -> bool:
     """Whether every message of ``pairs`` naming ``name`` (a file, a table, an identifier)
     is the assistant's, names it in its last sentence (what a reply answers) and the user's
-    reply to it refuses (``replies.declines``): "... Or you could add a wait-for-it.sh
+    reply to it turns it down (``replies.turns_down``): "... Or you could add a wait-for-it.sh
     script." "I'd rather not put a shell script in the image."; "You could strip the keys
     with `...`." "No spaces, ...". An option turned down is no reference of the work; one
     the user or a tool names, or a reply takes up, is, and so is one said before the last
@@ -206,7 +206,7 @@ def turned_down(name: str, pairs: Sequence[tuple[str, str]]) -> bool:
         if role != "assistant" or _SENTENCE_END.search(text, text.rindex(name) + len(name)):
             return False
         reply = next((text for role, text in pairs[k + 1:] if role == "user"), None)
-        if reply is None or not replies.declines(reply):
+        if reply is None or not replies.turns_down(reply):
             return False
     return True
 

@@ -42,13 +42,13 @@ _REFUSES = re.compile(
     r"^\W*(?:(?:please|honestly|well|oh|hmm|actually|definitely|absolutely)\W+)*"
     r"(?:no\b(?!\s+(?:problem|worries|rush|need|doubt)\b)|nope\b|nah\b|probably not\b|better not\b"
     r"|(?:don'?t|do not)(?=\s*(?:[.:;,!\u2013\u2014-]|$))"
-    r"|(?:i(?:'d| would)(?: rather)?(?: not|n't| avoid| skip)|i wouldn'?t)\b(?!\s+(?:worry|bother|mind)\b)"
+    r"|(?:i(?:'d| would)(?: not|n't| avoid| skip)|i wouldn'?t)\b(?!\s+(?:worry|bother|mind)\b)"
     r"|not (?:a good idea|recommended|wise|quite|really|necessarily|exactly)\b"
     r"|(?:that's |that is |it's |it is )?(?:a )?bad idea\b)",
     _I,
 )
 """A reply that opens by refusing what was just proposed: "Please don't: ...", "No, ...",
-"Probably not.", "I wouldn't.", "I'd rather not ...", "Not quite." ("No problem", "Don't wait too long", "I
+"Probably not.", "I wouldn't.", "Not quite." ("No problem", "Don't wait too long", "I
 wouldn't worry" refuse nothing of it)."""
 _AGAINST = re.compile(
     r"\b(?:is|are|'s|would be)(?: \w+ly)? (?:not|never) (?:a good idea|recommended|wise|worth it)\b"
@@ -85,6 +85,18 @@ def declines(reply: str) -> bool:
     if refuses(reply):
         return True
     return _ASSENT.match(reply) is None and any(_DECLINES.match(s) for s in sentences(reply))
+
+
+_RATHER_NOT = re.compile(r"^\W*(?:i|we)(?:'d| would) rather not\b", _I)
+"""A reply preferring not to do what it names: "I'd rather not put a shell script in the image"."""
+
+
+def turns_down(reply: str) -> bool:
+    """True when ``reply`` declines what it answers (:func:`declines`) or opens preferring not
+    to do a thing it names ("I'd rather not put a shell script in the image. Went with the
+    healthcheck."): the last offer it answers is turned down. Such a reply names what it
+    refuses, so it rules out no other part of the message (``refuses`` does not read it)."""
+    return declines(reply) or _RATHER_NOT.match(reply) is not None
 
 
 def advises_against(sentence: str) -> bool:

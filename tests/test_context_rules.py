@@ -12,7 +12,7 @@ import pytest
 
 from localmem import MemoryConfig, MemoryStore
 from localmem.checkpoint import StateSnapshot, floor, opens_with_its_verb, turned_down
-from localmem.replies import refuses
+from localmem.replies import refuses, turns_down
 from localmem.staleness import ended_at, stale
 from localmem.summarizer.warned import unsaid_warnings
 
@@ -164,8 +164,9 @@ def test_a_refusal_answers_the_last_offer_not_what_came_before_it() -> None:
     ("I would rather not.", True),
     ("I'd rather go by train.", False),
 ])
-def test_rather_not_refuses(reply: str, refused: bool) -> None:
-    assert refuses(reply) is refused
+def test_rather_not_turns_down_the_last_offer(reply: str, refused: bool) -> None:
+    assert turns_down(reply) is refused
+    assert not refuses(reply)  # it names what it refuses: nothing else of the message is ruled out
 
 
 # --- a day a stay moves to is no place (found on validation set 7, after its figures) ------
