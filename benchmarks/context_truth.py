@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import sys
 import tempfile
 from collections import Counter
@@ -67,6 +68,7 @@ def main() -> None:
     parser.add_argument("--dump", action="store_true", help="print the unlabelled lines as a JSON skeleton")
     parser.add_argument("--figures", action="store_true", help="the table only: no line listed")
     args = parser.parse_args()
+    logging.getLogger("localmem").setLevel(logging.ERROR)  # the dead port's notices
     names = sets[args.held_out] if args.held_out else tuple(real_conversations.CONVERSATIONS)
     labels = load_labels()
     counts: dict[str, Counter[str]] = {section: Counter() for section in SECTIONS}

@@ -13,7 +13,6 @@ recordings' (``tests/real_replay.RECORDINGS``: every model recorded the same mes
 from __future__ import annotations
 
 import json
-import logging
 from pathlib import Path
 from typing import Any
 
@@ -60,7 +59,6 @@ def load_labels() -> Labels:
 def shown_lines(db: Path, pairs: list[tuple[str, str]], title: str) -> list[tuple[str, str]]:
     """The ``(section, line)`` pairs the context of ``pairs`` shows as memory, with no model:
     the whole conversation one range, summarized once, then the context built."""
-    logging.getLogger("localmem").setLevel(logging.ERROR)  # the dead port's notices
     config = MemoryConfig(ollama_host=DEAD_HOST, summary_threshold=len(pairs), structured_min_tokens=0)
     with MemoryStore(db, config=config) as store:
         session = store.create_session(title=title).id
