@@ -18,7 +18,8 @@ Labels: ``benchmarks/context_labels*.json``, each ``{conversation: {"<section>: 
 {"label": true|false, "reason": "..."}}}`` (true: supported by what was said with the same
 polarity and status, not replaced by a later turn, attributed to the right person, with
 content; false otherwise, the reason saying which). A line no file labels is counted as
-unlabelled and listed, so a change to the rules that shows a new line is seen.
+unlabelled and listed, so a change to the rules that shows a new line is seen. The context is
+built and judged by ``tests/context_replay.py``, as ``tests/test_context_truth.py`` builds it.
 
     python benchmarks/context_truth.py                 # every conversation: per section shown / false / unlabelled
     python benchmarks/context_truth.py --held-out 8    # one held-out set (the numbers of real_models_replay.py)
@@ -43,14 +44,9 @@ ROOT = Path(__file__).resolve().parents[1]
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(ROOT), str(HERE)]
 
-from localmem import MemoryConfig, MemoryStore  # noqa: E402
-from tests.real_replay import LABELS, label_key  # noqa: E402
+from tests.context_replay import SECTIONS, judge, load_labels, shown_lines  # noqa: E402
 
 import real_conversations  # noqa: E402
-
-DEAD_HOST = "http://127.0.0.1:9"
-"""A loopback port nothing listens on: every model call fails at once, as with no Ollama."""
-SECTIONS = ("summary", "pin", "checkpoint", "state")
 
 
 def conversation_sets() -> dict[str, tuple[str, ...]]:
@@ -65,40 +61,6 @@ def conversation_sets() -> dict[str, tuple[str, ...]]:
     return {"0": tuple(c for c in real_conversations.CONVERSATIONS if c not in out), **held}
 
 
-def load_labels() -> dict[str, dict[str, dict[str, Any]]]:
-    """Every ``context_labels*.json`` beside this script, merged (a conversation's lines from
-    several files are joined; a line labelled twice keeps the later file's label)."""
-    merged: dict[str, dict[str, dict[str, Any]]] = {}
-    for path in sorted(HERE.glob("context_labels*.json")):
-        for conversation, lines in json.loads(path.read_text()).items():
-            merged.setdefault(conversation, {}).update(lines)
-    return merged
-
-
-def shown_lines(db: Path, pairs: list[tuple[str, str]], title: str) -> list[tuple[str, str]]:
-    """The ``(section, line)`` pairs the context of ``pairs`` shows as memory, with no model."""
-    config = MemoryConfig(ollama_host=DEAD_HOST, summary_threshold=len(pairs), structured_min_tokens=0)
-    with MemoryStore(db, config=config) as store:
-        session = store.create_session(title=title).id
-        store.add_messages(session, [{"role": role, "text": text} for role, text in pairs])
-        store.summarize(session)
-        context = store.build_context(session)
-    lines = [("summary", s.text) for s in context.summaries]
-    lines += [("pin", p.content) for p in context.pins]
-    lines += [("checkpoint", line) for line in context.checkpoint]
-    lines += [("state", line) for line in context.state]
-    return lines
-
-
-def judge(conversation: str, section: str, line: str, labels: dict[str, dict[str, Any]]) -> bool | None:
-    """True or false by the labels, None when no file labels the line."""
-    if section == "summary":
-        entry = LABELS["summaries"].get(label_key(line))
-        return None if entry is None else entry["label"] == "faithful"
-    entry = labels.get(conversation, {}).get(f"{section}: {line}")
-    return None if entry is None else bool(entry["label"])
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sets = conversation_sets()
@@ -106,7 +68,7 @@ def main() -> None:
     parser.add_argument("--dump", action="store_true", help="print the unlabelled lines as a JSON skeleton")
     parser.add_argument("--figures", action="store_true", help="the table only: no line listed")
     args = parser.parse_args()
-    logging.getLogger("localmem").setLevel(logging.ERROR)
+    logging.getLogger("localmem").setLevel(logging.ERROR)  # the dead port's notices
     names = sets[args.held_out] if args.held_out else tuple(real_conversations.CONVERSATIONS)
     labels = load_labels()
     counts: dict[str, Counter[str]] = {section: Counter() for section in SECTIONS}

@@ -123,7 +123,8 @@ _DATABASE = re.compile(
 )
 """Words of a message about a database: there, "the kitchen table" may be a table's name."""
 _BACKTICKS = re.compile(r"`([^`\s][^`\n]{0,58}[^`\s])`")
-_TICKET = re.compile(r"\b[A-Z][A-Z0-9]+-\d+\b")
+_TICKET = re.compile(r"\b[A-Z][A-Z0-9]+-\d+(?:-\d+)*\b")
+"""A ticket or booking code, whole: "OPS-2291", "FT-7731-482" (not cut at its second dash)."""
 _DIGIT = re.compile(r"\d")
 NOT_NAMES = frozenset(
     """

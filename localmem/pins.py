@@ -39,6 +39,7 @@ from .corrections import Correction, corrected, corrects, find_correction
 from .errors import FactRemoved, InvalidInput, NotFound, SessionNotFound
 from .models import PIN_KINDS, Pin
 from .reports import MemoryReport, RememberedFact, SessionMemory
+from .staleness import ended_at
 from .updates import Update, superseded, updates_in
 
 if TYPE_CHECKING:  # what it is given (the handle, capabilities): for the type checker only
@@ -46,6 +47,10 @@ if TYPE_CHECKING:  # what it is given (the handle, capabilities): for the type c
     from .handle import Handle
 
 SCOPES = ("session", "user")
+STALE_REACH = 64
+"""How many of a session's messages, up to the newest summarized, an auto pin learnt from
+them is read against for a later change (:meth:`Pins.end_stale`): the cost of a summary
+stays bounded however long the session."""
 
 
 class PlannedPin(NamedTuple):
@@ -327,6 +332,35 @@ class Pins:
             *(self.planned(sentence, update) for sentence, update in found),
             *(self.planned(fact) for fact in facts if pin_key(fact) not in keys),
         ]
+
+    def end_stale(self, conn: sqlite3.Connection, session_id: str, end: int, now: str) -> bool:
+        """End, inside the caller's transaction, the current auto pins learnt from the
+        session's last :data:`STALE_REACH` messages through ``end`` that a later one of them
+        made untrue (``staleness.ended_at``: "Next meeting is 12 March at Graham's." after "I
+        got the place wrong, it's at Kemi's"): each is kept in history, ended by that message
+        (forgetting it makes the pin current again), as an update ends what it replaces. The
+        rules pin a message when it is written, before the turns that change it. Return
+        whether the user's pins changed."""
+        pins = [p for p in db.session_pins(conn, session_id)
+                if p.kind == "auto" and p.superseded_at is None and p.source_message_id is not None
+                and p.source_message_id <= end]
+        if not pins:
+            return False
+        first = min(p.source_message_id for p in pins if p.source_message_id is not None)
+        messages = db.messages_between(conn, session_id, first, end)[-STALE_REACH:]
+        index = {m.id: k for k, m in enumerate(messages)}
+        user_changed = False
+        for pin in pins:
+            at = index.get(pin.source_message_id or 0)
+            if at is None:
+                continue  # learnt beyond the reach
+            ended = ended_at(pin.content, [m.text for m in messages[at:]])
+            if not ended:
+                continue  # nothing later changed it (its own message does not)
+            db.supersede_pin(conn, pin.id, pin.slot or "stale", now)
+            db.end_pin(conn, pin.id, messages[at + ended].id)
+            user_changed |= pin.session_id is None
+        return user_changed
 
     def add_auto_pins(
         self,

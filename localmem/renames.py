@@ -12,6 +12,12 @@
   "I meant") that gives a thing's place ("the new job is in Cardiff") replaces the place an
   earlier text gave that thing ("a new job in Bristol"), not in a question nor a hedge, and
   not when the old place is still said as one (both in force).
+- **A name denied beside its new one** (``_denied``): with a word of correction (the same
+  words) in it or in the sentence after it, a statement "X, not Y" ("It says felodipine 5 mg, not amlodipine. Sorry,
+  I mixed them up") replaces the word Y said in an earlier text when no text after that turn
+  says Y again; a claim saying Y and not X is stale ("With amlodipine the grapefruit effect is
+  small"). Without the comma ("I do not smoke") or the word of correction ("take the tablets,
+  not the syrup") nothing is denied.
 
 :func:`replaced_name` says whether a claim states such an old name or place (pure; neither
 raises on any ``str``); ``staleness.stale`` asks it.
@@ -26,13 +32,16 @@ from typing import Final
 
 from .changes import CUE, last_question, sentences
 from .periods import MONTHS, WEEKDAYS
-from .words import STOP_WORDS
+from .words import NUMBER_WORDS, STOP_WORDS
 
 
 def replaced_name(claim: str, texts: tuple[str, ...], whole: str = "") -> str | None:
     """Why ``claim`` states a name or a place ``texts`` (a conversation, in order) gave again
     later, without the new one, in itself or in the ``whole`` text it is part of; None when
     it does not."""
+    for old, new in _denied(texts):
+        if _names(claim, old) and not _names(claim, new) and not _names(whole, new):
+            return "states a name a later message denied"
     if _NAME.search(claim) is not None:
         for old, new in renamed(texts):
             if _says(claim, old) and not _says(claim, new) and not _says(whole, new):
@@ -118,6 +127,8 @@ _PLACE_CUE = re.compile(rf"{CUE.pattern}|\bwrong\b|\bmov(?:e|ed|es|ing)\b|\bwait
 """What says the place given replaces one given before ("I got the place wrong, it's at
 Kemi's", "moved it to Kemi's")."""
 _NOT_PLACES: Final = frozenset(MONTHS) | frozenset(WEEKDAYS) | STOP_WORDS
+_NOT_NAMES: Final = _NOT_PLACES | frozenset(NUMBER_WORDS) | frozenset(("one", "once", "twice"))
+"""Words no denial replaces as a name: a value's (``revisions`` reads those) or a function word."""
 
 
 @functools.lru_cache(maxsize=8)
@@ -128,6 +139,8 @@ def _moved(texts: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
     earlier text, is never said as a place again from that text on."""
     found: list[tuple[str, str]] = []
     for i, new in _given(texts, _PLACE_CUE, _NEW_PLACE):
+        if new.casefold() in _NOT_PLACES:
+            continue  # "move to Friday" moves a day, not a place
         olds = [
             p.group("name") for j in range(i) for p in _PLACE.finditer(texts[j])
             if p.group("name") != new and p.group("name").casefold() not in _NOT_PLACES
@@ -175,6 +188,44 @@ def _placed_again(texts: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
                 if olds and not _at(" ".join(texts[i:]), olds[-1]):
                     found.append((olds[-1], new))
     return tuple(found)
+
+
+_DENIAL = re.compile(
+    r"\b(?P<new>[A-Za-z][\w-]{2,})(?:\s+\d[\d.,]*\s*[a-z\u00b5]+)?,\s+not\s+(?:the\s+|a\s+|an\s+)?"
+    r"(?P<old>[A-Za-z][\w-]{2,})(?=\s*(?:[.;!?]|$))"
+)
+"""A name denied beside the one replacing it: "felodipine 5 mg, not amlodipine" (the new name
+may carry its amount), "Lisbon, not Porto"."""
+
+
+@functools.lru_cache(maxsize=8)
+def _denied(texts: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    """Each word a turn of correction denies beside its new one (:data:`_DENIAL`, in a
+    statement that :data:`_MISTAKE` finds a word of correction in, or in the sentence right
+    after it: "It says felodipine 5 mg, not amlodipine. Sorry, I mixed them up"; not "I had
+    the wrong number in my head. The oil changes were done at Quick Lube, not the dealer"),
+    said in an earlier text and in no text after this one, with the word replacing it."""
+    found: list[tuple[str, str]] = []
+    for i, text in enumerate(texts):
+        if _MISTAKE.search(text) is None:
+            continue  # most turns correct nothing
+        said = list(sentences(text))
+        for k, sentence in enumerate(said):
+            if sentence.rstrip().endswith("?") or _MISTAKE.search(" ".join(said[k:k + 2])) is None:
+                continue  # the mistake admitted is another one ("I had the wrong number ...")
+            for m in _DENIAL.finditer(sentence):
+                old, new = m.group("old"), m.group("new")
+                pair = {old.casefold(), new.casefold()}
+                if pair & _NOT_NAMES or len(pair) == 1:
+                    continue  # a number, a day or a month is a value (``revisions``)
+                if any(_names(t, old) for t in texts[:i]) and not any(_names(t, old) for t in texts[i + 1:]):
+                    found.append((old, new))
+    return tuple(found)
+
+
+def _names(text: str, word: str) -> bool:
+    """Whether ``text`` says ``word``, in any case."""
+    return bool(word) and re.search(rf"\b{re.escape(word)}\b", text, re.IGNORECASE) is not None
 
 
 def _at(text: str, place: str) -> bool:

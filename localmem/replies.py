@@ -87,6 +87,18 @@ def declines(reply: str) -> bool:
     return _ASSENT.match(reply) is None and any(_DECLINES.match(s) for s in sentences(reply))
 
 
+_RATHER_NOT = re.compile(r"^\W*(?:i|we)(?:'d| would) rather not\b", _I)
+"""A reply preferring not to do what it names: "I'd rather not put a shell script in the image"."""
+
+
+def turns_down(reply: str) -> bool:
+    """True when ``reply`` declines what it answers (:func:`declines`) or opens preferring not
+    to do a thing it names ("I'd rather not put a shell script in the image. Went with the
+    healthcheck."): the last offer it answers is turned down. Such a reply names what it
+    refuses, so it rules out no other part of the message (``refuses`` does not read it)."""
+    return declines(reply) or _RATHER_NOT.match(reply) is not None
+
+
 def advises_against(sentence: str) -> bool:
     """True when ``sentence`` advises against what it names (:data:`_AGAINST`): "I
     wouldn't refinance", "Cashing out early is a bad idea"."""

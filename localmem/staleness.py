@@ -3,7 +3,7 @@
 A summary's sentence, a quoted fact or a pin is stale when a later message of the
 conversation it comes from made it untrue: it states a status that is over ("ready for
 pickup" after "I picked it up"), a dose's frequency that was changed, as in force a thing
-said to have ended, as still on a thing called off, as said a guess taken back, a name or a place given again, or a value replaced ("June 21" of a
+said to have ended, as still on a thing called off, as said a guess taken back, a name or a place given again or denied, or a value replaced ("June 21" of a
 wedding moved to June 28). :func:`stale` asks each reader in that order and gives the first
 reason found (pure; it never raises on any ``str``): :mod:`localmem.statuses` (statuses,
 ended things), :mod:`localmem.doses` (frequencies), :mod:`localmem.renames` (names and
@@ -40,3 +40,14 @@ def stale(claim: str, texts: Sequence[str], whole: str = "") -> str | None:
         or replaced_value(claim, texts, whole)
         or taken_back(claim, texts)
     )
+
+
+def ended_at(claim: str, texts: Sequence[str]) -> int | None:
+    """The index of the text of ``texts`` (a conversation, in order) from which ``claim`` is
+    stale (:func:`stale` over the texts up to it, and not over those before): the message
+    that changed it, whose forgetting makes the claim current again; None when the claim is
+    not stale. Only a stale claim costs more than one :func:`stale`."""
+    texts = tuple(texts)
+    if stale(claim, texts) is None:
+        return None
+    return next(k for k in range(1, len(texts) + 1) if stale(claim, texts[:k]) is not None) - 1

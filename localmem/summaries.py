@@ -452,6 +452,8 @@ class Summaries:
                     db.add_pin_sources(conn, session_id, pin.key, sources)
                 if changed:
                     self._db.cache.clear()  # a fact of the user's: every session's context
+            if summary is not None and level == 1 and self._pins.end_stale(conn, session_id, end, now):
+                self._db.cache.clear()  # a fact of the user's ended: every session's context
             if summary is not None:
                 self._judge(conn, answer, level, now)
                 if facts_verdict is not None:

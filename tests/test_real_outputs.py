@@ -481,6 +481,10 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
         "next step",
     ('checkpoint', 'qwen2.5-coder:1.5b', 'passport_fast_track'):
         "'Find an appointment for a new passport' kept as a pending task: the Durham appointment is booked",
+    ('checkpoint', 'qwen2.5-coder:1.5b', 'fortieth_speech'):
+        "a line of the assistant's draft of the speech ('\"At fifteen, ... I decided I knew the Metro ...') kept as a "
+        "decision. Not new in the context: the rules' floor made the same false line until rules9 (the floor "
+        "reads no quoted draft since), so the model's identical item was not counted as beyond the floor",
     ('checkpoint', 'qwen2.5-coder:1.5b', 'ci_src_layout_import'):
         "'add pythonpath to pytest config' kept as a pending task: the alternative not chosen (pip install .)",
     ('checkpoint', 'qwen2.5-coder:1.5b', 'energy_bill_split'):

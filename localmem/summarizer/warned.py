@@ -37,10 +37,12 @@ def unsaid_warnings(summary: str, pairs: Sequence[tuple[str, str]]) -> list[tupl
     """``(warning sentence, index of its turn in pairs)`` for each warning of ``pairs`` that
     ``summary`` does not say, at most :data:`MAX_WARNINGS`, in conversation order."""
     found: list[tuple[Fact, int]] = []
+    texts = [text for role, text in pairs if role.strip().casefold() != "system"]
     for index, (role, text) in enumerate(pairs):
         if role.strip().casefold() not in ("user", "assistant"):
             continue  # a tool's record ("Allergies: none recorded") is no warning given
-        for fact in facts_of([(role, text)], stale):
+        # read against the whole conversation: a warning a later turn made untrue is none
+        for fact in facts_of([(role, text)], lambda clause, _: stale(clause, texts)):
             if not fact.text.endswith("?") and _is_warning(fact):
                 missing = set(dropped_kinds(summary, [fact])) & fact.kinds & _KINDS
                 if missing or _reverses(summary, fact):

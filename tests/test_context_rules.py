@@ -1,0 +1,201 @@
+"""The store's own lines tell the truth by structure (issue 21): a to-do done in part, a pin a
+later turn changed, a name a correction denied, a warning resting on it, a reference only an
+option the user turned down named. Each rule with a positive and a negative case, through the
+module's pure function or ``MemoryStore`` (benchmarks/context_labels.json holds the recorded
+lines they were found on; tests/test_context_truth.py replays those)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from localmem import MemoryConfig, MemoryStore
+from localmem.checkpoint import StateSnapshot, floor, opens_with_its_verb, turned_down
+from localmem.replies import refuses, turns_down
+from localmem.staleness import ended_at, stale
+from localmem.summarizer.warned import unsaid_warnings
+
+# --- a to-do done in part is no longer what is left to do ------------------------------
+
+
+def _pending(*later: str) -> list[str]:
+    pairs = [("user", "I changed the wifi password."), ("assistant", "Remember to reconnect the printer and the TV."),
+             *(("user", text) for text in later)]
+    return floor(None, StateSnapshot(), pairs).pending_tasks
+
+
+def test_a_task_done_in_part_leaves_the_rules_checkpoint() -> None:
+    assert _pending("Done, the printer works again. The TV can wait until the weekend.") == []
+
+
+def test_a_task_not_yet_done_stays() -> None:
+    assert _pending("The TV can wait until the weekend.") == ["Remember to reconnect the printer and the TV."]
+
+
+@pytest.mark.parametrize(("task", "instruction"), [
+    ("Remember to reconnect the printer and the TV.", True),
+    ("Book the hotel and the train.", True),
+    ("I'm the best man at my brother's wedding and I have to give a toast.", False),
+    ("I still need to sign the form and print the plan.", False),
+])
+def test_done_in_part_reads_only_an_instruction(task: str, instruction: bool) -> None:
+    """One verb on several things: "and" joining two clauses with a subject is no list of things."""
+    assert opens_with_its_verb(task) is instruction
+
+
+# --- a name a correction denies ------------------------------------------------------------
+
+GRAPEFRUIT = [
+    "The GP started him on amlodipine 5 mg. He has half a grapefruit every day. Is that a problem?",
+    "With amlodipine the grapefruit effect is small, and many doctors don't ask people to stop.",
+    "Hang on, I found the box. It says felodipine 5 mg, not amlodipine. Sorry, I mixed them up.",
+    "That changes my answer: grapefruit raises felodipine a lot, he should stop it.",
+]
+
+
+def test_a_name_a_correction_denies_is_stale() -> None:
+    assert stale("With amlodipine the grapefruit effect is small.", GRAPEFRUIT) is not None
+    assert stale("He takes felodipine 5 mg, not amlodipine.", GRAPEFRUIT) is None  # says the new one
+
+
+def test_no_denial_without_the_comma_a_correction_or_the_word_gone() -> None:
+    claim = "With amlodipine the grapefruit effect is small."
+    no_cue = [*GRAPEFRUIT[:2], "It says felodipine 5 mg, not amlodipine.", GRAPEFRUIT[3]]
+    assert stale(claim, no_cue) is None  # "take the tablets, not the syrup" is advice, not a correction
+    no_comma = [*GRAPEFRUIT[:2], "Sorry, he does not take amlodipine any more.", GRAPEFRUIT[3]]
+    assert stale(claim, no_comma) is None
+    said_again = [*GRAPEFRUIT, "Should he still keep the amlodipine box?"]
+    assert stale(claim, said_again) is None  # still spoken of: not replaced
+    assert stale("Two cats live here.", ["Two in the kitchen.", "Correction: three chairs, not two."]) is None
+    other_mistake = ["Repairs have to be done at an authorized dealer.",
+                     "Oh right, I had the wrong number in my head. The oil changes were done at Quick Lube, not the dealer."]
+    assert stale("The repair has to be done at an authorized Kia dealer.", other_mistake) is None
+
+
+def test_where_a_claim_went_stale() -> None:
+    assert ended_at("With amlodipine the grapefruit effect is small.", GRAPEFRUIT) == 2
+    assert ended_at("He has half a grapefruit every day.", GRAPEFRUIT) is None
+
+
+# --- a warning a later turn made untrue is no warning to pin -------------------------------
+
+
+def test_a_warning_a_correction_denied_is_not_pinned() -> None:
+    pairs = [("user", "The GP started him on amlodipine 5 mg. Is grapefruit a problem?"),
+             ("assistant", "With amlodipine the grapefruit effect is small, but avoid grapefruit juice if he gets dizzy."),
+             ("user", "It says felodipine 5 mg, not amlodipine. Sorry, I mixed them up.")]
+    assert unsaid_warnings("A chat about tablets.", pairs) == []
+    kept = pairs[:2] + [("user", "Thanks, I'll tell him.")]
+    assert [w for w, _ in unsaid_warnings("A chat about tablets.", kept)] == [
+        "With amlodipine the grapefruit effect is small, but avoid grapefruit juice if he gets dizzy."]
+
+
+# --- a pin a later turn changed ends when the range is summarized --------------------------
+
+
+def _club(store: MemoryStore, correction: str) -> tuple[str, list[int]]:
+    session = store.create_session(title="book club").id
+    added = store.add_messages(session, [
+        {"role": "user", "text": "We picked the next book."},
+        {"role": "assistant", "text": "Nice. When and where do you meet?"},
+        {"role": "user", "text": "Next meeting is 12 March at Graham's."},
+        {"role": "assistant", "text": "Noted."},
+        {"role": "user", "text": correction},
+        {"role": "assistant", "text": "Got it."},
+    ])
+    store.summarize(session)
+    return session, [m.id for m in added]
+
+
+@pytest.fixture
+def club_store(db_path: Path):
+    config = MemoryConfig(ollama_host="http://127.0.0.1:9", summary_threshold=6, structured_min_tokens=0)
+    with MemoryStore(db_path, config=config) as store:
+        yield store
+
+
+def test_a_pin_a_later_turn_replaced_leaves_the_context_and_comes_back_if_that_turn_is_forgotten(club_store) -> None:
+    session, ids = _club(club_store, "Oh wait, I got the place wrong, it's at Kemi's. Still 12 March.")
+    assert "Next meeting is 12 March at Graham's." not in [p.content for p in club_store.get_pins(session)]
+    assert "Next meeting is 12 March at Graham's." in [p.content for p in club_store.get_pins(session, history=True)]
+    club_store.delete_message(ids[4])  # the correction forgotten: the pin holds again
+    assert "Next meeting is 12 March at Graham's." in [p.content for p in club_store.get_pins(session)]
+
+
+def test_a_pin_nothing_changed_stays(club_store) -> None:
+    session, _ = _club(club_store, "Kemi will bring snacks.")
+    assert "Next meeting is 12 March at Graham's." in [p.content for p in club_store.get_pins(session)]
+
+
+# --- a reference only an option the user turned down named ---------------------------------
+
+COMPOSE = [
+    ("user", "The api starts before Postgres is ready."),
+    ("assistant", "Add a healthcheck to db with pg_isready. Or you could add a wait-for-it.sh script to the entrypoint."),
+]
+
+
+def test_an_option_the_user_turned_down_is_no_reference() -> None:
+    pairs = [*COMPOSE, ("user", "I'd rather not put a shell script in the image. Went with the healthcheck.")]
+    assert turned_down("wait-for-it.sh", pairs)
+    assert floor(None, StateSnapshot(), pairs).context_references.files == []
+
+
+@pytest.mark.parametrize("reply", [
+    "Sure, I added wait-for-it.sh and it works.",  # taken up
+    "Went with the healthcheck.",  # no refusal
+])
+def test_an_option_taken_up_or_not_refused_stays(reply: str) -> None:
+    pairs = [*COMPOSE, ("user", reply)]
+    assert not turned_down("wait-for-it.sh", pairs)
+    assert floor(None, StateSnapshot(), pairs).context_references.files == ["wait-for-it.sh"]
+
+
+def test_a_refusal_answers_the_last_offer_not_what_came_before_it() -> None:
+    pairs = [("user", "Rows repeat."),
+             ("assistant", "Use `INSERT OR IGNORE` to skip repeats. I'd also print the skipped rows. Want me to add that?"),
+             ("user", "Nah, I'll eyeball it.")]
+    assert not turned_down("INSERT OR IGNORE", pairs)
+
+
+@pytest.mark.parametrize(("reply", "refused"), [
+    ("I'd rather not put a shell script in the image.", True),
+    ("I would rather not.", True),
+    ("I'd rather go by train.", False),
+])
+def test_rather_not_turns_down_the_last_offer(reply: str, refused: bool) -> None:
+    assert turns_down(reply) is refused
+    assert not refuses(reply)  # it names what it refuses: nothing else of the message is ruled out
+
+
+# --- a day a stay moves to is no place (found on validation set 7, after its figures) ------
+
+
+def test_a_day_moved_to_is_no_new_place() -> None:
+    texts = ["Gwen's found a B&B in Penzance for the Wednesday night.",
+             "I'll email the guest house and ask if we can move to Friday to Monday."]
+    assert stale("Gwen's found a B&B in Penzance for the Wednesday night.", texts) is None
+    moved = [texts[0], "Change of plan: we moved it to Truro."]
+    assert stale("We stay in Penzance on Wednesday.", moved) is not None  # a place moved to still is
+
+
+# --- found on validation sets 7-8, after their figures were taken ----------------------------
+
+
+def test_a_line_of_a_quoted_draft_is_no_decision() -> None:
+    draft = ("The Paris part could go:\n\n\"At fifteen, on the school trip, I decided I knew the Metro better "
+             "than the teachers. Three hours later we were lost. Niamh found a map and got us home.\"")
+    pairs = [("user", "Can you help with my speech for Niamh?"), ("assistant", draft), ("user", "Love it.")]
+    assert floor(None, StateSnapshot(), pairs).key_decisions == []
+    said = [("user", "We talked it over. I decided I'd take the train."), ("assistant", "Good.")]
+    assert floor(None, StateSnapshot(), said).key_decisions == ["I decided I'd take the train."]
+
+
+@pytest.mark.parametrize(("text", "code"), [
+    ("Booked, reference FT-7731-482.", "FT-7731-482"),
+    ("I'll write up the plan in the ticket OPS-2291.", "OPS-2291"),
+])
+def test_a_booking_code_is_kept_whole(text: str, code: str) -> None:
+    pairs = [("user", "Book it."), ("assistant", text)]
+    assert floor(None, StateSnapshot(), pairs).context_references.identifiers == [code]
