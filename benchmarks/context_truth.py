@@ -1,7 +1,8 @@
 """What a context asserts when no model's answer is shown, line by line, against hand labels.
 
-With ``model_summaries="earned"`` a small local model's summary reaches the context only once
-the model has earned trust on the file; until then (and with no model at all) everything a
+With ``model_trust="earned"`` (the default) a small local model's summary, checkpoint items and
+facts reach the context only once the model has earned trust for each on the file; until then
+(and with no model at all) everything a
 context shows as remembered comes from the store's own rules: the keyword summary, the rules'
 checkpoint (its floor), the pins the store made itself, the state. This builds, for each
 recorded conversation, the context an app would get with no model answering (a dead Ollama
