@@ -39,7 +39,8 @@ and eight more (``HELD_OUT_4``, benchmarks/real_conversations_heldout4.py) after
 and eight more (``HELD_OUT_5``, benchmarks/real_conversations_heldout5.py) after the fourth had,
 and eight more (``HELD_OUT_6``, benchmarks/real_conversations_heldout6.py) after the fifth had,
 and eight more (``HELD_OUT_7``, benchmarks/real_conversations_heldout7.py) after the sixth had,
-and eight more (``HELD_OUT_8``, benchmarks/real_conversations_heldout8.py) after the seventh had.
+and eight more (``HELD_OUT_8``, benchmarks/real_conversations_heldout8.py) after the seventh had,
+and six more (``HELD_OUT_9``, benchmarks/real_conversations_heldout9.py) after the eighth had.
 
 A message is its text (its role alternates, user first) or a ``(role, text)`` pair (a tool's
 output among them).
@@ -54,6 +55,7 @@ from real_conversations_heldout5 import CONVERSATIONS_5, HELD_OUT_5
 from real_conversations_heldout6 import CONVERSATIONS_6, HELD_OUT_6
 from real_conversations_heldout7 import CONVERSATIONS_7, HELD_OUT_7
 from real_conversations_heldout8 import CONVERSATIONS_8, HELD_OUT_8
+from real_conversations_heldout9 import CONVERSATIONS_9, HELD_OUT_9
 
 CONVERSATIONS: dict[str, list[str | tuple[str, str]]] = {
     "caregiver": [
@@ -569,9 +571,11 @@ CONVERSATIONS.update(CONVERSATIONS_6)
 CONVERSATIONS.update(CONVERSATIONS_7)
 # The eighth held-out set (benchmarks/real_conversations_heldout8.py), likewise, after the seventh.
 CONVERSATIONS.update(CONVERSATIONS_8)
+# The ninth held-out set (benchmarks/real_conversations_heldout9.py), likewise, after the eighth.
+CONVERSATIONS.update(CONVERSATIONS_9)
 __all__ = [
     "CONVERSATIONS", "HELD_OUT", "HELD_OUT_2", "HELD_OUT_3", "HELD_OUT_4", "HELD_OUT_5", "HELD_OUT_6", "HELD_OUT_7",
-    "HELD_OUT_8", "pairs",
+    "HELD_OUT_8", "HELD_OUT_9", "pairs",
 ]
 
 

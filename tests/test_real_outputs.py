@@ -502,6 +502,35 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
         "'€100 excess' kept as a key fact and an entity: the excess is £100, and it states no fact",
     ('keyword summary', 'store', 'lost_luggage_complaint'):
         "'6 August plus 7 days is 13 August': stale, the user corrected the delivery to 7 August",
+    # The ninth held-out set (HELD_OUT_9: written, recorded and labelled in
+    # real_models_labels_heldout9.json before this replay, by a writer who read neither the checks nor
+    # the rules of the store's own context), on main's checks of 979b0dc.
+    ('summary', 'qwen2.5-coder:0.5b', 'git_rebase_lost_commits'):
+        "unfaithful summary kept: the rebase 'left seven commits' (it left two of seven), 'the Excel export code "
+        "was removed' (recovered from the reflog), 'reset to the new one' (reset to the branch before the rebase)",
+    ('summary', 'qwen2.5-coder:0.5b', 'boiler_replacement_quote'):
+        "unfaithful summary kept: Dave 'has a heat pump' (a heat pump was declined) and 'the boiler is in the "
+        "middle of the room' (it is in the hall cupboard), both invented",
+    ('checkpoint', 'qwen2.5-coder:0.5b', 'pub_quiz_team'):
+        "plans as done: 'Dev's raffle' and 'Mick's bringing the buzzers' in completed_steps (both for the "
+        "charity night on 11 April)",
+    ('checkpoint', 'qwen2.5-coder:1.5b', 'git_rebase_lost_commits'):
+        "'run tests' as a pending task and a next step: done, the tests are green and the branch pushed",
+    ('checkpoint', 'qwen2.5-coder:1.5b', 'ruby_anniversary_captions'):
+        "'draft captions for the slideshow' as a goal and a next step: done, all 20 sent to Callum",
+    ('checkpoint', 'qwen2.5-coder:1.5b', 'boiler_replacement_quote'):
+        "'Get a second quote for the combi' as a goal, a task and the current step (not taken up: Heatwise "
+        "booked, deposit paid), a second quote 'for the flue work' nobody suggested, and the guarantee's 30 "
+        "days as a decision",
+    ('facts', 'qwen2.5-coder:0.5b', 'git_rebase_lost_commits'):
+        "an update 'git rebase main <- git fetch and git reset --hard ...': two steps of the plan, neither "
+        "replaces the other",
+    ('facts', 'qwen2.5-coder:1.5b', 'eczema_steroid_cream'):
+        "misattributed: the teacher 'books the nurse review' (the parent does), as a key fact and a decision; "
+        "'teacher' as an entity",
+    ('facts', 'qwen2.5-coder:1.5b', 'boiler_replacement_quote'):
+        "'The guarantee starts from the day it's fitted' (said: the 30 days to register it start then), the "
+        "CO alarm bought and where it is as decisions, 'CO alarm' as an entity",
 }
 
 
@@ -568,7 +597,7 @@ def test_every_held_out_answer_was_labelled_in_its_own_file(model: str, conversa
     real_models_labels_heldout2.json, real_models_labels_heldout3.json,
     real_models_labels_heldout4.json, real_models_labels_heldout5.json,
     real_models_labels_heldout6.json, real_models_labels_heldout7.json,
-    real_models_labels_heldout8.json), written before the replay: what the checks keep of
+    real_models_labels_heldout8.json, real_models_labels_heldout9.json), written before the replay: what the checks keep of
     them is judged, never chosen by the labels."""
     held = json.loads(HELD_OUT_FILES[conversation].read_text())
     recorded = RECORDINGS[model]["conversations"][conversation]
