@@ -337,7 +337,8 @@ class Pins:
         """End, inside the caller's transaction, the current auto pins learnt from the
         session's last :data:`STALE_REACH` messages through ``end`` that a later one of them
         made untrue (``staleness.ended_at``: "Next meeting is 12 March at Graham's." after "I
-        got the place wrong, it's at Kemi's"): each is kept in history, ended by that message
+        got the place wrong, it's at Kemi's"; a pin of the user's words only by a later user
+        message): each is kept in history, ended by that message
         (forgetting it makes the pin current again), as an update ends what it replaces. The
         rules pin a message when it is written, before the turns that change it. Return
         whether the user's pins changed."""
@@ -354,11 +355,16 @@ class Pins:
             at = index.get(pin.source_message_id or 0)
             if at is None:
                 continue  # learnt beyond the reach
-            ended = ended_at(pin.content, [m.text for m in messages[at:]])
+            later = messages[at:]
+            if later[0].role == "user":
+                # the user's own words change only by the user's words: an assistant restating
+                # a change ("So 26 May at 10:15.") does not end the user's report of it
+                later = [later[0], *(m for m in later[1:] if m.role == "user")]
+            ended = ended_at(pin.content, [m.text for m in later])
             if not ended:
                 continue  # nothing later changed it (its own message does not)
             db.supersede_pin(conn, pin.id, pin.slot or "stale", now)
-            db.end_pin(conn, pin.id, messages[at + ended].id)
+            db.end_pin(conn, pin.id, later[ended].id)
             user_changed |= pin.session_id is None
         return user_changed
 

@@ -128,6 +128,27 @@ def test_a_pin_nothing_changed_stays(club_store) -> None:
     assert "Next meeting is 12 March at Graham's." in [p.content for p in club_store.get_pins(session)]
 
 
+def test_a_pin_of_the_users_words_is_not_ended_by_the_assistant_restating_a_change(db_path: Path) -> None:
+    """The user's own words change only by the user's words: an assistant's turn that reads
+    like a change does not end the user's pin (the same turn said by the user does)."""
+    config = MemoryConfig(ollama_host="http://127.0.0.1:9", summary_threshold=6, structured_min_tokens=0)
+    turn = "Oh wait, the place is wrong, it's at Kemi's. Still 12 March."
+    for role, ended in (("assistant", False), ("user", True)):
+        with MemoryStore(db_path.with_name(f"{role}.db"), config=config) as store:
+            session = store.create_session(title="book club").id
+            store.add_messages(session, [
+                {"role": "user", "text": "We picked the next book."},
+                {"role": "assistant", "text": "Nice. When and where do you meet?"},
+                {"role": "user", "text": "Next meeting is 12 March at Graham's."},
+                {"role": "assistant", "text": "Noted."},
+                {"role": "user" if role == "assistant" else "assistant", "text": "Good."},
+                {"role": role, "text": turn},
+            ])
+            store.summarize(session)
+            current = [p.content for p in store.get_pins(session)]
+            assert ("Next meeting is 12 March at Graham's." not in current) is ended, role
+
+
 # --- a reference only an option the user turned down named ---------------------------------
 
 COMPOSE = [

@@ -1,6 +1,6 @@
 """What a context shows as memory with no model answering is labelled and true (issue 21).
 
-Each conversation of a set whose lines are labelled (all 84: the written-on ones and sets 1-8) (``benchmarks/context_labels*.json``: a
+Each conversation of a set whose lines are labelled (all 90: the written-on ones and sets 1-9) (``benchmarks/context_labels*.json``: a
 set is labelled once any of its conversations is) is summarized with no model answering and
 its context built (``tests/context_replay.shown_lines``, as ``benchmarks/context_truth.py``
 does); every line it shows as memory (summaries, pins, checkpoint, state) must be labelled
@@ -36,6 +36,10 @@ OPEN_IN_CONTEXT: dict[str, str] = {
     "at 8:40' after the test moved to 19 March",
     "lost_luggage_complaint": "'Pending: I need to write a formal complaint ...' after it was sent; the keyword "
     "summary's '6 August plus 7 days' (OPEN_IN_ISSUE_21)",
+    # The ninth set, labelled by its writer at 979b0dc and measured on the tenth stop's merged rules before
+    # anyone who writes rules had read it.
+    "work_permit_renewal": "pins '... appointment but it's on 12 May, ...' after it moved to 26 May, and '... fly "
+    "home to Pune for my cousin's wedding on 20 May ...' after the user said he will probably miss it",
 }
 
 
@@ -46,8 +50,8 @@ def _case(conversation: str) -> object:
 
 
 def test_every_labelled_set_is_replayed_whole() -> None:
-    assert LABELLED_SETS >= {"0", "1", "2", "3", "4", "5", "6", "7", "8"}
-    assert len(CONVERSATIONS) == 84
+    assert LABELLED_SETS >= {"0", "1", "2", "3", "4", "5", "6", "7", "8", "9"}
+    assert len(CONVERSATIONS) == 90
 
 
 @pytest.mark.parametrize("conversation", [_case(c) for c in CONVERSATIONS])
