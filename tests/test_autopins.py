@@ -241,7 +241,7 @@ def _issued(seen: list[str]) -> list[str]:
 
 def test_the_fast_path_stays_one_statement(store: MemoryStore, session) -> None:
     # FTS5 reads each index's config once per connection, at its first insert: on every
-    # reopened file (before m016 too), and on a fresh one since m016 altered a table; a
+    # reopened file (before m017 too), and on a fresh one since m017 altered a table; a
     # connection's cost, not a message's, so each index is written once first
     store.add_message(session.id, "user", "Hello there.")
     store.add_message(session.id, "user", "I'm allergic to latex.")
