@@ -204,3 +204,12 @@ def reported_done(item: str, later: Sequence[str], telling: Callable[[str], bool
                 ):
                     return True  # "It's cancelled now", the membership named just before
     return False
+
+
+def opens_with_its_verb(task: str) -> bool:
+    """Whether ``task`` is said as an instruction: its first word (after "remember to") is
+    the verb ``acts.action`` reads ("Reconnect the printer and the TV"), no subject before it
+    ("I'm the best man ... and I have to give a toast" joins two clauses, not two things)."""
+    verb, _ = action(task)
+    said = words(WRAPPER.sub("", task))
+    return verb is not None and bool(said) and said[0] == verb

@@ -45,7 +45,6 @@ Summary facts, made the same way for each summary, are ``localmem.facts``.
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, NamedTuple
@@ -54,11 +53,10 @@ from pydantic import field_validator
 
 from . import extract as rules
 from . import entities, progress, replies, staleness, statements, turns, verbs
-from .acts import WRAPPER, action
+from .acts import opens_with_its_verb
 from .answers import MAX_REFERENCES, Answer, merge_items, strings
 from .grounding import Evidence
 from .models import CheckpointData, Message, References, WorkflowState
-from .words import words
 
 logger = logging.getLogger("localmem")
 
@@ -163,14 +161,14 @@ def floor(
     task found in
     these messages is read against the sentences after it, one carried forward against
     all of them. The state's open subtasks stay (the state is authoritative). A reference
-    only an option the user turned down named is none (:func:`turned_down`), and a piece of
+    only an option the user turned down named is none (``replies.turned_down``), and a piece of
     writing the chat quotes as such (``replies.drafts``: a speech's paragraph the assistant
     wrote, "Here's my opening line: '...'") gives no goal, task, decision or preference: its
     "I decided ..." is the piece's line, not the conversation's."""
     pieces = replies.drafts([text for _, text in pairs], [role for role, _ in pairs])
     found = rules.extract([(role, replies.without_drafts(text, pieces)) for role, text in pairs] if pieces else pairs)
     named = rules.extract(pairs).references if pieces else found.references  # a piece's files are still named
-    found.references = {kind: [n for n in names if not turned_down(n, pairs)] for kind, names in named.items()}
+    found.references = {kind: [n for n in names if not replies.turned_down(n, pairs)] for kind, names in named.items()}
     data = build(previous, state, found)
     said = [(k, s) for k, (_, text) in enumerate(pairs) for s in rules.sentences(text[: rules.MAX_SCAN_CHARS])]
     open_names = {name.casefold() for name, _ in state.open_subtasks}
@@ -188,40 +186,6 @@ def floor(
 
     tasks = [t for t in data.pending_tasks if not done(t)]
     return data if tasks == data.pending_tasks else data.model_copy(update={"pending_tasks": tasks})
-
-
-def turned_down(name: str, pairs: Sequence[tuple[str, str]]) -> bool:
-    """Whether every message of ``pairs`` naming ``name`` (a file, a table, an identifier)
-    is the assistant's, names it in its last sentence (what a reply answers) and the user's
-    reply to it turns it down (``replies.turns_down``): "... Or you could add a wait-for-it.sh
-    script." "I'd rather not put a shell script in the image."; "You could strip the keys
-    with `...`." "No spaces, ...". An option turned down is no reference of the work; one
-    the user or a tool names, or a reply takes up, is, and so is one said before the last
-    offer a reply refuses ("Use `INSERT OR IGNORE` ... Want me to add that?" "Nah")."""
-    naming = [k for k, (_, text) in enumerate(pairs) if name in text]
-    if not naming:
-        return False
-    for k in naming:
-        role, text = pairs[k]
-        if role != "assistant" or _SENTENCE_END.search(text, text.rindex(name) + len(name)):
-            return False
-        reply = next((text for role, text in pairs[k + 1:] if role == "user"), None)
-        if reply is None or not replies.turns_down(reply):
-            return False
-    return True
-
-
-_SENTENCE_END = re.compile(r"[.!?]\s+[A-Z\"'(]")
-"""Where a sentence ends and another starts: a name after the last one is in the last sentence."""
-
-
-def opens_with_its_verb(task: str) -> bool:
-    """Whether ``task`` is said as an instruction: its first word (after "remember to") is
-    the verb ``acts.action`` reads ("Reconnect the printer and the TV"), no subject before it
-    ("I'm the best man ... and I have to give a toast" joins two clauses, not two things)."""
-    verb, _ = action(task)
-    said = words(WRAPPER.sub("", task))
-    return verb is not None and bool(said) and said[0] == verb
 
 
 def overlay(floor: CheckpointData, model: CheckpointData, state: StateSnapshot) -> CheckpointData:

@@ -40,7 +40,7 @@ def replaced_name(claim: str, texts: tuple[str, ...], whole: str = "") -> str | 
     later, without the new one, in itself or in the ``whole`` text it is part of; None when
     it does not."""
     for old, new in _denied(texts):
-        if _names(claim, old) and not _names(claim, new) and not _names(whole, new):
+        if _says(claim, old, anycase=True) and not any(_says(t, new, anycase=True) for t in (claim, whole)):
             return "states a name a later message denied"
     if _NAME.search(claim) is not None:
         for old, new in renamed(texts):
@@ -218,14 +218,10 @@ def _denied(texts: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
                 pair = {old.casefold(), new.casefold()}
                 if pair & _NOT_NAMES or len(pair) == 1:
                     continue  # a number, a day or a month is a value (``revisions``)
-                if any(_names(t, old) for t in texts[:i]) and not any(_names(t, old) for t in texts[i + 1:]):
+                naming = [_says(t, old, anycase=True) for t in texts]
+                if any(naming[:i]) and not any(naming[i + 1:]):
                     found.append((old, new))
     return tuple(found)
-
-
-def _names(text: str, word: str) -> bool:
-    """Whether ``text`` says ``word``, in any case."""
-    return bool(word) and re.search(rf"\b{re.escape(word)}\b", text, re.IGNORECASE) is not None
 
 
 def _at(text: str, place: str) -> bool:
@@ -233,6 +229,8 @@ def _at(text: str, place: str) -> bool:
     return any(m.group("name") == place for m in _PLACE.finditer(text))
 
 
-def _says(text: str, name: str) -> bool:
-    return bool(name) and re.search(rf"\b{re.escape(name)}\b", text) is not None
+def _says(text: str, name: str, anycase: bool = False) -> bool:
+    """Whether ``text`` says ``name`` as a word (``anycase``: in any case)."""
+    flags = re.IGNORECASE if anycase else 0
+    return bool(name) and re.search(rf"\b{re.escape(name)}\b", text, flags) is not None
 

@@ -32,6 +32,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Final
 
+from . import changes
 from .extract import sentences
 from .grounding import SUPPORT_SHARE, Evidence, same_word
 from .words import SMALL_TALK, STOP_WORDS, TIME_WORDS, is_number, stem, words
@@ -97,6 +98,27 @@ def turns_down(reply: str) -> bool:
     healthcheck."): the last offer it answers is turned down. Such a reply names what it
     refuses, so it rules out no other part of the message (``refuses`` does not read it)."""
     return declines(reply) or _RATHER_NOT.match(reply) is not None
+
+
+def turned_down(name: str, pairs: Sequence[tuple[str, str]]) -> bool:
+    """Whether every message of ``pairs`` naming ``name`` (a file, a table, an identifier)
+    is the assistant's, names it in its last sentence (what a reply answers) and the user's
+    reply to it turns it down (:func:`turns_down`): "... Or you could add a wait-for-it.sh
+    script." "I'd rather not put a shell script in the image."; "You could strip the keys
+    with `...`." "No spaces, ...". An option turned down is no reference of the work; one
+    the user or a tool names, or a reply takes up, is, and so is one said before the last
+    offer a reply refuses ("Use `INSERT OR IGNORE` ... Want me to add that?" "Nah")."""
+    naming = [k for k, (_, text) in enumerate(pairs) if name in text]
+    if not naming:
+        return False
+    for k in naming:
+        role, text = pairs[k]
+        if role != "assistant" or name not in changes.sentences(text)[-1]:
+            return False
+        reply = next((text for role, text in pairs[k + 1:] if role == "user"), None)
+        if reply is None or not turns_down(reply):
+            return False
+    return True
 
 
 def advises_against(sentence: str) -> bool:

@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 
 from localmem import MemoryConfig, MemoryStore
-from localmem.checkpoint import StateSnapshot, floor, opens_with_its_verb, turned_down
-from localmem.replies import refuses, turns_down
+from localmem.acts import opens_with_its_verb
+from localmem.checkpoint import StateSnapshot, floor
+from localmem.replies import refuses, turned_down, turns_down
 from localmem.staleness import ended_at, stale
 from localmem.summarizer.warned import unsaid_warnings
 
