@@ -58,11 +58,12 @@ from real_conversations import HELD_OUT, HELD_OUT_2, HELD_OUT_3, HELD_OUT_4, HEL
 from localmem import remember  # noqa: E402
 from localmem import statements  # noqa: E402
 from localmem import summaries as summaries_module  # noqa: E402
-from localmem.checkpoint import ModelCheckpoint, StateSnapshot  # noqa: E402
+from localmem.checkpoint import StateSnapshot  # noqa: E402
 from localmem.checkpoint import floor as rules_floor  # noqa: E402
 from localmem.extract import ITEM_CHARS, clip, extract  # noqa: E402
 from localmem.facts import ModelFacts, rule_facts  # noqa: E402
 from localmem.grounding import held, item_forms, read  # noqa: E402
+from localmem.model_checkpoint import ModelCheckpoint  # noqa: E402
 from localmem.summarizer import FALLBACK, OFFLINE  # noqa: E402
 from localmem.testimony import THE_USER, user_evidence  # noqa: E402
 from tests.real_replay import RECORDINGS, checkpoint_items, facts_items, item_label  # noqa: E402
