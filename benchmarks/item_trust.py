@@ -57,12 +57,13 @@ from real_conversations import HELD_OUT, HELD_OUT_2, HELD_OUT_3, HELD_OUT_4, HEL
 
 from localmem import remember  # noqa: E402
 from localmem import statements  # noqa: E402
-from localmem import summaries as summaries_module  # noqa: E402
-from localmem.checkpoint import ModelCheckpoint, StateSnapshot  # noqa: E402
+from localmem import span_facts as span_facts_module  # noqa: E402
+from localmem.checkpoint import StateSnapshot  # noqa: E402
 from localmem.checkpoint import floor as rules_floor  # noqa: E402
 from localmem.extract import ITEM_CHARS, clip, extract  # noqa: E402
 from localmem.facts import ModelFacts, rule_facts  # noqa: E402
 from localmem.grounding import held, item_forms, read  # noqa: E402
+from localmem.model_checkpoint import ModelCheckpoint  # noqa: E402
 from localmem.summarizer import FALLBACK, OFFLINE  # noqa: E402
 from localmem.testimony import THE_USER, user_evidence  # noqa: E402
 from tests.real_replay import RECORDINGS, checkpoint_items, facts_items, item_label  # noqa: E402
@@ -118,7 +119,7 @@ def judge(model: str, conversation: str, db: Path) -> tuple[Judged, Judged, bool
     model's summary; the conversation; the summary stored (file_trust.py labels it)."""
     items: list[tuple[str, str, str | None]] = []
     facts_said: list[tuple[str, str, str | None]] = []
-    originals = (ModelCheckpoint.supported, ModelFacts.grounded, summaries_module.must_remember)
+    originals = (ModelCheckpoint.supported, ModelFacts.grounded, span_facts_module.must_remember)
 
     def supported(self: ModelCheckpoint, *args: Any, **kwargs: Any) -> Any:
         return originals[0](self, *args, **{**kwargs, "verdicts": items})
@@ -131,11 +132,11 @@ def judge(model: str, conversation: str, db: Path) -> tuple[Judged, Judged, bool
 
     ModelCheckpoint.supported = supported  # type: ignore[method-assign]
     ModelFacts.grounded = grounded  # type: ignore[method-assign]
-    summaries_module.must_remember = remembered
+    span_facts_module.must_remember = remembered
     try:
         summary, checkpoint, pairs, facts, pins = replay.replay_one(db, model, conversation)
     finally:
-        ModelCheckpoint.supported, ModelFacts.grounded, summaries_module.must_remember = originals  # type: ignore[method-assign]
+        ModelCheckpoint.supported, ModelFacts.grounded, span_facts_module.must_remember = originals  # type: ignore[method-assign]
     from_model = summary.source not in (FALLBACK, OFFLINE)
     floor = set(checkpoint_items(rules_floor(None, StateSnapshot(), pairs)))
     mine = {(f, clip(t, ITEM_CHARS)) for f, t in checkpoint_items(checkpoint.data) if (f, t) not in floor}

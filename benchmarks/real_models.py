@@ -46,7 +46,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from localmem import MemoryConfig, MemoryStore  # noqa: E402
-from localmem.checkpoint import ModelCheckpoint, StateSnapshot  # noqa: E402
+from localmem.checkpoint import StateSnapshot  # noqa: E402
 from localmem.checkpoint import floor as rules_floor  # noqa: E402
 from localmem.checkpoint_request import CHECKPOINT_SYSTEM_PROMPT  # noqa: E402
 from localmem.extract import ITEM_CHARS, clip, extract  # noqa: E402
@@ -57,6 +57,7 @@ from localmem.facts import (  # noqa: E402
     facts_messages,
     rule_facts,
 )
+from localmem.model_checkpoint import ModelCheckpoint  # noqa: E402
 from localmem.remember import model_updates, must_remember  # noqa: E402
 from localmem.summarizer import OllamaBackend, Summarizer  # noqa: E402
 from localmem.summarizer.fallback import keyword_summary, offline_summary  # noqa: E402

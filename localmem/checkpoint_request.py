@@ -1,7 +1,7 @@
 """What localmem asks a local model for a checkpoint: the prompts, and the request
 built from the floor (the rules' checkpoint), the session state and the newest
 messages that fit :data:`JSON_PROMPT_TOKENS`. Pure; the model's answer is read by
-``localmem.checkpoint`` (``ModelCheckpoint``) and the call is made by
+``localmem.model_checkpoint`` (``ModelCheckpoint``) and the call is made by
 ``localmem.checkpoints``.
 """
 

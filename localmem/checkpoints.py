@@ -2,9 +2,10 @@
 
 What a checkpoint holds and how it is made (the floor of state and rules,
 carried forward; what the local model may add) is ``localmem.checkpoint``
-(pure). :class:`Checkpoints` reads its inputs (the previous checkpoint, the
-messages since, the session state), asks the local model through
-``localmem.localmodel``, and stores the result with its rendered lines and, for
+(pure); which of the model's items stand is ``localmem.model_checkpoint`` (pure).
+:class:`Checkpoints` reads its inputs (the previous checkpoint, the messages
+since, the session state), asks the local model through ``localmem.localmodel``,
+lays the items that stand over the floor, and stores the result with its rendered lines and, for
 each line, the messages it rests on (``checkpoint_sources``: ``localmem.sources``;
 the model's lines as the judgement that kept them found them, the rules' by the
 messages they quote, carried lines with their earlier sources). Deleting them is a
@@ -19,18 +20,10 @@ from typing import TYPE_CHECKING
 
 from . import db
 from .args import check_id
-from .checkpoint import (
-    CHECKPOINTS_KEPT,
-    RULES,
-    ModelCheckpoint,
-    StateSnapshot,
-    Support,
-    floor,
-    render_lines,
-    with_model,
-)
+from .checkpoint import CHECKPOINTS_KEPT, RULES, StateSnapshot, floor, overlay, render_lines
 from .checkpoint_request import checkpoint_messages
 from .errors import SessionNotFound
+from .model_checkpoint import ModelCheckpoint, Support, supported_items
 from .models import OPEN_SUBTASK_STATUSES, Checkpoint, CheckpointData, Message, Session
 from .sources import Span, by_text, checkpoint_sources, rows
 from .trust import kept_whole
@@ -121,11 +114,12 @@ class Checkpoints:
             )
             if answer.data is not None and answer.model is not None:
                 proposed: list[tuple[str, str, str | None]] = []
-                merged, by = with_model(data, answer.data, answer.model, state, new, judged, proposed)
+                supported = supported_items(data, answer.data, answer.model, state, new, judged, proposed)
                 if proposed:
                     verdict = (answer.model, kept_whole([why for _, _, why in proposed]))
                 if self._verdicts.shows(answer.model, "checkpoint"):
-                    data, source = merged, by
+                    merged = overlay(data, supported, state)  # the model's only if one of its items is in
+                    data, source = (merged, answer.model) if merged != data else (data, RULES)
                 else:
                     judged.clear()
                     logger.info(

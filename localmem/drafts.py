@@ -63,4 +63,4 @@ class Draft(NamedTuple):
     its verdict is recorded and its text cached as if it had been stored."""
     facts_verdict: tuple[str, bool] | None = None
     """The model's facts answer's verdict, ``(model, kept whole)``, when it was asked and
-    proposed something (``Summaries.summary_facts``): recorded with the summary."""
+    proposed something (``SpanFacts.summary_facts``): recorded with the summary."""

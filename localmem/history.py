@@ -17,7 +17,7 @@ import adds to them is what a live conversation would have left in the file:
 - **long chats get their offline summaries**: every full ``summary_threshold``
   range of messages gets the deterministic summary and the rules' facts that
   ``summarize`` stores when no model answers (``source="offline"``;
-  ``Summaries.offline_facts``), and the rollups its rule makes of them, so ``resummarize`` improves them once a model
+  ``SpanFacts.offline_facts``), and the rollups its rule makes of them, so ``resummarize`` improves them once a model
   runs. No model is called during an import.
 
 Conversations are written oldest first, in transactions of about
@@ -55,7 +55,7 @@ if TYPE_CHECKING:  # what it is given (the handle, capabilities): for the type c
 
     from .handle import Handle
     from .pins import Pins
-    from .summaries import Summaries
+    from .span_facts import SpanFacts
     from .transfer import Transfer
 
 FORMATS = ("auto", "localmem", "chatgpt", "claude")
@@ -81,14 +81,14 @@ class Planned(NamedTuple):
 
 class History:
     """``import_file`` and ``import_conversations``: sessions written through
-    ``transfer``, their facts learnt through ``pins``, their offline summaries as
-    ``summaries`` makes them."""
+    ``transfer``, their facts learnt through ``pins``, their offline summaries' facts as
+    ``facts`` makes them."""
 
-    def __init__(self, handle: Handle, transfer: Transfer, pins: Pins, summaries: Summaries) -> None:
+    def __init__(self, handle: Handle, transfer: Transfer, pins: Pins, facts: SpanFacts) -> None:
         self._db = handle
         self._transfer = transfer
         self._pins = pins
-        self._summaries = summaries
+        self._facts = facts
 
     def import_file(
         self,
@@ -229,7 +229,7 @@ class History:
         plan: list[Planned] = []
         for start in range(0, len(pairs) - size + 1, size):
             span = pairs[start : start + size]
-            found = self._summaries.offline_facts(span)
+            found = self._facts.offline_facts(span)
             sourced = facts_sources(found, Span(range(start, start + size), [t for _, t in span]))
             plan.append(self._planned_summary(
                 start, start + size - 1, size, 1, offline_summary(span), facts_row(found), sourced

@@ -40,6 +40,7 @@ from .summarizer.ollama_client import OllamaUnavailable
 if TYPE_CHECKING:  # what it is given (the handle, capabilities), a record: type checker only
     from .handle import Handle
     from .localmodel import LocalModel
+    from .span_facts import SpanFacts
     from .summaries import Summaries
 
 logger = logging.getLogger("localmem")
@@ -52,12 +53,14 @@ UNEARNED = "the model has not earned trust on this file yet (model_trust='earned
 
 class Resummarizer:
     """``resummarize``: the model redoes the deterministic summaries, through the
-    summary path of ``summaries`` (:class:`~localmem.summaries.Summaries`)."""
+    summary path of ``summaries`` (:class:`~localmem.summaries.Summaries`), with the
+    facts beside them as ``facts`` makes them (:class:`~localmem.span_facts.SpanFacts`)."""
 
-    def __init__(self, handle: Handle, model: LocalModel, summaries: Summaries) -> None:
+    def __init__(self, handle: Handle, model: LocalModel, summaries: Summaries, facts: SpanFacts) -> None:
         self._db = handle
         self._model = model
         self._summaries = summaries
+        self._facts = facts
 
     def resummarize(
         self,
@@ -164,7 +167,7 @@ class Resummarizer:
             # the answer counts toward the model's record, and is cached for a later run
             self._summaries.judge(session.id, outcome)
             return UNEARNED
-        data, source, pins, updates, facts_verdict = self._summaries.summary_facts(
+        data, source, pins, updates, facts_verdict = self._facts.summary_facts(
             session, pairs, sum(m.token_count for m in span), outcome
         )
         return self._summaries.store_summary(Draft(
@@ -179,8 +182,8 @@ class Resummarizer:
             updates=updates,
             replaces=old,
             mark=mark,
-            warnings=self._summaries.warning_sources(outcome.text, span),
-            fact_sources=self._summaries.fact_sources(data, span),
+            warnings=self._facts.warning_sources(outcome.text, span),
+            fact_sources=self._facts.fact_sources(data, span),
             facts_verdict=facts_verdict,
         ))
 

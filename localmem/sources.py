@@ -12,7 +12,7 @@ are found the way the line was kept:
 - **grounded**: a model's line was kept because sentences support it
   (``localmem.grounding``: most of its words, with the same negations;
   ``statements.by_sentence``); a checkpoint carries the messages the judgement found
-  out of it (``checkpoint.ModelCheckpoint.supported``), a summary's facts are read
+  out of it (``model_checkpoint.ModelCheckpoint.supported``), a summary's facts are read
   against their span the same way here (:meth:`Span.of`);
 - **carried**: a checkpoint's line carried forward from the previous checkpoint keeps
   that line's sources (with the new messages that say it again).
@@ -174,7 +174,7 @@ def checkpoint_sources(
     ``span``: the messages the checkpoint read (those since the previous one);
     ``previous``: the previous checkpoint's lines, by text (:func:`by_text`), with their
     sources; ``judged``: by text, what each model line was kept for
-    (``checkpoint.Support``: the messages supporting it, and the checkpoint's own lines
+    (``model_checkpoint.Support``: the messages supporting it, and the checkpoint's own lines
     that did, whose sources it takes). Any other line is the rules' or the state's: its
     sources are the new messages quoting it (:meth:`Span.quoting`). A line the previous
     checkpoint held keeps that line's sources too (carried forward), and a line nothing

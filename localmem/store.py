@@ -61,6 +61,7 @@ from .resummarize import Resummarizer
 from .scoring import Scorer, score_importance
 from .sessions import Sessions
 from .state import SessionState
+from .span_facts import SpanFacts
 from .summaries import Summaries
 from .summarizer import OllamaBackend, Summarizer
 from .tokens import Tokenizer
@@ -137,13 +138,14 @@ class MemoryStore:
         checkpoints = self._checkpoints = Checkpoints(handle, model, state, verdicts)
         forget = self._forget = Forgetting(handle, checkpoints)
         pins = self._pins = Pins(handle, forget)
-        summaries = self._summaries = Summaries(handle, model, pins, checkpoints, verdicts)
-        resummarizer = self._resummarizer = Resummarizer(handle, model, summaries)
+        facts = self._facts = SpanFacts(handle, model, verdicts)
+        summaries = self._summaries = Summaries(handle, model, pins, checkpoints, verdicts, facts)
+        resummarizer = self._resummarizer = Resummarizer(handle, model, summaries, facts)
         messages = self._messages = Messages(handle, pins, summaries)
         self._items = Items(handle, messages, forget)
         contexts = self._contexts = Contexts(handle, model, recall)
         transfer = self._transfer = Transfer(handle)
-        self._history = History(handle, transfer, pins, summaries)
+        self._history = History(handle, transfer, pins, facts)
         self._maintenance = Maintenance(handle, summaries, resummarizer)
         self._admin = Admin(handle, forget, contexts)
         self._browse = Browse(handle)

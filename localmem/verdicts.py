@@ -3,7 +3,7 @@
 With ``MemoryConfig.model_trust="earned"`` (the default) what a model wrote reaches the
 context only once the model has earned trust for that kind of answer on this file: its
 summaries (``Summaries.shown``), its checkpoint items (``Checkpoints.take``), its facts and
-pins (``Summaries.summary_facts``). Each answer it gives is judged and its verdict (kept
+pins (``SpanFacts.summary_facts``). Each answer it gives is judged and its verdict (kept
 whole or not) recorded here, per kind (:data:`KINDS`), in the transaction that stores what
 came of it: a forget during the model's call discards both. The rule itself is the pure
 ``localmem.trust``; the rows are ``model_verdicts`` (``db``).

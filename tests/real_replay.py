@@ -18,9 +18,9 @@ from typing import Any
 
 from localmem import MemoryConfig, MemoryStore
 from localmem.checkpoint_request import CHECKPOINT_SYSTEM_PROMPT
-from localmem.checkpoint import ModelCheckpoint
 from localmem.extract import ITEM_CHARS, clip
 from localmem.facts import FACTS_SYSTEM_PROMPT, MUST_REMEMBER_FACTS_SYSTEM_PROMPT, ModelFacts
+from localmem.model_checkpoint import ModelCheckpoint
 from localmem.models import Checkpoint, Summary, SummaryFacts
 from localmem.remember import model_updates
 from localmem.summarizer.warned import unsaid_warnings

@@ -35,7 +35,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "testimony", "search",
         "context", "packing", "cache", "jsonl", "exports", "rank", "updates", "corrections", "revisions", "replaced", "replies", "grounding", "statements",
         "progress", "acts", "entities", "verbs", "claims",
-        "clock", "words", "state_lines", "checkpoint", "checkpoint_request", "periods", "excerpt", "reranking", "drafts",
+        "clock", "words", "state_lines", "checkpoint", "checkpoint_request", "model_checkpoint", "periods", "excerpt", "reranking", "drafts",
         "batches", "sources", "clauses", "roles", "changes", "renames", "doses", "statuses", "staleness",
         "memos",
         "turns",
@@ -48,7 +48,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
     "handle": ("handle", "vectors"),
     "capabilities": (
         "localmodel", "semantic", "recall", "state", "checkpoints", "forget", "pins", "summaries",
-        "resummarize", "messages", "items", "contexts", "transfer", "maintain", "admin", "browse",
+        "span_facts", "resummarize", "messages", "items", "contexts", "transfer", "maintain", "admin", "browse",
         "incognito", "sessions", "history", "verdicts",
     ),
     "store": ("store", "encryption"),
@@ -87,8 +87,9 @@ CAPABILITY_USES: dict[str, set[str]] = {
     "checkpoints": {"localmodel", "state", "verdicts"},
     "forget": {"checkpoints"},
     "pins": {"forget"},
-    "summaries": {"localmodel", "pins", "checkpoints", "verdicts"},
-    "resummarize": {"localmodel", "summaries"},
+    "span_facts": {"localmodel", "verdicts"},
+    "summaries": {"localmodel", "pins", "checkpoints", "verdicts", "span_facts"},
+    "resummarize": {"localmodel", "summaries", "span_facts"},
     "messages": {"pins", "summaries"},
     "items": {"messages", "forget"},
     "contexts": {"localmodel", "recall"},
@@ -96,7 +97,7 @@ CAPABILITY_USES: dict[str, set[str]] = {
     "admin": {"forget", "contexts"},
     "incognito": {"forget", "transfer", "localmodel", "recall"},
     "sessions": {"incognito"},
-    "history": {"transfer", "pins", "summaries"},
+    "history": {"transfer", "pins", "span_facts"},
 }
 
 WHERE = "tests/test_architecture.py LAYERS (and ARCHITECTURE.md)"

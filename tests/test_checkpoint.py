@@ -13,7 +13,8 @@ import pytest
 from click.testing import CliRunner
 
 from localmem import MemoryStore
-from localmem.checkpoint import CHECKPOINTS_KEPT, MAX_STEPS, RULES, StateSnapshot, floor
+from localmem.answers import MAX_STEPS
+from localmem.checkpoint import CHECKPOINTS_KEPT, RULES, StateSnapshot, floor
 from localmem.cli import cli
 from localmem.extract import extract, references, restates
 from tests.ollama_server import FakeOllama
