@@ -31,8 +31,9 @@ interpreter (its lock and its threads) with the client it times. The server then
 writes each of those events to ``LOG`` as it happens, one ``<perf_counter_ns> <what>``
 line each (the clock every process of the machine shares): ``connection``, ``asked
 <METHOD> <path>``, ``embed+`` (a POST to ``/api/embed`` begun, before its body is
-read), ``served <seconds>`` and ``embed-`` (its answer ready, before it is sent); ``EmbedProcess`` reads ``asked``, ``connections`` and
-``served`` back from it.
+read), ``served <seconds>``, ``embed-`` (its answer ready, before it is sent) and
+``sent`` (its answer written to the socket); ``EmbedProcess`` reads ``asked``,
+``connections``, ``served`` and ``handled`` back from it.
 """
 
 from __future__ import annotations
@@ -281,6 +282,8 @@ class _Handler(BaseHTTPRequestHandler):
                 owner.note(f"served {owner.served[-1]:.9f}")
                 owner.note("embed-")
             self._send(*answer)
+            with owner._lock:
+                owner.note("sent")
         elif self.path == "/api/show":
             self._send(*owner.show(body))
         elif self.path in ("/api/chat", "/api/generate"):
@@ -357,6 +360,23 @@ class EmbedProcess:
     @property
     def served(self) -> list[float]:
         return [float(what[7:]) for _, what in self.events() if what.startswith("served ")]
+
+    @property
+    def handled(self) -> list[float]:
+        """Each ``/api/embed``'s seconds in the server beyond the model: from its request
+        line read (``asked``) to its answer written (``sent``), less ``served`` (the
+        body read and parsed, the answer encoded and written). For requests made one at
+        a time (the events of two at once would interleave)."""
+        out, asked, served = [], None, 0.0
+        for at, what in self.events():
+            if what == "asked POST /api/embed":
+                asked = at
+            elif what.startswith("served ") and asked is not None:
+                served = float(what[7:])
+            elif what == "sent" and asked is not None:
+                out.append((at - asked) / 1e9 - served)
+                asked = None
+        return out
 
 
 def check(model: MiniLM) -> None:

@@ -16,7 +16,9 @@ app does.
   from the context cache, timed one by one through the client: p50 and p90.
   Each is followed by the same ``build_context`` call made in process on the
   same file (cache off), so the client's extra time is measured call by call;
-  then the protocol's floor (``ping`` round trips) and ``recall`` with no
+  then the protocol's floor (``ping`` round trips, back to back; and one right
+  after each recall, as the ``--embedder`` rounds time it: a server idle a
+  moment answers slower than one answering back to back) and ``recall`` with no
   query, which the server's context cache answers (the tool layer's floor).
 
 With ``--embedder``: the same through a real embedding model, all-MiniLM-L6-v2
@@ -36,7 +38,11 @@ shares neither this process's interpreter nor its threads with the client it tim
 its time per request is read from its own log. The margin over the model's own time is
 then split, each call less its own ``/api/embed`` as served: the HTTP round trip (the
 embedding alone: localmem's Ollama client, loopback, the server's request handling), localmem
-(in process, beyond that) and MCP (through the client, beyond that). Each round also times a ``ping``
+(in process, beyond that) and MCP (through the client, beyond that); the HTTP round trip
+itself beside a bare ``http.client`` POST of the same request on a kept connection (the
+floor: loopback and the server's own handling, which its log's stamps give:
+``EmbedProcess.handled``), the rest being the ``ollama`` client and localmem's backend.
+Each round also times a ``ping``
 (the protocol's floor, in the same rounds) and counts what the embedding server was asked
 during the client's call (requests by path, connections opened): a recall should ask one
 ``/api/embed`` on a connection kept alive, and nothing else.
@@ -51,6 +57,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import functools
+import http.client
+import json
 import os
 import random
 import statistics
@@ -128,7 +136,7 @@ async def recall_once(client: ClientSession, query: str) -> None:
 async def recalls(path: Path, queries: list[str], calls: int) -> dict[str, list[float]]:
     """Each query through the client, then in process, call by call (so the machine's
     drift lands on both alike); then the ping round trips."""
-    times: dict[str, list[float]] = {"client": [], "in process": []}
+    times: dict[str, list[float]] = {"client": [], "in process": [], "ping after": []}
     with MemoryStore(path, config={"cache_ttl": 0}) as store:
         async with stdio_client(params(path)) as (read, write):
             async with ClientSession(read, write) as client:
@@ -143,6 +151,9 @@ async def recalls(path: Path, queries: list[str], calls: int) -> dict[str, list[
                     await recall(query)
                     times["client"].append(time.perf_counter() - started)
                     started = time.perf_counter()
+                    await client.send_ping()
+                    times["ping after"].append(time.perf_counter() - started)
+                    started = time.perf_counter()
                     store.build_context(SESSION, max_tokens=3000, query=query)
                     times["in process"].append(time.perf_counter() - started)
                 times["ping"] = await each(calls, lambda i: client.send_ping())
@@ -154,13 +165,18 @@ async def recalls(path: Path, queries: list[str], calls: int) -> dict[str, list[
 async def embedded_recalls(
     path: Path, queries: list[str], calls: int, server: EmbedProcess
 ) -> tuple[dict[str, list[float]], Counter[str]]:
-    """``recalls`` with the embedding model: three fresh queries per round, one for the
-    client, one for the library in process, one embedded alone; and a ping. With them,
-    what ``server`` was asked during the client's calls (``"POST /api/embed"``...,
-    ``"connections"``: opened)."""
+    """``recalls`` with the embedding model: four fresh queries per round, one for the
+    client, one for the library in process, one embedded alone through localmem's
+    backend, one posted bare (``http.client`` on a kept connection: the floor); and a
+    ping. With them, what ``server`` was asked during the client's calls (``"POST
+    /api/embed"``..., ``"connections"``: opened), and (``"handled"``) the server's own
+    time beyond the model for the embedding alone and the bare post."""
     from localmem.summarizer.ollama_client import OllamaBackend
 
-    times: dict[str, list[float]] = {"client": [], "in process": [], "embedding": [], "ping": []}
+    times: dict[str, list[float]] = {
+        "client": [], "in process": [], "embedding": [], "bare": [], "ping": [],
+        "handled": [],
+    }
     asked: Counter[str] = Counter()
 
     def less_served(name: str, started: float, served: int) -> None:
@@ -172,6 +188,15 @@ async def embedded_recalls(
         assert len(embeds) == 1, f"{name}: {len(embeds)} embeddings served for one call"
         times.setdefault(f"{name} less served", []).append(took - embeds[0])
     fresh = iter(queries)
+    bare = http.client.HTTPConnection(server.host.split("//", 1)[1])
+
+    def post(query: str) -> None:
+        """The floor: one /api/embed posted and its answer parsed, no client library."""
+        body = json.dumps({"model": "all-minilm:latest", "input": [query]})
+        bare.request("POST", "/api/embed", body, {"Content-Type": "application/json"})
+        answer = json.loads(bare.getresponse().read())
+        assert len(answer["embeddings"]) == 1, answer
+
     with MemoryStore(path, config={"cache_ttl": 0}) as store, OllamaBackend() as backend:
         async with stdio_client(params(path)) as (read, write):
             async with ClientSession(read, write) as client:
@@ -181,6 +206,7 @@ async def embedded_recalls(
                     await recall(next(fresh))
                     store.build_context(SESSION, max_tokens=3000, query=next(fresh))
                     backend.embed("all-minilm:latest", [next(fresh)])
+                    post(next(fresh))
                 for _ in range(calls):
                     before, opened = Counter(server.asked), server.connections
                     served, started = len(server.served), time.perf_counter()
@@ -197,6 +223,12 @@ async def embedded_recalls(
                     served, started = len(server.served), time.perf_counter()
                     backend.embed("all-minilm:latest", [next(fresh)])
                     less_served("embedding", started, served)
+                    times["handled"].append(server.handled[-1])
+                    served, started = len(server.served), time.perf_counter()
+                    post(next(fresh))
+                    less_served("bare", started, served)
+                    times["handled"].append(server.handled[-1])
+    bare.close()
     return times, asked
 
 
@@ -216,7 +248,7 @@ def with_embedder(path: Path, queries: list[str], calls: int) -> None:
         rng = random.Random(3)
         words = sorted({w for q in queries for w in q.split()})
         unique = list(dict.fromkeys(queries))
-        while len(unique) < 3 * (calls + 5):  # three words of the conversation, never twice
+        while len(unique) < 4 * (calls + 5):  # three words of the conversation, never twice
             query = " ".join(rng.sample(words, 3))
             if query not in unique:
                 unique.append(query)
@@ -250,6 +282,12 @@ def with_embedder(path: Path, queries: list[str], calls: int) -> None:
           f"client's call less it p50 {ms(mid['client'])}: the HTTP round trip "
           f"{ms(mid['embedding'])} + localmem {ms(mid['in process'] - mid['embedding'])} + MCP "
           f"{ms(mid['client'] - mid['in process'])} (differences of p50s, each less served)")
+    floor = statistics.median(times["bare less served"])
+    print(f"  → the HTTP round trip {ms(mid['embedding'])}: a bare http.client POST on a kept "
+          f"connection, in the same rounds, p50 {ms(floor)} (of which the embedding server's "
+          f"own handling beyond the model, its log's stamps, p50 "
+          f"{ms(statistics.median(times['handled']))}) + the ollama client and localmem's "
+          f"backend {ms(mid['embedding'] - floor)} (each less served)")
 
 
 def spawn(code: str) -> float:
@@ -300,8 +338,10 @@ def main() -> None:
     print(f"  beside it, call by call: the same build_context in process (cache off) p50 "
           f"{ms(statistics.median(local))}, p90 {ms(pct(local, 90))}; the client's extra time "
           f"per call p50 {ms(extra)}")
-    print(f"  floors: a ping round trip p50 {ms(statistics.median(times['ping']))}; recall "
-          f"with no query (served by the context cache) p50 {ms(statistics.median(times['cached']))}")
+    print(f"  floors: a ping round trip p50 {ms(statistics.median(times['ping']))} ("
+          f"{ms(statistics.median(times['ping after']))} right after each recall, as in the "
+          f"--embedder rounds); recall with no query (served by the context cache) p50 "
+          f"{ms(statistics.median(times['cached']))}")
     if args.embedder:
         with_embedder(path, queries, args.calls)
 

@@ -388,6 +388,10 @@ def _take_relevant(
             break
         if shorten is not None:
             m = shorten(m)
+        if used + m.token_count + item > room:
+            # Its heading and labels only add (a label it saves the next turn, it pays
+            # itself): it cannot fit, and the walk goes on without building its line.
+            continue
         line = heading(m)
         run = runs.get(line)
         role = m.role

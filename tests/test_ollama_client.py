@@ -28,6 +28,7 @@ from localmem.summarizer.ollama_client import (
     OllamaModelError,
     OllamaTimeout,
     OllamaUnavailable,
+    finite_numbers,
     is_loopback_host,
     resolve_host,
     scaled_timeout,
@@ -497,3 +498,27 @@ def test_a_streamed_answer_that_ends_well_carries_the_counts(fake_ollama: FakeOl
     assert result.text == "Grandma takes Lisinopril at 8am."
     assert result.stopped is None and result.done_reason == "stop"
     assert result.prompt_eval_count and result.eval_count
+
+
+class _Score(float):
+    """A float of another type: judged one by one, as before the fast path."""
+
+
+def test_a_vector_is_finite_numbers_whatever_their_types() -> None:
+    assert finite_numbers([0.25, -1.0, 3, 0.0])
+    assert finite_numbers([_Score(0.5), 1.0])
+    assert not finite_numbers([0.5, True])  # a bool is no number here
+    assert not finite_numbers([0.5, "0.5"])
+    assert not finite_numbers([0.5, float("nan")])
+    assert not finite_numbers([float("-inf"), 0.5])
+    assert not finite_numbers([_Score("inf")])
+
+
+def test_an_embedding_answer_of_infinities_or_ragged_vectors_is_refused(fake_ollama) -> None:
+    fake_ollama.models = ["all-minilm:latest"]
+    backend = OllamaBackend(fake_ollama.host, timeout=5)
+    assert backend.embed("all-minilm", ["a", "b"])[0]  # the fake's vectors pass
+    for bad in ([[1e309, 0.5]] * 2, [[0.5, 1.0], [0.5]]):
+        fake_ollama.embed_override = bad
+        with pytest.raises(OllamaModelError, match="not lists of numbers"):
+            backend.embed("all-minilm", ["a", "b"])

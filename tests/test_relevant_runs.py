@@ -9,9 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from localmem import MemoryStore
-from localmem.context import CL100K_COSTS, RELEVANT_HEADER, relevant_lines
+from localmem.context import CL100K_COSTS, RELEVANT_HEADER, relevant_heading, relevant_lines
 from localmem.models import Message
-from localmem.packing import Policy, Read, pack
+from localmem.packing import Policy, Read, _take_relevant, pack
 from localmem.tokens import Tokenizer
 
 COUNT = Tokenizer().count
@@ -111,3 +111,26 @@ def test_a_transcript_of_one_speaker_fits_more_turns_through_the_store(db_path) 
         assert len(shown) > 20
         assert text.count("user: ") == 1  # one day, one speaker: named once
         assert sum(store.count_tokens(m["content"]) for m in ctx.to_messages()) <= 400
+
+
+def test_a_turn_too_long_for_the_room_left_is_passed_over_without_its_line() -> None:
+    """The walk goes on past a turn that cannot fit (a shorter one after it still may),
+    without building its heading: a heading and labels only add to a turn's cost."""
+    asked: list[int] = []
+
+    def heading(m: Message) -> str:
+        asked.append(m.id)
+        return relevant_heading(m, "s", {})
+
+    long = turn(1, "user", "We talked about the garden for a long while. " * 12)
+    short = turn(2, "user", "The gate code is 4417.")
+    room = CL100K_COSTS.relevant_header + COUNT("2026-03-14:") + COUNT("user: ") + 2 * (
+        short.token_count + CL100K_COSTS.item
+    )
+    kept, used = _take_relevant([long, short], room, CL100K_COSTS, limit=10, heading=heading,
+                                tokens=COUNT)
+    assert kept == [short] and asked == [2]  # the long turn's line never built
+    assert used == section_tokens([short])
+    kept, _ = _take_relevant([short, long], 10_000, CL100K_COSTS, limit=10, heading=heading,
+                             tokens=COUNT)
+    assert kept == [short, long] and asked == [2, 2, 1]  # each that fits is placed by its line

@@ -344,10 +344,7 @@ class OllamaBackend:
             raise OllamaModelError(f"/api/embed gave {len(vectors)} vectors for {len(inputs)} inputs")
         dims = len(vectors[0]) if vectors else 0
         for vector in vectors:
-            if len(vector) != dims or not dims or not all(
-                isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
-                for x in vector
-            ):
+            if len(vector) != dims or not dims or not finite_numbers(vector):
                 raise OllamaModelError("/api/embed gave vectors that are not lists of numbers")
         return vectors
 
@@ -400,6 +397,21 @@ class OllamaBackend:
             raise error from exc
         logger.debug("ollama %s %s took %.3fs", endpoint, model or "", time.monotonic() - started)
         return result
+
+
+_PLAIN_NUMBERS: Final = frozenset({float, int})
+
+
+def finite_numbers(values: Sequence[Any]) -> bool:
+    """Whether every value is a finite int or float, not a bool. A parsed answer holds
+    plain floats: their types are checked in one C loop (a query's 384 numbers in a
+    tenth of checking each in Python); any other type (a float subclass, a bool, a
+    string) is judged one by one."""
+    if not _PLAIN_NUMBERS.issuperset(map(type, values)) and not all(
+        isinstance(x, (int, float)) and not isinstance(x, bool) for x in values
+    ):
+        return False
+    return all(map(math.isfinite, values))
 
 
 def tagged(name: str) -> str:
