@@ -15,7 +15,7 @@ from localmem.acts import opens_with_its_verb
 from localmem.checkpoint import StateSnapshot, floor
 from localmem.replies import refuses, takes_the_other, turned_down, turns_down
 from localmem.staleness import ended_at, stale
-from localmem.summarizer.warned import unsaid_warnings
+from localmem.summarizer.warned import named, unsaid_warnings
 
 # --- a to-do done in part is no longer what is left to do ------------------------------
 
@@ -126,6 +126,25 @@ def test_a_warning_a_correction_denied_is_not_pinned() -> None:
     kept = pairs[:2] + [("user", "Thanks, I'll tell him.")]
     assert [w for w, _ in unsaid_warnings("A chat about tablets.", kept)] == [
         "With amlodipine the grapefruit effect is small, but avoid grapefruit juice if he gets dizzy."]
+
+
+WORT = ("The St John's wort is worth raising with his GP as well. It makes the liver clear a number of medicines "
+        "faster, atorvastatin among them, so it can make the statin work less well, and it interacts with a long "
+        "list of other drugs.")
+
+
+def test_a_warning_whose_subject_is_a_pronoun_is_pinned_with_the_sentence_naming_it() -> None:
+    pairs = [("user", "He's on atorvastatin and St John's wort."), ("assistant", WORT)]
+    assert [w for w, _ in unsaid_warnings("A chat about his tablets.", pairs)] == [WORT]
+
+
+@pytest.mark.parametrize(("warning", "turn"), [
+    ("St John's wort interacts with a long list of other drugs.", "Good question. St John's wort interacts with a long list of other drugs."),
+    ("It interacts with a long list of other drugs.", "It interacts with a long list of other drugs."),  # nothing before it
+    ("It's best to avoid ibuprofen with warfarin.", "Good question. It's best to avoid ibuprofen with warfarin."),  # impersonal
+])
+def test_a_warning_naming_its_subject_or_alone_in_its_turn_is_pinned_as_said(warning: str, turn: str) -> None:
+    assert named(warning, turn) == warning
 
 
 # --- a pin a later turn changed ends when the range is summarized --------------------------

@@ -28,7 +28,6 @@ OPEN_IN_CONTEXT: dict[str, str] = {
     # conversation -> why one of its lines is still false (labelled false in context_labels.json).
     # Validation sets 7 and 8, labelled after rules9's rules were fixed; each false on main's 979b0dc too.
     "landlord_damp_email": "pin 'Ollie sleeps there and he has asthma.' after Ollie moved to the living room",
-    "statin_red_yeast_rice": "pin 'It makes the liver clear ...' (St John's wort unnamed)",
     "lost_luggage_complaint": "the keyword summary's '6 August plus 7 days' (OPEN_IN_ISSUE_21)",
 }
 
