@@ -79,7 +79,8 @@ _SAYS_IT_NOW = r"(?!\s+(?:own up|admit|confess|say|be honest|tell you)\b)"
 """What "I have to" is not a task before: an admission or a saying the sentence itself makes
 ("I have to own up, it was me who got us lost", "I have to say, it's lovely")."""
 _TASK = re.compile(
-    rf"^(?:todo|to-do|to do)\b:?|\b(?:we|I) (?:still )?(?:need|have) to\b{_SAYS_IT_NOW}|\bstill (?:need|have) to\b{_SAYS_IT_NOW}"
+    rf"^(?:todo|to-do|to do)\b:?|\b(?:we|I) (?:still )?(?:need|have) to\b{_SAYS_IT_NOW}"
+    rf"|\bstill (?:need|have) to\b{_SAYS_IT_NOW}"
     r"|\bnext,? (?:we|I)(?:'ll| will| should| need to| can)\b|\bnext step\b"
     r"|\bdon'?t forget to\b|\bremember to\b|\bleft to do\b",
     _I,

@@ -130,7 +130,8 @@ _ALTERNATIVE = re.compile(
 """A sentence offering an alternative to what the message said before ("Another way is to
 build the date from its parts with ...")."""
 _GOES_WITH = re.compile(
-    r"^\W*(?:(?:i|we)(?:'m|'re| am| are|'ll| will)?\s+)?(?:going with|go with|went with|i'll use|we'll use|sticking with)"
+    r"^\W*(?:(?:i|we)(?:'m|'re| am| are|'ll| will)?\s+)?"
+    r"(?:going with|go with|went with|i'll use|we'll use|sticking with)"
     r"\s+(?P<what>[^,.;:!?]+)",
     _I,
 )

@@ -18,7 +18,11 @@ over or a thing ended, a name or a place given again, a dose's frequency changed
   number). It is **bound** to the content words of its clause
   (the sentence's part between commas, "and", "but"...); a value said bare ("6", "June 21,
   and ...") is bound to what the message before asked (the part of the question that asks
-  for its kind: "When is the wedding and how long ...?" binds a day to the wedding).
+  for its kind: "When is the wedding and how long ...?" binds a day to the wedding); a
+  value said of "it" ("... gave me a renewal appointment but it's on 12 May") is bound to
+  the clause before, when it names a noun phrase, and a part cut at "and" without a verb,
+  after a clause without a value ("a blood test for cholesterol and liver function on 12
+  March"), is bound to the clause it continues too.
 - **A revision** is a clause, not a question nor a change not yet made ("I'll try to move
   it to the 19:20", "we might switch to 30": :data:`_PLANNED`), that gives a new value with a word of change:
   "actually", "now", "instead", "from now on", "update", "change of plan" (in the clause
@@ -33,7 +37,9 @@ over or a thing ended, a name or a place given again, a dose's frequency changed
   ("not 31, it's 32 years"; "not 31 but more like 30" gives no new value); and "from 65 to 80"
   after a verb of change ("raised my rate from 65 to 80": 65 is replaced in the same
   clause). A revision that names its thing ("moved the wedding to ...") replaces the earlier
-  values of its kind (and unit) that it names all the words of ("two nights at a B&B in
+  values of its kind (and unit) bound to all the words of the thing its verb of change
+  takes (its object, "moved the test to 19 March", else its subject, "the appointment has
+  moved to 26 May"), and those that it names all the words of ("two nights at a B&B in
   Fort William" is not replaced by "4 nights now"), or half of them for a value said bare or
   in the same unit ("amlodipine 5 mg instead of lisinopril" replaces "lisinopril 10 mg in
   the morning"; "fly out on June 15 instead" does not replace "fly into Edinburgh on June
@@ -525,7 +531,8 @@ def _pieces(sentence: str) -> list[tuple[str, bool]]:
 
 
 _POINTS_BACK = re.compile(
-    r"^\W*(?:but\s+|and\s+|so\s+)?(?:it|that|this)(?:'s|\s+is|\s+was|'ll be|\s+will be)\s+(?:(?:on|at|for|in|from|until)\s+)?(?=\S)",
+    r"^\W*(?:but\s+|and\s+|so\s+)?(?:it|that|this)(?:'s|\s+is|\s+was|'ll be|\s+will be)\s+"
+    r"(?:(?:on|at|for|in|from|until)\s+)?(?=\S)",
     re.IGNORECASE,
 )
 """A clause that gives a value of what "it", "that" or "this" stands for ("but it's on 12
@@ -550,11 +557,9 @@ def _antecedent(clause: str, joined: bool, prior: str) -> tuple[frozenset[str], 
     clause's noun phrase ("warfarin 3 mg and lisinopril 10 mg" are two). Any other clause is
     bound to its own words alone."""
     own = content_forms(_without_values(clause))
-    if not prior:
-        return frozenset(), clause if own else prior
-    if not own and _POINTS_BACK.match(clause) and _DETERMINER.search(prior):
+    if prior and not own and _POINTS_BACK.match(clause) and _DETERMINER.search(prior):
         return content_forms(_without_values(prior)), prior
-    if joined and own and _VALUE_WORD.search(prior) is None and _verbless(clause):
+    if prior and joined and own and _VALUE_WORD.search(prior) is None and _verbless(clause):
         return content_forms(prior), f"{prior} and {clause}"
     return frozenset(), clause if own else prior
 
@@ -566,7 +571,7 @@ _DETERMINER = re.compile(r"\b(?:a|an|the|my|his|her|our|their|your|this|that)\s+
 def _verbless(clause: str) -> bool:
     """Whether ``clause`` holds no subject nor finite verb (:data:`_FINITE`)."""
     return not any(
-        w in _FINITE or w.endswith("ed") or "'" in w or "’" in w for w in words(clause, numbers=False)
+        w in _FINITE or w.endswith("ed") or "'" in w for w in words(clause, numbers=False)  # words() straightens ’
     )
 
 

@@ -11,10 +11,11 @@
 - **A plan the speaker withdrew** ("I was planning to fly home for my cousin's wedding"
   after "I'll probably miss the wedding", "we're not going to the gala", "I won't make it to
   the reunion", "I've decided against the trip"; the first words of what is withdrawn, at
-  most three; a statement, not asked nor on a condition: "I'll miss the train if I stay"): a claim that is a plan of "I", "we" or "the user"
-  ("planning to", "going to", "I'll") holding all those words, with no withdrawal of its
-  own, states as still planned what will not happen; a later plan naming the thing again
-  ("we're going to the gala after all") makes it stand.
+  most three; a statement, not asked nor on a condition: "I'll miss the train if I stay"):
+  a claim that is a plan of "I", "we" or "the user" ("planning to", "going to", "I'll")
+  holding all those words, with no withdrawal of its own, states as still planned what will
+  not happen; a later plan naming the thing again ("we're going to the gala after all")
+  makes it stand.
 - **A thing that has ended** ("Basic 5yr/60,000mi: EXPIRED", "the basic warranty has
   already run out", "lapsed", "was cancelled"; said of the content words before it in its
   clause, the last three; not negated, not asked): a claim holding all those words with a
@@ -134,6 +135,7 @@ _WITHDRAW = re.compile(
 gala", "I won't make it to the reunion", "I've decided against the trip"): what it was."""
 
 _IF = re.compile(r"\b(?:if|unless)\b", re.IGNORECASE)
+"""A sentence on a condition: what it withdraws, it withdraws only if the condition comes."""
 
 
 _HEAD_SPLIT = re.compile(r"[.;!?]|(?<!\d),(?!\d)|\s[-\u2013\u2014]\s|\b(?:and|but|so|because)\b", re.IGNORECASE)

@@ -54,7 +54,9 @@ def unsaid_warnings(summary: str, pairs: Sequence[tuple[str, str]]) -> list[tupl
     return [(named(fact.text, pairs[index][1]), index) for fact, index in kept]
 
 
-_POINTS_BACK = re.compile(r"^\W*(?:it|they|this|these|those)\b(?!\s*(?:'s|\s+is)\s+(?:not|worth|best|important|safe)\b)", re.IGNORECASE)
+_POINTS_BACK = re.compile(
+    r"^\W*(?:it|they|this|these|those)\b(?!\s*(?:'s|\s+is)\s+(?:not|worth|best|important|safe)\b)", re.IGNORECASE
+)
 """A sentence whose subject is a pronoun ("It makes the liver clear ... faster"), not an
 impersonal "it" ("It's worth asking", "It is best to ...")."""
 
