@@ -527,7 +527,8 @@ def unstated(
     made ("It's a good haiku" after "write a haiku"; a piece written and accepted:
     :func:`accepted_later`), or when it was over in a moment as it
     was written ("I'm calling the vet") and the conversation went on after it, or when it
-    asks what a question the other party answered already asked (:func:`asked`), or when it
+    asks what a question the other party answered already asked (:func:`asked`) or checks
+    what a later sentence told (:func:`checked`), or when it
     looks something up that a tool's output right after it shows (``tools``: by source,
     the tools' output after it; :func:`looked_up`). A current step part of which is
     reported done ("the printer works again" for "Reconnect printer and TV") is no longer
@@ -573,6 +574,8 @@ def unstated(
         return "made later"
     if asked(item, [s for i, s in enumerate(said) if _reply(owners[i], texts, roles) is not None]):
         return "asked and answered"
+    if checked(item, [s for s, _ in later]):
+        return "asked and answered"  # what it was to find out was told
     if field == "current_step" and partly_done(item, [s for s, _ in later]):
         return "partly done"  # what is left ("the TV can wait") is not under way
     if any(under_way(item, s) and owners[i] < last for i, s in enumerate(ordered) if s in support):

@@ -37,13 +37,14 @@ over or a thing ended, a name or a place given again, a dose's frequency changed
   ("not 31, it's 32 years"; "not 31 but more like 30" gives no new value); and "from 65 to 80"
   after a verb of change ("raised my rate from 65 to 80": 65 is replaced in the same
   clause). A revision that names its thing ("moved the wedding to ...") replaces the earlier
-  values of its kind (and unit) bound to all the words of the thing its verb of change
-  takes (its object, "moved the test to 19 March", else its subject, "the appointment has
-  moved to 26 May"), and those that it names all the words of ("two nights at a B&B in
+  values of its kind (and unit) that it names all the words of ("two nights at a B&B in
   Fort William" is not replaced by "4 nights now"), or half of them for a value said bare or
   in the same unit ("amlodipine 5 mg instead of lisinopril" replaces "lisinopril 10 mg in
   the morning"; "fly out on June 15 instead" does not replace "fly into Edinburgh on June
-  7"). An elliptical one (the value, its unit and words of change alone: "8 ppl now", "30
+  7"); a day or a clock time also when it is bound to all the words of the thing the verb
+  of change takes (its object, "moved the test to 19 March", else its subject, "the
+  appointment has moved to 26 May"), not a number ("lowered the rent to 2,300" leaves "all
+  three of you ... the whole rent"). An elliptical one (the value, its unit and words of change alone: "8 ppl now", "30
   from now on"; a verb of change on a pronoun, "make it 4", "keep it to one at most", "moving
   it to Sunday the 21st", "moved us to Thursday at 9", each kind of value it gives a new value
   of its own; and "then 3 lb each", which carries a change on; "it's 24 species now", its unit
@@ -284,7 +285,10 @@ def _revised(clause: str, here: list[Value], earlier: list[Value], i: int, cued:
         return follows(new, earlier, i)
     if not new.thing:
         return []
-    named = _named(clause, moved) if moved is not None else frozenset()
+    # a day or a clock time is when its thing happens: moving the thing moves it ("moved the
+    # test to 19 March"); a number bound to the thing's words may count something else of it
+    # ("all three of you ... the whole rent" is no rent lowered "to 2,300")
+    named = _named(clause, moved) if moved is not None and new.kind != "number" else frozenset()
     return [
         Replacement(old, new)
         for old in earlier

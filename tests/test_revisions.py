@@ -920,6 +920,9 @@ def test_a_value_whose_thing_a_later_move_names_is_stale(texts: list[str], claim
          "The office finally gave me a renewal appointment but it's on 12 May."),
         # the move told with the claim
         (APPOINTMENT, "The appointment was on 12 May and has moved to 26 May."),
+        # a number bound to the thing's words counts something else of it
+        (["Make sure all three of you are named on the lease, so no one is on the hook for the whole rent.", "Ok.",
+          "Update: the landlord lowered the rent to 2,300."], "Name all three on the lease so no one owes the whole rent."),
     ],
 )
 def test_a_value_of_another_thing_or_a_move_not_made_is_not_stale(texts: list[str], claim: str) -> None:
