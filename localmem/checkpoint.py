@@ -134,7 +134,7 @@ def floor(
 ) -> CheckpointData:
     """:func:`build` over what the rules find in ``pairs`` (the new messages, oldest
     first), without the pending tasks a later sentence reports done ("Remember to clear
-    the shelves." "Cleared."; ``progress.done_later``, ``made_later``; "did that" right
+    the shelves." "Cleared."; ``progress.done_later``, ``made_later``, ``checked``; "did that" right
     after it: ``turns.reported_done``) or reports done in part ("Reconnect the printer and
     the TV." "Done, the printer works again.": ``progress.partly_done`` of a task that opens
     with its verb, one action on several things; it no longer says what is left to do): a
@@ -160,7 +160,7 @@ def floor(
         at = said[first][0] if first >= 0 else -1
         later = [(s, k == at + 1) for k, s in said[first + 1:]] if first >= 0 else [(s, False) for _, s in said]
         after = [s for s, _ in later]
-        return (progress.done_later(task, later) or progress.made_later(task, after)
+        return (progress.done_later(task, later) or progress.made_later(task, after) or progress.checked(task, after)
                 or (opens_with_its_verb(task) and progress.partly_done(task, after))
                 or turns.reported_done(task, pairs))
 

@@ -11,7 +11,8 @@ pairs, oldest first, and finds
 - **decisions** either side stated ("we decided ...", "let's use/go with
   ...", "we'll use ...", "we agreed ...", "decision: ...");
 - **tasks** still to do ("TODO", "we still need to", "next, we'll ...",
-  "don't forget to", "remember to", "next step");
+  "don't forget to", "remember to", "next step"; not an admission the sentence makes:
+  "I have to own up, ...");
 - **goals** the user named ("my goal is", "I'm trying to", "the goal is");
 - **references**: files (a name with a known extension), tables (SQL's
   FROM/JOIN/INTO/UPDATE/TABLE; in prose, "the users table" or "table users" only
@@ -74,8 +75,12 @@ _DECISION = re.compile(
     r"|\bdecision:|\bgoing (?:forward|ahead) with\b",
     _I,
 )
+_SAYS_IT_NOW = r"(?!\s+(?:own up|admit|confess|say|be honest|tell you)\b)"
+"""What "I have to" is not a task before: an admission or a saying the sentence itself makes
+("I have to own up, it was me who got us lost", "I have to say, it's lovely")."""
 _TASK = re.compile(
-    r"^(?:todo|to-do|to do)\b:?|\b(?:we|I) (?:still )?(?:need|have) to\b|\bstill (?:need|have) to\b"
+    rf"^(?:todo|to-do|to do)\b:?|\b(?:we|I) (?:still )?(?:need|have) to\b{_SAYS_IT_NOW}"
+    rf"|\bstill (?:need|have) to\b{_SAYS_IT_NOW}"
     r"|\bnext,? (?:we|I)(?:'ll| will| should| need to| can)\b|\bnext step\b"
     r"|\bdon'?t forget to\b|\bremember to\b|\bleft to do\b",
     _I,

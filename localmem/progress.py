@@ -19,7 +19,10 @@ out, and its objects) and the sentences after it (pure functions; they never rai
   gone" after "I'm throwing them out now");
 - :func:`need_met`: the thing it says is needed was got ("needs a tiny allen key" ... "got
   one");
-- :func:`made_later`: the thing it makes is there ("It's a good haiku");
+- :func:`checked`: what it was to find out was told ("check if they take dogs" ... "The
+  sleeper does take dogs");
+- :func:`made_later`: the thing it makes is there ("It's a good haiku"), or, a piece of
+  writing, sent on ("Sent it through their online form");
 - :func:`partly_done`: some of the things it joins are done ("the printer works again");
 - :func:`under_way`: a moment's action said as it happened ("I'm calling the vet");
 - :func:`asked`: an asking whose question was put and answered ("ask for Tylenol" after
@@ -59,6 +62,10 @@ by the writer's next turn (unlike "I'm writing a song", which lasts)."""
 _MAKES: Final = frozenset("write draft compose make bake cook build create paint draw knit sew design".split())
 """Actions whose outcome is a thing: once the thing is there ("It's a good haiku"), the
 action is done."""
+_WRITES: Final = frozenset("write draft compose".split())
+"""Makings of a piece of writing: sent on, it is written."""
+_SENT_ON: Final = r"(?:sent|submitted|posted|e-?mailed|mailed|filed|lodged|handed in)"
+"""A piece of writing sent on, in the past."""
 _PARTS = re.compile(r",|;|&|\band\b|\bplus\b", _I)
 
 
@@ -153,17 +160,49 @@ def asked(item: str, answered: Sequence[str]) -> bool:
     return False
 
 
+_WHETHER = re.compile(r"\b(?:check|find out|see|ask|confirm)\s+(?:if|whether)\s+(?P<what>[^,.;:!?]+)", _I)
+"""A finding out whether something holds ("check if they take dogs"): what is to be found out."""
+
+
+def checked(item: str, later: Sequence[str]) -> bool:
+    """True when ``item`` is to find out whether something holds ("I need to check if they
+    take dogs") and a ``later`` sentence tells it, either way: it neither asks nor plans
+    (``statements.tells``), does not itself speak of finding out, and holds every content
+    word of what was to be found out ("The Night Riviera does take dogs in a cabin", "They
+    don't take dogs"). A question answered leaves nothing to check."""
+    found = _WHETHER.search(item)
+    if found is None:
+        return False
+    wanted = [stem(w) for w in words(found.group("what"), numbers=False) if w not in STOP_WORDS]
+    if not wanted:
+        return False
+    for sentence in later:
+        if not statements.tells(sentence) or _WHETHER.search(sentence) or re.search(r"\bcheck", sentence, _I):
+            continue
+        said = [stem(w) for w in words(sentence)]
+        if all(any(same_word(w, s) for s in said) for w in wanted):
+            return True
+    return False
+
+
 def made_later(item: str, later: Sequence[str]) -> bool:
     """True when ``item`` makes a thing ("write a haiku about rain": :data:`_MAKES`) and a
     ``later`` sentence says the thing is there: "It's a good haiku", "your haiku reads
-    well" (the thing: one of its first three object words): the making is done. ("The song is in G major" describes a song still made.)"""
+    well" (the thing: one of its first three object words), or the writer sent it on
+    ("Sent it through their online form", "I've submitted the complaint": a thing of
+    writing sent is written): the making is done. ("The song is in G major" describes a
+    song still made; "Send it tonight" is a plan.)"""
     verb, said = action(item)
     if verb not in _MAKES or not said:
         return False
     thing = "(?:" + "|".join(re.escape(stem(w)) for w in said[:3]) + ")"
+    sent = (
+        rf"|(?:^\W*|\b(?:i|we)(?:'ve|\u2019ve| have| just| already| finally)*\s+){_SENT_ON}\s+"
+        rf"(?:it|this|that|(?:the|my|our)\s+(?:\w+\s+){{0,2}}{thing}\w*)\b"
+    ) if verb in _WRITES else ""
     there = re.compile(
         rf"\b(?:it|this|that)(?:'s|\u2019s| is| was) an? (?:\w+ ){{0,2}}{thing}\w*\b(?! (?:to|for|about)\b)"
-        rf"|\byour {thing}\w* (?:looks|reads|sounds|works)\b",
+        rf"|\byour {thing}\w* (?:looks|reads|sounds|works)\b" + sent,
         _I,
     )
     return any(status(s) != "plan" and not s.rstrip().endswith("?") and there.search(s) for s in later)
@@ -488,7 +527,8 @@ def unstated(
     made ("It's a good haiku" after "write a haiku"; a piece written and accepted:
     :func:`accepted_later`), or when it was over in a moment as it
     was written ("I'm calling the vet") and the conversation went on after it, or when it
-    asks what a question the other party answered already asked (:func:`asked`), or when it
+    asks what a question the other party answered already asked (:func:`asked`) or checks
+    what a later sentence told (:func:`checked`), or when it
     looks something up that a tool's output right after it shows (``tools``: by source,
     the tools' output after it; :func:`looked_up`). A current step part of which is
     reported done ("the printer works again" for "Reconnect printer and TV") is no longer
@@ -534,6 +574,8 @@ def unstated(
         return "made later"
     if asked(item, [s for i, s in enumerate(said) if _reply(owners[i], texts, roles) is not None]):
         return "asked and answered"
+    if checked(item, [s for s, _ in later]):
+        return "asked and answered"  # what it was to find out was told
     if field == "current_step" and partly_done(item, [s for s, _ in later]):
         return "partly done"  # what is left ("the TV can wait") is not under way
     if any(under_way(item, s) and owners[i] < last for i, s in enumerate(ordered) if s in support):

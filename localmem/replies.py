@@ -107,18 +107,52 @@ def turned_down(name: str, pairs: Sequence[tuple[str, str]]) -> bool:
     script." "I'd rather not put a shell script in the image."; "You could strip the keys
     with `...`." "No spaces, ...". An option turned down is no reference of the work; one
     the user or a tool names, or a reply takes up, is, and so is one said before the last
-    offer a reply refuses ("Use `INSERT OR IGNORE` ... Want me to add that?" "Nah")."""
+    offer a reply refuses ("Use `INSERT OR IGNORE` ... Want me to add that?" "Nah"). An
+    alternative offered last is turned down too when the reply chooses what was offered
+    before it (:func:`takes_the_other`: "Going with timeZone UTC")."""
     naming = [k for k, (_, text) in enumerate(pairs) if name in text]
     if not naming:
         return False
     for k in naming:
         role, text = pairs[k]
-        if role != "assistant" or name not in changes.sentences(text)[-1]:
+        said = changes.sentences(text)
+        if role != "assistant" or name not in said[-1]:
             return False
         reply = next((text for role, text in pairs[k + 1:] if role == "user"), None)
-        if reply is None or not turns_down(reply):
+        if reply is None or not (turns_down(reply) or takes_the_other(reply, said)):
             return False
     return True
+
+
+_ALTERNATIVE = re.compile(
+    r"^\W*(?:another (?:way|option|fix)|or\b|alternatively|you could also|instead\b|a second option)", _I
+)
+"""A sentence offering an alternative to what the message said before ("Another way is to
+build the date from its parts with ...")."""
+_GOES_WITH = re.compile(
+    r"^\W*(?:(?:i|we)(?:'m|'re| am| are|'ll| will)?\s+)?"
+    r"(?:going with|go with|went with|i'll use|we'll use|sticking with)"
+    r"\s+(?P<what>[^,.;:!?]+)",
+    _I,
+)
+"""A reply choosing one of the options it answers ("Going with timeZone UTC")."""
+
+
+def takes_the_other(reply: str, offered: Sequence[str]) -> bool:
+    """True when the last of ``offered`` (a message's sentences) offers an alternative
+    ("Another way is to build the date with `new Date(y, m - 1, d)`") and ``reply`` opens by
+    choosing ("Going with timeZone UTC, it's one line") what an earlier sentence offered
+    (a content word of it) and not the alternative (none of its words): the alternative was
+    not taken."""
+    if len(offered) < 2 or _ALTERNATIVE.match(offered[-1]) is None:
+        return False
+    chosen = _GOES_WITH.match(reply)
+    if chosen is None:
+        return False
+    taken = {stem(w) for w in words(chosen.group("what"), numbers=False) if w not in STOP_WORDS}
+    other = {stem(w) for w in words(offered[-1])}
+    earlier = {stem(w) for s in offered[:-1] for w in words(s)}
+    return bool(taken & earlier) and not taken & other
 
 
 def advises_against(sentence: str) -> bool:

@@ -18,7 +18,11 @@ over or a thing ended, a name or a place given again, a dose's frequency changed
   number). It is **bound** to the content words of its clause
   (the sentence's part between commas, "and", "but"...); a value said bare ("6", "June 21,
   and ...") is bound to what the message before asked (the part of the question that asks
-  for its kind: "When is the wedding and how long ...?" binds a day to the wedding).
+  for its kind: "When is the wedding and how long ...?" binds a day to the wedding); a
+  value said of "it" ("... gave me a renewal appointment but it's on 12 May") is bound to
+  the clause before, when it names a noun phrase, and a part cut at "and" without a verb,
+  after a clause without a value ("a blood test for cholesterol and liver function on 12
+  March"), is bound to the clause it continues too.
 - **A revision** is a clause, not a question nor a change not yet made ("I'll try to move
   it to the 19:20", "we might switch to 30": :data:`_PLANNED`), that gives a new value with a word of change:
   "actually", "now", "instead", "from now on", "update", "change of plan" (in the clause
@@ -37,7 +41,10 @@ over or a thing ended, a name or a place given again, a dose's frequency changed
   Fort William" is not replaced by "4 nights now"), or half of them for a value said bare or
   in the same unit ("amlodipine 5 mg instead of lisinopril" replaces "lisinopril 10 mg in
   the morning"; "fly out on June 15 instead" does not replace "fly into Edinburgh on June
-  7"). An elliptical one (the value, its unit and words of change alone: "8 ppl now", "30
+  7"); a day or a clock time also when it is bound to all the words of the thing the verb
+  of change takes (its object, "moved the test to 19 March", else its subject, "the
+  appointment has moved to 26 May"), not a number ("lowered the rent to 2,300" leaves "all
+  three of you ... the whole rent"). An elliptical one (the value, its unit and words of change alone: "8 ppl now", "30
   from now on"; a verb of change on a pronoun, "make it 4", "keep it to one at most", "moving
   it to Sunday the 21st", "moved us to Thursday at 9", each kind of value it gives a new value
   of its own; and "then 3 lb each", which carries a change on; "it's 24 species now", its unit
@@ -163,11 +170,11 @@ def replaced_value(claim: str, texts: tuple[str, ...], whole: str = "") -> str |
     said_before, found = _read(texts)
     if not found:
         return None  # most conversations replace nothing
-    said = [v for n, clause in enumerate(_clauses(claim)) for v in _mentions(clause, -1, n, "")]
+    said = list(values(claim))
     if not said:
         return None
     forms = content_forms(claim)
-    told = said + [v for n, clause in enumerate(_clauses(whole)) for v in _mentions(clause, -1, n, "")]
+    told = said + list(values(whole))
     for mine in said:
         olds = [r for r in found if same_value(r.old, mine)]
         if not olds:
@@ -185,8 +192,14 @@ def replaced_value(claim: str, texts: tuple[str, ...], whole: str = "") -> str |
 
 def values(text: str) -> tuple[Value, ...]:
     """Every value ``text`` says, clause by clause, each bound to its clause's words (not to
-    a question: ``text`` is read alone)."""
-    return tuple(v for n, clause in enumerate(_clauses(text)) for v in _mentions(clause, -1, n, ""))
+    a question: ``text`` is read alone; a clause that points back, to the clause before:
+    :func:`_antecedent`)."""
+    out: list[Value] = []
+    prior = ""
+    for n, (clause, joined) in enumerate(_pieces(text)):
+        bound, prior = _antecedent(clause, joined, prior)
+        out += _mentions(clause, -1, n, "", bound)
+    return tuple(out)
 
 
 def values_said(texts: Sequence[str]) -> tuple[Value, ...]:
@@ -211,13 +224,15 @@ def _read(texts: tuple[str, ...]) -> tuple[tuple[Value, ...], tuple[Replacement,
     for i, text in enumerate(texts):
         asked = last_question(texts[i - 1]) if i else ""
         number = 0
+        prior = ""  # the clause before with words of its own, for one that points back
         for sentence in sentences(text):
             question = sentence.rstrip().endswith("?")
             before: list[Value] = []  # this sentence's values so far
             parts: list[tuple[str, list[Value]]] = []  # ... with their clauses
             cued = False  # a word of change opening the sentence in a clause of its own ("Actually, ...")
-            for clause in _clauses(sentence):
-                here = _mentions(clause, i, number, asked)
+            for clause, joined in _pieces(sentence):
+                bound, prior = _antecedent(clause, joined, prior)
+                here = _mentions(clause, i, number, asked, bound)
                 number += 1
                 if not question and _PLANNED.search(clause) is None:
                     out += _revised(clause, here, earlier, i, cued) + _denied(clause, here, before, earlier)
@@ -270,12 +285,32 @@ def _revised(clause: str, here: list[Value], earlier: list[Value], i: int, cued:
         return follows(new, earlier, i)
     if not new.thing:
         return []
+    # a day or a clock time is when its thing happens: moving the thing moves it ("moved the
+    # test to 19 March"); a number bound to the thing's words may count something else of it
+    # ("all three of you ... the whole rent" is no rent lowered "to 2,300")
+    named = _named(clause, moved) if moved is not None and new.kind != "number" else frozenset()
     return [
         Replacement(old, new)
         for old in earlier
         if old.kind == new.kind and old.value != new.value and units_agree(old, new)
-        and old.thing and same_thing(old, new)
+        and old.thing and (same_thing(old, new) or (named and named <= old.thing))
     ]
+
+
+_VERB = re.compile(rf"\b(?:{CHANGE_VERBS})\b", re.IGNORECASE)
+
+
+def _named(clause: str, moved: re.Match[str]) -> frozenset[str]:
+    """What a verb of change before "to" (``moved``) is said of: the words of its object
+    ("moved the test to 19 March": the test), else of its subject ("the appointment has
+    moved to 26 May": the appointment). An earlier value bound to all of them is of that
+    thing, whatever else its clause said ("a renewal appointment ... it's on 12 May")."""
+    verb = _VERB.search(clause, moved.start())
+    if verb is None:
+        return frozenset()
+    to = clause.rfind(" ", verb.end(), moved.end() - 1)
+    obj = content_forms(clause[verb.end():max(to, verb.end())])
+    return obj or content_forms(clause[:verb.start()])
 
 
 _PLANNED = re.compile(
@@ -389,9 +424,10 @@ def _without_values(text: str) -> str:
     return _SPELLED.sub(lambda m: " " + (m.group("unit") or ""), text)
 
 
-def _mentions(clause: str, i: int, number: int, asked: str) -> list[Value]:
+def _mentions(clause: str, i: int, number: int, asked: str, bound: frozenset[str] = frozenset()) -> list[Value]:
     """The values ``clause`` (of text ``i``, its clause ``number``) says, in order, each
-    bound to its clause's words, or, said bare, to what ``asked`` (the question before)
+    bound to its clause's words and ``bound`` (the words of the clause it points back to or
+    continues: :func:`_antecedent`), or, said bare, to what ``asked`` (the question before)
     asks for its kind."""
     if _VALUE_WORD.search(clause) is None:
         return []  # most clauses say no value: one scan instead of four
@@ -415,7 +451,7 @@ def _mentions(clause: str, i: int, number: int, asked: str) -> list[Value]:
         out.append((m.start(), "number", _SPELLED_NUMBERS[" ".join(m.group("n").casefold().split())], _unit_of(m.group("unit"))))
     if not out:
         return []
-    own = content_forms(_without_values(clause)) - {u.split()[-1] for _, _, _, u in out if u}
+    own = content_forms(_without_values(clause)) - {u.split()[-1] for _, _, _, u in out if u} | bound
     values = []
     for start, kind, value, unit in sorted(out):
         bare = not own and bool(asked)
@@ -481,10 +517,66 @@ read as its own clause, as "it's 9 years, not 6" is (its structure, not its punc
 
 
 def _clauses(sentence: str) -> list[str]:
-    parts = [c for c in _CLAUSE.split(sentence) if c.strip()]
+    return [clause for clause, _ in _pieces(sentence)]
+
+
+def _pieces(sentence: str) -> list[tuple[str, bool]]:
+    """``sentence``'s clauses, each with whether "and" or "or" joined it to the one before."""
+    parts: list[tuple[str, bool]] = []
+    start, joined = 0, False
+    for cut in _CLAUSE.finditer(sentence):
+        parts.append((sentence[start:cut.start()], joined))
+        start, joined = cut.end(), cut.group().strip().casefold() in ("and", "or")
+    parts.append((sentence[start:], joined))
+    parts = [(c, j) for c, j in parts if c.strip()]
     if "not" not in sentence.casefold():
         return parts  # most sentences deny nothing
-    return [p for part in parts for p in _split_denial(part)]
+    return [(p, j and n == 0) for part, j in parts for n, p in enumerate(_split_denial(part))]
+
+
+_POINTS_BACK = re.compile(
+    r"^\W*(?:but\s+|and\s+|so\s+)?(?:it|that|this)(?:'s|\s+is|\s+was|'ll be|\s+will be)\s+"
+    r"(?:(?:on|at|for|in|from|until)\s+)?(?=\S)",
+    re.IGNORECASE,
+)
+"""A clause that gives a value of what "it", "that" or "this" stands for ("but it's on 12
+May", "that's at 8:40")."""
+_FINITE: Final = frozenset(
+    "i we you he she they it is are was were be been am has have had do does did will would can could "
+    "shall should must may might got get gets".split()
+)
+"""Words a clause with a subject and a verb holds: a part cut at "and" without any of them
+(nor an "-ed" word, nor a contracted verb: "he's", "won't") continues the noun phrase of the
+part before ("a fasting blood test for cholesterol and liver function on 12 March")."""
+
+
+def _antecedent(clause: str, joined: bool, prior: str) -> tuple[frozenset[str], str]:
+    """The words ``clause``'s values are bound to besides its own, and the clause a next
+    one pointing back would point to. ``prior`` is the last clause before it (in this
+    sentence or the one before) with words of its own. A clause whose only words are a
+    pronoun and a value ("but it's on 12 May") is of the noun phrase the clause before it
+    named ("the office gave me a renewal appointment": a determiner before it, not "Sorry,");
+    a part cut at "and" (``joined``) with no verb, after a clause that gave no value of its
+    own ("a blood test for cholesterol and liver function on 12 March"), continues that
+    clause's noun phrase ("warfarin 3 mg and lisinopril 10 mg" are two). Any other clause is
+    bound to its own words alone."""
+    own = content_forms(_without_values(clause))
+    if prior and not own and _POINTS_BACK.match(clause) and _DETERMINER.search(prior):
+        return content_forms(_without_values(prior)), prior
+    if prior and joined and own and _VALUE_WORD.search(prior) is None and _verbless(clause):
+        return content_forms(prior), f"{prior} and {clause}"
+    return frozenset(), clause if own else prior
+
+
+_DETERMINER = re.compile(r"\b(?:a|an|the|my|his|her|our|their|your|this|that)\s+\w", re.IGNORECASE)
+"""A noun phrase's opening, which a pronoun after it may stand for ("a renewal appointment")."""
+
+
+def _verbless(clause: str) -> bool:
+    """Whether ``clause`` holds no subject nor finite verb (:data:`_FINITE`)."""
+    return not any(
+        w in _FINITE or w.endswith("ed") or "'" in w for w in words(clause, numbers=False)  # words() straightens ’
+    )
 
 
 def _split_denial(clause: str) -> list[str]:

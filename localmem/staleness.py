@@ -3,7 +3,7 @@
 A summary's sentence, a quoted fact or a pin is stale when a later message of the
 conversation it comes from made it untrue: it states a status that is over ("ready for
 pickup" after "I picked it up"), a dose's frequency that was changed, as in force a thing
-said to have ended, as still on a thing called off, as said a guess taken back, a name or a place given again or denied, or a value replaced ("June 21" of a
+said to have ended, as still on a thing called off, as planned a plan the speaker withdrew, as said a guess taken back, a name or a place given again or denied, or a value replaced ("June 21" of a
 wedding moved to June 28). :func:`stale` asks each reader in that order and gives the first
 reason found (pure; it never raises on any ``str``): :mod:`localmem.statuses` (statuses,
 ended things), :mod:`localmem.doses` (frequencies), :mod:`localmem.renames` (names and
@@ -22,7 +22,7 @@ from .doses import changed_rate
 from .guesses import taken_back
 from .renames import replaced_name
 from .revisions import replaced_value
-from .statuses import called_off, ended_in_force, status_over
+from .statuses import called_off, ended_in_force, status_over, withdrawn
 
 
 def stale(claim: str, texts: Sequence[str], whole: str = "") -> str | None:
@@ -36,6 +36,7 @@ def stale(claim: str, texts: Sequence[str], whole: str = "") -> str | None:
         or changed_rate(claim, texts)
         or ended_in_force(claim, texts)
         or called_off(claim, texts)
+        or withdrawn(claim, texts)
         or replaced_name(claim, texts, whole)
         or replaced_value(claim, texts, whole)
         or taken_back(claim, texts)

@@ -8,12 +8,20 @@
   clause, the last three, or after its active verb, the first three, two at least: "the
   flight was cancelled" names no one flight; not negated, not asked): a claim holding all those words and no word of calling off ("Take the Thursday
   sailing", "Booked on the Thursday sailing") states as still on what will not happen.
+- **A plan the speaker withdrew** ("I was planning to fly home for my cousin's wedding"
+  after "I'll probably miss the wedding", "we're not going to the gala", "I won't make it to
+  the reunion", "I've decided against the trip"; the first words of what is withdrawn, at
+  most three; a statement, not asked nor on a condition: "I'll miss the train if I stay"):
+  a claim that is a plan of "I", "we" or "the user" ("planning to", "going to", "I'll")
+  holding all those words, with no withdrawal of its own, states as still planned what will
+  not happen; a later plan naming the thing again ("we're going to the gala after all")
+  makes it stand.
 - **A thing that has ended** ("Basic 5yr/60,000mi: EXPIRED", "the basic warranty has
   already run out", "lapsed", "was cancelled"; said of the content words before it in its
   clause, the last three; not negated, not asked): a claim holding all those words with a
   word stating it in force ("covers", "valid", "active", "still") and no ending word is stale.
 
-:func:`status_over`, :func:`called_off` and :func:`ended_in_force` say whether a claim states such a
+:func:`status_over`, :func:`called_off`, :func:`withdrawn` and :func:`ended_in_force` say whether a claim states such a
 status or thing as current (pure; neither raises on any ``str``); ``staleness.stale`` asks them.
 """
 
@@ -43,6 +51,18 @@ def called_off(claim: str, texts: tuple[str, ...]) -> str | None:
     forms = content_forms(claim)
     if any(thing <= forms for thing in _called_off_things(texts)):
         return "states as still on what the conversation says was called off"
+    return None
+
+
+def withdrawn(claim: str, texts: tuple[str, ...]) -> str | None:
+    """Why ``claim``, a plan of the speaker's ("I was planning to fly home for the wedding"),
+    names all the words of a plan ``texts`` say the speaker withdrew ("I'll probably miss the
+    wedding") and did not take up again; None when it does not."""
+    if _PLAN.search(claim) is None or _WITHDRAW.search(claim) is not None:
+        return None
+    forms = content_forms(claim)
+    if any(thing <= forms for thing in _withdrawn_things(texts)):
+        return "states as planned what the speaker withdrew later"
     return None
 
 
@@ -93,6 +113,31 @@ _IN_FORCE = re.compile(
 """Words stating a thing in force ("the warranty covers ...", "is valid", "still")."""
 
 
+_SPEAKER = r"\b(?:i|we)"
+_PLAN = re.compile(
+    _SPEAKER + r"(?:'m|\s+am|'re|\s+are|\s+was|\s+were)\s+(?:planning|going|hoping|meaning|intending|due)\s+to\b"
+    r"|" + _SPEAKER + r"(?:'ll|\s+will|\s+plan to|\s+intend to|'d like to|\s+want to)\s"
+    r"|\bthe user (?:plans|is planning|intends|wants|is going) to\b",
+    re.IGNORECASE,
+)
+"""A plan of the speaker's (or of the user, as a summary says it)."""
+_WITHDRAW = re.compile(
+    r"(?:" + _SPEAKER + r"(?:'ll|\s+will|'d|\s+would|\s+have to|(?:'m|\s+am|'re|\s+are)\s+going to)"
+    r"\s+(?:(?:probably|likely|just|have to|end up)\s+)*(?:miss|skip|give up on|pull out of|back out of|drop out of)"
+    r"|" + _SPEAKER + r"(?:'m|\s+am|'re|\s+are)\s+(?:probably\s+)?not\s+(?:going|coming|flying|travell?ing|heading)"
+    r"(?:\s+home)?\s+(?:to|for)"
+    r"|" + _SPEAKER + r"\s+(?:won't|will not|can't|cannot)\s+(?:make it to|go to|attend|come to|be at|be going to)"
+    r"|" + _SPEAKER + r"(?:'ve|\s+have)?\s+decided\s+(?:not to (?:go to|attend)|against))"
+    r"\s+(?P<what>[^.;:!?,]+)",
+    re.IGNORECASE,
+)
+"""The speaker withdrawing a plan ("I'll probably miss the wedding", "we're not going to the
+gala", "I won't make it to the reunion", "I've decided against the trip"): what it was."""
+
+_IF = re.compile(r"\b(?:if|unless)\b", re.IGNORECASE)
+"""A sentence on a condition: what it withdraws, it withdraws only if the condition comes."""
+
+
 _HEAD_SPLIT = re.compile(r"[.;!?]|(?<!\d),(?!\d)|\s[-\u2013\u2014]\s|\b(?:and|but|so|because)\b", re.IGNORECASE)
 """Where the words an ending word is said of start: its clause."""
 
@@ -138,6 +183,28 @@ def _called_off_things(texts: tuple[str, ...]) -> tuple[frozenset[str], ...]:
                 if len(set(names)) >= 2:  # "the flight was cancelled" names no one flight
                     found.append(frozenset(names))
     return tuple(dict.fromkeys(found))
+
+
+@functools.lru_cache(maxsize=8)
+def _withdrawn_things(texts: tuple[str, ...]) -> tuple[frozenset[str], ...]:
+    """The plans ``texts`` say the speaker withdrew (see the module docstring), each by its
+    first content words, less those a later sentence plans again."""
+    found: dict[frozenset[str], None] = {}
+    for text in texts:
+        for sentence in sentences(text):
+            if sentence.rstrip().endswith("?"):
+                continue
+            forms = content_forms(sentence)
+            if _PLAN.search(sentence) is not None and _WITHDRAW.search(sentence) is None:
+                for thing in [t for t in found if t <= forms]:
+                    del found[thing]  # "we're going to the gala after all"
+            if _IF.search(sentence) is not None:
+                continue  # "I'll miss the train if I stay": a withdrawal only on a condition
+            for m in _WITHDRAW.finditer(sentence):
+                names = content_forms_in_order(m.group("what"))[:3]
+                if names:
+                    found[frozenset(names)] = None
+    return tuple(found)
 
 
 def _done_since(claim: str, texts: tuple[str, ...]) -> bool:

@@ -13,9 +13,9 @@ import pytest
 from localmem import MemoryConfig, MemoryStore
 from localmem.acts import opens_with_its_verb
 from localmem.checkpoint import StateSnapshot, floor
-from localmem.replies import refuses, turned_down, turns_down
+from localmem.replies import refuses, takes_the_other, turned_down, turns_down
 from localmem.staleness import ended_at, stale
-from localmem.summarizer.warned import unsaid_warnings
+from localmem.summarizer.warned import named, unsaid_warnings
 
 # --- a to-do done in part is no longer what is left to do ------------------------------
 
@@ -32,6 +32,42 @@ def test_a_task_done_in_part_leaves_the_rules_checkpoint() -> None:
 
 def test_a_task_not_yet_done_stays() -> None:
     assert _pending("The TV can wait until the weekend.") == ["Remember to reconnect the printer and the TV."]
+
+
+@pytest.mark.parametrize(("later", "left"), [
+    ("Sent it through their online form just now.", False),  # a piece of writing sent on is written
+    ("I've submitted the complaint, they reply within 28 days.", False),
+    ("I'll send it tonight.", True),  # a plan
+    ("They sent it back to the depot.", True),  # someone else sent something
+    ("Sent the photos to Gareth.", True),  # another thing sent
+])
+def test_a_piece_of_writing_sent_on_is_no_longer_to_write(later: str, left: bool) -> None:
+    task = "I need to write a formal complaint to the airline about our suitcase."
+    pairs = [("user", task), ("assistant", 'Here is a draft: "Dear Sir or Madam, our suitcase ..."'), ("user", later)]
+    assert (floor(None, StateSnapshot(), pairs).pending_tasks == [task]) is left
+
+
+@pytest.mark.parametrize(("said", "task"), [
+    ("And I have to own up, it was me who got us lost in Paris, not her.", False),  # the admission is made
+    ("I have to say, the draft is lovely.", False),
+    ("I have to book the hall for Saturday.", True),
+    ("I still need to tell Declan about the photo.", True),  # a telling still to do
+])
+def test_an_admission_the_sentence_makes_is_no_task(said: str, task: bool) -> None:
+    assert (floor(None, StateSnapshot(), [("user", said)]).pending_tasks == [said]) is task
+
+
+@pytest.mark.parametrize(("later", "left"), [
+    ("The sleeper does take dogs in a cabin if you book it for your party alone.", False),  # told
+    ("They don't take dogs, sadly.", False),  # told the other way: nothing left to check
+    ("Do they take dogs in the cabins?", True),  # asked again, not told
+    ("You can check on their website whether they take dogs.", True),  # how to find out
+    ("The sleeper takes bikes if you book ahead.", True),  # another thing told
+])
+def test_a_check_whether_something_holds_is_done_once_a_later_turn_tells_it(later: str, left: bool) -> None:
+    task = "Not yet though, I need to check if they take dogs."
+    pairs = [("user", task), ("assistant", later)]
+    assert (floor(None, StateSnapshot(), pairs).pending_tasks == [task]) is left
 
 
 @pytest.mark.parametrize(("task", "instruction"), [
@@ -92,6 +128,25 @@ def test_a_warning_a_correction_denied_is_not_pinned() -> None:
         "With amlodipine the grapefruit effect is small, but avoid grapefruit juice if he gets dizzy."]
 
 
+WORT = ("The St John's wort is worth raising with his GP as well. It makes the liver clear a number of medicines "
+        "faster, atorvastatin among them, so it can make the statin work less well, and it interacts with a long "
+        "list of other drugs.")
+
+
+def test_a_warning_whose_subject_is_a_pronoun_is_pinned_with_the_sentence_naming_it() -> None:
+    pairs = [("user", "He's on atorvastatin and St John's wort."), ("assistant", WORT)]
+    assert [w for w, _ in unsaid_warnings("A chat about his tablets.", pairs)] == [WORT]
+
+
+@pytest.mark.parametrize(("warning", "turn"), [
+    ("St John's wort interacts with a long list of other drugs.", "Good question. St John's wort interacts with a long list of other drugs."),
+    ("It interacts with a long list of other drugs.", "It interacts with a long list of other drugs."),  # nothing before it
+    ("It's best to avoid ibuprofen with warfarin.", "Good question. It's best to avoid ibuprofen with warfarin."),  # impersonal
+])
+def test_a_warning_naming_its_subject_or_alone_in_its_turn_is_pinned_as_said(warning: str, turn: str) -> None:
+    assert named(warning, turn) == warning
+
+
 # --- a pin a later turn changed ends when the range is summarized --------------------------
 
 
@@ -150,6 +205,27 @@ def test_a_pin_of_the_users_words_is_not_ended_by_the_assistant_restating_a_chan
             assert ("Next meeting is 12 March at Graham's." not in current) is ended, role
 
 
+@pytest.mark.parametrize(("later", "ended"), [
+    ("Bad news, the appointment has moved to 26 May, the officer is off sick.", True),
+    ("Sabine will send the employer declaration by Friday.", False),
+])
+def test_a_pin_whose_day_said_of_it_a_later_turn_moved_ends(db_path: Path, later: str, ended: bool) -> None:
+    """"... a renewal appointment but it's on 12 May": the day is the appointment's, so the
+    user's "the appointment has moved to 26 May" ends the pin; a turn moving nothing does not."""
+    config = MemoryConfig(ollama_host="http://127.0.0.1:9", summary_threshold=4, structured_min_tokens=0)
+    pin = "The office finally gave me a renewal appointment but it's on 12 May, after it expires."
+    with MemoryStore(db_path, config=config) as store:
+        session = store.create_session(title="permit").id
+        store.add_messages(session, [
+            {"role": "user", "text": f"My permit runs out on 30 April. {pin}"},
+            {"role": "assistant", "text": "Send the form before 30 April."},
+            {"role": "user", "text": later},
+            {"role": "assistant", "text": "Noted."},
+        ])
+        store.summarize(session)
+        assert (pin in [p.content for p in store.get_pins(session)]) is not ended
+
+
 # --- a reference only an option the user turned down named ---------------------------------
 
 COMPOSE = [
@@ -166,12 +242,24 @@ def test_an_option_the_user_turned_down_is_no_reference() -> None:
 
 @pytest.mark.parametrize("reply", [
     "Sure, I added wait-for-it.sh and it works.",  # taken up
-    "Went with the healthcheck.",  # no refusal
+    "Thanks, trying the healthcheck first.",  # no refusal, no choice made
+    "Going with the wait-for-it.sh script.",  # the alternative chosen
 ])
 def test_an_option_taken_up_or_not_refused_stays(reply: str) -> None:
     pairs = [*COMPOSE, ("user", reply)]
     assert not turned_down("wait-for-it.sh", pairs)
     assert floor(None, StateSnapshot(), pairs).context_references.files == ["wait-for-it.sh"]
+
+
+@pytest.mark.parametrize("reply", ["Went with the healthcheck.", "Going with the healthcheck, it's one line."])
+def test_an_alternative_offered_last_is_turned_down_when_the_reply_chooses_the_first(reply: str) -> None:
+    """Choosing what was offered first turns down the alternative offered after it (the
+    validation set's "Going with timeZone UTC" after "Another way is ... `new Date(y, m - 1, d)`";
+    this case was a negative one, "no refusal", before rules10 read a choice as one)."""
+    pairs = [*COMPOSE, ("user", reply)]
+    assert turned_down("wait-for-it.sh", pairs)
+    assert takes_the_other(reply, ["Add a healthcheck to db with pg_isready.", "Or you could add a wait-for-it.sh script."])
+    assert not takes_the_other(reply, ["Add a healthcheck to db.", "Also add a wait-for-it.sh script."])  # no alternative
 
 
 def test_a_refusal_answers_the_last_offer_not_what_came_before_it() -> None:

@@ -27,19 +27,8 @@ CONVERSATIONS = tuple(
 OPEN_IN_CONTEXT: dict[str, str] = {
     # conversation -> why one of its lines is still false (labelled false in context_labels.json).
     # Validation sets 7 and 8, labelled after rules9's rules were fixed; each false on main's 979b0dc too.
-    "scilly_ferry_rail": "'Pending: Not yet though, I need to check if they take dogs.': 'they' names nothing, and "
-    "the assistant answered it",
-    "js_date_off_by_one": "'Identifiers: ..., new Date(y, m - 1, d), ...': the alternative the user did not take",
     "landlord_damp_email": "pin 'Ollie sleeps there and he has asthma.' after Ollie moved to the living room",
-    "fortieth_speech": "'Pending: And I have to own up, ...': an admission, not a task",
-    "statin_red_yeast_rice": "pin 'It makes the liver clear ...' (St John's wort unnamed) and pin '... on 12 March "
-    "at 8:40' after the test moved to 19 March",
-    "lost_luggage_complaint": "'Pending: I need to write a formal complaint ...' after it was sent; the keyword "
-    "summary's '6 August plus 7 days' (OPEN_IN_ISSUE_21)",
-    # The ninth set, labelled by its writer at 979b0dc and measured on the tenth stop's merged rules before
-    # anyone who writes rules had read it.
-    "work_permit_renewal": "pins '... appointment but it's on 12 May, ...' after it moved to 26 May, and '... fly "
-    "home to Pune for my cousin's wedding on 20 May ...' after the user said he will probably miss it",
+    "lost_luggage_complaint": "the keyword summary's '6 August plus 7 days' (OPEN_IN_ISSUE_21)",
 }
 
 

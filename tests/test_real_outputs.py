@@ -439,15 +439,12 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
     ('summary', 'qwen2.5-coder:1.5b', 'scilly_ferry_rail'):
         "unfaithful summary kept: 'the ferry there on Thursday 24th', when that sailing was cancelled and they "
         "were moved to Friday 25th",
-    ('checkpoint', 'qwen2.5-coder:0.5b', 'scilly_ferry_rail'):
-        "false items kept: 'Not yet though, I need to check if they take dogs.' as a goal and a next step: a "
-        "fragment whose 'they' names nothing, answered by the assistant",
     ('checkpoint', 'qwen2.5-coder:1.5b', 'adhd_cold_remedy'):
         "false items kept: 'keep Noah's cold at bay' (he has the cold) as a goal; 'keep a sleep diary for the "
         "next 14 days' as a task and a next step (the diary runs until the review on the 14th)",
     ('checkpoint', 'qwen2.5-coder:1.5b', 'scilly_ferry_rail'):
-        "false items kept: 'Check if they take dogs' as a goal and a next step ('they' names nothing, answered); "
-        "the assistant's ferry warning as a decision",
+        "false items kept: 'Check if they take dogs' as a completed step (the assistant told it; the goal and "
+        "the next step are dropped since rules10's progress.checked); the assistant's ferry warning as a decision",
     ('checkpoint', 'qwen2.5-coder:1.5b', 'js_date_off_by_one'):
         "false items kept: 'testing the CSV export' as a task and a next step (what is left is fixing it)",
     ('checkpoint', 'qwen2.5-coder:1.5b', 'terse_fuse'):
@@ -472,10 +469,11 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
         "'Boots on Friday' kept as a completed step: a fragment naming no act, and the pharmacist visit is "
         "Friday's plan",
     ('checkpoint', 'qwen2.5-coder:0.5b', 'fortieth_speech'):
-        "the user's correction of the Paris story ('it was me who got us lost') kept as an active goal",
+        "the user's correction of the Paris story ('it was me who got us lost') kept as an active goal and as a "
+        "pending task (the task was the rules' floor's identical line until rules10, not counted beyond it)",
     ('checkpoint', 'qwen2.5-coder:0.5b', 'lost_luggage_complaint'):
-        "'I need to write a formal complaint' kept as a goal, a decision and a preference: the complaint was "
-        "written and sent",
+        "'I need to write a formal complaint' kept as a decision and a preference: the complaint was written "
+        "and sent (as a goal it is dropped since rules10: a piece of writing sent on is written)",
     ('checkpoint', 'qwen2.5-coder:0.5b', 'allotment_agm'):
         "small talk kept as steps: Keith repainting his shed as a completed step, Mrs Okafor's past win as a "
         "next step",

@@ -19,7 +19,7 @@ from localmem.doses import changed_rate
 from localmem.renames import replaced_name
 from localmem.revisions import amount, number_text, replacements, values
 from localmem.staleness import stale
-from localmem.statuses import called_off, ended_in_force, status_over
+from localmem.statuses import called_off, ended_in_force, status_over, withdrawn
 from localmem.words import content_forms
 from tests.ollama_server import FakeOllama
 from tests.test_summary_support import server, summarize  # noqa: F401 - the fixture
@@ -514,6 +514,48 @@ def test_a_thing_not_called_off_or_told_as_called_off_is_not_stale(texts: list[s
     assert stale(claim, texts) is None
 
 
+WEDDING = [
+    "I was planning to fly home to Pune for my cousin's wedding on 20 May, flights not booked yet.",
+    "Then hold off booking until after the appointment.",
+    "Emailed the office. And I've told my mum I'll probably miss the wedding, she's not happy.",
+]
+
+
+@pytest.mark.parametrize(
+    ("texts", "claim"),
+    [
+        (WEDDING, WEDDING[0]),
+        (["We're going to the gala on Friday.", "Fun!", "We're not going to the gala, the babysitter cancelled."],
+         "We're going to the gala on Friday."),
+        (["I'll drive up for the reunion in June.", "Nice.", "I won't make it to the reunion, work got in the way."],
+         "The user plans to drive up for the reunion."),
+        (["I want to do the Lisbon trip in May.", "Ok.", "I've decided against the Lisbon trip."],
+         "I want to do the Lisbon trip in May."),
+    ],
+)
+def test_a_plan_the_speaker_withdrew_is_stale(texts: list[str], claim: str) -> None:
+    """Issue 21: a plan the user gave up later ("I'll probably miss the wedding") is no plan to remember."""
+    assert withdrawn(claim, tuple(texts)) is not None
+    assert stale(claim, texts) is not None
+
+
+@pytest.mark.parametrize(
+    ("texts", "claim"),
+    [
+        (WEDDING, "My cousin's wedding is on 20 May."),  # the wedding itself still happens: no plan stated
+        (WEDDING, "I'll probably miss my cousin's wedding on 20 May."),  # the withdrawal told
+        (WEDDING[:2], WEDDING[0]),  # nothing withdrawn
+        ([*WEDDING, "Good news, the certificate came, so I'm going to the wedding after all."], WEDDING[0]),
+        (["Will you miss the wedding?", "No."], "I'm going to the wedding."),  # asked
+        (["I miss the old flat."], "I'm planning to visit the old flat."),  # missing, no withdrawal
+        (["I'll miss the train if I stay.", "Go now."], "I'm planning to take the bus."),  # another thing
+        (["I'll miss the train if I stay.", "Go now."], "I'm going to take the train at 8."),  # on a condition
+    ],
+)
+def test_a_plan_not_withdrawn_or_no_plan_is_not_stale(texts: list[str], claim: str) -> None:
+    assert stale(claim, texts) is None
+
+
 def test_a_term_that_ends_later_has_not_ended() -> None:
     texts = ["warranty: Powertrain 10yr/100,000mi: ACTIVE, expires 2030-08-14. The pass runs out in June."]
     assert stale("The powertrain warranty covers the water pump.", texts) is None
@@ -807,3 +849,81 @@ def test_a_day_corrected_later_is_stale(said: str, later: str) -> None:
 def test_a_day_not_corrected_is_not_stale(later: str) -> None:
     texts = ["The inspection is on the 12th.", "Noted.", later]
     assert stale("Inspection on the 12th", texts) is None
+
+
+# --- a value said of "it" is the value of the noun phrase before; a move names its thing -----
+
+APPOINTMENT = [
+    "The office finally gave me a renewal appointment but it's on 12 May, after my permit expires.",
+    "Then send the form before the permit runs out.",
+    "Bad news, the appointment has moved to 26 May, the officer is off sick.",
+]
+BLOOD_TEST = [
+    "The surgery texted, he's got a fasting blood test for cholesterol and liver function on 12 March at 8:40.",
+    "Fasting means water only from midnight.",
+    "Change of plan, they've rung him and moved the test to 19 March, same time.",
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "bound"),
+    [
+        ("The office gave me a renewal appointment but it's on 12 May.", {"renewal", "appointment"}),
+        ("I booked the dinner at Rosa's. It's on Friday.", {"dinner"}),  # the sentence before
+        ("a blood test for cholesterol and liver function on 12 March", {"blood", "test", "liver"}),
+    ],
+)
+def test_a_value_of_it_or_of_a_part_without_a_verb_is_bound_to_the_clause_before(text: str, bound: set[str]) -> None:
+    """Issue 21: "but it's on 12 May" says the day of what the clause before named; "... and
+    liver function on 12 March" (no verb) continues the noun phrase before it."""
+    said = [v for v in values(text) if v.kind == "day"]
+    assert len(said) == 1 and bound <= said[0].thing
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Sorry, it's on 12 May.",  # "it" after no noun phrase: bound to nothing
+        "I take warfarin 3 mg every evening and lisinopril 10 mg in the morning.",  # two things, each its value
+        "I booked a table and we eat on Friday.",  # "and" joins a clause with its own subject
+    ],
+)
+def test_a_value_is_not_bound_to_a_clause_it_does_not_point_back_to(text: str) -> None:
+    last = values(text)[-1]
+    assert not last.thing & {"sorry", "warfarin", "evening", "table"}
+
+
+@pytest.mark.parametrize(
+    ("texts", "claim"),
+    [
+        (APPOINTMENT, "The office finally gave me a renewal appointment but it's on 12 May."),
+        (BLOOD_TEST, "He's got a fasting blood test for cholesterol and liver function on 12 March at 8:40."),
+        (["I booked the dinner at Rosa's. It's on Friday.", "Nice.", "We moved the dinner to Saturday."],
+         "The dinner at Rosa's is on Friday."),
+    ],
+)
+def test_a_value_whose_thing_a_later_move_names_is_stale(texts: list[str], claim: str) -> None:
+    """Issue 21: "<the thing> has moved to <value>" and "moved <the thing> to <value>" replace
+    the value of every earlier mention bound to the thing's words, its clause naming more."""
+    assert stale(claim, texts) == "states a value the conversation replaced later"
+
+
+@pytest.mark.parametrize(
+    ("texts", "claim"),
+    [
+        # another thing of the same head: "the dentist appointment" is not "the vet appointment"
+        (["The vet appointment is on 1 May.", "Noted.", "I moved the dentist appointment to 3 May."],
+         "The vet appointment is on 1 May."),
+        (["The wedding is on Saturday.", "Lovely.", "We moved the dinner to Friday."], "The wedding is on Saturday."),
+        # a move not yet made
+        ([*APPOINTMENT[:2], "I might try to move the appointment to 26 May."],
+         "The office finally gave me a renewal appointment but it's on 12 May."),
+        # the move told with the claim
+        (APPOINTMENT, "The appointment was on 12 May and has moved to 26 May."),
+        # a number bound to the thing's words counts something else of it
+        (["Make sure all three of you are named on the lease, so no one is on the hook for the whole rent.", "Ok.",
+          "Update: the landlord lowered the rent to 2,300."], "Name all three on the lease so no one owes the whole rent."),
+    ],
+)
+def test_a_value_of_another_thing_or_a_move_not_made_is_not_stale(texts: list[str], claim: str) -> None:
+    assert stale(claim, texts) is None

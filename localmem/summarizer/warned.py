@@ -20,9 +20,11 @@ of its own ("has been taking ibuprofen" does not say "She should stop the ibupro
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Final
 
+from ..changes import sentences
 from ..grounding import negated_words
 from ..staleness import stale
 from ..words import stem, words
@@ -49,7 +51,26 @@ def unsaid_warnings(summary: str, pairs: Sequence[tuple[str, str]]) -> list[tupl
                     found.append((fact, index))
     found.sort(key=lambda pair: (-pair[0].score, pair[1]))
     kept = sorted(found[:MAX_WARNINGS], key=lambda pair: pair[1])
-    return [(fact.text, index) for fact, index in kept]
+    return [(named(fact.text, pairs[index][1]), index) for fact, index in kept]
+
+
+_POINTS_BACK = re.compile(
+    r"^\W*(?:it|they|this|these|those)\b(?!\s*(?:'s|\s+is)\s+(?:not|worth|best|important|safe)\b)", re.IGNORECASE
+)
+"""A sentence whose subject is a pronoun ("It makes the liver clear ... faster"), not an
+impersonal "it" ("It's worth asking", "It is best to ...")."""
+
+
+def named(warning: str, turn: str) -> str:
+    """``warning`` (a sentence of ``turn``) as a pin reads it alone: when its subject is a
+    pronoun ("It makes the liver clear a number of medicines faster ..."), the sentence of
+    its turn before it, which names what the pronoun stands for ("The St John's wort is
+    worth raising with his GP as well."), comes first; else the warning as it is."""
+    if _POINTS_BACK.match(warning) is None:
+        return warning
+    at = turn.find(warning)
+    before = sentences(turn[:at]) if at > 0 else []
+    return f"{before[-1].strip()} {warning}" if before else warning
 
 
 def complete_or_pin(summary: str, pairs: Sequence[tuple[str, str]], limit: int) -> str | None:
@@ -65,10 +86,10 @@ def complete_or_pin(summary: str, pairs: Sequence[tuple[str, str]], limit: int) 
     completed = complete(summary, facts, limit)
     if completed is not None:
         return completed
-    pinned = {text for text, _ in unsaid_warnings(summary, pairs)}
+    pinned = [text for text, _ in unsaid_warnings(summary, pairs)]
     if not pinned:
         return None
-    return complete(summary, [f for f in facts if f.text not in pinned], limit)
+    return complete(summary, [f for f in facts if not any(p.endswith(f.text) for p in pinned)], limit)
 
 
 def _is_warning(fact: Fact) -> bool:
@@ -94,6 +115,6 @@ def _reverses(summary: str, fact: Fact) -> bool:
 def said_in(warning: str, texts: Sequence[str]) -> bool:
     """Whether one of ``texts`` (pins already kept, say) says ``warning`` (by its anchors)."""
     joined = " ".join(texts)
-    return any(
-        not (set(dropped_kinds(joined, [fact])) & fact.kinds & _KINDS) for fact in facts_of([("user", warning)], stale)
-    )
+    facts = facts_of([("user", warning)], stale)
+    warns = [f for f in facts if f.kinds & _KINDS] or facts  # a warning pinned with the sentence naming its subject
+    return any(not (set(dropped_kinds(joined, [fact])) & fact.kinds & _KINDS) for fact in warns)
