@@ -40,7 +40,8 @@ and eight more (``HELD_OUT_5``, benchmarks/real_conversations_heldout5.py) after
 and eight more (``HELD_OUT_6``, benchmarks/real_conversations_heldout6.py) after the fifth had,
 and eight more (``HELD_OUT_7``, benchmarks/real_conversations_heldout7.py) after the sixth had,
 and eight more (``HELD_OUT_8``, benchmarks/real_conversations_heldout8.py) after the seventh had,
-and six more (``HELD_OUT_9``, benchmarks/real_conversations_heldout9.py) after the eighth had.
+and six more (``HELD_OUT_9``, benchmarks/real_conversations_heldout9.py) after the eighth had,
+and six more (``HELD_OUT_10``, benchmarks/real_conversations_heldout10.py) after the ninth had.
 
 A message is its text (its role alternates, user first) or a ``(role, text)`` pair (a tool's
 output among them).
@@ -56,6 +57,7 @@ from real_conversations_heldout6 import CONVERSATIONS_6, HELD_OUT_6
 from real_conversations_heldout7 import CONVERSATIONS_7, HELD_OUT_7
 from real_conversations_heldout8 import CONVERSATIONS_8, HELD_OUT_8
 from real_conversations_heldout9 import CONVERSATIONS_9, HELD_OUT_9
+from real_conversations_heldout10 import CONVERSATIONS_10, HELD_OUT_10
 
 CONVERSATIONS: dict[str, list[str | tuple[str, str]]] = {
     "caregiver": [
@@ -573,9 +575,11 @@ CONVERSATIONS.update(CONVERSATIONS_7)
 CONVERSATIONS.update(CONVERSATIONS_8)
 # The ninth held-out set (benchmarks/real_conversations_heldout9.py), likewise, after the eighth.
 CONVERSATIONS.update(CONVERSATIONS_9)
+# The tenth held-out set (benchmarks/real_conversations_heldout10.py), likewise, after the ninth.
+CONVERSATIONS.update(CONVERSATIONS_10)
 __all__ = [
     "CONVERSATIONS", "HELD_OUT", "HELD_OUT_2", "HELD_OUT_3", "HELD_OUT_4", "HELD_OUT_5", "HELD_OUT_6", "HELD_OUT_7",
-    "HELD_OUT_8", "HELD_OUT_9", "pairs",
+    "HELD_OUT_8", "HELD_OUT_9", "HELD_OUT_10", "pairs",
 ]
 
 

@@ -1,6 +1,6 @@
 """What a context shows as memory with no model answering is labelled and true (issue 21).
 
-Each conversation of a set whose lines are labelled (all 90: the written-on ones and sets 1-9) (``benchmarks/context_labels*.json``: a
+Each conversation of a set whose lines are labelled (all 96: the written-on ones and sets 1-10) (``benchmarks/context_labels*.json``: a
 set is labelled once any of its conversations is) is summarized with no model answering and
 its context built (``tests/context_replay.shown_lines``, as ``benchmarks/context_truth.py``
 does); every line it shows as memory (summaries, pins, checkpoint, state) must be labelled
@@ -29,6 +29,15 @@ OPEN_IN_CONTEXT: dict[str, str] = {
     # Validation sets 7 and 8, labelled after rules9's rules were fixed; each false on main's 979b0dc too.
     "landlord_damp_email": "pin 'Ollie sleeps there and he has asthma.' after Ollie moved to the living room",
     "lost_luggage_complaint": "the keyword summary's '6 August plus 7 days' (OPEN_IN_ISSUE_21)",
+    # The tenth set, labelled by its writer at bf4dace (context_truth.py --held-out 10 --dump) before any
+    # replay, by a writer who read neither the checks nor the rules.
+    "apixaban_dentist": "pin 'Most dentists don't stop it for a single extraction, ...': 'it' is apixaban, "
+    "which the pin does not name",
+    "bristol_flat_offer": "'Pending: The referencing is the next step: you'll each need payslips ...' after Sam's "
+    "referencing was reported done",
+    "pip_pydantic_conflict": "the keyword summary: '1 failed in 0.41s' after the tests passed and CI went green, "
+    "'about: poetry' for the Poetry move that was dropped (OPEN_IN_ISSUE_21)",
+    "wedding_seating_plan": "'Tables: kids': the seating plan's kids' table (dropped), not a data table",
 }
 
 
@@ -39,8 +48,8 @@ def _case(conversation: str) -> object:
 
 
 def test_every_labelled_set_is_replayed_whole() -> None:
-    assert LABELLED_SETS >= {"0", "1", "2", "3", "4", "5", "6", "7", "8", "9"}
-    assert len(CONVERSATIONS) == 90
+    assert LABELLED_SETS >= {"0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10"}
+    assert len(CONVERSATIONS) == 96
 
 
 @pytest.mark.parametrize("conversation", [_case(c) for c in CONVERSATIONS])

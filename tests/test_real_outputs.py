@@ -529,6 +529,43 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
     ('facts', 'qwen2.5-coder:1.5b', 'boiler_replacement_quote'):
         "'The guarantee starts from the day it's fitted' (said: the 30 days to register it start then), the "
         "CO alarm bought and where it is as decisions, 'CO alarm' as an entity",
+    # The tenth held-out set (HELD_OUT_10: written, recorded and labelled in
+    # real_models_labels_heldout10.json before this replay, by a writer who read neither the checks nor
+    # the rules of the store's own context), on main's checks of bf4dace.
+    ('summary', 'qwen2.5-coder:0.5b', 'apixaban_dentist'):
+        "unfaithful summary kept: the atrial fibrillation 'causing pain' (invented) and the dentist wanting 'to "
+        "stop the fish oil and paracetamol tablets' (Frank stopped the fish oil himself; paracetamol is the one "
+        "to use); no NSAID warning",
+    ('summary', 'qwen2.5-coder:0.5b', 'neighbour_ladder_chat'):
+        "unfaithful summary kept: 'Gwen gave Gwen a ladder back' and Gwen found the tennis ball and the nest "
+        "(the user did both)",
+    ('summary', 'qwen2.5-coder:1.5b', 'bristol_flat_offer'):
+        "unfaithful summary kept: 'a holding deposit of £450', corrected to £259.61 (the legal cap) before it "
+        "was paid",
+    ('summary', 'qwen2.5-coder:1.5b', 'wedding_seating_plan'):
+        "unfaithful summary kept: '74 guests ... at 8 tables with 10 seats each', the first plan: the venue's "
+        "tables seat 8 (10 tables) and 73 are coming",
+    ('checkpoint', 'qwen2.5-coder:0.5b', 'apixaban_dentist'):
+        "'set up his dosette box for the week too' as a pending task and a next step: the user reported it done",
+    ('checkpoint', 'qwen2.5-coder:1.5b', 'pip_pydantic_conflict'):
+        "'upgrade FastAPI to 0.109.2 and pydantic to 2.5.3' as an active goal: done, 46 passed and CI green",
+    ('checkpoint', 'qwen2.5-coder:1.5b', 'neighbour_ladder_chat'):
+        "'find a tennis ball and half a bird's nest' as a pending task (found already, by chance) and 'talk to "
+        "the cafe on the corner' as a task and a next step (nobody is to)",
+    ('facts', 'qwen2.5-coder:0.5b', 'apixaban_dentist'):
+        "the assistant's advice about the ibuprofen gel ('it', unnamed) kept as a decision",
+    ('facts', 'qwen2.5-coder:0.5b', 'neighbour_ladder_chat'):
+        "'The ladder was borrowed for three weeks' kept as a decision",
+    ('facts', 'qwen2.5-coder:1.5b', 'bristol_flat_offer'):
+        "'£450 holding deposit' after it was corrected to £259.61, '5 weeks term' (the deposit is 5 weeks, the "
+        "term 12 months), '£1,125 before signing', the cancelled 'Bishopston third viewing', two pieces of advice "
+        "as decisions and two common nouns as entities",
+    ('keyword summary', 'store', 'pip_pydantic_conflict'):
+        "'1 failed in 0.41s': stale, the tests passed and CI went green after the fix; 'about: poetry' names "
+        "the Poetry move the team dropped",
+    ('offline summary', 'store', 'pip_pydantic_conflict'):
+        "'1 failed in 0.41s': stale, the tests passed and CI went green after the fix; 'about: poetry' names "
+        "the Poetry move the team dropped",
 }
 
 
@@ -595,7 +632,8 @@ def test_every_held_out_answer_was_labelled_in_its_own_file(model: str, conversa
     real_models_labels_heldout2.json, real_models_labels_heldout3.json,
     real_models_labels_heldout4.json, real_models_labels_heldout5.json,
     real_models_labels_heldout6.json, real_models_labels_heldout7.json,
-    real_models_labels_heldout8.json, real_models_labels_heldout9.json), written before the replay: what the checks keep of
+    real_models_labels_heldout8.json, real_models_labels_heldout9.json,
+    real_models_labels_heldout10.json), written before the replay: what the checks keep of
     them is judged, never chosen by the labels."""
     held = json.loads(HELD_OUT_FILES[conversation].read_text())
     recorded = RECORDINGS[model]["conversations"][conversation]
