@@ -18,7 +18,7 @@ pairs, oldest first, and finds
   FROM/JOIN/INTO/UPDATE/TABLE; in prose, "the users table" or "table users" only
   where the name reads as a table's: snake_case, a digit, quoted, a plural before
   "table", or a message about a database; never "the kitchen table", "a black table
-  cloth" nor "table manners"),
+  cloth", "the kids' table" (a possessive) nor "table manners"),
   URLs, and identifiers (`backticked` names, ticket keys such as ABC-123);
 - **questions** the user asked (a question is never a preference, decision, task
   or goal), and **facts** (statements with a number or a reference).
@@ -219,7 +219,12 @@ def references(text: str) -> dict[str, list[str]]:
         found_tables += [  # "table manners" names no table, "table log_2024" does
             n for q, n in _TABLE_AFTER.findall(rest) if about_data or q or _table_like(n, plural=False)
         ]
-        found_tables += [n for n, q in _TABLE_BEFORE.findall(rest) if about_data or q or _table_like(n)]
+        for m in _TABLE_BEFORE.finditer(rest):
+            n, q = m.groups()
+            if q and rest[m.start(1) - 1 : m.start(1)] != q:
+                continue  # "the kids' table": a possessive, no name quoted; nor a table's
+            if about_data or q or _table_like(n):
+                found_tables.append(n)
     tables = [
         t for t in (m.rstrip(".") for m in found_tables) if t.casefold() not in NOT_NAMES and len(t) >= 2
     ]

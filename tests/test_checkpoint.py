@@ -91,6 +91,9 @@ def test_rules_find_preferences_decisions_tasks_and_references() -> None:
         ("The invoices table has 40 million rows.", ["invoices"]),  # a plural before "table"
         ("Add an index on the kitchen table in Postgres.", ["kitchen"]),  # about a database
         ("Copy table audit_2024 first, then the `ledger` table.", ["ledger", "audit_2024"]),
+        ("We've dropped the kids' table, so the kids sit with their parents.", []),  # a possessive
+        ("Seat him at the guests' table, by the rows of chairs.", []),  # a possessive, even beside "rows"
+        ("Rename the 'users' table to accounts.", ["users"]),  # quoted on both sides
         ("DROP TABLE sessions; SELECT name FROM accounts", ["accounts", "sessions"]),
     ],
 )

@@ -37,7 +37,6 @@ OPEN_IN_CONTEXT: dict[str, str] = {
     "referencing was reported done",
     "pip_pydantic_conflict": "the keyword summary: '1 failed in 0.41s' after the tests passed and CI went green, "
     "'about: poetry' for the Poetry move that was dropped (OPEN_IN_ISSUE_21)",
-    "wedding_seating_plan": "'Tables: kids': the seating plan's kids' table (dropped), not a data table",
 }
 
 
