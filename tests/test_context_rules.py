@@ -138,10 +138,21 @@ def test_a_warning_whose_subject_is_a_pronoun_is_pinned_with_the_sentence_naming
     assert [w for w, _ in unsaid_warnings("A chat about his tablets.", pairs)] == [WORT]
 
 
+def test_a_warning_with_it_as_its_object_is_pinned_with_the_sentence_naming_it() -> None:
+    # the tenth set's apixaban_dentist, found there after its measure: "it" is the drug
+    turn = ("Apixaban is an anticoagulant, so he'll bleed more after a filling. Most dentists don't stop it "
+            "for a filling, but they may ask him to skip a dose on the day.")
+    warning = "Most dentists don't stop it for a filling, but they may ask him to skip a dose on the day."
+    assert named(warning, turn) == turn
+    assert named("Don't stop it without asking.", "Don't stop it without asking.") == "Don't stop it without asking."
+
+
 @pytest.mark.parametrize(("warning", "turn"), [
     ("St John's wort interacts with a long list of other drugs.", "Good question. St John's wort interacts with a long list of other drugs."),
     ("It interacts with a long list of other drugs.", "It interacts with a long list of other drugs."),  # nothing before it
     ("It's best to avoid ibuprofen with warfarin.", "Good question. It's best to avoid ibuprofen with warfarin."),  # impersonal
+    ("Never mix warfarin with aspirin.", "Good question. Never mix warfarin with aspirin."),  # no pronoun
+    ("It is not safe to mix warfarin with aspirin.", "Good question. It is not safe to mix warfarin with aspirin."),
 ])
 def test_a_warning_naming_its_subject_or_alone_in_its_turn_is_pinned_as_said(warning: str, turn: str) -> None:
     assert named(warning, turn) == warning

@@ -31,8 +31,6 @@ OPEN_IN_CONTEXT: dict[str, str] = {
     "lost_luggage_complaint": "the keyword summary's '6 August plus 7 days' (OPEN_IN_ISSUE_21)",
     # The tenth set, labelled by its writer at bf4dace (context_truth.py --held-out 10 --dump) before any
     # replay, by a writer who read neither the checks nor the rules.
-    "apixaban_dentist": "pin 'Most dentists don't stop it for a single extraction, ...': 'it' is apixaban, "
-    "which the pin does not name",
     "bristol_flat_offer": "'Pending: The referencing is the next step: you'll each need payslips ...' after Sam's "
     "referencing was reported done",
     "pip_pydantic_conflict": "the keyword summary: '1 failed in 0.41s' after the tests passed and CI went green, "

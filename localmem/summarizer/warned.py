@@ -54,19 +54,21 @@ def unsaid_warnings(summary: str, pairs: Sequence[tuple[str, str]]) -> list[tupl
     return [(named(fact.text, pairs[index][1]), index) for fact, index in kept]
 
 
+_IMPERSONAL = r"(?!\s*(?:'s|\s+is)\s+(?:not|worth|best|important|safe)\b)"
 _POINTS_BACK = re.compile(
-    r"^\W*(?:it|they|this|these|those)\b(?!\s*(?:'s|\s+is)\s+(?:not|worth|best|important|safe)\b)", re.IGNORECASE
+    rf"^\W*(?:it|they|this|these|those)\b{_IMPERSONAL}|\b(?:it|them)\b{_IMPERSONAL}", re.IGNORECASE
 )
-"""A sentence whose subject is a pronoun ("It makes the liver clear ... faster"), not an
+"""A sentence that stands on a pronoun: its subject ("It makes the liver clear ... faster")
+or an "it"/"them" anywhere ("Most dentists don't stop it for a single extraction"); not an
 impersonal "it" ("It's worth asking", "It is best to ...")."""
 
 
 def named(warning: str, turn: str) -> str:
-    """``warning`` (a sentence of ``turn``) as a pin reads it alone: when its subject is a
+    """``warning`` (a sentence of ``turn``) as a pin reads it alone: when it stands on a
     pronoun ("It makes the liver clear a number of medicines faster ..."), the sentence of
     its turn before it, which names what the pronoun stands for ("The St John's wort is
     worth raising with his GP as well."), comes first; else the warning as it is."""
-    if _POINTS_BACK.match(warning) is None:
+    if _POINTS_BACK.search(warning) is None:
         return warning
     at = turn.find(warning)
     before = sentences(turn[:at]) if at > 0 else []
