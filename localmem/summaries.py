@@ -394,11 +394,18 @@ class Summaries:
             logger.info("summary of messages %d-%d skipped: already covered", start, end)
         return summary
 
-    def judge(self, session_id: str, answer: Outcome) -> None:
+    def judge(self, session_id: str, answer: Outcome, mark: int) -> None:
         """Record the verdict of a level-1 ``answer`` whose range keeps the summary it had
         (``resummarize`` leaving a range to the store's own summary: the model not yet
-        trusted), and cache it: asked again, the same range costs no call and counts once."""
+        trusted), and cache it: asked again, the same range costs no call and counts once.
+
+        Only while the session's forget ``mark`` is still the one read before the model's
+        input, checked in the transaction, as :meth:`store_summary` does: an answer made
+        from text forgotten meanwhile is neither cached (it would quote it) nor counted."""
         with self._db.write(session_id, pins=False) as conn:
+            if db.forget_mark(conn, session_id) != mark:
+                logger.info("an answer made from what was forgotten meanwhile is discarded")
+                return
             now = self._db.now()
             self._judge(conn, answer, 1, now)
             if answer.cache_key and answer.from_model and not answer.cached:
