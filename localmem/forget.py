@@ -9,7 +9,8 @@ same transaction:
 - **automatic pins** taken from it (``kind="auto"``, its ``source_message_id``,
   or one of their ``pin_sources``) are deleted and tombstoned (a model does not
   pin them again from older messages); a manual pin is the user's own words and
-  stays (its source becomes None); the pins its update ended are current again;
+  stays (its source becomes None); the pins its update ended are current again
+  (not a fact the user removed since, nor one a current pin holds meanwhile);
 - **the level-1 summary** over it: the session's newest one is deleted, and
   its messages, uncovered again, go into the next summary (the model's, when
   it is there); an older one (which no later summary would replace) is

@@ -45,3 +45,54 @@ def test_an_untrusted_models_answer_racing_a_forget_leaves_nothing(
     # the second range, redone after the forget, counts; the raced first one does not
     assert [t.answered for t in store.model_trust() if t.kind == "summary"] == [1]
     nowhere(store, path, sid, word)
+
+
+TAKES = "I take lisinopril 10 mg every morning."
+STOPPED = "I no longer take lisinopril."
+
+
+def current(store: MemoryStore, session_id: str) -> list[str]:
+    return [p.content for p in store.get_pins(session_id)]
+
+
+@pytest.mark.parametrize("forget", ["delete_message", "delete_session", "clear_messages"])
+def test_forgetting_an_update_brings_back_no_fact_the_user_removed_since(
+    store: MemoryStore, forget: str
+) -> None:
+    """Forgetting an update makes what it superseded current again (point 4), but not a
+    fact the user removed after it: said again, then unpinned, it stays removed. The
+    fact, the update and the removal are each in a session of their own (the user's
+    facts are every session's)."""
+    said = store.create_session().id
+    store.add_message(said, "user", TAKES)
+    changed = store.create_session().id
+    update = store.add_message(changed, "user", STOPPED)
+    assert current(store, said) == [STOPPED]
+    other = store.create_session().id
+    store.add_message(other, "user", TAKES)
+    [again] = [p for p in store.get_pins(other) if p.content == TAKES]
+    store.unpin(again.id)
+    {
+        "delete_message": lambda: store.delete_message(update.id),
+        "delete_session": lambda: store.delete_session(changed),
+        "clear_messages": lambda: store.clear_messages(changed),
+    }[forget]()
+    assert current(store, said) == [] and current(store, other) == []
+
+
+def test_forgetting_an_update_restores_the_fact_it_ended(store: MemoryStore) -> None:
+    """The negative case: nothing was removed meanwhile, the old fact is current again."""
+    s = store.create_session().id
+    store.add_message(s, "user", TAKES)
+    update = store.add_message(s, "user", STOPPED)
+    store.delete_message(update.id)
+    assert current(store, s) == [TAKES]
+
+
+def test_forgetting_an_update_adds_no_second_pin_of_a_fact_pinned_by_hand(store: MemoryStore) -> None:
+    s = store.create_session().id
+    store.add_message(s, "user", TAKES)
+    update = store.add_message(s, "user", STOPPED)
+    store.pin(s, TAKES)  # the user's own act, meanwhile
+    store.delete_message(update.id)
+    assert [(p.content, p.kind) for p in store.get_pins(s)] == [(TAKES, "manual")]
