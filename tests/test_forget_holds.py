@@ -9,6 +9,7 @@ rest in sequence. Each one failed before the fix it came with.
 from __future__ import annotations
 
 import json
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -96,3 +97,94 @@ def test_forgetting_an_update_adds_no_second_pin_of_a_fact_pinned_by_hand(store:
     store.pin(s, TAKES)  # the user's own act, meanwhile
     store.delete_message(update.id)
     assert [(p.content, p.kind) for p in store.get_pins(s)] == [(TAKES, "manual")]
+
+
+def test_a_session_that_keeps_nothing_leaves_no_verdict_in_the_file(db_path: Path, fake_ollama) -> None:
+    """A verdict holds no text, but it is what a session's model calls taught the file:
+    an ephemeral session's answers count in its private store only, and go with it; a
+    persisted session's count in the file (the negative case)."""
+    from tests.test_earned import conversation, summary_record
+
+    with MemoryStore(db_path, config={"recent_summaries": 0}) as store:
+        private = store.create_session(model="llama3.2", persist=False).id
+        store.add_messages(private, conversation(45))
+        for _ in range(3):
+            assert store.summarize(private) is not None
+        store.checkpoint(private)
+        assert store.model_trust() == []
+        store.delete_session(private)
+        kept = store.create_session(model="llama3.2").id
+        store.add_messages(kept, conversation(15))
+        store.summarize(kept)
+        assert [r.answered for r in summary_record(store)] == [1]
+    with sqlite3.connect(db_path) as conn:
+        assert conn.execute("SELECT count(*) FROM model_verdicts WHERE kind = 'summary'").fetchone() == (1,)
+
+
+ALLERGY = "I'm allergic to penicillin."
+
+
+def said_then_exported(store: MemoryStore) -> tuple[str, list[str]]:
+    s = store.create_session(title="health").id
+    store.add_message(s, "user", ALLERGY)
+    store.add_message(s, "assistant", "Noted.")
+    return s, list(store.export_sessions([s]))
+
+
+@pytest.mark.parametrize("existing", ["replace", "rename"])
+def test_importing_an_old_export_brings_back_no_fact_the_user_removed(
+    store: MemoryStore, existing: str
+) -> None:
+    """An export taken before the user removed a fact, imported again (a backup restored
+    over the session, or beside it): the fact stays removed, and the report says so. An
+    import is a record of what was said before, never the user saying it again."""
+    s, lines = said_then_exported(store)
+    [fact] = store.get_pins(s)
+    store.unpin(fact.id)
+    report = store.import_sessions(lines, existing=existing)
+    assert report.removed == 1
+    assert current(store, store.create_session().id) == []
+    assert all(current(store, new) == [] for _, new in report.sessions)
+
+
+def test_importing_an_export_keeps_the_facts_nobody_removed(store: MemoryStore) -> None:
+    s, lines = said_then_exported(store)
+    report = store.import_sessions(lines, existing="replace")
+    assert report.removed == 0 and current(store, s) == [ALLERGY]
+
+
+@pytest.mark.parametrize("removed", [True, False])
+def test_importing_another_assistants_history_brings_back_no_fact_the_user_removed(
+    store: MemoryStore, removed: bool
+) -> None:
+    from localmem.exports import Conversation
+    from localmem.exports.common import Turn
+
+    s = store.create_session().id
+    said = store.add_message(s, "user", ALLERGY)
+    if removed:
+        store.delete_message(said.id)  # the fact goes with its message
+    t = "2026-01-05T10:00:00.000Z"
+    old = Conversation("c1", "antibiotics", None, t, t, (
+        Turn("user", ALLERGY, t), Turn("assistant", "Then amoxicillin is out too.", t),
+    ))
+    report = store.import_conversations([old])
+    assert report.removed == (1 if removed else 0)
+    assert current(store, store.create_session().id) == ([] if removed else [ALLERGY])
+
+
+def test_the_cli_import_says_which_removed_facts_it_left_out(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from localmem.cli import cli
+
+    path = tmp_path / "m.db"
+    with MemoryStore(path) as store:
+        s, lines = said_then_exported(store)
+        store.unpin(store.get_pins(s)[0].id)
+    (tmp_path / "old.jsonl").write_text("".join(x if x.endswith("\n") else x + "\n" for x in lines), encoding="utf-8")
+    out = CliRunner().invoke(cli, ["import", str(tmp_path / "old.jsonl"), "--replace", "--db", str(path)])
+    assert out.exit_code == 0, out.output
+    assert "1 automatic pin(s) left out" in out.output
+    with MemoryStore(path) as store:
+        assert current(store, s) == []
