@@ -375,11 +375,14 @@ class Pins:
         source_message_id: int | None,
         pins: Sequence[PlannedPin],
         now: str,
+        ended_by: Sequence[int] = (),
     ) -> bool:
         """Write auto pins inside the caller's transaction: lasting facts as the user's
         (``user_auto_pins``), the rest in the session; an update supersedes the
-        current pins it replaces. Return whether the user's pins changed (every
-        session's cached contexts are then stale)."""
+        current pins it replaces, each ended by ``source_message_id`` and every message
+        of ``ended_by`` (an update built from several messages: forgetting any one of
+        them makes what it replaced current again). Return whether the user's pins
+        changed (every session's cached contexts are then stale)."""
         if not pins:
             return False
         user_changed = False
@@ -403,7 +406,7 @@ class Pins:
             old = superseded(p.update, db.top_pins(conn, session_id, -1), p.key)
             for pin in old:
                 db.supersede_pin(conn, pin.id, p.update.slot, now)
-                db.end_pin(conn, pin.id, source_message_id)  # forgetting it restores the pin
+                db.end_pin(conn, pin.id, source_message_id, *ended_by)  # forgetting one restores it
             users = p.lasting or p.update.slot == "home" or any(o.session_id is None for o in old)
             owner = None if users and to_user else session_id
             if self._same_fact(conn, session_id, p.key) is None:

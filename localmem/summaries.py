@@ -367,7 +367,7 @@ class Summaries:
                            for old, by in ended):
                         logger.info("a fact the user updated or corrected is not pinned again from old messages")
                         continue
-                    changed |= self._pins.add_auto_pins(conn, session_id, sources[0], [pin], now)
+                    changed |= self._pins.add_auto_pins(conn, session_id, sources[0], [pin], now, sources)
                     db.add_pin_sources(conn, session_id, pin.key, sources)
                 if changed:
                     self._db.cache.clear()  # a fact of the user's: every session's context

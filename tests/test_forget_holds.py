@@ -16,9 +16,10 @@ import pytest
 
 from localmem import MemoryStore
 from tests.test_forget import holds, new_marker
-from tests.test_forget_race import CONFIG, QuotingFake, filler, fake, nowhere, offline_summaries, race, told
+from tests.test_checkpoint import fake as json_fake  # noqa: F401 - the fixture
+from tests.test_forget_race import CONFIG, QuotingFake, fake, filler, nowhere, offline_summaries, race, told
 
-__all__ = ["fake"]  # the fixture, shared
+__all__ = ["fake", "json_fake"]  # the fixtures, shared
 
 
 @pytest.mark.parametrize("path_name", ["resummarize", "maintain"])
@@ -188,3 +189,44 @@ def test_the_cli_import_says_which_removed_facts_it_left_out(tmp_path: Path) -> 
     assert "1 automatic pin(s) left out" in out.output
     with MemoryStore(path) as store:
         assert current(store, s) == []
+
+
+NEW_TABLET = "My new blood pressure tablet is amlodipine 5 mg each morning"
+
+
+@pytest.mark.parametrize("forgotten", ["first source", "second source", "another message"])
+def test_forgetting_either_message_of_a_models_update_brings_back_what_it_replaced(
+    db_path: Path, json_fake, forgotten: str
+) -> None:
+    """A model's update built from two of the user's messages ("New blood pressure tablet:
+    amlodipine." then "Dose is 5 mg each morning.") names both (``pin_sources``) and ends
+    what it replaced by both: forgetting either removes the update and makes the old
+    fact current again, not gone from every context. Forgetting a message the update does
+    not rest on changes neither."""
+    json_fake.json_reply = {
+        "must_remember": [NEW_TABLET],
+        "updates": [{"new": NEW_TABLET, "old": TAKES.rstrip(".")}],
+    }
+    config = {"summary_threshold": 4, "structured_min_tokens": 0, "model_trust": "checked"}
+    with MemoryStore(db_path, config=config) as store:
+        s = store.create_session(model="llama3.2").id
+        ids = [m.id for m in store.add_messages(s, [
+            {"role": "user", "text": TAKES},
+            {"role": "assistant", "text": "Noted."},
+            {"role": "user", "text": "The garden needs watering."},
+            {"role": "assistant", "text": "Sure."},
+            {"role": "user", "text": "New blood pressure tablet: amlodipine."},
+            {"role": "assistant", "text": "OK."},
+            {"role": "user", "text": "Dose is 5 mg each morning."},
+            {"role": "assistant", "text": "Noted."},
+            *filler_turns(4),
+        ])]
+        while store.summarize(s) is not None:
+            pass
+        assert current(store, s) == [NEW_TABLET]
+        store.delete_message({"first source": ids[4], "second source": ids[6], "another message": ids[2]}[forgotten])
+        assert current(store, s) == ([NEW_TABLET] if forgotten == "another message" else [TAKES])
+
+
+def filler_turns(n: int) -> list[dict[str, str]]:
+    return [filler(i) for i in range(100, 100 + n)]

@@ -110,7 +110,7 @@ from .forget import (
     merge_indexes, rewrite_facts, rewrite_summary, rollups_from, session_lowest_ids,
 )
 from .provenance import (
-    BURIED_SQL, BURY_SQL, DROP_ENDINGS_SQL, DROP_MARK_SQL, DROP_SESSION_ENDINGS_SQL,
+    BURIED_SQL, BURY_SQL, DROP_ENDINGS_SQL, DROP_MARK_SQL,
     DROP_TOMBSTONES_SQL, END_PIN_SQL, EVERY_SESSION, FORGET_MARK_SQL, INSERT_PIN_SOURCE_SQL,
     NEWEST_MESSAGE_ID_SQL, RAISE_MARK_SQL, ENDED_BY_SQL, ENDED_BY_SESSION_SQL, HELD_ELSEWHERE_SQL, RESTORE_PIN_SQL,
     SOURCED_PIN_SQL, add_pin_sources, buried_after, bury, drop_session_marks, end_pin,
@@ -122,7 +122,7 @@ from .provenance import (
 )
 
 __all__ = [
-    "BURIED_SQL", "BURY_SQL", "DROP_ENDINGS_SQL", "DROP_MARK_SQL", "DROP_SESSION_ENDINGS_SQL",
+    "BURIED_SQL", "BURY_SQL", "DROP_ENDINGS_SQL", "DROP_MARK_SQL",
     "DROP_TOMBSTONES_SQL", "END_PIN_SQL", "EVERY_SESSION", "FORGET_MARK_SQL",
     "INSERT_PIN_SOURCE_SQL", "NEWEST_MESSAGE_ID_SQL", "RAISE_MARK_SQL", "ENDED_BY_SQL", "ENDED_BY_SESSION_SQL", "HELD_ELSEWHERE_SQL",
     "RESTORE_PIN_SQL", "SOURCED_PIN_SQL", "add_pin_sources", "buried_after", "bury",
