@@ -206,6 +206,7 @@ class Transfer:
             if existing == "skip":
                 return None
             if existing == "replace":
+                moved, sourced = _replacing(conn, batch, session_id)
                 db.delete_session(conn, session_id)
                 self._db.memo.deleted()  # its messages are gone
                 replaced = True
@@ -220,7 +221,30 @@ class Transfer:
         self._db.memo.forget(session_id)
         db.import_session(conn, (session_id, s.title, s.model, s.created_at, s.updated_at))
         first, kept, removed = _write_rows(conn, batch, session_id, tokens)
+        if replaced:
+            db.repoint_pins(conn, {old: first + k for old, k in moved.items()}, sourced)
         return session_id, replaced, first, kept, removed
+
+
+def _replacing(
+    conn: sqlite3.Connection, batch: SessionBatch, session_id: str
+) -> tuple[dict[int, int], list[tuple[int, int]]]:
+    """Before a session is replaced: what rests on its messages outside its own rows (the
+    user's pins taken from them, pins' sources and endings) follows each message the
+    import brings again at the same place (same role and text); what rests on the others
+    goes as a forget of them would take it (the pins they ended current again, the pins
+    taken from them deleted). Return (old message id -> its position in the batch, the
+    user's pins taken from the session's messages, with their source)."""
+    old = db.replaced_messages(conn, session_id)
+    new = batch.records["messages"]
+    moved = {
+        mid: k for k, (mid, role, text) in enumerate(old)
+        if k < len(new) and (new[k].role, new[k].text) == (role, text)
+    }
+    gone = [mid for mid, _, _ in old if mid not in moved]
+    db.restore_ended(conn, gone)
+    db.delete_sourced_auto_pins(conn, gone)
+    return moved, db.user_pins_sourced(conn, session_id)
 
 
 def _rewindable(lines: object) -> bool:

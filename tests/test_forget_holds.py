@@ -230,3 +230,35 @@ def test_forgetting_either_message_of_a_models_update_brings_back_what_it_replac
 
 def filler_turns(n: int) -> list[dict[str, str]]:
     return [filler(i) for i in range(100, 100 + n)]
+
+
+@pytest.mark.parametrize("changed", [False, True])
+def test_replacing_a_session_by_import_keeps_what_rests_on_its_messages(
+    store: MemoryStore, changed: bool
+) -> None:
+    """``import_sessions(..., existing="replace")`` deletes the session and imports it anew.
+    The user's facts learnt from it (kept outside the session) and the pins its updates
+    ended follow its messages when the import brings them again: forgetting the update
+    afterwards still brings the old fact back, instead of leaving the update a fact of
+    the user's with no message at all. A message the import does not bring again (an
+    export of another version) takes them as a forget would."""
+    said = store.create_session().id
+    store.add_message(said, "user", TAKES)
+    changed_in = store.create_session().id
+    store.add_message(changed_in, "user", STOPPED)
+    lines = list(store.export_sessions([changed_in]))
+    if changed:  # an export of another version of the session: the update is not in it
+        with MemoryStore(":memory:") as elsewhere:
+            elsewhere.create_session(session_id=changed_in)
+            elsewhere.add_message(changed_in, "user", "The garden needs watering.")
+            lines = list(elsewhere.export_sessions([changed_in]))
+    report = store.import_sessions(lines, existing="replace")
+    assert report.replaced == [changed_in]
+    if changed:
+        assert current(store, said) == [TAKES]
+        return
+    assert current(store, said) == [STOPPED]
+    assert all(p.source_message_id is not None for p in store.get_pins(None, history=True))
+    [update] = store.get_messages(changed_in)
+    store.delete_message(update.id)
+    assert current(store, said) == [TAKES]

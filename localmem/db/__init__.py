@@ -80,7 +80,9 @@ from .transfer import (
     SESSION_ROW_SQL, SessionRows, import_checkpoint, import_file, import_goal, import_items,
     import_messages, import_session, import_subtask, session_ids, session_rows,
     IMPORT_PIN_ENDING_SQL, IMPORT_PIN_SOURCE_SQL, SESSION_PIN_ENDINGS_SQL, SESSION_PIN_SOURCES_SQL,
-    import_pin_links,
+    import_pin_links, REPLACED_MESSAGES_SQL, USER_PINS_SOURCED_SQL, REPOINT_PIN_SQL,
+    REPOINT_PIN_SOURCES_SQL, REPOINT_PIN_ENDINGS_SQL, replaced_messages, user_pins_sourced,
+    repoint_pins,
 )
 from .state import (
     ACTIVE_GOAL_SQL, CLEAR_CHECKPOINTS_SQL, END_GOAL_SQL, GET_FILE_SQL, GET_SUBTASK_SQL,
@@ -188,6 +190,8 @@ __all__ = [
     "import_checkpoint", "import_file", "import_goal", "import_items", "import_messages",
     "import_session", "import_subtask", "session_ids", "session_rows", "IMPORT_PIN_ENDING_SQL",
     "IMPORT_PIN_SOURCE_SQL", "SESSION_PIN_ENDINGS_SQL", "SESSION_PIN_SOURCES_SQL", "import_pin_links",
+    "REPLACED_MESSAGES_SQL", "USER_PINS_SOURCED_SQL", "REPOINT_PIN_SQL", "REPOINT_PIN_SOURCES_SQL",
+    "REPOINT_PIN_ENDINGS_SQL", "replaced_messages", "user_pins_sourced", "repoint_pins",
     "ACTIVE_GOAL_SQL",
     "CHECKPOINTS_SQL", "CHECKPOINT_COLUMNS", "CLEAR_CHECKPOINTS_SQL", "END_GOAL_SQL",
     "FACTS_COLUMNS", "FACTS_SQL", "FILES_SQL", "FILE_COLUMNS", "GET_FILE_SQL",
