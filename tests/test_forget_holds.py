@@ -262,3 +262,41 @@ def test_replacing_a_session_by_import_keeps_what_rests_on_its_messages(
     [update] = store.get_messages(changed_in)
     store.delete_message(update.id)
     assert current(store, said) == [TAKES]
+
+
+@pytest.mark.parametrize("forget", ["delete_message", "clear_messages", "delete_session"])
+def test_an_untrusted_checkpoint_racing_a_forget_counts_nothing(
+    tmp_path: Path, fake: QuotingFake, forget: str
+) -> None:
+    """Under the default, the model's checkpoint is judged and the rules' stored: a forget
+    during the call discards the verdict with the checkpoint (the verdict is written in
+    the transaction that checks the forget mark), and nothing quotes the forgotten text."""
+    word = fake.word = new_marker()
+    path = tmp_path / "memory.db"
+    store = MemoryStore(path, config={**CONFIG, "model_trust": "earned"})
+    sid = store.create_session(model="llama3.2").id
+    mid = told(store, sid, word)
+    forgets = {
+        "delete_message": lambda: store.delete_message(mid),
+        "clear_messages": lambda: store.clear_messages(sid),
+        "delete_session": lambda: store.delete_session(sid),
+    }
+    race(fake, lambda: store.checkpoint(sid), forgets[forget])
+    assert [t for t in store.model_trust() if t.kind == "checkpoint"] == []
+    nowhere(store, path, sid, word)
+
+
+def test_an_export_carries_no_verdict(db_path: Path, fake_ollama, tmp_path: Path) -> None:
+    """A model's record is this file's: an export holds none, an import makes none."""
+    from tests.test_earned import conversation
+
+    with MemoryStore(db_path, config={"recent_summaries": 0}) as store:
+        s = store.create_session(model="llama3.2").id
+        store.add_messages(s, conversation(15))
+        store.summarize(s)
+        assert store.model_trust() != []
+        lines = list(store.export_sessions([s]))
+    assert not any("verdict" in line or "kept_whole" in line for line in lines)
+    with MemoryStore(tmp_path / "other.db") as other:
+        other.import_sessions(lines)
+        assert other.model_trust() == []
