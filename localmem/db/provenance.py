@@ -9,8 +9,8 @@
   deleted and created again under its id.
 - **Pin sources** (``pin_sources``): every message a model's pin was built from;
   forgetting any one of them deletes the pin (``localmem.forget``).
-- **Pin endings** (``pin_endings``): the message whose update ended a pin;
-  forgetting it makes the pin current again, unless the user removed that fact since
+- **Pin endings** (``pin_endings``, m018): the messages whose update ended a pin (every
+  one an update was built from); forgetting any one makes the pin current again, unless the user removed that fact since
   (a tombstone newer than its messages) or a current pin holds it meanwhile.
   A model's fact that restates an ended pin and rests only on messages said before
   its ending is not pinned (``Summaries.store_summary``): it would bring back what
