@@ -300,3 +300,52 @@ def test_an_export_carries_no_verdict(db_path: Path, fake_ollama, tmp_path: Path
     with MemoryStore(tmp_path / "other.db") as other:
         other.import_sessions(lines)
         assert other.model_trust() == []
+
+
+@pytest.mark.parametrize("scope", ["session", "user"])
+def test_the_assistants_pin_brings_back_no_fact_the_user_removed(store: MemoryStore, scope: str) -> None:
+    """A pin asked on the assistant's word (``by="assistant"``: an MCP client's
+    ``remember_fact``) is not the user's own act: a fact the user removed needs the user's
+    message saying it since; the user's own manual pin is made (tests/test_removed_facts.py)."""
+    from localmem.errors import FactRemoved
+
+    s = store.create_session().id
+    said = store.add_message(s, "user", ALLERGY)
+    [fact] = store.get_pins(s)
+    store.unpin(fact.id)
+    with pytest.raises(FactRemoved, match="on the assistant's word"):
+        store.pin(s, ALLERGY, scope=scope, by="assistant")
+    with pytest.raises(FactRemoved):
+        store.pin(s, ALLERGY, said.id, scope=scope, by="assistant")  # said before the removal
+    assert current(store, s) == []
+    again = store.add_message(s, "user", "To be clear: penicillin, I'm allergic.")
+    pinned = store.pin(s, ALLERGY, again.id, scope=scope, by="assistant")
+    assert pinned.kind == "manual" and ALLERGY in current(store, s)
+
+
+def test_the_assistants_pin_of_a_fact_never_removed_is_made(store: MemoryStore) -> None:
+    s = store.create_session().id
+    assert store.pin(s, "Answer in short sentences.", by="assistant").kind == "manual"
+
+
+def test_an_mcp_client_cannot_pin_again_what_the_user_removed(db_path: Path) -> None:
+    pytest.importorskip("mcp")
+    from tests.test_mcp import connect, ok, run
+
+    with MemoryStore(db_path) as store:
+        store.create_session(session_id="chat")
+        store.add_message("chat", "user", ALLERGY)
+        store.unpin(store.get_pins("chat")[0].id)
+
+    async def main() -> None:
+        async with connect(db_path, "--session", "chat") as client:
+            refused = await client.call_tool("remember_fact", {"fact": ALLERGY, "scope": "user"})
+            assert refused.isError and "the user removed this fact" in refused.content[0].text
+            said = await ok(client, "remember", text="Yes, I'm still allergic to penicillin.")
+            message_id = int(said.split("#")[1].split()[0])
+            pinned = await ok(client, "remember_fact", fact=ALLERGY, scope="user", said_in=message_id)
+            assert pinned.startswith("Pinned fact #")
+
+    run(main)
+    with MemoryStore(db_path) as store:
+        assert ALLERGY in [p.content for p in store.get_pins(None)]
