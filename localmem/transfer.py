@@ -242,8 +242,8 @@ def _replacing(
         if k < len(new) and (new[k].role, new[k].text) == (role, text)
     }
     gone = [mid for mid, _, _ in old if mid not in moved]
-    db.restore_ended(conn, gone)
     db.delete_sourced_auto_pins(conn, gone)
+    db.restore_ended(conn, gone)
     return moved, db.user_pins_sourced(conn, session_id)
 
 

@@ -349,3 +349,23 @@ def test_an_mcp_client_cannot_pin_again_what_the_user_removed(db_path: Path) -> 
     run(main)
     with MemoryStore(db_path) as store:
         assert ALLERGY in [p.content for p in store.get_pins(None)]
+
+
+@pytest.mark.parametrize("forget", ["clear_messages", "delete_session"])
+def test_forgetting_an_update_and_a_repetition_of_the_old_fact_keeps_the_old_fact(
+    store: MemoryStore, forget: str
+) -> None:
+    """The fact said in one chat, ended in another, then said again there: forgetting that
+    chat takes the update and the repetition, and the fact as first said is current again:
+    the repetition going does not keep it in history. (Forgetting the repetition alone
+    first is a removal of the fact by its key: the tombstone then keeps it removed.)"""
+    said = store.create_session().id
+    store.add_message(said, "user", TAKES)
+    other = store.create_session().id
+    store.add_message(other, "user", STOPPED)
+    store.add_message(other, "user", TAKES)
+    {
+        "clear_messages": lambda: store.clear_messages(other),
+        "delete_session": lambda: store.delete_session(other),
+    }[forget]()
+    assert current(store, said) == [TAKES]
