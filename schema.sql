@@ -235,11 +235,6 @@ CREATE TABLE pin_tombstones (
     PRIMARY KEY (scope, key_hash)
 ) WITHOUT ROWID;
 
-CREATE TABLE pin_endings (
-    pin_id INTEGER PRIMARY KEY REFERENCES semantic_pins(id) ON DELETE CASCADE,
-    message_id INTEGER NOT NULL
-);
-
 CREATE TABLE checkpoint_sources (
     checkpoint_id INTEGER NOT NULL REFERENCES checkpoints(id) ON DELETE CASCADE,
     item TEXT NOT NULL,
@@ -261,6 +256,12 @@ CREATE TABLE model_verdicts (
     kept_whole INTEGER NOT NULL CHECK (kept_whole IN (0, 1))
 , kind TEXT NOT NULL DEFAULT 'summary'
     CHECK (kind IN ('summary', 'checkpoint', 'facts')));
+
+CREATE TABLE "pin_endings" (
+    pin_id INTEGER NOT NULL REFERENCES semantic_pins(id) ON DELETE CASCADE,
+    message_id INTEGER NOT NULL,
+    PRIMARY KEY (pin_id, message_id)
+) WITHOUT ROWID;
 
 CREATE UNIQUE INDEX summaries_session_range ON summaries (session_id, level, start_message_id);
 
@@ -303,11 +304,11 @@ CREATE UNIQUE INDEX semantic_pins_auto_key
 
 CREATE INDEX pin_sources_message ON pin_sources (message_id);
 
-CREATE INDEX pin_endings_message ON pin_endings (message_id);
-
 CREATE INDEX messages_session_tokens ON messages (session_id, id, token_count);
 
 CREATE INDEX idx_model_verdicts_kind ON model_verdicts(model, kind, id);
+
+CREATE INDEX pin_endings_message ON pin_endings (message_id);
 
 CREATE VIEW messages_with_summary AS SELECT
     m.id,

@@ -9,7 +9,8 @@ same transaction:
 - **automatic pins** taken from it (``kind="auto"``, its ``source_message_id``,
   or one of their ``pin_sources``) are deleted and tombstoned (a model does not
   pin them again from older messages); a manual pin is the user's own words and
-  stays (its source becomes None); the pins its update ended are current again;
+  stays (its source becomes None); the pins its update ended are current again
+  (not a fact the user removed since, nor one a current pin holds meanwhile);
 - **the level-1 summary** over it: the session's newest one is deleted, and
   its messages, uncovered again, go into the next summary (the model's, when
   it is there); an older one (which no later summary would replace) is
@@ -220,8 +221,8 @@ class Forgetting:
         """Delete a session (in a ``_forgetting`` transaction); False if there is none."""
         conn = gone.conn
         lowest = db.session_lowest_ids(conn, session_id)
-        gone.users |= db.restore_session_ended(conn, session_id) > 0
         gone.pins_gone(db.delete_session_sourced_auto_pins(conn, session_id))
+        gone.users |= db.restore_session_ended(conn, session_id) > 0  # after: no pin going holds them
         self._db.memo.forget(session_id)
         if not db.delete_session(conn, session_id):
             return False
@@ -236,17 +237,19 @@ class Forgetting:
         """Delete messages of one session (all of them for None) and what quotes
         them, in a ``_forgetting`` transaction; return how many were deleted."""
         conn = gone.conn
+        # the pins taken from them go first: one said again there no longer holds the fact
+        # when what they ended is made current again
         if message_ids is None:
-            gone.users |= db.restore_session_ended(conn, session_id) > 0
             gone.pins_gone(db.delete_session_sourced_auto_pins(conn, session_id))
+            gone.users |= db.restore_session_ended(conn, session_id) > 0
             lowest = db.session_lowest_ids(conn, session_id)
             count = db.clear_messages(conn, session_id)  # and every summary, facts and all
             for table in ("messages", "summaries", "summary_facts"):
                 gone.touch(table, [lowest[table]] if table in lowest else [])
             first = 0
         else:
-            gone.users |= db.restore_ended(conn, message_ids) > 0
             gone.pins_gone(db.delete_sourced_auto_pins(conn, message_ids))
+            gone.users |= db.restore_ended(conn, message_ids) > 0
             covering = db.covering_summaries(conn, session_id, message_ids)
             newest = db.last_covered(conn, session_id)
             count = sum(db.delete_message(conn, mid) for mid in message_ids)

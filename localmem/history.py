@@ -157,6 +157,7 @@ class History:
         done: list[tuple[str, str]] = []
         skipped: list[str] = []
         replaced: list[str] = []
+        removed = 0
         counts: dict[str, int] = {}
         for chunk in _chunks(batches, BATCH_MESSAGES):
             prepared = [(i, b, *self._prepare(b), pins) for i, b, pins in chunk]  # outside the lock
@@ -166,11 +167,14 @@ class History:
                     if written is None:
                         skipped.append(batch.session.id)
                         continue
-                    session_id, was_there, first, _kept = written  # no pins in these exports
+                    session_id, was_there, first, _kept, _removed = written  # no pins in these exports
                     messages = batch.records["messages"]
                     for k, found in enumerate(pins):
-                        if found:  # dated as the message that said it
-                            self._pins.add_auto_pins(conn, session_id, first + k, found, messages[k].created_at)
+                        # a fact the user removed here: an old conversation does not say it again
+                        kept = [p for p in found if db.buried_after(conn, session_id, p.key) is None]
+                        removed += len(found) - len(kept)
+                        if kept:  # dated as the message that said it
+                            self._pins.add_auto_pins(conn, session_id, first + k, kept, messages[k].created_at)
                     for s in plan:
                         _write_summary(conn, session_id, first, s, messages[s.last].created_at)
                     done.append((batch.session.id, session_id))
@@ -182,7 +186,7 @@ class History:
                 on_progress(len(chunk))
         return ImportReport(
             sessions=done, counts={k: n for k, n in counts.items() if n}, skipped=skipped,
-            replaced=replaced, verified=True,
+            replaced=replaced, removed=removed, verified=True,
         )
 
     def _importance(self, conversation: Conversation, pins: Sequence[list]) -> list[float]:

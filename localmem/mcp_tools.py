@@ -136,6 +136,13 @@ def add_tools(server: FastMCP, memory: Memory) -> None:
                 " the person, remembered in every conversation (allergies, names, preferences)."
             ),
         ] = "session",
+        said_in: Annotated[
+            Id | None,
+            Field(
+                description="The message id `remember` returned for the user's message that says"
+                " it: needed to pin again a fact the user removed."
+            ),
+        ] = None,
         session_id: SessionArg = None,
     ) -> str:
         """Pin a fact so it is part of every recall of its session (scope 'user': of every
@@ -144,9 +151,13 @@ def add_tools(server: FastMCP, memory: Memory) -> None:
         Use it for what must never be forgotten: allergies and health needs,
         names, preferences, deadlines, decisions. Keep each fact short; a fact
         the session already holds as an automatic pin is replaced by this one.
+        A fact the user removed is pinned again only from a message of theirs
+        saying it since (store it with `remember`, pass its id as said_in).
         """
-        owner = memory.session(session_id) if scope == "session" else None
-        p = await run(store.pin, owner, fact, importance=importance, scope=scope)
+        # the assistant's word, not the user's own act: a fact the user removed stays removed
+        # until the user says it again (store.pin(by="assistant"))
+        owner = memory.session(session_id) if scope == "session" or said_in is not None else None
+        p = await run(store.pin, owner, fact, said_in, importance=importance, scope=scope, by="assistant")
         return f"Pinned {mcp_text.pin_line(p)}"
 
     @server.tool(annotations=READS, structured_output=False)

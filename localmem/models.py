@@ -445,4 +445,8 @@ class ImportReport(BaseModel):
     """Pins the export marked as the user's but that name no source message: kept (by
     their id here) with their imported session, never made facts of the user's;
     deleting the session deletes them."""
+    removed: int = 0
+    """Automatic pins left out because the user removed their fact in this file (unpinned
+    it, or forgot the message it came from): an import is a record of what was said
+    before, never the user saying it again (``db.buried_after``)."""
     verified: bool = False

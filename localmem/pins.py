@@ -47,6 +47,8 @@ if TYPE_CHECKING:  # what it is given (the handle, capabilities): for the type c
     from .handle import Handle
 
 SCOPES = ("session", "user")
+PINNED_BY = ("user", "assistant")
+"""Whose word a pin is asked on: the user's own act, or the assistant's (:meth:`Pins.pin`)."""
 STALE_REACH = 64
 """How many of a session's messages, up to the newest summarized, an auto pin learnt from
 them is read against for a later change (:meth:`Pins.end_stale`): the cost of a summary
@@ -83,6 +85,7 @@ class Pins:
         kind: str = "manual",
         *,
         scope: str | None = None,
+        by: str = "user",
     ) -> Pin:
         """Pin a fact: to a session (shown in its every context), or to the user
         (``session_id`` None, or ``scope="user"``: shown in every session's context),
@@ -99,8 +102,11 @@ class Pins:
         the message it came from) stays removed until the user says it again: an
         ``auto`` pin of it needs a ``source_message_id`` newer than the removal,
         else :class:`~localmem.errors.FactRemoved` is raised (a ``manual`` pin is
-        the user's own act, and is made). Raises :class:`SessionNotFound` or
-        :class:`InvalidInput`; nothing is written then.
+        the user's own act, and is made). ``by="assistant"`` says the pin is asked on
+        the assistant's word (an MCP client's ``remember_fact``), not the user's: a fact
+        the user removed then needs a ``source_message_id`` newer than the removal, as
+        an ``auto`` pin does. Raises :class:`SessionNotFound` or :class:`InvalidInput`;
+        nothing is written then.
         """
         if session_id is not None:
             check_id(session_id)
@@ -113,6 +119,8 @@ class Pins:
         importance = check_importance(importance)
         if kind not in PIN_KINDS:
             raise InvalidInput(f"kind must be one of {', '.join(PIN_KINDS)}, not {kind!r}")
+        if by not in PINNED_BY:
+            raise InvalidInput(f"by must be one of {', '.join(PINNED_BY)}, not {by!r}")
         if source_message_id is not None:
             check_int("source_message_id", source_message_id)
             if session_id is None:
@@ -133,13 +141,15 @@ class Pins:
                 same = self._same_fact(conn, session_id, key)
                 if same is not None:
                     return same
+            if kind == "auto" or by == "assistant":  # not the user's own act
                 removed = db.buried_after(conn, session_id or db.EVERY_SESSION, key)
                 if removed is not None and (source_message_id is None or source_message_id <= removed):
+                    how = "automatically" if kind == "auto" else "on the assistant's word"
                     raise FactRemoved(
-                        "the user removed this fact: an automatic pin of it needs a message said "
-                        f"since (a source_message_id after {removed}), or kind='manual'"
+                        f"the user removed this fact: pinning it again {how} needs the user's "
+                        f"message saying it since (a source_message_id after {removed})"
                     )
-            else:  # the explicit pin replaces the automatic one (its scope's, or the user's)
+            if kind != "auto":  # the explicit pin replaces the automatic one (its scope's, or the user's)
                 db.delete_auto_pins(conn, owner, key)
                 if owner is not None and db.delete_auto_pins(conn, None, key):
                     self._db.cache.clear()  # the user's pins changed: every session's context
@@ -375,11 +385,14 @@ class Pins:
         source_message_id: int | None,
         pins: Sequence[PlannedPin],
         now: str,
+        ended_by: Sequence[int] = (),
     ) -> bool:
         """Write auto pins inside the caller's transaction: lasting facts as the user's
         (``user_auto_pins``), the rest in the session; an update supersedes the
-        current pins it replaces. Return whether the user's pins changed (every
-        session's cached contexts are then stale)."""
+        current pins it replaces, each ended by ``source_message_id`` and every message
+        of ``ended_by`` (an update built from several messages: forgetting any one of
+        them makes what it replaced current again). Return whether the user's pins
+        changed (every session's cached contexts are then stale)."""
         if not pins:
             return False
         user_changed = False
@@ -403,7 +416,7 @@ class Pins:
             old = superseded(p.update, db.top_pins(conn, session_id, -1), p.key)
             for pin in old:
                 db.supersede_pin(conn, pin.id, p.update.slot, now)
-                db.end_pin(conn, pin.id, source_message_id)  # forgetting it restores the pin
+                db.end_pin(conn, pin.id, source_message_id, *ended_by)  # forgetting one restores it
             users = p.lasting or p.update.slot == "home" or any(o.session_id is None for o in old)
             owner = None if users and to_user else session_id
             if self._same_fact(conn, session_id, p.key) is None:

@@ -165,7 +165,7 @@ class Resummarizer:
         if self._summaries.shown(outcome, lambda: old.text) is not outcome:
             # not yet trusted on this file: the range keeps the store's own summary it has;
             # the answer counts toward the model's record, and is cached for a later run
-            self._summaries.judge(session.id, outcome)
+            self._summaries.judge(session.id, outcome, mark)
             return UNEARNED
         data, source, pins, updates, facts_verdict = self._facts.summary_facts(
             session, pairs, sum(m.token_count for m in span), outcome

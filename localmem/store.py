@@ -259,9 +259,9 @@ class MemoryStore:
     def pin(
         self, session_id: str | None, content: str, source_message_id: int | None = None,
         importance: float = DEFAULT_PIN_IMPORTANCE, kind: str = "manual", *,
-        scope: str | None = None,
+        scope: str | None = None, by: str = "user",
     ) -> Pin:
-        return self._pins.pin(session_id, content, source_message_id, importance, kind, scope=scope)
+        return self._pins.pin(session_id, content, source_message_id, importance, kind, scope=scope, by=by)
 
     @doc_of(Pins.unpin)
     def unpin(self, pin_id: int) -> None:

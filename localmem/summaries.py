@@ -367,7 +367,7 @@ class Summaries:
                            for old, by in ended):
                         logger.info("a fact the user updated or corrected is not pinned again from old messages")
                         continue
-                    changed |= self._pins.add_auto_pins(conn, session_id, sources[0], [pin], now)
+                    changed |= self._pins.add_auto_pins(conn, session_id, sources[0], [pin], now, sources)
                     db.add_pin_sources(conn, session_id, pin.key, sources)
                 if changed:
                     self._db.cache.clear()  # a fact of the user's: every session's context
@@ -394,11 +394,18 @@ class Summaries:
             logger.info("summary of messages %d-%d skipped: already covered", start, end)
         return summary
 
-    def judge(self, session_id: str, answer: Outcome) -> None:
+    def judge(self, session_id: str, answer: Outcome, mark: int) -> None:
         """Record the verdict of a level-1 ``answer`` whose range keeps the summary it had
         (``resummarize`` leaving a range to the store's own summary: the model not yet
-        trusted), and cache it: asked again, the same range costs no call and counts once."""
+        trusted), and cache it: asked again, the same range costs no call and counts once.
+
+        Only while the session's forget ``mark`` is still the one read before the model's
+        input, checked in the transaction, as :meth:`store_summary` does: an answer made
+        from text forgotten meanwhile is neither cached (it would quote it) nor counted."""
         with self._db.write(session_id, pins=False) as conn:
+            if db.forget_mark(conn, session_id) != mark:
+                logger.info("an answer made from what was forgotten meanwhile is discarded")
+                return
             now = self._db.now()
             self._judge(conn, answer, 1, now)
             if answer.cache_key and answer.from_model and not answer.cached:

@@ -140,6 +140,7 @@ class Transfer:
         skipped: list[str] = []
         replaced: list[str] = []
         kept: list[int] = []
+        removed = 0
         counts: Counter[str] = Counter()
 
         def report() -> ImportReport:
@@ -149,6 +150,7 @@ class Transfer:
                 skipped=skipped,
                 replaced=replaced,
                 kept_in_session=kept,
+                removed=removed,
                 verified=reader.verified,
             )
 
@@ -162,6 +164,7 @@ class Transfer:
                 if written[1]:
                     replaced.append(batch.session.id)
                 kept += written[2]
+                removed += written[3]
                 counts += batch.counts
         except InvalidInput as exc:
             message = str(exc)
@@ -174,13 +177,14 @@ class Transfer:
 
     def _import_session(
         self, batch: SessionBatch, existing: str
-    ) -> tuple[str, bool, list[int]] | None:
+    ) -> tuple[str, bool, list[int], int] | None:
         """Write one session's batch in one transaction: (its id in this file, whether
-        it replaced one, the pins kept in its session), or None when it was skipped."""
+        it replaced one, the pins kept in its session, the auto pins of removed facts
+        left out), or None when it was skipped."""
         tokens = recount(batch, self._db.tokenizer.count)  # before the write lock is taken
         with self._db.write(batch.session.id) as conn:
             written = self.write_session(conn, batch, existing, tokens)
-        return None if written is None else (written[0], written[1], written[3])
+        return None if written is None else (written[0], written[1], written[3], written[4])
 
     def write_session(
         self,
@@ -189,10 +193,11 @@ class Transfer:
         existing: str,
         tokens: dict[str, list],
         where: str | None = None,
-    ) -> tuple[str, bool, int, list[int]] | None:
+    ) -> tuple[str, bool, int, list[int], int] | None:
         """Write one session's batch inside the caller's transaction: (its id in this
         file, whether it replaced one, the id of its first message, the pins kept in
-        the session as ``_write_rows`` says), or None when it was skipped. ``where``
+        the session and how many auto pins of removed facts were left out, as
+        ``_write_rows`` says), or None when it was skipped. ``where``
         names it in an error (default: its line)."""
         s = batch.session
         session_id = s.id
@@ -201,6 +206,7 @@ class Transfer:
             if existing == "skip":
                 return None
             if existing == "replace":
+                moved, sourced = _replacing(conn, batch, session_id)
                 db.delete_session(conn, session_id)
                 self._db.memo.deleted()  # its messages are gone
                 replaced = True
@@ -214,8 +220,31 @@ class Transfer:
                 )
         self._db.memo.forget(session_id)
         db.import_session(conn, (session_id, s.title, s.model, s.created_at, s.updated_at))
-        first, kept = _write_rows(conn, batch, session_id, tokens)
-        return session_id, replaced, first, kept
+        first, kept, removed = _write_rows(conn, batch, session_id, tokens)
+        if replaced:
+            db.repoint_pins(conn, {old: first + k for old, k in moved.items()}, sourced)
+        return session_id, replaced, first, kept, removed
+
+
+def _replacing(
+    conn: sqlite3.Connection, batch: SessionBatch, session_id: str
+) -> tuple[dict[int, int], list[tuple[int, int]]]:
+    """Before a session is replaced: what rests on its messages outside its own rows (the
+    user's pins taken from them, pins' sources and endings) follows each message the
+    import brings again at the same place (same role and text); what rests on the others
+    goes as a forget of them would take it (the pins they ended current again, the pins
+    taken from them deleted). Return (old message id -> its position in the batch, the
+    user's pins taken from the session's messages, with their source)."""
+    old = db.replaced_messages(conn, session_id)
+    new = batch.records["messages"]
+    moved = {
+        mid: k for k, (mid, role, text) in enumerate(old)
+        if k < len(new) and (new[k].role, new[k].text) == (role, text)
+    }
+    gone = [mid for mid, _, _ in old if mid not in moved]
+    db.delete_sourced_auto_pins(conn, gone)
+    db.restore_ended(conn, gone)
+    return moved, db.user_pins_sourced(conn, session_id)
 
 
 def _rewindable(lines: object) -> bool:
@@ -228,11 +257,12 @@ def _rewindable(lines: object) -> bool:
 
 def _write_rows(
     conn: sqlite3.Connection, batch: SessionBatch, sid: str, tokens: dict[str, list]
-) -> tuple[int, list[int]]:
+) -> tuple[int, list[int], int]:
     """Insert a batch's rows under session ``sid``, table by table, references mapped,
     with the token counts of ``recount``. Return the id of its first message (the others
-    follow) and the ids of the pins the export marked as the user's that were kept in the
-    session instead (:class:`ImportReport`)."""
+    follow), the ids of the pins the export marked as the user's that were kept in the
+    session instead, and how many automatic pins were left out because the user removed
+    their fact in this file (:class:`ImportReport`)."""
     r = batch.records
     first = db.import_messages(
         conn,
@@ -244,6 +274,7 @@ def _write_rows(
     message = batch.message_map(first)
     db.import_items(conn, [(message[i.message_id], sid, i.kind, i.data) for i in r["items"]])
     kept: list[int] = []
+    removed: list[int] = []
     pins: dict[int, int] = {}  # old id -> new, for the pins written
     for p, n in zip(r["pins"], tokens["pins"]):
         source = None if p.source_message_id is None else message[p.source_message_id]
@@ -253,6 +284,9 @@ def _write_rows(
         owner = None if p.scope == "user" and source is not None else sid
         if owner is None and any(db.keyed_pin(conn, None, key, kind) for kind in PIN_KINDS):
             continue  # the user has this fact already
+        if p.kind == "auto" and db.buried_after(conn, owner or db.EVERY_SESSION, key) is not None:
+            removed.append(p.id)  # the user removed it here: an import does not say it again
+            continue
         pin = db.insert_pin(conn, db.PinRow(
             owner, p.content, key, source, p.importance_score, p.kind,
             n, p.created_at, p.slot, p.superseded_at,
@@ -313,4 +347,4 @@ def _write_rows(
     db.add_checkpoint_sources(conn, [
         (checkpoints[x.checkpoint_id], x.item, message[x.message_id]) for x in r["checkpoint_sources"]
     ])
-    return first, kept
+    return first, kept, len(removed)

@@ -206,6 +206,7 @@ def _print_conversations(report: ImportReport, source: str) -> None:
     if report.skipped:
         line += f"; {len(report.skipped)} skipped (this file has them already)"
     click.echo(line)
+    _print_removed(report)
 
 
 def _decoded(file: BinaryIO, advance: Any = None) -> Iterator[str]:
@@ -231,3 +232,12 @@ def _print_import(report: ImportReport) -> None:
     if not report.verified:
         line += " (unverified: the input had no end record)"
     click.echo(line)
+    _print_removed(report)
+
+
+def _print_removed(report: ImportReport) -> None:
+    if report.removed:
+        click.echo(
+            f"{report.removed} automatic pin(s) left out: their facts were removed in this file "
+            "(an import does not say them again; pin them by hand to keep them)"
+        )

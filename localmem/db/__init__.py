@@ -80,7 +80,9 @@ from .transfer import (
     SESSION_ROW_SQL, SessionRows, import_checkpoint, import_file, import_goal, import_items,
     import_messages, import_session, import_subtask, session_ids, session_rows,
     IMPORT_PIN_ENDING_SQL, IMPORT_PIN_SOURCE_SQL, SESSION_PIN_ENDINGS_SQL, SESSION_PIN_SOURCES_SQL,
-    import_pin_links,
+    import_pin_links, REPLACED_MESSAGES_SQL, USER_PINS_SOURCED_SQL, REPOINT_PIN_SQL,
+    REPOINT_PIN_SOURCES_SQL, REPOINT_PIN_ENDINGS_SQL, replaced_messages, user_pins_sourced,
+    repoint_pins,
 )
 from .state import (
     ACTIVE_GOAL_SQL, CLEAR_CHECKPOINTS_SQL, END_GOAL_SQL, GET_FILE_SQL, GET_SUBTASK_SQL,
@@ -110,9 +112,9 @@ from .forget import (
     merge_indexes, rewrite_facts, rewrite_summary, rollups_from, session_lowest_ids,
 )
 from .provenance import (
-    BURIED_SQL, BURY_SQL, DROP_ENDINGS_SQL, DROP_MARK_SQL, DROP_SESSION_ENDINGS_SQL,
+    BURIED_SQL, BURY_SQL, DROP_ENDINGS_SQL, DROP_MARK_SQL,
     DROP_TOMBSTONES_SQL, END_PIN_SQL, EVERY_SESSION, FORGET_MARK_SQL, INSERT_PIN_SOURCE_SQL,
-    NEWEST_MESSAGE_ID_SQL, RAISE_MARK_SQL, RESTORE_ENDED_SQL, RESTORE_SESSION_ENDED_SQL,
+    NEWEST_MESSAGE_ID_SQL, RAISE_MARK_SQL, ENDED_BY_SQL, ENDED_BY_SESSION_SQL, HELD_ELSEWHERE_SQL, RESTORE_PIN_SQL,
     SOURCED_PIN_SQL, add_pin_sources, buried_after, bury, drop_session_marks, end_pin,
     ENDED_PINS_SQL, ended_pins,
     CHECKPOINT_SOURCES_SQL, DROP_FACT_SOURCES_SQL, FACT_SOURCES_SQL, INSERT_CHECKPOINT_SOURCE_SQL,
@@ -122,10 +124,10 @@ from .provenance import (
 )
 
 __all__ = [
-    "BURIED_SQL", "BURY_SQL", "DROP_ENDINGS_SQL", "DROP_MARK_SQL", "DROP_SESSION_ENDINGS_SQL",
+    "BURIED_SQL", "BURY_SQL", "DROP_ENDINGS_SQL", "DROP_MARK_SQL",
     "DROP_TOMBSTONES_SQL", "END_PIN_SQL", "EVERY_SESSION", "FORGET_MARK_SQL",
-    "INSERT_PIN_SOURCE_SQL", "NEWEST_MESSAGE_ID_SQL", "RAISE_MARK_SQL", "RESTORE_ENDED_SQL",
-    "RESTORE_SESSION_ENDED_SQL", "SOURCED_PIN_SQL", "add_pin_sources", "buried_after", "bury",
+    "INSERT_PIN_SOURCE_SQL", "NEWEST_MESSAGE_ID_SQL", "RAISE_MARK_SQL", "ENDED_BY_SQL", "ENDED_BY_SESSION_SQL", "HELD_ELSEWHERE_SQL",
+    "RESTORE_PIN_SQL", "SOURCED_PIN_SQL", "add_pin_sources", "buried_after", "bury",
     "drop_session_marks", "end_pin", "ENDED_PINS_SQL", "ended_pins", "forget_mark", "key_hash", "raise_mark", "restore_ended",
     "restore_session_ended",
     "CHECKPOINT_SOURCES_SQL", "DROP_FACT_SOURCES_SQL", "FACT_SOURCES_SQL",
@@ -188,6 +190,8 @@ __all__ = [
     "import_checkpoint", "import_file", "import_goal", "import_items", "import_messages",
     "import_session", "import_subtask", "session_ids", "session_rows", "IMPORT_PIN_ENDING_SQL",
     "IMPORT_PIN_SOURCE_SQL", "SESSION_PIN_ENDINGS_SQL", "SESSION_PIN_SOURCES_SQL", "import_pin_links",
+    "REPLACED_MESSAGES_SQL", "USER_PINS_SOURCED_SQL", "REPOINT_PIN_SQL", "REPOINT_PIN_SOURCES_SQL",
+    "REPOINT_PIN_ENDINGS_SQL", "replaced_messages", "user_pins_sourced", "repoint_pins",
     "ACTIVE_GOAL_SQL",
     "CHECKPOINTS_SQL", "CHECKPOINT_COLUMNS", "CLEAR_CHECKPOINTS_SQL", "END_GOAL_SQL",
     "FACTS_COLUMNS", "FACTS_SQL", "FILES_SQL", "FILE_COLUMNS", "GET_FILE_SQL",

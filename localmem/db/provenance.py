@@ -9,8 +9,9 @@
   deleted and created again under its id.
 - **Pin sources** (``pin_sources``): every message a model's pin was built from;
   forgetting any one of them deletes the pin (``localmem.forget``).
-- **Pin endings** (``pin_endings``): the message whose update ended a pin;
-  forgetting it makes the pin current again.
+- **Pin endings** (``pin_endings``, m018): the messages whose update ended a pin (every
+  one an update was built from); forgetting any one makes the pin current again, unless the user removed that fact since
+  (a tombstone newer than its messages) or a current pin holds it meanwhile.
   A model's fact that restates an ended pin and rests only on messages said before
   its ending is not pinned (``Summaries.store_summary``): it would bring back what
   the user updated or corrected.
@@ -56,17 +57,24 @@ FACT_SOURCES_SQL = """SELECT s.summary_id, s.item, s.message_id FROM summary_fac
     ORDER BY s.summary_id, s.item, s.message_id"""
 DROP_FACT_SOURCES_SQL = "DELETE FROM fact_sources WHERE summary_id = ?"
 
-END_PIN_SQL = "INSERT OR REPLACE INTO pin_endings (pin_id, message_id) VALUES (?, ?)"
-# Pins ended by these messages' updates, current again (OR IGNORE: unless an auto
-# pin of the same fact is current meanwhile; that one stays, the old one history).
-RESTORE_ENDED_SQL = """UPDATE OR IGNORE semantic_pins SET superseded_at = NULL
-    WHERE id IN (SELECT pin_id FROM pin_endings WHERE message_id = ?)"""
-RESTORE_SESSION_ENDED_SQL = """UPDATE OR IGNORE semantic_pins SET superseded_at = NULL
-    WHERE id IN (SELECT pin_id FROM pin_endings WHERE message_id IN
-        (SELECT id FROM messages WHERE session_id = ?))"""
-DROP_ENDINGS_SQL = "DELETE FROM pin_endings WHERE message_id = ?"
-DROP_SESSION_ENDINGS_SQL = """DELETE FROM pin_endings
-    WHERE message_id IN (SELECT id FROM messages WHERE session_id = ?)"""
+END_PIN_SQL = "INSERT OR IGNORE INTO pin_endings (pin_id, message_id) VALUES (?, ?)"
+# The pins these messages ended: (id, scope, key, the newest message it was built from).
+_ENDED_COLUMNS = """SELECT DISTINCT p.id, p.session_id, p.content_key,
+    max(coalesce(p.source_message_id, 0),
+        coalesce((SELECT max(message_id) FROM pin_sources s WHERE s.pin_id = p.id), 0))
+    FROM semantic_pins p JOIN pin_endings e ON e.pin_id = p.id"""
+ENDED_BY_SQL = f"{_ENDED_COLUMNS} WHERE e.message_id = ?"
+ENDED_BY_SESSION_SQL = f"""{_ENDED_COLUMNS}
+    WHERE e.message_id IN (SELECT id FROM messages WHERE session_id = ?)"""
+# Whether a current pin holds the fact meanwhile (said again, or pinned by hand): that
+# one stays, the old one history. As ``Pins.pin`` has it, a manual pin in any session
+# holds the user's fact too.
+HELD_ELSEWHERE_SQL = """SELECT 1 FROM semantic_pins WHERE content_key = ?2 AND id != ?3
+    AND superseded_at IS NULL
+    AND (session_id IS ?1 OR session_id IS NULL OR (?1 IS NULL AND kind = 'manual')) LIMIT 1"""
+RESTORE_PIN_SQL = "UPDATE OR IGNORE semantic_pins SET superseded_at = NULL WHERE id = ?"
+# A pin made current again (or left in history) is ended by none of its messages any more.
+DROP_ENDINGS_SQL = "DELETE FROM pin_endings WHERE pin_id = ?"
 
 # The facts a session sees that a later message ended (an update, a correction), each
 # with that message: a model's fact resting only on what came before it is stale.
@@ -112,25 +120,37 @@ def add_pin_sources(
         conn.executemany(INSERT_PIN_SOURCE_SQL, [(row[0], mid) for mid in sources])
 
 
-def end_pin(conn: sqlite3.Connection, pin_id: int, message_id: int | None) -> None:
-    """Record the message whose update ended pin ``pin_id`` (None: none recorded)."""
-    if message_id is not None:
-        conn.execute(END_PIN_SQL, (pin_id, message_id))
+def end_pin(conn: sqlite3.Connection, pin_id: int, *message_ids: int | None) -> None:
+    """Record the messages whose update ended pin ``pin_id``: every one it rests on, so
+    that forgetting any one makes the pin current again (None: none recorded)."""
+    conn.executemany(END_PIN_SQL, [(pin_id, mid) for mid in message_ids if mid is not None])
 
 
 def restore_ended(conn: sqlite3.Connection, message_ids: Iterable[int]) -> int:
-    """Make the pins these messages' updates ended current again; return how many."""
-    restored = 0
-    for mid in message_ids:
-        restored += conn.execute(RESTORE_ENDED_SQL, (mid,)).rowcount
-        conn.execute(DROP_ENDINGS_SQL, (mid,))
-    return restored
+    """Make the pins these messages' updates ended current again; return how many.
+
+    A pin whose fact the user removed since the messages it was built from (a tombstone,
+    :func:`buried_after`), or that its scope holds current meanwhile (pinned by hand, or
+    said again), stays in history: forgetting an update brings back what it ended,
+    never what the user removed after it."""
+    return sum(_restore(conn, conn.execute(ENDED_BY_SQL, (mid,)).fetchall()) for mid in message_ids)
 
 
 def restore_session_ended(conn: sqlite3.Connection, session_id: str) -> int:
     """:func:`restore_ended` for every message of a session."""
-    restored = conn.execute(RESTORE_SESSION_ENDED_SQL, (session_id,)).rowcount
-    conn.execute(DROP_SESSION_ENDINGS_SQL, (session_id,))
+    return _restore(conn, conn.execute(ENDED_BY_SESSION_SQL, (session_id,)).fetchall())
+
+
+def _restore(conn: sqlite3.Connection, ended: Iterable[tuple[int, str | None, str, int]]) -> int:
+    restored = 0
+    for pin_id, scope, key, newest_source in ended:
+        conn.execute(DROP_ENDINGS_SQL, (pin_id,))
+        removed = buried_after(conn, EVERY_SESSION if scope is None else scope, key)
+        if removed is not None and newest_source <= removed:
+            continue  # the user removed the fact after it was said
+        if conn.execute(HELD_ELSEWHERE_SQL, (scope, key, pin_id)).fetchone() is not None:
+            continue
+        restored += conn.execute(RESTORE_PIN_SQL, (pin_id,)).rowcount
     return restored
 
 

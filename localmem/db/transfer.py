@@ -47,6 +47,14 @@ SESSION_FACT_SOURCES_SQL = """SELECT s.summary_id, s.item, s.message_id FROM sum
 SESSION_CHECKPOINT_SOURCES_SQL = """SELECT s.checkpoint_id, s.item, s.message_id FROM checkpoints c
     JOIN checkpoint_sources s ON s.checkpoint_id = c.id WHERE c.session_id = ?1
     ORDER BY s.checkpoint_id, s.item, s.message_id"""
+# What rests on a session's messages outside its own rows (a replace deletes them): the
+# user's pins taken from them, and every pin's links to them (pin_sources, pin_endings).
+REPLACED_MESSAGES_SQL = "SELECT id, role, text FROM messages WHERE session_id = ? ORDER BY id"
+USER_PINS_SOURCED_SQL = """SELECT id, source_message_id FROM semantic_pins WHERE session_id IS NULL
+    AND source_message_id IN (SELECT id FROM messages WHERE session_id = ?)"""
+REPOINT_PIN_SQL = "UPDATE semantic_pins SET source_message_id = ? WHERE id = ?"
+REPOINT_PIN_SOURCES_SQL = "UPDATE OR IGNORE pin_sources SET message_id = ?2 WHERE message_id = ?1"
+REPOINT_PIN_ENDINGS_SQL = "UPDATE OR IGNORE pin_endings SET message_id = ?2 WHERE message_id = ?1"
 IMPORT_PIN_SOURCE_SQL = "INSERT OR IGNORE INTO pin_sources (pin_id, message_id) VALUES (?, ?)"
 IMPORT_PIN_ENDING_SQL = "INSERT OR REPLACE INTO pin_endings (pin_id, message_id) VALUES (?, ?)"
 IMPORT_GOAL_SQL = """INSERT INTO goals
@@ -129,6 +137,26 @@ def import_messages(conn: sqlite3.Connection, rows: Sequence[tuple]) -> int:
 def import_items(conn: sqlite3.Connection, rows: Sequence[tuple[int, str, str, str]]) -> None:
     """Insert items: (message_id, session_id, kind, data)."""
     conn.executemany(INSERT_ITEM_SQL, rows)
+
+
+def replaced_messages(conn: sqlite3.Connection, session_id: str) -> list[tuple[int, str, str]]:
+    """A session's messages as (id, role, text), oldest first: what a replace deletes."""
+    return [(row[0], row[1], row[2]) for row in conn.execute(REPLACED_MESSAGES_SQL, (session_id,))]
+
+
+def user_pins_sourced(conn: sqlite3.Connection, session_id: str) -> list[tuple[int, int]]:
+    """(pin id, source message id) of the user's pins taken from a session's messages."""
+    return [(row[0], row[1]) for row in conn.execute(USER_PINS_SOURCED_SQL, (session_id,))]
+
+
+def repoint_pins(
+    conn: sqlite3.Connection, moved: dict[int, int], sourced: Sequence[tuple[int, int]]
+) -> None:
+    """Point what rested on messages that were replaced (``moved``: old id -> new id) at
+    their replacements: the ``sourced`` pins' source, every pin's sources and endings."""
+    conn.executemany(REPOINT_PIN_SQL, [(moved[old], pin) for pin, old in sourced if old in moved])
+    conn.executemany(REPOINT_PIN_SOURCES_SQL, list(moved.items()))
+    conn.executemany(REPOINT_PIN_ENDINGS_SQL, list(moved.items()))
 
 
 def import_pin_links(

@@ -1,7 +1,7 @@
 """The schema, as named, append-only migrations applied when a file is opened.
 
 :data:`MIGRATIONS` lists them in order; their statements are in the modules named by
-their numbers (``m001_m003``, ``m004_m011``, ``m012``, ``m013_truth``, ``m014_sources``, ``m015_verdicts``, ``m016_scope_index``, ``m017_verdict_kinds``; the next ones in a module of their own).
+their numbers (``m001_m003``, ``m004_m011``, ``m012``, ``m013_truth``, ``m014_sources``, ``m015_verdicts``, ``m016_scope_index``, ``m017_verdict_kinds``, ``m018_pin_endings``; the next ones in a module of their own).
 
 ``PRAGMA user_version`` holds how many migrations a file has; opening an
 older file applies the missing ones in one transaction. Never edit a
@@ -38,6 +38,7 @@ from .m014_sources import M014_SOURCES
 from .m015_verdicts import M015_VERDICTS
 from .m016_scope_index import M016_SCOPE_INDEX
 from .m017_verdict_kinds import M017_VERDICT_KINDS
+from .m018_pin_endings import M018_PIN_ENDINGS
 
 M012_SEARCH_AT_COMMIT = (
     *_m012_index("messages", "text", SESSION_KEY_EXPR),
@@ -75,6 +76,8 @@ MIGRATIONS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("m016_scope_index", M016_SCOPE_INDEX),
     # A model earns trust per kind: summary, checkpoint, facts (see m017_verdict_kinds).
     ("m017_verdict_kinds", M017_VERDICT_KINDS),
+    # An update built from several messages is ended by each of them (see m018_pin_endings).
+    ("m018_pin_endings", M018_PIN_ENDINGS),
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -97,6 +100,7 @@ __all__ = [
     "M015_VERDICTS",
     "M016_SCOPE_INDEX",
     "M017_VERDICT_KINDS",
+    "M018_PIN_ENDINGS",
     "MIGRATIONS",
     "SCHEMA_VERSION",
     "SESSION_KEY_EXPR",
