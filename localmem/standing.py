@@ -13,8 +13,10 @@ against the sentences that state it (pure functions; they never raise on any ``s
   70, ... check again after 15 minutes");
 - :func:`unbound_value`: a number it holds is said of something else ("Book Osaka for three
   nights" of "Three in Kyoto, then six in Osaka");
-- :func:`unstated`: which of these, or which of the readings of its progress (``localmem.progress``:
-  done later, made, checked, asked, partly done, ...), makes it not stand, if any.
+- :func:`unstated`: which of these, a decision no sentence decides or a goal no sentence states
+  (``statements.decides``, ``statements.intends``), or which of the readings of its progress
+  (``localmem.progress``: done later, made, checked, asked, partly done, ...), makes it not
+  stand, if any.
 
 The readings of progress are handed in (:class:`Readings`; ``model_checkpoint`` passes the
 ``progress`` module): imported here, they would make the chain through ``checkpoints`` 10
