@@ -148,9 +148,11 @@ def judge(model: str, conversation: str, db: Path) -> tuple[Judged, Judged, bool
             continue
         seen.add((field, text))
         kept = why is None and any(t == text for _, t in mine)
-        # an item kept may have moved field (a completed step planned: a next step)
-        label = next((item_label("items", conversation, f, t) for f, t in mine if t == text), None) if kept \
-            else item_label("items", conversation, field, text)
+        # an item kept may have moved field (a completed step planned: a next step): labelled
+        # where it is kept, in its own field when it is kept there too (a text a model put in
+        # two fields may be kept in both; picked from the set, the label followed the hash seed)
+        where = field if not kept or (field, text) in mine else min(f for f, t in mine if t == text)
+        label = item_label("items", conversation, where, text)
         judged.append((field, text, why, kept, label))
     recorded = RECORDINGS[model]["conversations"][conversation]
     return judged, judge_facts(conversation, recorded, pairs, facts, pins, from_model, facts_said), from_model, pairs, summary
