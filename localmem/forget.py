@@ -171,14 +171,19 @@ class Forgetting:
         output is checked against before it is stored (the session's; every
         session's when sessions went or the user's facts were reached), and
         tombstone the facts removed, so that no model pins them again from what was
-        said before (``db.provenance``)."""
+        said before (``db.provenance``): every fact unpinned, and every fact whose pins
+        went with the forgotten messages unless a message left still says it
+        (``db.still_said``: forgetting a message is not removing the fact)."""
         conn = gone.conn
         every = session_id is None or not db.session_exists(conn, session_id)
         if every and session_id is not None:
             db.drop_session_marks(conn, session_id)
         db.raise_mark(conn, db.EVERY_SESSION if every else session_id)
+        removed = gone.removed + [
+            (scope, key) for scope, key in gone.with_messages if not db.still_said(conn, scope, key)
+        ]
         db.bury(conn, [
-            (scope, key) for scope, key in gone.removed
+            (scope, key) for scope, key in removed
             if scope is None or scope == session_id and not every
         ])
 

@@ -358,7 +358,7 @@ def test_forgetting_an_update_and_a_repetition_of_the_old_fact_keeps_the_old_fac
     """The fact said in one chat, ended in another, then said again there: forgetting that
     chat takes the update and the repetition, and the fact as first said is current again:
     the repetition going does not keep it in history. (Forgetting the repetition alone
-    first is a removal of the fact by its key: the tombstone then keeps it removed.)"""
+    first, then the update, gives the same: below.)"""
     said = store.create_session().id
     store.add_message(said, "user", TAKES)
     other = store.create_session().id
@@ -369,3 +369,57 @@ def test_forgetting_an_update_and_a_repetition_of_the_old_fact_keeps_the_old_fac
         "delete_session": lambda: store.delete_session(other),
     }[forget]()
     assert current(store, said) == [TAKES]
+
+
+@pytest.mark.parametrize("forget_update", ["delete_message", "clear_messages", "delete_session"])
+def test_forgetting_the_repetition_then_the_update_brings_back_the_first_statement(
+    store: MemoryStore, forget_update: str
+) -> None:
+    """The fact said in one chat, ended by an update in another, said again there, then
+    the repetition forgotten first and the update after: forgetting a message is
+    forgetting that message, not the fact as first said, so the order of the two forgets
+    does not matter (forgetting both at once restores it, above). The first statement
+    is current again."""
+    said = store.create_session().id
+    store.add_message(said, "user", TAKES)
+    other = store.create_session().id
+    update = store.add_message(other, "user", STOPPED)
+    repeated = store.add_message(other, "user", TAKES)
+    store.delete_message(repeated.id)
+    assert current(store, said) == [STOPPED]
+    {
+        "delete_message": lambda: store.delete_message(update.id),
+        "clear_messages": lambda: store.clear_messages(other),
+        "delete_session": lambda: store.delete_session(other),
+    }[forget_update]()
+    assert current(store, said) == [TAKES]
+
+
+def test_unpinning_the_repetition_then_forgetting_the_update_keeps_the_fact_removed(store: MemoryStore) -> None:
+    """The negative case: the user removed the fact itself (an unpin of the repetition),
+    so forgetting the update later brings nothing back."""
+    said = store.create_session().id
+    store.add_message(said, "user", TAKES)
+    other = store.create_session().id
+    update = store.add_message(other, "user", STOPPED)
+    store.add_message(other, "user", TAKES)
+    [again] = [p for p in store.get_pins(other) if p.content == TAKES]
+    store.unpin(again.id)
+    store.delete_message(update.id)
+    assert current(store, said) == []
+
+
+def test_forgetting_the_only_message_of_a_fact_keeps_it_removed_from_a_models_summary(
+    store: MemoryStore,
+) -> None:
+    """The tombstone a forget leaves stays when no message of the fact is left: a
+    model's fact resting on older messages may not pin it again (``Pins.pin`` with a
+    source before the forget is refused on the assistant's word)."""
+    from localmem.errors import FactRemoved
+
+    s = store.create_session().id
+    before = store.add_message(s, "user", "Hello there.")
+    said = store.add_message(s, "user", TAKES)
+    store.delete_message(said.id)
+    with pytest.raises(FactRemoved):
+        store.pin(s, TAKES, before.id, scope="user", by="assistant")
