@@ -167,7 +167,7 @@ class History:
                     if written is None:
                         skipped.append(batch.session.id)
                         continue
-                    session_id, was_there, first, _kept, _removed = written  # no pins in these exports
+                    session_id, was_there, first = written.session_id, written.replaced, written.first
                     messages = batch.records["messages"]
                     for k, found in enumerate(pins):
                         # a fact the user removed here: an old conversation does not say it again

@@ -429,7 +429,8 @@ class SessionRows(NamedTuple):
 
 class ImportReport(BaseModel):
     """What an import wrote: each session as (id in the export, id in this file),
-    in the export's order, and how many records of each type; the sessions it
+    in the export's order, and how many records of each type it wrote (a pin left
+    out, with its links, is not counted); the sessions it
     left alone because this file had them (``skipped``) and those it replaced
     (``replaced``, also in ``sessions``); whether an end record vouched for the
     whole input (``verified``: False while it is incomplete, or ``unverified``

@@ -12,7 +12,7 @@ import sqlite3
 import uuid
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from . import db
 from .args import as_list, check_id
@@ -24,6 +24,23 @@ from .models import PIN_KINDS, ImportReport
 
 if TYPE_CHECKING:  # what it is given: for the type checker only
     from .handle import Handle
+
+
+class Written(NamedTuple):
+    """One session an import wrote (``Transfer.write_session``)."""
+
+    session_id: str
+    """Its id in this file."""
+    replaced: bool
+    """Whether it replaced a session of this file."""
+    first: int
+    """The id of its first message (the others follow)."""
+    kept: list[int]
+    """The pins the export marked as the user's, kept in the session instead."""
+    removed: int
+    """The automatic pins left out because the user removed their fact here."""
+    left_out: Counter[str]
+    """By record type, the records read but not written (a pin left out, and its links)."""
 
 
 # --- the store's methods ------------------------------------------------------------------
@@ -160,12 +177,13 @@ class Transfer:
                 if written is None:
                     skipped.append(batch.session.id)
                     continue
-                done.append((batch.session.id, written[0]))
-                if written[1]:
+                done.append((batch.session.id, written.session_id))
+                if written.replaced:
                     replaced.append(batch.session.id)
-                kept += written[2]
-                removed += written[3]
+                kept += written.kept
+                removed += written.removed
                 counts += batch.counts
+                counts -= written.left_out  # a report says what landed
         except InvalidInput as exc:
             message = str(exc)
             if reader.session is not None:  # the session being read or written
@@ -175,16 +193,11 @@ class Transfer:
             raise ImportRefused(message, report()) from None
         return report()
 
-    def _import_session(
-        self, batch: SessionBatch, existing: str
-    ) -> tuple[str, bool, list[int], int] | None:
-        """Write one session's batch in one transaction: (its id in this file, whether
-        it replaced one, the pins kept in its session, the auto pins of removed facts
-        left out), or None when it was skipped."""
+    def _import_session(self, batch: SessionBatch, existing: str) -> Written | None:
+        """Write one session's batch in one transaction (None when it was skipped)."""
         tokens = recount(batch, self._db.tokenizer.count)  # before the write lock is taken
         with self._db.write(batch.session.id) as conn:
-            written = self.write_session(conn, batch, existing, tokens)
-        return None if written is None else (written[0], written[1], written[3], written[4])
+            return self.write_session(conn, batch, existing, tokens)
 
     def write_session(
         self,
@@ -193,12 +206,9 @@ class Transfer:
         existing: str,
         tokens: dict[str, list],
         where: str | None = None,
-    ) -> tuple[str, bool, int, list[int], int] | None:
-        """Write one session's batch inside the caller's transaction: (its id in this
-        file, whether it replaced one, the id of its first message, the pins kept in
-        the session and how many auto pins of removed facts were left out, as
-        ``_write_rows`` says), or None when it was skipped. ``where``
-        names it in an error (default: its line)."""
+    ) -> Written | None:
+        """Write one session's batch inside the caller's transaction (None when it was
+        skipped). ``where`` names it in an error (default: its line)."""
         s = batch.session
         session_id = s.id
         replaced = False
@@ -220,10 +230,10 @@ class Transfer:
                 )
         self._db.memo.forget(session_id)
         db.import_session(conn, (session_id, s.title, s.model, s.created_at, s.updated_at))
-        first, kept, removed = _write_rows(conn, batch, session_id, tokens)
+        first, kept, removed, left_out = _write_rows(conn, batch, session_id, tokens)
         if replaced:
             db.repoint_pins(conn, {old: first + k for old, k in moved.items()}, sourced)
-        return session_id, replaced, first, kept, removed
+        return Written(session_id, replaced, first, kept, removed, left_out)
 
 
 def _replacing(
@@ -257,12 +267,13 @@ def _rewindable(lines: object) -> bool:
 
 def _write_rows(
     conn: sqlite3.Connection, batch: SessionBatch, sid: str, tokens: dict[str, list]
-) -> tuple[int, list[int], int]:
+) -> tuple[int, list[int], int, Counter[str]]:
     """Insert a batch's rows under session ``sid``, table by table, references mapped,
     with the token counts of ``recount``. Return the id of its first message (the others
     follow), the ids of the pins the export marked as the user's that were kept in the
-    session instead, and how many automatic pins were left out because the user removed
-    their fact in this file (:class:`ImportReport`)."""
+    session instead, how many automatic pins were left out because the user removed
+    their fact in this file (:class:`ImportReport`), and by record type the records
+    not written (those pins, the ones the user has already, and their links)."""
     r = batch.records
     first = db.import_messages(
         conn,
@@ -295,10 +306,16 @@ def _write_rows(
         if p.scope == "user" and owner is not None:
             kept.append(pin.id)
     # A pin left out (the user has the fact already) leaves its links out too.
-    db.import_pin_links(conn, *(
+    links = [
         [(pins[x.pin_id], message[x.message_id]) for x in r[field] if x.pin_id in pins]
         for field in ("pin_sources", "pin_endings")
-    ))
+    ]
+    db.import_pin_links(conn, *links)
+    left_out = Counter({
+        "pin": len(r["pins"]) - len(pins),
+        "pin_source": len(r["pin_sources"]) - len(links[0]),
+        "pin_ending": len(r["pin_endings"]) - len(links[1]),
+    })
     summaries: dict[int, int] = {}
     for s, n in zip(r["summaries"], tokens["summaries"]):
         start, end = batch.new_range(s, first)
@@ -347,4 +364,4 @@ def _write_rows(
     db.add_checkpoint_sources(conn, [
         (checkpoints[x.checkpoint_id], x.item, message[x.message_id]) for x in r["checkpoint_sources"]
     ])
-    return first, kept, len(removed)
+    return first, kept, len(removed), +left_out

@@ -423,3 +423,43 @@ def test_forgetting_the_only_message_of_a_fact_keeps_it_removed_from_a_models_su
     store.delete_message(said.id)
     with pytest.raises(FactRemoved):
         store.pin(s, TAKES, before.id, scope="user", by="assistant")
+
+
+def test_an_imports_counts_say_what_landed(store: MemoryStore, tmp_path: Path) -> None:
+    """``ImportReport.counts`` says what the import wrote: a pin it left out (its fact
+    removed here) is not counted as a pin imported; the same export imported into
+    another file counts the pin it writes there (the negative case)."""
+    s, lines = said_then_exported(store)
+    store.unpin(store.get_pins(s)[0].id)
+    report = store.import_sessions(lines, existing="replace")
+    assert report.removed == 1 and report.counts == {"session": 1, "message": 2}
+    assert store.get_pins(s, history=True) == []
+    with MemoryStore(tmp_path / "other.db") as other:
+        report = other.import_sessions(lines)
+        assert report.counts == {"session": 1, "message": 2, "pin": 1}
+        assert current(other, s) == [ALLERGY]
+
+
+def test_an_import_beside_the_users_fact_counts_no_second_pin(store: MemoryStore) -> None:
+    """Imported beside the session it came from (``rename``), the user's fact is there
+    already: the import writes no second pin, and counts none."""
+    s, lines = said_then_exported(store)
+    report = store.import_sessions(lines, existing="rename")
+    [(_, new)] = report.sessions
+    assert current(store, new) == [ALLERGY] and len(store.get_pins(None, history=True)) == 1
+    assert report.counts.get("pin", 0) == 0
+
+
+def test_the_cli_import_counts_no_pin_it_left_out(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from localmem.cli import cli
+
+    path = tmp_path / "m.db"
+    with MemoryStore(path) as store:
+        s, lines = said_then_exported(store)
+        store.unpin(store.get_pins(s)[0].id)
+    (tmp_path / "old.jsonl").write_text("".join(x + "\n" for x in lines), encoding="utf-8")
+    out = CliRunner().invoke(cli, ["import", str(tmp_path / "old.jsonl"), "--replace", "--db", str(path)])
+    assert out.exit_code == 0, out.output
+    assert "1 sessions: message 2\n" in out.output
