@@ -156,7 +156,9 @@ class Forgetting:
             if gone.deleted:
                 self._final(gone, session_id)
             db.merge_indexes(gone)
-            if session_id is None or gone.users:  # the user's facts: every session's contexts
+            if not gone.deleted:
+                pass  # nothing went (an import that replaced nothing): every memo holds
+            elif session_id is None or gone.users:  # the user's facts: every session's contexts
                 self._db.cache.clear()
                 self._db.memo.clear()
             else:
@@ -235,6 +237,20 @@ class Forgetting:
         for table, low in lowest.items():
             gone.touch(table, [low])
         return True
+
+    def forget_replaced(self, gone: Forgotten, session_id: str) -> None:
+        """Delete a session an import replaces (in a ``forgetting`` transaction), as
+        ``delete_session`` does but for what rests on its messages outside it, which the
+        import moved or took first (``Transfer``): its rows, and every trace of them
+        the transaction's end reaches (the indexes merged, the summary cache emptied,
+        the forget mark raised: a model's output computed from the old text while the
+        import ran is discarded when it would be stored)."""
+        lowest = db.session_lowest_ids(gone.conn, session_id)
+        self._db.memo.forget(session_id)
+        db.delete_session(gone.conn, session_id)
+        gone.deleted = True
+        for table, low in lowest.items():
+            gone.touch(table, [low])
 
     def forget_messages(
         self, gone: Forgotten, session_id: str, message_ids: Sequence[int] | None

@@ -7,6 +7,7 @@ export and writes an import's, one transaction per session.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 import uuid
@@ -23,6 +24,8 @@ from .jsonl import Reader, SessionBatch, Tally, check_end, header_line, session_
 from .models import PIN_KINDS, ImportReport
 
 if TYPE_CHECKING:  # what it is given: for the type checker only
+    from .db import Forgotten
+    from .forget import Forgetting
     from .handle import Handle
 
 
@@ -47,10 +50,18 @@ class Written(NamedTuple):
 
 
 class Transfer:
-    """Export and import, one read (or write) transaction per session."""
+    """Export and import, one read (or write) transaction per session; a session an
+    import replaces is deleted as ``forgetting`` deletes one."""
 
-    def __init__(self, handle: Handle) -> None:
+    def __init__(self, handle: Handle, forgetting: Forgetting) -> None:
         self._db = handle
+        self._forget = forgetting
+
+    def importing(self, session_id: str | None = None) -> contextlib.AbstractContextManager[Forgotten]:
+        """An import's transaction: a forget's (``Forgetting.forgetting``), so that a
+        session it replaces leaves as a forgotten one does (its text merged out of the
+        indexes, the summary cache emptied, the forget mark raised, the log emptied)."""
+        return self._forget.forgetting(session_id)
 
     def export_sessions(self, session_ids: Sequence[str] | None = None) -> Iterator[str]:
         """The sessions as JSON lines (no trailing newline): a header, each session,
@@ -196,19 +207,21 @@ class Transfer:
     def _import_session(self, batch: SessionBatch, existing: str) -> Written | None:
         """Write one session's batch in one transaction (None when it was skipped)."""
         tokens = recount(batch, self._db.tokenizer.count)  # before the write lock is taken
-        with self._db.write(batch.session.id) as conn:
-            return self.write_session(conn, batch, existing, tokens)
+        with self.importing(batch.session.id) as gone:
+            return self.write_session(gone, batch, existing, tokens)
 
     def write_session(
         self,
-        conn: sqlite3.Connection,
+        gone: Forgotten,
         batch: SessionBatch,
         existing: str,
         tokens: dict[str, list],
         where: str | None = None,
     ) -> Written | None:
         """Write one session's batch inside the caller's transaction (None when it was
-        skipped). ``where`` names it in an error (default: its line)."""
+        skipped), the transaction ``importing``'s. ``where`` names it in an error
+        (default: its line)."""
+        conn = gone.conn
         s = batch.session
         session_id = s.id
         replaced = False
@@ -216,9 +229,8 @@ class Transfer:
             if existing == "skip":
                 return None
             if existing == "replace":
-                moved, sourced = _replacing(conn, batch, session_id)
-                db.delete_session(conn, session_id)
-                self._db.memo.deleted()  # its messages are gone
+                moved, sourced = _replacing(gone, batch, session_id)
+                self._forget.forget_replaced(gone, session_id)
                 replaced = True
             elif existing == "rename":
                 session_id = uuid.uuid4().hex
@@ -237,23 +249,24 @@ class Transfer:
 
 
 def _replacing(
-    conn: sqlite3.Connection, batch: SessionBatch, session_id: str
+    gone: Forgotten, batch: SessionBatch, session_id: str
 ) -> tuple[dict[int, int], list[tuple[int, int]]]:
     """Before a session is replaced: what rests on its messages outside its own rows (the
     user's pins taken from them, pins' sources and endings) follows each message the
     import brings again at the same place (same role and text); what rests on the others
     goes as a forget of them would take it (the pins they ended current again, the pins
-    taken from them deleted). Return (old message id -> its position in the batch, the
-    user's pins taken from the session's messages, with their source)."""
+    taken from them deleted, in ``gone``). Return (old message id -> its position in the
+    batch, the user's pins taken from the session's messages, with their source)."""
+    conn = gone.conn
     old = db.replaced_messages(conn, session_id)
     new = batch.records["messages"]
     moved = {
         mid: k for k, (mid, role, text) in enumerate(old)
         if k < len(new) and (new[k].role, new[k].text) == (role, text)
     }
-    gone = [mid for mid, _, _ in old if mid not in moved]
-    db.delete_sourced_auto_pins(conn, gone)
-    db.restore_ended(conn, gone)
+    left = [mid for mid, _, _ in old if mid not in moved]
+    gone.pins_gone(db.delete_sourced_auto_pins(conn, left))
+    gone.users |= db.restore_ended(conn, left) > 0
     return moved, db.user_pins_sourced(conn, session_id)
 
 

@@ -463,3 +463,47 @@ def test_the_cli_import_counts_no_pin_it_left_out(tmp_path: Path) -> None:
     out = CliRunner().invoke(cli, ["import", str(tmp_path / "old.jsonl"), "--replace", "--db", str(path)])
     assert out.exit_code == 0, out.output
     assert "1 sessions: message 2\n" in out.output
+
+
+def another_version(session_id: str) -> list[str]:
+    """An export of another version of the session: the word is not in it."""
+    with MemoryStore(":memory:") as elsewhere:
+        elsewhere.create_session(session_id=session_id)
+        elsewhere.add_messages(session_id, [filler(i) for i in range(40, 44)])
+        return list(elsewhere.export_sessions([session_id]))
+
+
+def test_replacing_a_session_by_import_leaves_no_byte_of_its_old_text(tmp_path: Path, fake: QuotingFake) -> None:
+    """``existing="replace"`` deletes the old session: its text leaves the file as a
+    forget's does (the full-text indexes merged, the summary cache emptied, the log
+    emptied), not only its rows."""
+    word = fake.word = new_marker()
+    path = tmp_path / "memory.db"
+    store = MemoryStore(path, config=CONFIG)
+    sid = store.create_session(model="llama3.2").id
+    told(store, sid, word)
+    store.add_messages(sid, [filler(i) for i in range(4, 8)])
+    store.summarize(sid)
+    assert any(holds(s.text, word) for s in store.get_summaries(sid))
+    report = store.import_sessions(another_version(sid), existing="replace")
+    assert report.replaced == [sid]
+    nowhere(store, path, sid, word)
+
+
+@pytest.mark.parametrize("path_name", ["summarize", "checkpoint"])
+def test_a_model_call_racing_an_import_replace_stores_nothing_of_the_old_text(
+    tmp_path: Path, fake: QuotingFake, path_name: str
+) -> None:
+    """A summary or checkpoint computed from the session's old messages while an import
+    replaced it is discarded when it would be stored (the replace raises the forget
+    mark, as a forget does)."""
+    word = fake.word = new_marker()
+    path = tmp_path / "memory.db"
+    store = MemoryStore(path, config=CONFIG)
+    sid = store.create_session(model="llama3.2").id
+    told(store, sid, word)
+    store.add_messages(sid, [filler(i) for i in range(4, 8)])
+    lines = another_version(sid)
+    call = {"summarize": lambda: store.summarize(sid), "checkpoint": lambda: store.checkpoint(sid)}
+    race(fake, call[path_name], lambda: store.import_sessions(lines, existing="replace"))
+    nowhere(store, path, sid, word)
