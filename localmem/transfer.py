@@ -44,6 +44,8 @@ class Written(NamedTuple):
     """The automatic pins left out because the user removed their fact here."""
     left_out: Counter[str]
     """By record type, the records read but not written (a pin left out, and its links)."""
+    ended_elsewhere: int
+    """Superseded pins written whose update the export does not carry (``ImportReport``)."""
 
 
 # --- the store's methods ------------------------------------------------------------------
@@ -169,6 +171,7 @@ class Transfer:
         replaced: list[str] = []
         kept: list[int] = []
         removed = 0
+        ended_elsewhere = 0
         counts: Counter[str] = Counter()
 
         def report() -> ImportReport:
@@ -179,6 +182,7 @@ class Transfer:
                 replaced=replaced,
                 kept_in_session=kept,
                 removed=removed,
+                ended_elsewhere=ended_elsewhere,
                 verified=reader.verified,
             )
 
@@ -193,6 +197,7 @@ class Transfer:
                     replaced.append(batch.session.id)
                 kept += written.kept
                 removed += written.removed
+                ended_elsewhere += written.ended_elsewhere
                 counts += batch.counts
                 counts -= written.left_out  # a report says what landed
         except InvalidInput as exc:
@@ -242,10 +247,10 @@ class Transfer:
                 )
         self._db.memo.forget(session_id)
         db.import_session(conn, (session_id, s.title, s.model, s.created_at, s.updated_at))
-        first, kept, removed, left_out = _write_rows(conn, batch, session_id, tokens)
+        first, kept, removed, left_out, ended_elsewhere = _write_rows(conn, batch, session_id, tokens)
         if replaced:
             db.repoint_pins(conn, {old: first + k for old, k in moved.items()}, sourced)
-        return Written(session_id, replaced, first, kept, removed, left_out)
+        return Written(session_id, replaced, first, kept, removed, left_out, ended_elsewhere)
 
 
 def _replacing(
@@ -280,13 +285,14 @@ def _rewindable(lines: object) -> bool:
 
 def _write_rows(
     conn: sqlite3.Connection, batch: SessionBatch, sid: str, tokens: dict[str, list]
-) -> tuple[int, list[int], int, Counter[str]]:
+) -> tuple[int, list[int], int, Counter[str], int]:
     """Insert a batch's rows under session ``sid``, table by table, references mapped,
     with the token counts of ``recount``. Return the id of its first message (the others
     follow), the ids of the pins the export marked as the user's that were kept in the
     session instead, how many automatic pins were left out because the user removed
-    their fact in this file (:class:`ImportReport`), and by record type the records
-    not written (those pins, the ones the user has already, and their links)."""
+    their fact in this file (:class:`ImportReport`), by record type the records not
+    written (those pins, the ones the user has already, and their links), and how many
+    superseded pins were written with no ending (their update is not in the export)."""
     r = batch.records
     first = db.import_messages(
         conn,
@@ -377,4 +383,6 @@ def _write_rows(
     db.add_checkpoint_sources(conn, [
         (checkpoints[x.checkpoint_id], x.item, message[x.message_id]) for x in r["checkpoint_sources"]
     ])
-    return first, kept, len(removed), +left_out
+    ended = {pin_id for pin_id, _ in links[1]}
+    superseded = {pins[p.id] for p in r["pins"] if p.superseded_at is not None and p.id in pins}
+    return first, kept, len(removed), +left_out, len(superseded - ended)

@@ -507,3 +507,44 @@ def test_a_model_call_racing_an_import_replace_stores_nothing_of_the_old_text(
     call = {"summarize": lambda: store.summarize(sid), "checkpoint": lambda: store.checkpoint(sid)}
     race(fake, call[path_name], lambda: store.import_sessions(lines, existing="replace"))
     nowhere(store, path, sid, word)
+
+
+@pytest.mark.parametrize("update_in", ["another session", "the same session"])
+def test_an_import_reports_the_facts_it_keeps_in_history_for_good(
+    store: MemoryStore, tmp_path: Path, update_in: str
+) -> None:
+    """A superseded pin whose update was said in another session lands in history with
+    nothing that could make it current again (an export links a pin only to its own
+    session's messages): the report says how many (``ended_elsewhere``), and the CLI
+    too. An update in the same session is carried, and forgetting it restores the fact."""
+    said = store.create_session().id
+    store.add_message(said, "user", TAKES)
+    changed = store.create_session().id if update_in == "another session" else said
+    store.add_message(changed, "user", STOPPED)
+    lines = list(store.export_sessions([said]))
+    with MemoryStore(tmp_path / "other.db") as other:
+        report = other.import_sessions(lines)
+        if update_in == "another session":
+            assert report.ended_elsewhere == 1
+            assert [p.content for p in other.get_pins(said, history=True)] == [TAKES]
+            return
+        assert report.ended_elsewhere == 0
+        [update] = [m for m in other.get_messages(said) if m.text == STOPPED]
+        other.delete_message(update.id)
+        assert current(other, said) == [TAKES]
+
+
+def test_the_cli_import_says_which_facts_stay_in_history(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from localmem.cli import cli
+
+    with MemoryStore(tmp_path / "m.db") as store:
+        said = store.create_session().id
+        store.add_message(said, "user", TAKES)
+        store.add_message(store.create_session().id, "user", STOPPED)
+        lines = list(store.export_sessions([said]))
+    (tmp_path / "old.jsonl").write_text("".join(x + "\n" for x in lines), encoding="utf-8")
+    out = CliRunner().invoke(cli, ["import", str(tmp_path / "old.jsonl"), "--db", str(tmp_path / "new.db")])
+    assert out.exit_code == 0, out.output
+    assert "1 superseded pin(s) kept in history for good" in out.output
