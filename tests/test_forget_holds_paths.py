@@ -128,3 +128,111 @@ def test_an_unpin_or_a_correction_on_another_async_store_holds_against_a_summary
             else:  # the fact with its correction, built from both messages
                 [corrected] = shown
                 assert "I meant 20 mg" in corrected
+
+
+# --- an encrypted file -------------------------------------------------------------------
+
+KEY = "correct horse 'battery' staple"
+PAGE = 4096  # SQLCipher 4's defaults: pages of 4096 bytes, 80 reserved (IV 16, HMAC 64)
+RESERVED = 80
+
+
+def decrypted(path: Path, key: str) -> bytes:
+    """Every page of an SQLCipher 4 file and of its write-ahead log, decrypted: the
+    free pages and the log's old frames too, which no SQL reading (nor an export) shows.
+    The key is derived as SQLCipher does (PBKDF2-HMAC-SHA512, 256,000 rounds, the file's
+    first 16 bytes as salt); each page is AES-256-CBC with the IV in its reserved bytes."""
+    ciphers = pytest.importorskip("cryptography.hazmat.primitives.ciphers")
+    import hashlib
+
+    raw = path.read_bytes()
+    derived = hashlib.pbkdf2_hmac("sha512", key.encode(), raw[:16], 256_000, 32)
+
+    def page(data: bytes, first: bool) -> bytes:
+        iv = data[PAGE - RESERVED : PAGE - RESERVED + 16]
+        d = ciphers.Cipher(ciphers.algorithms.AES(derived), ciphers.modes.CBC(iv)).decryptor()
+        return d.update(data[16 if first else 0 : PAGE - RESERVED]) + d.finalize()
+
+    out = [page(raw[i : i + PAGE], i == 0) for i in range(0, len(raw) - PAGE + 1, PAGE)]
+    assert out and out[0][:2] == PAGE.to_bytes(2, "big"), "not SQLCipher 4's default layout"
+    wal = Path(f"{path}-wal")
+    log = wal.read_bytes() if wal.exists() else b""
+    for at in range(32, len(log) - 24 - PAGE + 1, 24 + PAGE):  # frames after the header
+        number = int.from_bytes(log[at : at + 4], "big")
+        out.append(page(log[at + 24 : at + 24 + PAGE], number == 1))
+    return b"".join(out)
+
+
+@pytest.mark.parametrize("forget", ["delete_message", "clear_messages", "delete_session"])
+def test_a_forget_in_an_encrypted_file_leaves_no_byte_in_its_decrypted_pages(
+    tmp_path: Path, fake: QuotingFake, forget: str
+) -> None:
+    """Every byte is ciphertext; decrypted page by page (the free pages and the log's
+    frames too), the file holds nothing of what was forgotten: ``secure_delete`` and the
+    indexes' merge hold under SQLCipher, while a model's summary raced the forget.
+    (Held: a guard; the suite's check read a decrypted export, which holds no free page.)"""
+    pytest.importorskip("sqlcipher3")
+    from tests.test_forget_race import race
+
+    word = fake.word = new_marker()
+    path = tmp_path / "memory.db"
+    store = MemoryStore(path, config=CONFIG, key=KEY)
+    sid = store.create_session(model="llama3.2").id
+    mid = told(store, sid, word)
+    store.add_messages(sid, [filler(i) for i in range(4, 8)])
+    store.summarize(sid)
+    store.add_messages(sid, [filler(i) for i in range(8, 12)])
+    assert word.encode() in decrypted(path, KEY)  # the reading works: the word is there
+    forgets = {
+        "delete_message": lambda: store.delete_message(mid),
+        "clear_messages": lambda: store.clear_messages(sid),
+        "delete_session": lambda: store.delete_session(sid),
+    }
+    race(fake, lambda: store.summarize(sid), forgets[forget])
+    store.close()
+    assert traces(path, word) == []
+    assert not holds(decrypted(path, KEY).decode("latin-1"), word)
+
+
+def test_an_unpin_in_an_encrypted_file_leaves_no_byte_in_its_decrypted_pages(tmp_path: Path) -> None:
+    pytest.importorskip("sqlcipher3")
+    word = new_marker()
+    path = tmp_path / "memory.db"
+    with MemoryStore(path, config={"offline": True}, key=KEY) as store:
+        sid = store.create_session().id
+        store.add_messages(sid, [filler(i) for i in range(4)])
+        pin = store.pin(sid, f"The spare key is under the {word} pot.")
+        assert word.encode() in decrypted(path, KEY)
+        store.unpin(pin.id)
+    assert not holds(decrypted(path, KEY).decode("latin-1"), word)
+
+
+def test_encrypting_a_file_after_a_forget_brings_back_no_byte_of_it(tmp_path: Path) -> None:
+    """A plain file whose forget could not empty its log (another connection was reading),
+    then ``localmem encrypt``: neither the encrypted file (decrypted page by page) nor
+    anything left beside it holds the forgotten word. (Held: a guard.)"""
+    pytest.importorskip("sqlcipher3")
+    import sqlite3
+
+    from click.testing import CliRunner
+
+    from localmem.cli import cli
+
+    word = new_marker()
+    path = tmp_path / "memory.db"
+    with MemoryStore(path, config={"offline": True}) as store:
+        sid = store.create_session().id
+        said = store.add_message(sid, "user", f"My bank PIN hint is {word}.")
+        store.add_messages(sid, [filler(i) for i in range(8)])
+        store.summarize(sid)
+        reader = sqlite3.connect(path)
+        reader.execute("BEGIN")
+        reader.execute("SELECT count(*) FROM messages").fetchone()  # holds the log's frames
+        store.delete_message(said.id)
+        reader.rollback()
+        reader.close()
+    out = CliRunner().invoke(cli, ["encrypt", "--db", str(path)], env={"LOCALMEM_KEY": KEY})
+    assert out.exit_code == 0, out.output
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["memory.db"]
+    assert traces(path, word) == []
+    assert not holds(decrypted(path, KEY).decode("latin-1"), word)
