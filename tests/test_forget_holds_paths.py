@@ -236,3 +236,101 @@ def test_encrypting_a_file_after_a_forget_brings_back_no_byte_of_it(tmp_path: Pa
     assert sorted(p.name for p in tmp_path.iterdir()) == ["memory.db"]
     assert traces(path, word) == []
     assert not holds(decrypted(path, KEY).decode("latin-1"), word)
+
+
+# --- forgets across sessions racing maintain ---------------------------------------------
+
+
+def three_sessions(store: MemoryStore, fake: QuotingFake, word: str) -> tuple[list[str], int]:
+    """Three sessions with offline summaries for ``maintain`` to redo; the middle one
+    holds ``word`` (a fact of the user's: every session's), and the first repeats nothing of it."""
+    from tests.test_forget_race import offline_summaries
+
+    ids = [store.create_session(model="llama3.2").id for _ in range(3)]
+    mid = 0
+    for k, sid in enumerate(ids):
+        store.add_messages(sid, [filler(i) for i in range(10 * k, 10 * k + 4)])
+        offline_summaries(store, fake, sid)
+        if k == 1:
+            mid = told(store, sid, word)  # a second range
+            offline_summaries(store, fake, sid)
+            store.add_messages(sid, [filler(i) for i in range(50, 54)])
+            offline_summaries(store, fake, sid)
+            assert any(holds(x.text, word) for x in store.get_summaries(sid))
+    return ids, mid
+
+
+@pytest.mark.parametrize("forget", ["delete_session", "clear_messages", "delete_message", "unpin"])
+def test_a_forget_in_one_session_while_maintain_redoes_several_is_final(
+    tmp_path: Path, fake: QuotingFake, forget: str
+) -> None:
+    """``maintain`` redoes the ranges of every session; while the model redoes the one
+    holding the word, the user forgets it (the session, its messages, the message, or
+    the user's fact learnt from it). The run goes on to the next session and finishes;
+    nothing quoting the word is in any session, the user's facts, the file or a backup
+    (for an unpin: no pin of it comes back)."""
+    from tests.test_forget_race import race
+
+    word = fake.word = new_marker()
+    path = tmp_path / "memory.db"
+    store = MemoryStore(path, config=CONFIG)
+    (first, middle, last), mid = three_sessions(store, fake, word)
+    [fact] = [p for p in store.get_pins(middle) if holds(p.content, word)]
+    forgets = {
+        "delete_session": lambda: store.delete_session(middle),
+        "clear_messages": lambda: store.clear_messages(middle),
+        "delete_message": lambda: store.delete_message(mid),
+        "unpin": lambda: store.unpin(fact.id),
+    }
+    fake.gate_when = lambda body: word in json.dumps(body)
+    [result] = race(fake, store.maintain, forgets[forget])
+    assert not isinstance(result, Exception), result
+    assert any(x.source not in ("fallback", "offline") for x in store.get_summaries(last))  # it went on
+    if forget == "unpin":
+        for sid in (first, middle, last):
+            assert not [p for p in store.get_pins(sid, history=True) if holds(p.content, word)]
+        assert not holds(store.memory_report().model_dump_json(), word)
+        return
+    for sid in (first, last):
+        nowhere_in_session(store, sid, word)
+    nowhere(store, path, middle, word)
+
+
+def nowhere_in_session(store: MemoryStore, sid: str, word: str) -> None:
+    shown = [
+        *(s.text for s in store.get_summaries(sid)),
+        *(f.text for f in store.get_summary_facts(sid)),
+        *(c.data.model_dump_json() for c in store.get_checkpoints(sid)),
+        *(p.content for p in store.get_pins(sid, history=True)),
+        json.dumps(store.build_context(sid).to_messages()),
+    ]
+    assert not [t for t in shown if holds(t, word)]
+
+
+@pytest.mark.parametrize("path_name", ["summarize", "maintain"])
+def test_an_ephemeral_session_deleted_while_its_summary_is_with_the_model_leaves_nothing(
+    tmp_path: Path, fake: QuotingFake, path_name: str
+) -> None:
+    """A session that keeps nothing (``persist=False``) beside persisted ones: deleted
+    while the model summarizes it (``summarize``), or while ``maintain`` redoes the
+    file's sessions and the private one is summarized meanwhile, no byte of it reaches
+    the file, and the persisted sessions' summaries are redone. (Held: a guard.)"""
+    from tests.test_forget_race import offline_summaries, race
+
+    word = fake.word = new_marker()
+    path = tmp_path / "memory.db"
+    store = MemoryStore(path, config=CONFIG)
+    kept = store.create_session(model="llama3.2").id
+    store.add_messages(kept, [filler(i) for i in range(4)])
+    offline_summaries(store, fake, kept)
+    private = store.create_session(model="llama3.2", persist=False).id
+    told(store, private, word)
+    store.add_messages(private, [filler(i) for i in range(4, 8)])
+    if path_name == "summarize":
+        race(fake, lambda: store.summarize(private), lambda: store.delete_session(private))
+    else:
+        fake.gate_when = lambda body: word not in json.dumps(body)  # the file's session
+        race(fake, store.maintain, lambda: (store.summarize(private), store.delete_session(private)))
+        assert any(x.source not in ("fallback", "offline") for x in store.get_summaries(kept))
+    assert private not in {s.id for s in store.list_sessions()}
+    nowhere(store, path, kept, word)
