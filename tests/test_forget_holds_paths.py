@@ -220,7 +220,7 @@ def test_encrypting_a_file_after_a_forget_brings_back_no_byte_of_it(tmp_path: Pa
 
     word = new_marker()
     path = tmp_path / "memory.db"
-    with MemoryStore(path, config={"offline": True}) as store:
+    with MemoryStore(path, config={"offline": True, "busy_timeout": 0.2}) as store:  # no long wait for the reader
         sid = store.create_session().id
         said = store.add_message(sid, "user", f"My bank PIN hint is {word}.")
         store.add_messages(sid, [filler(i) for i in range(8)])
@@ -334,3 +334,78 @@ def test_an_ephemeral_session_deleted_while_its_summary_is_with_the_model_leaves
         assert any(x.source not in ("fallback", "offline") for x in store.get_summaries(kept))
     assert private not in {s.id for s in store.list_sessions()}
     nowhere(store, path, kept, word)
+
+
+# --- the command line against a model call in another process ------------------------------
+
+CALL_IN_A_PROCESS = """
+import json, sys
+from localmem import MemoryStore
+from localmem.errors import SessionNotFound
+path, sid, call, config = sys.argv[1], sys.argv[2], sys.argv[3], json.loads(sys.argv[4])
+with MemoryStore(path, config=config) as store:
+    try:
+        store.maintain() if call == "maintain" else getattr(store, call)(sid)
+    except SessionNotFound:  # the session went meanwhile: a fine answer
+        pass
+print("done")
+"""
+
+
+@pytest.mark.parametrize("call", ["summarize", "checkpoint", "maintain"])
+@pytest.mark.parametrize("command", ["forget --message", "forget session", "unpin"])
+def test_the_clis_forget_holds_against_a_model_call_in_another_process(
+    tmp_path: Path, fake: QuotingFake, call: str, command: str
+) -> None:
+    """A program (another process) has the model summarize, checkpoint or maintain the
+    file; meanwhile the user runs ``localmem forget --message``, ``localmem forget
+    SESSION`` or ``localmem unpin`` on it. The forget mark is in the file, so the other
+    process's answer is discarded in its storing transaction: nothing quoting the word
+    is left (for an unpin: no pin of the fact comes back). (Held: a guard.)"""
+    import os
+    import subprocess
+    import sys
+
+    from click.testing import CliRunner
+
+    from localmem.cli import cli
+    from tests.test_forget_race import offline_summaries
+
+    word = fake.word = new_marker()
+    path = tmp_path / "memory.db"
+    with MemoryStore(path, config=CONFIG) as store:
+        sid = store.create_session(model="llama3.2").id
+        mid = told(store, sid, word)
+        store.add_messages(sid, [filler(i) for i in range(4, 8)])
+        if call == "maintain":  # ranges for it to redo
+            offline_summaries(store, fake, sid)
+            store.add_messages(sid, [filler(i) for i in range(8, 12)])
+            offline_summaries(store, fake, sid)
+        [fact] = [p for p in store.get_pins(sid) if holds(p.content, word)]
+    fake.gate = threading.Event()
+    fake.held.clear()
+    fake.gate_when = lambda body: word in json.dumps(body)
+    env = {**os.environ, "OLLAMA_HOST": fake.host}
+    other = subprocess.Popen(
+        [sys.executable, "-c", CALL_IN_A_PROCESS, str(path), sid, call, json.dumps(CONFIG)],
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    try:
+        held(fake)
+        args = {
+            "forget --message": ["forget", "--message", str(mid), "--yes"],
+            "forget session": ["forget", sid, "--yes"],
+            "unpin": ["unpin", str(fact.id)],
+        }[command]
+        out = CliRunner().invoke(cli, [*args, "--db", str(path)])
+        assert out.exit_code == 0, out.output
+    finally:
+        fake.gate.set()
+        stdout, stderr = other.communicate(timeout=JOIN_SECONDS)
+    assert other.returncode == 0 and "done" in stdout, stderr
+    with MemoryStore(path, config=CONFIG) as store:
+        if command == "unpin":
+            assert not [p for p in store.get_pins(sid, history=True) if holds(p.content, word)]
+            assert not holds(store.memory_report().model_dump_json(), word)
+            return
+        nowhere(store, path, sid, word)
