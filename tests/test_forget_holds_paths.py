@@ -409,3 +409,70 @@ def test_the_clis_forget_holds_against_a_model_call_in_another_process(
             assert not holds(store.memory_report().model_dump_json(), word)
             return
         nowhere(store, path, sid, word)
+
+
+# --- a pin the user edited ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("edited", [
+    "My blood pressure tablet is amlodipine 5 mg now.",  # another fact: failed before the fix
+    "I take lisinopril 20 mg every morning.",  # the same fact, another dose
+])
+@pytest.mark.parametrize("race_it", [False, True])
+def test_a_fact_the_user_edited_is_not_pinned_again_as_it_was(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, race_it: bool, edited: str
+) -> None:
+    """The user edits the fact learnt from their message ("10 mg" -> "20 mg",
+    ``update_pin``): a model's summary of the range holding the old message (after the
+    edit, or in flight during it) restates the fact as first said; it is not pinned
+    again beside the edited one. The edit is the user's correction of the fact."""
+    from tests.test_forget_race import race
+
+    path = tmp_path / "memory.db"
+    config = {**CONFIG, "summary_threshold": 8}
+    with OldFactFake() as server:
+        monkeypatch.setenv("OLLAMA_HOST", server.host)
+        with MemoryStore(path, config=config) as store:
+            sid = store.create_session(model="llama3.2").id
+            store.add_messages(sid, [filler(i) for i in range(2, 8)])
+            store.add_message(sid, "user", TAKES)
+            store.add_message(sid, "assistant", "Noted.")
+            [fact] = store.get_pins(sid)
+            if race_it:
+                race(server, lambda: store.summarize(sid), lambda: store.update_pin(fact.id, content=edited))
+            else:
+                store.update_pin(fact.id, content=edited)
+                assert store.summarize(sid) is not None
+            assert [p.content for p in store.get_pins(sid)] == [edited]
+
+
+def test_an_importance_edit_removes_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The negative case: a new importance is no correction; the model's summary of the
+    range still finds the fact as said, held by the pin (no second one, none removed)."""
+    path = tmp_path / "memory.db"
+    with OldFactFake() as server:
+        monkeypatch.setenv("OLLAMA_HOST", server.host)
+        with MemoryStore(path, config={**CONFIG, "summary_threshold": 8}) as store:
+            sid = store.create_session(model="llama3.2").id
+            store.add_messages(sid, [filler(i) for i in range(2, 8)])
+            store.add_message(sid, "user", TAKES)
+            store.add_message(sid, "assistant", "Noted.")
+            [fact] = store.get_pins(sid)
+            store.update_pin(fact.id, importance=0.9)
+            assert store.summarize(sid) is not None
+            assert [p.content for p in store.get_pins(sid)] == [TAKES]
+            store.unpin(fact.id)  # and the fact was never removed before: an unpin is final
+            assert store.get_pins(sid) == []
+
+
+def test_editing_a_pin_leaves_no_byte_of_its_old_text(tmp_path: Path) -> None:
+    """A pin's old content, rewritten by the user, leaves the file as an unpinned one does
+    (the pins' index merged, the log emptied)."""
+    word = new_marker()
+    path = tmp_path / "memory.db"
+    store = MemoryStore(path, config={"offline": True})
+    sid = store.create_session().id
+    store.add_messages(sid, [filler(i) for i in range(4)])
+    pin = store.pin(sid, f"The spare key is under the {word} pot.")
+    store.update_pin(pin.id, content="The spare key is with the neighbour now.")
+    nowhere(store, path, sid, word)
