@@ -473,16 +473,28 @@ def another_version(session_id: str) -> list[str]:
         return list(elsewhere.export_sessions([session_id]))
 
 
+def told_in_a_file(tmp_path: Path, fake: QuotingFake) -> tuple[MemoryStore, Path, str, str]:
+    """A store on a file, a session whose first message holds a new word the model quotes."""
+    word = fake.word = new_marker()
+    path = tmp_path / "memory.db"
+    store = MemoryStore(path, config=CONFIG)
+    sid, _ = told_session(store, word)
+    return store, path, sid, word
+
+
+def told_session(store: MemoryStore, word: str) -> tuple[str, int]:
+    """A new session: the message holding ``word``, then seven turns; (its id, the message's)."""
+    sid = store.create_session(model="llama3.2").id
+    mid = told(store, sid, word)
+    store.add_messages(sid, [filler(i) for i in range(4, 8)])
+    return sid, mid
+
+
 def test_replacing_a_session_by_import_leaves_no_byte_of_its_old_text(tmp_path: Path, fake: QuotingFake) -> None:
     """``existing="replace"`` deletes the old session: its text leaves the file as a
     forget's does (the full-text indexes merged, the summary cache emptied, the log
     emptied), not only its rows."""
-    word = fake.word = new_marker()
-    path = tmp_path / "memory.db"
-    store = MemoryStore(path, config=CONFIG)
-    sid = store.create_session(model="llama3.2").id
-    told(store, sid, word)
-    store.add_messages(sid, [filler(i) for i in range(4, 8)])
+    store, path, sid, word = told_in_a_file(tmp_path, fake)
     store.summarize(sid)
     assert any(holds(s.text, word) for s in store.get_summaries(sid))
     report = store.import_sessions(another_version(sid), existing="replace")
@@ -497,12 +509,7 @@ def test_a_model_call_racing_an_import_replace_stores_nothing_of_the_old_text(
     """A summary or checkpoint computed from the session's old messages while an import
     replaced it is discarded when it would be stored (the replace raises the forget
     mark, as a forget does)."""
-    word = fake.word = new_marker()
-    path = tmp_path / "memory.db"
-    store = MemoryStore(path, config=CONFIG)
-    sid = store.create_session(model="llama3.2").id
-    told(store, sid, word)
-    store.add_messages(sid, [filler(i) for i in range(4, 8)])
+    store, path, sid, word = told_in_a_file(tmp_path, fake)
     lines = another_version(sid)
     call = {"summarize": lambda: store.summarize(sid), "checkpoint": lambda: store.checkpoint(sid)}
     race(fake, call[path_name], lambda: store.import_sessions(lines, existing="replace"))

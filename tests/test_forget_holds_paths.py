@@ -13,12 +13,15 @@ from __future__ import annotations
 import asyncio
 import json
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from localmem import AsyncMemoryStore, MemoryStore
+from localmem.models import Pin
 from tests.test_forget import holds, new_marker, traces
+from tests.test_forget_holds import told_session
 from tests.test_forget_race import CONFIG, JOIN_SECONDS, QuotingFake, fake, filler, nowhere, told
 
 __all__ = ["fake"]  # the fixture, shared
@@ -41,9 +44,7 @@ def test_a_forget_on_the_async_store_is_final(
     word = fake.word = new_marker()
     path = tmp_path / "memory.db"
     with MemoryStore(path, config=CONFIG) as setup:
-        sid = setup.create_session(model="llama3.2").id
-        mid = told(setup, sid, word)
-        setup.add_messages(sid, [filler(i) for i in range(4, 8)])
+        sid, mid = told_session(setup, word)
 
     async def main() -> None:
         async with AsyncMemoryStore(path, config=CONFIG) as store:
@@ -81,53 +82,65 @@ class OldFactFake(QuotingFake):
 
 
 TAKES = "I take lisinopril 10 mg every morning."
+FACT_CONFIG = {**CONFIG, "summary_threshold": 8}  # the summary covers the eight turns
+
+
+@pytest.fixture
+def old_fact(monkeypatch: pytest.MonkeyPatch) -> Iterator[OldFactFake]:
+    with OldFactFake() as server:
+        monkeypatch.setenv("OLLAMA_HOST", server.host)
+        yield server
+
+
+def fact_said_last(store: MemoryStore) -> tuple[str, Pin]:
+    """A session of eight turns whose last user turn says ``TAKES`` (its summary covers
+    it, ``summary_threshold`` 8): (the session, the fact's pin)."""
+    sid = store.create_session(model="llama3.2").id
+    store.add_messages(sid, [filler(i) for i in range(2, 8)])
+    store.add_message(sid, "user", TAKES)
+    store.add_message(sid, "assistant", "Noted.")
+    [fact] = store.get_pins(sid)
+    return sid, fact
 
 
 @pytest.mark.parametrize("act", ["unpin", "correct"])
 def test_an_unpin_or_a_correction_on_another_async_store_holds_against_a_summary_in_flight(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, act: str
+    tmp_path: Path, old_fact: OldFactFake, act: str
 ) -> None:
     """The user unpins the fact, or corrects it ("Sorry, I meant 20 mg."), through a second
     async store while the first one's summary is with the model, whose facts restate the
     fact as it was: the removed fact stays removed, the corrected one stays corrected.
     (Held: a guard.)"""
     path = tmp_path / "memory.db"
-    config = {**CONFIG, "summary_threshold": 8}
-    with OldFactFake() as server:
-        monkeypatch.setenv("OLLAMA_HOST", server.host)
-        with MemoryStore(path, config=config) as setup:
-            sid = setup.create_session(model="llama3.2").id
-            setup.add_messages(sid, [filler(i) for i in range(2, 8)])
-            setup.add_message(sid, "user", TAKES)
-            setup.add_message(sid, "assistant", "Noted.")
-            [fact] = setup.get_pins(sid)
+    with MemoryStore(path, config=FACT_CONFIG) as setup:
+        sid, fact = fact_said_last(setup)
 
-        async def main() -> None:
-            async with AsyncMemoryStore(path, config=config) as store, \
-                    AsyncMemoryStore(path, config=config) as other:
-                server.gate = threading.Event()
-                server.held.clear()
-                call = asyncio.ensure_future(store.summarize(sid))
-                await asyncio.get_running_loop().run_in_executor(None, held, server)
-                if act == "unpin":
-                    await other.unpin(fact.id)
-                else:
-                    await other.add_message(sid, "user", "Sorry, I meant 20 mg.")
-                server.gate.set()
-                summary = await call  # None after an unpin: a forget discards the answer
-                assert (summary is None) == (act == "unpin")
-                if summary is not None:
-                    assert summary.end_message_id >= fact.source_message_id  # it read the fact
-
-        asyncio.run(main())
-        with MemoryStore(path, config=config) as store:
-            shown = [p.content for p in store.get_pins(sid)]
-            assert TAKES not in shown
+    async def main() -> None:
+        async with AsyncMemoryStore(path, config=FACT_CONFIG) as store, \
+                AsyncMemoryStore(path, config=FACT_CONFIG) as other:
+            old_fact.gate = threading.Event()
+            old_fact.held.clear()
+            call = asyncio.ensure_future(store.summarize(sid))
+            await asyncio.get_running_loop().run_in_executor(None, held, old_fact)
             if act == "unpin":
-                assert shown == []
-            else:  # the fact with its correction, built from both messages
-                [corrected] = shown
-                assert "I meant 20 mg" in corrected
+                await other.unpin(fact.id)
+            else:
+                await other.add_message(sid, "user", "Sorry, I meant 20 mg.")
+            old_fact.gate.set()
+            summary = await call  # None after an unpin: a forget discards the answer
+            assert (summary is None) == (act == "unpin")
+            if summary is not None:
+                assert summary.end_message_id >= fact.source_message_id
+
+    asyncio.run(main())
+    with MemoryStore(path, config=FACT_CONFIG) as store:
+        shown = [p.content for p in store.get_pins(sid)]
+        assert TAKES not in shown
+        if act == "unpin":
+            assert shown == []
+        else:  # the fact with its correction, built from both messages
+            [corrected] = shown
+            assert "I meant 20 mg" in corrected
 
 
 # --- an encrypted file -------------------------------------------------------------------
@@ -177,9 +190,7 @@ def test_a_forget_in_an_encrypted_file_leaves_no_byte_in_its_decrypted_pages(
     word = fake.word = new_marker()
     path = tmp_path / "memory.db"
     store = MemoryStore(path, config=CONFIG, key=KEY)
-    sid = store.create_session(model="llama3.2").id
-    mid = told(store, sid, word)
-    store.add_messages(sid, [filler(i) for i in range(4, 8)])
+    sid, mid = told_session(store, word)
     store.summarize(sid)
     store.add_messages(sid, [filler(i) for i in range(8, 12)])
     assert word.encode() in decrypted(path, KEY)  # the reading works: the word is there
@@ -374,9 +385,7 @@ def test_the_clis_forget_holds_against_a_model_call_in_another_process(
     word = fake.word = new_marker()
     path = tmp_path / "memory.db"
     with MemoryStore(path, config=CONFIG) as store:
-        sid = store.create_session(model="llama3.2").id
-        mid = told(store, sid, word)
-        store.add_messages(sid, [filler(i) for i in range(4, 8)])
+        sid, mid = told_session(store, word)
         if call == "maintain":  # ranges for it to redo
             offline_summaries(store, fake, sid)
             store.add_messages(sid, [filler(i) for i in range(8, 12)])
@@ -420,7 +429,7 @@ def test_the_clis_forget_holds_against_a_model_call_in_another_process(
 ])
 @pytest.mark.parametrize("race_it", [False, True])
 def test_a_fact_the_user_edited_is_not_pinned_again_as_it_was(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, race_it: bool, edited: str
+    tmp_path: Path, old_fact: OldFactFake, race_it: bool, edited: str
 ) -> None:
     """The user edits the fact learnt from their message ("10 mg" -> "20 mg",
     ``update_pin``): a model's summary of the range holding the old message (after the
@@ -428,41 +437,24 @@ def test_a_fact_the_user_edited_is_not_pinned_again_as_it_was(
     again beside the edited one. The edit is the user's correction of the fact."""
     from tests.test_forget_race import race
 
-    path = tmp_path / "memory.db"
-    config = {**CONFIG, "summary_threshold": 8}
-    with OldFactFake() as server:
-        monkeypatch.setenv("OLLAMA_HOST", server.host)
-        with MemoryStore(path, config=config) as store:
-            sid = store.create_session(model="llama3.2").id
-            store.add_messages(sid, [filler(i) for i in range(2, 8)])
-            store.add_message(sid, "user", TAKES)
-            store.add_message(sid, "assistant", "Noted.")
-            [fact] = store.get_pins(sid)
-            if race_it:
-                race(server, lambda: store.summarize(sid), lambda: store.update_pin(fact.id, content=edited))
-            else:
-                store.update_pin(fact.id, content=edited)
-                assert store.summarize(sid) is not None
-            assert [p.content for p in store.get_pins(sid)] == [edited]
+    with MemoryStore(tmp_path / "memory.db", config=FACT_CONFIG) as store:
+        sid, fact = fact_said_last(store)
+        if race_it:
+            race(old_fact, lambda: store.summarize(sid), lambda: store.update_pin(fact.id, content=edited))
+        else:
+            store.update_pin(fact.id, content=edited)
+            assert store.summarize(sid) is not None
+        assert [p.content for p in store.get_pins(sid)] == [edited]
 
 
-def test_an_importance_edit_removes_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_importance_edit_removes_nothing(tmp_path: Path, old_fact: OldFactFake) -> None:
     """The negative case: a new importance is no correction; the model's summary of the
     range still finds the fact as said, held by the pin (no second one, none removed)."""
-    path = tmp_path / "memory.db"
-    with OldFactFake() as server:
-        monkeypatch.setenv("OLLAMA_HOST", server.host)
-        with MemoryStore(path, config={**CONFIG, "summary_threshold": 8}) as store:
-            sid = store.create_session(model="llama3.2").id
-            store.add_messages(sid, [filler(i) for i in range(2, 8)])
-            store.add_message(sid, "user", TAKES)
-            store.add_message(sid, "assistant", "Noted.")
-            [fact] = store.get_pins(sid)
-            store.update_pin(fact.id, importance=0.9)
-            assert store.summarize(sid) is not None
-            assert [p.content for p in store.get_pins(sid)] == [TAKES]
-            store.unpin(fact.id)  # and the fact was never removed before: an unpin is final
-            assert store.get_pins(sid) == []
+    with MemoryStore(tmp_path / "memory.db", config=FACT_CONFIG) as store:
+        sid, fact = fact_said_last(store)
+        store.update_pin(fact.id, importance=0.9)
+        assert store.summarize(sid) is not None
+        assert [p.content for p in store.get_pins(sid)] == [TAKES]
 
 
 def test_editing_a_pin_leaves_no_byte_of_its_old_text(tmp_path: Path) -> None:
