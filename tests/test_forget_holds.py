@@ -555,3 +555,29 @@ def test_the_cli_import_says_which_facts_stay_in_history(tmp_path: Path) -> None
     out = CliRunner().invoke(cli, ["import", str(tmp_path / "old.jsonl"), "--db", str(tmp_path / "new.db")])
     assert out.exit_code == 0, out.output
     assert "1 superseded pin(s) kept in history for good" in out.output
+
+
+def test_replacing_a_conversation_of_another_assistant_racing_a_checkpoint_stores_nothing_of_the_old_text(
+    tmp_path: Path, fake: QuotingFake
+) -> None:
+    """``import_conversations(..., existing="replace")`` (a ChatGPT or Claude history
+    imported again) replaces the session as ``import_sessions`` does: a checkpoint computed
+    from the old turns meanwhile is discarded, and no byte of them stays."""
+    from localmem.exports import Conversation
+    from localmem.exports.common import Turn
+
+    word = fake.word = new_marker()
+    path = tmp_path / "memory.db"
+    store = MemoryStore(path, config=CONFIG)
+    t = "2026-01-05T10:00:00.000Z"
+
+    def version(*texts: str) -> Conversation:
+        turns = [Turn("user" if k % 2 == 0 else "assistant", x, t) for k, x in enumerate(texts)]
+        return Conversation("c1", "garden", "llama3.2", t, t, tuple(turns))
+
+    fillers = [filler(i)["text"] for i in range(1, 8)]
+    [(_, sid)] = store.import_conversations([version(f"My locker code is {word} now.", *fillers)]).sessions
+    newer = version("The garden needs watering.", *fillers)
+    fake.gate_when = lambda body: word in json.dumps(body)
+    race(fake, lambda: store.checkpoint(sid), lambda: store.import_conversations([newer], existing="replace"))
+    nowhere(store, path, sid, word)
