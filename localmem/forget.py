@@ -156,16 +156,18 @@ class Forgetting:
             if gone.deleted:
                 self._final(gone, session_id)
             db.merge_indexes(gone)
-            if not gone.deleted:
-                pass  # nothing went (an import that replaced nothing): every memo holds
-            elif session_id is None or gone.users:  # the user's facts: every session's contexts
-                self._db.cache.clear()
-                self._db.memo.clear()
-            else:
-                self._db.memo.forget(session_id)  # its state rows hold the checkpoint's lines
-                self._db.memo.deleted()  # rows gone: no recall may find them there
+            if gone.deleted:  # else (an import that replaced nothing, a new importance) every memo holds
+                self._drop_memos(session_id, gone.users)
         if gone.deleted:
             self._empty_log()
+
+    def _drop_memos(self, session_id: str | None, users: bool) -> None:
+        if session_id is None or users:  # the user's facts: every session's contexts
+            self._db.cache.clear()
+            self._db.memo.clear()
+        else:
+            self._db.memo.forget(session_id)  # its state rows hold the checkpoint's lines
+            self._db.memo.deleted()  # rows gone: no recall may find them there
 
     @staticmethod
     def _final(gone: Forgotten, session_id: str | None) -> None:
