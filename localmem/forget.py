@@ -156,14 +156,18 @@ class Forgetting:
             if gone.deleted:
                 self._final(gone, session_id)
             db.merge_indexes(gone)
-            if session_id is None or gone.users:  # the user's facts: every session's contexts
-                self._db.cache.clear()
-                self._db.memo.clear()
-            else:
-                self._db.memo.forget(session_id)  # its state rows hold the checkpoint's lines
-                self._db.memo.deleted()  # rows gone: no recall may find them there
+            if gone.deleted:  # else (an import that replaced nothing, a new importance) every memo holds
+                self._drop_memos(session_id, gone.users)
         if gone.deleted:
             self._empty_log()
+
+    def _drop_memos(self, session_id: str | None, users: bool) -> None:
+        if session_id is None or users:  # the user's facts: every session's contexts
+            self._db.cache.clear()
+            self._db.memo.clear()
+        else:
+            self._db.memo.forget(session_id)  # its state rows hold the checkpoint's lines
+            self._db.memo.deleted()  # rows gone: no recall may find them there
 
     @staticmethod
     def _final(gone: Forgotten, session_id: str | None) -> None:
@@ -171,14 +175,19 @@ class Forgetting:
         output is checked against before it is stored (the session's; every
         session's when sessions went or the user's facts were reached), and
         tombstone the facts removed, so that no model pins them again from what was
-        said before (``db.provenance``)."""
+        said before (``db.provenance``): every fact unpinned, and every fact whose pins
+        went with the forgotten messages unless a message left still says it
+        (``db.still_said``: forgetting a message is not removing the fact)."""
         conn = gone.conn
         every = session_id is None or not db.session_exists(conn, session_id)
         if every and session_id is not None:
             db.drop_session_marks(conn, session_id)
         db.raise_mark(conn, db.EVERY_SESSION if every else session_id)
+        removed = gone.removed + [
+            (scope, key) for scope, key in gone.with_messages if not db.still_said(conn, scope, key)
+        ]
         db.bury(conn, [
-            (scope, key) for scope, key in gone.removed
+            (scope, key) for scope, key in removed
             if scope is None or scope == session_id and not every
         ])
 
@@ -230,6 +239,20 @@ class Forgetting:
         for table, low in lowest.items():
             gone.touch(table, [low])
         return True
+
+    def forget_replaced(self, gone: Forgotten, session_id: str) -> None:
+        """Delete a session an import replaces (in a ``forgetting`` transaction), as
+        ``delete_session`` does but for what rests on its messages outside it, which the
+        import moved or took first (``Transfer``): its rows, and every trace of them
+        the transaction's end reaches (the indexes merged, the summary cache emptied,
+        the forget mark raised: a model's output computed from the old text while the
+        import ran is discarded when it would be stored)."""
+        lowest = db.session_lowest_ids(gone.conn, session_id)
+        self._db.memo.forget(session_id)
+        db.delete_session(gone.conn, session_id)
+        gone.deleted = True
+        for table, low in lowest.items():
+            gone.touch(table, [low])
 
     def forget_messages(
         self, gone: Forgotten, session_id: str, message_ids: Sequence[int] | None

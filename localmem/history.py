@@ -161,13 +161,14 @@ class History:
         counts: dict[str, int] = {}
         for chunk in _chunks(batches, BATCH_MESSAGES):
             prepared = [(i, b, *self._prepare(b), pins) for i, b, pins in chunk]  # outside the lock
-            with self._db.write() as conn:
+            with self._transfer.importing() as gone:
+                conn = gone.conn
                 for i, batch, tokens, plan, pins in prepared:
-                    written = self._transfer.write_session(conn, batch, existing, tokens, f"conversation {i}")
+                    written = self._transfer.write_session(gone, batch, existing, tokens, f"conversation {i}")
                     if written is None:
                         skipped.append(batch.session.id)
                         continue
-                    session_id, was_there, first, _kept, _removed = written  # no pins in these exports
+                    session_id, was_there, first = written.session_id, written.replaced, written.first
                     messages = batch.records["messages"]
                     for k, found in enumerate(pins):
                         # a fact the user removed here: an old conversation does not say it again

@@ -429,7 +429,8 @@ class SessionRows(NamedTuple):
 
 class ImportReport(BaseModel):
     """What an import wrote: each session as (id in the export, id in this file),
-    in the export's order, and how many records of each type; the sessions it
+    in the export's order, and how many records of each type it wrote (a pin left
+    out, with its links, is not counted); the sessions it
     left alone because this file had them (``skipped``) and those it replaced
     (``replaced``, also in ``sessions``); whether an end record vouched for the
     whole input (``verified``: False while it is incomplete, or ``unverified``
@@ -449,4 +450,9 @@ class ImportReport(BaseModel):
     """Automatic pins left out because the user removed their fact in this file (unpinned
     it, or forgot the message it came from): an import is a record of what was said
     before, never the user saying it again (``db.buried_after``)."""
+    ended_elsewhere: int = 0
+    """Superseded pins imported whose update was said in another session: an export's
+    records name only the messages of their own session, so the ending is not carried
+    (even when that session is exported too). They are kept in history, and no forget in
+    this file can make them current again; pin the fact by hand if it holds."""
     verified: bool = False

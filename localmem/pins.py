@@ -188,7 +188,10 @@ class Pins:
         New content is counted again and re-keyed, so an auto pin that was
         edited no longer matches the fact as first stated; a manual pin's new
         content replaces an auto pin of its scope that held it (as :meth:`pin`
-        does). One transaction. Raises :class:`NotFound` for an unknown id,
+        does). New content that says another fact removes the fact as it was, as
+        :meth:`unpin` does: its old text leaves the file, and no model pins it again
+        from the messages said before (a tombstone; a model's answer in flight is
+        discarded). One transaction. Raises :class:`NotFound` for an unknown id,
         :class:`InvalidInput` for no change asked, empty content, an importance
         outside 0..1, or an auto pin's new content that another pin already
         holds; nothing is written then.
@@ -205,7 +208,7 @@ class Pins:
             exists, session_id = db.pin_scope(conn, pin_id)  # a pin never changes scope
             if not exists:
                 raise NotFound("pin", pin_id)
-            with self._db.write(session_id):
+            with self._forget.forgetting(session_id) as gone:  # new content: the old fact goes
                 old = db.get_pin(conn, pin_id)  # inside the transaction: what we rewrite
                 if old is None:
                     raise NotFound("pin", pin_id)
@@ -217,6 +220,9 @@ class Pins:
                         same = self._same_fact(conn, session_id, key, besides=pin_id)
                         if same is not None:
                             raise InvalidInput(f"pin {same.id} already says this")
+                    if key != pin_key(old.content):  # the user's correction removes the fact as it was
+                        gone.touch("semantic_pins", [pin_id])
+                        gone.removed.append((session_id, pin_key(old.content)))
                 if session_id is not None:
                     db.touch_session(conn, session_id, self._db.now())
                 new_content = old.content if content is None else content

@@ -144,7 +144,7 @@ class MemoryStore:
         messages = self._messages = Messages(handle, pins, summaries)
         self._items = Items(handle, messages, forget)
         contexts = self._contexts = Contexts(handle, model, recall)
-        transfer = self._transfer = Transfer(handle)
+        transfer = self._transfer = Transfer(handle, forget)
         self._history = History(handle, transfer, pins, facts)
         self._maintenance = Maintenance(handle, summaries, resummarizer)
         self._admin = Admin(handle, forget, contexts)

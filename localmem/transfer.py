@@ -7,12 +7,13 @@ export and writes an import's, one transaction per session.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 import uuid
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from . import db
 from .args import as_list, check_id
@@ -23,17 +24,46 @@ from .jsonl import Reader, SessionBatch, Tally, check_end, header_line, session_
 from .models import PIN_KINDS, ImportReport
 
 if TYPE_CHECKING:  # what it is given: for the type checker only
+    from .db import Forgotten
+    from .forget import Forgetting
     from .handle import Handle
+
+
+class Written(NamedTuple):
+    """One session an import wrote (``Transfer.write_session``)."""
+
+    session_id: str
+    """Its id in this file."""
+    replaced: bool
+    """Whether it replaced a session of this file."""
+    first: int
+    """The id of its first message (the others follow)."""
+    kept: list[int]
+    """The pins the export marked as the user's, kept in the session instead."""
+    removed: int
+    """The automatic pins left out because the user removed their fact here."""
+    left_out: Counter[str]
+    """By record type, the records read but not written (a pin left out, and its links)."""
+    ended_elsewhere: int
+    """Superseded pins written whose update the export does not carry (``ImportReport``)."""
 
 
 # --- the store's methods ------------------------------------------------------------------
 
 
 class Transfer:
-    """Export and import, one read (or write) transaction per session."""
+    """Export and import, one read (or write) transaction per session; a session an
+    import replaces is deleted as ``forgetting`` deletes one."""
 
-    def __init__(self, handle: Handle) -> None:
+    def __init__(self, handle: Handle, forgetting: Forgetting) -> None:
         self._db = handle
+        self._forget = forgetting
+
+    def importing(self, session_id: str | None = None) -> contextlib.AbstractContextManager[Forgotten]:
+        """An import's transaction: a forget's (``Forgetting.forgetting``), so that a
+        session it replaces leaves as a forgotten one does (its text merged out of the
+        indexes, the summary cache emptied, the forget mark raised, the log emptied)."""
+        return self._forget.forgetting(session_id)
 
     def export_sessions(self, session_ids: Sequence[str] | None = None) -> Iterator[str]:
         """The sessions as JSON lines (no trailing newline): a header, each session,
@@ -141,6 +171,7 @@ class Transfer:
         replaced: list[str] = []
         kept: list[int] = []
         removed = 0
+        ended_elsewhere = 0
         counts: Counter[str] = Counter()
 
         def report() -> ImportReport:
@@ -151,6 +182,7 @@ class Transfer:
                 replaced=replaced,
                 kept_in_session=kept,
                 removed=removed,
+                ended_elsewhere=ended_elsewhere,
                 verified=reader.verified,
             )
 
@@ -160,12 +192,14 @@ class Transfer:
                 if written is None:
                     skipped.append(batch.session.id)
                     continue
-                done.append((batch.session.id, written[0]))
-                if written[1]:
+                done.append((batch.session.id, written.session_id))
+                if written.replaced:
                     replaced.append(batch.session.id)
-                kept += written[2]
-                removed += written[3]
+                kept += written.kept
+                removed += written.removed
+                ended_elsewhere += written.ended_elsewhere
                 counts += batch.counts
+                counts -= written.left_out  # a report says what landed
         except InvalidInput as exc:
             message = str(exc)
             if reader.session is not None:  # the session being read or written
@@ -175,30 +209,24 @@ class Transfer:
             raise ImportRefused(message, report()) from None
         return report()
 
-    def _import_session(
-        self, batch: SessionBatch, existing: str
-    ) -> tuple[str, bool, list[int], int] | None:
-        """Write one session's batch in one transaction: (its id in this file, whether
-        it replaced one, the pins kept in its session, the auto pins of removed facts
-        left out), or None when it was skipped."""
+    def _import_session(self, batch: SessionBatch, existing: str) -> Written | None:
+        """Write one session's batch in one transaction (None when it was skipped)."""
         tokens = recount(batch, self._db.tokenizer.count)  # before the write lock is taken
-        with self._db.write(batch.session.id) as conn:
-            written = self.write_session(conn, batch, existing, tokens)
-        return None if written is None else (written[0], written[1], written[3], written[4])
+        with self.importing(batch.session.id) as gone:
+            return self.write_session(gone, batch, existing, tokens)
 
     def write_session(
         self,
-        conn: sqlite3.Connection,
+        gone: Forgotten,
         batch: SessionBatch,
         existing: str,
         tokens: dict[str, list],
         where: str | None = None,
-    ) -> tuple[str, bool, int, list[int], int] | None:
-        """Write one session's batch inside the caller's transaction: (its id in this
-        file, whether it replaced one, the id of its first message, the pins kept in
-        the session and how many auto pins of removed facts were left out, as
-        ``_write_rows`` says), or None when it was skipped. ``where``
-        names it in an error (default: its line)."""
+    ) -> Written | None:
+        """Write one session's batch inside the caller's transaction (None when it was
+        skipped), the transaction ``importing``'s. ``where`` names it in an error
+        (default: its line)."""
+        conn = gone.conn
         s = batch.session
         session_id = s.id
         replaced = False
@@ -206,9 +234,8 @@ class Transfer:
             if existing == "skip":
                 return None
             if existing == "replace":
-                moved, sourced = _replacing(conn, batch, session_id)
-                db.delete_session(conn, session_id)
-                self._db.memo.deleted()  # its messages are gone
+                moved, sourced = _replacing(gone, batch, session_id)
+                self._forget.forget_replaced(gone, session_id)
                 replaced = True
             elif existing == "rename":
                 session_id = uuid.uuid4().hex
@@ -220,30 +247,31 @@ class Transfer:
                 )
         self._db.memo.forget(session_id)
         db.import_session(conn, (session_id, s.title, s.model, s.created_at, s.updated_at))
-        first, kept, removed = _write_rows(conn, batch, session_id, tokens)
+        first, kept, removed, left_out, ended_elsewhere = _write_rows(conn, batch, session_id, tokens)
         if replaced:
             db.repoint_pins(conn, {old: first + k for old, k in moved.items()}, sourced)
-        return session_id, replaced, first, kept, removed
+        return Written(session_id, replaced, first, kept, removed, left_out, ended_elsewhere)
 
 
 def _replacing(
-    conn: sqlite3.Connection, batch: SessionBatch, session_id: str
+    gone: Forgotten, batch: SessionBatch, session_id: str
 ) -> tuple[dict[int, int], list[tuple[int, int]]]:
     """Before a session is replaced: what rests on its messages outside its own rows (the
     user's pins taken from them, pins' sources and endings) follows each message the
     import brings again at the same place (same role and text); what rests on the others
     goes as a forget of them would take it (the pins they ended current again, the pins
-    taken from them deleted). Return (old message id -> its position in the batch, the
-    user's pins taken from the session's messages, with their source)."""
+    taken from them deleted, in ``gone``). Return (old message id -> its position in the
+    batch, the user's pins taken from the session's messages, with their source)."""
+    conn = gone.conn
     old = db.replaced_messages(conn, session_id)
     new = batch.records["messages"]
     moved = {
         mid: k for k, (mid, role, text) in enumerate(old)
         if k < len(new) and (new[k].role, new[k].text) == (role, text)
     }
-    gone = [mid for mid, _, _ in old if mid not in moved]
-    db.delete_sourced_auto_pins(conn, gone)
-    db.restore_ended(conn, gone)
+    left = [mid for mid, _, _ in old if mid not in moved]
+    gone.pins_gone(db.delete_sourced_auto_pins(conn, left))
+    gone.users |= db.restore_ended(conn, left) > 0
     return moved, db.user_pins_sourced(conn, session_id)
 
 
@@ -257,12 +285,14 @@ def _rewindable(lines: object) -> bool:
 
 def _write_rows(
     conn: sqlite3.Connection, batch: SessionBatch, sid: str, tokens: dict[str, list]
-) -> tuple[int, list[int], int]:
+) -> tuple[int, list[int], int, Counter[str], int]:
     """Insert a batch's rows under session ``sid``, table by table, references mapped,
     with the token counts of ``recount``. Return the id of its first message (the others
     follow), the ids of the pins the export marked as the user's that were kept in the
-    session instead, and how many automatic pins were left out because the user removed
-    their fact in this file (:class:`ImportReport`)."""
+    session instead, how many automatic pins were left out because the user removed
+    their fact in this file (:class:`ImportReport`), by record type the records not
+    written (those pins, the ones the user has already, and their links), and how many
+    superseded pins were written with no ending (their update is not in the export)."""
     r = batch.records
     first = db.import_messages(
         conn,
@@ -295,10 +325,16 @@ def _write_rows(
         if p.scope == "user" and owner is not None:
             kept.append(pin.id)
     # A pin left out (the user has the fact already) leaves its links out too.
-    db.import_pin_links(conn, *(
+    links = [
         [(pins[x.pin_id], message[x.message_id]) for x in r[field] if x.pin_id in pins]
         for field in ("pin_sources", "pin_endings")
-    ))
+    ]
+    db.import_pin_links(conn, *links)
+    left_out = Counter({
+        "pin": len(r["pins"]) - len(pins),
+        "pin_source": len(r["pin_sources"]) - len(links[0]),
+        "pin_ending": len(r["pin_endings"]) - len(links[1]),
+    })
     summaries: dict[int, int] = {}
     for s, n in zip(r["summaries"], tokens["summaries"]):
         start, end = batch.new_range(s, first)
@@ -347,4 +383,6 @@ def _write_rows(
     db.add_checkpoint_sources(conn, [
         (checkpoints[x.checkpoint_id], x.item, message[x.message_id]) for x in r["checkpoint_sources"]
     ])
-    return first, kept, len(removed)
+    ended = {pin_id for pin_id, _ in links[1]}
+    superseded = {pins[p.id] for p in r["pins"] if p.superseded_at is not None and p.id in pins}
+    return first, kept, len(removed), +left_out, len(superseded - ended)

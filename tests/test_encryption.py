@@ -161,7 +161,8 @@ def test_the_keyring_gives_the_key_of_an_encrypted_file(db_path: Path) -> None:
 def test_forgetting_in_an_encrypted_file_leaves_the_word_in_no_byte(
     db_path: Path, tmp_path: Path
 ) -> None:
-    """Every byte is ciphertext anyway; the plain copy shows the forgotten pages were zeroed."""
+    """Every byte is ciphertext anyway; the plain copy holds the live rows only (an
+    export carries no free page): tests/test_forget_holds_paths.py decrypts the pages."""
     with MemoryStore(db_path, config=OFFLINE, key=KEY) as store:
         session = store.create_session().id
         gone = store.add_message(session, "user", f"my secret word is {WORD}")

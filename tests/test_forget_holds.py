@@ -358,7 +358,7 @@ def test_forgetting_an_update_and_a_repetition_of_the_old_fact_keeps_the_old_fac
     """The fact said in one chat, ended in another, then said again there: forgetting that
     chat takes the update and the repetition, and the fact as first said is current again:
     the repetition going does not keep it in history. (Forgetting the repetition alone
-    first is a removal of the fact by its key: the tombstone then keeps it removed.)"""
+    first, then the update, gives the same: below.)"""
     said = store.create_session().id
     store.add_message(said, "user", TAKES)
     other = store.create_session().id
@@ -369,3 +369,215 @@ def test_forgetting_an_update_and_a_repetition_of_the_old_fact_keeps_the_old_fac
         "delete_session": lambda: store.delete_session(other),
     }[forget]()
     assert current(store, said) == [TAKES]
+
+
+@pytest.mark.parametrize("forget_update", ["delete_message", "clear_messages", "delete_session"])
+def test_forgetting_the_repetition_then_the_update_brings_back_the_first_statement(
+    store: MemoryStore, forget_update: str
+) -> None:
+    """The fact said in one chat, ended by an update in another, said again there, then
+    the repetition forgotten first and the update after: forgetting a message is
+    forgetting that message, not the fact as first said, so the order of the two forgets
+    does not matter (forgetting both at once restores it, above). The first statement
+    is current again."""
+    said = store.create_session().id
+    store.add_message(said, "user", TAKES)
+    other = store.create_session().id
+    update = store.add_message(other, "user", STOPPED)
+    repeated = store.add_message(other, "user", TAKES)
+    store.delete_message(repeated.id)
+    assert current(store, said) == [STOPPED]
+    {
+        "delete_message": lambda: store.delete_message(update.id),
+        "clear_messages": lambda: store.clear_messages(other),
+        "delete_session": lambda: store.delete_session(other),
+    }[forget_update]()
+    assert current(store, said) == [TAKES]
+
+
+def test_unpinning_the_repetition_then_forgetting_the_update_keeps_the_fact_removed(store: MemoryStore) -> None:
+    """The negative case: the user removed the fact itself (an unpin of the repetition),
+    so forgetting the update later brings nothing back."""
+    said = store.create_session().id
+    store.add_message(said, "user", TAKES)
+    other = store.create_session().id
+    update = store.add_message(other, "user", STOPPED)
+    store.add_message(other, "user", TAKES)
+    [again] = [p for p in store.get_pins(other) if p.content == TAKES]
+    store.unpin(again.id)
+    store.delete_message(update.id)
+    assert current(store, said) == []
+
+
+def test_forgetting_the_only_message_of_a_fact_keeps_it_removed_from_a_models_summary(
+    store: MemoryStore,
+) -> None:
+    """The tombstone a forget leaves stays when no message of the fact is left: a
+    model's fact resting on older messages may not pin it again (``Pins.pin`` with a
+    source before the forget is refused on the assistant's word)."""
+    from localmem.errors import FactRemoved
+
+    s = store.create_session().id
+    before = store.add_message(s, "user", "Hello there.")
+    said = store.add_message(s, "user", TAKES)
+    store.delete_message(said.id)
+    with pytest.raises(FactRemoved):
+        store.pin(s, TAKES, before.id, scope="user", by="assistant")
+
+
+def test_an_imports_counts_say_what_landed(store: MemoryStore, tmp_path: Path) -> None:
+    """``ImportReport.counts`` says what the import wrote: a pin it left out (its fact
+    removed here) is not counted as a pin imported; the same export imported into
+    another file counts the pin it writes there (the negative case)."""
+    s, lines = said_then_exported(store)
+    store.unpin(store.get_pins(s)[0].id)
+    report = store.import_sessions(lines, existing="replace")
+    assert report.removed == 1 and report.counts == {"session": 1, "message": 2}
+    assert store.get_pins(s, history=True) == []
+    with MemoryStore(tmp_path / "other.db") as other:
+        report = other.import_sessions(lines)
+        assert report.counts == {"session": 1, "message": 2, "pin": 1}
+        assert current(other, s) == [ALLERGY]
+
+
+def test_an_import_beside_the_users_fact_counts_no_second_pin(store: MemoryStore) -> None:
+    """Imported beside the session it came from (``rename``), the user's fact is there
+    already: the import writes no second pin, and counts none."""
+    s, lines = said_then_exported(store)
+    report = store.import_sessions(lines, existing="rename")
+    [(_, new)] = report.sessions
+    assert current(store, new) == [ALLERGY] and len(store.get_pins(None, history=True)) == 1
+    assert report.counts.get("pin", 0) == 0
+
+
+def test_the_cli_import_counts_no_pin_it_left_out(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from localmem.cli import cli
+
+    path = tmp_path / "m.db"
+    with MemoryStore(path) as store:
+        s, lines = said_then_exported(store)
+        store.unpin(store.get_pins(s)[0].id)
+    (tmp_path / "old.jsonl").write_text("".join(x + "\n" for x in lines), encoding="utf-8")
+    out = CliRunner().invoke(cli, ["import", str(tmp_path / "old.jsonl"), "--replace", "--db", str(path)])
+    assert out.exit_code == 0, out.output
+    assert "1 sessions: message 2\n" in out.output
+
+
+def another_version(session_id: str) -> list[str]:
+    """An export of another version of the session: the word is not in it."""
+    with MemoryStore(":memory:") as elsewhere:
+        elsewhere.create_session(session_id=session_id)
+        elsewhere.add_messages(session_id, [filler(i) for i in range(40, 44)])
+        return list(elsewhere.export_sessions([session_id]))
+
+
+def told_in_a_file(tmp_path: Path, fake: QuotingFake) -> tuple[MemoryStore, Path, str, str]:
+    """A store on a file, a session whose first message holds a new word the model quotes."""
+    word = fake.word = new_marker()
+    path = tmp_path / "memory.db"
+    store = MemoryStore(path, config=CONFIG)
+    sid, _ = told_session(store, word)
+    return store, path, sid, word
+
+
+def told_session(store: MemoryStore, word: str) -> tuple[str, int]:
+    """A new session: the message holding ``word``, then seven turns; (its id, the message's)."""
+    sid = store.create_session(model="llama3.2").id
+    mid = told(store, sid, word)
+    store.add_messages(sid, [filler(i) for i in range(4, 8)])
+    return sid, mid
+
+
+def test_replacing_a_session_by_import_leaves_no_byte_of_its_old_text(tmp_path: Path, fake: QuotingFake) -> None:
+    """``existing="replace"`` deletes the old session: its text leaves the file as a
+    forget's does (the full-text indexes merged, the summary cache emptied, the log
+    emptied), not only its rows."""
+    store, path, sid, word = told_in_a_file(tmp_path, fake)
+    store.summarize(sid)
+    assert any(holds(s.text, word) for s in store.get_summaries(sid))
+    report = store.import_sessions(another_version(sid), existing="replace")
+    assert report.replaced == [sid]
+    nowhere(store, path, sid, word)
+
+
+@pytest.mark.parametrize("path_name", ["summarize", "checkpoint"])
+def test_a_model_call_racing_an_import_replace_stores_nothing_of_the_old_text(
+    tmp_path: Path, fake: QuotingFake, path_name: str
+) -> None:
+    """A summary or checkpoint computed from the session's old messages while an import
+    replaced it is discarded when it would be stored (the replace raises the forget
+    mark, as a forget does)."""
+    store, path, sid, word = told_in_a_file(tmp_path, fake)
+    lines = another_version(sid)
+    call = {"summarize": lambda: store.summarize(sid), "checkpoint": lambda: store.checkpoint(sid)}
+    race(fake, call[path_name], lambda: store.import_sessions(lines, existing="replace"))
+    nowhere(store, path, sid, word)
+
+
+@pytest.mark.parametrize("update_in", ["another session", "the same session"])
+def test_an_import_reports_the_facts_it_keeps_in_history_for_good(
+    store: MemoryStore, tmp_path: Path, update_in: str
+) -> None:
+    """A superseded pin whose update was said in another session lands in history with
+    nothing that could make it current again (an export links a pin only to its own
+    session's messages): the report says how many (``ended_elsewhere``), and the CLI
+    too. An update in the same session is carried, and forgetting it restores the fact."""
+    said = store.create_session().id
+    store.add_message(said, "user", TAKES)
+    changed = store.create_session().id if update_in == "another session" else said
+    store.add_message(changed, "user", STOPPED)
+    lines = list(store.export_sessions([said]))
+    with MemoryStore(tmp_path / "other.db") as other:
+        report = other.import_sessions(lines)
+        if update_in == "another session":
+            assert report.ended_elsewhere == 1
+            assert [p.content for p in other.get_pins(said, history=True)] == [TAKES]
+            return
+        assert report.ended_elsewhere == 0
+        [update] = [m for m in other.get_messages(said) if m.text == STOPPED]
+        other.delete_message(update.id)
+        assert current(other, said) == [TAKES]
+
+
+def test_the_cli_import_says_which_facts_stay_in_history(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from localmem.cli import cli
+
+    with MemoryStore(tmp_path / "m.db") as store:
+        said = store.create_session().id
+        store.add_message(said, "user", TAKES)
+        store.add_message(store.create_session().id, "user", STOPPED)
+        lines = list(store.export_sessions([said]))
+    (tmp_path / "old.jsonl").write_text("".join(x + "\n" for x in lines), encoding="utf-8")
+    out = CliRunner().invoke(cli, ["import", str(tmp_path / "old.jsonl"), "--db", str(tmp_path / "new.db")])
+    assert out.exit_code == 0, out.output
+    assert "1 superseded pin(s) kept in history for good" in out.output
+
+
+def test_replacing_a_conversation_of_another_assistant_racing_a_checkpoint_stores_nothing_of_the_old_text(
+    tmp_path: Path, fake: QuotingFake
+) -> None:
+    """``import_conversations(..., existing="replace")`` (a ChatGPT or Claude history
+    imported again) replaces the session as ``import_sessions`` does: a checkpoint computed
+    from the old turns meanwhile is discarded, and no byte of them stays."""
+    from localmem.exports import Conversation
+    from localmem.exports.common import Turn
+
+    word = fake.word = new_marker()
+    path = tmp_path / "memory.db"
+    store = MemoryStore(path, config=CONFIG)
+    t = "2026-01-05T10:00:00.000Z"
+
+    def version(*texts: str) -> Conversation:
+        turns = [Turn("user" if k % 2 == 0 else "assistant", x, t) for k, x in enumerate(texts)]
+        return Conversation("c1", "garden", "llama3.2", t, t, tuple(turns))
+
+    fillers = [filler(i)["text"] for i in range(1, 8)]
+    [(_, sid)] = store.import_conversations([version(f"My locker code is {word} now.", *fillers)]).sessions
+    newer = version("The garden needs watering.", *fillers)
+    fake.gate_when = lambda body: word in json.dumps(body)
+    race(fake, lambda: store.checkpoint(sid), lambda: store.import_conversations([newer], existing="replace"))
+    nowhere(store, path, sid, word)

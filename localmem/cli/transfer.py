@@ -241,3 +241,8 @@ def _print_removed(report: ImportReport) -> None:
             f"{report.removed} automatic pin(s) left out: their facts were removed in this file "
             "(an import does not say them again; pin them by hand to keep them)"
         )
+    if report.ended_elsewhere:
+        click.echo(
+            f"{report.ended_elsewhere} superseded pin(s) kept in history for good: the update "
+            "that ended each was said in another session, which an export does not link (pin one by hand if it holds)"
+        )

@@ -120,7 +120,7 @@ from .provenance import (
     CHECKPOINT_SOURCES_SQL, DROP_FACT_SOURCES_SQL, FACT_SOURCES_SQL, INSERT_CHECKPOINT_SOURCE_SQL,
     INSERT_FACT_SOURCE_SQL, add_checkpoint_sources, add_fact_sources, checkpoint_sources,
     drop_fact_sources, fact_sources,
-    forget_mark, key_hash, raise_mark, restore_ended, restore_session_ended,
+    forget_mark, key_hash, raise_mark, restore_ended, restore_session_ended, still_said,
 )
 
 __all__ = [
@@ -128,7 +128,7 @@ __all__ = [
     "DROP_TOMBSTONES_SQL", "END_PIN_SQL", "EVERY_SESSION", "FORGET_MARK_SQL",
     "INSERT_PIN_SOURCE_SQL", "NEWEST_MESSAGE_ID_SQL", "RAISE_MARK_SQL", "ENDED_BY_SQL", "ENDED_BY_SESSION_SQL", "HELD_ELSEWHERE_SQL",
     "RESTORE_PIN_SQL", "SOURCED_PIN_SQL", "add_pin_sources", "buried_after", "bury",
-    "drop_session_marks", "end_pin", "ENDED_PINS_SQL", "ended_pins", "forget_mark", "key_hash", "raise_mark", "restore_ended",
+    "drop_session_marks", "end_pin", "ENDED_PINS_SQL", "ended_pins", "forget_mark", "key_hash", "raise_mark", "restore_ended", "still_said",
     "restore_session_ended",
     "CHECKPOINT_SOURCES_SQL", "DROP_FACT_SOURCES_SQL", "FACT_SOURCES_SQL",
     "INSERT_CHECKPOINT_SOURCE_SQL", "INSERT_FACT_SOURCE_SQL", "add_checkpoint_sources",

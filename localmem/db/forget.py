@@ -142,7 +142,10 @@ class Forgotten:
     users: bool = False
     """Whether a fact of the user's went (every session's context shows those)."""
     removed: list[tuple[str | None, str]] = field(default_factory=list)
-    """The facts (scope, content_key) the user removed: tombstoned (``db.bury``)."""
+    """The facts (scope, content_key) the user removed (an unpin): tombstoned (``db.bury``)."""
+    with_messages: list[tuple[str | None, str]] = field(default_factory=list)
+    """The facts (scope, content_key) whose pins went with forgotten messages: tombstoned
+    unless a message left still says them (``db.still_said``)."""
 
     def touch(self, table: str, ids: Sequence[int]) -> None:
         if ids:
@@ -151,10 +154,10 @@ class Forgotten:
             self.deleted = True
 
     def pins_gone(self, pins: Sequence[GonePin]) -> None:
-        """Record deleted pins, as (id, session_id, content_key): the facts go for good."""
+        """Record the pins deleted with their messages, as (id, session_id, content_key)."""
         self.touch("semantic_pins", [pin_id for pin_id, _, _ in pins])
         self.users = self.users or any(session_id is None for _, session_id, _ in pins)
-        self.removed += [(session_id, key) for _, session_id, key in pins if key]
+        self.with_messages += [(session_id, key) for _, session_id, key in pins if key]
 
     def indexes(self) -> list[str]:
         """The full-text indexes that held a row this transaction removed or changed."""

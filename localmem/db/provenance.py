@@ -21,7 +21,10 @@
   (``ON DELETE CASCADE``); a summary's facts rewritten by a forget get theirs anew.
 - **Tombstones** (``pin_tombstones``): a fact the user removed, by a hash of its
   key (its text leaves the file), with the newest message id at the time: a model
-  may pin the fact again only from a later message.
+  may pin the fact again only from a later message. An unpin removes the fact; a
+  forget of messages removes it only when no message left still holds it
+  (:func:`still_said`): forgetting a repetition, then the update, brings back the
+  fact as first said, as forgetting both at once does.
 """
 
 from __future__ import annotations
@@ -87,6 +90,11 @@ BURY_SQL = """INSERT INTO pin_tombstones (scope, key_hash, after_message_id) VAL
 BURIED_SQL = """SELECT max(after_message_id) FROM pin_tombstones
     WHERE scope IN (?, '') AND key_hash = ?"""
 DROP_TOMBSTONES_SQL = "DELETE FROM pin_tombstones WHERE scope = ? AND scope != ''"
+# A pin of the fact in this scope that a message left still holds: current, or in history
+# ended by an update (``pin_endings``: what forgetting the update brings back).
+STILL_SAID_SQL = """SELECT 1 FROM semantic_pins p WHERE p.session_id IS ?1 AND p.content_key = ?2
+    AND (p.superseded_at IS NULL OR EXISTS (SELECT 1 FROM pin_endings e WHERE e.pin_id = p.id))
+    LIMIT 1"""
 NEWEST_MESSAGE_ID_SQL = """SELECT max(coalesce((SELECT max(id) FROM messages), 0),
     (SELECT max_id FROM used_ids WHERE name = 'messages'))"""
 
@@ -175,6 +183,15 @@ def bury(conn: sqlite3.Connection, facts: Iterable[tuple[str | None, str]]) -> N
         if key
     ]
     conn.executemany(BURY_SQL, rows)
+
+
+def still_said(conn: sqlite3.Connection, scope: str | None, key: str) -> bool:
+    """Whether a pin of this fact (scope: a session id, None for the user's) is left after
+    a forget of messages: current, or ended by an update. Forgetting a message forgets
+    that message, not the fact as another one said it: such a fact is not tombstoned
+    (its ended pin already keeps a model from pinning it again from before the update,
+    ``ended_pins``), so forgetting the update later still brings it back."""
+    return conn.execute(STILL_SAID_SQL, (scope, key)).fetchone() is not None
 
 
 def buried_after(conn: sqlite3.Connection, session_id: str, key: str) -> int | None:
