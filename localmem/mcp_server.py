@@ -92,12 +92,12 @@ class MemoryServer(FastMCP):
         return register
 
     async def run_stdio_async(self) -> None:
-        """FastMCP's stdio loop, on a stdin checked line by line (``localmem.mcp_stdio``)."""
+        """FastMCP's stdio loop, on a stdin checked line by line, read and written by the
+        event loop on pipes (``localmem.mcp_stdio``)."""
+        options = self._mcp_server.create_initialization_options()
         async with open_stdio(sys.stdin.buffer, sys.stdout.buffer) as (stdin, out):
-            async with stdio_server(stdin=stdin, stdout=out) as (read_stream, write_stream):  # type: ignore[arg-type]
-                await self._mcp_server.run(
-                    read_stream, write_stream, self._mcp_server.create_initialization_options()
-                )
+            async with stdio_server(stdin=stdin, stdout=out) as (read, write):  # type: ignore[arg-type]
+                await self._mcp_server.run(read, write, options)
 
     async def call_tool(self, name: str, arguments: dict[str, Any]) -> Any:
         if self._params is None:

@@ -271,19 +271,20 @@ async def open_stdio(
         source, _ = await loop.connect_read_pipe(
             lambda: asyncio.StreamReaderProtocol(reader, loop=loop), read_end
         )
-        stack.callback(source.close)
+        stack.callback(source.close)  # (again, at once, by ``_closed``)
         write_end = os.fdopen(os.dup(fds[1]), "wb", buffering=0)
         protocol = asyncio.StreamReaderProtocol(asyncio.StreamReader(loop=loop), loop=loop)
         sink, _ = await loop.connect_write_pipe(lambda: protocol, write_end)
         writer = asyncio.StreamWriter(sink, protocol, None, loop)
-        stack.push_async_callback(_closed, writer)
+        stack.push_async_callback(_closed, source, writer)
         out = LockedStdout(None, writer)
         yield GuardedStdin(None, out, pipe=PipeReader(reader)), out
 
 
-async def _closed(writer: asyncio.StreamWriter) -> None:
-    """``writer`` closed and its duplicate descriptor with it (the reader's too: its
-    transport closes on the loop's next turn), so the client sees the end at once."""
+async def _closed(source: asyncio.ReadTransport, writer: asyncio.StreamWriter) -> None:
+    """Both closed, and their duplicate descriptors with them (each transport closes
+    its own on the loop's next turn), so the client sees the end at once."""
+    source.close()
     writer.close()
     try:
         await writer.wait_closed()

@@ -18,6 +18,7 @@ import pytest
 from localmem.mcp_stdio import PipeReader, loop_can_serve, open_stdio
 
 MAX = 64  # a small line cap, so a refused line is cheap to send
+POSIX = pytest.mark.skipif(os.name != "posix", reason="the loop serves pipes on POSIX only")
 
 FEED = (
     b'{"jsonrpc": "2.0", "id": 1, "method": "ping"}\n'
@@ -76,6 +77,7 @@ def through_pipes(feed: bytes, **kwargs: Any) -> tuple[list[str], bool, bytes]:
     return lines, on_loop, got[0]
 
 
+@POSIX
 def test_the_loop_reads_and_writes_pipes_and_sockets_only(tmp_path: Path) -> None:
     read_end, write_end = os.pipe()
     left, right = socket.socketpair()
@@ -89,6 +91,7 @@ def test_the_loop_reads_and_writes_pipes_and_sockets_only(tmp_path: Path) -> Non
             os.close(read_end), os.close(write_end), left.close(), right.close()
 
 
+@POSIX
 def test_pipes_give_the_same_lines_and_refusals_as_the_thread(tmp_path: Path) -> None:
     lines, on_loop, raw = through_pipes(FEED)
     assert on_loop
@@ -101,7 +104,8 @@ def test_pipes_give_the_same_lines_and_refusals_as_the_thread(tmp_path: Path) ->
     assert [json.loads(line)["id"] for line in lines] == [1, 4]
     assert answered(raw) == answered(sink.read_bytes())
     refused = [reply for reply in answered(raw) if isinstance(reply, dict)]
-    assert [(r["id"], r["error"]["code"]) for r in refused] == [(2, -32600), (3, -32600), (None, -32700)]
+    codes = [(r["id"], r["error"]["code"]) for r in refused]
+    assert codes == [(2, -32600), (3, -32600), (None, -32700)]
 
 
 def test_pipes_are_left_to_the_thread_when_the_loop_may_not_serve_them() -> None:
