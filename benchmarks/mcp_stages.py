@@ -5,10 +5,11 @@
 ``mcp_server.py``'s file and client (a new three-word query each call), but the server
 is ``localmem mcp`` run with stamps: ``time.perf_counter_ns`` (one monotonic clock for
 every process of the machine) written to a log as each stage begins or ends. The
-server's stamps: the stdin line read (its reader thread), the tool called (the event
-loop), ``build_context`` begun and ended (the worker thread), the embedding request sent
-and answered (``OllamaBackend._call``), the worker's result back on the loop, the
-answer written (the writer thread), and each ``epoll`` wait of the loop. The client
+server's stamps: the stdin line read (by the event loop on pipes, else a reader thread),
+the tool called (the loop), ``build_context`` begun and ended (the worker thread), the
+embedding request sent and answered (``OllamaBackend._call``), the worker's result back
+on the loop, the answer handed to stdout (``LockedStdout.write``, on the loop: what follows
+holds the write, by the loop or a writer thread), and each ``epoll`` wait of the loop. The client
 stamps each call's send and answer; with ``--embedder``, ``embed_server.py`` (all-MiniLM-L6-v2
 behind Ollama's API, ``$MINILM_DIR``, in a process of its own as Ollama runs:
 ``EmbedProcess``) stamps each request's arrival and answer in its own log, read beside.
@@ -87,7 +88,7 @@ def stamped_server(log: str, args: list[str]) -> None:
 
     stamp = Stamps(log)
     stamp.around(mcp_stdio.GuardedStdin, "_read", "read")
-    stamp.around(mcp_stdio.LockedStdout, "_write", "write")
+    stamp.around(mcp_stdio.LockedStdout, "write", "write")
     stamp.around(mcp_server.MemoryServer, "call_tool", "call_tool")
     stamp.around(mcp_tools.Memory, "run", "run")
     stamp.around(contexts.Contexts, "build_context", "build_context")

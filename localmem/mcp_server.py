@@ -20,7 +20,6 @@ from __future__ import annotations
 import inspect
 import logging
 import sys
-from io import TextIOWrapper
 from pathlib import Path
 from importlib.metadata import version
 from typing import Any
@@ -40,7 +39,7 @@ try:
 except ImportError as exc:  # pragma: no cover - exercised with the SDK hidden
     raise MissingExtra("localmem mcp needs the MCP SDK: pip install 'localmem[mcp]'") from exc
 
-from .mcp_stdio import GuardedStdin, LockedStdout  # noqa: E402
+from .mcp_stdio import open_stdio  # noqa: E402
 from .mcp_tools import Memory, add_tools  # noqa: E402  (after the SDK is known to be there)
 
 logger = logging.getLogger("localmem")
@@ -93,13 +92,12 @@ class MemoryServer(FastMCP):
         return register
 
     async def run_stdio_async(self) -> None:
-        """FastMCP's stdio loop, on a stdin checked line by line (``localmem.mcp_stdio``)."""
-        out = LockedStdout(TextIOWrapper(sys.stdout.buffer, encoding="utf-8"))
-        stdin = GuardedStdin(sys.stdin.buffer, out)
-        async with stdio_server(stdin=stdin, stdout=out) as (read_stream, write_stream):  # type: ignore[arg-type]
-            await self._mcp_server.run(
-                read_stream, write_stream, self._mcp_server.create_initialization_options()
-            )
+        """FastMCP's stdio loop, on a stdin checked line by line, read and written by the
+        event loop on pipes (``localmem.mcp_stdio``)."""
+        options = self._mcp_server.create_initialization_options()
+        async with open_stdio(sys.stdin.buffer, sys.stdout.buffer) as (stdin, out):
+            async with stdio_server(stdin=stdin, stdout=out) as (read, write):  # type: ignore[arg-type]
+                await self._mcp_server.run(read, write, options)
 
     async def call_tool(self, name: str, arguments: dict[str, Any]) -> Any:
         if self._params is None:

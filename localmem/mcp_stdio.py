@@ -15,14 +15,26 @@ lines that pass. Any other line is answered at once with a one-line JSON-RPC
 error carrying the request's id (``null`` when it cannot be read), written
 through :class:`LockedStdout`, which the SDK's writer shares, so lines never
 interleave.
+
+Where stdin and stdout are pipes or sockets (what an app that spawns the server
+gives it) on POSIX, the event loop reads and writes them itself (:func:`open_stdio`):
+a request then reaches the server, and its answer the app, without two trips to a
+worker thread each (a thread woken has to wait for a core on a busy machine). Any
+other stdin or stdout (a terminal, a file, Windows) is read or written in a worker
+thread, one call at a time, as the SDK does.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
+import os
 import re
-from collections.abc import AsyncIterator
+import stat
+from collections.abc import AsyncIterator, Callable
+from contextlib import AsyncExitStack, asynccontextmanager
+from io import TextIOWrapper
 from typing import Any, BinaryIO, TextIO
 
 import anyio
@@ -36,6 +48,8 @@ MAX_LINE_BYTES = 8 * 1024 * 1024
 MAX_DEPTH = 64
 """JSON-RPC requests nest a few levels; tool arguments here are flat."""
 DRAIN_BYTES = 1024 * 1024
+READ_BYTES = 64 * 1024
+"""What :class:`PipeReader` asks the pipe for at a time."""
 PARSE_ERROR, INVALID_REQUEST = -32700, -32600
 _ID = re.compile(rb'"id"\s*:\s*(-?\d{1,18}|"(?:[^"\\]|\\.){0,200}")')
 
@@ -44,22 +58,30 @@ class LockedStdout:
     """The process's stdout as the SDK writes it (``await write(line)``, ``await
     flush()``), one writer at a time, so a refusal never lands inside a response.
 
-    ``stream`` is a plain (blocking) text stream. Each ``write`` writes and flushes
-    in one trip to a worker thread, and ``flush`` has nothing left to do: the SDK's
-    write-then-flush of every message cost two trips (each a thread wake-up, up to
-    2 ms on a busy machine) where one does."""
+    ``stream`` is a plain (blocking) text stream: each ``write`` writes and flushes
+    in one trip to a worker thread, and ``flush`` has nothing left to do (the SDK's
+    write-then-flush of every message cost two trips, each a thread wake-up, up to
+    2 ms on a busy machine, where one does). With ``pipe`` (a stream the event loop
+    writes, :func:`open_stdio`), ``stream`` is not used: each ``write`` hands the
+    UTF-8 text to the loop and waits until the pipe has taken it, with no thread."""
 
-    def __init__(self, stream: TextIO) -> None:
+    def __init__(self, stream: TextIO | None, pipe: asyncio.StreamWriter | None = None) -> None:
         self._stream = stream
+        self._pipe = pipe
         self._lock = anyio.Lock()
 
     def _write(self, text: str) -> None:
+        assert self._stream is not None
         self._stream.write(text)
         self._stream.flush()
 
     async def write(self, text: str) -> None:
         async with self._lock:
-            await anyio.to_thread.run_sync(self._write, text)
+            if self._pipe is not None:
+                self._pipe.write(text.encode("utf-8"))
+                await self._pipe.drain()
+            else:
+                await anyio.to_thread.run_sync(self._write, text)
 
     async def flush(self) -> None:
         """Nothing: ``write`` flushed."""
@@ -119,19 +141,56 @@ def refusal(ident: int | str | None, code: int, message: str) -> str:
     )
 
 
-class GuardedStdin:
-    """The lines of ``raw`` (a binary stream) the SDK may parse; the others answered
-    on ``out`` (see the module's docstring)."""
+class PipeReader:
+    """A pipe's bytes as the event loop reads them, a line at a time:
+    ``await readline(limit)`` returns what a binary file's ``readline(limit)`` does
+    (up to and including the next newline, at most ``limit`` bytes; ``b""`` at the
+    end). It holds at most ``limit`` + :data:`READ_BYTES` bytes."""
 
-    def __init__(self, raw: BinaryIO, out: LockedStdout, max_bytes: int = MAX_LINE_BYTES) -> None:
+    def __init__(self, reader: asyncio.StreamReader) -> None:
+        self._reader = reader
+        self._buffer = bytearray()
+        self._scanned = 0  # the buffer's first bytes, known to hold no newline
+
+    async def readline(self, limit: int) -> bytes:
+        while True:
+            end = self._buffer.find(b"\n", self._scanned, limit)
+            if end >= 0:
+                return self._take(end + 1)
+            if len(self._buffer) >= limit:
+                return self._take(limit)
+            self._scanned = len(self._buffer)
+            chunk = await self._reader.read(READ_BYTES)
+            if not chunk:
+                return self._take(len(self._buffer))
+            self._buffer += chunk
+
+    def _take(self, size: int) -> bytes:
+        out = bytes(self._buffer[:size])
+        del self._buffer[:size]
+        self._scanned = 0
+        return out
+
+
+class GuardedStdin:
+    """The lines of ``raw`` (a binary stream, read in a worker thread) or of ``pipe``
+    (read by the event loop) the SDK may parse; the others answered on ``out`` (see
+    the module's docstring)."""
+
+    def __init__(self, raw: BinaryIO | None, out: LockedStdout, max_bytes: int = MAX_LINE_BYTES,
+                 pipe: PipeReader | None = None) -> None:
         self._raw = raw
         self._out = out
         self._max = max_bytes
+        self._pipe = pipe
 
     def __aiter__(self) -> AsyncIterator[str]:
         return self._lines()
 
     async def _read(self, limit: int) -> bytes:
+        if self._pipe is not None:
+            return await self._pipe.readline(limit)
+        assert self._raw is not None
         return await anyio.to_thread.run_sync(self._raw.readline, limit)
 
     async def _lines(self) -> AsyncIterator[str]:
@@ -170,3 +229,80 @@ class GuardedStdin:
                 await self._out.line(refusal(request_id(obj), INVALID_REQUEST, problem))
                 continue
             yield line
+
+
+def loop_can_serve(fd: int) -> bool:
+    """Whether the event loop can read or write ``fd`` itself: a pipe or a socket, on
+    POSIX (asyncio's pipe transports; a terminal is left alone, since making it
+    non-blocking would reach the shell that shares it)."""
+    if os.name != "posix":
+        return False
+    try:
+        mode = os.fstat(fd).st_mode
+    except OSError:
+        return False
+    return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)
+
+
+@asynccontextmanager
+async def open_stdio(
+    stdin: BinaryIO, stdout: BinaryIO, can_serve: Callable[[int], bool] = loop_can_serve
+) -> AsyncIterator[tuple[GuardedStdin, LockedStdout]]:
+    """The server's stdin and stdout for the SDK: the event loop's own reader and
+    writer when both ``can_serve`` (asyncio), else a worker thread per call.
+
+    Both are left open: the loop's side works on duplicates of the two descriptors
+    and sets them back to blocking when it closes."""
+    fds = _fds(stdin, stdout)
+    if fds is None or not all(can_serve(fd) for fd in fds) or not _on_asyncio():
+        text = TextIOWrapper(stdout, encoding="utf-8")
+        out = LockedStdout(text)
+        try:
+            yield GuardedStdin(stdin, out), out
+        finally:
+            text.detach()  # leaves ``stdout`` open: the caller's
+        return
+    loop = asyncio.get_running_loop()
+    async with AsyncExitStack() as stack:
+        for fd in fds:
+            stack.callback(os.set_blocking, fd, True)
+        reader = asyncio.StreamReader(limit=READ_BYTES, loop=loop)
+        read_end = os.fdopen(os.dup(fds[0]), "rb", buffering=0)
+        source, _ = await loop.connect_read_pipe(
+            lambda: asyncio.StreamReaderProtocol(reader, loop=loop), read_end
+        )
+        stack.callback(source.close)  # (again, at once, by ``_closed``)
+        write_end = os.fdopen(os.dup(fds[1]), "wb", buffering=0)
+        protocol = asyncio.StreamReaderProtocol(asyncio.StreamReader(loop=loop), loop=loop)
+        sink, _ = await loop.connect_write_pipe(lambda: protocol, write_end)
+        writer = asyncio.StreamWriter(sink, protocol, None, loop)
+        stack.push_async_callback(_closed, source, writer)
+        out = LockedStdout(None, writer)
+        yield GuardedStdin(None, out, pipe=PipeReader(reader)), out
+
+
+async def _closed(source: asyncio.ReadTransport, writer: asyncio.StreamWriter) -> None:
+    """Both closed, and their duplicate descriptors with them (each transport closes
+    its own on the loop's next turn), so the client sees the end at once."""
+    source.close()
+    writer.close()
+    try:
+        await writer.wait_closed()
+    except OSError:  # the client closed its end first
+        pass
+    await asyncio.sleep(0)
+
+
+def _fds(stdin: BinaryIO, stdout: BinaryIO) -> tuple[int, int] | None:
+    try:
+        return stdin.fileno(), stdout.fileno()
+    except (AttributeError, OSError, ValueError):  # not a file with a descriptor
+        return None
+
+
+def _on_asyncio() -> bool:
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:  # another backend (trio)
+        return False
+    return True
