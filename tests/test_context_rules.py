@@ -14,7 +14,8 @@ from localmem import MemoryConfig, MemoryStore
 from localmem.acts import opens_with_its_verb
 from localmem.checkpoint import StateSnapshot, floor
 from localmem.replies import refuses, takes_the_other, turned_down, turns_down
-from localmem.staleness import ended_at, stale
+from localmem.staleness import ended_at, stale, still_holds
+from localmem.summarizer.fallback import keyword_summary, said_topics
 from localmem.summarizer.warned import named, unsaid_warnings
 
 # --- a to-do done in part is no longer what is left to do ------------------------------
@@ -320,3 +321,118 @@ def test_a_line_of_a_quoted_draft_is_no_decision() -> None:
 def test_a_booking_code_is_kept_whole(text: str, code: str) -> None:
     pairs = [("user", "Book it."), ("assistant", text)]
     assert floor(None, StateSnapshot(), pairs).context_references.identifiers == [code]
+
+
+# --- a run's outcome a later run replaced (statuses.outcome_replaced) -------------------------
+
+RUNS = (
+    "installs now but the tests blow up",
+    "$ pytest -q tests/test_orders.py\nE   AttributeError: no attribute 'model_validate'\n1 failed in 0.41s",
+    "Keep pydantic 2 and upgrade FastAPI instead.",
+    "pip check clean, 46 passed locally. CI is still running",
+    "ok",
+    "CI green.",
+)
+
+
+@pytest.mark.parametrize(("claim", "is_stale"), [
+    ("1 failed in 0.41s", True),  # the later tally is the outcome
+    ("CI is still running", True),  # the later status is
+    ("pip check clean, 46 passed locally.", False),  # the latest tally
+    ("CI green.", False),
+    ("Keep pydantic 2 and upgrade FastAPI instead.", False),  # no run's outcome
+])
+def test_a_runs_outcome_a_later_run_replaced_is_stale(claim: str, is_stale: bool) -> None:
+    assert (stale(claim, RUNS) is not None) is is_stale
+
+
+def test_the_same_outcome_again_or_an_outcome_of_another_kind_replaces_nothing() -> None:
+    again = ("$ pytest\n1 failed in 0.41s", "Try clearing the cache.", "$ pytest\n1 failed in 0.39s")
+    assert stale("1 failed in 0.41s", again) is None  # the later run failed the same way
+    other = ("$ pytest\n1 failed in 0.41s", "The build failed too.", "exit code 2")
+    assert stale("1 failed in 0.41s", other) is None  # a build's status and an exit code are other runs
+    asked = ("$ pytest\n1 failed in 0.41s", "Did the tests pass after that?")
+    assert stale("1 failed in 0.41s", asked) is None  # a question reports no run
+
+
+# --- a topic word said only as a name is no topic (summarizer.fallback.said_topics) --------
+
+
+def test_a_topic_word_said_only_as_a_name_names_no_topic() -> None:
+    tool = "Tomasz says we should move the whole thing to Poetry. We're not doing Poetry, too much churn."
+    assert said_topics(tool) == []
+    chat = [("user", tool), ("assistant", "Fair."), ("user", "ok")]
+    assert "about:" not in keyword_summary(chat) and "poetry" not in keyword_summary(chat)
+
+
+@pytest.mark.parametrize("text", [
+    "I've been reading a lot of poetry lately.",  # the word
+    "Poetry is where I started.",  # opening a sentence
+    "Notes:\nPoetry workshop on Friday",  # opening a line
+])
+def test_a_topic_word_said_as_a_word_names_its_topic(text: str) -> None:
+    assert said_topics(text) == ["poetry"]
+
+
+def test_an_acronym_or_a_name_with_capitals_inside_is_said_as_the_word() -> None:
+    assert said_topics("The API returns 500 when the endpoint gets a list") == ["API"]
+    assert said_topics("we moved the orders table to PostgreSQL") == ["database"]
+    assert said_topics("we watched Toy Story and then an Apple Music playlist") == []
+
+
+# --- a pin keeps what still holds once a later turn changed part of it ----------------------
+
+FLAT = [
+    {"role": "user", "text": "Need help with an email to the agent about mould in the back bedroom."},
+    {"role": "assistant", "text": "Is anyone sleeping in that room?"},
+    {"role": "user", "text": "Ollie sleeps there and he has asthma."},
+    {"role": "assistant", "text": "Then it would be safer if he slept elsewhere."},
+]
+
+
+def _flat(db_path: Path, later: str) -> tuple[MemoryStore, str, list[int]]:
+    config = MemoryConfig(ollama_host="http://127.0.0.1:9", summary_threshold=6, structured_min_tokens=0)
+    store = MemoryStore(db_path, config=config)
+    session = store.create_session(title="damp").id
+    added = store.add_messages(session, [*FLAT, {"role": "user", "text": later}, {"role": "assistant", "text": "OK."}])
+    store.summarize(session)
+    return store, session, [m.id for m in added]
+
+
+def _pinned(store: MemoryStore, session: str) -> list[str]:
+    return [p.content for p in store.build_context(session).pins]
+
+
+def test_a_pin_shrinks_to_the_clause_that_still_holds_and_forgetting_either_message_holds(db_path: Path) -> None:
+    """"Ollie sleeps there and he has asthma." once "He's moved his mattress into the living
+    room": the place no longer holds, the asthma does, named ("Ollie has asthma."). The new
+    pin rests on both messages: forgetting the move brings the whole pin back, forgetting
+    the first statement takes both away."""
+    later = "I'll tell Ollie. He's already moved his mattress into the living room as of last night."
+    store, session, ids = _flat(db_path, later)
+    with store:
+        assert _pinned(store, session) == ["Ollie has asthma."]
+        store.delete_message(ids[4])  # the move forgotten: the whole pin holds again
+        assert _pinned(store, session) == ["Ollie sleeps there and he has asthma."]
+    store, session, ids = _flat(db_path.with_name("again.db"), later)
+    with store:
+        store.delete_message(ids[2])  # the statement forgotten: nothing of it stays
+        assert not [p for p in store.get_pins(session, history=True) if "Ollie" in p.content]
+
+
+@pytest.mark.parametrize("later", [
+    "Ollie hasn't moved his mattress into the living room yet.",  # denied
+    "If he moved his mattress into the living room he'd sleep better.",  # on a condition
+    "Ollie's sister moved to Leeds.",  # someone else
+])
+def test_a_pin_no_move_ended_stays_whole(db_path: Path, later: str) -> None:
+    store, session, _ = _flat(db_path, later)
+    with store:
+        assert _pinned(store, session) == ["Ollie sleeps there and he has asthma."]
+
+
+def test_what_holds_names_its_subject_or_is_not_kept() -> None:
+    texts = ("Ollie sleeps there and he has asthma.", "Ollie moved into the living room.")
+    assert still_holds("Ollie sleeps there and he has asthma.", texts) == "Ollie has asthma."
+    assert still_holds("Ollie sleeps there and has asthma.", texts) is None  # one clause: nothing to keep apart
+    assert still_holds("Ollie sleeps there and it is damp.", texts) is None  # "It is damp." names nothing

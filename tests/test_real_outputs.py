@@ -560,12 +560,6 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
         "'£450 holding deposit' after it was corrected to £259.61, '5 weeks term' (the deposit is 5 weeks, the "
         "term 12 months), '£1,125 before signing', the cancelled 'Bishopston third viewing', two pieces of advice "
         "as decisions and two common nouns as entities",
-    ('keyword summary', 'store', 'pip_pydantic_conflict'):
-        "'1 failed in 0.41s': stale, the tests passed and CI went green after the fix; 'about: poetry' names "
-        "the Poetry move the team dropped",
-    ('offline summary', 'store', 'pip_pydantic_conflict'):
-        "'1 failed in 0.41s': stale, the tests passed and CI went green after the fix; 'about: poetry' names "
-        "the Poetry move the team dropped",
 }
 
 
