@@ -12,7 +12,7 @@ next step, no lone word or small talk as a step; a decision only where a sentenc
 decides, a goal or current step only where one says what someone is after, and
 nothing to do that a later sentence reports done or the chat made and accepted,
 that it ruled out, that is advice for a case not come, or whose numbers it says of
-something else: ``progress.unstated``; a one-word preference is no word describing
+something else: ``standing.unstated``; a one-word preference is no word describing
 another: ``statements.modifies``). What is kept is laid over the rules' floor by
 ``checkpoint.overlay`` (``localmem.checkpoints`` does both: importing the floor here
 would make the import chain one module too deep), with the messages each kept line
@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, Final, NamedTuple
 from pydantic import field_validator
 
 from . import extract as rules
-from . import entities, progress, replies, staleness, statements, turns, verbs
+from . import entities, progress, replies, staleness, standing, statements, turns, verbs
 from .answers import Answer, clip_checkpoint, strings
 from .grounding import Evidence
 from .models import CheckpointData, Message, References, WorkflowState
@@ -97,7 +97,7 @@ class ModelCheckpoint(Answer):
         chat speaks of in common words (``entities.identifies``: "OPS-2291", not "tenancy
         agreement" nor "Josh's dated photos"). ``dropped`` counts the others by reason. ``messages``: how
         many of the evidence's sources (the first) are messages (None: all); ``roles``:
-        theirs, when known (who answered whom: ``progress.unstated``); ``tools``: by a
+        theirs, when known (who answered whom: ``standing.unstated``); ``tools``: by a
         message's index, the tools' output that came right after it (what a tool looked up:
         ``progress.looked_up``). ``sources`` receives, by the text of each statement kept
         (as stored: clipped), the indexes of the evidence's sources whose sentences support it (the support its
@@ -160,13 +160,14 @@ class ModelCheckpoint(Answer):
                 reason = why(item, field)
                 if reason is None:
                     support = sentences.supporting(item)
-                    place, reason = progress.placed(field, support, item)
+                    place, reason = standing.placed(field, support, item)
                     unsaid = field == "completed_steps" and reason == "not said to be done"
                     if unsaid:
                         place, reason = "next_steps", None  # done only if reported done later
                     if place is not None and reason is None:
-                        reason = progress.unstated(
-                            place, item, support, sentences.sources, owners, last, roles, tools or {}
+                        reason = standing.unstated(
+                            place, item, support, sentences.sources, owners, last, roles, tools or {},
+                            readings=progress,
                         )
                         if reason is None and place in _TO_DO and turns.reported_done(item, conversation):
                             reason = "reported done"  # "Unplug everything." "did that"
@@ -249,7 +250,7 @@ def tool_outputs(messages: Sequence[Message]) -> dict[int, str]:
 
 
 _DONE_SINCE: Final = ("done later", "made later", "asked and answered", "answered as done", "reported done")
-"""Why ``progress.unstated`` finds something no longer to do because it was done after (or
+"""Why ``standing.unstated`` finds something no longer to do because it was done after (or
 as) it was said: a completed step so found stays completed."""
 _TO_DO = ("pending_tasks", "current_step", "next_steps")
 """The fields whose items are something to do: each names an action (a verb)."""

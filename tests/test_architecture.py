@@ -35,6 +35,7 @@ LAYERS: dict[str, tuple[str, ...]] = {
         "testimony", "search",
         "context", "packing", "cache", "jsonl", "exports", "rank", "updates", "corrections", "revisions", "replaced", "replies", "grounding", "statements",
         "progress", "acts", "entities", "verbs", "claims",
+        "standing",
         "clock", "words", "state_lines", "checkpoint", "checkpoint_request", "model_checkpoint", "periods", "excerpt", "reranking", "drafts",
         "batches", "sources", "clauses", "roles", "changes", "renames", "doses", "statuses", "staleness",
         "memos",

@@ -1,13 +1,16 @@
-"""What a sentence says of an item besides its words (localmem.statements, localmem.progress), on examples
-written for these tests (issue 21: status, aspect, who likes what, what an item names)."""
+"""What a sentence says of an item besides its words (localmem.statements, localmem.progress,
+localmem.standing), on examples written for these tests (issue 21: status, aspect, who likes
+what, what an item names)."""
 
 from __future__ import annotations
+
+import inspect
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from localmem import acts, progress, replies, statements, verbs
+from localmem import acts, progress, replies, standing, statements, verbs
 from localmem.facts import used_up
 
 
@@ -254,19 +257,30 @@ def test_names_something(item: str, names: bool) -> None:
 def test_a_status_is_read_where_the_action_is_said() -> None:
     support = ["We got two offers from Nordbank.", "Let's open the Nordbank account then."]
     # where the opening is said, it is planned ("Let's ..."), not done: a next step
-    assert progress.placed("completed_steps", support, "open the Nordbank account") == ("next_steps", None)
-    assert progress.placed("completed_steps", support) == ("completed_steps", None)  # any sentence
+    assert standing.placed("completed_steps", support, "open the Nordbank account") == ("next_steps", None)
+    assert standing.placed("completed_steps", support) == ("completed_steps", None)  # any sentence
+
+
+def test_progress_is_the_readings_standing_is_handed() -> None:
+    """``model_checkpoint`` hands ``localmem.progress`` to ``standing.unstated`` as its
+    ``readings``: each member of ``standing.Readings`` is a function there taking the same
+    arguments."""
+    members = {n: f for n, f in vars(standing.Readings).items() if inspect.isfunction(f) and n[0] != "_"}
+    assert len(members) == 12
+    for name, member in members.items():
+        wanted = list(inspect.signature(member).parameters)[1:]  # without self
+        assert list(inspect.signature(getattr(progress, name)).parameters) == wanted, name
 
 
 def test_a_step_is_moved_only_by_its_own_action_planned() -> None:
     """Issue 21, point 1: the store moves a model's step to the next steps only on a
     sentence saying that step's action planned, never on the plan of another act."""
     other = ["I'll stick with the honey then and write his symptoms down."]
-    assert progress.placed("current_step", other, "ask for more honey") == ("current_step", None)
-    assert progress.placed("completed_steps", other, "ask for more honey") == (None, "not said to be done")
+    assert standing.placed("current_step", other, "ask for more honey") == ("current_step", None)
+    assert standing.placed("completed_steps", other, "ask for more honey") == (None, "not said to be done")
     own = ["I'll ask the nurse for more honey tomorrow."]
-    assert progress.placed("current_step", own, "ask for more honey") == ("next_steps", None)
-    assert progress.placed("completed_steps", own, "ask for more honey") == ("next_steps", None)
+    assert standing.placed("current_step", own, "ask for more honey") == ("next_steps", None)
+    assert standing.placed("completed_steps", own, "ask for more honey") == ("next_steps", None)
 
 
 @pytest.mark.parametrize(
@@ -486,17 +500,17 @@ def test_unbound_value(item: str, unbound: str | None) -> None:
         "The museum is on June 12.",
         "The boat tour runs every day in June.",
     ]
-    assert progress.unbound_value(item, chat) == unbound
+    assert standing.unbound_value(item, chat) == unbound
 
 
 def test_only_if() -> None:
     advice = ["If the venue cancels, ask for the deposit back within 7 days."]
-    assert progress.only_if("ask for the deposit back", advice, advice)
-    assert not progress.only_if("ask for the deposit back if the venue cancels", advice, advice)  # carries it
+    assert standing.only_if("ask for the deposit back", advice, advice)
+    assert not standing.only_if("ask for the deposit back if the venue cancels", advice, advice)  # carries it
     came = [*advice, "The venue cancels the show, sadly."]
-    assert not progress.only_if("ask for the deposit back", advice, came)
+    assert not standing.only_if("ask for the deposit back", advice, came)
     plain = ["Ask for the deposit back."]
-    assert not progress.only_if("ask for the deposit back", plain, plain)
+    assert not standing.only_if("ask for the deposit back", plain, plain)
 
 
 @pytest.mark.parametrize(
@@ -517,7 +531,7 @@ def test_declines(reply: str, declined: bool) -> None:
 
 
 def test_declined() -> None:
-    """``progress.declined``: the thing an item acts on, offered and turned down by the
+    """``standing.declined``: the thing an item acts on, offered and turned down by the
     party that never names it again."""
     texts = {
         0: "Do you keep a list?",
@@ -527,13 +541,13 @@ def test_declined() -> None:
         4: "Fair, old binoculars are often very good.",
     }
     roles = ["assistant", "user", "assistant", "user", "assistant"]
-    assert progress.declined("get binoculars", texts, roles)
-    assert progress.declined("get binoculars", texts)  # the parties by turn
-    assert not progress.declined("get a field guide", texts, roles)  # never offered
+    assert standing.declined("get binoculars", texts, roles)
+    assert standing.declined("get binoculars", texts)  # the parties by turn
+    assert not standing.declined("get a field guide", texts, roles)  # never offered
     taken = {**texts, 5: "Actually my dad wants his back, I'll get binoculars after all."}
-    assert not progress.declined("get binoculars", taken, [*roles, "user"])
+    assert not standing.declined("get binoculars", taken, [*roles, "user"])
     agreed = {**texts, 3: "Yes, I want binoculars. Not spending 300 bucks though."}
-    assert not progress.declined("get binoculars", agreed, roles)
+    assert not standing.declined("get binoculars", agreed, roles)
 
 
 def test_ruled_out() -> None:
@@ -602,9 +616,9 @@ def test_the_new_readings_never_raise(item: str, sentence: str, chat: list[str])
     replies.refuses(sentence), replies.advises_against(sentence), replies.condition(sentence)
     replies.assents(sentence), replies.agrees(sentence, item), replies.takes_up(sentence, item)
     replies.suggests(sentence), replies.presents_piece(sentence), statements.modifies(item, sentence)
-    progress.unbound_value(item, chat), progress.only_if(item, [sentence], chat)
+    standing.unbound_value(item, chat), standing.only_if(item, [sentence], chat)
     replies.ruled_out([sentence], [item]), progress.accepted_later(item, [("assistant", s) for s in chat])
-    replies.declines(sentence), progress.declined(item, dict(enumerate(chat)))
+    replies.declines(sentence), standing.declined(item, dict(enumerate(chat)))
     used_up(item, chat)
 
 
