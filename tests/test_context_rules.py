@@ -13,6 +13,7 @@ import pytest
 from localmem import MemoryConfig, MemoryStore
 from localmem.acts import opens_with_its_verb
 from localmem.checkpoint import StateSnapshot, floor
+from localmem.progress import done_by_one
 from localmem.replies import refuses, takes_the_other, turned_down, turns_down
 from localmem.staleness import ended_at, stale, still_holds
 from localmem.summarizer.fallback import keyword_summary, said_topics
@@ -436,3 +437,29 @@ def test_what_holds_names_its_subject_or_is_not_kept() -> None:
     assert still_holds("Ollie sleeps there and he has asthma.", texts) == "Ollie has asthma."
     assert still_holds("Ollie sleeps there and has asthma.", texts) is None  # one clause: nothing to keep apart
     assert still_holds("Ollie sleeps there and it is damp.", texts) is None  # "It is damp." names nothing
+
+
+# --- a task laid on several people, done by one (progress.done_by_one) --------------------
+
+SHARED = "The referencing is the next step: you'll each need payslips or an employer reference."
+
+
+def _shared_pending(later: str) -> list[str]:
+    pairs = [("user", "Offer accepted on the flat."), ("assistant", SHARED), ("user", later)]
+    return floor(None, StateSnapshot(), pairs).pending_tasks
+
+
+@pytest.mark.parametrize(("later", "left"), [
+    ("Sam's done his referencing, mine's not done yet.", False),  # one of the two: the line says it of both
+    ("Priya has already completed the referencing.", False),
+    ("Sam hasn't done his referencing yet.", True),  # denied
+    ("Sam's done the washing up.", True),  # something else done
+    ("Has Sam done his referencing?", True),  # asked
+])
+def test_a_task_laid_on_several_people_done_by_one_leaves_the_rules_checkpoint(later: str, left: bool) -> None:
+    assert (SHARED in _shared_pending(later)) is left
+
+
+def test_a_task_laid_on_one_person_is_not_done_by_someone_else() -> None:
+    assert not done_by_one("You'll need payslips for the referencing.", ["Sam's done his referencing."])
+    assert done_by_one("You'll both need payslips for the referencing.", ["Sam's done his referencing."])
