@@ -59,7 +59,7 @@ def replaced_name(claim: str, texts: tuple[str, ...], whole: str = "") -> str | 
         if any(_NOT_DONE.search(claim[: m.start()].rsplit(".", 1)[-1]) is None for m in _STAYS.finditer(claim)):
             told = content_forms(claim) | content_forms(whole)
             for who, place in _left(texts):
-                if _says(claim, who) and not place <= told:
+                if _says(claim, who) and not (place and place <= told):
                     return "states where someone stays that a later message says they moved from"
     return None
 

@@ -463,3 +463,13 @@ def test_a_task_laid_on_several_people_done_by_one_leaves_the_rules_checkpoint(l
 def test_a_task_laid_on_one_person_is_not_done_by_someone_else() -> None:
     assert not done_by_one("You'll need payslips for the referencing.", ["Sam's done his referencing."])
     assert done_by_one("You'll both need payslips for the referencing.", ["Sam's done his referencing."])
+
+
+@pytest.mark.parametrize(("later", "is_stale"), [
+    ("Priya moved out last week.", True),  # no new place: the old one is over all the same
+    ("My neighbour Priya moved into the flat upstairs in 2019.", False),  # where she lives now
+    ("Tom moved out last week.", False),  # someone else
+])
+def test_where_someone_stays_ends_when_they_moved(later: str, is_stale: bool) -> None:
+    texts = ("My neighbour Priya lives in the flat upstairs.", later)
+    assert (stale("Priya lives in the flat upstairs.", texts) is not None) is is_stale
