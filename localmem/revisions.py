@@ -85,7 +85,9 @@ from typing import Final
 
 # Imports only leaves: ``summarizer.amounts`` reads values here 7 modules deep, so this
 # module is 8 deep (tests/test_architecture.py allows 9); what replaces what among the
-# values read is ``replaced``'s, a leaf.
+# values read is ``replaced``'s, a leaf. The clause reading (``_pieces``, ``_split_denial``,
+# ``_antecedent``, ``_named``) stays here for the same reason: a room of its own would be a
+# leaf, and it reads words (``content_forms``, ``NUMBER_WORDS``) and values (``_without_values``).
 from .changes import CHANGE_VERBS, CUE, last_question, sentences
 from .periods import CLOCK, DAY, MONTH_NAMES, MONTHS, WEEKDAYS, clock_value, day_value
 from .replaced import Replacement, Value, follows, given_up, replaced_by, same_thing, same_value, shares, units_agree
@@ -514,10 +516,6 @@ _NOT_BETWEEN = re.compile(
 )
 """A value, "not", a value, with no comma between ("it's 9 years not 6"): the denial is
 read as its own clause, as "it's 9 years, not 6" is (its structure, not its punctuation)."""
-
-
-def _clauses(sentence: str) -> list[str]:
-    return [clause for clause, _ in _pieces(sentence)]
 
 
 def _pieces(sentence: str) -> list[tuple[str, bool]]:
