@@ -28,7 +28,8 @@
   word stating it in force ("covers", "valid", "active", "still") and no ending word is stale.
 
 :func:`status_over`, :func:`called_off`, :func:`withdrawn`, :func:`outcome_replaced` and
-:func:`ended_in_force` say whether a claim states such a status or thing as current (pure; neither raises on any ``str``); ``staleness.stale`` asks them.
+:func:`ended_in_force` say whether a claim states such a status or thing as current (pure;
+neither raises on any ``str``); ``staleness.stale`` asks them.
 """
 
 from __future__ import annotations

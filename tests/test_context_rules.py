@@ -14,6 +14,7 @@ from localmem import MemoryConfig, MemoryStore
 from localmem.acts import opens_with_its_verb
 from localmem.checkpoint import StateSnapshot, floor
 from localmem.progress import done_by_one
+from localmem.replaced import Replacement, Value, month_days
 from localmem.replies import refuses, takes_the_other, turned_down, turns_down
 from localmem.staleness import ended_at, stale, still_holds
 from localmem.summarizer.fallback import keyword_summary, said_topics
@@ -473,3 +474,39 @@ def test_a_task_laid_on_one_person_is_not_done_by_someone_else() -> None:
 def test_where_someone_stays_ends_when_they_moved(later: str, is_stale: bool) -> None:
     texts = ("My neighbour Priya lives in the flat upstairs.", later)
     assert (stale("Priya lives in the flat upstairs.", texts) is not None) is is_stale
+
+
+# --- a bare day of the month corrected stands for that day of the month said before ---------
+
+BAG = (
+    "It was delivered to the villa on 6 August, four days later, with a wheel snapped off.",
+    "A damage claim is due within 7 days: 6 August plus 7 days is 13 August.",
+    "Two fixes. The bag came on the 7th, not the 6th.",
+)
+
+
+def test_a_bare_day_corrected_replaces_that_day_of_the_month_said_before() -> None:
+    assert stale("6 August plus 7 days is 13 August.", BAG) is not None
+    assert stale("It was delivered to the villa on 6 August.", BAG) is not None
+    assert stale("It was delivered on 7 August.", BAG) is None  # the new day, in that month
+    assert stale("6 August plus 7 days is 13 August, now 7 August.", BAG) is None  # the change told
+
+
+def test_a_bare_day_corrected_leaves_other_days_and_days_said_after_it() -> None:
+    other = ("The flight was on 2 August.", "It came on the 7th, not the 6th.")
+    assert stale("The flight was on 2 August.", other) is None  # another day of the month
+    after = ("It came on the 7th, not the 6th.", "The courier comes back on 6 September.")
+    assert stale("The courier comes back on 6 September.", after) is None  # said after the correction
+    unsaid = ("It came on the 7th, not the 6th.",)
+    assert stale("It came on 6 August.", unsaid) is None  # no month said before: nothing to stand for
+
+
+def test_month_days_reads_the_month_of_the_latest_day_said_before() -> None:
+    def day(value: str, text: int) -> Value:
+        return Value("day", value, None, frozenset(), text, 0, 0)
+
+    said = [day("jul 6", 0), day("aug 6", 1), day("the 6", 2), day("the 7", 2)]
+    found = month_days(said, [Replacement(said[2], said[3])])
+    assert [(r.old.value, r.new.value) for r in found] == [("aug 6", "aug 7")]
+    with_month = month_days(said, [Replacement(said[2], day("nov 14", 2))])
+    assert [(r.old.value, r.new.value) for r in with_month] == [("aug 6", "nov 14")]

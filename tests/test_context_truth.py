@@ -26,8 +26,6 @@ CONVERSATIONS = tuple(
 
 OPEN_IN_CONTEXT: dict[str, str] = {
     # conversation -> why one of its lines is still false (labelled false in context_labels.json).
-    # Validation sets 7 and 8, labelled after rules9's rules were fixed; each false on main's 979b0dc too.
-    "lost_luggage_complaint": "the keyword summary's '6 August plus 7 days' (OPEN_IN_ISSUE_21)",
 }
 
 

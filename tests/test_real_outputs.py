@@ -433,9 +433,6 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
     # The seventh held-out set (HELD_OUT_7: written, recorded and labelled in
     # real_models_labels_heldout7.json before this replay, by a writer who read none of the checks),
     # on main's checks of 1981372.
-    ('summary', 'qwen2.5-coder:0.5b', 'landlord_damp_email'):
-        "unfaithful summary kept: '12 November' (corrected to 14 November), 'Ollie is sleeping in the room' (he "
-        "moved to the living room) and 'Ollie needs to repair the mold and tell the council' (invented)",
     ('summary', 'qwen2.5-coder:1.5b', 'scilly_ferry_rail'):
         "unfaithful summary kept: 'the ferry there on Thursday 24th', when that sailing was cancelled and they "
         "were moved to Friday 25th",
@@ -451,8 +448,6 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
         "false items kept: a step already done as a task and a next step ('plug things back one at a time'; "
         "'turn on every breaker on that side' and 'bin the kettle' are read as reported done since truth14); "
         "'the rcd tripped' as a decision",
-    ('offline summary', 'store', 'landlord_damp_email'):
-        "'Ollie sleeps there' twice: stale, he moved his mattress into the living room",
     # The eighth held-out set (HELD_OUT_8: written, recorded and labelled in
     # real_models_labels_heldout8.json before this replay, by a writer who read none of the checks),
     # on main's checks of 120aef1.
@@ -498,8 +493,6 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
         "is kept as a decision and as an entity",
     ('facts', 'qwen2.5-coder:0.5b', 'lost_luggage_complaint'):
         "'€100 excess' kept as a key fact and an entity: the excess is £100, and it states no fact",
-    ('keyword summary', 'store', 'lost_luggage_complaint'):
-        "'6 August plus 7 days is 13 August': stale, the user corrected the delivery to 7 August",
     # The ninth held-out set (HELD_OUT_9: written, recorded and labelled in
     # real_models_labels_heldout9.json before this replay, by a writer who read neither the checks nor
     # the rules of the store's own context), on main's checks of 979b0dc.
