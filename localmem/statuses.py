@@ -89,7 +89,7 @@ def outcome_replaced(claim: str, texts: tuple[str, ...]) -> str | None:
     """Why ``claim`` quotes a run's outcome (a test tally, an exit code, a build's or CI's
     status) that a later text of ``texts`` (a conversation, in order) replaced with another
     outcome of the same kind; None when it does not."""
-    mine = _outcomes(claim)
+    mine = outcomes(claim)
     if not mine:
         return None  # most claims quote no run
     said = _outcomes_said(texts)
@@ -121,9 +121,10 @@ _STATUS_OF: Final[dict[str, str]] = {
 }
 
 
-def _outcomes(text: str) -> dict[str, object]:
-    """The runs' outcomes ``text`` states, by kind: the tests' tally (its counts), an exit
-    code, each of CI's, the build's or the tests' status; not asked."""
+def outcomes(text: str) -> dict[str, object]:
+    """The runs' outcomes ``text`` states, by kind: ``"tally"`` (the tests' counts),
+    ``"exit"`` (a code), ``"status <what>"`` for CI, a build, a pipeline, checks or the tests
+    (``"pass"``, ``"fail"`` or ``"running"``; a tally gives the tests' status too); not asked."""
     found: dict[str, object] = {}
     for sentence in sentences(text):
         if sentence.rstrip().endswith("?"):
@@ -143,8 +144,8 @@ def _outcomes(text: str) -> dict[str, object]:
 
 @functools.lru_cache(maxsize=8)
 def _outcomes_said(texts: tuple[str, ...]) -> tuple[dict[str, object], ...]:
-    """Each text's runs' outcomes (:func:`_outcomes`), in order."""
-    return tuple(_outcomes(text) for text in texts)
+    """Each text's runs' outcomes (:func:`outcomes`), in order."""
+    return tuple(outcomes(text) for text in texts)
 
 
 _AWAITS = re.compile(

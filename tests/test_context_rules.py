@@ -13,7 +13,7 @@ import pytest
 from localmem import MemoryConfig, MemoryStore
 from localmem.acts import opens_with_its_verb
 from localmem.checkpoint import StateSnapshot, floor
-from localmem.progress import done_by_one
+from localmem.progress import done_by_one, ran_later
 from localmem.replaced import Replacement, Value, month_days
 from localmem.replies import refuses, takes_the_other, turned_down, turns_down
 from localmem.staleness import ended_at, stale, still_holds
@@ -510,3 +510,26 @@ def test_month_days_reads_the_month_of_the_latest_day_said_before() -> None:
     assert [(r.old.value, r.new.value) for r in found] == [("aug 6", "aug 7")]
     with_month = month_days(said, [Replacement(said[2], day("nov 14", 2))])
     assert [(r.old.value, r.new.value) for r in with_month] == [("aug 6", "nov 14")]
+
+
+# --- a run told by its outcome was done (progress.ran_later) --------------------------------
+
+
+@pytest.mark.parametrize(("item", "later", "ran"), [
+    ("run tests", "rebased, tests green, force pushed with lease.", True),
+    ("Run the tests again", "46 passed, 2 skipped in 3.1s", True),
+    ("rerun CI", "CI is red again, same flaky test.", True),  # failed, but it ran
+    ("rerun CI", "CI is still running", False),  # not over yet
+    ("run tests", "I'll run them after lunch.", False),  # a plan
+    ("run the migration", "46 passed", False),  # no outcome of what it runs
+])
+def test_a_run_told_by_its_outcome_was_done(item: str, later: str, ran: bool) -> None:
+    assert ran_later(item, [later]) is ran
+
+
+def test_a_run_reported_by_its_outcome_leaves_the_rules_checkpoint() -> None:
+    pairs = [("user", "Rebase done."), ("assistant", "Remember to run the tests before you push."),
+             ("user", "tests green, pushed.")]
+    assert floor(None, StateSnapshot(), pairs).pending_tasks == []
+    pairs[-1] = ("user", "pushing now.")
+    assert floor(None, StateSnapshot(), pairs).pending_tasks == ["Remember to run the tests before you push."]

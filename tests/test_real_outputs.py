@@ -505,8 +505,6 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
     ('checkpoint', 'qwen2.5-coder:0.5b', 'pub_quiz_team'):
         "plans as done: 'Dev's raffle' and 'Mick's bringing the buzzers' in completed_steps (both for the "
         "charity night on 11 April)",
-    ('checkpoint', 'qwen2.5-coder:1.5b', 'git_rebase_lost_commits'):
-        "'run tests' as a pending task and a next step: done, the tests are green and the branch pushed",
     ('checkpoint', 'qwen2.5-coder:1.5b', 'ruby_anniversary_captions'):
         "'draft captions for the slideshow' as a goal and a next step: done, all 20 sent to Callum",
     ('checkpoint', 'qwen2.5-coder:1.5b', 'boiler_replacement_quote'):
