@@ -137,7 +137,11 @@ def floor(
     the shelves." "Cleared."; ``progress.done_later``, ``made_later``, ``checked``; "did that" right
     after it: ``turns.reported_done``) or reports done in part ("Reconnect the printer and
     the TV." "Done, the printer works again.": ``progress.partly_done`` of a task that opens
-    with its verb, one action on several things; it no longer says what is left to do): a
+    with its verb, one action on several things; it no longer says what is left to do), or a
+    task laid on several people that one of them reports done ("you'll each need payslips
+    ..." "Sam's done his referencing": ``progress.done_by_one``; as said of everyone, it no
+    longer says what is left, the others' part), or a run reported by its outcome ("run the
+    tests" ... "tests green": ``progress.ran_later``): a
     task found in
     these messages is read against the sentences after it, one carried forward against
     all of them. The state's open subtasks stay (the state is authoritative). A reference
@@ -162,6 +166,7 @@ def floor(
         after = [s for s, _ in later]
         return (progress.done_later(task, later) or progress.made_later(task, after) or progress.checked(task, after)
                 or (opens_with_its_verb(task) and progress.partly_done(task, after))
+                or progress.done_by_one(task, after) or progress.ran_later(task, after)
                 or turns.reported_done(task, pairs))
 
     tasks = [t for t in data.pending_tasks if not done(t)]

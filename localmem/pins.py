@@ -39,7 +39,7 @@ from .corrections import Correction, corrected, corrects, find_correction
 from .errors import FactRemoved, InvalidInput, NotFound, SessionNotFound
 from .models import PIN_KINDS, Pin
 from .reports import MemoryReport, RememberedFact, SessionMemory
-from .staleness import ended_at
+from .staleness import ended_at, still_holds
 from .updates import Update, superseded, updates_in
 
 if TYPE_CHECKING:  # what it is given (the handle, capabilities): for the type checker only
@@ -297,16 +297,25 @@ class Pins:
                 continue
             db.supersede_pin(conn, old.id, "correction", now)
             db.end_pin(conn, old.id, message_id)  # forgetting the correction restores it
-            content = corrected(old.content, correction)
-            key = pin_key(content)
-            if self._same_fact(conn, old.session_id, key) is None:
-                db.insert_pin(conn, db.PinRow(
-                    old.session_id, content, key, old.source_message_id, old.importance_score,
-                    "auto", self._db.tokenizer.count(content), now, "correction",
-                ))
-                db.add_pin_sources(conn, session_id, key, [old.source_message_id, message_id])
+            self._rewritten(conn, session_id, old, corrected(old.content, correction), message_id, "correction", now)
             user_changed |= old.session_id is None
         return user_changed
+
+    def _rewritten(
+        self, conn: sqlite3.Connection, session_id: str, old: Pin, content: str, message_id: int, slot: str | None,
+        now: str,
+    ) -> None:
+        """Pin ``content``, what ``old`` (just ended by ``message_id``) says once that message
+        changed it, in ``old``'s scope, built from both messages (``pin_sources``: forgetting
+        ``message_id`` removes it as it restores ``old``; forgetting ``old``'s removes both),
+        unless a current pin holds that fact already."""
+        key = pin_key(content)
+        if self._same_fact(conn, old.session_id, key) is None:
+            db.insert_pin(conn, db.PinRow(
+                old.session_id, content, key, old.source_message_id, old.importance_score,
+                "auto", self._db.tokenizer.count(content), now, slot,
+            ))
+            db.add_pin_sources(conn, session_id, key, [old.source_message_id, message_id])
 
     @staticmethod
     def _same_fact(
@@ -356,8 +365,10 @@ class Pins:
         got the place wrong, it's at Kemi's"; a pin of the user's words only by a later user
         message): each is kept in history, ended by that message
         (forgetting it makes the pin current again), as an update ends what it replaces. The
-        rules pin a message when it is written, before the turns that change it. Return
-        whether the user's pins changed."""
+        rules pin a message when it is written, before the turns that change it. What of
+        such a pin still holds (``staleness.still_holds``: "Ollie has asthma." of "Ollie
+        sleeps there and he has asthma." once he moved rooms) takes its place, built from
+        both messages, as a correction's rewrite is. Return whether the user's pins changed."""
         pins = [p for p in db.session_pins(conn, session_id)
                 if p.kind == "auto" and p.superseded_at is None and p.source_message_id is not None
                 and p.source_message_id <= end]
@@ -376,11 +387,15 @@ class Pins:
                 # the user's own words change only by the user's words: an assistant restating
                 # a change ("So 26 May at 10:15.") does not end the user's report of it
                 later = [later[0], *(m for m in later[1:] if m.role == "user")]
-            ended = ended_at(pin.content, [m.text for m in later])
+            texts = [m.text for m in later]
+            ended = ended_at(pin.content, texts)
             if not ended:
                 continue  # nothing later changed it (its own message does not)
             db.supersede_pin(conn, pin.id, pin.slot or "stale", now)
             db.end_pin(conn, pin.id, later[ended].id)
+            held = still_holds(pin.content, texts[: ended + 1])  # what the change left true
+            if held is not None:
+                self._rewritten(conn, session_id, pin, held, later[ended].id, pin.slot or "stale", now)
             user_changed |= pin.session_id is None
         return user_changed
 

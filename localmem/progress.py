@@ -23,6 +23,10 @@ on any ``str``):
 - :func:`made_later`: the thing it makes is there ("It's a good haiku"), or, a piece of
   writing, sent on ("Sent it through their online form");
 - :func:`partly_done`: some of the things it joins are done ("the printer works again");
+- :func:`ran_later`: a run it starts was reported by its outcome ("tests green" for "run
+  the tests");
+- :func:`done_by_one`: a task laid on several people ("you'll each need payslips") is done
+  by one of them ("Sam's done his referencing");
 - :func:`under_way`: a moment's action said as it happened ("I'm calling the vet");
 - :func:`asked`: an asking whose question was put and answered ("ask for Tylenol" after
   "How much children's Tylenol can I give her?" and its answer);
@@ -48,6 +52,7 @@ from . import replies, statements
 from .acts import WHEN, WRAPPER, action, direct_object, done_forms, holds_verb
 from .grounding import NEGATIONS, SUPPORT_SHARE, same_word
 from .statements import status
+from .statuses import outcomes
 from .words import SMALL_TALK, STOP_WORDS, stem, words
 
 _I = re.IGNORECASE
@@ -117,6 +122,60 @@ def partly_done(item: str, later: Sequence[str]) -> bool:
         if 0 < named < len(parts):
             return True
     return False
+
+
+_SHARED = re.compile(r"\b(?:each|both|all of you|you two|the two of you|everyone|everybody)\b", _I)
+"""A task laid on several people at once ("you'll each need payslips", "both of you")."""
+_ONE_DID = re.compile(
+    r"^\W*(?P<who>I|he|she|[A-Z][a-z]+)(?:'s|\s+has|\s+had|'ve|\s+have)?\s+(?:already\s+|just\s+)?"
+    r"(?:done|did|finished|completed|submitted|sent|filled in|sorted)\b",
+)
+"""A clause opening with one person who did something ("Sam's done his referencing", "I
+finished mine")."""
+_CLAUSES = re.compile(r"[,;]\s*|\s(?:and|but)\s", _I)
+
+
+def done_by_one(item: str, later: Sequence[str]) -> bool:
+    """True when ``item`` lays a task on several people ("The referencing is the next step:
+    you'll each need payslips ...") and a clause of one of the ``later`` sentences says one
+    person did it ("Sam's done his referencing", naming a word of the item; not negated,
+    not asked): the item as said, of everyone, no longer tells what is left, which is the
+    others' part."""
+    if _SHARED.search(item) is None:
+        return False
+    named = {stem(w) for w in words(item) if w not in STOP_WORDS}
+    for sentence in later:
+        if sentence.rstrip().endswith("?"):
+            continue
+        for clause in _CLAUSES.split(sentence):
+            one = _ONE_DID.match(clause)
+            if one is None or one.group("who").casefold() in STOP_WORDS - {"i", "he", "she"}:
+                continue
+            said = words(clause[one.end():])  # what was done, past the verb
+            if NEGATIONS.isdisjoint(words(clause)) and named & {stem(w) for w in said if w not in STOP_WORDS}:
+                return True
+    return False
+
+
+_RUNS: Final = frozenset("run rerun execute trigger".split())
+"""Verbs of starting a run whose outcome is reported ("run the tests", "rerun CI")."""
+_RUN_OF: Final = {
+    "test": "status test", "tests": "status test", "pytest": "status test", "ci": "status ci",
+    "build": "status build", "pipeline": "status pipeline", "check": "status check", "checks": "status check",
+}
+"""What a run runs -> the kind of outcome that reports it (``statuses.outcomes``)."""
+
+
+def ran_later(item: str, later: Sequence[str]) -> bool:
+    """True when ``item`` runs something ("run the tests", "rerun CI") and one of the
+    ``later`` sentences states that run's outcome, passed or failed ("tests green", "46
+    passed", "CI is red"): a run told by its outcome was done. One still going ("CI is still
+    running") is not yet."""
+    verb, said = action(item)
+    kinds = {_RUN_OF[w] for w in said if w in _RUN_OF}
+    if verb not in _RUNS or not kinds:
+        return False
+    return any(outcomes(sentence).get(kind) in ("pass", "fail") for sentence in later for kind in kinds)
 
 
 def under_way(item: str, sentence: str) -> bool:

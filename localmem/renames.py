@@ -18,6 +18,13 @@
   says Y again; a claim saying Y and not X is stale ("With amlodipine the grapefruit effect is
   small"). Without the comma ("I do not smoke") or the word of correction ("take the tablets,
   not the syrup") nothing is denied.
+- **Where someone stays, left** (``_left``): a statement, not a question nor negated nor on a
+  condition, that a person moved (done: "Ollie has moved his mattress into the living room",
+  "He's already moved ... into ...", "Priya moved out"; "he" or "she" standing for the last
+  name its text, or the text before, says mid-sentence) ends where an earlier text said
+  they stay: a claim naming them with a verb of staying and a place ("Ollie sleeps there",
+  "Priya lives in the flat upstairs"), and not the new place, is stale. What else the
+  claim says of them ("he has asthma") still holds: ``staleness.still_holds`` keeps it.
 
 :func:`replaced_name` says whether a claim states such an old name or place (pure; neither
 raises on any ``str``); ``staleness.stale`` asks it.
@@ -32,7 +39,7 @@ from typing import Final
 
 from .changes import CUE, last_question, sentences
 from .periods import MONTHS, WEEKDAYS
-from .words import NUMBER_WORDS, STOP_WORDS
+from .words import NUMBER_WORDS, STOP_WORDS, content_forms, content_forms_in_order
 
 
 def replaced_name(claim: str, texts: tuple[str, ...], whole: str = "") -> str | None:
@@ -49,6 +56,11 @@ def replaced_name(claim: str, texts: tuple[str, ...], whole: str = "") -> str | 
         for old, new in _moved(texts):
             if _at(claim, old) and not _says(claim, new) and not _says(whole, new):
                 return "states a place a later message replaced"
+        if any(_NOT_DONE.search(claim[: m.start()].rsplit(".", 1)[-1]) is None for m in _STAYS.finditer(claim)):
+            told = content_forms(claim) | content_forms(whole)
+            for who, place in _left(texts):
+                if _says(claim, who) and not (place and place <= told):
+                    return "states where someone stays that a later message says they moved from"
     return None
 
 
@@ -234,3 +246,59 @@ def _says(text: str, name: str, anycase: bool = False) -> bool:
     flags = re.IGNORECASE if anycase else 0
     return bool(name) and re.search(rf"\b{re.escape(name)}\b", text, flags) is not None
 
+
+
+_STAYS = re.compile(
+    r"\b(?:sleeps?|sleeping|slept|lives?|living|lived|stays?|staying|stayed)\s+"
+    r"(?:(?:now|still|at the moment)\s+)?(?:there|here|in|at|on|upstairs|downstairs)\b",
+    re.IGNORECASE,
+)
+"""A verb of staying with its place ("sleeps there", "lives in the flat upstairs")."""
+_MOVED = re.compile(
+    r"(?P<who>\b[A-Z][a-z]+|\b(?:[Hh]e|[Ss]he))(?:'s|\s+has|\s+had)?\s+(?:(?:already|just|now|finally)\s+)*"
+    r"moved\s+(?:(?!(?:into|to|out|in)\b)[\w']+\s+){0,3}?(?P<to>into|to|out of|out|in with)\b(?P<place>[^.;!?,]*)"
+)
+"""A person who moved, and where to ("He's already moved his mattress into the living room",
+"Priya moved out")."""
+_NOT_DONE = re.compile(r"\b(?:not|never|n't|if|unless|when|once)\b|n't\b", re.IGNORECASE)
+"""A move denied, or on a condition: nobody moved yet; a stay denied or on a condition ("it
+would be safer if Ollie didn't sleep in that room") says where no one stays."""
+_PRONOUNS: Final = frozenset(("he", "she"))
+
+
+@functools.lru_cache(maxsize=8)
+def _left(texts: tuple[str, ...]) -> tuple[tuple[str, frozenset[str]], ...]:
+    """Each person ``texts`` say moved, after an earlier text said where they stay (a verb
+    of staying, :data:`_STAYS`), with the first two content words of the place they moved
+    to (a claim saying them tells the move)."""
+    found: list[tuple[str, frozenset[str]]] = []
+    for i, text in enumerate(texts):
+        if "moved" not in text:
+            continue  # most texts move no one
+        for sentence in sentences(text):
+            if sentence.rstrip().endswith("?"):
+                continue
+            for m in _MOVED.finditer(sentence):
+                if _NOT_DONE.search(sentence[: m.start("place")]) is not None:
+                    continue  # "he hasn't moved into the living room", "if she moved out"
+                who = m.group("who")
+                if who.casefold() in _PRONOUNS:
+                    who = _last_person(texts, i, text[: max(0, text.find(sentence)) + m.start()]) or ""
+                if not who or who.casefold() in _NOT_NAMES:
+                    continue
+                if any(_says(t, who) and _STAYS.search(t) for t in texts[:i]):
+                    found.append((who, frozenset(content_forms_in_order(m.group("place"))[:2])))
+    return tuple(found)
+
+
+def _last_person(texts: tuple[str, ...], i: int, before: str) -> str | None:
+    """The name "he" or "she" stands for: the last name said mid-sentence in ``before`` (text
+    ``i`` up to the pronoun), else in the text before it."""
+    for text in (before, texts[i - 1] if i else ""):
+        names = [
+            m.group() for sentence in sentences(text) for m in _NAME.finditer(sentence)
+            if m.start() > 0 and m.group().casefold() not in _NOT_NAMES
+        ]
+        if names:
+            return names[-1]
+    return None

@@ -6,14 +6,16 @@ earlier ones a revision reaches: two values are the same (:func:`same_value`: ki
 units that agree) and of the same thing (:func:`same_thing`); an elliptical revision
 replaces the latest value of its kind (:func:`follows`); a denied value, its earlier
 mentions (:func:`replaced_by`); a clock time given up, its mentions alone in their clause
-(:func:`given_up`); a replaced total, the shares that added up to it (:func:`shares`).
+(:func:`given_up`); a replaced total, the shares that added up to it (:func:`shares`); a
+bare day of the month replaced ("the 7th, not the 6th"), the day of that month said before
+(:func:`month_days`).
 Pure functions over records; it reads no text, so it imports nothing of localmem (a leaf:
 ``revisions`` is 8 modules deep, and its imports must be leaves).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Final
 
 ELLIPSIS_TEXTS: Final = 4
@@ -139,6 +141,38 @@ def given_up(values: list[Value], found: list[Replacement], left: list[tuple[int
             and sum(w.kind == "time" and w.text == v.text and w.clause == v.clause for w in values) == 1
         ]
     return out
+
+
+def month_days(values: list[Value], found: list[Replacement]) -> list[Replacement]:
+    """The days of the month a bare day replaced stands for: "the bag came on the 7th, not the
+    6th" speaks of the month the conversation said the 6th in ("delivered on 6 August"), so
+    each mention of the latest such day said before the revising text ("6 August", of
+    whatever: the bare day named nothing) is replaced too, by the new day in that month
+    ("the 7th": 7 August; a new day with its month, "the 14th of November", as it is)."""
+    out: list[Replacement] = []
+    for r in found:
+        day = _bare_day(r.old)
+        if day is None or r.new.kind != "day":
+            continue
+        said = [v for v in values if v.kind == "day" and v.text < r.new.text and _day_of_month(v) == day]
+        if not said:
+            continue
+        month = said[-1].value.split()[0]
+        new = r.new if _bare_day(r.new) is None else replace(r.new, value=f"{month} {_bare_day(r.new)}")
+        out += [Replacement(v, new) for v in said if v.value == f"{month} {day}"]
+    return out
+
+
+def _bare_day(v: Value) -> str | None:
+    """The number of a day of the month said bare ("the 6th": "6"), or None."""
+    kind, _, day = v.value.partition(" ")
+    return day if v.kind == "day" and kind == "the" and day.isdigit() else None
+
+
+def _day_of_month(v: Value) -> str | None:
+    """The number of a day said with its month ("6 August", "Aug 6": "6"), or None."""
+    month, _, day = v.value.partition(" ")
+    return day if month != "the" and len(month) == 3 and day.isdigit() else None
 
 
 def shares(values: list[Value], found: list[Replacement]) -> list[Replacement]:

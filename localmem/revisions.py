@@ -69,6 +69,10 @@ over or a thing ended, a name or a place given again, a dose's frequency changed
   vet") after a clause of its sentence saying, with a unit, what it "is" ("she's 3.9 kg")
   replaces the value it was, said before in a unit that agrees (the portal's "weight 4.1
   kg"); "was" alone ("the bill was $80") replaces nothing.
+- **A bare day of the month replaced** ("the bag came on the 7th, not the 6th") stands for
+  the day of that number in the month said last before it ("delivered on 6 August"): every
+  earlier mention of that day is replaced, by the new day in that month
+  (``replaced.month_days``).
 - **A stale claim** states a replaced value (the same kind, number and unit, a bare number
   matching any unit) and not the value that replaced it, neither itself nor the whole text
   it is part of (a summary that tells the change: "was March 3 ... now March 10"); a value the conversation also says,
@@ -90,7 +94,9 @@ from typing import Final
 # leaf, and it reads words (``content_forms``, ``NUMBER_WORDS``) and values (``_without_values``).
 from .changes import CHANGE_VERBS, CUE, last_question, sentences
 from .periods import CLOCK, DAY, MONTH_NAMES, MONTHS, WEEKDAYS, clock_value, day_value
-from .replaced import Replacement, Value, follows, given_up, replaced_by, same_thing, same_value, shares, units_agree
+from .replaced import (
+    Replacement, Value, follows, given_up, month_days, replaced_by, same_thing, same_value, shares, units_agree,
+)
 from .words import CHANGE_WORDS, NUMBER_WORDS, SMALL_TALK, STOP_WORDS, content_forms, unit, words
 
 
@@ -247,6 +253,7 @@ def _read(texts: tuple[str, ...]) -> tuple[tuple[Value, ...], tuple[Replacement,
                 if _NEGATED.search(clause):
                     left += [(i, v.value) for v in here if v.kind == "time"]
     out += given_up(earlier, out, left)
+    out += month_days(earlier, out)  # "the 7th, not the 6th" of "6 August"
     out += shares(earlier, out)  # a measure taken again is no total with shares
     return tuple(earlier), tuple(dict.fromkeys(out + measured))
 

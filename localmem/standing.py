@@ -62,6 +62,8 @@ class Readings(Protocol):
 
     def partly_done(self, item: str, later: Sequence[str], /) -> bool: ...
 
+    def ran_later(self, item: str, later: Sequence[str], /) -> bool: ...
+
     def under_way(self, item: str, sentence: str, /) -> bool: ...
 
     def looked_up(self, item: str, output: str | None, /) -> bool: ...
@@ -255,7 +257,8 @@ def unstated(
     later = [(s, owners[i] == owners[first] + 1) for i, s in enumerate(ordered) if i > first]
     if (readings.done_later(item, later) or readings.taken_up(item, [s for s, _ in later])
             or readings.left_done(item, ordered[first:]) or reported_done(item, said[first:], statements.tells)
-            or readings.need_met(item, [s for s, _ in later])):
+            or readings.need_met(item, [s for s, _ in later])
+            or readings.ran_later(item, [s for s, _ in later])):
         return "done later"  # left_done reads the first sentence too: it may say the act
     if any(readings.answered_done(item, said[i - 1], said[i], said[i + 1:]) for i in stating
            if 0 < i < end and owners[i - 1] == owners[i] - 1 and _reply(owners[i - 1], texts, roles) is not None):

@@ -16,19 +16,27 @@
   holding all those words, with no withdrawal of its own, states as still planned what will
   not happen; a later plan naming the thing again ("we're going to the gala after all")
   makes it stand.
+- **A run's outcome replaced** (a test tally, "1 failed in 0.41s"; an exit code, "exit code
+  2"; a build's or CI's status, "CI is still running", "the build failed"): the outcome of
+  the latest run is the one that holds. A claim quoting an outcome is stale when a text
+  after the last one saying that outcome says another of the same kind ("46 passed
+  locally", "exited with 0", "CI green"); the same outcome said again (a run that failed
+  the same way) replaces nothing.
 - **A thing that has ended** ("Basic 5yr/60,000mi: EXPIRED", "the basic warranty has
   already run out", "lapsed", "was cancelled"; said of the content words before it in its
   clause, the last three; not negated, not asked): a claim holding all those words with a
   word stating it in force ("covers", "valid", "active", "still") and no ending word is stale.
 
-:func:`status_over`, :func:`called_off`, :func:`withdrawn` and :func:`ended_in_force` say whether a claim states such a
-status or thing as current (pure; neither raises on any ``str``); ``staleness.stale`` asks them.
+:func:`status_over`, :func:`called_off`, :func:`withdrawn`, :func:`outcome_replaced` and
+:func:`ended_in_force` say whether a claim states such a status or thing as current (pure;
+neither raises on any ``str``); ``staleness.stale`` asks them.
 """
 
 from __future__ import annotations
 
 import functools
 import re
+from typing import Final
 
 from .changes import sentences
 from .words import content_forms, content_forms_in_order, stem
@@ -75,6 +83,69 @@ def ended_in_force(claim: str, texts: tuple[str, ...]) -> str | None:
         if any(thing <= forms for thing in _ended_things(texts)):
             return "states as in force what the conversation says has ended"
     return None
+
+
+def outcome_replaced(claim: str, texts: tuple[str, ...]) -> str | None:
+    """Why ``claim`` quotes a run's outcome (a test tally, an exit code, a build's or CI's
+    status) that a later text of ``texts`` (a conversation, in order) replaced with another
+    outcome of the same kind; None when it does not."""
+    mine = outcomes(claim)
+    if not mine:
+        return None  # most claims quote no run
+    said = _outcomes_said(texts)
+    for kind, value in mine.items():
+        at = [i for i, found in enumerate(said) if found.get(kind) == value]
+        if at and any(kind in found and found[kind] != value for found in said[at[-1] + 1:]):
+            return "quotes a run's outcome a later run replaced"
+    return None
+
+
+_TALLY = re.compile(
+    r"\b(?P<n>\d+)\s+(?:tests?\s+)?(?P<word>passed|failed|errors?|skipped|xfailed|xpassed|failures?|deselected)\b",
+    re.IGNORECASE,
+)
+"""A test runner's tally ("1 failed in 0.41s", "46 passed", "3 errors")."""
+_EXIT = re.compile(r"\bexit(?:ed)?\s+(?:with\s+)?(?:code|status)?\s*(?P<code>\d+)\b", re.IGNORECASE)
+"""An exit code ("exit code 2", "exited with 0", "exit status 1")."""
+_RUN_STATUS = re.compile(
+    r"\b(?P<what>CI|build|pipeline|checks?|tests?)(?:\s+(?:is|are|was|were|has|have|went|turned|came back|now|still|all))*"
+    r"\s+(?P<status>green|red|passing|failing|passed|failed|broken|broke|succeeded|running|pending)\b",
+    re.IGNORECASE,
+)
+"""A build's, CI's or tests' status ("CI green", "the build failed", "CI is still running",
+"tests are passing")."""
+_STATUS_OF: Final[dict[str, str]] = {
+    "green": "pass", "passing": "pass", "passed": "pass", "succeeded": "pass",
+    "red": "fail", "failing": "fail", "failed": "fail", "broken": "fail", "broke": "fail",
+    "running": "running", "pending": "running",
+}
+
+
+def outcomes(text: str) -> dict[str, object]:
+    """The runs' outcomes ``text`` states, by kind: ``"tally"`` (the tests' counts),
+    ``"exit"`` (a code), ``"status <what>"`` for CI, a build, a pipeline, checks or the tests
+    (``"pass"``, ``"fail"`` or ``"running"``; a tally gives the tests' status too); not asked."""
+    found: dict[str, object] = {}
+    for sentence in sentences(text):
+        if sentence.rstrip().endswith("?"):
+            continue  # "did the tests pass?"
+        tally = frozenset((int(m.group("n")), m.group("word").casefold().rstrip("s")) for m in _TALLY.finditer(sentence))
+        if tally:
+            found["tally"] = tally
+            failed = any(n and word in ("failed", "error", "failure") for n, word in tally)
+            found["status test"] = "fail" if failed else "pass"
+        for m in _EXIT.finditer(sentence):
+            found["exit"] = int(m.group("code"))
+        for m in _RUN_STATUS.finditer(sentence):
+            what = m.group("what").casefold().rstrip("s")
+            found["status " + ("ci" if what == "ci" else what)] = _STATUS_OF[m.group("status").casefold()]
+    return found
+
+
+@functools.lru_cache(maxsize=8)
+def _outcomes_said(texts: tuple[str, ...]) -> tuple[dict[str, object], ...]:
+    """Each text's runs' outcomes (:func:`outcomes`), in order."""
+    return tuple(outcomes(text) for text in texts)
 
 
 _AWAITS = re.compile(

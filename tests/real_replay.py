@@ -177,11 +177,16 @@ def replay(db_path: Path, model: str, conversation: str) -> Replayed:
         with MemoryStore(db_path, config=config) as store:
             session = store.create_session(model=model, title=conversation).id
             store.add_messages(session, [{"role": r, "text": t} for r, t in pairs])
-            before = {p.content for p in store.get_pins(session)}
+            before = {p.content: p for p in store.get_pins(session)}
             summary = store.summarize(session)
             checkpoint = store.latest_checkpoint(session)
             (facts,) = store.get_summary_facts(session)
-            pins = [p.content for p in store.get_pins(session) if p.content not in before]
+            now = store.get_pins(session)
+            # the store's own: what still holds of a rules' pin a later turn made stale
+            # (Pins.end_stale), in that pin's chain, from its message
+            ended = {p.source_message_id for c, p in before.items() if c not in {q.content for q in now}}
+            pins = [p.content for p in now if p.content not in before
+                    and not (p.slot == "stale" and p.source_message_id in ended)]
     assert summary is not None and checkpoint is not None
     warned = [w for w, _ in unsaid_warnings(summary.text, pairs)]  # the store's, quoted
     return Replayed(summary, checkpoint, facts, [p for p in pins if p not in warned], pairs,

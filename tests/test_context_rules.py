@@ -13,8 +13,11 @@ import pytest
 from localmem import MemoryConfig, MemoryStore
 from localmem.acts import opens_with_its_verb
 from localmem.checkpoint import StateSnapshot, floor
+from localmem.progress import done_by_one, ran_later
+from localmem.replaced import Replacement, Value, month_days
 from localmem.replies import refuses, takes_the_other, turned_down, turns_down
-from localmem.staleness import ended_at, stale
+from localmem.staleness import ended_at, stale, still_holds
+from localmem.summarizer.fallback import keyword_summary, said_topics
 from localmem.summarizer.warned import named, unsaid_warnings
 
 # --- a to-do done in part is no longer what is left to do ------------------------------
@@ -320,3 +323,213 @@ def test_a_line_of_a_quoted_draft_is_no_decision() -> None:
 def test_a_booking_code_is_kept_whole(text: str, code: str) -> None:
     pairs = [("user", "Book it."), ("assistant", text)]
     assert floor(None, StateSnapshot(), pairs).context_references.identifiers == [code]
+
+
+# --- a run's outcome a later run replaced (statuses.outcome_replaced) -------------------------
+
+RUNS = (
+    "installs now but the tests blow up",
+    "$ pytest -q tests/test_orders.py\nE   AttributeError: no attribute 'model_validate'\n1 failed in 0.41s",
+    "Keep pydantic 2 and upgrade FastAPI instead.",
+    "pip check clean, 46 passed locally. CI is still running",
+    "ok",
+    "CI green.",
+)
+
+
+@pytest.mark.parametrize(("claim", "is_stale"), [
+    ("1 failed in 0.41s", True),  # the later tally is the outcome
+    ("CI is still running", True),  # the later status is
+    ("pip check clean, 46 passed locally.", False),  # the latest tally
+    ("CI green.", False),
+    ("Keep pydantic 2 and upgrade FastAPI instead.", False),  # no run's outcome
+])
+def test_a_runs_outcome_a_later_run_replaced_is_stale(claim: str, is_stale: bool) -> None:
+    assert (stale(claim, RUNS) is not None) is is_stale
+
+
+def test_the_same_outcome_again_or_an_outcome_of_another_kind_replaces_nothing() -> None:
+    again = ("$ pytest\n1 failed in 0.41s", "Try clearing the cache.", "$ pytest\n1 failed in 0.39s")
+    assert stale("1 failed in 0.41s", again) is None  # the later run failed the same way
+    other = ("$ pytest\n1 failed in 0.41s", "The build failed too.", "exit code 2")
+    assert stale("1 failed in 0.41s", other) is None  # a build's status and an exit code are other runs
+    asked = ("$ pytest\n1 failed in 0.41s", "Did the tests pass after that?")
+    assert stale("1 failed in 0.41s", asked) is None  # a question reports no run
+
+
+# --- a topic word said only as a name is no topic (summarizer.fallback.said_topics) --------
+
+
+def test_a_topic_word_said_only_as_a_name_names_no_topic() -> None:
+    tool = "Tomasz says we should move the whole thing to Poetry. We're not doing Poetry, too much churn."
+    assert said_topics(tool) == []
+    chat = [("user", tool), ("assistant", "Fair."), ("user", "ok")]
+    assert "about:" not in keyword_summary(chat) and "poetry" not in keyword_summary(chat)
+
+
+@pytest.mark.parametrize("text", [
+    "I've been reading a lot of poetry lately.",  # the word
+    "Poetry is where I started.",  # opening a sentence
+    "Notes:\nPoetry workshop on Friday",  # opening a line
+])
+def test_a_topic_word_said_as_a_word_names_its_topic(text: str) -> None:
+    assert said_topics(text) == ["poetry"]
+
+
+def test_an_acronym_or_a_name_with_capitals_inside_is_said_as_the_word() -> None:
+    assert said_topics("The API returns 500 when the endpoint gets a list") == ["API"]
+    assert said_topics("we moved the orders table to PostgreSQL") == ["database"]
+    assert said_topics("we watched Toy Story and then an Apple Music playlist") == []
+
+
+# --- a pin keeps what still holds once a later turn changed part of it ----------------------
+
+FLAT = [
+    {"role": "user", "text": "Need help with an email to the agent about mould in the back bedroom."},
+    {"role": "assistant", "text": "Is anyone sleeping in that room?"},
+    {"role": "user", "text": "Ollie sleeps there and he has asthma."},
+    {"role": "assistant", "text": "Then it would be safer if he slept elsewhere."},
+]
+
+
+def _flat(db_path: Path, later: str) -> tuple[MemoryStore, str, list[int]]:
+    config = MemoryConfig(ollama_host="http://127.0.0.1:9", summary_threshold=6, structured_min_tokens=0)
+    store = MemoryStore(db_path, config=config)
+    session = store.create_session(title="damp").id
+    added = store.add_messages(session, [*FLAT, {"role": "user", "text": later}, {"role": "assistant", "text": "OK."}])
+    store.summarize(session)
+    return store, session, [m.id for m in added]
+
+
+def _pinned(store: MemoryStore, session: str) -> list[str]:
+    return [p.content for p in store.build_context(session).pins]
+
+
+def test_a_pin_shrinks_to_the_clause_that_still_holds_and_forgetting_either_message_holds(db_path: Path) -> None:
+    """"Ollie sleeps there and he has asthma." once "He's moved his mattress into the living
+    room": the place no longer holds, the asthma does, named ("Ollie has asthma."). The new
+    pin rests on both messages: forgetting the move brings the whole pin back, forgetting
+    the first statement takes both away."""
+    later = "I'll tell Ollie. He's already moved his mattress into the living room as of last night."
+    store, session, ids = _flat(db_path, later)
+    with store:
+        assert _pinned(store, session) == ["Ollie has asthma."]
+        store.delete_message(ids[4])  # the move forgotten: the whole pin holds again
+        assert _pinned(store, session) == ["Ollie sleeps there and he has asthma."]
+    store, session, ids = _flat(db_path.with_name("again.db"), later)
+    with store:
+        store.delete_message(ids[2])  # the statement forgotten: nothing of it stays
+        assert not [p for p in store.get_pins(session, history=True) if "Ollie" in p.content]
+
+
+@pytest.mark.parametrize("later", [
+    "Ollie hasn't moved his mattress into the living room yet.",  # denied
+    "If he moved his mattress into the living room he'd sleep better.",  # on a condition
+    "Ollie's sister moved to Leeds.",  # someone else
+])
+def test_a_pin_no_move_ended_stays_whole(db_path: Path, later: str) -> None:
+    store, session, _ = _flat(db_path, later)
+    with store:
+        assert _pinned(store, session) == ["Ollie sleeps there and he has asthma."]
+
+
+def test_what_holds_names_its_subject_or_is_not_kept() -> None:
+    texts = ("Ollie sleeps there and he has asthma.", "Ollie moved into the living room.")
+    assert still_holds("Ollie sleeps there and he has asthma.", texts) == "Ollie has asthma."
+    assert still_holds("Ollie sleeps there and has asthma.", texts) is None  # one clause: nothing to keep apart
+    assert still_holds("Ollie sleeps there and it is damp.", texts) is None  # "It is damp." names nothing
+
+
+# --- a task laid on several people, done by one (progress.done_by_one) --------------------
+
+SHARED = "The referencing is the next step: you'll each need payslips or an employer reference."
+
+
+def _shared_pending(later: str) -> list[str]:
+    pairs = [("user", "Offer accepted on the flat."), ("assistant", SHARED), ("user", later)]
+    return floor(None, StateSnapshot(), pairs).pending_tasks
+
+
+@pytest.mark.parametrize(("later", "left"), [
+    ("Sam's done his referencing, mine's not done yet.", False),  # one of the two: the line says it of both
+    ("Priya has already completed the referencing.", False),
+    ("Sam hasn't done his referencing yet.", True),  # denied
+    ("Sam's done the washing up.", True),  # something else done
+    ("Has Sam done his referencing?", True),  # asked
+])
+def test_a_task_laid_on_several_people_done_by_one_leaves_the_rules_checkpoint(later: str, left: bool) -> None:
+    assert (SHARED in _shared_pending(later)) is left
+
+
+def test_a_task_laid_on_one_person_is_not_done_by_someone_else() -> None:
+    assert not done_by_one("You'll need payslips for the referencing.", ["Sam's done his referencing."])
+    assert done_by_one("You'll both need payslips for the referencing.", ["Sam's done his referencing."])
+
+
+@pytest.mark.parametrize(("later", "is_stale"), [
+    ("Priya moved out last week.", True),  # no new place: the old one is over all the same
+    ("My neighbour Priya moved into the flat upstairs in 2019.", False),  # where she lives now
+    ("Tom moved out last week.", False),  # someone else
+])
+def test_where_someone_stays_ends_when_they_moved(later: str, is_stale: bool) -> None:
+    texts = ("My neighbour Priya lives in the flat upstairs.", later)
+    assert (stale("Priya lives in the flat upstairs.", texts) is not None) is is_stale
+
+
+# --- a bare day of the month corrected stands for that day of the month said before ---------
+
+BAG = (
+    "It was delivered to the villa on 6 August, four days later, with a wheel snapped off.",
+    "A damage claim is due within 7 days: 6 August plus 7 days is 13 August.",
+    "Two fixes. The bag came on the 7th, not the 6th.",
+)
+
+
+def test_a_bare_day_corrected_replaces_that_day_of_the_month_said_before() -> None:
+    assert stale("6 August plus 7 days is 13 August.", BAG) is not None
+    assert stale("It was delivered to the villa on 6 August.", BAG) is not None
+    assert stale("It was delivered on 7 August.", BAG) is None  # the new day, in that month
+    assert stale("6 August plus 7 days is 13 August, now 7 August.", BAG) is None  # the change told
+
+
+def test_a_bare_day_corrected_leaves_other_days_and_days_said_after_it() -> None:
+    other = ("The flight was on 2 August.", "It came on the 7th, not the 6th.")
+    assert stale("The flight was on 2 August.", other) is None  # another day of the month
+    after = ("It came on the 7th, not the 6th.", "The courier comes back on 6 September.")
+    assert stale("The courier comes back on 6 September.", after) is None  # said after the correction
+    unsaid = ("It came on the 7th, not the 6th.",)
+    assert stale("It came on 6 August.", unsaid) is None  # no month said before: nothing to stand for
+
+
+def test_month_days_reads_the_month_of_the_latest_day_said_before() -> None:
+    def day(value: str, text: int) -> Value:
+        return Value("day", value, None, frozenset(), text, 0, 0)
+
+    said = [day("jul 6", 0), day("aug 6", 1), day("the 6", 2), day("the 7", 2)]
+    found = month_days(said, [Replacement(said[2], said[3])])
+    assert [(r.old.value, r.new.value) for r in found] == [("aug 6", "aug 7")]
+    with_month = month_days(said, [Replacement(said[2], day("nov 14", 2))])
+    assert [(r.old.value, r.new.value) for r in with_month] == [("aug 6", "nov 14")]
+
+
+# --- a run told by its outcome was done (progress.ran_later) --------------------------------
+
+
+@pytest.mark.parametrize(("item", "later", "ran"), [
+    ("run tests", "rebased, tests green, force pushed with lease.", True),
+    ("Run the tests again", "46 passed, 2 skipped in 3.1s", True),
+    ("rerun CI", "CI is red again, same flaky test.", True),  # failed, but it ran
+    ("rerun CI", "CI is still running", False),  # not over yet
+    ("run tests", "I'll run them after lunch.", False),  # a plan
+    ("run the migration", "46 passed", False),  # no outcome of what it runs
+])
+def test_a_run_told_by_its_outcome_was_done(item: str, later: str, ran: bool) -> None:
+    assert ran_later(item, [later]) is ran
+
+
+def test_a_run_reported_by_its_outcome_leaves_the_rules_checkpoint() -> None:
+    pairs = [("user", "Rebase done."), ("assistant", "Remember to run the tests before you push."),
+             ("user", "tests green, pushed.")]
+    assert floor(None, StateSnapshot(), pairs).pending_tasks == []
+    pairs[-1] = ("user", "pushing now.")
+    assert floor(None, StateSnapshot(), pairs).pending_tasks == ["Remember to run the tests before you push."]

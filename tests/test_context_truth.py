@@ -26,15 +26,6 @@ CONVERSATIONS = tuple(
 
 OPEN_IN_CONTEXT: dict[str, str] = {
     # conversation -> why one of its lines is still false (labelled false in context_labels.json).
-    # Validation sets 7 and 8, labelled after rules9's rules were fixed; each false on main's 979b0dc too.
-    "landlord_damp_email": "pin 'Ollie sleeps there and he has asthma.' after Ollie moved to the living room",
-    "lost_luggage_complaint": "the keyword summary's '6 August plus 7 days' (OPEN_IN_ISSUE_21)",
-    # The tenth set, labelled by its writer at bf4dace (context_truth.py --held-out 10 --dump) before any
-    # replay, by a writer who read neither the checks nor the rules.
-    "bristol_flat_offer": "'Pending: The referencing is the next step: you'll each need payslips ...' after Sam's "
-    "referencing was reported done",
-    "pip_pydantic_conflict": "the keyword summary: '1 failed in 0.41s' after the tests passed and CI went green, "
-    "'about: poetry' for the Poetry move that was dropped (OPEN_IN_ISSUE_21)",
 }
 
 

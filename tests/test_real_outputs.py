@@ -433,9 +433,6 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
     # The seventh held-out set (HELD_OUT_7: written, recorded and labelled in
     # real_models_labels_heldout7.json before this replay, by a writer who read none of the checks),
     # on main's checks of 1981372.
-    ('summary', 'qwen2.5-coder:0.5b', 'landlord_damp_email'):
-        "unfaithful summary kept: '12 November' (corrected to 14 November), 'Ollie is sleeping in the room' (he "
-        "moved to the living room) and 'Ollie needs to repair the mold and tell the council' (invented)",
     ('summary', 'qwen2.5-coder:1.5b', 'scilly_ferry_rail'):
         "unfaithful summary kept: 'the ferry there on Thursday 24th', when that sailing was cancelled and they "
         "were moved to Friday 25th",
@@ -451,8 +448,6 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
         "false items kept: a step already done as a task and a next step ('plug things back one at a time'; "
         "'turn on every breaker on that side' and 'bin the kettle' are read as reported done since truth14); "
         "'the rcd tripped' as a decision",
-    ('offline summary', 'store', 'landlord_damp_email'):
-        "'Ollie sleeps there' twice: stale, he moved his mattress into the living room",
     # The eighth held-out set (HELD_OUT_8: written, recorded and labelled in
     # real_models_labels_heldout8.json before this replay, by a writer who read none of the checks),
     # on main's checks of 120aef1.
@@ -498,8 +493,6 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
         "is kept as a decision and as an entity",
     ('facts', 'qwen2.5-coder:0.5b', 'lost_luggage_complaint'):
         "'€100 excess' kept as a key fact and an entity: the excess is £100, and it states no fact",
-    ('keyword summary', 'store', 'lost_luggage_complaint'):
-        "'6 August plus 7 days is 13 August': stale, the user corrected the delivery to 7 August",
     # The ninth held-out set (HELD_OUT_9: written, recorded and labelled in
     # real_models_labels_heldout9.json before this replay, by a writer who read neither the checks nor
     # the rules of the store's own context), on main's checks of 979b0dc.
@@ -512,8 +505,6 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
     ('checkpoint', 'qwen2.5-coder:0.5b', 'pub_quiz_team'):
         "plans as done: 'Dev's raffle' and 'Mick's bringing the buzzers' in completed_steps (both for the "
         "charity night on 11 April)",
-    ('checkpoint', 'qwen2.5-coder:1.5b', 'git_rebase_lost_commits'):
-        "'run tests' as a pending task and a next step: done, the tests are green and the branch pushed",
     ('checkpoint', 'qwen2.5-coder:1.5b', 'ruby_anniversary_captions'):
         "'draft captions for the slideshow' as a goal and a next step: done, all 20 sent to Callum",
     ('checkpoint', 'qwen2.5-coder:1.5b', 'boiler_replacement_quote'):
@@ -560,12 +551,6 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
         "'£450 holding deposit' after it was corrected to £259.61, '5 weeks term' (the deposit is 5 weeks, the "
         "term 12 months), '£1,125 before signing', the cancelled 'Bishopston third viewing', two pieces of advice "
         "as decisions and two common nouns as entities",
-    ('keyword summary', 'store', 'pip_pydantic_conflict'):
-        "'1 failed in 0.41s': stale, the tests passed and CI went green after the fix; 'about: poetry' names "
-        "the Poetry move the team dropped",
-    ('offline summary', 'store', 'pip_pydantic_conflict'):
-        "'1 failed in 0.41s': stale, the tests passed and CI went green after the fix; 'about: poetry' names "
-        "the Poetry move the team dropped",
 }
 
 

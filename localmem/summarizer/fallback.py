@@ -5,7 +5,7 @@ Two situations, two wordings, both from the origin:
 - :func:`keyword_summary` — a model answered but its output was rejected by validation, or the
   server answered with an HTTP error. The origin's keyword topic table names what the user's
   messages were about, a topic only when they say it (:func:`said_topics`: its name or two
-  of its keywords; the origin named one for a single keyword, "about: database,
+  of its keywords, each said as a word, not only as a name: "not doing Poetry"; the origin named one for a single keyword, "about: database,
   troubleshooting, poetry" for a chat between friends) (``Conversation with 15 messages (8 user, 7 assistant) about:
   programming, database, troubleshooting.``); with no topic it quotes the first and the last
   user message (``Conversation with 15 messages. Started with: "How do I create a REST API..."
@@ -115,19 +115,44 @@ def said_topics(text: str, limit: int = DEFAULT_TOPIC_LIMIT) -> list[str]:
     """Topics of :data:`TOPIC_KEYWORDS` that ``text`` says (at most ``limit``, table
     order): two different keywords of the topic, or the topic's own name ("poetry"). One
     keyword is not enough: friends setting a table, fixing dinner and quoting a verse
-    are not talking about a database, troubleshooting and poetry."""
+    are not talking about a database, troubleshooting and poetry. A word said only as a
+    name (:func:`_said_as_word`: "we're not doing Poetry", a tool) names no topic: issue
+    21 point 3, a topic word is named only when the range says it."""
     lowered = vocab.lowered(text)
     topics: list[str] = []
     for topic, (name, named), keywords in _SAID_PATTERNS:
         if len(topics) >= limit:
             break
-        if name in lowered and named.search(text) is not None:
+        if name in lowered and _said_as_word(named, text):
             topics.append(topic)
             continue
-        found = sum(1 for word, k in keywords if word in lowered and k.search(text))
+        found = sum(1 for word, k in keywords if word in lowered and _said_as_word(k, text))
         if found >= 2:
             topics.append(topic)
     return topics
+
+
+_WORD_REST = re.compile(r"\w*")
+_SENTENCE_OPENERS: Final = frozenset(".!?:;\"'\u201c([*#>\u2022-")
+"""What may stand before a sentence's first word (else nothing on its line): an end of
+sentence, an opening quote or bracket, a list's mark."""
+
+
+def _said_as_word(pattern: re.Pattern[str], text: str) -> bool:
+    """Whether ``pattern`` (a topic's name or keyword) matches ``text`` somewhere as a common
+    word: not inside a word written as a name, capitalised then lower-case in the middle of a
+    sentence ("move the whole thing to Poetry", "we watched Toy Story"). A word in capitals
+    ("API", "SQL"), with capitals inside ("PostgreSQL": a database named is a database) or
+    opening a sentence ("Poetry is hard") is said as the word."""
+    for m in pattern.finditer(text):
+        rest = _WORD_REST.match(text, m.end())
+        word = m.group() + (rest.group() if rest else "")
+        if not (word[:1].isupper() and word[1:].islower()):
+            return True
+        before = text[text.rfind("\n", 0, m.start()) + 1 : m.start()].rstrip()
+        if not before or before[-1] in _SENTENCE_OPENERS:
+            return True
+    return False
 
 
 def keyword_summary(messages: Sequence[tuple[str, str]]) -> str:
