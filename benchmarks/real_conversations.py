@@ -41,7 +41,8 @@ and eight more (``HELD_OUT_6``, benchmarks/real_conversations_heldout6.py) after
 and eight more (``HELD_OUT_7``, benchmarks/real_conversations_heldout7.py) after the sixth had,
 and eight more (``HELD_OUT_8``, benchmarks/real_conversations_heldout8.py) after the seventh had,
 and six more (``HELD_OUT_9``, benchmarks/real_conversations_heldout9.py) after the eighth had,
-and six more (``HELD_OUT_10``, benchmarks/real_conversations_heldout10.py) after the ninth had.
+and six more (``HELD_OUT_10``, benchmarks/real_conversations_heldout10.py) after the ninth had,
+and six more (``HELD_OUT_11``, benchmarks/real_conversations_heldout11.py) after the tenth had.
 
 A message is its text (its role alternates, user first) or a ``(role, text)`` pair (a tool's
 output among them).
@@ -58,6 +59,7 @@ from real_conversations_heldout7 import CONVERSATIONS_7, HELD_OUT_7
 from real_conversations_heldout8 import CONVERSATIONS_8, HELD_OUT_8
 from real_conversations_heldout9 import CONVERSATIONS_9, HELD_OUT_9
 from real_conversations_heldout10 import CONVERSATIONS_10, HELD_OUT_10
+from real_conversations_heldout11 import CONVERSATIONS_11, HELD_OUT_11
 
 CONVERSATIONS: dict[str, list[str | tuple[str, str]]] = {
     "caregiver": [
@@ -577,9 +579,11 @@ CONVERSATIONS.update(CONVERSATIONS_8)
 CONVERSATIONS.update(CONVERSATIONS_9)
 # The tenth held-out set (benchmarks/real_conversations_heldout10.py), likewise, after the ninth.
 CONVERSATIONS.update(CONVERSATIONS_10)
+# The eleventh held-out set (benchmarks/real_conversations_heldout11.py), likewise, after the tenth.
+CONVERSATIONS.update(CONVERSATIONS_11)
 __all__ = [
     "CONVERSATIONS", "HELD_OUT", "HELD_OUT_2", "HELD_OUT_3", "HELD_OUT_4", "HELD_OUT_5", "HELD_OUT_6", "HELD_OUT_7",
-    "HELD_OUT_8", "HELD_OUT_9", "HELD_OUT_10", "pairs",
+    "HELD_OUT_8", "HELD_OUT_9", "HELD_OUT_10", "HELD_OUT_11", "pairs",
 ]
 
 

@@ -44,6 +44,7 @@ replay; a file where a model's answers are kept whole earns it (tests/test_earne
     python benchmarks/real_models_replay.py --held-out 8       # only the eighth held-out set
     python benchmarks/real_models_replay.py --held-out 9       # only the ninth held-out set (six)
     python benchmarks/real_models_replay.py --held-out 10      # only the tenth held-out set (six)
+    python benchmarks/real_models_replay.py --held-out 11      # only the eleventh held-out set (six)
 
 Offline and fast (a few seconds a model); needs the test extra (the fake server).
 """
@@ -92,14 +93,15 @@ from real_conversations import (  # noqa: E402
     HELD_OUT_8,
     HELD_OUT_9,
     HELD_OUT_10,
+    HELD_OUT_11,
 )
 
 SETS = {
     "1": HELD_OUT, "2": HELD_OUT_2, "3": HELD_OUT_3, "4": HELD_OUT_4, "5": HELD_OUT_5, "6": HELD_OUT_6, "7": HELD_OUT_7,
-    "8": HELD_OUT_8, "9": HELD_OUT_9, "10": HELD_OUT_10,
+    "8": HELD_OUT_8, "9": HELD_OUT_9, "10": HELD_OUT_10, "11": HELD_OUT_11,
 }
 """The held-out sets ``--held-out`` names: the first (six), the second, the third, the fourth, the fifth, the sixth, the
-seventh and the eighth (eight each), and the ninth and the tenth (six each)."""
+seventh and the eighth (eight each), and the ninth, the tenth and the eleventh (six each)."""
 
 DEV_SETS = 6
 """The held-out sets rules are developed on (with the base conversations); the later ones are
@@ -315,7 +317,7 @@ def main() -> None:
     parser.add_argument("--details", action="store_true", help="list every kept/dropped item")
     parser.add_argument(
         "--held-out", nargs="?", const="1", choices=sorted(SETS),
-        help="only a held-out set's conversations: 1 (the default), the first six; 2, the second eight; 3, the third eight; 4, the fourth eight; 5, the fifth eight; 6, the sixth eight; 7, the seventh eight; 8, the eighth eight; 9, the ninth six; 10, the tenth six",
+        help="only a held-out set's conversations: 1 (the default), the first six; 2, the second eight; 3, the third eight; 4, the fourth eight; 5, the fifth eight; 6, the sixth eight; 7, the seventh eight; 8, the eighth eight; 9, the ninth six; 10, the tenth six; 11, the eleventh six",
     )
     parser.add_argument(
         "--dev", action="store_true",

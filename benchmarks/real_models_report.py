@@ -3,7 +3,7 @@
 ``real_models_labels.json`` (and ``real_models_labels_heldout.json``,
 ``real_models_labels_heldout2.json``, ``real_models_labels_heldout3.json``,
 ``real_models_labels_heldout4.json``, ``real_models_labels_heldout5.json``, ``real_models_labels_heldout6.json``,
-``real_models_labels_heldout7.json``, ``real_models_labels_heldout8.json``, ``real_models_labels_heldout9.json``, ``real_models_labels_heldout10.json`` for the ten held-out sets, same schema, read together: ``tests.real_replay.load_labels``) holds a label
+``real_models_labels_heldout7.json``, ``real_models_labels_heldout8.json``, ``real_models_labels_heldout9.json``, ``real_models_labels_heldout10.json``, ``real_models_labels_heldout11.json`` for the eleven held-out sets, same schema, read together: ``tests.real_replay.load_labels``) holds a label
 for every output, written by reading it against its conversation, keyed by :func:`key`:
 
 - ``summaries`` (key: the exact text): ``faithful`` / ``unfaithful`` / ``not_a_summary``, a

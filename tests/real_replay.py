@@ -44,6 +44,7 @@ LABEL_FILES = (
     ROOT / "benchmarks" / "real_models_labels_heldout8.json",  # the eighth held-out set's
     ROOT / "benchmarks" / "real_models_labels_heldout9.json",  # the ninth held-out set's
     ROOT / "benchmarks" / "real_models_labels_heldout10.json",  # the tenth held-out set's
+    ROOT / "benchmarks" / "real_models_labels_heldout11.json",  # the eleventh held-out set's
 )
 LABEL_KINDS = ("summaries", "items", "facts")
 
@@ -72,7 +73,7 @@ HELD_OUT_FILES: dict[str, Path] = {
     for conversation in json.loads(path.read_text()).get("conversations", [])
 }
 """Each held-out conversation (benchmarks/real_conversations.py ``HELD_OUT``, ``HELD_OUT_2``,
-``HELD_OUT_3``, ``HELD_OUT_4``, ``HELD_OUT_5``, ``HELD_OUT_6``, ``HELD_OUT_7``, ``HELD_OUT_8``, ``HELD_OUT_9`` and ``HELD_OUT_10``) -> the label file that names it, where its answers were labelled before any
+``HELD_OUT_3``, ``HELD_OUT_4``, ``HELD_OUT_5``, ``HELD_OUT_6``, ``HELD_OUT_7``, ``HELD_OUT_8``, ``HELD_OUT_9``, ``HELD_OUT_10`` and ``HELD_OUT_11``) -> the label file that names it, where its answers were labelled before any
 replay."""
 HELD_OUT: tuple[str, ...] = tuple(HELD_OUT_FILES)
 KINDS = ("checkpoint", "summary", "facts")

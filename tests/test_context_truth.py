@@ -1,6 +1,6 @@
 """What a context shows as memory with no model answering is labelled and true (issue 21).
 
-Each conversation of a set whose lines are labelled (all 96: the written-on ones and sets 1-10) (``benchmarks/context_labels*.json``: a
+Each conversation of a set whose lines are labelled (all 102: the written-on ones and sets 1-11) (``benchmarks/context_labels*.json``: a
 set is labelled once any of its conversations is) is summarized with no model answering and
 its context built (``tests/context_replay.shown_lines``, as ``benchmarks/context_truth.py``
 does); every line it shows as memory (summaries, pins, checkpoint, state) must be labelled
@@ -26,6 +26,13 @@ CONVERSATIONS = tuple(
 
 OPEN_IN_CONTEXT: dict[str, str] = {
     # conversation -> why one of its lines is still false (labelled false in context_labels.json).
+    # The eleventh set, labelled by its writer at 93b7a6f (context_truth.py --held-out 11 --dump) before any
+    # replay, by a writer who read neither the checks nor the rules.
+    "removal_van_piano": "the keyword summary: the van 'for 8am, £420' after it moved to Saturday at £380 "
+    "(OPEN_IN_ISSUE_21)",
+    "alembic_ci_failure": "the keyword summary: '2 failed, 11 passed in 4.21s' after both tests were fixed "
+    "(at 93b7a6f; on the twelfth stop's merged tree the same run's 'exit code 1') (OPEN_IN_ISSUE_21)",
+    "mum_seventieth_party": "pin 'Her birthday's Sunday 8 June.': 'Her' is the user's mum, whom the pin does not name",
 }
 
 
@@ -36,8 +43,8 @@ def _case(conversation: str) -> object:
 
 
 def test_every_labelled_set_is_replayed_whole() -> None:
-    assert LABELLED_SETS >= {"0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10"}
-    assert len(CONVERSATIONS) == 96
+    assert LABELLED_SETS >= {"0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11"}
+    assert len(CONVERSATIONS) == 102
 
 
 @pytest.mark.parametrize("conversation", [_case(c) for c in CONVERSATIONS])

@@ -551,6 +551,45 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
         "'£450 holding deposit' after it was corrected to £259.61, '5 weeks term' (the deposit is 5 weeks, the "
         "term 12 months), '£1,125 before signing', the cancelled 'Bishopston third viewing', two pieces of advice "
         "as decisions and two common nouns as entities",
+    # The eleventh held-out set (HELD_OUT_11: written, recorded and labelled in
+    # real_models_labels_heldout11.json before this replay, by a writer who read neither the checks nor
+    # the rules of the store's own context), on main's checks of 93b7a6f.
+    ('summary', 'qwen2.5-coder:1.5b', 'amoxicillin_school_nurse'):
+        "unfaithful summary kept: 'the school needs to give the doses at home' and the 999 advice given to the "
+        "school nurse (it was the assistant's); no ibuprofen warning",
+    ('summary', 'qwen2.5-coder:1.5b', 'removal_van_piano'):
+        "unfaithful summary kept: 'Swift offered to remove the piano, but the piano firm said it couldn't do "
+        "upright pianos' (the other way round) and the piano 'moved to the dining room' (booked for Monday)",
+    ('summary', 'qwen2.5-coder:1.5b', 'alembic_ci_failure'):
+        "unfaithful summary kept: the overdue report 'failed in CI due to a mismatch between the test database "
+        "and the CI database' (that was test_create_invoice's failure)",
+    ('summary', 'qwen2.5-coder:1.5b', 'mum_seventieth_party'):
+        "unfaithful summary kept: 'The venue is the Fox & Hounds' (turned down) and 'Alan's neighbour's house' "
+        "(Alan is Rob's neighbour)",
+    ('checkpoint', 'qwen2.5-coder:0.5b', 'alembic_ci_failure'):
+        "'Run pytest -q', CI's command, as a pending task and a next step: CI is already running it",
+    ('checkpoint', 'qwen2.5-coder:1.5b', 'amoxicillin_school_nurse'):
+        "'ring the GP this morning' pending and next after the GP saw him; the course 'carry on with the "
+        "amoxicillin' as completed; three pieces of the assistant's advice (syringe, shake, fridge) as decisions",
+    ('checkpoint', 'qwen2.5-coder:1.5b', 'alembic_ci_failure'):
+        "the assistant's suggestion 'Add a test that names the case ...' as a pending task and a next step "
+        "(nobody took it up)",
+    ('checkpoint', 'qwen2.5-coder:1.5b', 'private_car_sale'):
+        "'Replace the tyre and get it valeted' as a goal, a task, a decision and a next step: the tyre is done "
+        "and the valet dropped",
+    ('facts', 'qwen2.5-coder:1.5b', 'alembic_ci_failure'):
+        "the user's first turn ('CI is red ...') and test_create_invoice's failure after both were fixed, the "
+        "assistant's wrong first fix and two pieces of advice as decisions, 'CI' and 'PR' as entities",
+    ('keyword summary', 'store', 'alembic_ci_failure'):
+        "'2 failed, 11 passed in 4.21s' at 93b7a6f; on the merged tree of the twelfth stop the same run's 'Error: "
+        "Process completed with exit code 1.': stale, Priya's fixture fixed one test and the user the other",
+    ('offline summary', 'store', 'alembic_ci_failure'):
+        "'2 failed, 11 passed in 4.21s' at 93b7a6f; on the merged tree of the twelfth stop the second run's '1 "
+        "failed, 12 passed in 4.87s': stale, the user fixed that test too and CI is running again",
+    ('keyword summary', 'store', 'removal_van_piano'):
+        "'Booked a Luton van ... for 8am, £420': stale, moved to Saturday at £380 (£440 with the second man)",
+    ('offline summary', 'store', 'removal_van_piano'):
+        "'Booked a Luton van ... for 8am, £420': stale, moved to Saturday at £380 (£440 with the second man)",
 }
 
 
@@ -618,7 +657,7 @@ def test_every_held_out_answer_was_labelled_in_its_own_file(model: str, conversa
     real_models_labels_heldout4.json, real_models_labels_heldout5.json,
     real_models_labels_heldout6.json, real_models_labels_heldout7.json,
     real_models_labels_heldout8.json, real_models_labels_heldout9.json,
-    real_models_labels_heldout10.json), written before the replay: what the checks keep of
+    real_models_labels_heldout10.json, real_models_labels_heldout11.json), written before the replay: what the checks keep of
     them is judged, never chosen by the labels."""
     held = json.loads(HELD_OUT_FILES[conversation].read_text())
     recorded = RECORDINGS[model]["conversations"][conversation]
