@@ -20,8 +20,10 @@
   2"; a build's or CI's status, "CI is still running", "the build failed"): the outcome of
   the latest run is the one that holds. A claim quoting an outcome is stale when a text
   after the last one saying that outcome says another of the same kind ("46 passed
-  locally", "exited with 0", "CI green"); the same outcome said again (a run that failed
-  the same way) replaces nothing.
+  locally", "exited with 0", "CI green"), or tells a run another way (the tests failed,
+  then "CI running" on the fix: a run's status, its tests' or CI's or a build's, and an
+  exit code, 0 passed and any other failed, all tell whether the work passes); the same
+  outcome said again (a run that failed the same way) replaces nothing.
 - **A thing that has ended** ("Basic 5yr/60,000mi: EXPIRED", "the basic warranty has
   already run out", "lapsed", "was cancelled"; said of the content words before it in its
   clause, the last three; not negated, not asked): a claim holding all those words with a
@@ -95,9 +97,30 @@ def outcome_replaced(claim: str, texts: tuple[str, ...]) -> str | None:
     said = _outcomes_said(texts)
     for kind, value in mine.items():
         at = [i for i, found in enumerate(said) if found.get(kind) == value]
-        if at and any(kind in found and found[kind] != value for found in said[at[-1] + 1:]):
+        if not at:
+            continue
+        later = said[at[-1] + 1:]
+        if any(kind in found and found[kind] != value for found in later):
+            return "quotes a run's outcome a later run replaced"
+        status = _run_status(kind, value)
+        if status is not None and any(s not in (None, status) for found in later for s in _statuses(found)):
             return "quotes a run's outcome a later run replaced"
     return None
+
+
+def _run_status(kind: str, value: object) -> str | None:
+    """What an outcome says of its run: ``"pass"``, ``"fail"`` or ``"running"`` (a
+    status, or an exit code: 0 passed, any other failed); None for a tally (its tests'
+    status is told beside it)."""
+    if kind.startswith("status "):
+        return str(value)
+    if kind == "exit":
+        return "pass" if value == 0 else "fail"
+    return None
+
+
+def _statuses(found: dict[str, object]) -> list[str | None]:
+    return [_run_status(kind, value) for kind, value in found.items()]
 
 
 _TALLY = re.compile(

@@ -357,6 +357,19 @@ def test_the_same_outcome_again_or_an_outcome_of_another_kind_replaces_nothing()
     assert stale("1 failed in 0.41s", asked) is None  # a question reports no run
 
 
+def test_a_later_run_told_another_way_replaces_an_exit_code_or_a_tally() -> None:
+    """An exit code tells its run's outcome as a status does (0 passed, any other failed): a
+    later run that passes, or a new run started on the fix, replaces the failed one's code
+    and its tally; a later run that failed again replaces neither."""
+    first = "$ pytest -q\n2 failed, 11 passed in 4.21s\nError: Process completed with exit code 1."
+    fixed = (first, "Fixed the fixture, pushed it.", "pushed the overdue fix, CI running")
+    assert stale("Error: Process completed with exit code 1.", fixed) is not None
+    assert stale("2 failed, 11 passed in 4.21s", fixed) is not None
+    red = (first, "Fixed the fixture, pushed it.", "CI is red again")
+    assert stale("Error: Process completed with exit code 1.", red) is None
+    assert stale("exit code 0", ("$ make\nexit code 0", "The build passed too.")) is None
+
+
 # --- a topic word said only as a name is no topic (summarizer.fallback.said_topics) --------
 
 
