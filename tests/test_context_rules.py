@@ -12,6 +12,7 @@ import pytest
 
 from localmem import MemoryConfig, MemoryStore
 from localmem.acts import opens_with_its_verb
+from localmem.autopins import who_named
 from localmem.checkpoint import StateSnapshot, floor
 from localmem.progress import done_by_one, ran_later
 from localmem.replaced import Replacement, Value, month_days
@@ -586,3 +587,30 @@ def test_a_summary_sentence_told_only_by_a_stale_one_is_stale_too() -> None:
     assert "£420" not in kept and "£380" not in kept
     told = "Booked a van for 8am, £420. It is £440 in all now, the £380 plus £60."
     assert "£420" in (ground(told, pairs).text or "")  # a kept sentence tells the change
+
+
+# --- a fact pin standing on he/she/his/her names whom it means (autopins.who_named) ----------------
+
+
+def test_a_pronoun_fact_is_pinned_with_the_sentence_naming_its_person(tmp_path: Path) -> None:
+    with MemoryStore(tmp_path / "m.db") as store:
+        session = store.create_session().id
+        store.add_message(session, "user", "Planning mum's 70th with my sister. Her birthday's Sunday 8 June. Lunch for 30.")
+        pins = [p.content for p in store.get_pins(session)]
+    assert "Planning mum's 70th with my sister. Her birthday's Sunday 8 June." in pins
+    assert "Her birthday's Sunday 8 June." not in pins
+
+
+def test_who_named_leaves_a_named_fact_and_one_without_a_person_before() -> None:
+    assert who_named("My son is allergic to peanuts.", ["Hi there."]) == "My son is allergic to peanuts."
+    # nothing before names anyone: whom it means may be in an earlier message
+    assert who_named("She has asthma.", ["The form is due Friday."]) == "She has asthma."
+    assert who_named("He takes metformin.", []) == "He takes metformin."
+    # the nearest sentence naming a person, not the one right before
+    assert who_named("She has asthma.", ["My daughter Leila is 13.", "The form is due Friday."]) == (
+        "My daughter Leila is 13. She has asthma."
+    )
+    # a sentence standing on such a pronoun itself names no one ("Her friend" is whose friend?)
+    assert who_named("She has asthma.", ["Her friend Maya goes too."]) == "She has asthma."
+    long = "My daughter " + "x" * 200 + "."
+    assert who_named("She has asthma.", [long]) == "She has asthma."  # too long to pin whole

@@ -30,7 +30,6 @@ OPEN_IN_CONTEXT: dict[str, str] = {
     # replay, by a writer who read neither the checks nor the rules.
     "alembic_ci_failure": "the keyword summary: '2 failed, 11 passed in 4.21s' after both tests were fixed "
     "(at 93b7a6f; on the twelfth stop's merged tree the same run's 'exit code 1') (OPEN_IN_ISSUE_21)",
-    "mum_seventieth_party": "pin 'Her birthday's Sunday 8 June.': 'Her' is the user's mum, whom the pin does not name",
 }
 
 
