@@ -24,6 +24,10 @@ clipped, whitespace normalized) that state
   "I don't drink alcohol", "we must not use GPL code", "I'm vegan", "my budget
   is 500 EUR".
 
+A fact whose subject is a bare he/she/his/her ("Her birthday's Sunday 8 June.") is pinned
+with the nearest sentence of its message before it that names a person by a tie ("Planning
+mum's 70th with my brother Rob ...": :func:`who_named`), so the pin says whose it is.
+
 A question is no fact ("Can I take amoxicillin if I'm allergic to
 penicillin?"), except two kinds: one that asks to remember something, and one
 that opens with a health fact stated as a clause of its own ("My son is
@@ -48,9 +52,10 @@ nothing here raises on any string.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from . import extract as rules
-from .words import FILLERS, is_number, stem
+from .words import FILLERS, RELATION_WORDS, is_number, stem
 from .words import words as text_words
 
 MAX_SCAN_CHARS = rules.MAX_SCAN_CHARS
@@ -268,7 +273,9 @@ def pin_facts(role: str, text: str, words: frozenset[str] | None = None) -> list
         return []
     facts: list[str] = []
     keys: set[str] = set()
+    before: list[str] = []
     for sentence in rules.sentences(head):
+        before.append(sentence)
         if not _is_fact(sentence, mentioned):
             if not sentence.endswith("?"):
                 continue
@@ -276,6 +283,7 @@ def pin_facts(role: str, text: str, words: frozenset[str] | None = None) -> list
             if stated is None:
                 continue
             sentence = stated
+        sentence = who_named(sentence, before[:-1])
         key = pin_key(sentence)
         if key not in keys:
             keys.add(key)
@@ -283,6 +291,29 @@ def pin_facts(role: str, text: str, words: frozenset[str] | None = None) -> list
             if len(facts) == MAX_FACTS_PER_MESSAGE:
                 break
     return facts
+
+
+_UNNAMED = re.compile(r"^\W*(?:he|she|his|her)\b", re.IGNORECASE)
+"""A sentence whose subject is a bare "he", "she", "his ..." or "her ..." ("Her birthday's
+Sunday 8 June.", "She has asthma."): it does not say whom it means."""
+
+
+def who_named(fact: str, before: Sequence[str]) -> str:
+    """``fact`` as a pin reads it alone: when its subject is a bare he/she/his/her
+    (:data:`_UNNAMED`), the nearest sentence of its message before it (``before``, in
+    order) that names a person by a tie (``words.RELATION_WORDS``: "my daughter Leila",
+    "mum's 70th") comes first, when both fit in ``extract.ITEM_CHARS`` ("Planning mum's
+    70th with my brother Rob and my sister Ellie. Her birthday's Sunday 8 June."; the
+    message is the pin's source); else the fact as it is (whom it means may be in an
+    earlier message, which these rules do not read)."""
+    if _UNNAMED.match(fact) is None:
+        return fact
+    for sentence in reversed(before):
+        said = {w.removesuffix("'s") for w in text_words(sentence)}
+        if not said.isdisjoint(RELATION_WORDS) and _UNNAMED.match(sentence) is None:
+            joined = f"{sentence.rstrip()} {fact}"
+            return joined if len(joined) <= rules.ITEM_CHARS else fact
+    return fact
 
 
 def _is_fact(sentence: str, families: list[tuple[frozenset[str], re.Pattern[str]]]) -> bool:

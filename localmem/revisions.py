@@ -69,6 +69,11 @@ over or a thing ended, a name or a place given again, a dose's frequency changed
   vet") after a clause of its sentence saying, with a unit, what it "is" ("she's 3.9 kg")
   replaces the value it was, said before in a unit that agrees (the portal's "weight 4.1
   kg"); "was" alone ("the bill was $80") replaces nothing.
+- **A total of a value plus more** ("Then Swift is £440 in all, the £380 plus £60 for the
+  second man"): the first value of the sum, said before, is no longer the whole of what it
+  was the value of; the total the sentence gives (a value equal to the sum, in a unit that
+  agrees) replaces it. What is added (the £60) is not replaced; a sum without its total
+  in the sentence replaces nothing.
 - **A bare day of the month replaced** ("the bag came on the 7th, not the 6th") stands for
   the day of that number in the month said last before it ("delivered on 6 August"): every
   earlier mention of that day is replaced, by the new day in that month
@@ -131,13 +136,15 @@ _NOT_UNITS: Final = (
 _TO_VALUE = re.compile(rf"\b(?:{CHANGE_VERBS})\b[^.;!?]{{0,40}}?\s(?:to|for)\s+(?=\S)", re.IGNORECASE)
 """A verb of change before "to": what follows is the new value ("moved the wedding to")."""
 _PRONOUN = re.compile(
-    rf"\b(?:{CHANGE_VERBS})\s+(?:it|that|them|this|us)\s+(?:(?:up |down )?to\s+|at\s+)?"
+    rf"\b(?:(?:{CHANGE_VERBS})\s+(?:it|that|them|this|us)\s+(?:(?:up |down )?to\s+|at\s+)?"
+    r"|[a-z]+\s+(?:it|that|them|this|us)\s+(?:up|down)\s+to\s+)"
     r"(?=[$\u20ac\u00a3]?\d|(?:one|a couple|a pair|" + "|".join(NUMBER_WORDS) + r")\b"
     rf"|(?:the\s+)?(?:{'|'.join(WEEKDAYS)}|{MONTH_NAMES}|tomorrow|tonight|today|next (?:week|weekend|month))\b)",
     re.IGNORECASE,
 )
 """A verb of change on a pronoun before a value ("make it 4", "keep it to one at most",
-"moving it to Sunday the 21st", "moved us to Thursday at 9"): the new value of what the
+"moving it to Sunday the 21st", "moved us to Thursday at 9"; any verb with "up to" or "down
+to" after its pronoun sets it anew: "knocked it down to £380", "put it up to 90"): the new value of what the
 pronoun stands for, an earlier value (the revision is elliptical); each kind of value it
 gives (a day, then a bare hour) is a new value of its own kind."""
 _DAY_HOUR = re.compile(r"\s+at\s+(?P<h>[01]?\d|2[0-3])(?![\d:]|[.,]\d|\s?[ap]\.?m\b)", re.IGNORECASE)
@@ -252,6 +259,8 @@ def _read(texts: tuple[str, ...]) -> tuple[tuple[Value, ...], tuple[Replacement,
                 cued = not here and (cued or CUE.search(clause) is not None)
                 if _NEGATED.search(clause):
                     left += [(i, v.value) for v in here if v.kind == "time"]
+            if not question:
+                measured += _summed(parts, earlier[: len(earlier) - len(before)])
     out += given_up(earlier, out, left)
     out += month_days(earlier, out)  # "the 7th, not the 6th" of "6 August"
     out += shares(earlier, out)  # a measure taken again is no total with shares
@@ -382,6 +391,36 @@ def _denied_then(
         return []
     before = [v for _, values in parts for v in values]
     return replaced_by(denied, new, earlier, before) + [Replacement(v, new) for v in denials]
+
+
+_PLUS = re.compile(r"\bplus\b|\s\+\s", re.IGNORECASE)
+"""What adds two values ("the £380 plus £60")."""
+
+
+def _summed(parts: list[tuple[str, list[Value]]], earlier: list[Value]) -> list[Replacement]:
+    """What a sentence replaces when it gives a total as a value said before plus another
+    ("Then Swift is £440 in all, the £380 plus £60 for the second man"; ``parts``: the
+    sentence's clauses with their values; ``earlier``: the values said before it): the value
+    added to (the first of the sum, £380), said before and in the sum, is no longer the whole of what it was the
+    value of; the total (£440) replaces it. Values of one unit only; a sum that gives no
+    total of its own in the sentence ("£380 plus £60 for the second man") replaces nothing."""
+    out: list[Replacement] = []
+    for clause, here in parts:
+        added = [v for v in here if v.kind == "number" and not v.delta]
+        if len(added) != 2 or _PLUS.search(clause) is None or not units_agree(added[0], added[1]):
+            continue
+        total = float(added[0].value) + float(added[1].value)
+        sums = [
+            v for _, values in parts for v in values
+            if v.kind == "number" and v not in added and float(v.value) == total and all(units_agree(v, a) for a in added)
+        ]
+        if not sums:
+            continue
+        base = added[0]  # "A plus B": A is what B is added to
+        said = [v for v in earlier if same_value(v, base) and units_agree(v, sums[0])]
+        if said:
+            out += [Replacement(v, sums[0]) for v in said] + [Replacement(base, sums[0])]
+    return out
 
 
 _WAS = re.compile(r"^\W*(?:\w+\s+){0,2}?(?:was|were|used to be)\s+(?:about\s+|around\s+|only\s+)?(?=[$\u20ac\u00a3]?\d)", re.IGNORECASE)

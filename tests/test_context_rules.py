@@ -12,12 +12,14 @@ import pytest
 
 from localmem import MemoryConfig, MemoryStore
 from localmem.acts import opens_with_its_verb
+from localmem.autopins import who_named
 from localmem.checkpoint import StateSnapshot, floor
 from localmem.progress import done_by_one, ran_later
 from localmem.replaced import Replacement, Value, month_days
 from localmem.replies import refuses, takes_the_other, turned_down, turns_down
 from localmem.staleness import ended_at, stale, still_holds
 from localmem.summarizer.fallback import keyword_summary, said_topics
+from localmem.summarizer.support import ground
 from localmem.summarizer.warned import named, unsaid_warnings
 
 # --- a to-do done in part is no longer what is left to do ------------------------------
@@ -546,3 +548,82 @@ def test_a_run_reported_by_its_outcome_leaves_the_rules_checkpoint() -> None:
     assert floor(None, StateSnapshot(), pairs).pending_tasks == []
     pairs[-1] = ("user", "pushing now.")
     assert floor(None, StateSnapshot(), pairs).pending_tasks == ["Remember to run the tests before you push."]
+
+
+# --- a price set anew on "it" by any verb with "down to" / "up to"; a total of it plus more ---------
+
+VAN = (
+    "We move on Friday. Booked a van with a driver for 8am, £420.",
+    "Check the van can park at both ends.",
+    "They had a breakdown, so they've moved us to Saturday, same time, and knocked it down to £380.",
+)
+
+
+def test_a_verb_with_down_to_on_it_sets_its_value_anew() -> None:
+    assert stale("Booked a van with a driver for 8am, £420.", VAN) is not None
+    assert stale("Booked a van with a driver for 8am, £420, now £380.", VAN) is None  # the change told
+    put_up = ("The gym is £30 a month.", "They put it up to £35 in January.")
+    assert stale("The gym is £30 a month.", put_up) is not None
+
+
+def test_up_to_without_a_pronoun_it_sets_is_no_change() -> None:
+    capacity = ("The room is £150 for the afternoon.", "It holds up to 40 people, so 30 is fine.")
+    assert stale("The room is £150 for the afternoon.", capacity) is None
+    assert stale("Booked a van with a driver for 8am, £420.", VAN[:2]) is None  # nothing set it anew
+    carried = ("The piano is 148 cm tall.", "They carried it up to the landing, 2 men.")
+    assert stale("The piano is 148 cm tall.", carried) is None  # no value after "up to"
+
+
+SECOND_MAN = VAN + (
+    "My brother can't help now. The driver says he'll bring a second man for £60 extra.",
+    "Then it's £440 in all, the £380 plus £60 for the second man.",
+)
+
+
+def test_a_total_of_a_value_plus_more_replaces_that_value() -> None:
+    assert stale("Moved to Saturday at 8am for £380.", SECOND_MAN) is not None
+    assert stale("The van is £440 in all, the £380 plus £60 for the second man.", SECOND_MAN) is None
+    assert stale("The second man is £60 extra.", SECOND_MAN) is None  # what is added is not replaced
+
+
+def test_a_sum_without_its_total_replaces_nothing() -> None:
+    offered = VAN + ("So the £380 plus £60 for a second man, if you want one.",)
+    assert stale("Moved to Saturday at 8am for £380.", offered) is None
+    other = VAN + ("Then it's £500 in all, the £380 plus £60 and the parking.",)
+    assert stale("Moved to Saturday at 8am for £380.", other) is None  # 380 + 60 is not 500
+
+
+def test_a_summary_sentence_told_only_by_a_stale_one_is_stale_too() -> None:
+    summary = "Booked a van for 8am, £420. They knocked it down to £380. The loft is left."
+    pairs = [("user", text) for text in (*SECOND_MAN, "Packed the kitchen, the loft is left.")]
+    kept = ground(summary, pairs).text or ""
+    assert "£420" not in kept and "£380" not in kept
+    told = "Booked a van for 8am, £420. It is £440 in all now, the £380 plus £60."
+    assert "£420" in (ground(told, pairs).text or "")  # a kept sentence tells the change
+
+
+# --- a fact pin standing on he/she/his/her names whom it means (autopins.who_named) ----------------
+
+
+def test_a_pronoun_fact_is_pinned_with_the_sentence_naming_its_person(tmp_path: Path) -> None:
+    with MemoryStore(tmp_path / "m.db") as store:
+        session = store.create_session().id
+        store.add_message(session, "user", "Planning mum's 70th with my sister. Her birthday's Sunday 8 June. Lunch for 30.")
+        pins = [p.content for p in store.get_pins(session)]
+    assert "Planning mum's 70th with my sister. Her birthday's Sunday 8 June." in pins
+    assert "Her birthday's Sunday 8 June." not in pins
+
+
+def test_who_named_leaves_a_named_fact_and_one_without_a_person_before() -> None:
+    assert who_named("My son is allergic to peanuts.", ["Hi there."]) == "My son is allergic to peanuts."
+    # nothing before names anyone: whom it means may be in an earlier message
+    assert who_named("She has asthma.", ["The form is due Friday."]) == "She has asthma."
+    assert who_named("He takes metformin.", []) == "He takes metformin."
+    # the nearest sentence naming a person, not the one right before
+    assert who_named("She has asthma.", ["My daughter Leila is 13.", "The form is due Friday."]) == (
+        "My daughter Leila is 13. She has asthma."
+    )
+    # a sentence standing on such a pronoun itself names no one ("Her friend" is whose friend?)
+    assert who_named("She has asthma.", ["Her friend Maya goes too."]) == "She has asthma."
+    long = "My daughter " + "x" * 200 + "."
+    assert who_named("She has asthma.", [long]) == "She has asthma."  # too long to pin whole

@@ -557,9 +557,6 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
     ('summary', 'qwen2.5-coder:1.5b', 'amoxicillin_school_nurse'):
         "unfaithful summary kept: 'the school needs to give the doses at home' and the 999 advice given to the "
         "school nurse (it was the assistant's); no ibuprofen warning",
-    ('summary', 'qwen2.5-coder:1.5b', 'removal_van_piano'):
-        "unfaithful summary kept: 'Swift offered to remove the piano, but the piano firm said it couldn't do "
-        "upright pianos' (the other way round) and the piano 'moved to the dining room' (booked for Monday)",
     ('summary', 'qwen2.5-coder:1.5b', 'alembic_ci_failure'):
         "unfaithful summary kept: the overdue report 'failed in CI due to a mismatch between the test database "
         "and the CI database' (that was test_create_invoice's failure)",
@@ -586,10 +583,6 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
     ('offline summary', 'store', 'alembic_ci_failure'):
         "'2 failed, 11 passed in 4.21s' at 93b7a6f, the second run's '1 failed, 12 passed' on the twelfth stop's "
         "merged tree, 'E assert 3 == 2' after the lead's change: stale, the user fixed that test and CI is running",
-    ('keyword summary', 'store', 'removal_van_piano'):
-        "'Booked a Luton van ... for 8am, £420': stale, moved to Saturday at £380 (£440 with the second man)",
-    ('offline summary', 'store', 'removal_van_piano'):
-        "'Booked a Luton van ... for 8am, £420': stale, moved to Saturday at £380 (£440 with the second man)",
 }
 
 

@@ -238,9 +238,18 @@ def ground(summary: str, pairs: Sequence[tuple[str, str]]) -> Grounded:
     ]
     # A change is told only by a sentence the summary keeps: "trimming the piece to 748 words"
     # said of someone who never suggested it does not make "at 820 words" current.
-    told = " ".join(s for s, name, why in zip(said, invented, unsupported) if name is None and why is None)
-    for number, sentence in enumerate(said, 1):
-        why = invented[number - 1] or stale(sentence, texts, told) or unsupported[number - 1]
+    # A sentence stale itself tells no change either: "booked the van for £420" is not made
+    # current by "knocked it down to £380" once a later "£440 in all" drops that one; so
+    # what tells is read again from what is kept until nothing more is dropped.
+    telling = [name is None and why is None for name, why in zip(invented, unsupported)]
+    while True:
+        told = " ".join(s for s, tells in zip(said, telling) if tells)
+        whys = [invented[n] or stale(sentence, texts, told) or unsupported[n] for n, sentence in enumerate(said)]
+        still = [tells and why is None for tells, why in zip(telling, whys)]
+        if still == telling:
+            break
+        telling = still
+    for number, (sentence, why) in enumerate(zip(said, whys), 1):
         if why is None:
             kept.append(sentence)
         else:
