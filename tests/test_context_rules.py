@@ -19,6 +19,7 @@ from localmem.replaced import Replacement, Value, month_days
 from localmem.replies import refuses, takes_the_other, turned_down, turns_down
 from localmem.staleness import ended_at, stale, still_holds
 from localmem.summarizer.fallback import keyword_summary, said_topics
+from localmem.summarizer.salient import facts_of
 from localmem.summarizer.support import ground
 from localmem.summarizer.warned import named, unsaid_warnings
 
@@ -370,6 +371,26 @@ def test_a_later_run_told_another_way_replaces_an_exit_code_or_a_tally() -> None
     red = (first, "Fixed the fixture, pushed it.", "CI is red again")
     assert stale("Error: Process completed with exit code 1.", red) is None
     assert stale("exit code 0", ("$ make\nexit code 0", "The build passed too.")) is None
+
+
+def test_a_tool_output_whose_run_was_replaced_gives_the_keyword_summary_no_fact() -> None:
+    """Every line of a tool's output tells its run: once a later run replaced it (the fix
+    pushed, "CI running"), its failures' details ("E assert 3 == 2") are no fact of the
+    conversation. A run nothing replaced keeps its lines; a user's own sentence beside a
+    failed tally is not a tool's output."""
+    run = "Run pytest -q\nE   assert 3 == 2\nFAILED tests/test_reports.py::test_overdue_report\n1 failed, 12 passed in 4.87s"
+    replaced = [
+        ("user", "CI reran:"), ("tool", run), ("assistant", "Only the overdue report is left."),
+        ("user", "Found it, the query used <= instead of <. Pushed the overdue fix, CI running"),
+    ]
+    assert "assert 3 == 2" not in keyword_summary(replaced)
+    standing = replaced[:3] + [("user", "Looking at the overdue report next.")]
+    assert "assert 3 == 2" in keyword_summary(standing)
+    said = [("user", "Going with the session-scoped fixture, Priya owns conftest.py. 1 failed, 12 passed."),
+            ("assistant", "Look at the due-today boundary."), ("user", "Pushed the overdue fix, CI running")]
+    candidates = [f.text for f in facts_of(said, stale)]
+    assert "Going with the session-scoped fixture, Priya owns conftest.py." in candidates  # still holds
+    assert "1 failed, 12 passed." not in candidates  # the tally a later run replaced
 
 
 # --- a topic word said only as a name is no topic (summarizer.fallback.said_topics) --------

@@ -26,10 +26,6 @@ CONVERSATIONS = tuple(
 
 OPEN_IN_CONTEXT: dict[str, str] = {
     # conversation -> why one of its lines is still false (labelled false in context_labels.json).
-    # The eleventh set, labelled by its writer at 93b7a6f (context_truth.py --held-out 11 --dump) before any
-    # replay, by a writer who read neither the checks nor the rules.
-    "alembic_ci_failure": "the keyword summary: '2 failed, 11 passed in 4.21s' after both tests were fixed "
-    "(at 93b7a6f; then the same run's 'exit code 1', then 'E assert 3 == 2': a failed run's detail line) (OPEN_IN_ISSUE_21)",
 }
 
 

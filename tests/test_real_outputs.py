@@ -577,12 +577,6 @@ OPEN_IN_ISSUE_21: dict[tuple[str, str, str], str] = {
     ('facts', 'qwen2.5-coder:1.5b', 'alembic_ci_failure'):
         "the user's first turn ('CI is red ...') and test_create_invoice's failure after both were fixed, the "
         "assistant's wrong first fix and two pieces of advice as decisions, 'CI' and 'PR' as entities",
-    ('keyword summary', 'store', 'alembic_ci_failure'):
-        "'2 failed, 11 passed in 4.21s' at 93b7a6f, the same run's 'exit code 1' on the twelfth stop's merged tree, "
-        "'E assert 3 == 2' after the lead's change: stale, Priya's fixture fixed one test and the user the other",
-    ('offline summary', 'store', 'alembic_ci_failure'):
-        "'2 failed, 11 passed in 4.21s' at 93b7a6f, the second run's '1 failed, 12 passed' on the twelfth stop's "
-        "merged tree, 'E assert 3 == 2' after the lead's change: stale, the user fixed that test and CI is running",
 }
 
 

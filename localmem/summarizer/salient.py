@@ -38,6 +38,7 @@ from typing import Final
 from localmem import words as vocab
 from localmem.extract import sentences
 from localmem.grounding import CARRIERS, negated_words
+from localmem.statuses import outcomes
 
 SAFETY_KINDS: Final = ("allergy", "medication", "warning", "appointment", "decision")
 """The kinds of fact a summary must keep (issue 17: allergies, medications and warnings,
@@ -224,14 +225,15 @@ with the readers it asks below it, 10 in all (tests/test_architecture.py allows 
 def facts_of(pairs: Sequence[tuple[str, str]], stale: Stale) -> list[Fact]:
     """Every candidate of the span's user, assistant and tool messages with its score, in
     order; but what another voice says of the user's health that the user's own words do
-    not say (:func:`_says_for_the_user`), and a value a later message replaced, quoted
+    not say (:func:`_says_for_the_user`), a value a later message replaced, quoted
     without the new one (``stale``, the caller's ``staleness.stale``: "June 21" of a
-    wedding moved to June 28)."""
+    wedding moved to June 28), and every line of a tool's output whose run a later run
+    replaced (:func:`_run_replaced`)."""
     texts = [text for role, text in pairs if role.strip().casefold() != "system"]
     scored: list[tuple[bool, Scored]] = []
     for role, text in pairs:
         role = role.strip().casefold()
-        if role == "system":
+        if role == "system" or role == "tool" and _run_replaced(text, texts, stale):
             continue
         for sentence in sentences(text):
             sentence = _FILLER.sub("", sentence)
@@ -245,6 +247,14 @@ def facts_of(pairs: Sequence[tuple[str, str]], stale: Stale) -> list[Fact]:
     users = _users_health([found for user, found in scored if user])
     kept = [found for user, found in scored if user or not _says_for_the_user(found, *users)]
     return [Fact(found[0], position, *found[1:]) for position, found in enumerate(kept)]
+
+
+def _run_replaced(text: str, texts: Sequence[str], stale: Stale) -> bool:
+    """Whether a tool's output reports a run (a test tally, an exit code, a build's or CI's
+    status: ``statuses.outcomes``) whose outcome a later text replaced ("2 failed" then "13
+    passed", or "CI running" on the fix): every line of it (the failures' details, "E
+    assert 3 == 2") tells that run, no longer the state of things."""
+    return any(outcomes(line) and stale(line, texts) is not None for line in sentences(text))
 
 
 def _users_health(found: Sequence[Scored]) -> tuple[set[str], set[str]]:
