@@ -229,16 +229,9 @@ class Forgetting:
     def forget_session(self, gone: Forgotten, session_id: str) -> bool:
         """Delete a session (in a ``_forgetting`` transaction); False if there is none."""
         conn = gone.conn
-        lowest = db.session_lowest_ids(conn, session_id)
         gone.pins_gone(db.delete_session_sourced_auto_pins(conn, session_id))
         gone.users |= db.restore_session_ended(conn, session_id) > 0  # after: no pin going holds them
-        self._db.memo.forget(session_id)
-        if not db.delete_session(conn, session_id):
-            return False
-        gone.deleted = True  # its title, at least
-        for table, low in lowest.items():
-            gone.touch(table, [low])
-        return True
+        return self._delete_rows(gone, session_id)
 
     def forget_replaced(self, gone: Forgotten, session_id: str) -> None:
         """Delete a session an import replaces (in a ``forgetting`` transaction), as
@@ -247,12 +240,19 @@ class Forgetting:
         the transaction's end reaches (the indexes merged, the summary cache emptied,
         the forget mark raised: a model's output computed from the old text while the
         import ran is discarded when it would be stored)."""
+        self._delete_rows(gone, session_id)
+
+    def _delete_rows(self, gone: Forgotten, session_id: str) -> bool:
+        """Delete a session's rows, each table's lowest id touched for the indexes' merge;
+        False if there is none."""
         lowest = db.session_lowest_ids(gone.conn, session_id)
         self._db.memo.forget(session_id)
-        db.delete_session(gone.conn, session_id)
-        gone.deleted = True
+        if not db.delete_session(gone.conn, session_id):
+            return False
+        gone.deleted = True  # its title, at least
         for table, low in lowest.items():
             gone.touch(table, [low])
+        return True
 
     def forget_messages(
         self, gone: Forgotten, session_id: str, message_ids: Sequence[int] | None
